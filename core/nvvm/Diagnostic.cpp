@@ -1,0 +1,132 @@
+#include "nvvm/Diagnostic.h"
+
+#include <fmt/format.h>
+
+#include "support/Text.h"
+
+namespace nvpg::nvvm {
+
+using support::startsWith;
+using support::trim;
+
+std::string_view severityName(Severity s) {
+    switch (s) {
+        case Severity::Error: return "error";
+        case Severity::Warning: return "warning";
+        case Severity::Note: return "note";
+    }
+    return "error";
+}
+
+std::string formatDiagnostic(const Diagnostic& d) {
+    std::string where;
+    if (!d.module.empty()) {
+        where = d.module;
+        if (d.line > 0) where += fmt::format(":{}", d.line);
+        if (d.line > 0 && d.column > 0) where += fmt::format(":{}", d.column);
+        where += ": ";
+    }
+    return fmt::format("{}{}: {}", where, severityName(d.severity), d.message);
+}
+
+namespace {
+
+// "NAME (LINE, COL): MESSAGE" with NAME one of the module names (which may hold spaces).
+bool parsePlaced(std::string_view line, const std::vector<std::string>& names, Diagnostic& d) {
+    const auto open = line.rfind(" (", line.find("): "));
+    const auto close = line.find("): ");
+    if (open == std::string_view::npos || close == std::string_view::npos || open > close)
+        return false;
+    const auto name = line.substr(0, open);
+    const auto coords = line.substr(open + 2, close - open - 2);
+    const auto comma = coords.find(", ");
+    if (comma == std::string_view::npos) return false;
+    long long ln = 0, col = 0;
+    if (!support::parseInt(coords.substr(0, comma), ln) ||
+        !support::parseInt(coords.substr(comma + 2), col))
+        return false;
+    bool known = names.empty();
+    for (const auto& n : names) known = known || n == name;
+    if (!known) return false;
+    d.module = std::string(name);
+    d.line = static_cast<int>(ln);
+    d.column = static_cast<int>(col) + 1;  // libNVVM counts columns from 0
+    d.message = std::string(line.substr(close + 3));
+    return true;
+}
+
+// "NAME: error: MESSAGE", "NAME: warning: MESSAGE", "libnvvm : error: MESSAGE".
+bool parseTagged(std::string_view line, const std::vector<std::string>& names, Diagnostic& d) {
+    for (auto [tag, sev] : {std::pair{": error: ", Severity::Error},
+                            std::pair{": warning: ", Severity::Warning},
+                            std::pair{" : error: ", Severity::Error},
+                            std::pair{" : warning: ", Severity::Warning}}) {
+        const auto pos = line.find(tag);
+        if (pos == std::string_view::npos) continue;
+        const auto who = line.substr(0, pos);
+        for (const auto& n : names)
+            if (n == who) d.module = n;
+        d.severity = sev;
+        d.message = std::string(line.substr(pos + std::string_view(tag).size()));
+        return true;
+    }
+    for (auto [tag, sev] : {std::pair{"error: ", Severity::Error},
+                            std::pair{"warning: ", Severity::Warning}}) {
+        if (startsWith(line, tag)) {
+            d.severity = sev;
+            d.message = std::string(line.substr(std::string_view(tag).size()));
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+std::vector<Diagnostic> parseNvvmLog(std::string_view log, bool failed,
+                                     const std::vector<std::string>& moduleNames) {
+    std::vector<Diagnostic> out;
+    const Severity unmarked = failed ? Severity::Error : Severity::Warning;
+    for (auto raw : support::splitLines(log)) {
+        // libNVVM ends its log with a NUL; the verifier quotes the offending IR on indented lines.
+        while (!raw.empty() && raw.back() == '\0') raw.remove_suffix(1);
+        if (trim(raw).empty()) continue;
+        if (!out.empty() && (startsWith(raw, "  ") || startsWith(raw, "\t"))) {
+            out.back().message += "\n" + std::string(raw);
+            continue;
+        }
+        Diagnostic d;
+        d.severity = unmarked;
+        if (!parsePlaced(raw, moduleNames, d) && !parseTagged(raw, moduleNames, d))
+            d.message = std::string(trim(raw));
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+void placeQuotedIr(std::vector<Diagnostic>& diagnostics, const std::vector<Module>& modules) {
+    for (auto& d : diagnostics) {
+        if (!d.module.empty()) continue;
+        const auto nl = d.message.find('\n');
+        if (nl == std::string::npos) continue;
+        const auto quoted = trim(std::string_view(d.message).substr(nl + 1, d.message.find('\n', nl + 1) - nl - 1));
+        if (quoted.empty()) continue;
+        int matches = 0;
+        Diagnostic placed = d;
+        for (const auto& m : modules) {
+            if (m.isBitcode()) continue;
+            int lineNo = 0;
+            for (auto line : support::splitLines(m.bytes)) {
+                ++lineNo;
+                if (trim(line) != quoted) continue;
+                if (++matches > 1) break;
+                placed.module = m.name;
+                placed.line = lineNo;
+                placed.column = static_cast<int>(line.find_first_not_of(" \t")) + 1;
+            }
+        }
+        if (matches == 1) d = placed;
+    }
+}
+
+}  // namespace nvpg::nvvm

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nvvm/Module.h"
+
+namespace nvpg::nvvm {
+
+enum class Severity { Error, Warning, Note };
+
+// One problem, placed where the user can fix it. Lines and columns are 1-based; 0 means the
+// message names no place (libNVVM's own columns are 0-based and are converted on parsing).
+struct Diagnostic {
+    std::string module;  // module name as added to the program; empty when none applies
+    int line = 0;
+    int column = 0;
+    Severity severity = Severity::Error;
+    std::string message;
+    std::string source = "libNVVM";  // who said it: libNVVM, nvJitLink, nvpg
+};
+
+std::string_view severityName(Severity s);
+// "a.ll:8:8: error: parse expected instruction opcode", the form compilers and editors read.
+std::string formatDiagnostic(const Diagnostic& d);
+
+// Turns a libNVVM program log into diagnostics. `failed` says whether the call that produced
+// the log failed: unmarked lines are then errors, otherwise warnings. `moduleNames` lets names
+// with spaces or parentheses be matched exactly.
+std::vector<Diagnostic> parseNvvmLog(std::string_view log, bool failed,
+                                     const std::vector<std::string>& moduleNames);
+
+// libNVVM's verifier names no place but quotes the offending instruction on the next line.
+// Where that instruction occurs on exactly one line of one text module, the diagnostic is
+// placed there.
+void placeQuotedIr(std::vector<Diagnostic>& diagnostics, const std::vector<Module>& modules);
+
+}  // namespace nvpg::nvvm

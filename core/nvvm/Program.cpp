@@ -1,0 +1,144 @@
+#include "nvvm/Program.h"
+
+#include <fmt/format.h>
+
+#include "support/Stopwatch.h"
+
+using nvpg::support::ErrorKind;
+using nvpg::support::makeError;
+
+namespace nvpg::nvvm {
+
+support::Result<std::unique_ptr<Program>> Program::create(const toolkit::NvvmApi& api) {
+    std::unique_ptr<Program> p(new Program(api));
+    if (nvvmResult r = api.createProgram(&p->handle_); r != NVVM_SUCCESS)
+        return makeError(ErrorKind::Internal,
+                         fmt::format("libNVVM could not create a program: {}", api.getErrorString(r)));
+    return p;
+}
+
+Program::~Program() {
+    if (handle_) api_.destroyProgram(&handle_);
+}
+
+std::string Program::programLog() {
+    size_t size = 0;
+    if (api_.getProgramLogSize(handle_, &size) != NVVM_SUCCESS || size == 0) return {};
+    std::string log(size, '\0');
+    if (api_.getProgramLog(handle_, log.data()) != NVVM_SUCCESS) return {};
+    while (!log.empty() && log.back() == '\0') log.pop_back();
+    return log;
+}
+
+support::Status Program::addModule(const Module& module) {
+    std::lock_guard lock(mu_);
+    const auto add = module.lazy ? api_.lazyAddModuleToProgram : api_.addModuleToProgram;
+    if (!add)
+        return makeError(ErrorKind::Environment,
+                         fmt::format("module {} is marked lazy, but this libNVVM has no "
+                                     "nvvmLazyAddModuleToProgram (CUDA 10 or later has it)",
+                                     module.name));
+    const nvvmResult r = add(handle_, module.bytes.data(), module.bytes.size(), module.name.c_str());
+    if (r != NVVM_SUCCESS) {
+        std::string why = programLog();
+        if (why.empty()) why = api_.getErrorString(r);
+        return makeError(ErrorKind::Compile,
+                         fmt::format("libNVVM rejected module {} ({} bytes of {}): {}", module.name,
+                                     module.bytes.size(), module.isBitcode() ? "bitcode" : "text", why));
+    }
+    modules_.push_back(module.isBitcode() ? Module{module.name, {}, module.lazy} : module);
+    anyEager_ = anyEager_ || !module.lazy;
+    return {};
+}
+
+void Program::useLibdevice(std::shared_ptr<const std::string> bitcode, std::string name) {
+    std::lock_guard lock(mu_);
+    if (libdeviceAdded_) return;
+    libdevice_ = std::move(bitcode);
+    libdeviceName_ = std::move(name);
+}
+
+bool Program::libdeviceAdded() const {
+    std::lock_guard lock(mu_);
+    return libdeviceAdded_;
+}
+
+std::vector<std::string> Program::moduleNames() const {
+    std::lock_guard lock(mu_);
+    std::vector<std::string> names;
+    for (const auto& m : modules_) names.push_back(m.name);
+    return names;
+}
+
+// Called with mu_ held: the check and the add are one step, so two threads compiling the same
+// Program cannot both add libdevice (the race the call-once flag alone had in cuda.core).
+bool Program::ensureLibdevice(CompileOutput& out) {
+    if (!libdevice_ || libdeviceAdded_) return true;
+    const auto add = api_.lazyAddModuleToProgram ? api_.lazyAddModuleToProgram : api_.addModuleToProgram;
+    const nvvmResult r = add(handle_, libdevice_->data(), libdevice_->size(), libdeviceName_.c_str());
+    if (r != NVVM_SUCCESS) {
+        out.code = r;
+        out.log = programLog();
+        out.diagnostics.push_back({libdeviceName_, 0, 0, Severity::Error,
+                                   fmt::format("libNVVM rejected libdevice: {}", api_.getErrorString(r))});
+        return false;
+    }
+    libdeviceAdded_ = true;
+    out.addedLibdevice = true;
+    return true;
+}
+
+CompileOutput Program::compile(const Options& options) { return run(options, true); }
+CompileOutput Program::verify(const Options& options) { return run(options, false); }
+
+CompileOutput Program::run(const Options& options, bool compile) {
+    std::lock_guard lock(mu_);
+    support::Stopwatch watch;
+    CompileOutput out;
+    if (!anyEager_) {
+        out.code = NVVM_ERROR_NO_MODULE_IN_PROGRAM;
+        std::string message;
+        if (modules_.empty())
+            message = "the program has no modules: add at least one NVVM IR module";
+        else
+            message = fmt::format(
+                "every module of this program is marked lazy ({}), and libNVVM needs at least one "
+                "module added normally: a lazy module only supplies what other modules use. Unmark "
+                "the module that holds your kernels as lazy.",
+                modules_.size() == 1 ? modules_[0].name : fmt::format("{} modules", modules_.size()));
+        out.diagnostics.push_back({modules_.empty() ? "" : modules_[0].name, 0, 0, Severity::Error,
+                                   message, "nvpg"});
+        return out;
+    }
+    if (!ensureLibdevice(out)) return out;
+
+    const auto flags = options.flags();
+    std::vector<const char*> argv;
+    for (const auto& f : flags) argv.push_back(f.c_str());
+    const auto call = compile ? api_.compileProgram : api_.verifyProgram;
+    out.code = call(handle_, static_cast<int>(argv.size()), argv.data());
+    out.ok = out.code == NVVM_SUCCESS;
+    out.log = programLog();
+    if (out.ok && compile) {
+        size_t size = 0;
+        if (api_.getCompiledResultSize(handle_, &size) == NVVM_SUCCESS && size > 0) {
+            out.result.resize(size);
+            if (api_.getCompiledResult(handle_, out.result.data()) != NVVM_SUCCESS) out.result.clear();
+            // PTX comes NUL-terminated; LTO-IR is binary and kept whole.
+            if (!options.genLto)
+                while (!out.result.empty() && out.result.back() == '\0') out.result.pop_back();
+        }
+    }
+    std::vector<std::string> names;
+    for (const auto& m : modules_) names.push_back(m.name);
+    out.diagnostics = parseNvvmLog(out.log, !out.ok, names);
+    placeQuotedIr(out.diagnostics, modules_);
+    if (!out.ok && out.diagnostics.empty())
+        out.diagnostics.push_back({"", 0, 0, Severity::Error,
+                                   fmt::format("libNVVM failed with {} and left no log",
+                                               api_.getErrorString(out.code))});
+    out.seconds = watch.seconds();
+    return out;
+}
+
+}  // namespace nvpg::nvvm

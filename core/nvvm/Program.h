@@ -1,0 +1,67 @@
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "nvvm/Diagnostic.h"
+#include "nvvm/Module.h"
+#include "nvvm/Options.h"
+#include "support/Result.h"
+#include "toolkit/NvvmApi.h"
+
+namespace nvpg::nvvm {
+
+// What one compile or verify call gave back.
+struct CompileOutput {
+    bool ok = false;
+    nvvmResult code = NVVM_SUCCESS;
+    std::string result;  // PTX text, or LTO-IR bytes with -gen-lto; empty for verify
+    std::string log;     // libNVVM's log as it was
+    std::vector<Diagnostic> diagnostics;
+    double seconds = 0;
+    bool addedLibdevice = false;  // this call was the one that added libdevice
+};
+
+// One nvvmProgram. Every call that touches the handle holds the Program's mutex, so one Program
+// can be compiled from many threads. libdevice, when asked for, is added lazily on the first
+// compile or verify and never again, however many compiles follow: modules cannot be removed
+// from an nvvmProgram, and adding libdevice twice is an error in libNVVM.
+class Program {
+public:
+    // `api` is copied: tests hand in a table with counting or failing entries.
+    static support::Result<std::unique_ptr<Program>> create(const toolkit::NvvmApi& api);
+    ~Program();
+    Program(const Program&) = delete;
+    Program& operator=(const Program&) = delete;
+
+    // Adds a module (eagerly, or lazily when module.lazy). Order matters to libNVVM.
+    support::Status addModule(const Module& module);
+    // Opt in to libdevice; the bitcode is added on the next compile or verify.
+    void useLibdevice(std::shared_ptr<const std::string> bitcode,
+                      std::string name = "libdevice.10.bc");
+
+    CompileOutput compile(const Options& options);
+    CompileOutput verify(const Options& options);
+
+    bool libdeviceAdded() const;
+    std::vector<std::string> moduleNames() const;
+
+private:
+    explicit Program(const toolkit::NvvmApi& api) : api_(api) {}
+    CompileOutput run(const Options& options, bool compile);
+    bool ensureLibdevice(CompileOutput& out);
+    std::string programLog();
+
+    toolkit::NvvmApi api_;
+    nvvmProgram handle_ = nullptr;
+    mutable std::mutex mu_;
+    std::vector<Module> modules_;  // kept for placing verifier messages (text modules only)
+    bool anyEager_ = false;
+    std::shared_ptr<const std::string> libdevice_;
+    std::string libdeviceName_;
+    bool libdeviceAdded_ = false;
+};
+
+}  // namespace nvpg::nvvm

@@ -1,0 +1,268 @@
+#include "toolkit/Toolkit.h"
+
+#include <fmt/format.h>
+
+#include "support/Files.h"
+
+namespace fs = std::filesystem;
+using nvpg::support::ErrorKind;
+using nvpg::support::makeError;
+
+namespace nvpg::toolkit {
+
+namespace {
+
+const std::vector<std::string> kNvvmPaths = {"nvvm/lib64/libnvvm.so.4", "lib64/libnvvm.so.4",
+                                             "lib/libnvvm.so.4"};
+const std::vector<std::string> kJitPaths = {"lib64/libnvJitLink.so.13", "lib/libnvJitLink.so.13",
+                                            "lib64/libnvJitLink.so.12", "lib/libnvJitLink.so.12"};
+const std::vector<std::string> kLibdevicePaths = {"nvvm/libdevice/libdevice.10.bc"};
+
+std::string resolveNvvm(const Library& lib, NvvmApi& api) {
+    struct Entry {
+        void* target;
+        const char* name;
+        bool required;
+    };
+    const Entry entries[] = {
+        {&api.version, "nvvmVersion", true},
+        {&api.irVersion, "nvvmIRVersion", true},
+        {&api.getErrorString, "nvvmGetErrorString", true},
+        {&api.createProgram, "nvvmCreateProgram", true},
+        {&api.destroyProgram, "nvvmDestroyProgram", true},
+        {&api.addModuleToProgram, "nvvmAddModuleToProgram", true},
+        {&api.lazyAddModuleToProgram, "nvvmLazyAddModuleToProgram", false},
+        {&api.compileProgram, "nvvmCompileProgram", true},
+        {&api.verifyProgram, "nvvmVerifyProgram", true},
+        {&api.getCompiledResultSize, "nvvmGetCompiledResultSize", true},
+        {&api.getCompiledResult, "nvvmGetCompiledResult", true},
+        {&api.getProgramLogSize, "nvvmGetProgramLogSize", true},
+        {&api.getProgramLog, "nvvmGetProgramLog", true},
+    };
+    for (const auto& e : entries) {
+        void* sym = lib.symbol(e.name);
+        if (!sym && e.required) return fmt::format("{} lacks {}: not a usable libNVVM", lib.path().string(), e.name);
+        *static_cast<void**>(e.target) = sym;
+    }
+    return {};
+}
+
+std::string resolveJit(const Library& lib, NvJitLinkApi& api) {
+    struct Entry {
+        void* target;
+        const char* name;
+        bool required;
+    };
+    const Entry entries[] = {
+        {&api.create, "Create", true},
+        {&api.destroy, "Destroy", true},
+        {&api.addData, "AddData", true},
+        {&api.complete, "Complete", true},
+        {&api.getLinkedCubinSize, "GetLinkedCubinSize", true},
+        {&api.getLinkedCubin, "GetLinkedCubin", true},
+        {&api.getLinkedPtxSize, "GetLinkedPtxSize", true},
+        {&api.getLinkedPtx, "GetLinkedPtx", true},
+        {&api.getErrorLogSize, "GetErrorLogSize", true},
+        {&api.getErrorLog, "GetErrorLog", true},
+        {&api.getInfoLogSize, "GetInfoLogSize", true},
+        {&api.getInfoLog, "GetInfoLog", true},
+        {&api.version, "Version", false},
+    };
+    for (const auto& e : entries) {
+        void* sym = nullptr;
+        for (const char* pattern : {"nvJitLink{}", "__nvJitLink{}_13_0", "__nvJitLink{}_12_0"}) {
+            sym = lib.symbol(fmt::format(fmt::runtime(pattern), e.name).c_str());
+            if (sym) break;
+        }
+        if (!sym && e.required)
+            return fmt::format("{} lacks nvJitLink{}: not a usable nvJitLink", lib.path().string(), e.name);
+        *static_cast<void**>(e.target) = sym;
+    }
+    return {};
+}
+
+// Finds a library under the roots, then through the system loader. `resolve` fills the function
+// table and returns why the library is unusable (empty when it is fine).
+template <class Api, class Resolve>
+std::shared_ptr<Library> findLibrary(Locator& locator, const std::vector<std::string>& relPaths,
+                                     const std::vector<std::string>& sonames, Api& api,
+                                     Resolve resolve, LibraryReport& report) {
+    std::shared_ptr<Library> lib;
+    auto accept = [&](const fs::path& file) -> std::string {
+        auto opened = Library::open(file.string());
+        if (!opened) return opened.error().message;
+        if (auto why = resolve(**opened, api); !why.empty()) return why;
+        lib = *opened;
+        return {};
+    };
+    if (auto hit = locator.findFile(relPaths, report.tried, accept)) {
+        report.found = true;
+        report.path = lib->path();
+        report.via = hit->second;
+        return lib;
+    }
+    if (!locator.useSystemLoader()) return nullptr;
+    for (const auto& soname : sonames) {
+        auto opened = Library::open(soname);
+        if (!opened) {
+            report.tried.push_back({soname, "via the system loader", opened.error().message});
+            continue;
+        }
+        if (auto why = resolve(**opened, api); !why.empty()) {
+            report.tried.push_back({soname, "via the system loader", why});
+            continue;
+        }
+        report.found = true;
+        report.path = (*opened)->path();
+        report.via = "via the system loader";
+        return *opened;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+std::string formatTried(const std::vector<Tried>& tried) {
+    std::string out;
+    for (const auto& t : tried) out += fmt::format("  {} ({}): {}\n", t.place, t.via, t.why);
+    return out;
+}
+
+std::string Driver::errorName(CUresult r) const {
+    const char* name = nullptr;
+    if (api.getErrorName && api.getErrorName(r, &name) == CUDA_SUCCESS && name) return name;
+    return fmt::format("CUresult {}", static_cast<int>(r));
+}
+
+support::Result<std::shared_ptr<Toolkit>> Toolkit::load(SearchConfig config) {
+    auto tk = std::shared_ptr<Toolkit>(new Toolkit());
+    const bool explicitRoot = config.explicitRoot.has_value();
+    Locator locator(std::move(config));
+
+    tk->nvvmReport_.name = "libNVVM";
+    auto nvvmLib = findLibrary(locator, kNvvmPaths, {"libnvvm.so.4"}, tk->nvvm_, resolveNvvm,
+                               tk->nvvmReport_);
+    if (!nvvmLib) {
+        return makeError(
+            ErrorKind::Environment,
+            fmt::format("libNVVM (libnvvm.so.4) not found. Places tried:\n{}"
+                        "Install the CUDA toolkit, or point at one with {}.",
+                        formatTried(tk->nvvmReport_.tried),
+                        explicitRoot ? "a --cuda-path that holds nvvm/lib64/libnvvm.so.4 or lib64/libnvvm.so.4"
+                                     : "--cuda-path DIR or the CUDA_PATH environment variable"));
+    }
+    tk->libs_.push_back(nvvmLib);
+    int major = 0, minor = 0, irMajor = 0, irMinor = 0, dbgMajor = 0, dbgMinor = 0;
+    tk->nvvm_.version(&major, &minor);
+    tk->nvvm_.irVersion(&irMajor, &irMinor, &dbgMajor, &dbgMinor);
+    tk->nvvmReport_.version = fmt::format("{}.{} (NVVM IR {}.{}, debug metadata {}.{})", major, minor,
+                                          irMajor, irMinor, dbgMajor, dbgMinor);
+
+    tk->jitReport_.name = "nvJitLink";
+    NvJitLinkApi jit;
+    if (auto jitLib = findLibrary(locator, kJitPaths, {"libnvJitLink.so.13", "libnvJitLink.so.12"},
+                                  jit, resolveJit, tk->jitReport_)) {
+        tk->libs_.push_back(jitLib);
+        tk->jit_ = jit;
+        unsigned jmaj = 0, jmin = 0;
+        if (jit.version && jit.version(&jmaj, &jmin) == NVJITLINK_SUCCESS) {
+            tk->jitReport_.version = fmt::format("{}.{}", jmaj, jmin);
+            tk->cudaMajor_ = static_cast<int>(jmaj);
+        } else {
+            tk->jitReport_.version = "12.x before 12.3 (no nvJitLinkVersion)";
+            tk->cudaMajor_ = 12;
+        }
+    } else {
+        tk->jitReport_.problem =
+            "nvJitLink not found: LTO linking (--emit lto-ptx, cubin) is off. Install the CUDA "
+            "toolkit's nvJitLink, or point at a toolkit that has it.";
+    }
+
+    tk->libdeviceReport_.name = "libdevice";
+    auto ld = locator.findFile(kLibdevicePaths, tk->libdeviceReport_.tried);
+    if (!ld) {
+        // A libNVVM found through the system loader still brings its toolkit's libdevice.
+        const auto beside = tk->nvvmReport_.path.parent_path().parent_path() / "libdevice/libdevice.10.bc";
+        std::error_code ec;
+        if (fs::is_regular_file(beside, ec))
+            ld = {beside, "beside libNVVM"};
+        else
+            tk->libdeviceReport_.tried.push_back({beside.string(), "beside libNVVM", "not found"});
+    }
+    if (ld) {
+        tk->libdeviceReport_.found = true;
+        tk->libdeviceReport_.path = ld->first;
+        tk->libdeviceReport_.via = ld->second;
+        std::error_code ec;
+        tk->libdeviceReport_.version = fmt::format("{} bytes", fs::file_size(ld->first, ec));
+    } else {
+        tk->libdeviceReport_.problem =
+            "libdevice.10.bc not found: --libdevice cannot be used. Point at a toolkit that has "
+            "nvvm/libdevice/libdevice.10.bc.";
+    }
+    return tk;
+}
+
+support::Result<std::shared_ptr<const std::string>> Toolkit::libdevice() const {
+    std::lock_guard lock(mu_);
+    if (libdeviceBytes_) return libdeviceBytes_;
+    if (!libdeviceReport_.found)
+        return makeError(ErrorKind::Environment,
+                         fmt::format("{} Places tried:\n{}", libdeviceReport_.problem,
+                                     formatTried(libdeviceReport_.tried)));
+    auto bytes = support::readFile(libdeviceReport_.path);
+    if (!bytes) return makeError(ErrorKind::Environment, bytes.error().message);
+    libdeviceBytes_ = std::make_shared<const std::string>(std::move(*bytes));
+    return libdeviceBytes_;
+}
+
+support::Result<std::shared_ptr<const Driver>> Toolkit::driver() const {
+    std::lock_guard lock(mu_);
+    if (driver_) return *driver_;
+    driverReport_ = {};
+    driverReport_.name = "CUDA driver";
+    auto fail = [&](std::string why) {
+        driverReport_.problem = why;
+        driver_ = makeError(ErrorKind::Environment, std::move(why));
+        return *driver_;
+    };
+    auto lib = Library::open("libcuda.so.1");
+    if (!lib) {
+        driverReport_.tried.push_back({"libcuda.so.1", "via the system loader", lib.error().message});
+        return fail("no CUDA driver: libcuda.so.1 could not be opened (" + lib.error().message +
+                    "). Running kernels needs an NVIDIA GPU with its driver installed.");
+    }
+    auto drv = std::make_shared<Driver>();
+    DriverApi& api = drv->api;
+    bool ok = (*lib)->resolve(api.init, "cuInit") &&
+              (*lib)->resolve(api.driverGetVersion, "cuDriverGetVersion") &&
+              (*lib)->resolve(api.getErrorName, "cuGetErrorName") &&
+              (*lib)->resolve(api.getErrorString, "cuGetErrorString") &&
+              (*lib)->resolve(api.deviceGetCount, "cuDeviceGetCount") &&
+              (*lib)->resolve(api.deviceGet, "cuDeviceGet") &&
+              (*lib)->resolve(api.deviceGetName, "cuDeviceGetName") &&
+              (*lib)->resolve(api.deviceGetAttribute, "cuDeviceGetAttribute") &&
+              (*lib)->resolve(api.deviceTotalMem, "cuDeviceTotalMem_v2");
+    driverReport_.found = true;
+    driverReport_.path = (*lib)->path();
+    driverReport_.via = "via the system loader";
+    if (!ok) return fail(fmt::format("{} lacks driver entry points: not a usable CUDA driver",
+                                     (*lib)->path().string()));
+    if (CUresult r = api.init(0); r != CUDA_SUCCESS)
+        return fail(fmt::format("the CUDA driver failed to start: cuInit returned {}. Check that "
+                                "the GPU is visible (nvidia-smi).", drv->errorName(r)));
+    api.driverGetVersion(&drv->version);
+    driverReport_.version = fmt::format("{}.{}", drv->version / 1000, (drv->version % 1000) / 10);
+    libs_.push_back(*lib);
+    driver_ = std::shared_ptr<const Driver>(drv);
+    return *driver_;
+}
+
+std::vector<LibraryReport> Toolkit::reports() const {
+    std::lock_guard lock(mu_);
+    std::vector<LibraryReport> out = {nvvmReport_, libdeviceReport_, jitReport_};
+    if (driver_) out.push_back(driverReport_);
+    return out;
+}
+
+}  // namespace nvpg::toolkit

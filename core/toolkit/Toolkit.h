@@ -1,0 +1,77 @@
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "support/Result.h"
+#include "toolkit/DriverApi.h"
+#include "toolkit/Library.h"
+#include "toolkit/Locator.h"
+#include "toolkit/NvJitLinkApi.h"
+#include "toolkit/NvvmApi.h"
+
+namespace nvpg::toolkit {
+
+// What `nvpg info` and the status bar show for one library.
+struct LibraryReport {
+    std::string name;  // "libNVVM", "libdevice", "nvJitLink", "CUDA driver"
+    bool found = false;
+    std::filesystem::path path;
+    std::string via;      // "via CUDA_PATH"
+    std::string version;  // "2.0 (NVVM IR 2.0, debug metadata 3.2)"
+    std::string problem;  // when not usable: what is wrong and what to do
+    std::vector<Tried> tried;
+};
+
+// The CUDA driver, when libcuda.so.1 could be opened and initialised.
+struct Driver {
+    DriverApi api;
+    int version = 0;  // cuDriverGetVersion: 13000 for 13.0
+    std::string errorName(CUresult r) const;
+};
+
+// The CUDA libraries this process uses, found once and shared (read-only) by every thread.
+class Toolkit {
+public:
+    // Fails only when libNVVM is missing; the error lists every place tried. nvJitLink and
+    // libdevice may be missing: the features that need them then say so.
+    static support::Result<std::shared_ptr<Toolkit>> load(SearchConfig config = {});
+
+    const NvvmApi& nvvm() const { return nvvm_; }
+    const NvJitLinkApi* nvJitLink() const { return jit_ ? &*jit_ : nullptr; }
+    // The CUDA major release the libraries come from (12, 13), which decides the arch list.
+    int cudaMajor() const { return cudaMajor_; }
+
+    // libdevice's bitcode, read from disk on the first call only.
+    support::Result<std::shared_ptr<const std::string>> libdevice() const;
+
+    // The driver, opened from the system loader on the first call only.
+    support::Result<std::shared_ptr<const Driver>> driver() const;
+
+    // libNVVM, libdevice, nvJitLink; the driver is added once driver() was called.
+    std::vector<LibraryReport> reports() const;
+    const LibraryReport& nvvmReport() const { return nvvmReport_; }
+    const LibraryReport& nvJitLinkReport() const { return jitReport_; }
+    const LibraryReport& libdeviceReport() const { return libdeviceReport_; }
+
+private:
+    NvvmApi nvvm_;
+    std::optional<NvJitLinkApi> jit_;
+    mutable std::vector<std::shared_ptr<Library>> libs_;
+    int cudaMajor_ = 13;
+    LibraryReport nvvmReport_, jitReport_, libdeviceReport_;
+
+    mutable std::mutex mu_;
+    mutable std::shared_ptr<const std::string> libdeviceBytes_;
+    mutable std::optional<support::Result<std::shared_ptr<const Driver>>> driver_;
+    mutable LibraryReport driverReport_;
+};
+
+// Shown wherever a report lists the places tried.
+std::string formatTried(const std::vector<Tried>& tried);
+
+}  // namespace nvpg::toolkit

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "lto/Mode.h"
+#include "nvvm/Module.h"
+#include "nvvm/Options.h"
+#include "support/Result.h"
+
+namespace nvpg::workspace {
+
+// The workspace document: what the user edits and the app saves as a .nvpg file.
+struct Workspace {
+    std::string name;
+    std::string description;
+    std::vector<nvvm::Module> modules;  // in order; text or bitcode told apart by magic
+    nvvm::Options options;              // genLto is never stored: it is an output choice
+    bool libdevice = false;
+    lto::Mode ltoMode = lto::Mode::Program;
+    nlohmann::json runs = nlohmann::json::array();  // run configurations (GPU runs, later)
+};
+
+// The format name and the newest version this build reads and writes.
+inline constexpr std::string_view kFormatName = "nvvm-playground-workspace";
+inline constexpr int kFormatVersion = 1;
+
+// Parses .nvpg JSON. Errors say what and where, with a JSON pointer ("/modules/1/text: expected
+// a string") and `sourceName` (the file) in front; a newer version is refused, saying which.
+support::Result<Workspace> parseWorkspace(std::string_view json, std::string_view sourceName);
+support::Result<Workspace> loadWorkspace(const std::filesystem::path& path);
+// Stable output (keys in a fixed order, 2-space indent, trailing newline) so files diff well.
+std::string serializeWorkspace(const Workspace& ws);
+// Atomic: a temporary file beside `path`, then a rename.
+support::Status saveWorkspace(const Workspace& ws, const std::filesystem::path& path);
+
+}  // namespace nvpg::workspace
