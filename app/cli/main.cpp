@@ -1,1 +1,40 @@
-int main(){}
+// nvpg: NVVM Playground's command line. Compiles NVVM IR modules or .nvpg workspaces through
+// the same pipeline as the desktop app.
+#include <CLI/CLI.hpp>
+
+#include "Commands.h"
+
+int main(int argc, char** argv) {
+    using namespace nvpg::cli;
+    CLI::App app{"nvpg: compile NVVM IR with libNVVM and nvJitLink, headless"};
+    app.require_subcommand(1);
+    app.fallthrough();  // --cuda-path may follow the subcommand
+    app.set_version_flag("--version", NVPG_VERSION);
+    CommonOptions common;
+    app.add_option("--cuda-path", common.cudaPath,
+                   "use only this CUDA toolkit (a folder holding nvvm/lib64/libnvvm.so.4 or lib64/libnvvm.so.4)")
+        ->check(CLI::ExistingDirectory);
+
+    auto* info = app.add_subcommand("info", "libraries, versions, paths and how each was found; archs; GPUs");
+    bool json = false;
+    info->add_flag("--json", json, "print the same as JSON");
+
+    auto* compile = app.add_subcommand("compile", "compile NVVM IR modules (.ll, .bc) or one .nvpg workspace");
+    CompileOptions co;
+    addCompileOptions(*compile, co);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        return kUsageError;
+    }
+    if (*info) return runInfo(common, json);
+    return runCompile(common, co);
+}

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #define NVJITLINK_NO_INLINE 1
 #include <nvJitLink.h>
@@ -27,6 +28,6 @@ struct NvJitLinkApi {
     nvJitLinkResult (*version)(unsigned int*, unsigned int*) = nullptr;
 };
 
-const char* nvJitLinkResultName(nvJitLinkResult r);
+std::string nvJitLinkResultName(nvJitLinkResult r);
 
 }  // namespace nvpg::toolkit

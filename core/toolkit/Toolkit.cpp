@@ -266,3 +266,20 @@ std::vector<LibraryReport> Toolkit::reports() const {
 }
 
 }  // namespace nvpg::toolkit
+
+namespace nvpg::toolkit {
+
+std::string nvJitLinkResultName(nvJitLinkResult r) {
+    switch (r) {
+        case NVJITLINK_SUCCESS: return "NVJITLINK_SUCCESS";
+        case NVJITLINK_ERROR_UNRECOGNIZED_OPTION: return "NVJITLINK_ERROR_UNRECOGNIZED_OPTION";
+        case NVJITLINK_ERROR_MISSING_ARCH: return "NVJITLINK_ERROR_MISSING_ARCH";
+        case NVJITLINK_ERROR_INVALID_INPUT: return "NVJITLINK_ERROR_INVALID_INPUT";
+        case NVJITLINK_ERROR_PTX_COMPILE: return "NVJITLINK_ERROR_PTX_COMPILE";
+        case NVJITLINK_ERROR_NVVM_COMPILE: return "NVJITLINK_ERROR_NVVM_COMPILE";
+        case NVJITLINK_ERROR_INTERNAL: return "NVJITLINK_ERROR_INTERNAL";
+        default: return fmt::format("nvJitLink error {}", static_cast<int>(r));
+    }
+}
+
+}  // namespace nvpg::toolkit

@@ -1,0 +1,170 @@
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "Commands.h"
+#include "nvvm/Diagnostic.h"
+#include "pipeline/Pipeline.h"
+#include "pipeline/Report.h"
+#include "support/Files.h"
+#include "toolkit/Toolkit.h"
+#include "workspace/Workspace.h"
+
+namespace fs = std::filesystem;
+
+namespace nvpg::cli {
+
+void addCompileOptions(CLI::App& cmd, CompileOptions& o) {
+    cmd.add_option("INPUT", o.inputs, "NVVM IR modules in order (.ll text, .bc bitcode), or one .nvpg workspace")
+        ->required();
+    cmd.add_flag("--libdevice", o.libdevice, "link libdevice (lazily: only what the modules use)");
+    cmd.add_option("--arch", o.arch, "compute_NN[a|f]; default: the local GPU's, else libNVVM's default");
+    cmd.add_option("--opt", o.opt, "optimisation level: 0 or 3 (libNVVM's default: 3)");
+    cmd.add_option("--ftz", o.ftz, "flush single-precision denormals to zero: 0 or 1");
+    cmd.add_option("--prec-div", o.precDiv, "IEEE single-precision division: 0 or 1");
+    cmd.add_option("--prec-sqrt", o.precSqrt, "IEEE single-precision square root: 0 or 1");
+    cmd.add_option("--fma", o.fma, "contract multiply-adds into FMA: 0 or 1");
+    cmd.add_flag("-g", o.debug, "full debug information (needs --opt 0 and debug metadata in the IR)");
+    cmd.add_option("--jump-table-density", o.jumpTableDensity, "0 to 101 (libNVVM's default: 101)");
+    cmd.add_option("--nvvm-flag", o.nvvmFlags,
+                   "an extra libNVVM flag, passed as written; write it with '=': --nvvm-flag=-foo")
+        ->allow_extra_args(false);
+    cmd.add_option("--emit", o.emit, "what to write: ptx, ltoir, lto-ptx or cubin")
+        ->check(CLI::IsMember({"ptx", "ltoir", "lto-ptx", "cubin"}));
+    cmd.add_option("--lto-mode", o.ltoMode,
+                   "program: recompile the PTX's Program with -gen-lto (default); separate: one Program per module")
+        ->check(CLI::IsMember({"program", "separate"}));
+    cmd.add_flag("--verify-only", o.verifyOnly, "run libNVVM's verifier only; write nothing");
+    cmd.add_option("--report", o.report, "write a JSON report: kernels, figures, libdevice functions, diagnostics, timings");
+    cmd.add_option("-o,--output", o.output, "output file; default: stdout for text outputs");
+}
+
+namespace {
+
+void printDiagnostics(const std::vector<nvvm::Diagnostic>& diags) {
+    for (const auto& d : diags) std::fputs((nvvm::formatDiagnostic(d) + "\n").c_str(), stderr);
+}
+
+int usage(const std::string& message) {
+    std::fprintf(stderr, "nvpg: %s\n", message.c_str());
+    return kUsageError;
+}
+
+bool writeOut(const std::optional<std::string>& path, const std::string& bytes, bool binary,
+              std::string& error) {
+    if (!path || *path == "-") {
+        if (binary && ::isatty(STDOUT_FILENO)) {
+            error = "this output is binary: write it to a file with -o FILE";
+            return false;
+        }
+        std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+        std::fflush(stdout);
+        return true;
+    }
+    if (auto st = support::writeFileAtomic(*path, bytes); !st) {
+        error = st.error().message;
+        return false;
+    }
+    return true;
+}
+
+// "out.ltoir" + "helper.ll" -> "out.helper.ltoir": one file per module in separate LTO mode.
+std::string perModulePath(const std::string& path, const std::string& module) {
+    fs::path p(path);
+    return (p.parent_path() / (p.stem().string() + "." + fs::path(module).stem().string() +
+                               p.extension().string()))
+        .string();
+}
+
+}  // namespace
+
+int runCompile(const CommonOptions& common, const CompileOptions& o) {
+    // The job: modules from the files or the workspace, then the command line's choices on top.
+    pipeline::Job job;
+    std::vector<std::string> inputNames;
+    const bool isWorkspace = o.inputs.size() == 1 && fs::path(o.inputs[0]).extension() == ".nvpg";
+    for (const auto& in : o.inputs)
+        if (fs::path(in).extension() == ".nvpg" && o.inputs.size() > 1)
+            return usage(fmt::format("{}: a workspace is compiled alone; give either one .nvpg or .ll/.bc modules", in));
+    if (isWorkspace) {
+        auto ws = workspace::loadWorkspace(o.inputs[0]);
+        if (!ws) return usage(ws.error().message);
+        job.modules = std::move(ws->modules);
+        job.options = ws->options;
+        job.libdevice = ws->libdevice;
+        job.ltoMode = ws->ltoMode;
+        for (const auto& m : job.modules) inputNames.push_back(m.name);
+    } else {
+        for (const auto& in : o.inputs) {
+            auto bytes = support::readFile(in);
+            if (!bytes) return usage(bytes.error().message);
+            const auto ext = fs::path(in).extension();
+            nvvm::Module m{in, std::move(*bytes), false};
+            if (ext != ".ll" && ext != ".bc")
+                return usage(fmt::format("{}: expected a .ll (text) or .bc (bitcode) module, or a .nvpg workspace", in));
+            if (ext == ".bc" && !m.isBitcode())
+                return usage(fmt::format("{}: named .bc but does not start with bitcode magic (BC C0 DE); is it text IR?", in));
+            job.modules.push_back(std::move(m));
+            inputNames.push_back(in);
+        }
+    }
+    job.libdevice = job.libdevice || o.libdevice;
+    if (o.ltoMode) job.ltoMode = *lto::parseMode(*o.ltoMode);
+    job.verifyOnly = o.verifyOnly;
+    const std::pair<const char*, const std::optional<std::string>*> typed[] = {
+        {"arch", &o.arch}, {"opt", &o.opt}, {"ftz", &o.ftz}, {"prec-div", &o.precDiv},
+        {"prec-sqrt", &o.precSqrt}, {"fma", &o.fma}, {"jump-table-density", &o.jumpTableDensity}};
+    for (const auto& [name, value] : typed)
+        if (*value)
+            if (auto st = job.options.set(name, **value); !st) return usage(st.error().message);
+    if (o.debug) job.options.debug = true;
+    job.options.extraFlags.insert(job.options.extraFlags.end(), o.nvvmFlags.begin(), o.nvvmFlags.end());
+
+    if (o.emit == "ptx") job.outputs = pipeline::kPtx;
+    else if (o.emit == "ltoir") job.outputs = pipeline::kLtoIr;
+    else if (o.emit == "lto-ptx") job.outputs = pipeline::kPtx | pipeline::kLtoPtx;
+    else job.outputs = pipeline::kPtx | pipeline::kCubin;
+    if (o.report) job.outputs |= pipeline::kFigures;
+
+    toolkit::SearchConfig search;
+    if (common.cudaPath) search.explicitRoot = *common.cudaPath;
+    auto tk = toolkit::Toolkit::load(search);
+    if (!tk) return usage(tk.error().message);
+    pipeline::Pipeline pipe(*tk);
+    auto ran = pipe.run(job);
+    if (!ran) return usage(ran.error().message);
+    const auto& r = *ran;
+    printDiagnostics(r.diagnostics);
+
+    if (o.report) {
+        const auto text = pipeline::reportJson(job, r, inputNames).dump(2) + "\n";
+        if (auto st = support::writeFileAtomic(*o.report, text); !st) return usage(st.error().message);
+    }
+    if (!r.ok) return kCompileError;
+    if (o.verifyOnly) return kOk;
+
+    std::string error;
+    bool written = true;
+    if (o.emit == "ptx") written = writeOut(o.output, r.ptx, false, error);
+    else if (o.emit == "lto-ptx") written = writeOut(o.output, r.linkedPtx, false, error);
+    else if (o.emit == "cubin") written = writeOut(o.output, r.cubin, true, error);
+    else if (r.ltoIr.size() == 1) written = writeOut(o.output, r.ltoIr.front().bytes, true, error);
+    else {
+        if (!o.output || *o.output == "-")
+            return usage("--lto-mode separate makes one LTO-IR per module: give -o FILE, and each is "
+                         "written as FILE's name with the module's inserted (out.MODULE.ltoir)");
+        for (const auto& blob : r.ltoIr) {
+            const auto path = perModulePath(*o.output, blob.name);
+            if (!(written = writeOut(path, blob.bytes, true, error))) break;
+            std::fprintf(stderr, "nvpg: wrote %s (LTO-IR of %s)\n", path.c_str(), blob.name.c_str());
+        }
+    }
+    if (!written) return usage(error);
+    return kOk;
+}
+
+}  // namespace nvpg::cli

@@ -1,0 +1,93 @@
+#include <cstdio>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "Commands.h"
+#include "gpu/Devices.h"
+#include "nvvm/Options.h"
+#include "support/Text.h"
+#include "toolkit/Toolkit.h"
+
+namespace nvpg::cli {
+
+namespace {
+
+nlohmann::ordered_json libraryJson(const toolkit::LibraryReport& r) {
+    nlohmann::ordered_json j;
+    j["name"] = r.name;
+    j["found"] = r.found;
+    if (r.found) {
+        j["path"] = r.path.string();
+        j["via"] = r.via;
+        j["version"] = r.version;
+    }
+    if (!r.problem.empty()) j["problem"] = r.problem;
+    return j;
+}
+
+}  // namespace
+
+int runInfo(const CommonOptions& common, bool json) {
+    toolkit::SearchConfig search;
+    if (common.cudaPath) search.explicitRoot = *common.cudaPath;
+    auto tk = toolkit::Toolkit::load(search);
+    if (!tk) {
+        std::fprintf(stderr, "nvpg: %s\n", tk.error().message.c_str());
+        return kUsageError;
+    }
+    auto devices = gpu::listDevices(**tk);  // also loads the driver, so its report is included
+    const auto reports = (*tk)->reports();
+    const auto& archs = nvvm::supportedArchs((*tk)->cudaMajor());
+    std::string defaultArch = "libNVVM's default";
+    if (devices && !devices->empty())
+        if (auto a = nvvm::archForComputeCapability(devices->front().ccMajor, devices->front().ccMinor,
+                                                    (*tk)->cudaMajor()))
+            defaultArch = *a + " (the local GPU's)";
+
+    if (json) {
+        nlohmann::ordered_json j;
+        j["version"] = NVPG_VERSION;
+        j["libraries"] = nlohmann::ordered_json::array();
+        for (const auto& r : reports) j["libraries"].push_back(libraryJson(r));
+        j["archs"] = archs;
+        j["default_arch"] = defaultArch;
+        j["gpus"] = nlohmann::ordered_json::array();
+        if (devices) {
+            for (const auto& d : *devices)
+                j["gpus"].push_back({{"ordinal", d.ordinal},
+                                     {"name", d.name},
+                                     {"compute_capability", fmt::format("{}.{}", d.ccMajor, d.ccMinor)},
+                                     {"memory_bytes", d.totalMemory}});
+        } else {
+            j["no_gpu_reason"] = devices.error().message;
+        }
+        std::puts(j.dump(2).c_str());
+        return kOk;
+    }
+
+    fmt::print("NVVM Playground {}\n\n", NVPG_VERSION);
+    for (const auto& r : reports) {
+        if (r.found) {
+            fmt::print("{:<12}{}\n{:<12}{} ({})\n", r.name, r.version, "", r.path.string(), r.via);
+            if (!r.problem.empty()) fmt::print("{:<12}{}\n", "", r.problem);
+        } else if (r.name == "CUDA driver") {
+            fmt::print("{:<12}not available: {}\n", r.name, r.problem);
+        } else {
+            fmt::print("{:<12}not found: {}\n", r.name, r.problem);
+            for (const auto& t : r.tried) fmt::print("{:<12}  tried {} ({}): {}\n", "", t.place, t.via, t.why);
+        }
+    }
+    fmt::print("\n{:<12}{}\n{:<12}default: {}\n", "archs", support::join(archs, " "), "", defaultArch);
+    if (devices) {
+        for (const auto& d : *devices)
+            fmt::print("{:<12}{}: {}, compute capability {}.{}, {:.1f} GiB\n", d.ordinal == 0 ? "GPUs" : "",
+                       d.ordinal, d.name, d.ccMajor, d.ccMinor, d.totalMemory / double(1 << 30));
+    } else {
+        const bool noDriver = !reports.empty() && reports.back().name == "CUDA driver" && !reports.back().found;
+        fmt::print("{:<12}none: {}\n", "GPUs", noDriver ? "no CUDA driver (above)" : devices.error().message);
+    }
+    return kOk;
+}
+
+}  // namespace nvpg::cli

@@ -1,0 +1,35 @@
+#include "gpu/Devices.h"
+
+#include <fmt/format.h>
+
+namespace nvpg::gpu {
+
+support::Result<std::vector<DeviceInfo>> listDevices(const toolkit::Toolkit& toolkit) {
+    auto drv = toolkit.driver();
+    if (!drv) return drv.error();
+    const auto& api = (*drv)->api;
+    int count = 0;
+    if (CUresult r = api.deviceGetCount(&count); r != CUDA_SUCCESS)
+        return support::makeError(support::ErrorKind::Environment,
+                                  fmt::format("the CUDA driver cannot count GPUs: {}", (*drv)->errorName(r)));
+    if (count == 0)
+        return support::makeError(support::ErrorKind::Environment,
+                                  "the CUDA driver is installed but sees no GPU");
+    std::vector<DeviceInfo> out;
+    for (int i = 0; i < count; ++i) {
+        CUdevice dev = 0;
+        if (api.deviceGet(&dev, i) != CUDA_SUCCESS) continue;
+        DeviceInfo d;
+        d.ordinal = i;
+        char name[256] = {};
+        api.deviceGetName(name, sizeof name - 1, dev);
+        d.name = name;
+        api.deviceGetAttribute(&d.ccMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+        api.deviceGetAttribute(&d.ccMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+        api.deviceTotalMem(&d.totalMemory, dev);
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+}  // namespace nvpg::gpu

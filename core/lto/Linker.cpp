@@ -1,0 +1,97 @@
+#include "lto/Linker.h"
+
+#include <fmt/format.h>
+
+#include "support/Stopwatch.h"
+#include "support/Text.h"
+
+namespace nvpg::lto {
+
+namespace {
+
+std::string readLog(nvJitLinkHandle h, nvJitLinkResult (*sizeFn)(nvJitLinkHandle, size_t*),
+                    nvJitLinkResult (*logFn)(nvJitLinkHandle, char*)) {
+    size_t size = 0;
+    if (sizeFn(h, &size) != NVJITLINK_SUCCESS || size == 0) return {};
+    std::string log(size, '\0');
+    if (logFn(h, log.data()) != NVJITLINK_SUCCESS) return {};
+    while (!log.empty() && log.back() == '\0') log.pop_back();
+    return log;
+}
+
+void addFailure(LinkOutput& out, std::string_view step) {
+    for (auto line : support::splitLines(out.errorLog)) {
+        const auto text = support::trim(line);
+        if (text.empty()) continue;
+        nvvm::Diagnostic d;
+        d.source = "nvJitLink";
+        const bool warning = text.find("warning") != std::string_view::npos &&
+                             text.find("error") == std::string_view::npos;
+        d.severity = warning ? nvvm::Severity::Warning : nvvm::Severity::Error;
+        d.message = std::string(text);
+        out.diagnostics.push_back(std::move(d));
+    }
+    if (!out.ok && out.diagnostics.empty())
+        out.diagnostics.push_back({"", 0, 0, nvvm::Severity::Error,
+                                   fmt::format("nvJitLink failed in {} with {}", step,
+                                               toolkit::nvJitLinkResultName(out.code)),
+                                   "nvJitLink"});
+}
+
+}  // namespace
+
+LinkOutput link(const toolkit::NvJitLinkApi& api, std::string_view smArch,
+                const std::vector<LinkInput>& inputs, LinkTarget target) {
+    support::Stopwatch watch;
+    LinkOutput out;
+    std::vector<std::string> opts = {fmt::format("-arch={}", smArch)};
+    bool anyLto = false;
+    for (const auto& in : inputs) anyLto = anyLto || in.type == NVJITLINK_INPUT_LTOIR;
+    if (anyLto) opts.push_back("-lto");
+    if (target == LinkTarget::Ptx) opts.push_back("-ptx");
+    else opts.push_back("-verbose");
+    std::vector<const char*> argv;
+    for (const auto& o : opts) argv.push_back(o.c_str());
+
+    nvJitLinkHandle h = nullptr;
+    out.code = api.create(&h, static_cast<uint32_t>(argv.size()), argv.data());
+    if (out.code != NVJITLINK_SUCCESS) {
+        addFailure(out, "nvJitLinkCreate (" + support::join(opts, " ") + ")");
+        out.seconds = watch.seconds();
+        return out;
+    }
+    auto finish = [&](std::string_view step) {
+        out.errorLog = readLog(h, api.getErrorLogSize, api.getErrorLog);
+        out.infoLog = readLog(h, api.getInfoLogSize, api.getInfoLog);
+        addFailure(out, step);
+        api.destroy(&h);
+        out.seconds = watch.seconds();
+        return out;
+    };
+    for (const auto& in : inputs) {
+        out.code = api.addData(h, in.type, in.bytes.data(), in.bytes.size(), in.name.c_str());
+        if (out.code != NVJITLINK_SUCCESS) return finish("nvJitLinkAddData (" + in.name + ")");
+    }
+    out.code = api.complete(h);
+    if (out.code != NVJITLINK_SUCCESS) return finish("nvJitLinkComplete");
+
+    size_t size = 0;
+    if (target == LinkTarget::Ptx) {
+        out.code = api.getLinkedPtxSize(h, &size);
+        if (out.code == NVJITLINK_SUCCESS && size > 0) {
+            out.ptx.resize(size);
+            out.code = api.getLinkedPtx(h, out.ptx.data());
+            while (!out.ptx.empty() && out.ptx.back() == '\0') out.ptx.pop_back();
+        }
+    } else {
+        out.code = api.getLinkedCubinSize(h, &size);
+        if (out.code == NVJITLINK_SUCCESS && size > 0) {
+            out.cubin.resize(size);
+            out.code = api.getLinkedCubin(h, out.cubin.data());
+        }
+    }
+    out.ok = out.code == NVJITLINK_SUCCESS;
+    return finish("reading the linked output");
+}
+
+}  // namespace nvpg::lto

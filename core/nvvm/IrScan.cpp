@@ -1,0 +1,131 @@
+#include "nvvm/IrScan.h"
+
+
+#include "support/Text.h"
+
+namespace nvpg::nvvm {
+
+using support::trim;
+
+namespace {
+
+bool isIdentChar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' || c == '-';
+}
+
+// Parameter attributes come after the type; the type is what precedes the first of them.
+bool isParamAttribute(std::string_view tok) {
+    static const char* attrs[] = {"noalias",   "nocapture", "readonly",  "readnone",  "writeonly",
+                                  "nonnull",   "align",     "dereferenceable", "dereferenceable_or_null",
+                                  "byval",     "sret",      "signext",   "zeroext",   "inreg",
+                                  "noundef",   "returned",  "nest",      "immarg",    "swiftself",
+                                  "swifterror", "inalloca", "preallocated", "noinline", "nofree"};
+    for (const char* a : attrs) {
+        const std::string_view s(a);
+        if (tok == s || (support::startsWith(tok, s) && tok.size() > s.size() && tok[s.size()] == '('))
+            return true;
+    }
+    return false;
+}
+
+// "float* nocapture %x" -> "float*"; "i32" -> "i32"; "%struct.S* byval(%struct.S) align 8 %s".
+std::string paramType(std::string_view param) {
+    std::vector<std::string> kept;
+    int depth = 0;
+    size_t i = 0;
+    while (i < param.size()) {
+        while (i < param.size() && param[i] == ' ') ++i;
+        if (i >= param.size()) break;
+        size_t start = i;
+        while (i < param.size() && (param[i] != ' ' || depth > 0)) {
+            if (param[i] == '(' || param[i] == '[' || param[i] == '{' || param[i] == '<') ++depth;
+            if (param[i] == ')' || param[i] == ']' || param[i] == '}' || param[i] == '>') --depth;
+            ++i;
+        }
+        const auto tok = param.substr(start, i - start);
+        if (depth == 0 && (isParamAttribute(tok) || (tok[0] == '%' && !kept.empty()))) break;
+        kept.emplace_back(tok);
+    }
+    return support::join(kept, " ");
+}
+
+std::vector<std::string_view> splitTopLevel(std::string_view s) {
+    std::vector<std::string_view> out;
+    int depth = 0;
+    size_t start = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
+        else if (c == ')' || c == ']' || c == '}' || c == '>') --depth;
+        else if (c == ',' && depth == 0) {
+            out.push_back(trim(s.substr(start, i - start)));
+            start = i + 1;
+        }
+    }
+    if (auto last = trim(s.substr(start)); !last.empty()) out.push_back(last);
+    return out;
+}
+
+}  // namespace
+
+std::vector<IrFunction> scanFunctions(std::string_view ir) {
+    std::vector<IrFunction> out;
+    int lineNo = 0;
+    for (auto raw : support::splitLines(ir)) {
+        ++lineNo;
+        const auto line = trim(raw);
+        const bool def = support::startsWith(line, "define ");
+        if (!def && !support::startsWith(line, "declare ")) continue;
+        const auto at = line.find('@');
+        if (at == std::string_view::npos) continue;
+        IrFunction f;
+        f.isDefinition = def;
+        f.line = lineNo;
+        size_t p = at + 1;
+        if (p < line.size() && line[p] == '"') {
+            const auto close = line.find('"', p + 1);
+            if (close == std::string_view::npos) continue;
+            f.name = std::string(line.substr(p + 1, close - p - 1));
+            p = close + 1;
+        } else {
+            const auto start = p;
+            while (p < line.size() && isIdentChar(line[p])) ++p;
+            f.name = std::string(line.substr(start, p - start));
+        }
+        // The return type is the last word before '@' that is not a keyword: kernels return void.
+        auto head = trim(line.substr(def ? 7 : 8, at - (def ? 7 : 8)));
+        const auto sp = head.rfind(' ');
+        f.returnType = std::string(sp == std::string_view::npos ? head : head.substr(sp + 1));
+        if (p < line.size() && line[p] == '(') {
+            int depth = 0;
+            size_t end = p;
+            for (; end < line.size(); ++end) {
+                if (line[end] == '(') ++depth;
+                if (line[end] == ')' && --depth == 0) break;
+            }
+            for (auto param : splitTopLevel(line.substr(p + 1, end - p - 1)))
+                if (param != "...") f.paramTypes.push_back(paramType(param));
+        }
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+bool usesOpaquePointers(std::string_view ir) {
+    for (std::string_view pat : {" ptr ", " ptr,", "(ptr ", " ptr)", "[ptr "})
+        if (ir.find(pat) != std::string_view::npos) return true;
+    return false;
+}
+
+std::optional<int> llvmUsedLine(std::string_view ir) {
+    int lineNo = 0;
+    for (auto raw : support::splitLines(ir)) {
+        ++lineNo;
+        const auto line = trim(raw);
+        if (support::startsWith(line, "@llvm.used ") || support::startsWith(line, "@\"llvm.used\""))
+            return lineNo;
+    }
+    return std::nullopt;
+}
+
+}  // namespace nvpg::nvvm

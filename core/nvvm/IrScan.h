@@ -1,0 +1,25 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nvpg::nvvm {
+
+// A light reading of NVVM IR text: function headers and a few module-level facts. It does not
+// parse LLVM IR; it reads what the messages, reports and hints need.
+struct IrFunction {
+    std::string name;  // without '@' and quotes
+    bool isDefinition = false;
+    int line = 0;  // 1-based line of `define`/`declare`
+    std::string returnType;
+    std::vector<std::string> paramTypes;  // "float*", "i32", "%struct.S addrspace(1)*"
+};
+
+std::vector<IrFunction> scanFunctions(std::string_view ir);
+// True when the IR spells pointers as `ptr` (the "modern" dialect libNVVM reads from compute_100).
+bool usesOpaquePointers(std::string_view ir);
+// 1-based line of the `@llvm.used` definition, if any.
+std::optional<int> llvmUsedLine(std::string_view ir);
+}  // namespace nvpg::nvvm

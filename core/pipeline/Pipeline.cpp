@@ -1,0 +1,273 @@
+#include "pipeline/Pipeline.h"
+
+#include <xxhash.h>
+
+#include <fmt/format.h>
+
+#include "gpu/Devices.h"
+#include "lto/DroppedKernels.h"
+#include "lto/Linker.h"
+#include "nvvm/Libdevice.h"
+#include "support/Stopwatch.h"
+#include "support/Text.h"
+
+using nvpg::support::ErrorKind;
+using nvpg::support::makeError;
+
+namespace nvpg::pipeline {
+
+bool Result::hasErrors() const {
+    for (const auto& d : diagnostics)
+        if (d.severity == nvvm::Severity::Error) return true;
+    return false;
+}
+
+double Result::stageSeconds(const std::string& name) const {
+    for (const auto& s : stages)
+        if (s.name == name) return s.seconds;
+    return 0;
+}
+
+std::string programKey(const Job& job) {
+    XXH3_state_t* st = XXH3_createState();
+    XXH3_128bits_reset(st);
+    auto feed = [&](std::string_view s) {
+        const uint64_t n = s.size();
+        XXH3_128bits_update(st, &n, sizeof n);
+        XXH3_128bits_update(st, s.data(), s.size());
+    };
+    for (const auto& m : job.modules) {
+        feed(m.name);
+        feed(m.bytes);
+        feed(m.lazy ? "lazy" : "eager");
+    }
+    feed(job.libdevice ? "libdevice" : "-");
+    const XXH128_hash_t h = XXH3_128bits_digest(st);
+    XXH3_freeState(st);
+    return fmt::format("{:016x}{:016x}", h.high64, h.low64);
+}
+
+Pipeline::Pipeline(std::shared_ptr<const toolkit::Toolkit> toolkit) : toolkit_(std::move(toolkit)) {}
+
+void Pipeline::reset() {
+    program_.reset();
+    programKey_.clear();
+}
+
+Pipeline::ArchChoice Pipeline::chooseArch(const Job& job) {
+    if (job.options.arch) return {job.options.arch, "options"};
+    if (!job.archFromGpu) return {std::nullopt, "libNVVM default"};
+    // Asking the driver costs a cuInit; once per Pipeline is enough.
+    if (!gpuArch_) {
+        gpuArch_ = ArchChoice{std::nullopt, "libNVVM default (no GPU)"};
+        if (auto devices = gpu::listDevices(*toolkit_); devices && !devices->empty()) {
+            const auto& d = devices->front();
+            if (auto a = nvvm::archForComputeCapability(d.ccMajor, d.ccMinor, toolkit_->cudaMajor()))
+                gpuArch_ = ArchChoice{a, fmt::format("local GPU {} (sm_{}{})", d.name, d.ccMajor, d.ccMinor)};
+        }
+    }
+    return *gpuArch_;
+}
+
+namespace {
+
+// Adds the job's modules to a new Program; failures become diagnostics.
+std::unique_ptr<nvvm::Program> buildProgram(const toolkit::NvvmApi& api, const std::vector<nvvm::Module>& modules,
+                                            std::shared_ptr<const std::string> libdevice,
+                                            std::vector<nvvm::Diagnostic>& diags) {
+    auto created = nvvm::Program::create(api);
+    if (!created) {
+        diags.push_back({"", 0, 0, nvvm::Severity::Error, created.error().message});
+        return nullptr;
+    }
+    auto program = std::move(*created);
+    bool ok = true;
+    for (const auto& m : modules) {
+        if (auto st = program->addModule(m); !st) {
+            diags.push_back({m.name, 0, 0, nvvm::Severity::Error, st.error().message});
+            ok = false;
+        }
+    }
+    if (libdevice) program->useLibdevice(std::move(libdevice));
+    return ok ? std::move(program) : nullptr;
+}
+
+void append(std::vector<nvvm::Diagnostic>& to, const std::vector<nvvm::Diagnostic>& from) {
+    to.insert(to.end(), from.begin(), from.end());
+}
+
+}  // namespace
+
+support::Result<Result> Pipeline::run(const Job& job) {
+    support::Stopwatch total;
+    Result out;
+    out.generation = job.generation;
+    const auto& tk = *toolkit_;
+
+    if (auto st = job.options.validate(tk.cudaMajor()); !st) return st.error();
+    if (job.options.genLto)
+        return makeError(ErrorKind::Usage,
+                         "gen-lto is chosen through the wanted outputs (LTO-IR), not as an option");
+    std::shared_ptr<const std::string> libdevice;
+    if (job.libdevice) {
+        auto ld = tk.libdevice();
+        if (!ld) return ld.error();
+        libdevice = *ld;
+    }
+    const bool wantsPtx = job.outputs & (kPtx | kLtoPtx | kCubin | kFigures);
+    const bool wantsLto = job.outputs & (kLtoIr | kLtoPtx | kCubin);
+    const bool wantsLink = job.outputs & (kLtoPtx | kCubin);
+    if (wantsLink && !tk.nvJitLink())
+        return makeError(ErrorKind::Environment,
+                         fmt::format("{} Places tried:\n{}", tk.nvJitLinkReport().problem,
+                                     toolkit::formatTried(tk.nvJitLinkReport().tried)));
+
+    const auto arch = chooseArch(job);
+    nvvm::Options options = job.options;
+    options.arch = arch.arch;
+    out.archSource = arch.source;
+
+    // The Program: the kept one when nothing it was built from changed.
+    const auto key = programKey(job);
+    if (program_ && key == programKey_) {
+        out.reusedProgram = true;
+    } else {
+        reset();
+        support::Stopwatch watch;
+        program_ = buildProgram(tk.nvvm(), job.modules, libdevice, out.diagnostics);
+        out.stages.push_back({"add modules", watch.seconds()});
+        if (!program_) {
+            out.seconds = total.seconds();
+            return out;
+        }
+        programKey_ = key;
+    }
+    if (job.libdevice) out.libdeviceFunctions = nvvm::libdeviceFunctionsUsedBy(job.modules);
+
+    if (job.verifyOnly) {
+        auto v = program_->verify(options);
+        out.stages.push_back({"verify", v.seconds});
+        out.nvvmLog = v.log;
+        append(out.diagnostics, v.diagnostics);
+        out.ok = v.ok && !out.hasErrors();
+        out.arch = options.arch.value_or("");
+        out.seconds = total.seconds();
+        return out;
+    }
+
+    if (wantsPtx) {
+        auto c = program_->compile(options);
+        out.stages.push_back({"compile PTX", c.seconds});
+        out.nvvmLog = c.log;
+        append(out.diagnostics, c.diagnostics);
+        if (!c.ok) {
+            out.seconds = total.seconds();
+            return out;
+        }
+        out.ptx = std::move(c.result);
+        support::Stopwatch watch;
+        out.ptxModule = ptx::readPtx(out.ptx);
+        for (const auto* e : out.ptxModule.entries()) out.kernels.push_back({e->name, e->params, {}});
+        out.stages.push_back({"read PTX", watch.seconds()});
+    }
+    if (options.arch) out.arch = *options.arch;
+    else if (support::startsWith(out.ptxModule.target, "sm_")) out.arch = "compute_" + out.ptxModule.target.substr(3);
+    const std::string smArch = nvvm::smArchFor(out.arch);
+
+    if (wantsLto) {
+        nvvm::Options ltoOptions = options;
+        ltoOptions.genLto = true;
+        if (job.ltoMode == lto::Mode::Program) {
+            auto c = program_->compile(ltoOptions);
+            out.stages.push_back({"compile LTO-IR", c.seconds});
+            append(out.diagnostics, c.diagnostics);
+            if (!c.ok) {
+                out.seconds = total.seconds();
+                return out;
+            }
+            out.ltoIr.push_back({"program", std::move(c.result)});
+        } else {
+            support::Stopwatch watch;
+            bool ok = true;
+            for (const auto& m : job.modules) {
+                // Alone in its Program a module has nothing to be lazy for, so it is added eagerly.
+                nvvm::Module eager = m;
+                eager.lazy = false;
+                auto p = buildProgram(tk.nvvm(), {eager}, libdevice, out.diagnostics);
+                if (!p) {
+                    ok = false;
+                    continue;
+                }
+                auto c = p->compile(ltoOptions);
+                append(out.diagnostics, c.diagnostics);
+                if (!c.ok) {
+                    ok = false;
+                    continue;
+                }
+                out.ltoIr.push_back({m.name, std::move(c.result)});
+            }
+            out.stages.push_back({"compile LTO-IR (separate)", watch.seconds()});
+            if (!ok) {
+                out.seconds = total.seconds();
+                return out;
+            }
+        }
+    }
+
+    std::vector<lto::LinkInput> ltoInputs;
+    for (const auto& blob : out.ltoIr) ltoInputs.push_back({blob.name, blob.bytes, NVJITLINK_INPUT_LTOIR});
+    std::vector<std::string> linkedEntries;
+    bool linkedEntriesKnown = false;
+    if (job.outputs & kLtoPtx) {
+        auto l = lto::link(*tk.nvJitLink(), smArch, ltoInputs, lto::LinkTarget::Ptx);
+        out.stages.push_back({"link LTO-IR to PTX", l.seconds});
+        append(out.diagnostics, l.diagnostics);
+        if (!l.ok) {
+            out.seconds = total.seconds();
+            return out;
+        }
+        out.linkedPtx = std::move(l.ptx);
+        out.linkedPtxModule = ptx::readPtx(out.linkedPtx);
+        for (const auto* e : out.linkedPtxModule.entries()) linkedEntries.push_back(e->name);
+        linkedEntriesKnown = true;
+    }
+    // Figures come from the LTO cubin when the job links LTO, else from the PTX alone.
+    const bool wantsFigures = job.outputs & kFigures;
+    if ((job.outputs & kCubin) || (wantsFigures && tk.nvJitLink())) {
+        std::vector<lto::LinkInput> inputs = ltoInputs;
+        if (!wantsLink) inputs = {{"program.ptx", out.ptx, NVJITLINK_INPUT_PTX}};
+        auto l = lto::link(*tk.nvJitLink(), smArch, inputs, lto::LinkTarget::Cubin);
+        out.stages.push_back({wantsLink ? "link LTO-IR to cubin" : "assemble PTX to cubin", l.seconds});
+        append(out.diagnostics, l.diagnostics);
+        if (!l.ok) {
+            out.seconds = total.seconds();
+            return out;
+        }
+        out.linkInfoLog = l.infoLog;
+        if (job.outputs & kCubin) out.cubin = std::move(l.cubin);
+        const auto usage = ptx::parsePtxasInfo(l.infoLog);
+        for (auto& k : out.kernels)
+            for (const auto& u : usage)
+                if (u.function == k.name) k.usage = u;
+        if (wantsLink && !linkedEntriesKnown) {
+            for (const auto& u : usage)
+                if (u.isEntry) linkedEntries.push_back(u.function);
+            linkedEntriesKnown = true;
+        }
+    } else if (wantsFigures) {
+        out.diagnostics.push_back({"", 0, 0, nvvm::Severity::Warning,
+                                   "no register or spill figures: they come from ptxas through "
+                                   "nvJitLink, which was not found",
+                                   "nvpg"});
+    }
+    if (wantsLink && linkedEntriesKnown && wantsPtx) {
+        std::vector<std::string> ptxEntries;
+        for (const auto& k : out.kernels) ptxEntries.push_back(k.name);
+        append(out.diagnostics, lto::droppedKernelWarnings(ptxEntries, linkedEntries, job.modules));
+    }
+    out.ok = !out.hasErrors();
+    out.seconds = total.seconds();
+    return out;
+}
+
+}  // namespace nvpg::pipeline

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "nvvm/Program.h"
+#include "pipeline/Job.h"
+#include "support/Result.h"
+#include "toolkit/Toolkit.h"
+
+namespace nvpg::pipeline {
+
+// The one compile path of both front ends: a Job in, a Result out. A Pipeline keeps the Program
+// of its last job: when the next job has the same modules and libdevice choice, that Program is
+// compiled again (libdevice is not added again); any change to a module makes a new Program.
+// One Pipeline is used by one thread at a time; separate Pipelines run in parallel.
+class Pipeline {
+public:
+    explicit Pipeline(std::shared_ptr<const toolkit::Toolkit> toolkit);
+
+    // An Error for what stops the job before libNVVM runs: an invalid option (Usage), libdevice
+    // or nvJitLink missing when wanted (Environment). What libNVVM and nvJitLink say about the
+    // input comes back as diagnostics in the Result.
+    support::Result<Result> run(const Job& job);
+
+    // Forget the kept Program (the next job starts a new one).
+    void reset();
+    const toolkit::Toolkit& toolkit() const { return *toolkit_; }
+
+private:
+    struct ArchChoice {
+        std::optional<std::string> arch;
+        std::string source;
+    };
+    ArchChoice chooseArch(const Job& job);
+
+    std::shared_ptr<const toolkit::Toolkit> toolkit_;
+    std::unique_ptr<nvvm::Program> program_;
+    std::string programKey_;
+    std::optional<ArchChoice> gpuArch_;
+};
+
+// The key under which a Program is reused: a hash of module names, bytes, lazy flags and order,
+// and the libdevice choice.
+std::string programKey(const Job& job);
+
+}  // namespace nvpg::pipeline
