@@ -32,6 +32,15 @@ std::string Program::programLog() {
 
 support::Status Program::addModule(const Module& module) {
     std::lock_guard lock(mu_);
+    // libNVVM takes a lazy text module without complaint, then fails the compile with an empty
+    // log (checked on CUDA 13.0): lazy loading reads bitcode only.
+    if (module.lazy && !module.isBitcode())
+        return makeError(ErrorKind::Usage,
+                         fmt::format("module {} is marked lazy but is text IR: libNVVM loads lazy "
+                                     "modules only as bitcode (it would fail the compile with an "
+                                     "empty log). Unmark it as lazy, or give it as bitcode "
+                                     "(llvm-as-14 {} -o out.bc).",
+                                     module.name, module.name));
     const auto add = module.lazy ? api_.lazyAddModuleToProgram : api_.addModuleToProgram;
     if (!add)
         return makeError(ErrorKind::Environment,

@@ -97,7 +97,7 @@ std::shared_ptr<Library> findLibrary(Locator& locator, const std::vector<std::st
     };
     if (auto hit = locator.findFile(relPaths, report.tried, accept)) {
         report.found = true;
-        report.path = lib->path();
+        report.path = hit->first;  // as found: the loader may name an earlier path to the same file
         report.via = hit->second;
         return lib;
     }

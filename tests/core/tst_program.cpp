@@ -1,0 +1,273 @@
+// nvvm::Program against the real libNVVM: libdevice exactly once, across compiles and threads;
+// linking across modules; bitcode; diagnostics placed on the right module, line and column.
+#include <QtTest>
+
+#include <atomic>
+#include <cstdlib>
+#include <thread>
+
+#include "PlainNvvm.h"
+#include "TestSupport.h"
+#include "nvvm/Program.h"
+
+using namespace nvpg;
+
+namespace {
+
+// Counting wrappers over the real entry points: the function table makes this possible without
+// a fake library.
+std::atomic<int> g_lazyLibdeviceAdds{0};
+std::atomic<int> g_lazyAdds{0};
+nvvmResult (*g_realLazyAdd)(nvvmProgram, const char*, size_t, const char*) = nullptr;
+
+nvvmResult countingLazyAdd(nvvmProgram p, const char* buf, size_t size, const char* name) {
+    ++g_lazyAdds;
+    if (std::string_view(name) == "libdevice.10.bc") ++g_lazyLibdeviceAdds;
+    return g_realLazyAdd(p, buf, size, name);
+}
+
+nvvmResult failingCompile(nvvmProgram, int, const char**) { return NVVM_ERROR_COMPILATION; }
+
+nvvm::Module fixture(const char* name, bool lazy = false) {
+    return {name, test::readText(test::dataDir() / "ir" / name), lazy};
+}
+
+std::unique_ptr<nvvm::Program> makeProgram(const toolkit::NvvmApi& api) {
+    auto p = nvvm::Program::create(api);
+    if (!p) qFatal("%s", p.error().message.c_str());
+    return std::move(*p);
+}
+
+nvvm::Options arch90() {
+    nvvm::Options o;
+    o.arch = "compute_90";
+    return o;
+}
+
+}  // namespace
+
+class TestProgram : public QObject {
+    Q_OBJECT
+
+private:
+    toolkit::NvvmApi countingApi() {
+        auto api = test::realToolkit()->nvvm();
+        g_realLazyAdd = api.lazyAddModuleToProgram;
+        api.lazyAddModuleToProgram = countingLazyAdd;
+        g_lazyAdds = 0;
+        g_lazyLibdeviceAdds = 0;
+        return api;
+    }
+    std::shared_ptr<const std::string> libdevice() { return *test::realToolkit()->libdevice(); }
+    // The fixture as bitcode made by llvm-as-14 now, or "" when llvm-as-14 is not installed.
+    std::string assemble(const char* name) {
+        const auto llvmAs = QStandardPaths::findExecutable("llvm-as-14");
+        if (llvmAs.isEmpty()) return {};
+        QProcess as;
+        as.start(llvmAs, {QString::fromStdString((test::dataDir() / "ir" / name).string()), "-o", "-"});
+        if (!as.waitForFinished(30000) || as.exitCode() != 0) qFatal("llvm-as-14 failed on %s", name);
+        return as.readAllStandardOutput().toStdString();
+    }
+
+private slots:
+    void libdeviceAddedOnceOverTwoCompiles() {
+        auto program = makeProgram(countingApi());
+        QVERIFY(program->addModule(fixture("sinf.ll")));
+        program->useLibdevice(libdevice());
+        QCOMPARE(g_lazyLibdeviceAdds.load(), 0);  // lazily: not before the first compile
+
+        const auto first = program->compile(arch90());
+        QVERIFY2(first.ok, first.log.c_str());
+        QVERIFY(first.addedLibdevice);
+        const auto second = program->compile(arch90());
+        QVERIFY2(second.ok, second.log.c_str());
+        QVERIFY(!second.addedLibdevice);
+        QCOMPARE(g_lazyLibdeviceAdds.load(), 1);
+        QCOMPARE(second.result, first.result);
+    }
+
+    void libdeviceAddedOnceFromEightThreads() {
+        auto program = makeProgram(countingApi());
+        QVERIFY(program->addModule(fixture("sinf.ll")));
+        program->useLibdevice(libdevice());
+        constexpr int kThreads = 8, kCompiles = 50;
+        std::vector<std::vector<std::string>> ptx(kThreads);
+        std::vector<std::thread> threads;
+        for (int t = 0; t < kThreads; ++t)
+            threads.emplace_back([&, t] {
+                for (int i = 0; i < kCompiles; ++i) {
+                    auto out = program->compile(arch90());
+                    ptx[t].push_back(out.ok ? out.result : "FAILED: " + out.log);
+                }
+            });
+        for (auto& th : threads) th.join();
+        QCOMPARE(g_lazyLibdeviceAdds.load(), 1);
+        QCOMPARE(g_lazyAdds.load(), 1);
+        const auto& reference = ptx[0][0];
+        QVERIFY(reference.find(".entry sin_kernel") != std::string::npos);
+        for (const auto& perThread : ptx) {
+            QCOMPARE(int(perThread.size()), kCompiles);
+            for (const auto& p : perThread) QCOMPARE(p, reference);
+        }
+    }
+
+    void libdeviceIsLinkedIntoThePtx() {
+        auto withLib = makeProgram(test::realToolkit()->nvvm());
+        QVERIFY(withLib->addModule(fixture("sinf.ll")));
+        withLib->useLibdevice(libdevice());
+        const auto linked = withLib->compile(arch90());
+        QVERIFY2(linked.ok, linked.log.c_str());
+        QVERIFY(linked.result.find(".extern .func __nv_") == std::string::npos);
+
+        // Without libdevice the call stays an unresolved extern: the check above can fail.
+        auto without = makeProgram(test::realToolkit()->nvvm());
+        QVERIFY(without->addModule(fixture("sinf.ll")));
+        const auto unlinked = without->compile(arch90());
+        QVERIFY2(unlinked.ok, unlinked.log.c_str());
+        QVERIFY(unlinked.result.find(".extern .func  (.param .b32 func_retval0) __nv_sinf") != std::string::npos ||
+                unlinked.result.find(".extern .func __nv_sinf") != std::string::npos ||
+                unlinked.result.find("__nv_sinf") != std::string::npos);
+        QVERIFY(unlinked.result.find(".extern .func") != std::string::npos);
+    }
+
+    void kernelCallsFunctionDefinedInAnotherModule() {
+        auto program = makeProgram(test::realToolkit()->nvvm());
+        QVERIFY(program->addModule(fixture("caller.ll")));
+        QVERIFY(program->addModule(fixture("callee.ll")));
+        const auto out = program->compile(arch90());
+        QVERIFY2(out.ok, out.log.c_str());
+        QVERIFY(out.result.find(".entry caller") != std::string::npos);
+        QVERIFY(out.result.find(".extern") == std::string::npos);  // scale() was linked in
+        QVERIFY(out.result.find("mul.f32") != std::string::npos ||
+                out.result.find("mul.rn.f32") != std::string::npos);
+    }
+
+    void lazyModuleSuppliesOnlyWhatIsUsed() {
+        const auto bc = assemble("callee.ll");
+        if (bc.empty()) QSKIP("llvm-as-14 is not installed (Debian package llvm-14)");
+        auto program = makeProgram(test::realToolkit()->nvvm());
+        QVERIFY(program->addModule(fixture("caller.ll")));
+        QVERIFY(program->addModule({"callee.bc", bc, /*lazy=*/true}));
+        const auto out = program->compile(arch90());
+        QVERIFY2(out.ok, out.log.c_str());
+        QVERIFY(out.result.find(".entry caller") != std::string::npos);
+        QVERIFY(out.result.find(".extern") == std::string::npos);
+    }
+
+    void lazyTextModuleIsRefusedWithTheReason() {
+        // libNVVM would accept the add and then fail the compile with an empty log.
+        auto program = makeProgram(test::realToolkit()->nvvm());
+        QVERIFY(program->addModule(fixture("caller.ll")));
+        const auto st = program->addModule(fixture("callee.ll", /*lazy=*/true));
+        QVERIFY(!st);
+        QVERIFY(st.error().message.find("callee.ll") != std::string::npos);
+        QVERIFY(st.error().message.find("bitcode") != std::string::npos);
+    }
+
+    void bitcodeGivesTheSamePtxAsText() {
+        nvvm::Module bitcode{"sinf.bc", assemble("sinf.ll"), false};
+        if (bitcode.bytes.empty()) QSKIP("llvm-as-14 is not installed (Debian package llvm-14)");
+        QVERIFY(bitcode.isBitcode());
+
+        auto fromText = makeProgram(test::realToolkit()->nvvm());
+        QVERIFY(fromText->addModule(fixture("sinf.ll")));
+        fromText->useLibdevice(libdevice());
+        auto fromBitcode = makeProgram(test::realToolkit()->nvvm());
+        QVERIFY(fromBitcode->addModule(bitcode));
+        fromBitcode->useLibdevice(libdevice());
+        const auto a = fromText->compile(arch90());
+        const auto b = fromBitcode->compile(arch90());
+        QVERIFY2(a.ok && b.ok, (a.log + b.log).c_str());
+        QCOMPARE(b.result, a.result);
+    }
+
+    void brokenModuleIsPlacedOnItsLine() {
+        auto program = makeProgram(test::realToolkit()->nvvm());
+        QVERIFY(program->addModule(fixture("caller.ll")));
+        QVERIFY(program->addModule(fixture("broken.ll")));
+        const auto out = program->compile(arch90());
+        QVERIFY(!out.ok);
+        QCOMPARE(out.code, NVVM_ERROR_COMPILATION);
+        QCOMPARE(int(out.diagnostics.size()), 1);
+        const auto& d = out.diagnostics[0];
+        QCOMPARE(d.module, std::string("broken.ll"));
+        QCOMPARE(d.line, 8);
+        QCOMPARE(d.column, 8);  // "fad" starts in column 8 of "  %b = fad float ..."
+        QCOMPARE(d.severity, nvvm::Severity::Error);
+        QVERIFY(d.message.find("expected instruction opcode") != std::string::npos);
+        QVERIFY(out.log.find("broken.ll (8, 7)") != std::string::npos);  // raw log kept as it was
+    }
+
+    void verifierMessageIsPlacedOnTheQuotedInstruction() {
+        auto program = makeProgram(test::realToolkit()->nvvm());
+        QVERIFY(program->addModule(fixture("verify-alloca.ll")));
+        const auto out = program->verify(arch90());
+        QVERIFY(!out.ok);
+        QCOMPARE(out.code, NVVM_ERROR_INVALID_IR);
+        QVERIFY(!out.diagnostics.empty());
+        const auto& d = out.diagnostics[0];
+        QCOMPARE(d.module, std::string("verify-alloca.ll"));
+        QCOMPARE(d.line, 8);
+        QCOMPARE(d.column, 3);
+    }
+
+    void allLazyProgramIsExplained() {
+        const auto bc = assemble("sinf.ll");
+        if (bc.empty()) QSKIP("llvm-as-14 is not installed (Debian package llvm-14)");
+        auto program = makeProgram(test::realToolkit()->nvvm());
+        QVERIFY(program->addModule({"sinf.bc", bc, /*lazy=*/true}));
+        const auto out = program->compile(arch90());
+        QVERIFY(!out.ok);
+        QCOMPARE(int(out.diagnostics.size()), 1);
+        QVERIFY(out.diagnostics[0].message.find("marked lazy") != std::string::npos);
+        QVERIFY(out.diagnostics[0].message.find("Unmark") != std::string::npos);
+        QCOMPARE(out.diagnostics[0].module, std::string("sinf.bc"));
+    }
+
+    void emptyProgramIsExplained() {
+        auto program = makeProgram(test::realToolkit()->nvvm());
+        const auto out = program->compile(arch90());
+        QVERIFY(!out.ok);
+        QVERIFY(out.diagnostics.at(0).message.find("no modules") != std::string::npos);
+    }
+
+    void sameProgramCompilesAgainWithOtherOptions() {
+        const auto& api = test::realToolkit()->nvvm();
+        auto program = makeProgram(api);
+        QVERIFY(program->addModule(fixture("sinf.ll")));
+        program->useLibdevice(libdevice());
+        const auto o3 = program->compile(arch90());
+        nvvm::Options o0 = arch90();
+        o0.opt = 0;
+        const auto opt0 = program->compile(o0);
+        nvvm::Options lto = arch90();
+        lto.genLto = true;
+        const auto ltoir = program->compile(lto);
+        const auto again = program->compile(arch90());
+        QVERIFY(o3.ok && opt0.ok && ltoir.ok && again.ok);
+        QVERIFY(opt0.result != o3.result);
+        QVERIFY(ltoir.result.find(".entry") == std::string::npos);  // LTO-IR is not PTX
+        QVERIFY(!ltoir.result.empty());
+        QCOMPARE(again.result, o3.result);  // an LTO compile in between changes nothing
+
+        // And each equals a fresh plain-libNVVM program with the same options.
+        const std::vector<test::PlainModule> plain = {
+            {"sinf.ll", fixture("sinf.ll").bytes, false}, {"libdevice.10.bc", *libdevice(), true}};
+        QCOMPARE(o3.result, test::plainCompile(api, plain, {"-arch=compute_90"}));
+        QCOMPARE(opt0.result, test::plainCompile(api, plain, {"-arch=compute_90", "-opt=0"}));
+    }
+
+    void failedCallWithoutLogIsStillExplained() {
+        auto api = test::realToolkit()->nvvm();
+        api.compileProgram = failingCompile;
+        auto program = makeProgram(api);
+        QVERIFY(program->addModule(fixture("sinf.ll")));
+        const auto out = program->compile(arch90());
+        QVERIFY(!out.ok);
+        QCOMPARE(int(out.diagnostics.size()), 1);
+        QVERIFY(out.diagnostics[0].message.find("NVVM_ERROR_COMPILATION") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProgram)
+#include "tst_program.moc"
