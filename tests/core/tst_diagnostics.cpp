@@ -1,0 +1,109 @@
+// Turning libNVVM's log into diagnostics placed on module, line and column; the raw lines are
+// real libNVVM 13.0 output.
+#include <QtTest>
+
+#include "nvvm/Diagnostic.h"
+
+using namespace nvpg;
+
+class TestDiagnostics : public QObject {
+    Q_OBJECT
+
+private slots:
+    void parsesLogLines_data() {
+        QTest::addColumn<QString>("log");
+        QTest::addColumn<bool>("failed");
+        QTest::addColumn<QString>("module");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<int>("column");
+        QTest::addColumn<QString>("severity");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("parse error") << "bad.ll (8, 7): parse expected instruction opcode" << true
+                                     << "bad.ll" << 8 << 8 << "error" << "parse expected instruction opcode";
+        QTest::newRow("undefined value") << "b.ll (9, 14): parse use of undefined value '%q'\n" << true
+                                         << "b.ll" << 9 << 15 << "error" << "parse use of undefined value '%q'";
+        QTest::newRow("name with spaces and parens")
+            << "my kernel (v2).ll (3, 0): parse expected type" << true << "my kernel (v2).ll" << 3 << 1
+            << "error" << "parse expected type";
+        QTest::newRow("module-level error")
+            << "two.ll: error: incompatible IR detected. Possible mix of compiler/IR from different releases."
+            << true << "two.ll" << 0 << 0 << "error"
+            << "incompatible IR detected. Possible mix of compiler/IR from different releases.";
+        QTest::newRow("option error") << "libnvvm : error: -arch=compute_70 is an unsupported option" << true
+                                      << "" << 0 << 0 << "error" << "-arch=compute_70 is an unsupported option";
+        QTest::newRow("unplaced on failure") << "IR version 1.0 incompatible with current version 2.0" << true
+                                             << "" << 0 << 0 << "error"
+                                             << "IR version 1.0 incompatible with current version 2.0";
+        QTest::newRow("unplaced on success") << "something to note" << false << "" << 0 << 0 << "warning"
+                                             << "something to note";
+        QTest::newRow("tagged warning") << "a.ll: warning: deprecated" << true << "a.ll" << 0 << 0
+                                        << "warning" << "deprecated";
+        QTest::newRow("log ends with NUL") << QString("a.ll (1, 2): x") + QChar(0) << true << "a.ll" << 1 << 3
+                                           << "error" << "x";
+    }
+    void parsesLogLines() {
+        QFETCH(QString, log);
+        QFETCH(bool, failed);
+        QFETCH(QString, module);
+        QFETCH(int, line);
+        QFETCH(int, column);
+        QFETCH(QString, severity);
+        QFETCH(QString, message);
+        const std::vector<std::string> names = {"bad.ll", "b.ll", "two.ll", "a.ll", "my kernel (v2).ll"};
+        const auto diags = nvvm::parseNvvmLog(log.toStdString(), failed, names);
+        QCOMPARE(int(diags.size()), 1);
+        const auto& d = diags[0];
+        QCOMPARE(QString::fromStdString(d.module), module);
+        QCOMPARE(d.line, line);
+        QCOMPARE(d.column, column);
+        QCOMPARE(QString::fromStdString(std::string(nvvm::severityName(d.severity))), severity);
+        QCOMPARE(QString::fromStdString(d.message), message);
+    }
+
+    void unknownNameIsNotTakenForAModule() {
+        // A "(line, col)" after a name that is not a module stays unplaced rather than misplaced.
+        const auto diags = nvvm::parseNvvmLog("other.ll (3, 4): oops", true, {"a.ll"});
+        QCOMPARE(int(diags.size()), 1);
+        QVERIFY(diags[0].module.empty());
+        QCOMPARE(diags[0].message, std::string("other.ll (3, 4): oops"));
+    }
+
+    void indentedLinesBelongToTheMessageAbove() {
+        const auto diags = nvvm::parseNvvmLog(
+            "Allocation instruction pointer not in the stack address space!\n"
+            "  %p = alloca float, addrspace(3)\n\n",
+            true, {"k.ll"});
+        QCOMPARE(int(diags.size()), 1);
+        QVERIFY(diags[0].message.find("\n  %p = alloca") != std::string::npos);
+    }
+
+    void quotedInstructionPlacesTheMessage() {
+        std::vector<nvvm::Diagnostic> diags = {
+            {"", 0, 0, nvvm::Severity::Error, "bad alloca\n  %p = alloca float, addrspace(3)"}};
+        const std::vector<nvvm::Module> modules = {
+            {"a.ll", "define void @a() {\n  ret void\n}\n"},
+            {"b.ll", "define void @b() {\nentry:\n    %p = alloca float, addrspace(3)\n  ret void\n}\n"}};
+        nvvm::placeQuotedIr(diags, modules);
+        QCOMPARE(diags[0].module, std::string("b.ll"));
+        QCOMPARE(diags[0].line, 3);
+        QCOMPARE(diags[0].column, 5);
+    }
+
+    void ambiguousQuoteStaysUnplaced() {
+        std::vector<nvvm::Diagnostic> diags = {{"", 0, 0, nvvm::Severity::Error, "x\n  ret void"}};
+        const std::vector<nvvm::Module> modules = {{"a.ll", "  ret void\n"}, {"b.ll", "  ret void\n"}};
+        nvvm::placeQuotedIr(diags, modules);
+        QVERIFY(diags[0].module.empty());
+    }
+
+    void formatsLikeACompiler() {
+        QCOMPARE(nvvm::formatDiagnostic({"k.ll", 8, 8, nvvm::Severity::Error, "parse expected type"}),
+                 std::string("k.ll:8:8: error: parse expected type"));
+        QCOMPARE(nvvm::formatDiagnostic({"k.ll", 0, 0, nvvm::Severity::Warning, "w"}),
+                 std::string("k.ll: warning: w"));
+        QCOMPARE(nvvm::formatDiagnostic({"", 0, 0, nvvm::Severity::Error, "e"}), std::string("error: e"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestDiagnostics)
+#include "tst_diagnostics.moc"
