@@ -33,8 +33,9 @@ std::vector<std::string> libdeviceFunctionsUsedBy(const std::vector<Module>& mod
         size_t pos = 0;
         while ((pos = bytes.find("__nv_", pos)) != std::string_view::npos) {
             if (!bitcode) {
-                // In text a call or declaration reads @__nv_name.
-                const bool symbol = pos > 0 && bytes[pos - 1] == '@';
+                // In text a call or declaration reads @__nv_name or @"__nv_name".
+                const bool symbol = (pos > 0 && bytes[pos - 1] == '@') ||
+                                    (pos > 1 && bytes[pos - 1] == '"' && bytes[pos - 2] == '@');
                 size_t end = pos;
                 while (end < bytes.size() && nameChar(bytes[end])) ++end;
                 if (symbol && findLibdeviceFunction(bytes.substr(pos, end - pos)))

@@ -1,0 +1,189 @@
+// nvJitLink linking of LTO-IR, both LTO modes, and the dropped-kernel warning, with the real
+// libNVVM and nvJitLink (through the pipeline, the only path the front ends use).
+#include <QtTest>
+
+#include "TestSupport.h"
+#include "lto/DroppedKernels.h"
+#include "pipeline/Pipeline.h"
+
+using namespace nvpg;
+
+namespace {
+
+nvvm::Module fixture(const std::string& name) {
+    return {name, test::readText(test::dataDir() / "ir" / name), false};
+}
+
+pipeline::Job job(std::vector<nvvm::Module> modules, unsigned outputs) {
+    pipeline::Job j;
+    j.modules = std::move(modules);
+    j.options.arch = "compute_90";
+    j.outputs = outputs;
+    return j;
+}
+
+pipeline::Result runOk(const pipeline::Job& j) {
+    pipeline::Pipeline p(test::realToolkit());
+    auto r = p.run(j);
+    if (!r) qFatal("%s", r.error().message.c_str());
+    return std::move(*r);
+}
+
+std::vector<std::string> entryNames(const ptx::PtxModule& m) {
+    std::vector<std::string> out;
+    for (const auto* e : m.entries()) out.push_back(e->name);
+    return out;
+}
+
+// numba-cuda's IR, as it handed it to libNVVM.
+nvvm::Module numba(const char* file) {
+    return {file, test::readText(test::dataDir() / "numba" / file), false};
+}
+
+}  // namespace
+
+class TestLto : public QObject {
+    Q_OBJECT
+
+private slots:
+    void ltoKeepsOnlyWhatLlvmUsedLists() {
+        const auto r = runOk(job({fixture("lto-kept-dropped.ll")}, pipeline::kPtx | pipeline::kLtoPtx));
+        QVERIFY(r.ok);  // a warning, not an error: both libraries reported success
+        QCOMPARE(entryNames(r.ptxModule), (std::vector<std::string>{"kept", "dropped"}));
+        QCOMPARE(entryNames(r.linkedPtxModule), std::vector<std::string>{"kept"});
+
+        QCOMPARE(int(r.diagnostics.size()), 1);
+        const auto& w = r.diagnostics[0];
+        QCOMPARE(w.severity, nvvm::Severity::Warning);
+        QCOMPARE(w.module, std::string("lto-kept-dropped.ll"));
+        QCOMPARE(w.line, 13);  // the `define` of @dropped
+        QVERIFY(w.message.find("'dropped'") != std::string::npos);
+        QVERIFY(w.message.find("@llvm.used") != std::string::npos);
+        // The module has @llvm.used already (line 5): add an element to it.
+        QVERIFY2(w.message.find("i8* bitcast (void (float*, float)* @dropped to i8*)") != std::string::npos,
+                 w.message.c_str());
+        QVERIFY(w.message.find("line 5 of lto-kept-dropped.ll") != std::string::npos);
+    }
+
+    void theSuggestedLineKeepsTheKernel() {
+        // Apply the fix the warning gives, and the kernel survives LTO.
+        auto m = fixture("lto-kept-dropped.ll");
+        const auto from = m.bytes.find("@llvm.used = ");
+        const auto to = m.bytes.find('\n', from);
+        m.bytes.replace(from, to - from,
+                        "@llvm.used = appending global [2 x i8*] [i8* bitcast (void (float*, float)* @kept to i8*), " +
+                            lto::llvmUsedEntry("dropped", {"float*", "float"}, false) + "], section \"llvm.metadata\"");
+        const auto r = runOk(job({m}, pipeline::kPtx | pipeline::kLtoPtx));
+        QVERIFY(r.ok);
+        QCOMPARE(entryNames(r.linkedPtxModule), (std::vector<std::string>{"kept", "dropped"}));
+        QVERIFY(r.diagnostics.empty());
+    }
+
+    void cubinAndFiguresFromTheLtoLink() {
+        const auto r = runOk(job({fixture("lto-kept-dropped.ll")}, pipeline::kPtx | pipeline::kCubin | pipeline::kFigures));
+        QVERIFY(r.ok);
+        QVERIFY(r.cubin.size() > 4);
+        QCOMPARE(r.cubin.substr(0, 4), std::string("\x7f" "ELF"));
+        QVERIFY(r.linkInfoLog.find("registers") != std::string::npos);
+        // The dropped kernel is found from the cubin link's ptxas listing as well.
+        QCOMPARE(int(r.diagnostics.size()), 1);
+        QVERIFY(r.diagnostics[0].message.find("'dropped'") != std::string::npos);
+        const auto& kept = r.kernels.at(0);
+        QCOMPARE(kept.name, std::string("kept"));
+        QVERIFY(kept.usage);
+        QVERIFY(kept.usage->registers > 0);
+        QCOMPARE(kept.usage->arch, std::string("sm_90"));
+        QVERIFY(!r.kernels.at(1).usage);  // nothing to measure: LTO dropped it
+    }
+
+    void separateModeLinksOneProgramPerModule() {
+        auto j = job({fixture("caller.ll"), fixture("callee.ll")}, pipeline::kPtx | pipeline::kLtoPtx);
+        j.ltoMode = lto::Mode::Separate;
+        const auto r = runOk(j);
+        QVERIFY2(r.ok, r.diagnostics.empty() ? "" : r.diagnostics[0].message.c_str());
+        QCOMPARE(int(r.ltoIr.size()), 2);
+        QCOMPARE(r.ltoIr[0].name, std::string("caller.ll"));
+        QCOMPARE(r.ltoIr[1].name, std::string("callee.ll"));
+        // caller is not in @llvm.used: dropped and warned about; scale() resolved across inputs.
+        QVERIFY(r.linkedPtx.find(".extern") == std::string::npos);
+        QCOMPARE(int(r.diagnostics.size()), 1);
+        QVERIFY(r.diagnostics[0].message.find("'caller'") != std::string::npos);
+        QCOMPARE(r.diagnostics[0].module, std::string("caller.ll"));
+        QCOMPARE(r.diagnostics[0].line, 7);
+        QVERIFY2(r.diagnostics[0].message.find("add this line to caller.ll: @llvm.used = appending global [1 x i8*] "
+                                               "[i8* bitcast (void (float*, float)* @caller to i8*)], section "
+                                               "\"llvm.metadata\"") != std::string::npos,
+                 r.diagnostics[0].message.c_str());
+    }
+
+    void programModeAddsLibdeviceOnceForBothCompiles() {
+        auto j = job({fixture("sinf.ll")}, pipeline::kPtx | pipeline::kLtoIr);
+        j.libdevice = true;
+        const auto r = runOk(j);
+        QVERIFY(r.ok);
+        QCOMPARE(int(r.ltoIr.size()), 1);
+        QVERIFY(!r.ltoIr[0].bytes.empty());
+        QVERIFY(r.ptx.find(".extern .func") == std::string::npos);
+    }
+
+    void numbaKernelSurvivesLto() {
+        // numba lists its kernels in @llvm.used; --emit lto-ptx keeps every one.
+        for (const char* file : {"axpy.ll", "math_kernel.ll"}) {
+            auto j = job({numba(file)}, pipeline::kPtx | pipeline::kLtoPtx);
+            j.libdevice = true;
+            j.options.opt = 3;
+            const auto r = runOk(j);
+            QVERIFY2(r.ok, file);
+            QCOMPARE(entryNames(r.linkedPtxModule), entryNames(r.ptxModule));
+            QCOMPARE(int(r.ptxModule.entries().size()), 1);
+            QVERIFY(r.diagnostics.empty());
+        }
+    }
+
+    void numbaKernelWithoutLlvmUsedIsWarnedAbout() {
+        auto m = numba("axpy.ll");
+        const auto from = m.bytes.find("@\"llvm.used\"");
+        QVERIFY(from != std::string::npos);
+        m.bytes.erase(from, m.bytes.find('\n', from) - from);
+        auto j = job({m}, pipeline::kPtx | pipeline::kLtoPtx);
+        j.libdevice = true;
+        const auto r = runOk(j);
+        QVERIFY(r.ok);
+        QVERIFY(r.linkedPtxModule.entries().empty());
+        QCOMPARE(int(r.diagnostics.size()), 1);
+        const auto kernel = r.ptxModule.entries().at(0)->name;
+        QVERIFY(r.diagnostics[0].message.find("'" + kernel + "'") != std::string::npos);
+        QCOMPARE(r.diagnostics[0].module, std::string("axpy.ll"));
+        QVERIFY(r.diagnostics[0].line > 0);
+    }
+
+    void llvmUsedLineForms() {
+        QCOMPARE(lto::llvmUsedLine("k", {"float*", "i32"}, false),
+                 std::string("@llvm.used = appending global [1 x i8*] [i8* bitcast (void (float*, i32)* @k to i8*)], "
+                             "section \"llvm.metadata\""));
+        QCOMPARE(lto::llvmUsedLine("k", {"ptr"}, true),
+                 std::string("@llvm.used = appending global [1 x ptr] [ptr @k], section \"llvm.metadata\""));
+        QCOMPARE(lto::llvmUsedEntry("_ZN4axpy$241E", {}, false),
+                 std::string("i8* bitcast (void ()* @_ZN4axpy$241E to i8*)"));
+        QCOMPARE(lto::llvmUsedEntry("has space", {}, true), std::string("ptr @\"has space\""));
+    }
+
+    void linkErrorsComeBackAsDiagnostics() {
+        // A kept kernel calling a function no input defines: nvJitLink fails and says why.
+        auto m = fixture("caller.ll");
+        m.bytes.replace(m.bytes.find("declare float @scale(float)"), 27,
+                        "declare float @scale(float)\n@llvm.used = appending global [1 x i8*] [i8* bitcast "
+                        "(void (float*, float)* @caller to i8*)], section \"llvm.metadata\"");
+        const auto r = runOk(job({m}, pipeline::kPtx | pipeline::kCubin));
+        QVERIFY(!r.ok);
+        QVERIFY(r.cubin.empty());
+        bool fromLinker = false;
+        for (const auto& d : r.diagnostics)
+            fromLinker = fromLinker || (d.source == "nvJitLink" && d.severity == nvvm::Severity::Error &&
+                                        d.message.find("scale") != std::string::npos);
+        QVERIFY(fromLinker);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLto)
+#include "tst_lto.moc"

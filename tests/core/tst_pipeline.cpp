@@ -1,0 +1,204 @@
+// The one compile path: byte identity with plain libNVVM calls on IR written by numba-cuda,
+// Program reuse across option changes, libdevice functions, timings and the report.
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include "PlainNvvm.h"
+#include "TestSupport.h"
+#include "nvvm/Libdevice.h"
+#include "pipeline/Pipeline.h"
+#include "pipeline/Report.h"
+#include "support/Text.h"
+
+using namespace nvpg;
+
+namespace {
+
+nvvm::Module fixture(const std::string& name) {
+    return {name, test::readText(test::dataDir() / "ir" / name), false};
+}
+
+struct NumbaCase {
+    std::vector<nvvm::Module> modules;
+    std::vector<std::string> options;
+    std::string ptx;  // what numba got back from libNVVM, NUL included
+};
+
+NumbaCase numbaCase(const std::string& kernel) {
+    const auto dir = test::dataDir() / "numba";
+    const auto meta = nlohmann::json::parse(test::readText(dir / (kernel + ".json")));
+    NumbaCase c;
+    for (const auto& m : meta["modules"]) {
+        const auto name = m.get<std::string>();
+        c.modules.push_back({name, test::readText(dir / name), false});
+    }
+    const auto options = test::readText(dir / (kernel + ".options"));
+    for (auto line : support::splitLines(options))
+        if (!line.empty()) c.options.emplace_back(line);
+    c.ptx = test::readText(dir / (kernel + ".ptx"));
+    return c;
+}
+
+}  // namespace
+
+class TestPipeline : public QObject {
+    Q_OBJECT
+
+private slots:
+    void numbaIrGivesThePtxOfPlainLibnvvmCalls_data() {
+        QTest::addColumn<QString>("kernel");
+        for (const char* k : {"axpy", "math_kernel", "math_kernel_fastmath", "call_device"})
+            QTest::newRow(k) << k;
+    }
+    void numbaIrGivesThePtxOfPlainLibnvvmCalls() {
+        QFETCH(QString, kernel);
+        const auto c = numbaCase(kernel.toStdString());
+        pipeline::Job job;
+        job.modules = c.modules;
+        job.libdevice = true;  // numba adds libdevice lazily to every program
+        for (const auto& flag : c.options) {
+            const auto eq = flag.find('=');
+            QVERIFY(job.options.set(flag.substr(1, eq - 1), flag.substr(eq + 1)));
+        }
+        pipeline::Pipeline p(test::realToolkit());
+        auto r = p.run(job);
+        QVERIFY(r);
+        QVERIFY(r->ok);
+
+        std::vector<test::PlainModule> plain;
+        for (const auto& m : c.modules) plain.push_back({m.name, m.bytes, false});
+        plain.push_back({"libdevice.10.bc", **test::realToolkit()->libdevice(), true});
+        const auto reference = test::plainCompile(test::realToolkit()->nvvm(), plain, c.options);
+        QVERIFY(!support::startsWith(reference, "ERROR"));
+        QCOMPARE(r->ptx, reference);
+        // And what numba itself got back (it keeps libNVVM's trailing NUL).
+        QCOMPARE(r->ptx + '\0', c.ptx);
+    }
+
+    void optionChangeReusesTheProgramAndEditMakesANewOne() {
+        pipeline::Pipeline p(test::realToolkit());
+        pipeline::Job job;
+        job.modules = {fixture("sinf.ll")};
+        job.libdevice = true;
+        job.options.arch = "compute_90";
+        auto first = p.run(job);
+        QVERIFY(first && first->ok);
+        QVERIFY(!first->reusedProgram);
+        QVERIFY(first->stageSeconds("add modules") > 0);
+
+        job.options.opt = 0;
+        job.generation = 2;
+        auto second = p.run(job);
+        QVERIFY(second && second->ok);
+        QVERIFY(second->reusedProgram);
+        QCOMPARE(second->generation, uint64_t(2));
+        QVERIFY(second->ptx != first->ptx);
+        QCOMPARE(second->stageSeconds("add modules"), 0.0);  // nothing added again
+
+        job.modules[0].bytes += "\n; an edit\n";
+        auto third = p.run(job);
+        QVERIFY(third && third->ok);
+        QVERIFY(!third->reusedProgram);
+
+        job.libdevice = false;  // a different libdevice choice is a different Program too
+        auto fourth = p.run(job);
+        QVERIFY(fourth && fourth->ok);
+        QVERIFY(!fourth->reusedProgram);
+    }
+
+    void libdeviceFunctionsAreListed() {
+        pipeline::Pipeline p(test::realToolkit());
+        pipeline::Job job;
+        job.modules = {numbaCase("math_kernel").modules};
+        job.libdevice = true;
+        job.options.arch = "compute_90";
+        auto r = p.run(job);
+        QVERIFY(r && r->ok);
+        const auto& f = r->libdeviceFunctions;
+        for (const char* name : {"__nv_sinf", "__nv_expf"})
+            QVERIFY2(std::find(f.begin(), f.end(), name) != f.end(), name);
+        // numba calls the double pow, which pulls in libdevice's internal accurate pow
+        QVERIFY(std::find(f.begin(), f.end(), "__nv_pow") != f.end());
+        QVERIFY(std::find(f.begin(), f.end(), "__internal_accurate_pow") != f.end());
+        QVERIFY(std::find(f.begin(), f.end(), "__nv_cosf") == f.end());
+    }
+
+    void libdeviceFunctionsFromBitcodeToo() {
+        const auto llvmAs = QStandardPaths::findExecutable("llvm-as-14");
+        if (llvmAs.isEmpty()) QSKIP("llvm-as-14 is not installed (Debian package llvm-14)");
+        QProcess as;
+        as.start(llvmAs, {QString::fromStdString((test::dataDir() / "ir/sinf.ll").string()), "-o", "-"});
+        QVERIFY(as.waitForFinished(30000));
+        const nvvm::Module bc{"sinf.bc", as.readAllStandardOutput().toStdString(), false};
+        QVERIFY(bc.isBitcode());
+        QCOMPARE(nvvm::libdeviceFunctionsUsedBy({bc}), std::vector<std::string>{"__nv_sinf"});
+    }
+
+    void badOptionStopsBeforeLibnvvm() {
+        pipeline::Pipeline p(test::realToolkit());
+        pipeline::Job job;
+        job.modules = {fixture("sinf.ll")};
+        job.options.arch = "compute_70";
+        auto r = p.run(job);
+        QVERIFY(!r);
+        QCOMPARE(r.error().kind, support::ErrorKind::Usage);
+    }
+
+    void verifyOnlyProducesNoPtx() {
+        pipeline::Pipeline p(test::realToolkit());
+        pipeline::Job job;
+        job.modules = {fixture("verify-alloca.ll")};
+        job.options.arch = "compute_90";
+        job.verifyOnly = true;
+        auto r = p.run(job);
+        QVERIFY(r);
+        QVERIFY(!r->ok);
+        QVERIFY(r->ptx.empty());
+        QCOMPARE(r->diagnostics.at(0).line, 8);
+        job.modules = {fixture("sinf.ll")};
+        auto good = p.run(job);
+        QVERIFY(good && good->ok && good->ptx.empty());
+    }
+
+    void archComesFromThePtxWhenNotGiven() {
+        pipeline::Pipeline p(test::realToolkit());
+        pipeline::Job job;
+        job.modules = {fixture("lto-kept-dropped.ll")};
+        job.archFromGpu = false;
+        job.outputs = pipeline::kPtx | pipeline::kLtoPtx;
+        auto r = p.run(job);
+        QVERIFY(r && r->ok);
+        QCOMPARE(r->archSource, std::string("libNVVM default"));
+        QVERIFY(support::startsWith(r->arch, "compute_"));
+        QCOMPARE(r->linkedPtxModule.target, r->ptxModule.target);  // linked for the same sm_
+    }
+
+    void reportHasWhatScriptsNeed() {
+        pipeline::Pipeline p(test::realToolkit());
+        pipeline::Job job;
+        job.modules = {fixture("lto-kept-dropped.ll")};
+        job.options.arch = "compute_90";
+        job.outputs = pipeline::kPtx | pipeline::kLtoPtx | pipeline::kFigures;
+        auto r = p.run(job);
+        QVERIFY(r && r->ok);
+        const auto j = pipeline::reportJson(job, *r, {"lto-kept-dropped.ll"});
+        QCOMPARE(j["format"], "nvpg-report");
+        QCOMPARE(j["kernels"].size(), 2u);
+        const auto& kept = j["kernels"][0];
+        QCOMPARE(kept["name"], "kept");
+        QCOMPARE(kept["params"].size(), 2u);
+        QCOMPARE(kept["params"][0]["size"], 8);
+        QVERIFY(kept["registers"].get<int>() > 0);
+        QVERIFY(kept.contains("spill_stores") && kept.contains("local_bytes") && kept.contains("shared_bytes"));
+        QCOMPARE(j["diagnostics"].size(), 1u);
+        QCOMPARE(j["diagnostics"][0]["severity"], "warning");
+        std::vector<std::string> stages;
+        for (const auto& s : j["stages"]) stages.push_back(s["name"]);
+        for (const char* s : {"add modules", "compile PTX", "compile LTO-IR", "link LTO-IR to PTX", "link LTO-IR to cubin"})
+            QVERIFY2(std::find(stages.begin(), stages.end(), s) != stages.end(), s);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPipeline)
+#include "tst_pipeline.moc"
