@@ -1,1 +1,514 @@
-// implemented by its issue part
+#include "workspace/Workspace.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "support/Base64.h"
+#include "support/Files.h"
+
+using nlohmann::json;
+using nvpg::support::Error;
+using nvpg::support::ErrorKind;
+
+namespace nvpg::workspace {
+
+namespace {
+
+// Every error of one parse carries the file name in front; the pointer says where inside it.
+class Reader {
+public:
+    explicit Reader(std::string_view sourceName) : source_(sourceName) {}
+
+    Error error(std::string_view pointer, std::string_view what) const {
+        std::string m;
+        if (!source_.empty()) m = fmt::format("{}: ", source_);
+        if (!pointer.empty()) m += fmt::format("{}: ", pointer);
+        m += what;
+        return support::makeError(ErrorKind::Input, std::move(m));
+    }
+
+private:
+    std::string source_;
+};
+
+std::string describe(const json& j) {
+    switch (j.type()) {
+        case json::value_t::null:
+            return "null";
+        case json::value_t::boolean:
+            return fmt::format("a boolean ({})", j.get<bool>());
+        case json::value_t::string: {
+            const auto& s = j.get_ref<const std::string&>();
+            if (s.size() > 40) return "a string";
+            return fmt::format("a string (\"{}\")", s);
+        }
+        case json::value_t::number_integer:
+        case json::value_t::number_unsigned:
+        case json::value_t::number_float:
+            return fmt::format("a number ({})", j.dump());
+        case json::value_t::object:
+            return "an object";
+        case json::value_t::array:
+            return "an array";
+        default:
+            return "a value of another kind";
+    }
+}
+
+std::string expected(std::string_view what, const json& got) {
+    return fmt::format("expected {}, got {}", what, describe(got));
+}
+
+std::string child(std::string_view pointer, std::string_view key) {
+    // RFC 6901 escaping, so that a pointer to an odd key can still be followed.
+    std::string k;
+    for (char c : key) {
+        if (c == '~')
+            k += "~0";
+        else if (c == '/')
+            k += "~1";
+        else
+            k += c;
+    }
+    return fmt::format("{}/{}", pointer, k);
+}
+std::string child(std::string_view pointer, size_t index) {
+    return fmt::format("{}/{}", pointer, index);
+}
+
+// nlohmann reports the 1-based index of the last byte it read; people want line and column.
+std::pair<size_t, size_t> lineAndColumn(std::string_view text, size_t byte) {
+    size_t pos = byte == 0 ? 0 : byte - 1;
+    pos = std::min(pos, text.size());
+    const auto head = text.substr(0, pos);
+    const size_t line = 1 + static_cast<size_t>(std::count(head.begin(), head.end(), '\n'));
+    const size_t nl = head.rfind('\n');
+    const size_t column = nl == std::string_view::npos ? pos + 1 : pos - nl;
+    return {line, column};
+}
+
+// The first byte that breaks UTF-8, if any: JSON strings are Unicode, so such text cannot be
+// written as it is.
+std::optional<size_t> firstNonUtf8(std::string_view s) {
+    const auto u = [&](size_t i) { return static_cast<unsigned char>(s[i]); };
+    size_t i = 0;
+    while (i < s.size()) {
+        const unsigned char c = u(i);
+        // n: continuation bytes that follow; cp: the code point they build.
+        size_t n = 0;
+        unsigned cp = c;
+        if ((c & 0xE0) == 0xC0) {
+            n = 1;
+            cp = c & 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            n = 2;
+            cp = c & 0x0F;
+        } else if ((c & 0xF8) == 0xF0) {
+            n = 3;
+            cp = c & 0x07;
+        } else if (c >= 0x80) {
+            return i;
+        }
+        if (n > 0 && i + n >= s.size()) return i;
+        for (size_t k = 1; k <= n; ++k) {
+            if ((u(i + k) & 0xC0) != 0x80) return i;
+            cp = (cp << 6) | (u(i + k) & 0x3F);
+        }
+        const bool overlong =
+            (n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000);
+        if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
+        i += n + 1;
+    }
+    return std::nullopt;
+}
+
+// "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..." -> the
+// part after the position, which we give again in our own form.
+std::string parseErrorReason(std::string_view what) {
+    const auto at = what.find("parse error");
+    if (at == std::string_view::npos) return std::string(what);
+    const auto colon = what.find(": ", at);
+    if (colon == std::string_view::npos) return std::string(what);
+    std::string reason(what.substr(colon + 2));
+    // The "last read" part quotes the input as it was, which may be the very bytes that are not
+    // UTF-8; spell those out so that the message itself stays displayable.
+    if (!firstNonUtf8(reason)) return reason;
+    std::string clean;
+    for (char c : reason) {
+        const auto u = static_cast<unsigned char>(c);
+        clean += u < 0x80 ? std::string(1, c) : fmt::format("\\x{:02X}", u);
+    }
+    return clean;
+}
+
+struct Parsed {
+    json doc;
+    std::optional<Error> error;
+};
+
+// Only called on text the parser refused, to learn where: a SAX pass that builds nothing and
+// keeps the first error, so that no exception is needed to get nlohmann's byte position.
+struct SyntaxErrorFinder : nlohmann::json_sax<json> {
+    size_t byte = 0;
+    std::string what = "syntax error";
+
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override { return true; }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t position, const std::string&,
+                     const nlohmann::detail::exception& e) override {
+        byte = position;
+        what = e.what();
+        return false;
+    }
+};
+
+Parsed parseJson(std::string_view text, const Reader& r) {
+    Parsed p;
+    p.doc = json::parse(text.begin(), text.end(), nullptr, false);
+    if (!p.doc.is_discarded()) return p;
+    SyntaxErrorFinder finder;
+    json::sax_parse(text.begin(), text.end(), &finder);
+    const auto [line, column] = lineAndColumn(text, finder.byte);
+    p.error = r.error(fmt::format("line {}, column {}", line, column),
+                      fmt::format("not valid JSON: {}; fix the file or save it again from NVVM "
+                                  "Playground",
+                                  parseErrorReason(finder.what)));
+    return p;
+}
+
+std::optional<Error> readString(const json& obj, std::string_view key, std::string_view pointer,
+                                const Reader& r, std::string& out) {
+    const auto it = obj.find(key);
+    if (it == obj.end()) return std::nullopt;
+    if (!it->is_string()) return r.error(child(pointer, key), expected("a string", *it));
+    out = it->get<std::string>();
+    return std::nullopt;
+}
+
+std::optional<Error> readBool(const json& obj, std::string_view key, std::string_view pointer,
+                              const Reader& r, bool& out) {
+    const auto it = obj.find(key);
+    if (it == obj.end()) return std::nullopt;
+    if (!it->is_boolean()) return r.error(child(pointer, key), expected("true or false", *it));
+    out = it->get<bool>();
+    return std::nullopt;
+}
+
+std::optional<Error> readModule(const json& m, std::string_view pointer, const Reader& r,
+                                nvvm::Module& out) {
+    if (!m.is_object())
+        return r.error(pointer, expected("an object with \"name\" and \"text\" or \"bitcode\"", m));
+    const auto name = m.find("name");
+    if (name == m.end())
+        return r.error(pointer, "the module has no \"name\"; give it one, such as \"kernel.ll\"");
+    if (!name->is_string()) return r.error(child(pointer, "name"), expected("a string", *name));
+    out.name = name->get<std::string>();
+    if (out.name.empty())
+        return r.error(child(pointer, "name"),
+                       "the module name is empty; give it a name such as \"kernel.ll\" (libNVVM "
+                       "reports errors by module name)");
+
+    const auto text = m.find("text");
+    const auto bitcode = m.find("bitcode");
+    if (text != m.end() && bitcode != m.end())
+        return r.error(pointer,
+                       "the module has both \"text\" and \"bitcode\"; keep exactly one of them");
+    if (text == m.end() && bitcode == m.end())
+        return r.error(pointer,
+                       "the module has neither \"text\" nor \"bitcode\"; add its IR text under "
+                       "\"text\" or its base64 bitcode under \"bitcode\"");
+    if (text != m.end()) {
+        const auto p = child(pointer, "text");
+        if (!text->is_string()) return r.error(p, expected("a string", *text));
+        out.bytes = text->get<std::string>();
+        if (nvvm::looksLikeBitcode(out.bytes))
+            return r.error(p,
+                           "the text starts with the LLVM bitcode magic; store bitcode "
+                           "base64-encoded under \"bitcode\" instead");
+    } else {
+        const auto p = child(pointer, "bitcode");
+        if (!bitcode->is_string()) return r.error(p, expected("a base64 string", *bitcode));
+        auto decoded = support::base64Decode(bitcode->get_ref<const std::string&>());
+        if (!decoded) return r.error(p, decoded.error().message);
+        out.bytes = std::move(*decoded);
+        if (!nvvm::looksLikeBitcode(out.bytes))
+            return r.error(p, fmt::format("decodes to {} bytes that are not LLVM bitcode (no 'BC' "
+                                          "0xC0DE magic); store IR text under \"text\" instead",
+                                          out.bytes.size()));
+    }
+    out.lazy = false;
+    return readBool(m, "lazy", pointer, r, out.lazy);
+}
+
+std::optional<Error> readModules(const json& doc, const Reader& r, std::vector<nvvm::Module>& out) {
+    const auto it = doc.find("modules");
+    if (it == doc.end())
+        return r.error("/modules",
+                       "missing; a workspace lists its IR modules under \"modules\" "
+                       "(an empty list is allowed)");
+    if (!it->is_array()) return r.error("/modules", expected("an array of modules", *it));
+    for (size_t i = 0; i < it->size(); ++i) {
+        const auto p = child("/modules", i);
+        nvvm::Module m;
+        if (auto e = readModule((*it)[i], p, r, m)) return e;
+        for (size_t j = 0; j < out.size(); ++j)
+            if (out[j].name == m.name)
+                return r.error(child(p, "name"),
+                               fmt::format("the name \"{}\" is already used by /modules/{}; give "
+                                           "each module its own name (libNVVM reports errors by "
+                                           "module name)",
+                                           m.name, j));
+        out.push_back(std::move(m));
+    }
+    return std::nullopt;
+}
+
+enum class OptionType { String, Int, Bool };
+
+struct OptionKey {
+    std::string_view name;
+    OptionType type;
+};
+
+// The typed options a workspace stores, in the order they are written. gen-lto is not among
+// them: it picks the kind of output, which is the caller's choice on each compile.
+constexpr OptionKey kOptionKeys[] = {
+    {"arch", OptionType::String},    {"opt", OptionType::Int},
+    {"ftz", OptionType::Bool},       {"prec-div", OptionType::Bool},
+    {"prec-sqrt", OptionType::Bool}, {"fma", OptionType::Bool},
+    {"g", OptionType::Bool},         {"jump-table-density", OptionType::Int},
+};
+constexpr std::string_view kExtraFlags = "extra-flags";
+
+std::string knownOptionNames() {
+    std::string s;
+    for (const auto& k : kOptionKeys) s += fmt::format("\"{}\", ", k.name);
+    return s + fmt::format("\"{}\"", kExtraFlags);
+}
+
+std::optional<Error> readOptions(const json& doc, const Reader& r, nvvm::Options& out) {
+    const auto it = doc.find("options");
+    if (it == doc.end()) return std::nullopt;
+    if (!it->is_object()) return r.error("/options", expected("an object", *it));
+    // Unlike the top level, an unknown option is an error: silently dropping one would compile
+    // something other than what the file asks for, and a hand-written typo would go unnoticed.
+    for (const auto& [key, value] : it->items()) {
+        const auto p = child("/options", key);
+        if (key == kExtraFlags) {
+            if (!value.is_array()) return r.error(p, expected("an array of strings", value));
+            for (size_t i = 0; i < value.size(); ++i) {
+                const auto& f = value[i];
+                const auto fp = child(p, i);
+                if (!f.is_string()) return r.error(fp, expected("a string", f));
+                nvvm::Options one;
+                one.extraFlags.push_back(f.get<std::string>());
+                if (auto s = one.validate(); !s) return r.error(fp, s.error().message);
+                out.extraFlags.push_back(f.get<std::string>());
+            }
+            continue;
+        }
+        const auto known = std::find_if(std::begin(kOptionKeys), std::end(kOptionKeys),
+                                        [&](const OptionKey& k) { return k.name == key; });
+        if (known == std::end(kOptionKeys)) {
+            if (key == "gen-lto")
+                return r.error(p,
+                               "gen-lto is not stored in a workspace: it chooses LTO-IR output "
+                               "for one compile; remove the key");
+            return r.error(p,
+                           fmt::format("unknown option; the options are {}", knownOptionNames()));
+        }
+        std::string text;
+        switch (known->type) {
+            case OptionType::String:
+                if (!value.is_string()) return r.error(p, expected("a string", value));
+                text = value.get<std::string>();
+                if (text.empty()) return r.error(p, "empty; remove the key to use the default");
+                break;
+            case OptionType::Int:
+                if (!value.is_number_integer()) return r.error(p, expected("an integer", value));
+                text = value.dump();
+                break;
+            case OptionType::Bool:
+                if (!value.is_boolean()) return r.error(p, expected("true or false", value));
+                text = value.get<bool>() ? "1" : "0";
+                break;
+        }
+        if (auto s = out.set(key, text); !s) return r.error(p, s.error().message);
+    }
+    return std::nullopt;
+}
+
+std::optional<Error> readLto(const json& doc, const Reader& r, lto::Mode& out) {
+    const auto it = doc.find("lto");
+    if (it == doc.end()) return std::nullopt;
+    if (!it->is_object()) return r.error("/lto", expected("an object", *it));
+    const auto mode = it->find("mode");
+    if (mode == it->end()) return std::nullopt;
+    if (!mode->is_string()) return r.error("/lto/mode", expected("a string", *mode));
+    const auto parsed = lto::parseMode(mode->get_ref<const std::string&>());
+    if (!parsed)
+        return r.error("/lto/mode", fmt::format("\"{}\" is not an LTO mode; use \"program\" or "
+                                                "\"separate\"",
+                                                mode->get<std::string>()));
+    out = *parsed;
+    return std::nullopt;
+}
+
+std::optional<Error> readHeader(const json& doc, const Reader& r) {
+    const std::string notOurs = fmt::format(
+        "this is not an NVVM Playground workspace file (a workspace has \"format\": \"{}\"); "
+        "open a .nvpg file",
+        kFormatName);
+    if (!doc.is_object())
+        return r.error("", fmt::format("{}; {}", expected("an object", doc), notOurs));
+    const auto format = doc.find("format");
+    if (format == doc.end()) return r.error("/format", "missing; " + notOurs);
+    if (!format->is_string() || format->get_ref<const std::string&>() != kFormatName)
+        return r.error(
+            "/format",
+            fmt::format("{}; {}", expected(fmt::format("\"{}\"", kFormatName), *format), notOurs));
+
+    const auto version = doc.find("version");
+    if (version == doc.end())
+        return r.error("/version", fmt::format("missing; a workspace says which format version "
+                                               "it uses (this NVVM Playground writes {})",
+                                               kFormatVersion));
+    if (!version->is_number_integer())
+        return r.error("/version", fmt::format("{}; the format version is a whole number (this "
+                                               "NVVM Playground writes {})",
+                                               expected("an integer", *version), kFormatVersion));
+    const bool huge = version->is_number_unsigned() &&
+                      version->get<std::uint64_t>() > static_cast<std::uint64_t>(INT32_MAX);
+    const std::int64_t v = huge ? INT32_MAX : version->get<std::int64_t>();
+    if (v < 1)
+        return r.error("/version", fmt::format("{} is not a format version; versions start at 1",
+                                               version->dump()));
+    if (v > kFormatVersion)
+        return r.error("/version",
+                       fmt::format("written by a newer NVVM Playground (format version {}); this "
+                                   "one reads up to version {} — update NVVM Playground",
+                                   version->dump(), kFormatVersion));
+    return std::nullopt;
+}
+
+std::optional<Error> readWorkspace(const json& doc, const Reader& r, Workspace& ws) {
+    if (auto e = readHeader(doc, r)) return e;
+    // Top-level keys this version does not know are ignored, so that a file from a newer
+    // version that only added keys (and kept the version number) still opens here.
+    if (auto e = readString(doc, "name", "", r, ws.name)) return e;
+    if (auto e = readString(doc, "description", "", r, ws.description)) return e;
+    if (auto e = readModules(doc, r, ws.modules)) return e;
+    if (auto e = readOptions(doc, r, ws.options)) return e;
+    if (auto e = readBool(doc, "libdevice", "", r, ws.libdevice)) return e;
+    if (auto e = readLto(doc, r, ws.ltoMode)) return e;
+    if (const auto runs = doc.find("runs"); runs != doc.end()) {
+        if (!runs->is_array()) return r.error("/runs", expected("an array", *runs));
+        ws.runs = *runs;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+support::Result<Workspace> parseWorkspace(std::string_view text, std::string_view sourceName) {
+    const Reader r(sourceName);
+    Workspace ws;
+    try {
+        auto parsed = parseJson(text, r);
+        if (parsed.error) return *parsed.error;
+        if (auto e = readWorkspace(parsed.doc, r, ws)) return *e;
+    } catch (const std::exception& e) {
+        // Every access above is checked first; this only keeps a missed case (or bad_alloc)
+        // inside core.
+        return r.error("", fmt::format("cannot read the workspace: {}", e.what()));
+    }
+    return ws;
+}
+
+support::Result<Workspace> loadWorkspace(const std::filesystem::path& path) {
+    auto bytes = support::readFile(path);
+    if (!bytes) return bytes.error();
+    return parseWorkspace(*bytes, path.string());
+}
+
+std::string serializeWorkspace(const Workspace& ws) {
+    using ojson = nlohmann::ordered_json;
+    ojson doc = ojson::object();
+    doc["format"] = kFormatName;
+    doc["version"] = kFormatVersion;
+    doc["name"] = ws.name;
+    doc["description"] = ws.description;
+    ojson modules = ojson::array();
+    for (const auto& m : ws.modules) {
+        ojson o = ojson::object();
+        o["name"] = m.name;
+        if (m.isBitcode())
+            o["bitcode"] = support::base64Encode(m.bytes);
+        else
+            o["text"] = m.bytes;
+        o["lazy"] = m.lazy;
+        modules.push_back(std::move(o));
+    }
+    doc["modules"] = std::move(modules);
+
+    ojson options = ojson::object();
+    const auto& opt = ws.options;
+    if (opt.arch) options["arch"] = *opt.arch;
+    if (opt.opt) options["opt"] = *opt.opt;
+    if (opt.ftz) options["ftz"] = *opt.ftz;
+    if (opt.precDiv) options["prec-div"] = *opt.precDiv;
+    if (opt.precSqrt) options["prec-sqrt"] = *opt.precSqrt;
+    if (opt.fma) options["fma"] = *opt.fma;
+    if (opt.debug) options["g"] = true;
+    if (opt.jumpTableDensity) options["jump-table-density"] = *opt.jumpTableDensity;
+    if (!opt.extraFlags.empty()) options[std::string(kExtraFlags)] = opt.extraFlags;
+    doc["options"] = std::move(options);
+
+    doc["libdevice"] = ws.libdevice;
+    doc["lto"] = ojson{{"mode", lto::modeName(ws.ltoMode)}};
+    // Replace, not throw: serializing cannot fail, and saveWorkspace refuses non-UTF-8 text
+    // before it gets here.
+    const auto replace = json::error_handler_t::replace;
+    doc["runs"] = ws.runs.is_array()
+                      ? ojson::parse(ws.runs.dump(-1, ' ', false, replace), nullptr, false)
+                      : ojson::array();
+    return doc.dump(2, ' ', false, replace) + "\n";
+}
+
+support::Status saveWorkspace(const Workspace& ws, const std::filesystem::path& path) {
+    // JSON holds Unicode text only; refuse here rather than let the serializer replace bytes.
+    auto notUtf8 = [&](std::string_view what, std::string_view s) -> std::optional<Error> {
+        const auto at = firstNonUtf8(s);
+        if (!at) return std::nullopt;
+        return support::makeError(
+            ErrorKind::Input,
+            fmt::format("cannot save {}: {} has a byte that is not UTF-8 at offset {}; a "
+                        "workspace stores text as UTF-8, so fix that byte",
+                        path.string(), what, *at));
+    };
+    if (auto e = notUtf8("the name", ws.name)) return *e;
+    if (auto e = notUtf8("the description", ws.description)) return *e;
+    for (const auto& m : ws.modules) {
+        if (auto e = notUtf8(fmt::format("the name of module {}", m.name), m.name)) return *e;
+        if (m.isBitcode()) continue;
+        if (auto e = notUtf8(fmt::format("module {}", m.name), m.bytes)) return *e;
+    }
+    for (const auto& f : ws.options.extraFlags)
+        if (auto e = notUtf8(fmt::format("the extra flag {}", f), f)) return *e;
+    return support::writeFileAtomic(path, serializeWorkspace(ws));
+}
+
+}  // namespace nvpg::workspace

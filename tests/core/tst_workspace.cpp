@@ -1,0 +1,577 @@
+// The .nvpg format: what is written reads back the same, every malformed input is refused with
+// the file and a JSON pointer in the message, and saving never leaves a half-written file.
+#include <QtTest>
+
+#include <filesystem>
+#include <string>
+
+#include "TestSupport.h"
+#include "support/Base64.h"
+#include "workspace/Workspace.h"
+
+using namespace nvpg;
+
+namespace {
+
+// Bitcode as libNVVM would get it needs only the magic for the format's purposes; the rest of the
+// bytes cover every value so that the base64 path sees them all.
+std::string fakeBitcode() {
+    std::string b = "BC\xC0\xDE";
+    for (int i = 0; i < 256; ++i) b += static_cast<char>(i);
+    return b;
+}
+
+void compareWorkspaces(const workspace::Workspace& a, const workspace::Workspace& b) {
+    QCOMPARE(a.name, b.name);
+    QCOMPARE(a.description, b.description);
+    QCOMPARE(a.modules.size(), b.modules.size());
+    for (size_t i = 0; i < a.modules.size(); ++i) {
+        QCOMPARE(a.modules[i].name, b.modules[i].name);
+        QVERIFY(a.modules[i].bytes == b.modules[i].bytes);
+        QCOMPARE(a.modules[i].lazy, b.modules[i].lazy);
+    }
+    QVERIFY(a.options == b.options);
+    QCOMPARE(a.libdevice, b.libdevice);
+    QVERIFY(a.ltoMode == b.ltoMode);
+    QVERIFY(a.runs == b.runs);
+}
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+// A valid document with `patch` applied (a JSON merge patch), so each error row states only what
+// it breaks.
+std::string validWith(const nlohmann::json& patch) {
+    nlohmann::json doc = {
+        {"format", "nvvm-playground-workspace"},
+        {"version", 1},
+        {"name", "w"},
+        {"modules", nlohmann::json::array({{{"name", "a.ll"}, {"text", "; a\n"}}})},
+    };
+    doc.merge_patch(patch);
+    return doc.dump();
+}
+
+}  // namespace
+
+class TestWorkspace : public QObject {
+    Q_OBJECT
+
+private slots:
+    void roundTrip_data();
+    void roundTrip();
+    void serializedForm();
+    void unsetOptionsAreNotWritten();
+    void defaultsForOptionalKeys();
+    void parseErrors_data();
+    void parseErrors();
+    void textWithBitcodeMagicIsRefused();
+    void syntaxErrorGivesLineAndColumn();
+    void newerVersionIsRefused();
+    void notAWorkspaceFile();
+    void unknownTopLevelKeysAreIgnored();
+    void loadMissingFile();
+    void saveIsAtomicAndReplaces();
+    void saveRefusesNonUtf8Text();
+
+    void base64KnownVectors_data();
+    void base64KnownVectors();
+    void base64AllByteValues();
+    void base64EdgeLengths();
+    void base64ToleratesWhitespace();
+    void base64BadInput_data();
+    void base64BadInput();
+};
+
+void TestWorkspace::roundTrip_data() {
+    QTest::addColumn<int>("which");
+    QTest::newRow("text module") << 0;
+    QTest::newRow("bitcode module") << 1;
+    QTest::newRow("text and lazy bitcode") << 2;
+    QTest::newRow("every option") << 3;
+    QTest::newRow("options off") << 4;
+    QTest::newRow("separate LTO, libdevice, runs") << 5;
+    QTest::newRow("no modules, unicode text") << 6;
+}
+
+void TestWorkspace::roundTrip() {
+    QFETCH(int, which);
+    workspace::Workspace ws;
+    ws.name = "saxpy";
+    ws.description = "y = a*x + y, one thread per element.";
+    switch (which) {
+        case 0:
+            ws.modules.push_back({"saxpy.ll", "; IR\ndefine void @k() {\n  ret void\n}\n", false});
+            break;
+        case 1:
+            ws.modules.push_back({"helper.bc", fakeBitcode(), false});
+            break;
+        case 2:
+            ws.modules.push_back({"main.ll", "; main\n\t\"quoted\" \\ back\\slash\n", false});
+            ws.modules.push_back({"helper.bc", fakeBitcode(), true});
+            break;
+        case 3:
+            ws.modules.push_back({"k.ll", "; k\n", false});
+            QVERIFY(ws.options.set("arch", "compute_90").ok());
+            QVERIFY(ws.options.set("opt", "0").ok());
+            QVERIFY(ws.options.set("ftz", "1").ok());
+            QVERIFY(ws.options.set("prec-div", "0").ok());
+            QVERIFY(ws.options.set("prec-sqrt", "0").ok());
+            QVERIFY(ws.options.set("fma", "0").ok());
+            QVERIFY(ws.options.set("g", "on").ok());
+            QVERIFY(ws.options.set("jump-table-density", "0").ok());
+            ws.options.extraFlags = {"-foo", "-bar=1"};
+            break;
+        case 4:
+            ws.modules.push_back({"k.ll", "; k\n", false});
+            QVERIFY(ws.options.set("opt", "3").ok());
+            QVERIFY(ws.options.set("ftz", "0").ok());
+            QVERIFY(ws.options.set("prec-div", "1").ok());
+            QVERIFY(ws.options.set("prec-sqrt", "1").ok());
+            QVERIFY(ws.options.set("fma", "1").ok());
+            QVERIFY(ws.options.set("jump-table-density", "101").ok());
+            break;
+        case 5:
+            ws.modules.push_back({"k.ll", "; k\n", false});
+            ws.libdevice = true;
+            ws.ltoMode = lto::Mode::Separate;
+            ws.runs = nlohmann::json::parse(R"([{"kernel": "saxpy", "grid": [4, 1, 1]}, {}])");
+            break;
+        case 6:
+            ws.name = "naïve — ünïcødé ✓";
+            ws.description = "line one\nline two\ttab \x01 control";
+            break;
+    }
+    const std::string once = workspace::serializeWorkspace(ws);
+    auto back = workspace::parseWorkspace(once, "mem.nvpg");
+    QVERIFY2(back.ok(), back.ok() ? "" : back.error().message.c_str());
+    compareWorkspaces(*back, ws);
+    QCOMPARE(workspace::serializeWorkspace(*back), once);
+}
+
+void TestWorkspace::serializedForm() {
+    workspace::Workspace ws;
+    ws.name = "saxpy";
+    ws.description = "d";
+    ws.modules.push_back({"saxpy.ll", "; x\n", false});
+    ws.modules.push_back({"helper.bc", std::string("BC\xC0\xDE", 4), true});
+    QVERIFY(ws.options.set("opt", "3").ok());
+    QVERIFY(ws.options.set("ftz", "0").ok());
+    ws.options.extraFlags = {"-foo"};
+    ws.libdevice = true;
+    const std::string expected = R"({
+  "format": "nvvm-playground-workspace",
+  "version": 1,
+  "name": "saxpy",
+  "description": "d",
+  "modules": [
+    {
+      "name": "saxpy.ll",
+      "text": "; x\n",
+      "lazy": false
+    },
+    {
+      "name": "helper.bc",
+      "bitcode": "QkPA3g==",
+      "lazy": true
+    }
+  ],
+  "options": {
+    "opt": 3,
+    "ftz": false,
+    "extra-flags": [
+      "-foo"
+    ]
+  },
+  "libdevice": true,
+  "lto": {
+    "mode": "program"
+  },
+  "runs": []
+}
+)";
+    QCOMPARE(qs(workspace::serializeWorkspace(ws)), qs(expected));
+}
+
+void TestWorkspace::unsetOptionsAreNotWritten() {
+    workspace::Workspace ws;
+    ws.options.debug = false;
+    ws.options.genLto = true;  // an output choice, never part of the document
+    const auto doc = nlohmann::json::parse(workspace::serializeWorkspace(ws));
+    QVERIFY(doc.at("options").is_object());
+    QVERIFY(doc.at("options").empty());
+
+    ws.options.debug = true;
+    const auto withG = nlohmann::json::parse(workspace::serializeWorkspace(ws));
+    QCOMPARE(withG.at("options").size(), size_t(1));
+    QCOMPARE(withG.at("options").at("g").get<bool>(), true);
+
+    auto back = workspace::parseWorkspace(workspace::serializeWorkspace(ws), "x.nvpg");
+    QVERIFY(back.ok());
+    QVERIFY(!back->options.genLto);
+    QVERIFY(back->options.debug);
+}
+
+void TestWorkspace::defaultsForOptionalKeys() {
+    auto ws = workspace::loadWorkspace(test::dataDir() / "workspace/minimal.nvpg");
+    QVERIFY2(ws.ok(), ws.ok() ? "" : ws.error().message.c_str());
+    QCOMPARE(ws->name, std::string());
+    QCOMPARE(ws->modules.size(), size_t(1));
+    QCOMPARE(ws->modules[0].lazy, false);
+    QVERIFY(ws->options == nvvm::Options{});
+    QCOMPARE(ws->libdevice, false);
+    QVERIFY(ws->ltoMode == lto::Mode::Program);
+    QVERIFY(ws->runs.is_array() && ws->runs.empty());
+}
+
+void TestWorkspace::parseErrors_data() {
+    QTest::addColumn<QString>("json");
+    QTest::addColumn<QString>("pointer");
+    QTest::addColumn<QString>("what");
+    using nlohmann::json;
+    auto row = [](const char* tag, const std::string& doc, const char* pointer, const char* what) {
+        QTest::newRow(tag) << qs(doc) << QString(pointer) << QString(what);
+    };
+    const std::string bc64 = support::base64Encode("BC\xC0\xDE rest");
+
+    row("root is an array", "[1, 2]", "", "not an NVVM Playground workspace file");
+    row("format missing", R"({"version": 1, "modules": []})", "/format",
+        "not an NVVM Playground workspace file");
+    row("format wrong", validWith({{"format", "something-else"}}), "/format",
+        "not an NVVM Playground workspace file");
+    row("format not a string", validWith({{"format", 7}}), "/format", "got a number (7)");
+    row("version missing", R"({"format": "nvvm-playground-workspace", "modules": []})", "/version",
+        "missing");
+    row("version is a string", validWith({{"version", "1"}}), "/version",
+        "expected an integer, got a string (\"1\")");
+    row("version is fractional", validWith({{"version", 1.5}}), "/version", "expected an integer");
+    row("version zero", validWith({{"version", 0}}), "/version", "versions start at 1");
+    row("version negative", validWith({{"version", -3}}), "/version", "versions start at 1");
+    row("name not a string", validWith({{"name", 5}}), "/name", "expected a string, got a number");
+    row("description not a string", validWith({{"description", json::array()}}), "/description",
+        "expected a string, got an array");
+    row("modules missing", R"({"format": "nvvm-playground-workspace", "version": 1})", "/modules",
+        "missing");
+    row("modules not an array", validWith({{"modules", json::object()}}), "/modules",
+        "expected an array of modules, got an object");
+    row("module not an object", validWith({{"modules", {"a.ll"}}}), "/modules/0", "got a string");
+    row("module without name", validWith({{"modules", {{{"text", ""}}}}}), "/modules/0",
+        "no \"name\"");
+    row("module name empty", validWith({{"modules", {{{"name", ""}, {"text", ""}}}}}),
+        "/modules/0/name", "empty");
+    row("module name a number", validWith({{"modules", {{{"name", 1}, {"text", ""}}}}}),
+        "/modules/0/name", "expected a string, got a number");
+    row("module names repeat",
+        validWith(
+            {{"modules", {{{"name", "a.ll"}, {"text", ""}}, {{"name", "a.ll"}, {"text", ""}}}}}),
+        "/modules/1/name", "already used by /modules/0");
+    row("module text a number",
+        validWith(
+            {{"modules", {{{"name", "a.ll"}, {"text", ""}}, {{"name", "b.ll"}, {"text", 3}}}}}),
+        "/modules/1/text", "expected a string, got a number");
+    row("module text and bitcode",
+        validWith({{"modules", {{{"name", "a"}, {"text", ""}, {"bitcode", bc64}}}}}), "/modules/0",
+        "both \"text\" and \"bitcode\"");
+    row("module neither", validWith({{"modules", {{{"name", "a"}, {"lazy", true}}}}}), "/modules/0",
+        "neither \"text\" nor \"bitcode\"");
+    row("bitcode is text",
+        validWith({{"modules", {{{"name", "a"}, {"bitcode", support::base64Encode("; text\n")}}}}}),
+        "/modules/0/bitcode", "not LLVM bitcode");
+    row("bitcode bad base64", validWith({{"modules", {{{"name", "a"}, {"bitcode", "QkPA*g=="}}}}}),
+        "/modules/0/bitcode", "'*' at offset 4");
+    row("bitcode not a string", validWith({{"modules", {{{"name", "a"}, {"bitcode", {1, 2}}}}}}),
+        "/modules/0/bitcode", "expected a base64 string, got an array");
+    row("lazy not a boolean",
+        validWith({{"modules", {{{"name", "a"}, {"text", ""}, {"lazy", 1}}}}}), "/modules/0/lazy",
+        "expected true or false, got a number");
+    row("options not an object", validWith({{"options", "-opt=3"}}), "/options",
+        "expected an object, got a string");
+    row("arch a number", validWith({{"options", {{"arch", 90}}}}), "/options/arch",
+        "expected a string, got a number");
+    row("arch empty", validWith({{"options", {{"arch", ""}}}}), "/options/arch", "empty");
+    row("opt a string", validWith({{"options", {{"opt", "3"}}}}), "/options/opt",
+        "expected an integer, got a string");
+    row("opt 2", validWith({{"options", {{"opt", 2}}}}), "/options/opt",
+        "option opt: '2' is not allowed; use 0 or 3");
+    row("opt fractional", validWith({{"options", {{"opt", 3.0}}}}), "/options/opt",
+        "expected an integer, got a number");
+    row("ftz a number", validWith({{"options", {{"ftz", 1}}}}), "/options/ftz",
+        "expected true or false, got a number");
+    row("prec-div a string", validWith({{"options", {{"prec-div", "true"}}}}), "/options/prec-div",
+        "expected true or false");
+    // Written out: a merge patch would delete a key whose value is null.
+    row("prec-sqrt null",
+        R"({"format": "nvvm-playground-workspace", "version": 1, "modules": [],
+            "options": {"prec-sqrt": null}})",
+        "/options/prec-sqrt", "expected true or false, got null");
+    row("fma an array", validWith({{"options", {{"fma", json::array()}}}}), "/options/fma",
+        "expected true or false, got an array");
+    row("g a string", validWith({{"options", {{"g", "on"}}}}), "/options/g",
+        "expected true or false");
+    row("jump-table-density too big", validWith({{"options", {{"jump-table-density", 102}}}}),
+        "/options/jump-table-density", "option jump-table-density: '102' is not allowed");
+    row("jump-table-density negative", validWith({{"options", {{"jump-table-density", -1}}}}),
+        "/options/jump-table-density", "option jump-table-density");
+    row("extra-flags a string", validWith({{"options", {{"extra-flags", "-foo"}}}}),
+        "/options/extra-flags", "expected an array of strings, got a string");
+    row("extra-flag a number", validWith({{"options", {{"extra-flags", {"-a", 3}}}}}),
+        "/options/extra-flags/1", "expected a string, got a number");
+    row("extra-flag without dash", validWith({{"options", {{"extra-flags", {"foo"}}}}}),
+        "/options/extra-flags/0", "starts with '-'");
+    row("extra-flag duplicating opt", validWith({{"options", {{"extra-flags", {"-opt=0"}}}}}),
+        "/options/extra-flags/0", "set opt there instead");
+    row("unknown option", validWith({{"options", {{"prec_div", true}}}}), "/options/prec_div",
+        "unknown option");
+    row("gen-lto stored", validWith({{"options", {{"gen-lto", true}}}}), "/options/gen-lto",
+        "not stored in a workspace");
+    row("libdevice a string", validWith({{"libdevice", "yes"}}), "/libdevice",
+        "expected true or false, got a string");
+    row("lto not an object", validWith({{"lto", "program"}}), "/lto",
+        "expected an object, got a string");
+    row("lto mode unknown", validWith({{"lto", {{"mode", "whole"}}}}), "/lto/mode",
+        "\"whole\" is not an LTO mode; use \"program\" or \"separate\"");
+    row("lto mode a number", validWith({{"lto", {{"mode", 1}}}}), "/lto/mode",
+        "expected a string, got a number");
+    row("runs not an array", validWith({{"runs", json::object({{"a", 1}})}}), "/runs",
+        "expected an array, got an object");
+}
+
+void TestWorkspace::parseErrors() {
+    QFETCH(QString, json);
+    QFETCH(QString, pointer);
+    QFETCH(QString, what);
+    auto r = workspace::parseWorkspace(json.toStdString(), "examples/x.nvpg");
+    QVERIFY(!r.ok());
+    QVERIFY(r.error().kind == support::ErrorKind::Input);
+    const QString message = qs(r.error().message);
+    const QString head =
+        pointer.isEmpty() ? "examples/x.nvpg: " : "examples/x.nvpg: " + pointer + ": ";
+    QVERIFY2(message.startsWith(head), qPrintable(message));
+    QVERIFY2(message.contains(what), qPrintable(message));
+}
+
+void TestWorkspace::textWithBitcodeMagicIsRefused() {
+    // Both magics hold bytes that are not UTF-8, so the JSON reader already refuses them, with
+    // the place; the reader's own magic check is there should that ever change.
+    for (const std::string& magic :
+         {std::string("BC\xC0\xDE", 4), std::string("\xDE\xC0\x17\x0B", 4)}) {
+        const std::string doc = R"({"format": "nvvm-playground-workspace", "version": 1,
+"modules": [{"name": "a", "text": ")" +
+                                magic + R"(rest"}]})";
+        auto r = workspace::parseWorkspace(doc, "m.nvpg");
+        QVERIFY(!r.ok());
+        const QString m = qs(r.error().message);
+        QVERIFY2(m.startsWith("m.nvpg: line 2, column 3"), qPrintable(m));
+        QVERIFY2(m.contains("UTF-8"), qPrintable(m));
+        QVERIFY2(m.contains("\\xC0"), qPrintable(m));  // the bad byte, spelled out
+    }
+}
+
+void TestWorkspace::syntaxErrorGivesLineAndColumn() {
+    auto r = workspace::loadWorkspace(test::dataDir() / "workspace/syntax-error.nvpg");
+    QVERIFY(!r.ok());
+    const QString m = qs(r.error().message);
+    QVERIFY2(m.contains("syntax-error.nvpg: line 5, column 26: "), qPrintable(m));
+    QVERIFY2(m.contains("not valid JSON"), qPrintable(m));
+    QVERIFY2(!m.contains("json.exception"), qPrintable(m));
+
+    // First line, and the end of the input (nlohmann then points one past the last byte).
+    auto first = workspace::parseWorkspace("{,", "a.nvpg");
+    QVERIFY(!first.ok());
+    QVERIFY2(qs(first.error().message).startsWith("a.nvpg: line 1, column 2: "),
+             first.error().message.c_str());
+    auto truncated = workspace::parseWorkspace("{\n  \"format\": \"nvvm", "b.nvpg");
+    QVERIFY(!truncated.ok());
+    QVERIFY2(qs(truncated.error().message).startsWith("b.nvpg: line 2, column "),
+             truncated.error().message.c_str());
+    auto empty = workspace::parseWorkspace("", "c.nvpg");
+    QVERIFY(!empty.ok());
+    QVERIFY2(qs(empty.error().message).startsWith("c.nvpg: line 1, column 1: "),
+             empty.error().message.c_str());
+}
+
+void TestWorkspace::newerVersionIsRefused() {
+    auto r = workspace::loadWorkspace(test::dataDir() / "workspace/future-version.nvpg");
+    QVERIFY(!r.ok());
+    const QString m = qs(r.error().message);
+    QVERIFY2(m.endsWith("future-version.nvpg: /version: written by a newer NVVM Playground (format "
+                        "version 2); this one reads up to version 1 — update NVVM Playground"),
+             qPrintable(m));
+
+    auto huge = workspace::parseWorkspace(validWith({{"version", 18446744073709551615ull}}), "h");
+    QVERIFY(!huge.ok());
+    QVERIFY2(qs(huge.error().message).contains("format version 18446744073709551615"),
+             huge.error().message.c_str());
+}
+
+void TestWorkspace::notAWorkspaceFile() {
+    auto r = workspace::loadWorkspace(test::dataDir() / "workspace/not-a-workspace.json");
+    QVERIFY(!r.ok());
+    QVERIFY2(qs(r.error().message)
+                 .contains("not-a-workspace.json: /format: missing; this is not an "
+                           "NVVM Playground workspace file"),
+             r.error().message.c_str());
+}
+
+void TestWorkspace::unknownTopLevelKeysAreIgnored() {
+    auto r = workspace::loadWorkspace(test::dataDir() / "workspace/unknown-keys.nvpg");
+    QVERIFY2(r.ok(), r.ok() ? "" : r.error().message.c_str());
+    QCOMPARE(r->name, std::string("from a later release"));
+    QVERIFY(r->ltoMode == lto::Mode::Separate);
+    QVERIFY(r->modules.empty());
+}
+
+void TestWorkspace::loadMissingFile() {
+    auto r = workspace::loadWorkspace(test::dataDir() / "workspace/no-such-file.nvpg");
+    QVERIFY(!r.ok());
+    QVERIFY(qs(r.error().message).contains("no-such-file.nvpg"));
+}
+
+void TestWorkspace::saveIsAtomicAndReplaces() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::filesystem::path path = std::filesystem::path(dir.path().toStdString()) / "w.nvpg";
+    auto listing = [&] {
+        QStringList names;
+        for (const auto& e : std::filesystem::directory_iterator(path.parent_path()))
+            names << qs(e.path().filename().string());
+        return names;
+    };
+
+    workspace::Workspace ws;
+    ws.name = "first";
+    ws.modules.push_back({"k.ll", "; k\n", false});
+    QVERIFY(workspace::saveWorkspace(ws, path).ok());
+    QCOMPARE(listing(), QStringList{"w.nvpg"});
+    QCOMPARE(test::readText(path), workspace::serializeWorkspace(ws));
+
+    ws.name = "second";
+    ws.modules.push_back({"h.bc", fakeBitcode(), true});
+    QVERIFY(workspace::saveWorkspace(ws, path).ok());
+    QCOMPARE(listing(), QStringList{"w.nvpg"});
+    QCOMPARE(test::readText(path), workspace::serializeWorkspace(ws));
+    auto back = workspace::loadWorkspace(path);
+    QVERIFY2(back.ok(), back.ok() ? "" : back.error().message.c_str());
+    compareWorkspaces(*back, ws);
+
+    // A directory that does not exist: an error naming the file, and nothing created.
+    auto bad = workspace::saveWorkspace(ws, path.parent_path() / "missing" / "w.nvpg");
+    QVERIFY(!bad.ok());
+    QVERIFY(qs(bad.error().message).contains("w.nvpg"));
+    QCOMPARE(listing(), QStringList{"w.nvpg"});
+}
+
+void TestWorkspace::saveRefusesNonUtf8Text() {
+    QTemporaryDir dir;
+    const std::filesystem::path path = std::filesystem::path(dir.path().toStdString()) / "w.nvpg";
+    workspace::Workspace ws;
+    ws.modules.push_back({"good.ll", "; ok: \u03c0 \u2713 \U0001F600\n", false});
+    QVERIFY(workspace::saveWorkspace(ws, path).ok());
+    const std::string before = test::readText(path);
+
+    ws.modules.push_back({"latin1.ll", "; caf\xE9\n", false});
+    auto r = workspace::saveWorkspace(ws, path);
+    QVERIFY(!r.ok());
+    QVERIFY2(qs(r.error().message).contains("latin1.ll"), r.error().message.c_str());
+    QVERIFY2(qs(r.error().message).contains("offset 5"), r.error().message.c_str());
+    QCOMPARE(test::readText(path), before);
+
+    ws.modules.pop_back();
+    ws.name = "bad \xFF name";
+    auto named = workspace::saveWorkspace(ws, path);
+    QVERIFY(!named.ok());
+    QVERIFY2(
+        qs(named.error().message).contains("the name has a byte that is not UTF-8 at offset 4"),
+        named.error().message.c_str());
+    QCOMPARE(test::readText(path), before);
+}
+
+void TestWorkspace::base64KnownVectors_data() {
+    QTest::addColumn<QByteArray>("plain");
+    QTest::addColumn<QByteArray>("encoded");
+    // RFC 4648 section 10.
+    QTest::newRow("empty") << QByteArray("") << QByteArray("");
+    QTest::newRow("f") << QByteArray("f") << QByteArray("Zg==");
+    QTest::newRow("fo") << QByteArray("fo") << QByteArray("Zm8=");
+    QTest::newRow("foo") << QByteArray("foo") << QByteArray("Zm9v");
+    QTest::newRow("foob") << QByteArray("foob") << QByteArray("Zm9vYg==");
+    QTest::newRow("fooba") << QByteArray("fooba") << QByteArray("Zm9vYmE=");
+    QTest::newRow("foobar") << QByteArray("foobar") << QByteArray("Zm9vYmFy");
+    QTest::newRow("+ and /") << QByteArray("\xfb\xff\xbf", 3) << QByteArray("+/+/");
+}
+
+void TestWorkspace::base64KnownVectors() {
+    QFETCH(QByteArray, plain);
+    QFETCH(QByteArray, encoded);
+    const std::string p(plain.constData(), plain.size());
+    QCOMPARE(QByteArray::fromStdString(support::base64Encode(p)), encoded);
+    auto d = support::base64Decode(encoded.toStdString());
+    QVERIFY(d.ok());
+    QVERIFY(*d == p);
+}
+
+void TestWorkspace::base64AllByteValues() {
+    std::string all;
+    for (int i = 0; i < 256; ++i) all += static_cast<char>(i);
+    for (int rot = 0; rot < 3; ++rot) {  // each byte in each position of a 3-byte group
+        const std::string s = all.substr(rot) + all.substr(0, rot);
+        const auto enc = support::base64Encode(s);
+        QCOMPARE(QByteArray::fromStdString(enc), QByteArray(s.data(), int(s.size())).toBase64());
+        auto dec = support::base64Decode(enc);
+        QVERIFY(dec.ok());
+        QVERIFY(*dec == s);
+    }
+}
+
+void TestWorkspace::base64EdgeLengths() {
+    for (size_t n : {0, 1, 2, 3, 4, 5, 6, 7, 62, 63, 64, 65, 1023, 1024, 1025}) {
+        std::string s;
+        for (size_t i = 0; i < n; ++i) s += static_cast<char>((i * 131 + 7) & 0xff);
+        const auto enc = support::base64Encode(s);
+        QCOMPARE(enc.size(), (n + 2) / 3 * 4);
+        QCOMPARE(QByteArray::fromStdString(enc), QByteArray(s.data(), int(s.size())).toBase64());
+        auto dec = support::base64Decode(enc);
+        QVERIFY2(dec.ok(), dec.ok() ? "" : dec.error().message.c_str());
+        QVERIFY(*dec == s);
+    }
+}
+
+void TestWorkspace::base64ToleratesWhitespace() {
+    auto d = support::base64Decode(" Zm9v\nYmFy\r\n\tZm8=\n ");
+    QVERIFY2(d.ok(), d.ok() ? "" : d.error().message.c_str());
+    QCOMPARE(*d, std::string("foobarfo"));
+    auto padded = support::base64Decode("Zg=\n=");
+    QVERIFY(padded.ok());
+    QCOMPARE(*padded, std::string("f"));
+}
+
+void TestWorkspace::base64BadInput_data() {
+    QTest::addColumn<QByteArray>("input");
+    QTest::addColumn<QString>("what");
+    QTest::newRow("bad character") << QByteArray("Zm9v*mFy") << "'*' at offset 4";
+    QTest::newRow("url-safe alphabet") << QByteArray("Zm9v-_Fy") << "'-' at offset 4";
+    QTest::newRow("control byte") << QByteArray("Zm\x01v") << "byte 0x01 at offset 2";
+    QTest::newRow("non-ASCII byte") << QByteArray("Zm9v\xc3\xa9") << "byte 0xc3 at offset 4";
+    QTest::newRow("offset counts whitespace") << QByteArray("Zm9v\n  !") << "'!' at offset 7";
+    QTest::newRow("data after padding") << QByteArray("Zg==Zg==") << "'Z' at offset 4";
+    QTest::newRow("padding too early") << QByteArray("Z===") << "'=' at offset 1";
+    QTest::newRow("padding first") << QByteArray("====") << "'=' at offset 0";
+    QTest::newRow("too much padding") << QByteArray("Zm8==") << "too much '=' padding at offset 4";
+    QTest::newRow("short padding") << QByteArray("Zg=") << "padding at offset 2";
+    QTest::newRow("missing padding") << QByteArray("Zm9vYg") << "without its '=' padding";
+    QTest::newRow("lone last character") << QByteArray("Zm9vY") << "single character";
+}
+
+void TestWorkspace::base64BadInput() {
+    QFETCH(QByteArray, input);
+    QFETCH(QString, what);
+    auto r = support::base64Decode(std::string(input.constData(), input.size()));
+    QVERIFY(!r.ok());
+    const QString m = qs(r.error().message);
+    QVERIFY2(m.startsWith("invalid base64: "), qPrintable(m));
+    QVERIFY2(m.contains(what), qPrintable(m));
+}
+
+QTEST_GUILESS_MAIN(TestWorkspace)
+#include "tst_workspace.moc"
