@@ -1,0 +1,257 @@
+// `nvpg` as scripts use it: exit statuses, where output goes, error formats, and PTX that is
+// byte-identical to plain libNVVM calls.
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include "PlainNvvm.h"
+#include "TestSupport.h"
+#include "support/Text.h"
+
+using namespace nvpg;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Run runNvpg(const QStringList& args, const QString& workDir = {}) {
+    QProcess p;
+    if (!workDir.isEmpty()) p.setWorkingDirectory(workDir);
+    p.start(NVPG_CLI, args);
+    if (!p.waitForFinished(120000)) qFatal("nvpg did not finish: %s", qPrintable(args.join(' ')));
+    if (p.exitStatus() != QProcess::NormalExit) qFatal("nvpg crashed: %s", qPrintable(args.join(' ')));
+    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+QString data(const char* rel) { return QString::fromStdString((test::dataDir() / rel).string()); }
+QString example(const char* rel) { return QString::fromStdString((test::examplesDir() / rel).string()); }
+
+}  // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void infoSaysWhereEachLibraryCameFrom() {
+        const auto r = runNvpg({"info"});
+        QCOMPARE(r.exitCode, 0);
+        const auto& tk = *test::realToolkit();
+        for (const auto* lib : {&tk.nvvmReport(), &tk.libdeviceReport(), &tk.nvJitLinkReport()}) {
+            QVERIFY2(r.out.contains(QByteArray::fromStdString(lib->path.string())), r.out.constData());
+            QVERIFY(r.out.contains(QByteArray::fromStdString(lib->via)));
+        }
+        QVERIFY(r.out.contains("compute_90"));
+        QVERIFY(r.out.contains("GPUs"));
+    }
+
+    void infoAsJson() {
+        const auto r = runNvpg({"info", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["libraries"][0]["name"], "libNVVM");
+        QCOMPARE(j["libraries"][0]["found"], true);
+        QVERIFY(j["libraries"][0]["via"].get<std::string>().starts_with("via "));
+        QVERIFY(j.contains("gpus"));
+        QVERIFY(j["gpus"].size() > 0 || j.contains("no_gpu_reason"));
+    }
+
+    void emptyCudaPathExitsTwoListingPlacesTried() {
+        QTemporaryDir empty;
+        for (const QStringList& args : {QStringList{"compile", "--cuda-path", empty.path(), data("ir/sinf.ll")},
+                                         QStringList{"info", "--cuda-path", empty.path()}}) {
+            const auto r = runNvpg(args);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY(r.out.isEmpty());
+            QVERIFY2(r.err.contains((empty.path() + "/nvvm/lib64/libnvvm.so.4").toUtf8()), r.err.constData());
+            QVERIFY(r.err.contains((empty.path() + "/lib64/libnvvm.so.4").toUtf8()));
+            QVERIFY(!r.err.contains("/usr/local/cuda"));
+        }
+    }
+
+    void compileWritesPtxToStdout() {
+        const auto r = runNvpg({"compile", "--arch", "compute_90", data("ir/sinf.ll"), "--libdevice"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains(".visible .entry sin_kernel("));
+        QVERIFY(!r.out.contains(".extern .func"));
+        QVERIFY(r.err.isEmpty());
+    }
+
+    void ptxIsByteIdenticalToPlainLibnvvm_data() {
+        QTest::addColumn<QStringList>("files");
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<bool>("libdevice");
+        QTest::newRow("numba axpy") << QStringList{"numba/axpy.ll"} << QStringList{"-opt=3", "-arch=compute_90"} << true;
+        QTest::newRow("numba math, fastmath")
+            << QStringList{"numba/math_kernel_fastmath.ll"}
+            << QStringList{"-opt=3", "-arch=compute_90", "-ftz=1", "-fma=1", "-prec-div=0", "-prec-sqrt=0"} << true;
+        QTest::newRow("numba two modules") << QStringList{"numba/call_device.1.ll", "numba/call_device.2.ll"}
+                                           << QStringList{"-opt=3", "-arch=compute_90"} << true;
+        QTest::newRow("two modules, opt 0") << QStringList{"ir/caller.ll", "ir/callee.ll"}
+                                            << QStringList{"-arch=compute_80", "-opt=0"} << false;
+        QTest::newRow("jump tables") << QStringList{"ir/sinf.ll"}
+                                     << QStringList{"-arch=compute_100a", "-jump-table-density=10"} << true;
+    }
+    void ptxIsByteIdenticalToPlainLibnvvm() {
+        QFETCH(QStringList, files);
+        QFETCH(QStringList, flags);
+        QFETCH(bool, libdevice);
+        QStringList args = {"compile"};
+        std::vector<test::PlainModule> plain;
+        std::vector<std::string> plainFlags;
+        for (const auto& f : files) {
+            args << data(f.toUtf8().constData());
+            plain.push_back({data(f.toUtf8().constData()).toStdString(),
+                             test::readText(data(f.toUtf8().constData()).toStdString()), false});
+        }
+        for (const auto& flag : flags) {
+            // "-opt=3" is "--opt 3" on nvpg's command line.
+            const auto eq = flag.indexOf('=');
+            args << "-" + flag.left(eq) << flag.mid(eq + 1);
+            plainFlags.push_back(flag.toStdString());
+        }
+        if (libdevice) {
+            args << "--libdevice";
+            plain.push_back({"libdevice.10.bc", **test::realToolkit()->libdevice(), true});
+        }
+        const auto r = runNvpg(args);
+        QCOMPARE(r.exitCode, 0);
+        const auto reference = test::plainCompile(test::realToolkit()->nvvm(), plain, plainFlags);
+        QVERIFY(!support::startsWith(reference, "ERROR"));
+        QCOMPARE(r.out.toStdString(), reference);
+    }
+
+    void compileErrorsAreFileLineColOnStderr() {
+        const auto r = runNvpg({"compile", "--arch", "compute_90", data("ir/caller.ll"), data("ir/broken.ll")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(r.err.trimmed(), (data("ir/broken.ll") + ":8:8: error: parse expected instruction opcode").toUtf8());
+    }
+
+    void verifyOnly() {
+        auto r = runNvpg({"compile", "--verify-only", "--arch", "compute_90", data("ir/verify-alloca.ll")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.startsWith((data("ir/verify-alloca.ll") + ":8:3: error: ").toUtf8()), r.err.constData());
+        r = runNvpg({"compile", "--verify-only", "--arch", "compute_90", data("ir/sinf.ll")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void usageErrorsExitTwo_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("bad opt") << QStringList{"compile", "--opt", "2", data("ir/sinf.ll")} << "use 0 or 3";
+        QTest::newRow("bad arch") << QStringList{"compile", "--arch", "sm_90", data("ir/sinf.ll")} << "compute_90, not sm_90";
+        QTest::newRow("double-dash flag") << QStringList{"compile", "--nvvm-flag=--opt=3", data("ir/sinf.ll")}
+                                          << "single dash: '-opt=3'";
+        QTest::newRow("bad emit") << QStringList{"compile", "--emit", "sass", data("ir/sinf.ll")} << "--emit";
+        QTest::newRow("missing file") << QStringList{"compile", data("ir/nope.ll")} << "nope.ll";
+        QTest::newRow("unknown extension") << QStringList{"compile", data("ptx/multi.ptx")} << "expected a .ll";
+        QTest::newRow("no input") << QStringList{"compile"} << "INPUT";
+        QTest::newRow("no command") << QStringList{} << "subcommand";
+    }
+    void usageErrorsExitTwo() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, mentions);
+        const auto r = runNvpg(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(mentions.toUtf8()), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void ltoPtxKeepsNumbaKernels() {
+        const auto r = runNvpg({"compile", "--emit", "lto-ptx", "--libdevice", "--arch", "compute_90", data("numba/math_kernel.ll")});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out.count(".entry "), 1);
+        QVERIFY(r.err.isEmpty());
+    }
+
+    void droppedKernelWarningNamesIt() {
+        QTemporaryDir dir;
+        auto ir = test::readText((test::dataDir() / "numba/axpy.ll").string());
+        const auto from = ir.find("@\"llvm.used\"");
+        ir.erase(from, ir.find('\n', from) - from);
+        const auto path = dir.filePath("axpy-no-used.ll");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(ir.data(), qint64(ir.size()));
+        f.close();
+        const auto r = runNvpg({"compile", "--emit", "lto-ptx", "--libdevice", "--arch", "compute_90", path});
+        QCOMPARE(r.exitCode, 0);  // a warning: the link itself succeeded
+        QVERIFY(!r.out.contains(".entry"));
+        QVERIFY2(r.err.contains(": warning: kernel '_ZN8__main__4axpy"), r.err.constData());
+        QVERIFY(r.err.contains("@llvm.used"));
+        QVERIFY(r.err.startsWith(path.toUtf8() + ":"));
+    }
+
+    void outputsGoWhereAsked() {
+        QTemporaryDir dir;
+        const auto ptx = dir.filePath("k.ptx"), ltoir = dir.filePath("k.ltoir"), cubin = dir.filePath("k.cubin");
+        QCOMPARE(runNvpg({"compile", "--arch", "compute_90", data("ir/sinf.ll"), "--libdevice", "-o", ptx}).exitCode, 0);
+        QVERIFY(QFileInfo(ptx).size() > 0);
+        QCOMPARE(runNvpg({"compile", "--arch", "compute_90", data("ir/lto-kept-dropped.ll"), "--emit", "ltoir", "-o", ltoir}).exitCode, 0);
+        QVERIFY(QFileInfo(ltoir).size() > 0);
+        const auto c = runNvpg({"compile", "--arch", "compute_90", data("ir/lto-kept-dropped.ll"), "--emit", "cubin", "-o", cubin});
+        QCOMPARE(c.exitCode, 0);
+        QFile cf(cubin);
+        QVERIFY(cf.open(QIODevice::ReadOnly));
+        QCOMPARE(cf.read(4), QByteArray("\x7f" "ELF"));
+        QVERIFY(c.err.contains("warning: kernel 'dropped'"));  // from the cubin link's listing
+    }
+
+    void separateLtoModeWritesOneFilePerModule() {
+        QTemporaryDir dir;
+        const auto out = dir.filePath("prog.ltoir");
+        const auto r = runNvpg({"compile", "--arch", "compute_90", "--emit", "ltoir", "--lto-mode", "separate",
+                             data("ir/caller.ll"), data("ir/callee.ll"), "-o", out});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(QFileInfo(dir.filePath("prog.caller.ltoir")).size() > 0);
+        QVERIFY(QFileInfo(dir.filePath("prog.callee.ltoir")).size() > 0);
+        const auto noOut = runNvpg({"compile", "--arch", "compute_90", "--emit", "ltoir", "--lto-mode", "separate",
+                                 data("ir/caller.ll"), data("ir/callee.ll")});
+        QCOMPARE(noOut.exitCode, 2);
+        QVERIFY(noOut.err.contains("-o FILE"));
+    }
+
+    void reportJson() {
+        QTemporaryDir dir;
+        const auto report = dir.filePath("r.json");
+        const auto r = runNvpg({"compile", "--arch", "compute_90", "--libdevice", data("numba/math_kernel.ll"),
+                             "--report", report, "-o", dir.filePath("k.ptx")});
+        QCOMPARE(r.exitCode, 0);
+        const auto j = nlohmann::json::parse(test::readText(report.toStdString()));
+        QCOMPARE(j["ok"], true);
+        QCOMPARE(j["kernels"].size(), 1u);
+        const auto& k = j["kernels"][0];
+        QVERIFY(k["name"].get<std::string>().find("math_kernel") != std::string::npos);
+        QCOMPARE(k["params"].size(), 14u);  // numba passes each array as 7 parameters
+        QVERIFY(k["registers"].get<int>() > 0);
+        for (const char* key : {"spill_stores", "spill_loads", "shared_bytes", "local_bytes"}) QVERIFY(k.contains(key));
+        const auto fns = j["libdevice_functions"].get<std::vector<std::string>>();
+        QVERIFY(std::find(fns.begin(), fns.end(), "__nv_sinf") != fns.end());
+        QVERIFY(j["stages"].size() >= 2);
+
+        // A failed compile still writes its report, with the diagnostics.
+        const auto bad = runNvpg({"compile", "--arch", "compute_90", data("ir/broken.ll"), "--report", report});
+        QCOMPARE(bad.exitCode, 1);
+        const auto jb = nlohmann::json::parse(test::readText(report.toStdString()));
+        QCOMPARE(jb["ok"], false);
+        QCOMPARE(jb["diagnostics"][0]["line"], 8);
+        QCOMPARE(jb["diagnostics"][0]["column"], 8);
+    }
+
+    void compilesAWorkspace() {
+        const auto ws = example("saxpy.nvpg");
+        if (!QFile::exists(ws)) QFAIL("the saxpy example workspace is missing");
+        const auto r = runNvpg({"compile", ws, "--arch", "compute_90"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains(".entry"));
+        const auto mixed = runNvpg({"compile", ws, data("ir/sinf.ll")});
+        QCOMPARE(mixed.exitCode, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
