@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The README's two commands, for a fresh Debian bookworm machine with the CUDA toolkit:
+#   ./quickstart.sh app    install what is missing, build, start on the example workspace
+#   ./quickstart.sh test   install what is missing, build, run the whole test suite
+# Set CUDA_PATH to use a toolkit that is not in a standard place.
+set -euo pipefail
+cd "$(dirname "$0")"
+mode=${1:-app}
+case "$mode" in app|test) ;; *) echo "usage: $0 app|test" >&2; exit 2 ;; esac
+build=${NVPG_BUILD_DIR:-build}
+
+# 1. The CUDA toolkit (headers at build time; libNVVM, libdevice, nvJitLink at run time).
+#    The same places, in the same order, as CMake and the program search.
+roots=()
+for v in CUDA_PATH CUDA_HOME CONDA_PREFIX; do [ -n "${!v:-}" ] && roots+=("${!v}"); done
+roots+=(/usr/local/cuda)
+newest=$(ls -d /usr/local/cuda-[0-9]* 2>/dev/null | sort -V | tail -n 1 || true)
+[ -n "$newest" ] && roots+=("$newest")
+roots+=(/opt/cuda)
+cuda=""
+for r in "${roots[@]}"; do
+  if [ -f "$r/include/nvJitLink.h" ] && { [ -f "$r/include/nvvm.h" ] || [ -f "$r/nvvm/include/nvvm.h" ]; }; then
+    cuda=$r; break
+  fi
+done
+if [ -z "$cuda" ]; then
+  echo "No CUDA toolkit found (looked for include/nvJitLink.h and nvvm.h) in:" >&2
+  printf '  %s\n' "${roots[@]}" >&2
+  echo "Install the CUDA toolkit, or point at one: CUDA_PATH=/path/to/cuda $0 $mode" >&2
+  exit 1
+fi
+echo "CUDA toolkit: $cuda"
+
+# 2. Debian packages, only those missing.
+packages=(cmake ninja-build g++ pkg-config qt6-base-dev libqscintilla2-qt6-dev qt6-charts-dev
+          nlohmann-json3-dev libcli11-dev libfmt-dev libxxhash-dev libdtl-dev llvm-14
+          xvfb xdotool imagemagick)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing: ${missing[*]}"
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+fi
+
+# 3. Build.
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDA_PATH="$cuda"
+cmake --build "$build" -j "$(nproc)"
+
+# 4. Start, or test.
+if [ "$mode" = test ]; then
+  exec ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
+fi
+# Until the desktop app lands, "start" compiles the example workspace and prints its PTX.
+exec "$build/app/cli/nvpg" compile resources/examples/saxpy.nvpg
