@@ -3,6 +3,7 @@
 
 #include <QtTest>
 
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -12,8 +13,16 @@
 
 namespace nvpg::test {
 
-inline std::filesystem::path sourceDir() { return NVPG_SOURCE_DIR; }
-inline std::filesystem::path binaryDir() { return NVPG_BINARY_DIR; }
+// The tree as built; NVPG_SOURCE_DIR / NVPG_BINARY_DIR in the environment move them (the GPU
+// test machine runs the binaries from a copy of the project at another path).
+inline std::filesystem::path sourceDir() {
+    const char* env = std::getenv("NVPG_SOURCE_DIR");
+    return env && *env ? env : NVPG_SOURCE_DIR;
+}
+inline std::filesystem::path binaryDir() {
+    const char* env = std::getenv("NVPG_BINARY_DIR");
+    return env && *env ? env : NVPG_BINARY_DIR;
+}
 inline std::filesystem::path dataDir() { return sourceDir() / "tests/data"; }
 inline std::filesystem::path examplesDir() { return sourceDir() / "resources/examples"; }
 
