@@ -28,7 +28,32 @@ Result<std::string> readFile(const std::filesystem::path& path) {
     return ss.str();
 }
 
-Status writeFileAtomic(const std::filesystem::path& path, std::string_view bytes) {
+namespace {
+
+// Writing to /dev/null, a FIFO or a terminal: there is nothing to replace, so write in place.
+Status writeInPlace(const std::filesystem::path& path, std::string_view bytes) {
+    std::ofstream out(path, std::ios::binary);
+    if (!out)
+        return makeError(ErrorKind::Input, fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.flush();
+    if (!out) return makeError(ErrorKind::Input, fmt::format("cannot write {}: write error", path.string()));
+    return {};
+}
+
+}  // namespace
+
+Status writeFileAtomic(const std::filesystem::path& requested, std::string_view bytes) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(requested, ec);
+    if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+        return writeInPlace(requested, bytes);
+    // Through a symbolic link, replace the file it points to, not the link.
+    auto path = requested;
+    if (std::filesystem::is_symlink(requested, ec)) {
+        auto target = std::filesystem::canonical(requested, ec);
+        if (!ec) path = target;
+    }
     const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
     std::string tmpl = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
     const int fd = ::mkstemp(tmpl.data());
