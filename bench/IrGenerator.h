@@ -1,0 +1,14 @@
+#pragma once
+
+#include <string>
+
+namespace nvpg::bench {
+
+// A large NVVM IR text module (CUDA 13.0's LLVM 7 typed-pointer dialect) of `kernels` small,
+// realistic kernels: global thread index from tid/ctaid/ntid, a bounds check, float arithmetic
+// and a loop. The shapes rotate through four kinds so libNVVM's optimiser sees varied code.
+// With `libdevice`, every kernel also calls one libdevice function (__nv_expf, __nv_sinf, ...),
+// so the module needs libdevice linked (lazily) to compile.
+std::string generateModule(int kernels, bool libdevice);
+
+}  // namespace nvpg::bench
