@@ -57,6 +57,10 @@ body:
 done:
   ret void
 }
+; @llvm.used keeps @wave through nvJitLink's link-time optimisation (the LTO pane):
+; LTO drops every kernel it does not list, while libNVVM and nvJitLink both report
+; success. The lto-dropped example shows what happens without it.
+@llvm.used = appending global [1 x i8*] [i8* bitcast (void (i32, float*, float*)* @wave to i8*)], section "llvm.metadata"
 
 !nvvm.annotations = !{!0}
 !0 = !{void (i32, float*, float*)* @wave, !"kernel", i32 1}

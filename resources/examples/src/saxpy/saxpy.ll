@@ -52,6 +52,10 @@ body:
 done:
   ret void
 }
+; @llvm.used keeps @saxpy through nvJitLink's link-time optimisation (the LTO pane):
+; LTO drops every kernel it does not list, while libNVVM and nvJitLink both report
+; success. The lto-dropped example shows what happens without it.
+@llvm.used = appending global [1 x i8*] [i8* bitcast (void (i32, float, float*, float*)* @saxpy to i8*)], section "llvm.metadata"
 
 ; This annotation is what makes @saxpy a kernel: a `.visible .entry saxpy(...)` in the PTX
 ; that the host can launch. Without it @saxpy would be an ordinary device function.
