@@ -1,0 +1,156 @@
+#include "document/WorkspaceDocument.h"
+
+#include <QFileInfo>
+
+namespace nvpg::gui {
+
+WorkspaceDocument::WorkspaceDocument(QObject* parent) : QObject(parent) {
+    ws_.name = "untitled";
+}
+
+QString WorkspaceDocument::displayName() const {
+    if (!ws_.name.empty()) return QString::fromStdString(ws_.name);
+    if (!path_.isEmpty()) return QFileInfo(path_).completeBaseName();
+    return QStringLiteral("untitled");
+}
+
+void WorkspaceDocument::reset(workspace::Workspace ws, const QString& path) {
+    ws_ = std::move(ws);
+    const bool pathChange = path != path_;
+    path_ = path;
+    emit reloaded();
+    emit modulesChanged();
+    emit settingsChanged();
+    if (pathChange) emit pathChanged(path_);
+    setModified(false);
+}
+
+support::Status WorkspaceDocument::load(const QString& path) {
+    auto ws = workspace::loadWorkspace(path.toStdString());
+    if (!ws) return ws.error();
+    reset(std::move(*ws), path);
+    return {};
+}
+
+support::Status WorkspaceDocument::saveAs(const QString& path) {
+    if (auto st = workspace::saveWorkspace(ws_, path.toStdString()); !st) return st;
+    if (path != path_) {
+        path_ = path;
+        emit pathChanged(path_);
+    }
+    setModified(false);
+    return {};
+}
+
+int WorkspaceDocument::indexOf(const QString& name) const {
+    const auto n = name.toStdString();
+    for (size_t i = 0; i < ws_.modules.size(); ++i)
+        if (ws_.modules[i].name == n) return int(i);
+    return -1;
+}
+
+QString WorkspaceDocument::uniqueName(const QString& wanted) const {
+    if (indexOf(wanted) < 0) return wanted;
+    const QFileInfo fi(wanted);
+    const QString base = fi.completeBaseName(), suffix = fi.suffix().isEmpty() ? QString() : "." + fi.suffix();
+    for (int k = 2;; ++k) {
+        const QString candidate = QStringLiteral("%1-%2%3").arg(base).arg(k).arg(suffix);
+        if (indexOf(candidate) < 0) return candidate;
+    }
+}
+
+int WorkspaceDocument::addModule(nvvm::Module m) {
+    m.name = uniqueName(QString::fromStdString(m.name.empty() ? "module.ll" : m.name)).toStdString();
+    ws_.modules.push_back(std::move(m));
+    emit modulesChanged();
+    setModified(true);
+    return moduleCount() - 1;
+}
+
+void WorkspaceDocument::removeModule(int i) {
+    if (i < 0 || i >= moduleCount()) return;
+    ws_.modules.erase(ws_.modules.begin() + i);
+    emit modulesChanged();
+    setModified(true);
+}
+
+support::Status WorkspaceDocument::renameModule(int i, const QString& name) {
+    const auto trimmed = name.trimmed();
+    if (trimmed.isEmpty())
+        return support::makeError(support::ErrorKind::Usage, "a module needs a name: libNVVM reports errors by it");
+    const int other = indexOf(trimmed);
+    if (other >= 0 && other != i)
+        return support::makeError(support::ErrorKind::Usage,
+                                  "another module is already called " + trimmed.toStdString() +
+                                      ": names must be unique, libNVVM reports errors by them");
+    ws_.modules.at(size_t(i)).name = trimmed.toStdString();
+    emit modulesChanged();
+    setModified(true);
+    return {};
+}
+
+void WorkspaceDocument::moveModule(int from, int to) {
+    if (from == to || from < 0 || to < 0 || from >= moduleCount() || to >= moduleCount()) return;
+    auto m = std::move(ws_.modules[size_t(from)]);
+    ws_.modules.erase(ws_.modules.begin() + from);
+    ws_.modules.insert(ws_.modules.begin() + to, std::move(m));
+    emit modulesChanged();
+    setModified(true);
+}
+
+void WorkspaceDocument::setLazy(int i, bool lazy) {
+    auto& m = ws_.modules.at(size_t(i));
+    if (m.lazy == lazy) return;
+    m.lazy = lazy;
+    emit modulesChanged();
+    setModified(true);
+}
+
+void WorkspaceDocument::setModuleText(int i, const std::string& text) {
+    auto& m = ws_.modules.at(size_t(i));
+    if (m.bytes == text) return;
+    m.bytes = text;
+    setModified(true);
+}
+
+void WorkspaceDocument::setOptions(const nvvm::Options& options) {
+    if (ws_.options == options) return;
+    ws_.options = options;
+    emit settingsChanged();
+    setModified(true);
+}
+
+void WorkspaceDocument::setLibdevice(bool on) {
+    if (ws_.libdevice == on) return;
+    ws_.libdevice = on;
+    emit settingsChanged();
+    setModified(true);
+}
+
+void WorkspaceDocument::setLtoMode(lto::Mode mode) {
+    if (ws_.ltoMode == mode) return;
+    ws_.ltoMode = mode;
+    emit settingsChanged();
+    setModified(true);
+}
+
+void WorkspaceDocument::setName(const QString& name) {
+    if (ws_.name == name.toStdString()) return;
+    ws_.name = name.toStdString();
+    setModified(true);
+}
+
+void WorkspaceDocument::setRuns(const nlohmann::json& runs) {
+    ws_.runs = runs;
+    setModified(true);
+}
+
+void WorkspaceDocument::markModified() { setModified(true); }
+
+void WorkspaceDocument::setModified(bool m) {
+    if (modified_ == m) return;
+    modified_ = m;
+    emit modifiedChanged(m);
+}
+
+}  // namespace nvpg::gui

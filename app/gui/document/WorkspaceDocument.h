@@ -1,0 +1,68 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include "support/Result.h"
+#include "workspace/Workspace.h"
+
+namespace nvpg::gui {
+
+// The open workspace: the modules, options and choices the user edits, where it is saved, and
+// whether it changed since. Editors are views of its modules; the text they hold is copied in
+// (setModuleText) only when a compile or a save needs it.
+class WorkspaceDocument : public QObject {
+    Q_OBJECT
+
+public:
+    explicit WorkspaceDocument(QObject* parent = nullptr);
+
+    const workspace::Workspace& workspace() const { return ws_; }
+    QString path() const { return path_; }  // empty for a new or example workspace
+    QString displayName() const;            // the workspace name, else the file name, else "untitled"
+    bool isModified() const { return modified_; }
+
+    // Replaces everything; the document is then unmodified.
+    void reset(workspace::Workspace ws, const QString& path);
+    support::Status load(const QString& path);
+    support::Status saveAs(const QString& path);  // atomic; the document becomes that file
+
+    int moduleCount() const { return int(ws_.modules.size()); }
+    const nvvm::Module& module(int i) const { return ws_.modules.at(size_t(i)); }
+    int indexOf(const QString& name) const;
+    // A name not used by any module yet, from `wanted` ("kernel.ll" -> "kernel-2.ll").
+    QString uniqueName(const QString& wanted) const;
+
+    // Structure edits; each marks the document modified and emits modulesChanged.
+    int addModule(nvvm::Module m);  // the name is made unique; returns the index
+    void removeModule(int i);
+    support::Status renameModule(int i, const QString& name);
+    void moveModule(int from, int to);
+    void setLazy(int i, bool lazy);
+
+    // Content edits.
+    void setModuleText(int i, const std::string& text);  // no signal: editors are the source
+    void setOptions(const nvvm::Options& options);
+    void setLibdevice(bool on);
+    void setLtoMode(lto::Mode mode);
+    void setName(const QString& name);
+    void setRuns(const nlohmann::json& runs);
+    // An editor changed a module's text that is not copied in yet.
+    void markModified();
+
+signals:
+    void reloaded();        // reset() replaced everything; modulesChanged follows
+    void modulesChanged();  // added, removed, renamed, moved, lazy flag, or reset
+    void settingsChanged();  // options, libdevice, LTO mode
+    void modifiedChanged(bool modified);
+    void pathChanged(const QString& path);
+
+private:
+    void setModified(bool m);
+
+    workspace::Workspace ws_;
+    QString path_;
+    bool modified_ = false;
+};
+
+}  // namespace nvpg::gui

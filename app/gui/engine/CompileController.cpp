@@ -1,0 +1,71 @@
+#include "engine/CompileController.h"
+
+#include "document/WorkspaceDocument.h"
+
+namespace nvpg::gui {
+
+CompileController::CompileController(Engine* engine, WorkspaceDocument* document, QObject* parent)
+    : QObject(parent),
+      engine_(engine),
+      document_(document),
+      outputs_(pipeline::kPtx | pipeline::kLtoIr | pipeline::kLtoPtx | pipeline::kCubin | pipeline::kFigures) {
+    debounce_.setSingleShot(true);
+    debounce_.setInterval(400);
+    connect(&debounce_, &QTimer::timeout, this, &CompileController::compileNow);
+    connect(engine_, &Engine::replied, this, &CompileController::onReply);
+}
+
+void CompileController::settingsEdited() {
+    // Options, libdevice and LTO mode recompile at once: there is no typing to wait for.
+    if (auto_) compileNow();
+}
+
+void CompileController::setAutoCompile(bool on) {
+    auto_ = on;
+    if (!on) debounce_.stop();
+}
+
+void CompileController::edited() {
+    if (auto_) debounce_.start();
+}
+
+void CompileController::compileNow() {
+    debounce_.stop();
+    if (flush_) flush_();
+    const auto& ws = document_->workspace();
+    pipeline::Job job;
+    job.modules = ws.modules;
+    job.options = ws.options;
+    job.libdevice = ws.libdevice;
+    job.ltoMode = ws.ltoMode;
+    job.outputs = outputs_;
+    job.generation = ++generation_;
+    engine_->submit(job);
+    clock_.start();
+    setBusy(true);
+}
+
+void CompileController::cancel() {
+    if (!busy_) return;
+    cancelledUpTo_ = generation_;
+    debounce_.stop();
+    setBusy(false);
+    emit cancelled();
+}
+
+void CompileController::onReply(const EngineReply& reply) {
+    if (reply.generation != generation_ || reply.generation <= cancelledUpTo_) {
+        ++dropped_;
+        return;
+    }
+    setBusy(false);
+    emit replyShown(reply);
+}
+
+void CompileController::setBusy(bool b) {
+    if (busy_ == b) return;
+    busy_ = b;
+    emit busyChanged(b);
+}
+
+}  // namespace nvpg::gui

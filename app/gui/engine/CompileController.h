@@ -1,0 +1,66 @@
+#pragma once
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+
+#include "engine/Engine.h"
+
+namespace nvpg::gui {
+
+class WorkspaceDocument;
+
+// Decides when to compile and which replies to show. Every request gets the next generation
+// number; a reply older than the newest request, or one the user cancelled, is dropped (the
+// latest edit wins). Compiles run on Ctrl+B, once a workspace opens, and ~400 ms after the last
+// edit while auto-compile is on.
+class CompileController : public QObject {
+    Q_OBJECT
+
+public:
+    CompileController(Engine* engine, WorkspaceDocument* document, QObject* parent = nullptr);
+
+    // Called before each request to copy editor text into the document.
+    void setFlush(std::function<void()> flush) { flush_ = std::move(flush); }
+    // Outputs the engine can make here (no nvJitLink: PTX only).
+    void setOutputs(unsigned outputs) { outputs_ = outputs; }
+    unsigned outputs() const { return outputs_; }
+
+    bool autoCompile() const { return auto_; }
+    void setAutoCompile(bool on);
+    void setDelayMs(int ms) { debounce_.setInterval(ms); }
+
+    bool busy() const { return busy_; }
+    double elapsedSeconds() const { return busy_ ? clock_.elapsed() / 1000.0 : 0; }
+    quint64 newestGeneration() const { return generation_; }
+    int droppedReplies() const { return dropped_; }
+
+public slots:
+    void compileNow();
+    void cancel();    // the reply of the compile in flight will not be shown
+    void edited();    // a module's text changed: compile after the delay when auto-compile is on
+    void settingsEdited();  // options, libdevice or LTO mode changed: compile now when auto is on
+
+signals:
+    void busyChanged(bool busy);
+    void replyShown(const nvpg::gui::EngineReply& reply);  // the newest, not cancelled
+    void cancelled();
+
+private:
+    void onReply(const EngineReply& reply);
+    void setBusy(bool b);
+
+    Engine* engine_;
+    WorkspaceDocument* document_;
+    std::function<void()> flush_;
+    unsigned outputs_;
+    QTimer debounce_;
+    QElapsedTimer clock_;
+    quint64 generation_ = 0;
+    quint64 cancelledUpTo_ = 0;
+    bool auto_ = true;
+    bool busy_ = false;
+    int dropped_ = 0;
+};
+
+}  // namespace nvpg::gui
