@@ -1,0 +1,379 @@
+#include "editor/ModuleEditor.h"
+
+#include <algorithm>
+#include <map>
+
+#include <Qsci/qscistyle.h>
+#include <Qsci/qscistyledtext.h>
+#include <QFontDatabase>
+#include <QImage>
+#include <QPainter>
+#include <QProcess>
+#include <QStandardPaths>
+
+#include "editor/BitcodeSummary.h"
+#include "editor/Completions.h"
+#include "editor/NvvmLexer.h"
+
+namespace nvpg::gui {
+
+namespace {
+
+constexpr int kLineNumberMargin = 0;
+constexpr int kSymbolMargin = 1;
+constexpr int kFoldMargin = 2;
+
+// Annotation styles sit above the lexer's and below Scintilla's predefined ones (32..39 are
+// taken, lexer styles are < 16). Fixed numbers, because QsciStyle's automatic numbering is
+// process-wide and runs out after a few dozen editors.
+constexpr int kErrorAnnotationStyle = 100;
+constexpr int kWarningAnnotationStyle = 101;
+constexpr int kNoteAnnotationStyle = 102;
+
+std::optional<QString>& disassemblerOverride() {
+    static std::optional<QString> program;
+    return program;
+}
+
+QImage markerImage(const QColor& fill, bool triangle) {
+    const int size = 14;
+    QImage img(size, size, QImage::Format_ARGB32_Premultiplied);
+    img.fill(Qt::transparent);
+    QPainter p(&img);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(Qt::NoPen);
+    p.setBrush(fill);
+    if (triangle) {
+        const QPointF pts[] = {{size / 2.0, 1.0}, {size - 1.0, size - 1.5}, {1.0, size - 1.5}};
+        p.drawPolygon(pts, 3);
+        p.setPen(QPen(Qt::white, 1.6, Qt::SolidLine, Qt::RoundCap));
+        p.drawLine(QPointF(size / 2.0, 5.0), QPointF(size / 2.0, 8.5));
+        p.drawPoint(QPointF(size / 2.0, 10.8));
+    } else {
+        p.drawEllipse(QRectF(1, 1, size - 2, size - 2));
+        p.setPen(QPen(Qt::white, 1.6, Qt::SolidLine, Qt::RoundCap));
+        p.drawLine(QPointF(4.5, 4.5), QPointF(size - 4.5, size - 4.5));
+        p.drawLine(QPointF(size - 4.5, 4.5), QPointF(4.5, size - 4.5));
+    }
+    return img;
+}
+
+struct Disassembly {
+    bool ok = false;
+    bool missing = false;
+    QString text;
+    QString error;
+};
+
+Disassembly disassemble(const std::string& bytes) {
+    const std::optional<QString>& forced = disassemblerOverride();
+    const QString program =
+        forced ? *forced : QStandardPaths::findExecutable(QStringLiteral("llvm-dis-14"));
+    if (program.isEmpty()) return {false, true, {}, QStringLiteral("llvm-dis-14 is not installed")};
+    QProcess p;
+    p.start(program, {QStringLiteral("-"), QStringLiteral("-o"), QStringLiteral("-")});
+    if (!p.waitForStarted(5000))
+        return {
+            false, true, {}, QStringLiteral("%1 did not start: %2").arg(program, p.errorString())};
+    p.write(bytes.data(), static_cast<qint64>(bytes.size()));
+    p.closeWriteChannel();
+    if (!p.waitForFinished(10000)) {
+        p.kill();
+        p.waitForFinished(1000);
+        return {false, false, {}, QStringLiteral("llvm-dis-14 took longer than 10 s")};
+    }
+    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
+        QString err = QString::fromUtf8(p.readAllStandardError()).trimmed();
+        err = err.section(QLatin1Char('\n'), 0, 0);
+        if (err.isEmpty()) err = QStringLiteral("exit status %1").arg(p.exitCode());
+        return {false, false, {}, QStringLiteral("llvm-dis-14 could not read it: %1").arg(err)};
+    }
+    return {true, false, QString::fromUtf8(p.readAllStandardOutput()), {}};
+}
+
+// Names as comment lines of at most ~100 columns: "; defines (3): @a @b @c".
+void appendNames(QString& out, const QString& title, const std::vector<std::string>& names,
+                 const QString& sigil) {
+    if (names.empty()) return;
+    QString line = QStringLiteral("; %1 (%2):").arg(title).arg(names.size());
+    for (const std::string& n : names) {
+        const QString item = sigil + QString::fromStdString(n);
+        if (line.size() + 1 + item.size() > 100 && !line.endsWith(QLatin1Char(':'))) {
+            out += line + QLatin1Char('\n');
+            line = QStringLiteral(";  ");
+        }
+        line += QLatin1Char(' ') + item;
+    }
+    out += line + QLatin1Char('\n');
+}
+
+QString summaryText(const std::string& bytes, const Disassembly& dis) {
+    const BitcodeSummary s = summarizeBitcode(bytes);
+    QString out =
+        QStringLiteral("; bitcode module (%1 bytes), read-only; %2, so this is a summary\n")
+            .arg(bytes.size())
+            .arg(dis.error);
+    out += QStringLiteral("; producer: %1\n")
+               .arg(s.producer.empty() ? QStringLiteral("unknown")
+                                       : QString::fromStdString(s.producer));
+    if (!s.triple.empty())
+        out += QStringLiteral("; target triple: %1\n").arg(QString::fromStdString(s.triple));
+    if (!s.sourceFileName.empty())
+        out += QStringLiteral("; source file: %1\n").arg(QString::fromStdString(s.sourceFileName));
+    appendNames(out, QStringLiteral("defines"), s.definedFunctions, QStringLiteral("@"));
+    appendNames(out, QStringLiteral("declares"), s.declaredFunctions, QStringLiteral("@"));
+    appendNames(out, QStringLiteral("globals"), s.globals, QStringLiteral("@"));
+    appendNames(out, QStringLiteral("names seen in its string table (a guess)"), s.guessedNames,
+                QString());
+    if (dis.missing) out += QStringLiteral(";\n; install llvm-14 to see the disassembly\n");
+    return out;
+}
+
+bool isTokenChar(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.' || c == '$' || c == '-';
+}
+
+}  // namespace
+
+void ModuleEditor::setDisassemblerOverride(std::optional<QString> program) {
+    disassemblerOverride() = std::move(program);
+}
+
+ModuleEditor::ModuleEditor(QWidget* parent) : QsciScintilla(parent) {
+    setUtf8(true);
+    setEolMode(EolUnix);
+    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    setFont(mono);
+
+    lexer_ = new NvvmLexer(this);
+    setLexer(lexer_);
+    Completions::install(lexer_);
+
+    setMarginsFont(mono);
+    setMarginsForegroundColor(QColor(0x8a, 0x8a, 0x8a));
+    setMarginsBackgroundColor(QColor(0xf6, 0xf6, 0xf6));
+    setMarginType(kLineNumberMargin, NumberMargin);
+    setMarginLineNumbers(kLineNumberMargin, true);
+    setMarginType(kSymbolMargin, SymbolMargin);
+    setMarginWidth(kSymbolMargin, 18);
+    setFolding(BoxedTreeFoldStyle, kFoldMargin);
+    setFoldMarginColors(QColor(0xf6, 0xf6, 0xf6), QColor(0xf6, 0xf6, 0xf6));
+    updateLineNumberWidth();
+    connect(this, &QsciScintilla::linesChanged, this, &ModuleEditor::updateLineNumberWidth);
+
+    setBraceMatching(SloppyBraceMatch);
+    setMatchedBraceBackgroundColor(QColor(0xd6, 0xea, 0xd6));
+    setUnmatchedBraceForegroundColor(QColor(0xd0, 0x00, 0x00));
+    setCaretLineVisible(true);
+    setCaretLineBackgroundColor(QColor(0xf0, 0xf4, 0xfa));
+    setIndentationsUseTabs(false);
+    setTabWidth(4);
+    setAutoIndent(true);
+
+    setAutoCompletionSource(AcsAPIs);
+    setAutoCompletionThreshold(2);
+    setAutoCompletionCaseSensitivity(true);
+    setAutoCompletionUseSingle(AcusNever);
+    setCallTipsStyle(CallTipsNoContext);
+    setCallTipsPosition(CallTipsBelowText);
+    connect(this, &QsciScintillaBase::SCN_CHARADDED, this, &ModuleEditor::onCharAdded);
+
+    errorIndicator_ = indicatorDefine(SquiggleIndicator);
+    setIndicatorForegroundColor(QColor(0xe0, 0x10, 0x10), errorIndicator_);
+    warningIndicator_ = indicatorDefine(SquiggleIndicator);
+    setIndicatorForegroundColor(QColor(0xe0, 0x8a, 0x00), warningIndicator_);
+    errorMarker_ = markerDefine(markerImage(QColor(0xd3, 0x2f, 0x2f), false));
+    warningMarker_ = markerDefine(markerImage(QColor(0xef, 0x8f, 0x00), true));
+    setMarginMarkerMask(kSymbolMargin, (1 << errorMarker_) | (1 << warningMarker_));
+    setMarginMarkerMask(kLineNumberMargin, 0);
+    setAnnotationDisplay(AnnotationBoxed);
+}
+
+void ModuleEditor::updateLineNumberWidth() {
+    int digits = 1;
+    for (int n = std::max(1, lines()); n >= 10; n /= 10) ++digits;
+    digits = std::max(digits, 3);
+    if (digits == lineNumberDigits_) return;
+    lineNumberDigits_ = digits;
+    // One spare digit of padding so the numbers do not touch the text.
+    setMarginWidth(kLineNumberMargin, QString(digits + 1, QLatin1Char('9')));
+}
+
+// Bytes go in as they are (not through QString), so moduleText() gives back exactly what was
+// set, whatever its line ends or encoding.
+void ModuleEditor::loadBytes(const QByteArray& bytes) {
+    setReadOnly(false);
+    SendScintilla(SCI_SETUNDOCOLLECTION, 0UL);
+    SendScintilla(SCI_CLEARALL);
+    SendScintilla(SCI_APPENDTEXT, static_cast<uintptr_t>(bytes.size()), bytes.constData());
+    SendScintilla(SCI_SETUNDOCOLLECTION, 1UL);
+    SendScintilla(SCI_EMPTYUNDOBUFFER);
+    setModified(false);
+    SendScintilla(SCI_GOTOPOS, 0UL);
+}
+
+void ModuleEditor::setModule(const std::string& bytes, bool bitcode) {
+    clearDiagnostics();
+    bitcode_ = bitcode;
+    if (!bitcode) {
+        bitcodeBytes_.clear();
+        loadBytes(QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())));
+        return;
+    }
+    bitcodeBytes_ = bytes;
+    const Disassembly dis = disassemble(bytes);
+    QString shown;
+    if (dis.ok) {
+        shown = QStringLiteral(
+                    "; bitcode module (%1 bytes), shown as its llvm-dis-14 disassembly; "
+                    "read-only\n")
+                    .arg(bytes.size()) +
+                dis.text;
+    } else {
+        shown = summaryText(bytes, dis);
+    }
+    loadBytes(shown.toUtf8());
+    setReadOnly(true);
+}
+
+std::string ModuleEditor::moduleText() const {
+    if (bitcode_) return bitcodeBytes_;
+    const long length = SendScintilla(SCI_GETLENGTH);
+    if (length <= 0) return {};
+    const char* data = static_cast<const char*>(SendScintillaPtrResult(SCI_GETCHARACTERPOINTER));
+    return std::string(data, static_cast<size_t>(length));
+}
+
+void ModuleEditor::clearDiagnostics() {
+    const long length = SendScintilla(SCI_GETLENGTH);
+    for (int indicator : {errorIndicator_, warningIndicator_}) {
+        SendScintilla(SCI_SETINDICATORCURRENT, indicator);
+        SendScintilla(SCI_INDICATORCLEARRANGE, 0UL, length);
+    }
+    markerDeleteAll(errorMarker_);
+    markerDeleteAll(warningMarker_);
+    clearAnnotations();
+}
+
+void ModuleEditor::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnostics) {
+    clearDiagnostics();
+    const int lineCount = lines();
+    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    const QsciStyle errorStyle(kErrorAnnotationStyle, QStringLiteral("Error annotation"),
+                               QColor(0x8b, 0x00, 0x00), QColor(0xfd, 0xe7, 0xe7), mono);
+    const QsciStyle warningStyle(kWarningAnnotationStyle, QStringLiteral("Warning annotation"),
+                                 QColor(0x6b, 0x45, 0x00), QColor(0xff, 0xf4, 0xd6), mono);
+    const QsciStyle noteStyle(kNoteAnnotationStyle, QStringLiteral("Note annotation"),
+                              QColor(0x40, 0x40, 0x40), QColor(0xee, 0xee, 0xee), mono);
+
+    std::map<int, std::vector<std::pair<QString, const QsciStyle*>>> notes;  // per line
+    for (const nvvm::Diagnostic& d : diagnostics) {
+        if (d.line <= 0) continue;  // names no place: the Problems panel shows it
+        const int line = std::min(d.line, lineCount) - 1;
+        const long lineStart = SendScintilla(SCI_POSITIONFROMLINE, line);
+        const long lineEnd = SendScintilla(SCI_GETLINEENDPOSITION, line);
+
+        int indicator = -1;
+        const QsciStyle* style = &noteStyle;
+        QString label = QStringLiteral("note");
+        if (d.severity == nvvm::Severity::Error) {
+            indicator = errorIndicator_;
+            style = &errorStyle;
+            label = QStringLiteral("error");
+            markerAdd(line, errorMarker_);
+        } else if (d.severity == nvvm::Severity::Warning) {
+            indicator = warningIndicator_;
+            style = &warningStyle;
+            label = QStringLiteral("warning");
+            markerAdd(line, warningMarker_);
+        }
+
+        if (indicator >= 0 && lineEnd > lineStart) {
+            long from, to;
+            if (d.column <= 0) {
+                from = SendScintilla(SCI_GETLINEINDENTPOSITION, line);
+                to = lineEnd;
+                if (from >= to) from = lineStart;
+            } else {
+                // Columns count characters, as goTo's do.
+                from = std::min<long>(positionFromLineIndex(line, d.column - 1), lineEnd);
+                from = std::max(from, lineStart);
+                if (from >= lineEnd) from = SendScintilla(SCI_POSITIONBEFORE, lineEnd);
+                to = SendScintilla(SCI_POSITIONAFTER, from);
+                auto charAt = [&](long pos) {
+                    return static_cast<char>(SendScintilla(SCI_GETCHARAT, pos));
+                };
+                const char first = charAt(from);
+                if (isTokenChar(first) || first == '@' || first == '%' || first == '!' ||
+                    first == '#') {
+                    while (to < lineEnd && isTokenChar(charAt(to))) ++to;
+                }
+            }
+            SendScintilla(SCI_SETINDICATORCURRENT, indicator);
+            SendScintilla(SCI_INDICATORFILLRANGE, static_cast<unsigned long>(from), to - from);
+        }
+
+        notes[line].push_back(
+            {QStringLiteral("%1: %2").arg(label, QString::fromStdString(d.message)), style});
+    }
+    for (const auto& [line, messages] : notes) {
+        // Each message on its own line under the code line, each in its severity's colours.
+        QList<QsciStyledText> pieces;
+        for (size_t i = 0; i < messages.size(); ++i) {
+            const QString text =
+                i + 1 < messages.size() ? messages[i].first + QLatin1Char('\n') : messages[i].first;
+            pieces.append(QsciStyledText(text, *messages[i].second));
+        }
+        annotate(line, pieces);
+    }
+}
+
+std::vector<int> ModuleEditor::markedLines() const {
+    std::vector<int> out;
+    const int mask = (1 << errorMarker_) | (1 << warningMarker_);
+    for (long line = SendScintilla(SCI_MARKERNEXT, 0UL, mask); line >= 0;
+         line = SendScintilla(SCI_MARKERNEXT, static_cast<unsigned long>(line + 1), mask))
+        out.push_back(static_cast<int>(line) + 1);
+    return out;
+}
+
+void ModuleEditor::goTo(int line, int column) {
+    const int l = std::clamp(line, 1, std::max(1, lines())) - 1;
+    SendScintilla(SCI_ENSUREVISIBLEENFORCEPOLICY, l);
+    const long lineEnd = SendScintilla(SCI_GETLINEENDPOSITION, l);
+    const long pos = std::min<long>(positionFromLineIndex(l, std::max(column, 1) - 1), lineEnd);
+    SendScintilla(SCI_GOTOPOS, static_cast<unsigned long>(pos));
+    SendScintilla(SCI_SCROLLCARET);
+}
+
+bool ModuleEditor::caretInCommentOrString() const {
+    // The new character is not styled yet, so the line is read rather than its styles.
+    const long pos = SendScintilla(SCI_GETCURRENTPOS);
+    const long line = SendScintilla(SCI_LINEFROMPOSITION, pos);
+    const long start = SendScintilla(SCI_POSITIONFROMLINE, line);
+    const QByteArray prefix = bytes(static_cast<int>(start), static_cast<int>(pos));
+    bool inString = false;
+    for (char c : prefix) {
+        if (c == '"') inString = !inString;
+        if (c == ';' && !inString) return true;
+    }
+    return inString;
+}
+
+void ModuleEditor::onCharAdded(int ch) {
+    if (caretInCommentOrString()) {
+        // Prose in comments should not pop up keyword lists or signatures.
+        if (isListActive()) cancelList();
+        if (isCallTipActive()) SendScintilla(SCI_CALLTIPCANCEL);
+        return;
+    }
+    // '@' starts a global name: offer intrinsics and libdevice functions at once, before the
+    // two-character threshold that ordinary words need.
+    if (ch != '@' || isReadOnly() || isListActive()) return;
+    const char separator = static_cast<char>(SendScintilla(SCI_AUTOCGETSEPARATOR));
+    const QByteArray list = Completions::globalNames().join(QLatin1Char(separator)).toUtf8();
+    SendScintilla(SCI_AUTOCSHOW, 0UL, list.constData());
+}
+
+}  // namespace nvpg::gui

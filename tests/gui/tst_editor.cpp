@@ -1,0 +1,436 @@
+// The module editor: exact round trips of text, the read-only bitcode views (disassembly and
+// summary), problems shown in place, navigation, completions and call tips, and find/replace.
+#include <Qsci/qsciabstractapis.h>
+#include <Qsci/qscilexer.h>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QtTest>
+
+#include "TestSupport.h"
+#include "editor/BitcodeSummary.h"
+#include "editor/Completions.h"
+#include "editor/FindBar.h"
+#include "editor/ModuleEditor.h"
+#include "editor/NvvmLexer.h"
+
+using namespace nvpg;
+using namespace nvpg::gui;
+using B = QsciScintillaBase;
+
+namespace {
+
+// Bitcode made now from a fixture by llvm-as-14; empty when llvm-as-14 is not installed.
+std::string assemble(const std::string& fixture) {
+    const QString as = QStandardPaths::findExecutable(QStringLiteral("llvm-as-14"));
+    if (as.isEmpty()) return {};
+    const auto input = test::dataDir() / "ir" / fixture;
+    QProcess p;
+    p.start(as,
+            {QString::fromStdString(input.string()), QStringLiteral("-o"), QStringLiteral("-")});
+    if (!p.waitForFinished(20000) || p.exitCode() != 0)
+        qFatal("llvm-as-14 failed on %s", fixture.c_str());
+    const QByteArray out = p.readAllStandardOutput();
+    return std::string(out.constData(), static_cast<size_t>(out.size()));
+}
+
+// Restores the normal llvm-dis-14 lookup however a test ends.
+struct DisassemblerOverride {
+    explicit DisassemblerOverride(const QString& program) {
+        ModuleEditor::setDisassemblerOverride(program);
+    }
+    ~DisassemblerOverride() { ModuleEditor::setDisassemblerOverride(std::nullopt); }
+};
+
+nvvm::Diagnostic diag(int line, int column, nvvm::Severity s, const std::string& message) {
+    nvvm::Diagnostic d;
+    d.module = "m.ll";
+    d.line = line;
+    d.column = column;
+    d.severity = s;
+    d.message = message;
+    return d;
+}
+
+long positionOf(const ModuleEditor& e, const QString& needle) {
+    const QByteArray text = e.text().toUtf8();
+    const int at = text.indexOf(needle.toUtf8());
+    return at;
+}
+
+bool squiggledAt(const ModuleEditor& e, long pos) {
+    return e.SendScintilla(B::SCI_INDICATORALLONFOR, static_cast<unsigned long>(pos)) != 0;
+}
+
+}  // namespace
+
+class TestEditor : public QObject {
+    Q_OBJECT
+
+private slots:
+    void textRoundTripsExactly() {
+        const std::string fixture = test::readText(test::dataDir() / "ir" / "sinf.ll");
+        // Non-ASCII in comments and strings, a CRLF line, a tab, no newline at the end.
+        const std::string odd =
+            "; Grüße, naïve café — ✓ 日本語\r\n"
+            "@s = private constant [4 x i8] c\"\xc3\xa9t\xc3\xa9\"\n"
+            "\tdeclare float @__nv_sinf(float) ; π";
+        ModuleEditor e;
+        for (const std::string& bytes : {fixture, odd, std::string()}) {
+            e.setModule(bytes, false);
+            QCOMPARE(e.moduleText(), bytes);
+            QVERIFY(!e.isReadOnly());
+            QVERIFY(!e.isBitcodeView());
+            QVERIFY(!e.isModified());
+        }
+        e.setModule(odd, false);
+        QCOMPARE(e.lines(), 3);
+        // Editing shows up in moduleText as UTF-8.
+        e.insertAt(QStringLiteral("; ünïcode\n"), 1, 0);
+        QCOMPARE(QString::fromStdString(e.moduleText()),
+                 QString::fromUtf8("; Grüße, naïve café — ✓ 日本語\r\n; ünïcode\n") +
+                     QString::fromStdString(odd.substr(odd.find("@s"))));
+        // Loading is not an undoable edit.
+        e.setModule(fixture, false);
+        QVERIFY(!e.isUndoAvailable());
+    }
+
+    void bitcodeShowsDisassemblyReadOnly() {
+        const std::string bc = assemble("sinf.ll");
+        if (bc.empty()) QSKIP("llvm-as-14 is not installed");
+        if (QStandardPaths::findExecutable(QStringLiteral("llvm-dis-14")).isEmpty())
+            QSKIP("llvm-dis-14 is not installed");
+        ModuleEditor e;
+        e.setModule(bc, true);
+        QVERIFY(e.isBitcodeView());
+        QVERIFY(e.isReadOnly());
+        const QString shown = e.text();
+        QVERIFY2(shown.startsWith(QStringLiteral("; bitcode module (%1 bytes), shown as its "
+                                                 "llvm-dis-14 disassembly; read-only\n")
+                                      .arg(bc.size())),
+                 qPrintable(shown.left(200)));
+        QVERIFY(shown.contains(QStringLiteral("define void @sin_kernel(")));
+        QVERIFY(shown.contains(QStringLiteral("declare float @__nv_sinf(float)")));
+        QCOMPARE(e.moduleText(), bc);
+
+        // Typing does nothing to a read-only view, and the bytes stay the original ones.
+        e.setCursorPosition(1, 0);
+        QTest::keyClicks(&e, "xyz");
+        QCOMPARE(e.text(), shown);
+        QCOMPARE(e.moduleText(), bc);
+
+        // Back to text: editable again.
+        e.setModule("; text\n", false);
+        QVERIFY(!e.isReadOnly());
+        QVERIFY(!e.isBitcodeView());
+        QCOMPARE(e.moduleText(), std::string("; text\n"));
+    }
+
+    void bitcodeSummaryWithoutLlvmDis() {
+        const std::string bc = assemble("sinf.ll");
+        if (bc.empty()) QSKIP("llvm-as-14 is not installed");
+        DisassemblerOverride none{QString()};
+        ModuleEditor e;
+        e.setModule(bc, true);
+        QVERIFY(e.isReadOnly());
+        QCOMPARE(e.moduleText(), bc);
+        const QString shown = e.text();
+        QVERIFY2(shown.startsWith(QStringLiteral("; bitcode module (%1 bytes)").arg(bc.size())),
+                 qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("; producer: LLVM14")), qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("@sin_kernel")), qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("@__nv_sinf")), qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("nvptx64-nvidia-cuda")), qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("install llvm-14 to see the disassembly")),
+                 qPrintable(shown));
+        // Every line is a comment, so the summary cannot be mistaken for IR.
+        for (const QString& line : shown.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+            QVERIFY2(line.startsWith(QLatin1Char(';')), qPrintable(line));
+    }
+
+    void bitcodeSummaryWhenLlvmDisFails() {
+        const std::string bc = assemble("sinf.ll");
+        if (bc.empty()) QSKIP("llvm-as-14 is not installed");
+        const QString falseProgram = QStandardPaths::findExecutable(QStringLiteral("false"));
+        if (falseProgram.isEmpty()) QSKIP("no false(1)");
+        DisassemblerOverride failing{falseProgram};
+        ModuleEditor e;
+        e.setModule(bc, true);
+        const QString shown = e.text();
+        QVERIFY2(shown.contains(QStringLiteral("could not read it")), qPrintable(shown));
+        QVERIFY(shown.contains(QStringLiteral("LLVM14")));
+        QVERIFY(!shown.contains(QStringLiteral("install llvm-14")));
+        QCOMPARE(e.moduleText(), bc);
+    }
+
+    void bitcodeSummaryReadsTheBitstream() {
+        const std::string bc = assemble("caller.ll");
+        if (bc.empty()) QSKIP("llvm-as-14 is not installed");
+        const BitcodeSummary s = summarizeBitcode(bc);
+        QVERIFY2(s.producer.rfind("LLVM14", 0) == 0, s.producer.c_str());
+        QCOMPARE(s.triple, std::string("nvptx64-nvidia-cuda"));
+        QCOMPARE(s.definedFunctions, std::vector<std::string>{"caller"});
+        QCOMPARE(s.declaredFunctions, std::vector<std::string>{"scale"});
+        QVERIFY(s.guessedNames.empty());
+
+        // Damaged input gives a shorter summary, never a crash or a hang.
+        for (size_t cut = 0; cut < bc.size(); cut += 7) summarizeBitcode(bc.substr(0, cut));
+        std::string flipped = bc;
+        for (size_t i = 8; i < flipped.size(); i += 13) {
+            flipped[i] = static_cast<char>(flipped[i] ^ 0x5A);
+            summarizeBitcode(flipped);
+        }
+        const BitcodeSummary junk = summarizeBitcode("BC\xC0\xDE garbage with some_name in it");
+        QVERIFY(junk.definedFunctions.empty());
+    }
+
+    void diagnosticsShownInPlace() {
+        ModuleEditor e;
+        e.setModule(test::readText(test::dataDir() / "ir" / "broken.ll"), false);
+        // broken.ll line 8 is "  %b = fad float %a, 2.0" (column 8: "fad"), line 9 the store,
+        // line 10 "  ret void".
+        e.setDiagnostics({diag(8, 8, nvvm::Severity::Error, "parse expected instruction opcode"),
+                          diag(8, 3, nvvm::Severity::Warning, "a second problem on line 8"),
+                          diag(9, 0, nvvm::Severity::Warning, "whole-line warning"),
+                          diag(5, 1, nvvm::Severity::Note, "just a note"),
+                          diag(0, 0, nvvm::Severity::Error, "no place: not shown here")});
+        QCOMPARE(e.markedLines(), (std::vector<int>{8, 9}));
+        QVERIFY(e.annotation(7).contains(QStringLiteral("parse expected instruction opcode")));
+        QVERIFY(e.annotation(7).contains(QStringLiteral("a second problem on line 8")));
+        QVERIFY(e.annotation(8).contains(QStringLiteral("whole-line warning")));
+        QVERIFY(e.annotation(4).contains(QStringLiteral("just a note")));
+        QVERIFY(e.annotation(0).isEmpty());
+
+        // The error squiggle covers the word at the column, not what follows it.
+        const long fad = positionOf(e, QStringLiteral("fad float %a"));
+        QVERIFY(squiggledAt(e, fad));
+        QVERIFY(squiggledAt(e, fad + 2));
+        QVERIFY(!squiggledAt(e, fad + 3));
+        QVERIFY(!squiggledAt(e, fad + 5));
+        // A column-0 warning covers the line's text.
+        const long store = positionOf(e, QStringLiteral("store float %b"));
+        QVERIFY(squiggledAt(e, store));
+        QVERIFY(squiggledAt(e, store + 20));
+        QVERIFY(!squiggledAt(e, positionOf(e, QStringLiteral("ret void"))));
+
+        // A second call replaces the first set entirely.
+        e.setDiagnostics({diag(10, 3, nvvm::Severity::Error, "something about ret")});
+        QCOMPARE(e.markedLines(), std::vector<int>{10});
+        QVERIFY(e.annotation(7).isEmpty());
+        QVERIFY(e.annotation(8).isEmpty());
+        QVERIFY(e.annotation(4).isEmpty());
+        QVERIFY(e.annotation(9).contains(QStringLiteral("something about ret")));
+        QVERIFY(!squiggledAt(e, fad));
+        QVERIFY(!squiggledAt(e, store));
+        QVERIFY(squiggledAt(e, positionOf(e, QStringLiteral("ret void"))));
+
+        // Lines past the end land on the last line; an empty list clears everything.
+        e.setDiagnostics({diag(999, 4, nvvm::Severity::Error, "past the end")});
+        QCOMPARE(e.markedLines(), std::vector<int>{e.lines()});
+        e.setDiagnostics({});
+        QVERIFY(e.markedLines().empty());
+        // setModule starts clean too.
+        e.setDiagnostics({diag(2, 1, nvvm::Severity::Error, "x")});
+        e.setModule("; new\n", false);
+        QVERIFY(e.markedLines().empty());
+    }
+
+    void goToMovesTheCursor() {
+        ModuleEditor e;
+        e.setModule(test::readText(test::dataDir() / "ir" / "sinf.ll"), false);
+        e.goTo(9, 6);
+        int line = -1, index = -1;
+        e.getCursorPosition(&line, &index);
+        QCOMPARE(line, 8);
+        QCOMPARE(index, 5);
+        e.goTo(1, 1);
+        e.getCursorPosition(&line, &index);
+        QCOMPARE(line, 0);
+        QCOMPARE(index, 0);
+        // Out of range: clamped to the last line and to the end of the line.
+        e.goTo(10000, 500);
+        e.getCursorPosition(&line, &index);
+        QCOMPARE(line, e.lines() - 1);
+        e.goTo(9, 500);
+        e.getCursorPosition(&line, &index);
+        QCOMPARE(line, 8);
+        QCOMPARE(index, e.text(8).trimmed().size() + 2);  // "  %r = call ..." ends the line
+    }
+
+    void completionEntries() {
+        const QStringList& entries = Completions::entries();
+        QVERIFY(entries.contains(QStringLiteral("__nv_sinf(float a) -> float")));
+        QVERIFY(entries.contains(QStringLiteral("__nv_powf(float a, float b) -> float")));
+        QVERIFY(entries.contains(QStringLiteral("llvm.nvvm.read.ptx.sreg.tid.x() -> i32")));
+        QVERIFY(entries.contains(QStringLiteral("getelementptr")));
+        QVERIFY(entries.contains(QStringLiteral("addrspacecast")));
+        for (const QString& e : entries)
+            QVERIFY2(!e.startsWith(QStringLiteral("__internal")), qPrintable(e));
+        QVERIFY(Completions::globalNames().contains(QStringLiteral("__nv_sinf")));
+        QVERIFY(Completions::globalNames().contains(QStringLiteral("llvm.nvvm.barrier0")));
+        QVERIFY(!Completions::globalNames().contains(QStringLiteral("fadd")));
+        QCOMPARE(Completions::callTip(QStringLiteral("__nv_sincosf")),
+                 QStringLiteral("__nv_sincosf(float a, float* sptr, float* cptr) -> void"));
+    }
+
+    void completionThroughTheLexersApis() {
+        ModuleEditor e;
+        QsciAbstractAPIs* apis = e.lexer()->apis();
+        QVERIFY(apis);
+        QStringList list;
+        apis->updateAutoCompletionList({QStringLiteral("__nv_si")}, list);
+        QVERIFY2(list.filter(QRegularExpression(QStringLiteral("^__nv_sinf\\b"))).size() == 1,
+                 qPrintable(list.join(QLatin1Char(','))));
+        list.clear();
+        apis->updateAutoCompletionList({QStringLiteral("llvm.nvvm.read.ptx.sreg.t")}, list);
+        QVERIFY2(list.filter(QStringLiteral("llvm.nvvm.read.ptx.sreg.tid.x")).size() == 1,
+                 qPrintable(list.join(QLatin1Char(','))));
+
+        QList<int> shifts;
+        const QStringList tips = apis->callTips({QStringLiteral("__nv_powf"), QString()}, 0,
+                                                QsciScintilla::CallTipsNoContext, shifts);
+        QCOMPARE(tips.size(), 1);
+        QVERIFY2(tips[0].contains(QStringLiteral("float a")) &&
+                     tips[0].contains(QStringLiteral("float b")),
+                 qPrintable(tips[0]));
+    }
+
+    void completionWhileTyping() {
+        // The offscreen platform cannot raise the completion popup and says so each time.
+        static QtMessageHandler previous = nullptr;
+        previous = qInstallMessageHandler(
+            [](QtMsgType type, const QMessageLogContext& context, const QString& message) {
+                if (!message.contains(QStringLiteral("does not support raise()")))
+                    previous(type, context, message);
+            });
+        struct Restore {
+            ~Restore() { qInstallMessageHandler(previous); }
+        } restore;
+        ModuleEditor e;
+        e.resize(800, 400);
+        e.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&e));
+        e.setModule("", false);
+        e.setFocus();
+
+        // '@' opens the list of globals at once.
+        QTest::keyClicks(&e, "  %r = call float @");
+        QVERIFY(e.isListActive());
+        e.cancelList();
+
+        // Two characters of a word open it too; the choice replaces what was typed.
+        QTest::keyClicks(&e, "__nv_sinf");
+        QVERIFY(e.isListActive());
+        QTest::keyClick(&e, Qt::Key_Tab);
+        QVERIFY(!e.isListActive());
+        QCOMPARE(e.text(), QStringLiteral("  %r = call float @__nv_sinf"));
+
+        // '(' shows the signature.
+        QTest::keyClicks(&e, "(");
+        QVERIFY(e.isCallTipActive());
+
+        // Not in comments or strings.
+        e.setModule("", false);
+        QTest::keyClicks(&e, "; calls @__nv_sinf(");
+        QVERIFY(!e.isListActive());
+        QVERIFY(!e.isCallTipActive());
+        e.setModule("", false);
+        QTest::keyClicks(&e, "@s = constant [3 x i8] c\"fadd");
+        QVERIFY(!e.isListActive());
+    }
+
+    void lineNumberMarginGrows() {
+        ModuleEditor e;
+        e.setModule("; one line\n", false);
+        const long narrow = e.SendScintilla(B::SCI_GETMARGINWIDTHN, 0UL);
+        QVERIFY(narrow > 0);
+        e.setModule(std::string(123456, '\n'), false);
+        QVERIFY(e.SendScintilla(B::SCI_GETMARGINWIDTHN, 0UL) > narrow);
+        e.setModule("; one line\n", false);
+        QCOMPARE(e.SendScintilla(B::SCI_GETMARGINWIDTHN, 0UL), narrow);
+    }
+
+    void findAndReplace() {
+        QsciScintilla ed;
+        ed.setUtf8(true);
+        ed.setText(QStringLiteral("alpha beta Alpha gamma alpha\nbeta alphabet"));
+        FindBar bar;
+        bar.attach(&ed);
+        QCOMPARE(bar.editor(), &ed);
+        bar.setFindText(QStringLiteral("alpha"));
+
+        // Case-insensitive by default: "Alpha" is the second match.
+        QVERIFY(bar.findNext());
+        QCOMPARE(ed.SendScintilla(B::SCI_GETSELECTIONSTART), 0L);
+        QVERIFY(bar.findNext());
+        QCOMPARE(ed.selectedText(), QStringLiteral("Alpha"));
+        bar.setMatchCase(true);
+        QVERIFY(bar.findNext());
+        QCOMPARE(ed.SendScintilla(B::SCI_GETSELECTIONSTART), 23L);
+        QVERIFY(bar.findPrevious());
+        QCOMPARE(ed.SendScintilla(B::SCI_GETSELECTIONSTART), 0L);
+        QVERIFY(bar.findPrevious());  // wraps to the last one, in "alphabet"
+        QCOMPARE(ed.SendScintilla(B::SCI_GETSELECTIONSTART), 34L);
+        QCOMPARE(bar.status(), QStringLiteral("wrapped around"));
+
+        // Replace the current match, which moves on to the next.
+        bar.setReplaceText(QStringLiteral("omega"));
+        QVERIFY(bar.replaceCurrent());
+        QCOMPARE(ed.text(), QStringLiteral("alpha beta Alpha gamma alpha\nbeta omegabet"));
+        QCOMPARE(ed.SendScintilla(B::SCI_GETSELECTIONSTART), 0L);  // wrapped to the first
+        QCOMPARE(bar.replaceAll(), 2);
+        QCOMPARE(ed.text(), QStringLiteral("omega beta Alpha gamma omega\nbeta omegabet"));
+        ed.undo();  // replace all is one undo step
+        QCOMPARE(ed.text(), QStringLiteral("alpha beta Alpha gamma alpha\nbeta omegabet"));
+
+        bar.setFindText(QStringLiteral("zeta"));
+        QVERIFY(!bar.findNext());
+        QCOMPARE(bar.status(), QStringLiteral("no match"));
+
+        // Regular expressions, with groups in the replacement.
+        bar.setRegex(true);
+        bar.setMatchCase(false);
+        bar.setFindText(QStringLiteral("b(e)ta\\b"));
+        bar.setReplaceText(QStringLiteral("[\\1]"));
+        QCOMPARE(bar.replaceAll(), 2);
+        QCOMPARE(ed.text(), QStringLiteral("alpha [e] Alpha gamma alpha\n[e] omegabet"));
+        bar.setFindText(QStringLiteral("a\\w+a"));
+        QVERIFY(bar.findNext());
+        QCOMPARE(ed.selectedText().toLower(), QStringLiteral("alpha"));
+        bar.setFindText(QStringLiteral("(unclosed"));
+        QVERIFY(!bar.findNext());
+        QCOMPARE(bar.status(), QStringLiteral("invalid regular expression"));
+
+        // A read-only editor can be searched, not changed.
+        ed.setReadOnly(true);
+        bar.setRegex(false);
+        bar.setFindText(QStringLiteral("gamma"));
+        QVERIFY(bar.findNext());
+        QCOMPARE(bar.replaceAll(), 0);
+        QVERIFY(ed.text().contains(QStringLiteral("gamma")));
+    }
+
+    void findBarOpens() {
+        QsciScintilla ed;
+        ed.setText(QStringLiteral("one two three"));
+        ed.setSelection(0, 4, 0, 7);
+        FindBar bar;
+        bar.attach(&ed);
+        bar.showFind();
+        QVERIFY(bar.isVisible());
+        QCOMPARE(bar.findText(), QStringLiteral("two"));  // the selection is the search
+        bar.showReplace();
+        QVERIFY(bar.isVisible());
+        QTest::keyClick(&bar, Qt::Key_Escape);
+        QVERIFY(!bar.isVisible());
+        // Detached editors are forgotten, not dangling.
+        {
+            QsciScintilla gone;
+            bar.attach(&gone);
+        }
+        QVERIFY(!bar.editor());
+        QVERIFY(!bar.findNext());
+    }
+};
+
+QTEST_MAIN(TestEditor)
+#include "tst_editor.moc"
