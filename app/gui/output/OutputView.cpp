@@ -1,0 +1,894 @@
+#include "output/OutputView.h"
+
+#include <algorithm>
+#include <set>
+#include <string_view>
+#include <vector>
+
+#include <dtl/dtl.hpp>
+
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QFontInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <Qsci/qscilexerdiff.h>
+#include <Qsci/qsciscintilla.h>
+
+#include "editor/PtxLexer.h"
+
+namespace nvpg::gui {
+
+namespace {
+
+const QString kSep = QStringLiteral(" · ");
+
+QString fromStd(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+QString formatSize(size_t bytes) {
+    if (bytes < 1024) return QStringLiteral("%1 B").arg(bytes);
+    if (bytes < 1024 * 1024) return QStringLiteral("%1 KB").arg(bytes / 1024.0, 0, 'f', 1);
+    return QStringLiteral("%1 MB").arg(bytes / (1024.0 * 1024.0), 0, 'f', 1);
+}
+
+QString formatSeconds(double s) {
+    if (s < 1) return QStringLiteral("%1 ms").arg(s * 1000, 0, 'f', s < 0.01 ? 2 : 1);
+    return QStringLiteral("%1 s").arg(s, 0, 'f', 2);
+}
+
+QString plural(qsizetype n, const QString& one, const QString& many) {
+    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
+}
+
+// Result::stageSeconds says 0 for a stage that did not run; the headers must tell the two apart.
+const pipeline::Stage* findStage(const pipeline::Result& r, std::string_view name) {
+    for (const auto& s : r.stages)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+QString shortFigures(const ptx::ResourceUsage& u) {
+    QString s = QStringLiteral("%1 regs").arg(u.registers);
+    if (u.spillStores == 0 && u.spillLoads == 0) return s + QStringLiteral(", 0 spill");
+    return s + QStringLiteral(", spill %1 st / %2 ld")
+                   .arg(formatSize(size_t(u.spillStores)), formatSize(size_t(u.spillLoads)));
+}
+
+QString longFigures(const std::string& kernel, const ptx::ResourceUsage& u) {
+    return QStringLiteral(
+               "%1: %2 registers, %3 spill stores, %4 spill loads, %5 stack, %6 shared, "
+               "%7 local, %8 constant, %9 barriers")
+        .arg(fromStd(kernel))
+        .arg(u.registers)
+        .arg(formatSize(size_t(u.spillStores)), formatSize(size_t(u.spillLoads)),
+             formatSize(size_t(u.stackFrame)), formatSize(size_t(u.sharedBytes)),
+             formatSize(size_t(u.localBytes)), formatSize(size_t(u.constBytes)))
+        .arg(u.barriers);
+}
+
+// A few kernels are listed in the header; with many it would wrap over several lines, so the
+// header says the worst of them and the tooltip lists all.
+QString figuresSummary(const pipeline::Result& r) {
+    std::vector<const pipeline::Kernel*> withUsage;
+    for (const auto& k : r.kernels)
+        if (k.usage) withUsage.push_back(&k);
+    if (withUsage.empty()) return {};
+    if (withUsage.size() <= 3) {
+        QStringList parts;
+        for (const auto* k : withUsage)
+            parts << QStringLiteral("%1: %2").arg(fromStd(k->name), shortFigures(*k->usage));
+        return parts.join(QStringLiteral("; "));
+    }
+    const auto* most = *std::max_element(withUsage.begin(), withUsage.end(), [](auto* a, auto* b) {
+        return a->usage->registers < b->usage->registers;
+    });
+    const auto spilling = std::count_if(withUsage.begin(), withUsage.end(), [](auto* k) {
+        return k->usage->spillStores > 0 || k->usage->spillLoads > 0;
+    });
+    return QStringLiteral("%1 kernels: up to %2 regs (%3), %4")
+        .arg(withUsage.size())
+        .arg(most->usage->registers)
+        .arg(fromStd(most->name))
+        .arg(spilling == 0 ? QStringLiteral("none spilling")
+                           : QStringLiteral("%1 spilling").arg(spilling));
+}
+
+QStringList figuresList(const pipeline::Result& r) {
+    QStringList lines;
+    for (const auto& k : r.kernels)
+        if (k.usage) lines << longFigures(k.name, *k.usage);
+    return lines;
+}
+
+// Kernels of the PTX that the LTO link left out: nvJitLink keeps only what @llvm.used names,
+// and says nothing about the rest.
+QStringList droppedKernels(const pipeline::Result& r) {
+    QStringList dropped;
+    if (r.linkedPtx.empty()) return dropped;
+    for (const auto& k : r.kernels) {
+        const auto* f = r.linkedPtxModule.find(k.name);
+        if (!f || !f->isEntry) dropped << fromStd(k.name);
+    }
+    return dropped;
+}
+
+QFont monoFont() {
+    QFont f = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    f.setStyleHint(QFont::Monospace);
+    return f;
+}
+
+// Columns of PTX operands must line up: a style in a proportional font gets the monospace one,
+// keeping its weight and slant. Fonts the lexer already chose monospace stay.
+void useMonoFont(QsciLexer* lexer, const QFont& mono) {
+    lexer->setDefaultFont(mono);
+    for (int style = 0; style < 128; ++style) {
+        if (lexer->description(style).isEmpty()) continue;
+        const QFont had = lexer->font(style);
+        if (QFontInfo(had).fixedPitch()) continue;
+        QFont f = mono;
+        f.setBold(had.bold());
+        f.setItalic(had.italic());
+        f.setUnderline(had.underline());
+        lexer->setFont(f, style);
+    }
+}
+
+QsciScintilla* makePane(QWidget* parent, QsciLexer* lexer, bool folding) {
+    auto* e = new QsciScintilla(parent);
+    const QFont mono = monoFont();
+    e->setFont(mono);
+    if (lexer) {
+        lexer->setParent(e);
+        useMonoFont(lexer, mono);
+        e->setLexer(lexer);
+    }
+    e->setUtf8(true);
+    e->setReadOnly(true);
+    e->setWrapMode(QsciScintilla::WrapNone);
+    e->setTabWidth(8);
+    e->setCaretLineVisible(true);
+    e->setMarginsFont(mono);
+    e->setMarginType(0, QsciScintilla::NumberMargin);
+    e->setMarginLineNumbers(0, true);
+    e->setMarginWidth(0, QStringLiteral("0999"));
+    e->setMarginWidth(1, 0);
+    if (folding) e->setFolding(QsciScintilla::BoxedTreeFoldStyle, 2);
+    return e;
+}
+
+// Replaces a read-only pane's text. People compare PTX as they edit, so the view stays on the
+// same lines (and column offset) rather than jumping to the top on every compile.
+void setPaneText(QsciScintilla* e, const QString& text) {
+    if (e->text() == text) return;
+    const long visible = e->SendScintilla(QsciScintillaBase::SCI_GETFIRSTVISIBLELINE);
+    const long firstLine = e->SendScintilla(QsciScintillaBase::SCI_DOCLINEFROMVISIBLE, visible);
+    const long xOffset = e->SendScintilla(QsciScintillaBase::SCI_GETXOFFSET);
+    int line = 0, index = 0;
+    e->getCursorPosition(&line, &index);
+
+    // Scintilla refuses to modify a read-only document, even through SCI_SETTEXT.
+    e->setReadOnly(false);
+    e->setText(text);
+    e->setReadOnly(true);
+    e->setModified(false);
+    // Nobody undoes into a previous compile's output.
+    e->SendScintilla(QsciScintillaBase::SCI_EMPTYUNDOBUFFER);
+
+    const int lines = std::max(1, e->lines());
+    int digits = 1;
+    for (int n = lines; n >= 10; n /= 10) ++digits;
+    e->setMarginWidth(0, QStringLiteral("0") + QString(std::max(digits, 3), QLatin1Char('9')));
+
+    line = std::min(line, lines - 1);
+    index = std::min(index, std::max(0, e->lineLength(line)));
+    // SETEMPTYSELECTION, unlike setCursorPosition, does not scroll the caret into view.
+    e->SendScintilla(QsciScintillaBase::SCI_SETEMPTYSELECTION,
+                     e->positionFromLineIndex(line, index));
+    const long target = std::min<long>(firstLine, lines - 1);
+    e->setFirstVisibleLine(
+        int(e->SendScintilla(QsciScintillaBase::SCI_VISIBLEFROMDOCLINE, target)));
+    e->SendScintilla(QsciScintillaBase::SCI_SETXOFFSET, xOffset);
+}
+
+QLabel* makeHeader(QWidget* parent, const QString& objectName) {
+    auto* l = new QLabel(parent);
+    l->setObjectName(objectName);
+    l->setWordWrap(true);
+    l->setTextFormat(Qt::PlainText);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setContentsMargins(4, 2, 4, 2);
+    QFont f = l->font();
+    f.setBold(true);
+    l->setFont(f);
+    return l;
+}
+
+QLabel* makeNotice(QWidget* parent, const QString& objectName) {
+    auto* l = new QLabel(parent);
+    l->setObjectName(objectName);
+    l->setWordWrap(true);
+    l->setTextFormat(Qt::PlainText);
+    l->setAlignment(Qt::AlignCenter);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setMargin(16);
+    l->setForegroundRole(QPalette::PlaceholderText);
+    return l;
+}
+
+std::vector<std::string> splitLines(const std::string& text) {
+    std::vector<std::string> lines;
+    size_t start = 0;
+    while (start < text.size()) {
+        size_t nl = text.find('\n', start);
+        if (nl == std::string::npos) nl = text.size();
+        std::string line = text.substr(start, nl - start);
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        lines.push_back(std::move(line));
+        start = nl + 1;
+    }
+    return lines;
+}
+
+QString sanitizedStem(const std::string& moduleName) {
+    QString stem = QFileInfo(fromStd(moduleName)).completeBaseName();
+    static const QRegularExpression unsafe(QStringLiteral("[^A-Za-z0-9_+\\-]"));
+    stem.replace(unsafe, QStringLiteral("_"));
+    return stem.isEmpty() ? QStringLiteral("module") : stem;
+}
+
+struct ExportSpec {
+    const char* title;
+    const char* suffix;
+    const char* filter;
+};
+
+ExportSpec exportSpec(OutputView::Kind kind) {
+    switch (kind) {
+        case OutputView::Kind::Ptx:
+            return {QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "Export PTX"), ".ptx",
+                    QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "PTX (*.ptx);;All files (*)")};
+        case OutputView::Kind::LtoIr:
+            return {QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "Export LTO-IR"), ".ltoir",
+                    QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "LTO-IR (*.ltoir);;All files (*)")};
+        case OutputView::Kind::LinkedPtx:
+            return {QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "Export linked PTX"), ".lto.ptx",
+                    QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "PTX (*.ptx);;All files (*)")};
+        case OutputView::Kind::Cubin:
+            return {QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "Export cubin"), ".cubin",
+                    QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "cubin (*.cubin);;All files (*)")};
+    }
+    return {"", "", ""};
+}
+
+}  // namespace
+
+QString unifiedDiff(const std::string& before, const std::string& after, const QString& beforeName,
+                    const QString& afterName, int* added, int* removed, int* hunks) {
+    constexpr long kContext = 3;
+    int nAdded = 0, nRemoved = 0, nHunks = 0;
+    const auto a = splitLines(before);
+    const auto b = splitLines(after);
+    dtl::Diff<std::string, std::vector<std::string>> diff(a, b);
+    diff.compose();
+    // Hunks are cut here from the edit script rather than by composeUnifiedHunks: the header
+    // wants the counts, and the numbering then follows diff -u exactly (tested).
+    const auto ses = diff.getSes().getSequence();
+    const long n = long(ses.size());
+    std::vector<long> oldBefore(n + 1), newBefore(n + 1);  // lines of each side before ses[k]
+    for (long k = 0; k < n; ++k) {
+        const auto t = ses[k].second.type;
+        oldBefore[k + 1] = oldBefore[k] + (t != dtl::SES_ADD);
+        newBefore[k + 1] = newBefore[k] + (t != dtl::SES_DELETE);
+        nAdded += t == dtl::SES_ADD;
+        nRemoved += t == dtl::SES_DELETE;
+    }
+    QString out;
+    if (nAdded + nRemoved > 0) {
+        out += QStringLiteral("--- %1\n+++ %2\n").arg(beforeName, afterName);
+        auto isCommon = [&](long k) { return ses[k].second.type == dtl::SES_COMMON; };
+        long k = 0, prevEnd = 0;
+        while (k < n) {
+            while (k < n && isCommon(k)) ++k;
+            if (k == n) break;
+            const long start = std::max(prevEnd, k - kContext);
+            long last = k, j = k;
+            for (;;) {
+                while (j < n && !isCommon(j)) last = j++;
+                long c = j;
+                while (c < n && isCommon(c)) ++c;
+                // Changes closer than two contexts apart share one hunk, as diff -u does.
+                if (c < n && c - j <= 2 * kContext) {
+                    j = c;
+                    continue;
+                }
+                break;
+            }
+            const long end = std::min(n, last + 1 + kContext);
+            const long oldCount = oldBefore[end] - oldBefore[start];
+            const long newCount = newBefore[end] - newBefore[start];
+            // An empty range names the line after which it sits, as diff -u does.
+            const long oldStart = oldBefore[start] + (oldCount > 0 ? 1 : 0);
+            const long newStart = newBefore[start] + (newCount > 0 ? 1 : 0);
+            out += QStringLiteral("@@ -%1,%2 +%3,%4 @@\n")
+                       .arg(oldStart)
+                       .arg(oldCount)
+                       .arg(newStart)
+                       .arg(newCount);
+            for (long i = start; i < end; ++i) {
+                const auto t = ses[i].second.type;
+                out += t == dtl::SES_ADD      ? QLatin1Char('+')
+                       : t == dtl::SES_DELETE ? QLatin1Char('-')
+                                              : QLatin1Char(' ');
+                out += fromStd(ses[i].first);
+                out += QLatin1Char('\n');
+            }
+            ++nHunks;
+            prevEnd = k = end;
+        }
+    }
+    if (added) *added = nAdded;
+    if (removed) *removed = nRemoved;
+    if (hunks) *hunks = nHunks;
+    return out;
+}
+
+OutputView::OutputView(QWidget* parent) : QWidget(parent) {
+    exportDir_ = QDir::homePath();
+
+    auto* top = new QVBoxLayout(this);
+    top->setContentsMargins(0, 0, 0, 0);
+    top->setSpacing(0);
+
+    // Toolbar: the diff toggle and the export menu.
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(2, 2, 2, 2);
+    diffAction_ = new QAction(tr("Diff"), this);
+    diffAction_->setCheckable(true);
+    diffAction_->setToolTip(tr("Show the unified diff of the PTX and the LTO-linked PTX"));
+    connect(diffAction_, &QAction::toggled, this, &OutputView::setDiffMode);
+    diffButton_ = new QToolButton(this);
+    diffButton_->setObjectName(QStringLiteral("diffButton"));
+    diffButton_->setDefaultAction(diffAction_);
+    diffButton_->setAutoRaise(true);
+    bar->addWidget(diffButton_);
+
+    auto* exportMenu = new QMenu(this);
+    const std::pair<Kind, QString> exportTexts[] = {
+        {Kind::Ptx, tr("Export PTX…")},
+        {Kind::LtoIr, tr("Export LTO-IR…")},
+        {Kind::LinkedPtx, tr("Export linked PTX…")},
+        {Kind::Cubin, tr("Export cubin…")},
+    };
+    for (const auto& [kind, text] : exportTexts) {
+        auto* a = exportMenu->addAction(text);
+        a->setEnabled(false);
+        connect(a, &QAction::triggered, this, [this, kind = kind] { exportWithDialog(kind); });
+        exportActions_[int(kind)] = a;
+    }
+    exportButton_ = new QToolButton(this);
+    exportButton_->setObjectName(QStringLiteral("exportButton"));
+    exportButton_->setText(tr("Export"));
+    exportButton_->setMenu(exportMenu);
+    exportButton_->setPopupMode(QToolButton::InstantPopup);
+    exportButton_->setAutoRaise(true);
+    exportButton_->setEnabled(false);
+    bar->addWidget(exportButton_);
+    bar->addStretch();
+    top->addLayout(bar);
+
+    banner_ = new QLabel(this);
+    banner_->setObjectName(QStringLiteral("errorBanner"));
+    banner_->setWordWrap(true);
+    banner_->setTextFormat(Qt::PlainText);
+    banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    banner_->setStyleSheet(QStringLiteral(
+        "QLabel#errorBanner { background: #fde7e9; color: #8a1116; border: 1px solid #e8a3a8;"
+        " border-left: 4px solid #c42b1c; padding: 6px; font-weight: bold; }"));
+    banner_->hide();
+    top->addWidget(banner_);
+
+    pages_ = new QStackedWidget(this);
+    top->addWidget(pages_, 1);
+
+    // Page 0: PTX | LTO side by side.
+    splitter_ = new QSplitter(Qt::Horizontal, pages_);
+    splitter_->setChildrenCollapsible(false);
+    auto addPane = [this](const QString& name, QLabel*& header, QStackedWidget*& stack,
+                          QLabel*& notice, QsciScintilla*& edit) {
+        auto* pane = new QWidget(splitter_);
+        auto* v = new QVBoxLayout(pane);
+        v->setContentsMargins(0, 0, 0, 0);
+        v->setSpacing(0);
+        header = makeHeader(pane, name + QStringLiteral("Header"));
+        v->addWidget(header);
+        stack = new QStackedWidget(pane);
+        edit = makePane(stack, new PtxLexer(), /*folding=*/true);
+        edit->setObjectName(name + QStringLiteral("Editor"));
+        notice = makeNotice(stack, name + QStringLiteral("Notice"));
+        stack->addWidget(edit);
+        stack->addWidget(notice);
+        v->addWidget(stack, 1);
+        splitter_->addWidget(pane);
+    };
+    addPane(QStringLiteral("ptx"), ptxHeader_, ptxStack_, ptxNotice_, ptxEdit_);
+    addPane(QStringLiteral("lto"), ltoHeader_, ltoStack_, ltoNotice_, ltoEdit_);
+    pages_->addWidget(splitter_);
+
+    // Page 1: the diff.
+    auto* diffPage = new QWidget(pages_);
+    auto* dv = new QVBoxLayout(diffPage);
+    dv->setContentsMargins(0, 0, 0, 0);
+    dv->setSpacing(0);
+    diffHeader_ = makeHeader(diffPage, QStringLiteral("diffHeader"));
+    dv->addWidget(diffHeader_);
+    diffStack_ = new QStackedWidget(diffPage);
+    auto* diffLexer = new QsciLexerDiff();
+    // Whole-line backgrounds, as code review tools show diffs: removed and added lines stand out
+    // at a glance in a long PTX.
+    const struct {
+        int style;
+        QColor fore, paper;
+    } diffColours[] = {
+        {QsciLexerDiff::LineRemoved, QColor(0x82, 0x07, 0x1e), QColor(0xff, 0xeb, 0xe9)},
+        {QsciLexerDiff::LineAdded, QColor(0x11, 0x63, 0x29), QColor(0xe6, 0xff, 0xec)},
+        {QsciLexerDiff::Position, QColor(0x57, 0x60, 0x6a), QColor(0xdd, 0xf4, 0xff)},
+    };
+    for (const auto& c : diffColours) {
+        diffLexer->setColor(c.fore, c.style);
+        diffLexer->setPaper(c.paper, c.style);
+        diffLexer->setEolFill(true, c.style);
+    }
+    diffEdit_ = makePane(diffStack_, diffLexer, /*folding=*/true);
+    diffEdit_->setObjectName(QStringLiteral("diffEditor"));
+    diffNotice_ = makeNotice(diffStack_, QStringLiteral("diffNotice"));
+    diffStack_->addWidget(diffEdit_);
+    diffStack_->addWidget(diffNotice_);
+    dv->addWidget(diffStack_, 1);
+    pages_->addWidget(diffPage);
+
+    clear();
+}
+
+OutputView::~OutputView() = default;
+
+void OutputView::showReply(const EngineReply& reply) {
+    if (!reply.result) {
+        showBanner(reply.error.isEmpty() ? tr("The compile gave no result.") : reply.error);
+        return;
+    }
+    const auto& r = *reply.result;
+    if (r.ptx.empty() && r.hasErrors()) {
+        // A typo should not blank the panes someone is comparing: the Problems panel has the
+        // details, the last good output stays.
+        int errors = 0;
+        const nvvm::Diagnostic* first = nullptr;
+        for (const auto& d : r.diagnostics) {
+            if (d.severity != nvvm::Severity::Error) continue;
+            if (!first) first = &d;
+            ++errors;
+        }
+        QString text =
+            tr("Compile failed with %1 (see Problems): %2")
+                .arg(plural(errors, tr("error"), tr("errors")),
+                     fromStd(nvvm::formatDiagnostic(*first)).section(QLatin1Char('\n'), 0, 0));
+        showBanner(text);
+        return;
+    }
+    showBanner({});
+    showResult(reply.result);
+}
+
+void OutputView::showBanner(const QString& text) {
+    if (text.isEmpty()) {
+        banner_->clear();
+        banner_->hide();
+        return;
+    }
+    QString shown = text;
+    if (result_)
+        shown += QLatin1Char('\n') + tr("Showing the output of the last successful compile.");
+    banner_->setText(shown);
+    banner_->show();
+}
+
+void OutputView::showResult(const std::shared_ptr<const pipeline::Result>& result) {
+    result_ = result;
+    diffStale_ = true;
+    const auto& r = *result_;
+    setPaneText(ptxEdit_, fromStd(r.ptx));
+    if (r.ptx.empty()) {
+        if (findStage(r, "verify"))
+            ptxNotice_->setText(tr("Verify only: libNVVM's verifier ran; no PTX was generated."));
+        else
+            ptxNotice_->setText(tr("No PTX: this compile did not ask for it."));
+        ptxStack_->setCurrentWidget(ptxNotice_);
+    } else {
+        ptxStack_->setCurrentWidget(ptxEdit_);
+    }
+    setPaneText(ltoEdit_, fromStd(r.linkedPtx));
+    updateLtoPane();
+    updateHeaders();
+    updateActions();
+    if (diffMode()) refreshDiff();
+}
+
+void OutputView::clear() {
+    result_.reset();
+    diffStale_ = true;
+    showBanner({});
+    setPaneText(ptxEdit_, {});
+    setPaneText(ltoEdit_, {});
+    setPaneText(diffEdit_, {});
+    ptxStack_->setCurrentWidget(ptxEdit_);
+    ltoStack_->setCurrentWidget(ltoEdit_);
+    ltoNotice_->clear();
+    updateHeaders();
+    updateActions();
+    if (diffMode()) refreshDiff();
+}
+
+void OutputView::setDiffMode(bool on) {
+    {
+        const QSignalBlocker block(diffAction_);
+        diffAction_->setChecked(on);
+    }
+    if (on == diffMode()) return;
+    if (on) refreshDiff();
+    pages_->setCurrentIndex(on ? 1 : 0);
+    emit diffModeChanged(on);
+}
+
+bool OutputView::diffMode() const {
+    return pages_->currentIndex() == 1;
+}
+
+QString OutputView::ptxText() const {
+    return ptxEdit_->text();
+}
+QString OutputView::ltoText() const {
+    return ltoEdit_->text();
+}
+QString OutputView::ptxHeader() const {
+    return ptxHeader_->text();
+}
+QString OutputView::ltoHeader() const {
+    return ltoHeader_->text();
+}
+QString OutputView::ptxHeaderToolTip() const {
+    return ptxHeader_->toolTip();
+}
+QString OutputView::ltoHeaderToolTip() const {
+    return ltoHeader_->toolTip();
+}
+
+QString OutputView::diffText() const {
+    refreshDiff();
+    return diffEdit_->text();
+}
+
+QString OutputView::diffHeader() const {
+    refreshDiff();
+    return diffHeader_->text();
+}
+
+QString OutputView::errorText() const {
+    return banner_->isHidden() ? QString() : banner_->text();
+}
+
+QString OutputView::ltoNotice() const {
+    return ltoStack_->currentWidget() == ltoNotice_ ? ltoNotice_->text() : QString();
+}
+
+void OutputView::setLtoUnavailableReason(const QString& why) {
+    ltoUnavailable_ = why;
+    if (result_) updateLtoPane();
+}
+
+void OutputView::updateHeaders() {
+    if (!result_) {
+        ptxHeader_->setText(tr("PTX"));
+        ptxHeader_->setToolTip(tr("libNVVM's PTX of the whole program"));
+        ltoHeader_->setText(tr("LTO"));
+        ltoHeader_->setToolTip(tr("nvJitLink's LTO link of the program's LTO-IR"));
+        return;
+    }
+    const auto& r = *result_;
+
+    QStringList ptx{tr("PTX")};
+    QStringList ptxTip;
+    if (!r.ptx.empty()) {
+        ptx << formatSize(r.ptx.size())
+            << plural(qsizetype(r.kernels.size()), tr("kernel"), tr("kernels"));
+    }
+    if (const auto* s = findStage(r, "compile PTX")) {
+        QString t = tr("libNVVM %1").arg(formatSeconds(s->seconds));
+        if (r.reusedProgram) t += tr(" (program reused)");
+        ptx << t;
+    } else if (const auto* v = findStage(r, "verify")) {
+        ptx << tr("verify %1").arg(formatSeconds(v->seconds));
+    }
+    if (!r.arch.empty())
+        ptx << (r.archSource.empty()
+                    ? fromStd(r.arch)
+                    : QStringLiteral("%1 (%2)").arg(fromStd(r.arch), fromStd(r.archSource)));
+    if (!r.libdeviceFunctions.empty()) {
+        ptx << tr("libdevice: %1")
+                   .arg(plural(qsizetype(r.libdeviceFunctions.size()), tr("function"),
+                               tr("functions")));
+        QStringList names;
+        for (const auto& f : r.libdeviceFunctions) names << fromStd(f);
+        QStringList rows;
+        for (qsizetype i = 0; i < names.size(); i += 4)
+            rows << names.mid(i, 4).join(QStringLiteral(", "));
+        ptxTip << tr("libdevice functions linked (%1):").arg(names.size()) << rows;
+    }
+    // Without an LTO link the figures come from assembling the PTX itself; they belong here.
+    if (const auto* s = findStage(r, "assemble PTX to cubin")) {
+        if (const QString fig = figuresSummary(r); !fig.isEmpty()) {
+            ptx << fig;
+            ptxTip << tr("ptxas figures (assembling the PTX, %1):").arg(formatSeconds(s->seconds))
+                   << figuresList(r);
+        }
+    }
+    ptxHeader_->setText(ptx.join(kSep));
+    ptxHeader_->setToolTip(ptxTip.isEmpty() ? tr("libNVVM's PTX of the whole program")
+                                            : ptxTip.join(QLatin1Char('\n')));
+
+    QStringList lto{tr("LTO")};
+    QStringList ltoTip;
+    const auto* linkPtx = findStage(r, "link LTO-IR to PTX");
+    const auto* linkCubin = findStage(r, "link LTO-IR to cubin");
+    const auto* compileLto = findStage(r, "compile LTO-IR");
+    if (!compileLto) compileLto = findStage(r, "compile LTO-IR (separate)");
+    if (!r.linkedPtx.empty()) lto << tr("linked PTX %1").arg(formatSize(r.linkedPtx.size()));
+    if (!r.cubin.empty()) lto << tr("cubin %1").arg(formatSize(r.cubin.size()));
+    if (compileLto) {
+        lto << (r.ltoIr.size() > 1 ? tr("LTO-IR (%1 modules) %2").arg(r.ltoIr.size())
+                                   : tr("LTO-IR %1"))
+                   .arg(formatSeconds(compileLto->seconds));
+    }
+    if (linkPtx) lto << tr("link→PTX %1").arg(formatSeconds(linkPtx->seconds));
+    if (linkCubin) lto << tr("link→cubin %1").arg(formatSeconds(linkCubin->seconds));
+    if (linkCubin) {
+        if (const QString fig = figuresSummary(r); !fig.isEmpty()) {
+            lto << fig;
+            ltoTip << tr("ptxas figures of the LTO cubin:") << figuresList(r);
+        }
+    }
+    if (const QStringList dropped = droppedKernels(r); !dropped.isEmpty()) {
+        lto << tr("dropped by LTO: %1").arg(dropped.join(QStringLiteral(", ")));
+        ltoTip << tr("Not in the linked PTX (nvJitLink keeps only kernels named in @llvm.used): %1")
+                      .arg(dropped.join(QStringLiteral(", ")));
+    }
+    if (!r.ltoIr.empty()) {
+        ltoTip << tr("LTO-IR:");
+        for (const auto& blob : r.ltoIr)
+            ltoTip << QStringLiteral("  %1: %2")
+                          .arg(fromStd(blob.name), formatSize(blob.bytes.size()));
+    }
+    if (lto.size() == 1) lto << tr("not linked");
+    ltoHeader_->setText(lto.join(kSep));
+    ltoHeader_->setToolTip(ltoTip.isEmpty() ? tr("nvJitLink's LTO link of the program's LTO-IR")
+                                            : ltoTip.join(QLatin1Char('\n')));
+}
+
+void OutputView::updateLtoPane() {
+    if (!result_ || !result_->linkedPtx.empty()) {
+        ltoNotice_->clear();
+        ltoStack_->setCurrentWidget(ltoEdit_);
+        return;
+    }
+    const auto& r = *result_;
+    const auto* linkPtx = findStage(r, "link LTO-IR to PTX");
+    const auto* linkCubin = findStage(r, "link LTO-IR to cubin");
+    const bool compiledLto =
+        findStage(r, "compile LTO-IR") || findStage(r, "compile LTO-IR (separate)");
+    auto firstError = [&](const char* source) -> QString {
+        for (const auto& d : r.diagnostics)
+            if (d.severity == nvvm::Severity::Error && (!source || d.source == source))
+                return fromStd(d.message).section(QLatin1Char('\n'), 0, 0);
+        return {};
+    };
+    QString why;
+    if (linkPtx) {
+        const QString err = firstError("nvJitLink");
+        why = tr("nvJitLink could not link the LTO-IR to PTX%1. See Problems.")
+                  .arg(err.isEmpty() ? QString() : QStringLiteral(": ") + err);
+    } else if (compiledLto && r.ltoIr.empty()) {
+        const QString err = firstError(nullptr);
+        why = tr("libNVVM could not compile the program to LTO-IR (-gen-lto)%1. See Problems.")
+                  .arg(err.isEmpty() ? QString() : QStringLiteral(": ") + err);
+    } else if (linkCubin) {
+        why = tr("The LTO link made a cubin (%1) but no linked PTX: it was not asked for.")
+                  .arg(formatSize(r.cubin.size()));
+    } else if (!r.ltoIr.empty()) {
+        qsizetype bytes = 0;
+        for (const auto& b : r.ltoIr) bytes += qsizetype(b.bytes.size());
+        why = tr("LTO-IR only (%1): it was not linked. Export it with Export LTO-IR…, or ask for "
+                 "linked PTX, which needs nvJitLink.")
+                  .arg(formatSize(size_t(bytes)));
+    } else if (!ltoUnavailable_.isEmpty()) {
+        why = ltoUnavailable_;
+    } else {
+        why =
+            tr("No LTO output: this compile made PTX only. The LTO-linked PTX and the cubin "
+               "(with registers and spills per kernel) come from nvJitLink "
+               "(libnvJitLink.so), which was not found. Install it, or point the CUDA path "
+               "in Settings at a toolkit that has it.");
+    }
+    ltoNotice_->setText(why);
+    ltoStack_->setCurrentWidget(ltoNotice_);
+}
+
+void OutputView::updateActions() {
+    bool any = false;
+    for (int k = 0; k < 4; ++k) {
+        const bool can = canExport(Kind(k));
+        exportActions_[k]->setEnabled(can);
+        any = any || can;
+    }
+    exportButton_->setEnabled(any);
+}
+
+void OutputView::refreshDiff() const {
+    if (!diffStale_) return;
+    diffStale_ = false;
+    auto showNotice = [&](const QString& header, const QString& text) {
+        setPaneText(diffEdit_, {});
+        diffHeader_->setText(header);
+        diffNotice_->setText(text);
+        diffStack_->setCurrentWidget(diffNotice_);
+    };
+    const QString title = tr("PTX → linked PTX");
+    if (!result_) return showNotice(title, tr("Nothing compiled yet."));
+    if (result_->ptx.empty()) return showNotice(title, tr("No PTX to compare."));
+    if (result_->linkedPtx.empty()) {
+        const QString why = ltoNotice();
+        return showNotice(title, tr("No linked PTX to compare the PTX with.") +
+                                     (why.isEmpty() ? QString() : QStringLiteral("\n\n") + why));
+    }
+    int added = 0, removed = 0, hunks = 0;
+    const QString text = unifiedDiff(result_->ptx, result_->linkedPtx, tr("PTX (libNVVM)"),
+                                     tr("linked PTX (nvJitLink LTO)"), &added, &removed, &hunks);
+    if (text.isEmpty()) return showNotice(title, tr("The linked PTX is the same as the PTX."));
+    diffHeader_->setText(QStringLiteral("%1%2−%3 +%4 lines in %5")
+                             .arg(title, kSep)
+                             .arg(removed)
+                             .arg(added)
+                             .arg(plural(hunks, tr("hunk"), tr("hunks"))));
+    setPaneText(diffEdit_, text);
+    diffStack_->setCurrentWidget(diffEdit_);
+}
+
+bool OutputView::canExport(Kind kind) const {
+    if (!result_) return false;
+    switch (kind) {
+        case Kind::Ptx:
+            return !result_->ptx.empty();
+        case Kind::LtoIr:
+            return std::any_of(result_->ltoIr.begin(), result_->ltoIr.end(),
+                               [](const auto& b) { return !b.bytes.empty(); });
+        case Kind::LinkedPtx:
+            return !result_->linkedPtx.empty();
+        case Kind::Cubin:
+            return !result_->cubin.empty();
+    }
+    return false;
+}
+
+QAction* OutputView::exportAction(Kind kind) const {
+    return exportActions_[int(kind)];
+}
+
+QStringList OutputView::exportPaths(Kind kind, const QString& path) const {
+    if (kind != Kind::LtoIr || !result_ || result_->ltoIr.size() <= 1) return {path};
+    const QFileInfo fi(path);
+    QString name = fi.fileName();
+    QString suffix;
+    if (name.endsWith(QLatin1String(".ltoir"))) {
+        suffix = QStringLiteral(".ltoir");
+    } else if (const auto dot = name.lastIndexOf(QLatin1Char('.')); dot > 0) {
+        suffix = name.mid(dot);
+    }
+    name.chop(suffix.size());
+    QStringList paths;
+    std::set<QString> used;
+    for (const auto& blob : result_->ltoIr) {
+        const QString stem = sanitizedStem(blob.name);
+        QString candidate = stem;
+        for (int n = 2; used.count(candidate); ++n)
+            candidate = QStringLiteral("%1-%2").arg(stem).arg(n);
+        used.insert(candidate);
+        paths << fi.dir().filePath(QStringLiteral("%1.%2%3").arg(name, candidate, suffix));
+    }
+    return paths;
+}
+
+bool OutputView::exportTo(Kind kind, const QString& path, QString* error) {
+    auto fail = [&](const QString& why) {
+        if (error) *error = why;
+        return false;
+    };
+    if (!canExport(kind)) return fail(tr("There is nothing to export: compile first."));
+    std::vector<const std::string*> contents;
+    switch (kind) {
+        case Kind::Ptx:
+            contents = {&result_->ptx};
+            break;
+        case Kind::LinkedPtx:
+            contents = {&result_->linkedPtx};
+            break;
+        case Kind::Cubin:
+            contents = {&result_->cubin};
+            break;
+        case Kind::LtoIr:
+            for (const auto& blob : result_->ltoIr) contents.push_back(&blob.bytes);
+            break;
+    }
+    const QStringList paths = exportPaths(kind, path);
+    for (qsizetype i = 0; i < paths.size(); ++i) {
+        const std::string& bytes = *contents[size_t(i)];
+        // QSaveFile: a failed or interrupted export leaves any earlier file of that name whole.
+        QSaveFile file(paths[i]);
+        if (!file.open(QIODevice::WriteOnly))
+            return fail(tr("Cannot write %1: %2")
+                            .arg(QDir::toNativeSeparators(paths[i]), file.errorString()));
+        if (file.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size()) ||
+            !file.commit())
+            return fail(tr("Cannot write %1: %2")
+                            .arg(QDir::toNativeSeparators(paths[i]), file.errorString()));
+    }
+    emit exported(paths);
+    return true;
+}
+
+void OutputView::setExportBaseName(const QString& base) {
+    const QFileInfo fi(base);
+    if (fi.isAbsolute()) exportDir_ = fi.absolutePath();
+    const QString stem = fi.completeBaseName();
+    exportBase_ = stem.isEmpty() ? QStringLiteral("program") : stem;
+}
+
+void OutputView::exportPtx() {
+    exportWithDialog(Kind::Ptx);
+}
+void OutputView::exportLtoIr() {
+    exportWithDialog(Kind::LtoIr);
+}
+void OutputView::exportLinkedPtx() {
+    exportWithDialog(Kind::LinkedPtx);
+}
+void OutputView::exportCubin() {
+    exportWithDialog(Kind::Cubin);
+}
+
+void OutputView::exportWithDialog(Kind kind) {
+    if (!canExport(kind)) return;
+    const ExportSpec spec = exportSpec(kind);
+    QString caption = tr(spec.title);
+    if (kind == Kind::LtoIr && result_->ltoIr.size() > 1)
+        caption += tr(" (one file per module: NAME.MODULE.ltoir)");
+    const QString suggested = QDir(exportDir_).filePath(exportBase_ + QLatin1String(spec.suffix));
+    const QString path = QFileDialog::getSaveFileName(this, caption, suggested, tr(spec.filter));
+    if (path.isEmpty()) return;
+    exportDir_ = QFileInfo(path).absolutePath();
+    QString error;
+    if (!exportTo(kind, path, &error)) QMessageBox::warning(this, caption, error);
+}
+
+}  // namespace nvpg::gui

@@ -1,0 +1,129 @@
+#pragma once
+
+#include <memory>
+
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include "engine/Engine.h"
+
+class QAction;
+class QLabel;
+class QSplitter;
+class QStackedWidget;
+class QToolButton;
+class QsciScintilla;
+
+namespace nvpg::gui {
+
+// The right-hand side: two read-only PTX panes side by side, the whole program's PTX (libNVVM)
+// and the LTO-linked PTX (nvJitLink), each under a header with sizes and stage times; the LTO
+// header adds the cubin size and per-kernel registers/spills. A toggle shows the diff of the
+// two instead. Export writes PTX, LTO-IR, linked PTX or cubin to a file.
+class OutputView : public QWidget {
+    Q_OBJECT
+
+public:
+    enum class Kind { Ptx, LtoIr, LinkedPtx, Cubin };
+
+    explicit OutputView(QWidget* parent = nullptr);
+    ~OutputView() override;
+
+    // Fills both panes from a reply; an error reply keeps the last output and says why on top.
+    void showReply(const EngineReply& reply);
+    void clear();
+    void setDiffMode(bool on);
+    bool diffMode() const;
+
+    QString ptxText() const;
+    QString ltoText() const;
+    QString ptxHeader() const;
+    QString ltoHeader() const;
+
+    // The header tooltips: libdevice functions (PTX), every kernel's figures (LTO).
+    QString ptxHeaderToolTip() const;
+    QString ltoHeaderToolTip() const;
+    // Unified diff of PTX → linked PTX; computed on first use after each new result.
+    QString diffText() const;
+    QString diffHeader() const;
+    // The banner over the panes; empty while hidden.
+    QString errorText() const;
+    // Why the LTO pane has no text (no nvJitLink, a failed link); empty while it has text.
+    QString ltoNotice() const;
+    // What the main window knows and the result does not: why nvJitLink is missing here.
+    void setLtoUnavailableReason(const QString& why);
+
+    // The last result shown (kept across error replies); null before the first one.
+    std::shared_ptr<const pipeline::Result> result() const { return result_; }
+
+    bool canExport(Kind kind) const;
+    // The files exportTo(kind, path) writes: `path` itself, or with several LTO-IR blobs one
+    // per blob with the module's stem inserted (program.ltoir → program.helper.ltoir).
+    QStringList exportPaths(Kind kind, const QString& path) const;
+    // Writes without a dialog; each file atomically. False with `error` set on failure.
+    bool exportTo(Kind kind, const QString& path, QString* error = nullptr);
+    // Stem of the suggested export names ("program" → program.ptx, program.cubin, ...).
+    void setExportBaseName(const QString& base);
+
+    QAction* diffAction() const { return diffAction_; }
+    QAction* exportAction(Kind kind) const;
+    QsciScintilla* ptxEditor() const { return ptxEdit_; }
+    QsciScintilla* ltoEditor() const { return ltoEdit_; }
+    QsciScintilla* diffEditor() const { return diffEdit_; }
+
+public slots:
+    void exportPtx();
+    void exportLtoIr();
+    void exportLinkedPtx();
+    void exportCubin();
+
+signals:
+    void diffModeChanged(bool on);
+    void exported(const QStringList& paths);
+
+private:
+    void showResult(const std::shared_ptr<const pipeline::Result>& result);
+    void showBanner(const QString& text);
+    void updateHeaders();
+    void updateLtoPane();
+    void updateActions();
+    void refreshDiff() const;
+    void exportWithDialog(Kind kind);
+
+    std::shared_ptr<const pipeline::Result> result_;
+    QString ltoUnavailable_;
+    QString exportBase_ = QStringLiteral("program");
+    QString exportDir_;
+
+    QLabel* banner_ = nullptr;
+    QStackedWidget* pages_ = nullptr;
+    QSplitter* splitter_ = nullptr;
+    QLabel* ptxHeader_ = nullptr;
+    QLabel* ltoHeader_ = nullptr;
+    QStackedWidget* ptxStack_ = nullptr;
+    QStackedWidget* ltoStack_ = nullptr;
+    QLabel* ptxNotice_ = nullptr;
+    QLabel* ltoNotice_ = nullptr;
+    QsciScintilla* ptxEdit_ = nullptr;
+    QsciScintilla* ltoEdit_ = nullptr;
+    QLabel* diffHeader_ = nullptr;
+    QStackedWidget* diffStack_ = nullptr;
+    QLabel* diffNotice_ = nullptr;
+    QsciScintilla* diffEdit_ = nullptr;
+    QToolButton* diffButton_ = nullptr;
+    QToolButton* exportButton_ = nullptr;
+    QAction* diffAction_ = nullptr;
+    QAction* exportActions_[4] = {};
+    // The diff is computed lazily: dtl on large PTX is not free, and most of the time nobody
+    // is looking at it.
+    mutable bool diffStale_ = true;
+};
+
+// Unified diff (with @@ hunks and 3 lines of context) of two texts, line by line; empty when
+// they are equal. `added`/`removed` count the changed lines.
+QString unifiedDiff(const std::string& before, const std::string& after, const QString& beforeName,
+                    const QString& afterName, int* added = nullptr, int* removed = nullptr,
+                    int* hunks = nullptr);
+
+}  // namespace nvpg::gui

@@ -1,0 +1,208 @@
+#include "panels/ProblemsPanel.h"
+
+#include <algorithm>
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QEvent>
+#include <QHeaderView>
+#include <QKeySequence>
+#include <QLabel>
+#include <QStyle>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace nvpg::gui {
+
+namespace {
+
+constexpr int kIndexRole = Qt::UserRole;
+constexpr int kMessageRole = Qt::UserRole + 1;
+
+QString plural(int n, const QString& one, const QString& many) {
+    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
+}
+
+QStyle::StandardPixmap severityIcon(nvvm::Severity s) {
+    switch (s) {
+        case nvvm::Severity::Error:
+            return QStyle::SP_MessageBoxCritical;
+        case nvvm::Severity::Warning:
+            return QStyle::SP_MessageBoxWarning;
+        case nvvm::Severity::Note:
+            return QStyle::SP_MessageBoxInformation;
+    }
+    return QStyle::SP_MessageBoxInformation;
+}
+
+}  // namespace
+
+ProblemsPanel::ProblemsPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+
+    header_ = new QLabel(this);
+    header_->setObjectName(QStringLiteral("problemsSummary"));
+    header_->setContentsMargins(4, 2, 4, 2);
+    layout->addWidget(header_);
+
+    tree_ = new QTreeWidget(this);
+    tree_->setObjectName(QStringLiteral("problemsView"));
+    tree_->setColumnCount(6);
+    tree_->setHeaderLabels(
+        {tr("Severity"), tr("Module"), tr("Line"), tr("Column"), tr("Message"), tr("Source")});
+    tree_->setRootIsDecorated(false);
+    tree_->setUniformRowHeights(true);
+    tree_->setAlternatingRowColors(true);
+    tree_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    tree_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // The order is the compiler's: libNVVM's errors come in the order they cascade.
+    tree_->setSortingEnabled(false);
+    tree_->setWordWrap(false);
+    tree_->setTextElideMode(Qt::ElideRight);
+    auto* h = tree_->header();
+    h->setStretchLastSection(false);
+    h->setSectionResizeMode(QHeaderView::Interactive);
+    h->setSectionResizeMode(MessageColumn, QHeaderView::Stretch);
+    // activated covers double-click, Enter/Return, and single-click where the platform's style
+    // activates on one click.
+    connect(tree_, &QTreeWidget::itemActivated, this,
+            [this](QTreeWidgetItem* item, int) { activateItem(item); });
+    layout->addWidget(tree_, 1);
+
+    empty_ = new QLabel(tr("No problems"), tree_->viewport());
+    empty_->setObjectName(QStringLiteral("problemsEmpty"));
+    empty_->setAlignment(Qt::AlignCenter);
+    empty_->setForegroundRole(QPalette::PlaceholderText);
+    empty_->setAttribute(Qt::WA_TransparentForMouseEvents);
+    tree_->viewport()->installEventFilter(this);
+
+    auto* copyAction = new QAction(tr("Copy"), tree_);
+    copyAction->setShortcut(QKeySequence::Copy);
+    copyAction->setShortcutContext(Qt::WidgetShortcut);
+    connect(copyAction, &QAction::triggered, this, &ProblemsPanel::copy);
+    tree_->addAction(copyAction);
+    tree_->setContextMenuPolicy(Qt::ActionsContextMenu);
+
+    rebuild();
+}
+
+void ProblemsPanel::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnostics) {
+    diagnostics_ = diagnostics;
+    rebuild();
+}
+
+void ProblemsPanel::setError(const QString& message) {
+    diagnostics_.clear();
+    diagnostics_.push_back({"", 0, 0, nvvm::Severity::Error, message.toStdString(), "nvpg"});
+    rebuild();
+}
+
+void ProblemsPanel::clear() {
+    diagnostics_.clear();
+    rebuild();
+}
+
+int ProblemsPanel::count() const {
+    return int(diagnostics_.size());
+}
+
+QString ProblemsPanel::summary() const {
+    return header_->text();
+}
+
+void ProblemsPanel::rebuild() {
+    tree_->clear();
+    errors_ = warnings_ = notes_ = 0;
+    QList<QTreeWidgetItem*> items;
+    items.reserve(qsizetype(diagnostics_.size()));
+    for (size_t i = 0; i < diagnostics_.size(); ++i) {
+        const auto& d = diagnostics_[i];
+        switch (d.severity) {
+            case nvvm::Severity::Error:
+                ++errors_;
+                break;
+            case nvvm::Severity::Warning:
+                ++warnings_;
+                break;
+            case nvvm::Severity::Note:
+                ++notes_;
+                break;
+        }
+        const QString message = QString::fromStdString(d.message).trimmed();
+        const QString firstLine = message.section(QLatin1Char('\n'), 0, 0);
+        auto* item = new QTreeWidgetItem;
+        item->setIcon(SeverityColumn, style()->standardIcon(severityIcon(d.severity)));
+        item->setText(SeverityColumn,
+                      QString::fromUtf8(nvvm::severityName(d.severity).data(),
+                                        qsizetype(nvvm::severityName(d.severity).size())));
+        item->setText(ModuleColumn, QString::fromStdString(d.module));
+        // 0 means the message names no place; an empty cell says so better than "0".
+        if (d.line > 0) item->setText(LineColumn, QString::number(d.line));
+        if (d.column > 0) item->setText(ColumnColumn, QString::number(d.column));
+        // Multi-line messages (the verifier quotes the IR on the next lines) show their first
+        // line in the row; the whole text is in the tooltip and what Copy copies.
+        item->setText(MessageColumn, message.contains(QLatin1Char('\n'))
+                                         ? firstLine + QStringLiteral(" …")
+                                         : firstLine);
+        item->setToolTip(MessageColumn, message);
+        item->setData(MessageColumn, kMessageRole, message);
+        item->setText(SourceColumn, QString::fromStdString(d.source));
+        item->setTextAlignment(LineColumn, Qt::AlignRight | Qt::AlignVCenter);
+        item->setTextAlignment(ColumnColumn, Qt::AlignRight | Qt::AlignVCenter);
+        item->setData(SeverityColumn, kIndexRole, int(i));
+        items << item;
+    }
+    tree_->addTopLevelItems(items);
+    for (int c : {SeverityColumn, ModuleColumn, LineColumn, ColumnColumn, SourceColumn})
+        tree_->resizeColumnToContents(c);
+
+    if (diagnostics_.empty()) {
+        header_->setText(tr("No problems"));
+    } else {
+        QStringList parts{plural(errors_, tr("error"), tr("errors")),
+                          plural(warnings_, tr("warning"), tr("warnings"))};
+        if (notes_ > 0) parts << plural(notes_, tr("note"), tr("notes"));
+        header_->setText(parts.join(QStringLiteral(", ")));
+    }
+    empty_->setVisible(diagnostics_.empty());
+    empty_->resize(tree_->viewport()->size());
+    if (tree_->topLevelItemCount() > 0)
+        tree_->setCurrentItem(tree_->topLevelItem(0), 0, QItemSelectionModel::NoUpdate);
+}
+
+bool ProblemsPanel::eventFilter(QObject* watched, QEvent* event) {
+    // The empty-state label covers the viewport, whatever its size.
+    if (watched == tree_->viewport() && event->type() == QEvent::Resize)
+        empty_->resize(tree_->viewport()->size());
+    return QWidget::eventFilter(watched, event);
+}
+
+void ProblemsPanel::activateItem(QTreeWidgetItem* item) {
+    if (!item) return;
+    const int index = item->data(SeverityColumn, kIndexRole).toInt();
+    if (index < 0 || size_t(index) >= diagnostics_.size()) return;
+    const auto& d = diagnostics_[size_t(index)];
+    // An error with no module (a missing library) has nowhere to jump to.
+    if (d.module.empty()) return;
+    emit activated(QString::fromStdString(d.module), d.line, d.column);
+}
+
+void ProblemsPanel::copy() {
+    QList<QTreeWidgetItem*> items = tree_->selectedItems();
+    if (items.isEmpty())
+        for (int i = 0; i < tree_->topLevelItemCount(); ++i) items << tree_->topLevelItem(i);
+    std::sort(items.begin(), items.end(), [this](auto* a, auto* b) {
+        return tree_->indexOfTopLevelItem(a) < tree_->indexOfTopLevelItem(b);
+    });
+    QStringList lines;
+    for (auto* item : items) {
+        const int index = item->data(SeverityColumn, kIndexRole).toInt();
+        lines << QString::fromStdString(nvvm::formatDiagnostic(diagnostics_[size_t(index)]));
+    }
+    if (!lines.isEmpty()) QApplication::clipboard()->setText(lines.join(QLatin1Char('\n')));
+}
+
+}  // namespace nvpg::gui

@@ -1,0 +1,198 @@
+#include "panels/SettingsDialog.h"
+
+#include <memory>
+
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QThread>
+#include <QVBoxLayout>
+
+#include "toolkit/Toolkit.h"
+
+namespace nvpg::gui {
+
+namespace {
+
+const QString kCudaPathKey = QStringLiteral("toolkit/cudaPath");
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+// core words the explicit root as the CLI's option; here it is this dialog's path.
+QString forTheDialog(QString text) {
+    text.replace(QLatin1String("via --cuda-path"), QLatin1String("via the path above"));
+    text.replace(QLatin1String("a --cuda-path that"), QLatin1String("a path that"));
+    return text;
+}
+
+}  // namespace
+
+SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
+    setWindowTitle(tr("Settings"));
+    auto* layout = new QVBoxLayout(this);
+
+    auto* intro = new QLabel(
+        tr("CUDA toolkit: the folder that holds nvvm/lib64/libnvvm.so.4 (a standard toolkit) or "
+           "lib64/libnvvm.so.4 (a pip-wheel tree). Leave it empty to search as nvpg does: "
+           "CUDA_PATH, CUDA_HOME, CONDA_PREFIX, python3's nvidia packages, /usr/local/cuda, "
+           "/opt/cuda, then the system loader."),
+        this);
+    intro->setWordWrap(true);
+    layout->addWidget(intro);
+
+    auto* row = new QHBoxLayout;
+    path_ = new QLineEdit(this);
+    path_->setObjectName(QStringLiteral("cudaPath"));
+    path_->setPlaceholderText(tr("search as nvpg does"));
+    path_->setClearButtonEnabled(true);
+    browse_ = new QPushButton(tr("Browse…"), this);
+    browse_->setObjectName(QStringLiteral("browse"));
+    row->addWidget(path_, 1);
+    row->addWidget(browse_);
+    layout->addLayout(row);
+
+    layout->addWidget(new QLabel(tr("What is found there:"), this));
+    preview_ = new QPlainTextEdit(this);
+    preview_->setObjectName(QStringLiteral("preview"));
+    preview_->setReadOnly(true);
+    preview_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    preview_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    layout->addWidget(preview_, 1);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
+
+    // A search opens libraries and may ask python3 for its site-packages: not on each keystroke.
+    debounce_.setSingleShot(true);
+    debounce_.setInterval(300);
+    connect(&debounce_, &QTimer::timeout, this, &SettingsDialog::startSearch);
+    connect(path_, &QLineEdit::textChanged, this, [this] { debounce_.start(); });
+    connect(browse_, &QPushButton::clicked, this, &SettingsDialog::browse);
+
+    path_->setText(cudaPath());
+    debounce_.stop();
+    startSearch();
+    resize(680, 440);
+}
+
+SettingsDialog::~SettingsDialog() {
+    // The search thread uses no member, but it must not outlive the dialog's QThread object.
+    if (search_) {
+        search_->wait();
+        delete search_;
+    }
+}
+
+QString SettingsDialog::cudaPath() {
+    return QSettings().value(kCudaPathKey).toString();
+}
+
+QString SettingsDialog::path() const {
+    return path_->text().trimmed();
+}
+
+void SettingsDialog::setPath(const QString& path) {
+    path_->setText(path);
+}
+
+QString SettingsDialog::previewText() const {
+    return preview_->toPlainText();
+}
+
+bool SettingsDialog::previewPending() const {
+    return debounce_.isActive() || search_ != nullptr || searchAgain_;
+}
+
+void SettingsDialog::accept() {
+    QSettings settings;
+    // Empty means "search": removing the key keeps that the same as never having set it.
+    if (path().isEmpty())
+        settings.remove(kCudaPathKey);
+    else
+        settings.setValue(kCudaPathKey, path());
+    QDialog::accept();
+}
+
+void SettingsDialog::browse() {
+    const QString start = path().isEmpty() ? QStringLiteral("/usr/local/cuda") : path();
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("CUDA toolkit folder"), start);
+    if (dir.isEmpty()) return;
+    path_->setText(dir);
+    debounce_.stop();
+    startSearch();
+}
+
+void SettingsDialog::startSearch() {
+    if (search_) {
+        searchAgain_ = true;
+        return;
+    }
+    const QString path = this->path();
+    auto text = std::make_shared<QString>();
+    search_ = QThread::create([path, text] { *text = describeToolkit(path); });
+    // A slow disk or python3 query must not freeze the dialog; `finished` comes back queued.
+    connect(search_, &QThread::finished, this, [this, path, text] {
+        search_->deleteLater();
+        search_ = nullptr;
+        searchDone(path, *text);
+        if (searchAgain_) {
+            searchAgain_ = false;
+            startSearch();
+        }
+    });
+    search_->start();
+}
+
+void SettingsDialog::searchDone(const QString& path, const QString& text) {
+    preview_->setPlainText(text);
+    emit previewUpdated(path);
+}
+
+QString SettingsDialog::describeToolkit(const QString& path) {
+    toolkit::SearchConfig config;
+    QString out;
+    if (path.isEmpty()) {
+        out += tr("No path set: the default search.\n\n");
+    } else {
+        const QFileInfo fi(path);
+        if (!fi.exists())
+            out += tr("%1 does not exist.\n\n").arg(path);
+        else if (!fi.isDir())
+            out += tr("%1 is not a folder.\n\n").arg(path);
+        config.explicitRoot = path.toStdString();
+    }
+
+    auto tk = toolkit::Toolkit::load(std::move(config));
+    if (!tk) {
+        // Without libNVVM the search stops there, so the others are not reported.
+        out += tr("libNVVM: not found\n%1").arg(q(tk.error().message));
+        return forTheDialog(out);
+    }
+    for (const auto& r : (*tk)->reports()) {
+        if (r.found) {
+            out += tr("%1: found, %2\n  %3 (%4)\n")
+                       .arg(q(r.name), q(r.version), q(r.path.string()), q(r.via));
+            if (!r.problem.empty()) out += QStringLiteral("  %1\n").arg(q(r.problem));
+        } else {
+            out += tr("%1: not found\n  %2\n").arg(q(r.name), q(r.problem));
+            if (!r.tried.empty()) out += tr("  places tried:\n");
+            for (const auto& t : r.tried)
+                out += QStringLiteral("    %1 (%2): %3\n").arg(q(t.place), q(t.via), q(t.why));
+        }
+        out += QLatin1Char('\n');
+    }
+    return forTheDialog(out.trimmed() + QLatin1Char('\n'));
+}
+
+}  // namespace nvpg::gui

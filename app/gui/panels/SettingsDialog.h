@@ -1,0 +1,58 @@
+#pragma once
+
+#include <QDialog>
+#include <QString>
+#include <QTimer>
+
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QThread;
+
+namespace nvpg::gui {
+
+// Preferences: the CUDA toolkit to use (empty: search as nvpg does), shown with what was found
+// there. Stored in QSettings under "toolkit/cudaPath".
+class SettingsDialog : public QDialog {
+    Q_OBJECT
+
+public:
+    explicit SettingsDialog(QWidget* parent = nullptr);
+    ~SettingsDialog() override;
+    static QString cudaPath();  // the stored setting
+
+    // The path being edited (not stored until OK).
+    QString path() const;
+    void setPath(const QString& path);
+    // What the preview shows now, and whether a search is still pending or running.
+    QString previewText() const;
+    bool previewPending() const;
+
+    QLineEdit* pathEdit() const { return path_; }
+    QPushButton* browseButton() const { return browse_; }
+
+    // The preview's text for a toolkit path (empty: the default search). Loads the libraries it
+    // finds, so it can take a moment; safe to call from any thread.
+    static QString describeToolkit(const QString& path);
+
+public slots:
+    void accept() override;
+
+signals:
+    // The preview shows the search for `path`.
+    void previewUpdated(const QString& path);
+
+private:
+    void browse();
+    void startSearch();
+    void searchDone(const QString& path, const QString& text);
+
+    QLineEdit* path_ = nullptr;
+    QPushButton* browse_ = nullptr;
+    QPlainTextEdit* preview_ = nullptr;
+    QTimer debounce_;
+    QThread* search_ = nullptr;  // the search in flight, if any
+    bool searchAgain_ = false;   // the path changed while it ran
+};
+
+}  // namespace nvpg::gui

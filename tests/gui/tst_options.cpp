@@ -1,0 +1,444 @@
+// The Options dock and the Settings dialog: each control edits the document (and only when its
+// input is valid), the document's changes come back without echoing as edits, and the toolkit
+// preview says what a path holds.
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDeadlineTimer>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include "TestSupport.h"
+#include "document/WorkspaceDocument.h"
+#include "nvvm/Options.h"
+#include "panels/OptionsPanel.h"
+#include "panels/SettingsDialog.h"
+
+using nvpg::gui::OptionsPanel;
+using nvpg::gui::SettingsDialog;
+using nvpg::gui::WorkspaceDocument;
+namespace nvvm = nvpg::nvvm;
+namespace lto = nvpg::lto;
+
+namespace {
+
+void selectData(QComboBox* c, const QVariant& data) {
+    const int i = c->findData(data);
+    QVERIFY2(i >= 0, qPrintable(data.toString()));
+    c->setCurrentIndex(i);
+}
+
+// Where the real toolkit's root is: above nvvm/lib64 in a standard toolkit, above lib64 in a
+// pip-wheel tree.
+QString realToolkitRoot() {
+    auto dir = nvpg::test::realToolkit()->nvvmReport().path.parent_path().parent_path();
+    if (dir.filename() == "nvvm") dir = dir.parent_path();
+    return QString::fromStdString(dir.string());
+}
+
+// Waits until the preview shows the search for `path` and no other search is due.
+bool waitForPreview(SettingsDialog& dlg, const QString& path) {
+    QString shown;
+    bool any = false;
+    auto c = QObject::connect(&dlg, &SettingsDialog::previewUpdated, [&](const QString& p) {
+        shown = p;
+        any = true;
+    });
+    QDeadlineTimer deadline(30000);
+    while ((dlg.previewPending() || !any || shown != path) && !deadline.hasExpired())
+        QTest::qWait(20);
+    QObject::disconnect(c);
+    return any && shown == path && !dlg.previewPending();
+}
+
+}  // namespace
+
+class TestOptions : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanup();
+
+    void defaultsShowLibnvvmValues();
+    void archComboSetsAndClearsArch();
+    void triStatesMapToOptional_data();
+    void triStatesMapToOptional();
+    void optLevel();
+    void jumpTableDensity();
+    void libdeviceAndLtoMode();
+    void debugNoteWithoutOpt0();
+    void oneSettingsChangePerEdit();
+    void badExtraFlagIsNotApplied();
+    void extraFlagWithOwnFieldIsRejected();
+    void invalidTextSurvivesOtherEdits();
+    void typedExtraFlagsApply();
+    void resetUpdatesControlsWithoutEditing();
+    void resetWithForeignArch();
+
+    void previewOfEmptyFolder();
+    void previewOfRealToolkit();
+    void okStoresCancelLeaves();
+};
+
+void TestOptions::initTestCase() {
+    // Before any QSettings: Qt picks the settings path once.
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("nvpg-test"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_gui_options"));
+    QSettings().clear();
+}
+
+void TestOptions::cleanup() {
+    QSettings().clear();
+}
+
+void TestOptions::defaultsShowLibnvvmValues() {
+    WorkspaceDocument doc;
+    OptionsPanel panel(&doc);
+    panel.setArchs(nvvm::supportedArchs(13), 13, "default: libNVVM's (compute_75)");
+    QCOMPARE(panel.archCombo()->itemText(0), QStringLiteral("default: libNVVM's (compute_75)"));
+    QCOMPARE(panel.archCombo()->count(), int(nvvm::supportedArchs(13).size()) + 1);
+    QCOMPARE(panel.archCombo()->currentIndex(), 0);
+    QCOMPARE(panel.optCombo()->currentText(), QStringLiteral("default (3)"));
+    QCOMPARE(panel.ftzCombo()->currentText(), QStringLiteral("default (0)"));
+    QCOMPARE(panel.precDivCombo()->currentText(), QStringLiteral("default (1)"));
+    QCOMPARE(panel.precSqrtCombo()->currentText(), QStringLiteral("default (1)"));
+    QCOMPARE(panel.fmaCombo()->currentText(), QStringLiteral("default (1)"));
+    QCOMPARE(panel.jumpTableSpin()->text(), QStringLiteral("default (101)"));
+    QVERIFY(panel.ftzCombo()->toolTip().contains("denormals"));
+    QVERIFY(panel.jumpTableSpin()->toolTip().contains("-jump-table-density="));
+    QVERIFY(!panel.hasInvalidInput());
+    QVERIFY(!doc.isModified());  // building the panel edits nothing
+}
+
+void TestOptions::archComboSetsAndClearsArch() {
+    WorkspaceDocument doc;
+    OptionsPanel panel(&doc);
+    panel.setArchs(nvvm::supportedArchs(13), 13, "default: compute_90 (local GPU)");
+    selectData(panel.archCombo(), QStringLiteral("compute_80"));
+    QCOMPARE(doc.workspace().options.arch, std::optional<std::string>("compute_80"));
+    QVERIFY(doc.isModified());
+    panel.archCombo()->setCurrentIndex(0);
+    QVERIFY(!doc.workspace().options.arch);
+    QVERIFY(panel.archNote()->isHidden());
+}
+
+void TestOptions::triStatesMapToOptional_data() {
+    QTest::addColumn<QString>("name");
+    for (const char* n : {"ftz", "prec-div", "prec-sqrt", "fma"}) QTest::newRow(n) << QString(n);
+}
+
+void TestOptions::triStatesMapToOptional() {
+    QFETCH(QString, name);
+    WorkspaceDocument doc;
+    OptionsPanel panel(&doc);
+    auto* combo = panel.findChild<QComboBox*>(name);
+    QVERIFY(combo);
+    const auto key = name.toStdString();
+    selectData(combo, 1);
+    QCOMPARE(doc.workspace().options.get(key), std::optional<std::string>("1"));
+    selectData(combo, 0);
+    QCOMPARE(doc.workspace().options.get(key), std::optional<std::string>("0"));
+    combo->setCurrentIndex(0);
+    QCOMPARE(doc.workspace().options.get(key), std::nullopt);
+}
+
+void TestOptions::optLevel() {
+    WorkspaceDocument doc;
+    OptionsPanel panel(&doc);
+    selectData(panel.optCombo(), 0);
+    QCOMPARE(doc.workspace().options.opt, std::optional(0));
+    selectData(panel.optCombo(), 3);
+    QCOMPARE(doc.workspace().options.opt, std::optional(3));
+    panel.optCombo()->setCurrentIndex(0);
+    QVERIFY(!doc.workspace().options.opt);
+}
+
+void TestOptions::jumpTableDensity() {
+    WorkspaceDocument doc;
+    OptionsPanel panel(&doc);
+    panel.jumpTableSpin()->setValue(40);
+    QCOMPARE(doc.workspace().options.jumpTableDensity, std::optional(40));
+    panel.jumpTableSpin()->setValue(101);
+    QCOMPARE(doc.workspace().options.jumpTableDensity, std::optional(101));
+    panel.jumpTableSpin()->setValue(-1);
+    QVERIFY(!doc.workspace().options.jumpTableDensity);
+    QCOMPARE(panel.jumpTableSpin()->text(), QStringLiteral("default (101)"));
+    QCOMPARE(doc.workspace().options.flags(), std::vector<std::string>{});
+}
+
+void TestOptions::libdeviceAndLtoMode() {
+    WorkspaceDocument doc;
+    OptionsPanel panel(&doc);
+    QVERIFY(!doc.workspace().libdevice);
+    panel.libdeviceCheck()->setChecked(true);
+    QVERIFY(doc.workspace().libdevice);
+    panel.libdeviceCheck()->setChecked(false);
+    QVERIFY(!doc.workspace().libdevice);
+
+    QCOMPARE(doc.workspace().ltoMode, lto::Mode::Program);
+    selectData(panel.ltoModeCombo(), QStringLiteral("separate"));
+    QCOMPARE(doc.workspace().ltoMode, lto::Mode::Separate);
+    QVERIFY(panel.ltoModeCombo()->currentText().startsWith("separate (one Program per module)"));
+    selectData(panel.ltoModeCombo(), QStringLiteral("program"));
+    QCOMPARE(doc.workspace().ltoMode, lto::Mode::Program);
+}
+
+void TestOptions::debugNoteWithoutOpt0() {
+    WorkspaceDocument doc;
+    OptionsPanel panel(&doc);
+    QVERIFY(panel.debugNote()->isHidden());
+    panel.debugCheck()->setChecked(true);
+    QVERIFY(doc.workspace().options.debug);
+    // opt unset means libNVVM's 3: the note shows, and it is a note, not invalid input.
+    QVERIFY(!panel.debugNote()->isHidden());
+    QVERIFY(panel.debugNote()->text().contains("opt 0"));
+    QVERIFY(!panel.hasInvalidInput());
+    selectData(panel.optCombo(), 0);
+    QVERIFY(panel.debugNote()->isHidden());
+    selectData(panel.optCombo(), 3);
+    QVERIFY(!panel.debugNote()->isHidden());
+    panel.debugCheck()->setChecked(false);
+    QVERIFY(panel.debugNote()->isHidden());
+    QVERIFY(!doc.workspace().options.debug);
+}
+
+void TestOptions::oneSettingsChangePerEdit() {
+    WorkspaceDocument doc;
+    OptionsPanel panel(&doc);
+    QSignalSpy spy(&doc, &WorkspaceDocument::settingsChanged);
+    selectData(panel.ftzCombo(), 1);
+    QCOMPARE(spy.count(), 1);
+    panel.jumpTableSpin()->setValue(7);
+    QCOMPARE(spy.count(), 2);
+    panel.libdeviceCheck()->setChecked(true);
+    QCOMPARE(spy.count(), 3);
+    // The document's echo did not move any control.
+    QCOMPARE(panel.ftzCombo()->currentData(), QVariant(1));
+    QCOMPARE(panel.jumpTableSpin()->value(), 7);
+}
+
+void TestOptions::badExtraFlagIsNotApplied() {
+    WorkspaceDocument doc;
+    OptionsPanel panel(&doc);
+    panel.extraFlagsEdit()->setText("-generate-line-info");
+    QCOMPARE(doc.workspace().options.extraFlags, std::vector<std::string>{"-generate-line-info"});
+
+    QSignalSpy spy(&doc, &WorkspaceDocument::settingsChanged);
+    panel.extraFlagsEdit()->setText("--opt=3");
+    QVERIFY(panel.hasInvalidInput());
+    QVERIFY(!panel.extraFlagsError()->isHidden());
+    QVERIFY2(panel.extraFlagsError()->text().contains("single dash"),
+             qPrintable(panel.extraFlagsError()->text()));
+    QVERIFY(panel.extraFlagsEdit()->property("invalid").toBool());
+    QVERIFY(panel.extraFlagsEdit()->palette().color(QPalette::Base) !=
+            panel.palette().color(QPalette::Base));
+    QCOMPARE(doc.workspace().options.extraFlags, std::vector<std::string>{"-generate-line-info"});
+    QCOMPARE(spy.count(), 0);
+
+    panel.extraFlagsEdit()->setText("-generate-line-info  -Xopt ");
+    QVERIFY(!panel.hasInvalidInput());
+    QVERIFY(panel.extraFlagsError()->isHidden());
+    QVERIFY(!panel.extraFlagsEdit()->property("invalid").toBool());
+    QCOMPARE(doc.workspace().options.extraFlags,
+             (std::vector<std::string>{"-generate-line-info", "-Xopt"}));
+    QCOMPARE(spy.count(), 1);
+    // What the user typed stays as typed (spaces and all): the echo does not rewrite it.
+    QCOMPARE(panel.extraFlagsEdit()->text(), QStringLiteral("-generate-line-info  -Xopt "));
+}
+
+void TestOptions::extraFlagWithOwnFieldIsRejected() {
+    WorkspaceDocument doc;
+    OptionsPanel panel(&doc);
+    panel.extraFlagsEdit()->setText("-ftz=1");
+    QVERIFY(panel.hasInvalidInput());
+    QVERIFY(panel.extraFlagsError()->text().contains("own field"));
+    QVERIFY(doc.workspace().options.extraFlags.empty());
+    QVERIFY(!doc.isModified());
+}
+
+void TestOptions::invalidTextSurvivesOtherEdits() {
+    WorkspaceDocument doc;
+    OptionsPanel panel(&doc);
+    panel.extraFlagsEdit()->setText("--g");
+    QVERIFY(panel.hasInvalidInput());
+    selectData(panel.fmaCombo(), 0);
+    QCOMPARE(doc.workspace().options.fma, std::optional(false));
+    QCOMPARE(panel.extraFlagsEdit()->text(), QStringLiteral("--g"));
+    QVERIFY(panel.hasInvalidInput());
+    // Another part of the app changing a setting does not wipe it either.
+    doc.setLibdevice(true);
+    QCOMPARE(panel.extraFlagsEdit()->text(), QStringLiteral("--g"));
+    QVERIFY(panel.libdeviceCheck()->isChecked());
+    QVERIFY(doc.workspace().options.extraFlags.empty());
+}
+
+void TestOptions::typedExtraFlagsApply() {
+    WorkspaceDocument doc;
+    OptionsPanel panel(&doc);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.extraFlagsEdit()->setFocus();
+    QTest::keyClicks(panel.extraFlagsEdit(), "-generate-line-info");
+    QVERIFY(!panel.hasInvalidInput());
+    QCOMPARE(doc.workspace().options.extraFlags, std::vector<std::string>{"-generate-line-info"});
+    QVERIFY(panel.extraFlagsError()->isHidden());
+    QTest::keyClicks(panel.extraFlagsEdit(), " --x");
+    QVERIFY(panel.hasInvalidInput());
+    QVERIFY(panel.extraFlagsError()->isVisible());
+    QCOMPARE(doc.workspace().options.extraFlags, std::vector<std::string>{"-generate-line-info"});
+}
+
+void TestOptions::resetUpdatesControlsWithoutEditing() {
+    WorkspaceDocument doc;
+    OptionsPanel panel(&doc);
+    panel.setArchs(nvvm::supportedArchs(13), 13, "default");
+    panel.extraFlagsEdit()->setText("--opt=3");  // pending invalid input, replaced by the load
+    QVERIFY(panel.hasInvalidInput());
+
+    nvpg::workspace::Workspace ws;
+    ws.name = "loaded";
+    ws.options.arch = "compute_90";
+    ws.options.opt = 0;
+    ws.options.ftz = true;
+    ws.options.precDiv = false;
+    ws.options.fma = false;
+    ws.options.debug = true;
+    ws.options.jumpTableDensity = 10;
+    ws.options.extraFlags = {"-generate-line-info"};
+    ws.libdevice = true;
+    ws.ltoMode = lto::Mode::Separate;
+
+    QSignalSpy settings(&doc, &WorkspaceDocument::settingsChanged);
+    QSignalSpy modified(&doc, &WorkspaceDocument::modifiedChanged);
+    doc.reset(ws, QString());
+    QCOMPARE(settings.count(), 1);  // reset's own, no echo from the panel
+    QCOMPARE(modified.count(), 0);
+    QVERIFY(!doc.isModified());
+    QVERIFY(doc.workspace().options == ws.options);
+
+    QCOMPARE(panel.archCombo()->currentData().toString(), QStringLiteral("compute_90"));
+    QCOMPARE(panel.optCombo()->currentData(), QVariant(0));
+    QCOMPARE(panel.ftzCombo()->currentData(), QVariant(1));
+    QCOMPARE(panel.precDivCombo()->currentData(), QVariant(0));
+    QCOMPARE(panel.precSqrtCombo()->currentIndex(), 0);
+    QCOMPARE(panel.fmaCombo()->currentData(), QVariant(0));
+    QVERIFY(panel.debugCheck()->isChecked());
+    QVERIFY(panel.debugNote()->isHidden());  // opt 0
+    QCOMPARE(panel.jumpTableSpin()->value(), 10);
+    QVERIFY(panel.libdeviceCheck()->isChecked());
+    QCOMPARE(panel.ltoModeCombo()->currentData().toString(), QStringLiteral("separate"));
+    QCOMPARE(panel.extraFlagsEdit()->text(), QStringLiteral("-generate-line-info"));
+    QVERIFY(!panel.hasInvalidInput());
+    QVERIFY(panel.extraFlagsError()->isHidden());
+
+    // Back to defaults: every control shows "default" again.
+    doc.reset(nvpg::workspace::Workspace{}, QString());
+    QVERIFY(!doc.isModified());
+    QCOMPARE(panel.archCombo()->currentIndex(), 0);
+    QCOMPARE(panel.optCombo()->currentIndex(), 0);
+    QCOMPARE(panel.ftzCombo()->currentIndex(), 0);
+    QCOMPARE(panel.jumpTableSpin()->value(), -1);
+    QVERIFY(!panel.debugCheck()->isChecked());
+    QVERIFY(!panel.libdeviceCheck()->isChecked());
+    QCOMPARE(panel.ltoModeCombo()->currentData().toString(), QStringLiteral("program"));
+    QVERIFY(panel.extraFlagsEdit()->text().isEmpty());
+
+    // And edits after a load apply as usual.
+    selectData(panel.archCombo(), QStringLiteral("compute_86"));
+    QCOMPARE(doc.workspace().options.arch, std::optional<std::string>("compute_86"));
+    QVERIFY(doc.isModified());
+}
+
+void TestOptions::resetWithForeignArch() {
+    WorkspaceDocument doc;
+    OptionsPanel panel(&doc);
+    panel.setArchs(nvvm::supportedArchs(13), 13, "default");
+    nvpg::workspace::Workspace ws;
+    ws.options.arch = "compute_52";  // a CUDA 12 arch, not in 13's list
+    ws.options.extraFlags = {"--bad"};
+    doc.reset(ws, QString());
+    QVERIFY(!doc.isModified());
+    QCOMPARE(panel.archCombo()->currentData().toString(), QStringLiteral("compute_52"));
+    QVERIFY(panel.archCombo()->currentText().contains("not in libNVVM"));
+    QVERIFY(!panel.archNote()->isHidden());
+    QVERIFY(panel.archNote()->text().contains("compute_52"));
+    // The workspace's bad flag is explained, and left in the document as loaded.
+    QVERIFY(panel.hasInvalidInput());
+    QVERIFY(panel.extraFlagsError()->text().contains("single dash"));
+    QCOMPARE(doc.workspace().options.extraFlags, std::vector<std::string>{"--bad"});
+
+    // Choosing a listed arch drops the foreign item.
+    const int before = panel.archCombo()->count();
+    selectData(panel.archCombo(), QStringLiteral("compute_80"));
+    QCOMPARE(doc.workspace().options.arch, std::optional<std::string>("compute_80"));
+    QVERIFY(panel.archNote()->isHidden());
+    QCOMPARE(panel.archCombo()->count(), before - 1);
+}
+
+void TestOptions::previewOfEmptyFolder() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    SettingsDialog dlg;
+    QVERIFY(dlg.path().isEmpty());
+    dlg.setPath(dir.path());
+    QVERIFY(dlg.previewPending());
+    QVERIFY(waitForPreview(dlg, dir.path()));
+    const QString text = dlg.previewText();
+    QVERIFY2(text.contains("not found"), qPrintable(text));
+    QVERIFY2(text.contains(dir.path() + "/nvvm/lib64/libnvvm.so.4"), qPrintable(text));
+    QVERIFY2(text.contains(dir.path() + "/lib64/libnvvm.so.4"), qPrintable(text));
+
+    dlg.setPath(dir.path() + "/missing");
+    QVERIFY(waitForPreview(dlg, dir.path() + "/missing"));
+    QVERIFY2(dlg.previewText().contains("does not exist"), qPrintable(dlg.previewText()));
+}
+
+void TestOptions::previewOfRealToolkit() {
+    const QString root = realToolkitRoot();
+    SettingsDialog dlg;
+    dlg.setPath(root);
+    QVERIFY(waitForPreview(dlg, root));
+    const QString text = dlg.previewText();
+    QVERIFY2(text.contains("libNVVM: found"), qPrintable(text));
+    QVERIFY2(text.contains(root), qPrintable(text));
+    QVERIFY2(text.contains("via"), qPrintable(text));
+
+    // Empty: the default search, which finds the same toolkit the tests use.
+    dlg.setPath(QString());
+    QVERIFY(waitForPreview(dlg, QString()));
+    QVERIFY2(dlg.previewText().contains("libNVVM: found"), qPrintable(dlg.previewText()));
+}
+
+void TestOptions::okStoresCancelLeaves() {
+    QVERIFY(SettingsDialog::cudaPath().isEmpty());
+    {
+        SettingsDialog dlg;
+        dlg.setPath("  /opt/some-cuda ");
+        dlg.accept();
+        QCOMPARE(dlg.result(), int(QDialog::Accepted));
+    }
+    QCOMPARE(SettingsDialog::cudaPath(), QStringLiteral("/opt/some-cuda"));
+    {
+        SettingsDialog dlg;
+        QCOMPARE(dlg.path(), QStringLiteral("/opt/some-cuda"));  // opens on the stored one
+        dlg.setPath("/elsewhere");
+        dlg.reject();
+    }
+    QCOMPARE(SettingsDialog::cudaPath(), QStringLiteral("/opt/some-cuda"));
+    {
+        SettingsDialog dlg;
+        dlg.setPath(QString());
+        dlg.accept();
+    }
+    QVERIFY(SettingsDialog::cudaPath().isEmpty());
+    QVERIFY(!QSettings().contains("toolkit/cudaPath"));
+}
+
+QTEST_MAIN(TestOptions)
+#include "tst_options.moc"

@@ -1,0 +1,322 @@
+// The output view on real results of the pipeline: PTX and LTO-linked PTX side by side, their
+// headers, the diff, exports, error replies and scroll positions across compiles.
+#include <QtTest>
+
+#include <QAction>
+#include <QLabel>
+#include <QTemporaryDir>
+
+#include <Qsci/qsciscintilla.h>
+
+#include "TestSupport.h"
+#include "output/OutputView.h"
+#include "pipeline/Pipeline.h"
+
+using namespace nvpg;
+using nvpg::gui::EngineReply;
+using nvpg::gui::OutputView;
+
+namespace {
+
+std::shared_ptr<const pipeline::Result> compile(const std::vector<nvvm::Module>& modules,
+                                                lto::Mode mode = lto::Mode::Program) {
+    pipeline::Pipeline p(test::realToolkit());
+    pipeline::Job job;
+    job.modules = modules;
+    job.options.arch = "compute_90";
+    job.ltoMode = mode;
+    job.outputs = pipeline::kPtx | pipeline::kLtoIr | pipeline::kLtoPtx | pipeline::kCubin |
+                  pipeline::kFigures;
+    auto r = p.run(job);
+    if (!r) qFatal("%s", r.error().message.c_str());
+    return std::make_shared<const pipeline::Result>(std::move(*r));
+}
+
+nvvm::Module fixture(const std::string& name) {
+    return {name, test::readText(test::dataDir() / "ir" / name), false};
+}
+
+EngineReply reply(std::shared_ptr<const pipeline::Result> r, quint64 generation = 1) {
+    EngineReply e;
+    e.generation = generation;
+    e.result = std::move(r);
+    return e;
+}
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return f.readAll();
+}
+
+QByteArray bytes(const std::string& s) {
+    return QByteArray(s.data(), qsizetype(s.size()));
+}
+
+// A long PTX with many kernels, so that the panes can scroll.
+std::string manyKernelsIr(int kernels) {
+    std::string ir =
+        "target datalayout = \"e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-"
+        "i128:128:128-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64\"\n"
+        "target triple = \"nvptx64-nvidia-cuda\"\n";
+    std::string annotations;
+    std::string names;
+    for (int i = 0; i < kernels; ++i) {
+        const std::string k = "k" + std::to_string(i);
+        ir += "define void @" + k + "(float* %out, float %x) {\nentry:\n  %y = fmul float %x, " +
+              std::to_string(i + 2) + ".0\n  store float %y, float* %out\n  ret void\n}\n";
+        annotations += "!" + std::to_string(i) + " = !{void (float*, float)* @" + k +
+                       ", !\"kernel\", i32 1}\n";
+        names += (i ? ", !" : "!") + std::to_string(i);
+    }
+    ir += "!nvvm.annotations = !{" + names + "}\n" + annotations;
+    ir += "!nvvmir.version = !{!" + std::to_string(kernels) + "}\n!" + std::to_string(kernels) +
+          " = !{i32 2, i32 0}\n";
+    return ir;
+}
+
+}  // namespace
+
+class TestOutput : public QObject {
+    Q_OBJECT
+
+private:
+    std::shared_ptr<const pipeline::Result> keptDropped_;
+
+private slots:
+    void initTestCase() { keptDropped_ = compile({fixture("lto-kept-dropped.ll")}); }
+
+    void panesShowPtxAndLinkedPtx() {
+        OutputView v;
+        v.showReply(reply(keptDropped_));
+        QVERIFY(v.ptxText().contains(".entry kept"));
+        QVERIFY(v.ptxText().contains(".entry dropped"));
+        QVERIFY(v.ltoText().contains(".entry kept"));
+        QVERIFY(!v.ltoText().contains("dropped"));
+        QVERIFY(v.ltoNotice().isEmpty());
+        QVERIFY(v.errorText().isEmpty());
+        QVERIFY(v.ptxEditor()->isReadOnly());
+        QVERIFY(v.ltoEditor()->isReadOnly());
+        QVERIFY(v.ptxEditor()->lexer());
+    }
+
+    void headersGiveSizesTimesAndFigures() {
+        OutputView v;
+        v.showReply(reply(keptDropped_));
+        const auto& r = *keptDropped_;
+        const QString ptx = v.ptxHeader();
+        QVERIFY2(ptx.contains("2 kernels"), qPrintable(ptx));
+        QVERIFY2(ptx.contains("libNVVM"), qPrintable(ptx));
+        QVERIFY2(ptx.contains("compute_90 (options)"), qPrintable(ptx));
+        QVERIFY2(ptx.contains(" B") || ptx.contains(" KB"), qPrintable(ptx));
+
+        const QString lto = v.ltoHeader();
+        QVERIFY(!r.cubin.empty());
+        QVERIFY2(lto.contains("linked PTX"), qPrintable(lto));
+        QVERIFY2(lto.contains("cubin"), qPrintable(lto));
+        QVERIFY2(lto.contains("link→PTX"), qPrintable(lto));
+        QVERIFY2(lto.contains("link→cubin"), qPrintable(lto));
+        QVERIFY2(lto.contains("LTO-IR"), qPrintable(lto));
+        const auto kept = std::find_if(r.kernels.begin(), r.kernels.end(),
+                                       [](const auto& k) { return k.name == "kept"; });
+        QVERIFY(kept != r.kernels.end() && kept->usage);
+        const QString figures =
+            QStringLiteral("kept: %1 regs, 0 spill").arg(kept->usage->registers);
+        QVERIFY2(lto.contains(figures), qPrintable(lto));
+        QVERIFY2(lto.contains("dropped by LTO: dropped"), qPrintable(lto));
+        QVERIFY2(v.ltoHeaderToolTip().contains("kept:"), qPrintable(v.ltoHeaderToolTip()));
+    }
+
+    void manyKernelsAreSummarisedWithTheListInTheTooltip() {
+        // Without @llvm.used LTO drops every kernel, so figures come from the PTX alone here.
+        pipeline::Pipeline p(test::realToolkit());
+        pipeline::Job job;
+        job.modules = {{"many.ll", manyKernelsIr(5), false}};
+        job.options.arch = "compute_90";
+        job.outputs = pipeline::kPtx | pipeline::kFigures;
+        auto r = p.run(job);
+        QVERIFY(r);
+        OutputView v;
+        v.showReply(reply(std::make_shared<const pipeline::Result>(std::move(*r))));
+        QVERIFY2(v.ptxHeader().contains("5 kernels: up to"), qPrintable(v.ptxHeader()));
+        for (int i = 0; i < 5; ++i)
+            QVERIFY2(v.ptxHeaderToolTip().contains(QStringLiteral("k%1:").arg(i)),
+                     qPrintable(v.ptxHeaderToolTip()));
+    }
+
+    void libdeviceFunctionsAreCountedWithTheListInTheTooltip() {
+        pipeline::Pipeline p(test::realToolkit());
+        pipeline::Job job;
+        job.modules = {fixture("sinf.ll")};
+        job.libdevice = true;
+        job.options.arch = "compute_90";
+        auto r = p.run(job);
+        QVERIFY(r);
+        QVERIFY(!r->libdeviceFunctions.empty());
+        const auto first = QString::fromStdString(r->libdeviceFunctions.front());
+        OutputView v;
+        v.showReply(reply(std::make_shared<const pipeline::Result>(std::move(*r))));
+        QVERIFY2(v.ptxHeader().contains("libdevice:"), qPrintable(v.ptxHeader()));
+        QVERIFY2(v.ptxHeaderToolTip().contains(first), qPrintable(v.ptxHeaderToolTip()));
+        // PTX only: the LTO pane says why it is empty.
+        QVERIFY(v.ltoText().isEmpty());
+        QVERIFY2(v.ltoNotice().contains("nvJitLink"), qPrintable(v.ltoNotice()));
+        v.setLtoUnavailableReason("nvJitLink: not in /opt/cuda");
+        QCOMPARE(v.ltoNotice(), QString("nvJitLink: not in /opt/cuda"));
+        QVERIFY(!v.exportAction(OutputView::Kind::Cubin)->isEnabled());
+        QVERIFY(!v.exportAction(OutputView::Kind::LinkedPtx)->isEnabled());
+        QVERIFY(v.exportAction(OutputView::Kind::Ptx)->isEnabled());
+    }
+
+    void diffModeShowsTheDroppedKernelAsRemoved() {
+        OutputView v;
+        v.showReply(reply(keptDropped_));
+        QVERIFY(!v.diffMode());
+        v.setDiffMode(true);
+        QVERIFY(v.diffMode());
+        QVERIFY(v.diffAction()->isChecked());
+        const QString diff = v.diffText();
+        QVERIFY2(diff.startsWith("--- "), qPrintable(diff));
+        QVERIFY2(diff.contains("\n@@ -"), qPrintable(diff));
+        bool droppedRemoved = false;
+        for (const QString& line : diff.split('\n'))
+            if (line.startsWith('-') && line.contains(".entry dropped")) droppedRemoved = true;
+        QVERIFY2(droppedRemoved, qPrintable(diff));
+        QVERIFY(!diff.contains(
+            QRegularExpression("^\\+.*\\.entry kept", QRegularExpression::MultilineOption)));
+        QVERIFY(v.diffEditor()->lexer());
+        QVERIFY2(v.diffHeader().contains("hunk"), qPrintable(v.diffHeader()));
+        v.diffAction()->toggle();
+        QVERIFY(!v.diffMode());
+    }
+
+    void unifiedDiffNumbersItsHunks() {
+        std::string a, b;
+        for (int i = 1; i <= 20; ++i) a += "line" + std::to_string(i) + "\n";
+        b = a;
+        b.replace(b.find("line5\n"), 6, "");
+        b += "line21\n";
+        int added = 0, removed = 0, hunks = 0;
+        const QString d = gui::unifiedDiff(a, b, "a", "b", &added, &removed, &hunks);
+        QCOMPARE(added, 1);
+        QCOMPARE(removed, 1);
+        QCOMPARE(hunks, 2);
+        QVERIFY2(d.contains("@@ -2,7 +2,6 @@\n line2\n line3\n line4\n-line5\n line6\n"),
+                 qPrintable(d));
+        QVERIFY2(d.contains("@@ -18,3 +17,4 @@\n line18\n line19\n line20\n+line21\n"),
+                 qPrintable(d));
+        QVERIFY(gui::unifiedDiff(a, a, "a", "b").isEmpty());
+    }
+
+    void exportWritesTheResultBytes() {
+        OutputView v;
+        for (auto k : {OutputView::Kind::Ptx, OutputView::Kind::LtoIr, OutputView::Kind::LinkedPtx,
+                       OutputView::Kind::Cubin})
+            QVERIFY(!v.exportAction(k)->isEnabled());
+        QString error;
+        QTemporaryDir dir;
+        QVERIFY(!v.exportTo(OutputView::Kind::Ptx, dir.filePath("x.ptx"), &error));
+        QVERIFY(!error.isEmpty());
+
+        v.showReply(reply(keptDropped_));
+        const auto& r = *keptDropped_;
+        QSignalSpy exported(&v, &OutputView::exported);
+        struct Case {
+            OutputView::Kind kind;
+            const char* name;
+            QByteArray expected;
+        };
+        const Case cases[] = {
+            {OutputView::Kind::Ptx, "program.ptx", bytes(r.ptx)},
+            {OutputView::Kind::LtoIr, "program.ltoir", bytes(r.ltoIr.at(0).bytes)},
+            {OutputView::Kind::LinkedPtx, "program.lto.ptx", bytes(r.linkedPtx)},
+            {OutputView::Kind::Cubin, "program.cubin", bytes(r.cubin)},
+        };
+        for (const auto& c : cases) {
+            QVERIFY(v.exportAction(c.kind)->isEnabled());
+            const QString path = dir.filePath(c.name);
+            QVERIFY2(v.exportTo(c.kind, path, &error), qPrintable(error));
+            QCOMPARE(readAll(path), c.expected);
+        }
+        QCOMPARE(exported.count(), 4);
+        QVERIFY(readAll(dir.filePath("program.cubin"))
+                    .startsWith("\x7f"
+                                "ELF"));
+        QVERIFY(!v.exportTo(OutputView::Kind::Ptx, dir.filePath("no/such/dir/x.ptx"), &error));
+        QVERIFY(error.contains("x.ptx"));
+    }
+
+    void separateModeExportsOneLtoIrFilePerModule() {
+        auto r = compile({fixture("caller.ll"), fixture("callee.ll")}, lto::Mode::Separate);
+        QCOMPARE(r->ltoIr.size(), size_t(2));
+        OutputView v;
+        v.showReply(reply(r));
+        QVERIFY2(v.ltoHeader().contains("LTO-IR (2 modules)"), qPrintable(v.ltoHeader()));
+        QTemporaryDir dir;
+        const QString path = dir.filePath("program.ltoir");
+        const QStringList paths = v.exportPaths(OutputView::Kind::LtoIr, path);
+        QCOMPARE(paths, QStringList({dir.filePath("program.caller.ltoir"),
+                                     dir.filePath("program.callee.ltoir")}));
+        QString error;
+        QVERIFY2(v.exportTo(OutputView::Kind::LtoIr, path, &error), qPrintable(error));
+        QVERIFY(!QFile::exists(path));
+        QCOMPARE(readAll(paths[0]), bytes(r->ltoIr[0].bytes));
+        QCOMPARE(readAll(paths[1]), bytes(r->ltoIr[1].bytes));
+    }
+
+    void errorReplyShowsABannerAndKeepsTheOutput() {
+        OutputView v;
+        v.showReply(reply(keptDropped_, 1));
+        const QString ptx = v.ptxText();
+        EngineReply bad;
+        bad.generation = 2;
+        bad.error = "libNVVM takes virtual archs: compute_90, not sm_90";
+        v.showReply(bad);
+        QVERIFY2(v.errorText().contains("not sm_90"), qPrintable(v.errorText()));
+        QVERIFY(v.findChild<QLabel*>("errorBanner")->isVisibleTo(&v));
+        QCOMPARE(v.ptxText(), ptx);
+        QVERIFY(v.exportAction(OutputView::Kind::Ptx)->isEnabled());
+
+        // A compile rejected by libNVVM keeps the output too; the banner names the first error.
+        auto broken = compile({fixture("broken.ll")});
+        QVERIFY(broken->hasErrors());
+        v.showReply(reply(broken, 3));
+        QVERIFY2(v.errorText().contains("broken.ll"), qPrintable(v.errorText()));
+        QCOMPARE(v.ptxText(), ptx);
+
+        v.showReply(reply(keptDropped_, 4));
+        QVERIFY(v.errorText().isEmpty());
+        QVERIFY(!v.findChild<QLabel*>("errorBanner")->isVisibleTo(&v));
+    }
+
+    void firstVisibleLineIsKeptAcrossResults() {
+        OutputView v;
+        v.resize(1200, 300);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.showReply(reply(compile({{"many.ll", manyKernelsIr(12), false}}), 1));
+        auto* e = v.ptxEditor();
+        QVERIFY2(e->lines() > 100, qPrintable(QString::number(e->lines())));
+        e->setFirstVisibleLine(40);
+        QCOMPARE(e->firstVisibleLine(), 40);
+        // An edit elsewhere (one more kernel at the end): the view stays where it was.
+        v.showReply(reply(compile({{"many.ll", manyKernelsIr(13), false}}), 2));
+        QCOMPARE(e->firstVisibleLine(), 40);
+        // Shorter output: as close as it can get.
+        v.showReply(reply(keptDropped_, 3));
+        QVERIFY(e->firstVisibleLine() < 40);
+    }
+
+    void clearEmptiesEverything() {
+        OutputView v;
+        v.showReply(reply(keptDropped_));
+        v.clear();
+        QVERIFY(v.ptxText().isEmpty());
+        QVERIFY(v.ltoText().isEmpty());
+        QVERIFY(!v.result());
+        QVERIFY(!v.exportAction(OutputView::Kind::Ptx)->isEnabled());
+    }
+};
+
+QTEST_MAIN(TestOutput)
+#include "tst_output.moc"
