@@ -1,0 +1,26 @@
+// nvvm-playground [FILE...]: opens a workspace (.nvpg), or .ll/.bc files as the modules of a
+// new one.
+#include <QApplication>
+#include <QCommandLineParser>
+
+#include "window/MainWindow.h"
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("nvvm-playground");
+    QApplication::setApplicationName("nvvm-playground");
+    QApplication::setApplicationDisplayName("NVVM Playground");
+    QApplication::setApplicationVersion(NVPG_VERSION);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription("An IR playground for NVIDIA's libNVVM");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument("FILE", "a workspace (.nvpg), or NVVM IR modules (.ll, .bc)", "[FILE...]");
+    parser.process(app);
+
+    nvpg::gui::MainWindow window;
+    window.show();
+    if (!parser.positionalArguments().isEmpty()) window.openPaths(parser.positionalArguments());
+    return app.exec();
+}

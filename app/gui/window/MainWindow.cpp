@@ -1,0 +1,600 @@
+#include "window/MainWindow.h"
+
+#include <thread>
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QPointer>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTimer>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "document/WorkspaceDocument.h"
+#include "editor/EditorArea.h"
+#include "editor/FindBar.h"
+#include "editor/ModuleEditor.h"
+#include "engine/CompileController.h"
+#include "engine/ThreadEngine.h"
+#include "gpu/Devices.h"
+#include "nvvm/Options.h"
+#include "output/OutputView.h"
+#include "panels/OptionsPanel.h"
+#include "panels/ProblemsPanel.h"
+#include "panels/SettingsDialog.h"
+#include "support/Files.h"
+
+namespace nvpg::gui {
+
+void initResources();
+
+namespace {
+
+constexpr int kMaxRecent = 10;
+
+toolkit::SearchConfig searchConfig() {
+    toolkit::SearchConfig config;
+    const auto path = SettingsDialog::cudaPath();
+    if (!path.isEmpty()) config.explicitRoot = path.toStdString();
+    return config;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
+    : QMainWindow(parent), document_(new WorkspaceDocument(this)), engine_(std::move(engine)) {
+    initResources();
+    setObjectName("MainWindow");
+    setAcceptDrops(true);
+    loadToolkit();
+    if (!engine_)
+        engine_ = std::make_unique<ThreadEngine>(
+            toolkit_, toolkit_ ? QString() : QString("libNVVM is not available: see the status bar"));
+    controller_ = new CompileController(engine_.get(), document_, this);
+    if (toolkit_ && !toolkit_->nvJitLink()) controller_->setOutputs(pipeline::kPtx | pipeline::kFigures);
+
+    // Left: editors over a find bar; right: the output panes.
+    auto* left = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->setSpacing(0);
+    editors_ = new EditorArea(document_, left);
+    findBar_ = new FindBar(left);
+    findBar_->hide();
+    leftLayout->addWidget(editors_, 1);
+    leftLayout->addWidget(findBar_);
+    output_ = new OutputView(this);
+    auto* central = new QSplitter(Qt::Horizontal, this);
+    central->setObjectName("centralSplitter");
+    central->addWidget(left);
+    central->addWidget(output_);
+    central->setStretchFactor(0, 1);
+    central->setStretchFactor(1, 1);
+    setCentralWidget(central);
+
+    options_ = new OptionsPanel(document_, this);
+    auto* optionsDock = new QDockWidget(tr("Options"), this);
+    optionsDock->setObjectName("optionsDock");
+    optionsDock->setWidget(options_);
+    addDockWidget(Qt::LeftDockWidgetArea, optionsDock);
+    problems_ = new ProblemsPanel(this);
+    auto* problemsDock = new QDockWidget(tr("Problems"), this);
+    problemsDock->setObjectName("problemsDock");
+    problemsDock->setWidget(problems_);
+    addDockWidget(Qt::BottomDockWidgetArea, problemsDock);
+    if (toolkit_) options_->setArchs(nvvm::supportedArchs(toolkit_->cudaMajor()), toolkit_->cudaMajor(),
+                                     tr("default: libNVVM's (compute_75)"));
+
+    controller_->setFlush([this] { editors_->flush(); });
+    connect(controller_, &CompileController::replyShown, this, &MainWindow::showReply);
+    connect(editors_, &EditorArea::edited, controller_, &CompileController::edited);
+    connect(document_, &WorkspaceDocument::settingsChanged, this, [this] {
+        if (!opening_) controller_->settingsEdited();
+    });
+    connect(document_, &WorkspaceDocument::modulesChanged, this, [this] {
+        updateModuleActions();
+        if (!opening_) controller_->edited();
+    });
+    connect(document_, &WorkspaceDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(document_, &WorkspaceDocument::pathChanged, this, &MainWindow::updateTitle);
+    connect(problems_, &ProblemsPanel::activated, editors_, &EditorArea::showLocation);
+    connect(editors_, &EditorArea::currentModuleChanged, this, [this] {
+        updateModuleActions();
+        if (auto* e = editors_->currentEditor()) findBar_->attach(e);
+    });
+
+    buildActions();
+    buildStatusBar();
+    queryGpu();
+
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    if (!settings.contains("window/geometry")) resize(1400, 860);
+    newWorkspace();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::loadToolkit() {
+    auto tk = toolkit::Toolkit::load(searchConfig());
+    if (tk) {
+        toolkit_ = *tk;
+    } else {
+        toolkit_.reset();
+        libsErrorForStatus_ = QString::fromStdString(tk.error().message);
+    }
+}
+
+void MainWindow::buildActions() {
+    auto* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New Workspace"), QKeySequence::New, this, [this] {
+        if (maybeSave()) newWorkspace();
+    });
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
+        if (!maybeSave()) return;
+        const auto path = QFileDialog::getOpenFileName(this, tr("Open workspace"), {},
+                                                       tr("NVVM Playground workspaces (*.nvpg);;All files (*)"));
+        if (!path.isEmpty()) openWorkspace(path);
+    });
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    auto* examples = file->addMenu(tr("&Examples"));
+    for (const auto& name : exampleNames())
+        examples->addAction(name, this, [this, name] {
+            if (maybeSave()) openExample(name);
+        });
+    file->addSeparator();
+    file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(); });
+    file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this] { saveAsDialog(); });
+    file->addSeparator();
+    auto* exports = file->addMenu(tr("&Export"));
+    exports->addAction(tr("PTX…"), output_, &OutputView::exportPtx);
+    exports->addAction(tr("LTO-IR…"), output_, &OutputView::exportLtoIr);
+    exports->addAction(tr("Linked PTX…"), output_, &OutputView::exportLinkedPtx);
+    exports->addAction(tr("Cubin…"), output_, &OutputView::exportCubin);
+    file->addSeparator();
+    file->addAction(tr("Se&ttings…"), this, [this] {
+        SettingsDialog dialog(this);
+        if (dialog.exec() != QDialog::Accepted) return;
+        loadToolkit();
+        engine_->setToolkit(toolkit_, toolkit_ ? QString() : libsErrorForStatus_);
+        controller_->setOutputs(toolkit_ && !toolkit_->nvJitLink() ? pipeline::kPtx | pipeline::kFigures
+                                                                   : pipeline::kPtx | pipeline::kLtoIr | pipeline::kLtoPtx |
+                                                                         pipeline::kCubin | pipeline::kFigures);
+        buildStatusBar();
+        queryGpu();
+        controller_->compileNow();
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    auto* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(tr("&Find…"), QKeySequence::Find, this, [this] {
+        if (auto* e = editors_->currentEditor()) findBar_->attach(e);
+        findBar_->showFind();
+    });
+    edit->addAction(tr("&Replace…"), QKeySequence(tr("Ctrl+H")), this, [this] {
+        if (auto* e = editors_->currentEditor()) findBar_->attach(e);
+        findBar_->showReplace();
+    });
+
+    auto* module = menuBar()->addMenu(tr("&Module"));
+    module->addAction(tr("&New Module"), QKeySequence(tr("Ctrl+Shift+N")), this, [this] {
+        const QString name = document_->uniqueName("module.ll");
+        editors_->addModule(name.toStdString(),
+                            "; " + name.toStdString() +
+                                "\ntarget datalayout = \"e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-"
+                                "i128:128:128-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64\"\n"
+                                "target triple = \"nvptx64-nvidia-cuda\"\n\n"
+                                "!nvvmir.version = !{!0}\n!0 = !{i32 2, i32 0}\n",
+                            false);
+    });
+    module->addAction(tr("&Add Module Files…"), this, [this] {
+        addModuleFiles(QFileDialog::getOpenFileNames(this, tr("Add modules"), {},
+                                                     tr("NVVM IR (*.ll *.bc);;All files (*)")));
+    });
+    moduleActions_ << module->addAction(tr("&Rename…"), this, [this] {
+        const int i = editors_->currentModule();
+        if (i < 0) return;
+        bool ok = false;
+        const auto name = QInputDialog::getText(this, tr("Rename module"), tr("Name (libNVVM reports errors by it):"),
+                                                QLineEdit::Normal, QString::fromStdString(document_->module(i).name), &ok);
+        QString error;
+        if (ok && !editors_->renameModule(i, name, &error)) showError(tr("Rename module"), error);
+    });
+    moduleActions_ << module->addAction(tr("Re&move"), this, [this] {
+        const int i = editors_->currentModule();
+        if (i < 0) return;
+        const auto name = QString::fromStdString(document_->module(i).name);
+        if (QMessageBox::question(this, tr("Remove module"), tr("Remove %1 from the workspace?").arg(name)) ==
+            QMessageBox::Yes)
+            editors_->removeModule(i);
+    });
+    moduleActions_ << module->addAction(tr("Move &Up"), QKeySequence(tr("Ctrl+Shift+Up")), this,
+                                        [this] { editors_->moveModule(editors_->currentModule(), -1); });
+    moduleActions_ << module->addAction(tr("Move &Down"), QKeySequence(tr("Ctrl+Shift+Down")), this,
+                                        [this] { editors_->moveModule(editors_->currentModule(), +1); });
+    lazyAction_ = module->addAction(tr("&Lazy (load only what other modules use)"));
+    lazyAction_->setCheckable(true);
+    connect(lazyAction_, &QAction::triggered, this, [this](bool on) { editors_->setLazy(editors_->currentModule(), on); });
+    moduleActions_ << lazyAction_;
+    module->addSeparator();
+    splitAction_ = module->addAction(tr("&Split View"), QKeySequence(tr("Ctrl+\\")));
+    splitAction_->setCheckable(true);
+    connect(splitAction_, &QAction::triggered, this, [this](bool on) {
+        editors_->setSplit(on);
+        splitAction_->setChecked(editors_->isSplit());
+    });
+
+    auto* build = menuBar()->addMenu(tr("&Build"));
+    auto* compile = build->addAction(tr("&Compile"), QKeySequence(tr("Ctrl+B")), controller_, &CompileController::compileNow);
+    autoAction_ = build->addAction(tr("&Auto-compile after edits"));
+    autoAction_->setCheckable(true);
+    autoAction_->setChecked(QSettings().value("build/auto", true).toBool());
+    controller_->setAutoCompile(autoAction_->isChecked());
+    connect(autoAction_, &QAction::toggled, this, [this](bool on) {
+        controller_->setAutoCompile(on);
+        QSettings().setValue("build/auto", on);
+    });
+    auto* cancel = build->addAction(tr("C&ancel"), QKeySequence(Qt::Key_Escape), controller_, &CompileController::cancel);
+
+    auto* view = menuBar()->addMenu(tr("&View"));
+    for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+    auto* diff = view->addAction(tr("&Diff of PTX and LTO"));
+    diff->setCheckable(true);
+    connect(diff, &QAction::toggled, output_, &OutputView::setDiffMode);
+
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About NVVM Playground"), this, [this] {
+        QMessageBox::about(this, tr("About NVVM Playground"),
+                           tr("<b>NVVM Playground</b> %1<br>An IR playground for NVIDIA's libNVVM: edit NVVM IR "
+                              "modules, see their PTX and LTO result side by side.")
+                               .arg(NVPG_VERSION));
+    });
+
+    auto* bar = addToolBar(tr("Build"));
+    bar->setObjectName("buildToolBar");
+    bar->addAction(compile);
+    bar->addAction(cancel);
+    bar->addAction(autoAction_);
+    bar->addAction(diff);
+    bar->addAction(splitAction_);
+    updateModuleActions();
+}
+
+void MainWindow::buildStatusBar() {
+    if (!busyLabel_) {
+        busyLabel_ = new QLabel(this);
+        cancelButton_ = new QToolButton(this);
+        cancelButton_->setText(tr("Cancel"));
+        cancelButton_->hide();
+        connect(cancelButton_, &QToolButton::clicked, controller_, &CompileController::cancel);
+        libsLabel_ = new QLabel(this);
+        gpuLabel_ = new QLabel(this);
+        statusBar()->addWidget(busyLabel_);
+        statusBar()->addWidget(cancelButton_);
+        statusBar()->addPermanentWidget(libsLabel_);
+        statusBar()->addPermanentWidget(gpuLabel_);
+        busyTicker_ = new QTimer(this);
+        busyTicker_->setInterval(100);
+        connect(busyTicker_, &QTimer::timeout, this, [this] {
+            busyLabel_->setText(tr("Compiling… %1 s").arg(controller_->elapsedSeconds(), 0, 'f', 1));
+        });
+        connect(controller_, &CompileController::busyChanged, this, [this](bool busy) {
+            cancelButton_->setVisible(busy);
+            if (busy) {
+                busyLabel_->setText(tr("Compiling…"));
+                busyTicker_->start();
+            } else {
+                busyTicker_->stop();
+            }
+        });
+        connect(controller_, &CompileController::cancelled, this, [this] { busyLabel_->setText(tr("Cancelled")); });
+    }
+    if (!toolkit_) {
+        libsLabel_->setText(tr("libNVVM not found — File ▸ Settings… to point at a CUDA toolkit"));
+        libsLabel_->setToolTip(libsErrorForStatus_);
+        libsLabel_->setStyleSheet("color: #b00020;");
+        return;
+    }
+    QStringList parts, tips;
+    for (const auto& r : toolkit_->reports()) {
+        if (r.name == "CUDA driver") continue;
+        parts << (r.found ? QStringLiteral("%1 %2").arg(QString::fromStdString(r.name),
+                                                       r.name == "libdevice" ? "✓" : QString::fromStdString(r.version).section(' ', 0, 0))
+                          : QStringLiteral("%1 missing").arg(QString::fromStdString(r.name)));
+        tips << (r.found ? QStringLiteral("%1: %2 (%3) %4")
+                               .arg(QString::fromStdString(r.name), QString::fromStdString(r.path.string()),
+                                    QString::fromStdString(r.via), QString::fromStdString(r.version))
+                         : QStringLiteral("%1: %2").arg(QString::fromStdString(r.name), QString::fromStdString(r.problem)));
+    }
+    libsLabel_->setText(parts.join(" · "));
+    libsLabel_->setToolTip(tips.join("\n"));
+    libsLabel_->setStyleSheet({});
+}
+
+void MainWindow::queryGpu() {
+    gpuLabel_->setText(tr("GPU: looking…"));
+    if (!toolkit_) {
+        gpuLabel_->setText(tr("no GPU"));
+        return;
+    }
+    // cuInit can take a while: ask off the UI thread.
+    QPointer<MainWindow> self(this);
+    auto tk = toolkit_;
+    std::thread([self, tk] {
+        auto devices = gpu::listDevices(*tk);
+        QString label, tip, archLabel;
+        if (devices && !devices->empty()) {
+            const auto& d = devices->front();
+            label = QString::fromStdString(d.name);
+            tip = tr("compute capability %1.%2, %3 GiB").arg(d.ccMajor).arg(d.ccMinor).arg(d.totalMemory / double(1 << 30), 0, 'f', 1);
+            if (auto a = nvvm::archForComputeCapability(d.ccMajor, d.ccMinor, tk->cudaMajor()))
+                archLabel = tr("default: %1 (the local GPU's)").arg(QString::fromStdString(*a));
+        } else {
+            label = tr("no GPU");
+            tip = QString::fromStdString(devices ? std::string("the driver sees no GPU") : devices.error().message);
+        }
+        QMetaObject::invokeMethod(qApp, [self, tk, label, tip, archLabel] {
+            if (!self) return;
+            self->gpuLabel_->setText(label);
+            self->gpuLabel_->setToolTip(tip);
+            if (!archLabel.isEmpty()) self->options_->setArchs(nvvm::supportedArchs(tk->cudaMajor()), tk->cudaMajor(), archLabel);
+        });
+    }).detach();
+}
+
+void MainWindow::updateTitle() {
+    setWindowTitle(tr("NVVM Playground — %1[*]").arg(document_->displayName()));
+    setWindowModified(document_->isModified());
+}
+
+void MainWindow::updateModuleActions() {
+    const int i = editors_->currentModule();
+    for (auto* a : moduleActions_) a->setEnabled(i >= 0);
+    if (i >= 0) {
+        const QSignalBlocker block(lazyAction_);
+        lazyAction_->setChecked(document_->module(i).lazy);
+    }
+    if (splitAction_) {
+        splitAction_->setEnabled(document_->moduleCount() >= 2);
+        splitAction_->setChecked(editors_->isSplit());
+    }
+}
+
+void MainWindow::showReply(const EngineReply& reply) {
+    lastReply_ = reply;
+    output_->showReply(reply);
+    if (!reply.result) {
+        problems_->setError(reply.error);
+        editors_->setDiagnostics({});
+        busyLabel_->setText(tr("Not compiled: %1").arg(reply.error.section('\n', 0, 0)));
+        return;
+    }
+    const auto& r = *reply.result;
+    problems_->setDiagnostics(r.diagnostics);
+    editors_->setDiagnostics(r.diagnostics);
+    int errors = 0, warnings = 0;
+    for (const auto& d : r.diagnostics) (d.severity == nvvm::Severity::Error ? errors : warnings)++;
+    busyLabel_->setText(r.ok ? tr("Compiled in %1 s%2").arg(r.seconds, 0, 'f', 2).arg(warnings ? tr(", %n warning(s)", "", warnings) : QString())
+                             : tr("%n error(s)", "", errors));
+}
+
+bool MainWindow::maybeSave() {
+    if (!document_->isModified()) return true;
+    QMessageBox::StandardButton answer;
+    if (ask_) {
+        answer = ask_();
+    } else {
+        answer = QMessageBox::warning(this, tr("Unsaved changes"),
+                                      tr("%1 has changes that are not saved. Save them?").arg(document_->displayName()),
+                                      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    }
+    if (answer == QMessageBox::Save) return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::newWorkspace() {
+    opening_ = true;
+    workspace::Workspace ws;
+    ws.name = "untitled";
+    document_->reset(std::move(ws), {});
+    opening_ = false;
+    output_->clear();
+    problems_->setDiagnostics({});
+    updateTitle();
+}
+
+void MainWindow::afterOpen() {
+    opening_ = false;
+    updateTitle();
+    updateModuleActions();
+    output_->clear();
+    problems_->setDiagnostics({});
+    controller_->compileNow();
+}
+
+bool MainWindow::openWorkspace(const QString& path) {
+    auto ws = workspace::loadWorkspace(path.toStdString());
+    if (!ws) {
+        showError(tr("Open workspace"), QString::fromStdString(ws.error().message));
+        return false;
+    }
+    opening_ = true;
+    document_->reset(std::move(*ws), QFileInfo(path).absoluteFilePath());
+    addRecent(QFileInfo(path).absoluteFilePath());
+    afterOpen();
+    return true;
+}
+
+QStringList MainWindow::exampleNames() {
+    initResources();
+    QStringList names;
+    for (const auto& f : QDir(":/examples").entryList({"*.nvpg"}, QDir::Files, QDir::Name)) names << QFileInfo(f).completeBaseName();
+    return names;
+}
+
+bool MainWindow::openExample(const QString& name) {
+    QFile f(":/examples/" + name + ".nvpg");
+    if (!f.open(QIODevice::ReadOnly)) {
+        showError(tr("Open example"), tr("There is no bundled example called %1.").arg(name));
+        return false;
+    }
+    const auto bytes = f.readAll().toStdString();
+    auto ws = workspace::parseWorkspace(bytes, (name + ".nvpg").toStdString());
+    if (!ws) {
+        showError(tr("Open example"), QString::fromStdString(ws.error().message));
+        return false;
+    }
+    opening_ = true;
+    document_->reset(std::move(*ws), {});  // no path: saving asks where, the example stays pristine
+    afterOpen();
+    return true;
+}
+
+void MainWindow::addModuleFiles(const QStringList& paths) {
+    QStringList problems;
+    for (const auto& path : paths) {
+        auto bytes = support::readFile(path.toStdString());
+        if (!bytes) {
+            problems << QString::fromStdString(bytes.error().message);
+            continue;
+        }
+        const QFileInfo fi(path);
+        if (fi.suffix() == "bc" && !nvvm::looksLikeBitcode(*bytes)) {
+            problems << tr("%1 is named .bc but is not bitcode (no BC C0 DE magic); open it as .ll if it is text IR.").arg(path);
+            continue;
+        }
+        editors_->addModule(fi.fileName().toStdString(), *bytes, false);
+    }
+    if (!problems.isEmpty()) showError(tr("Add modules"), problems.join("\n"));
+}
+
+bool MainWindow::openPaths(const QStringList& paths) {
+    QStringList workspaces, modules, others;
+    for (const auto& p : paths) {
+        const auto suffix = QFileInfo(p).suffix();
+        if (suffix == "nvpg") workspaces << p;
+        else if (suffix == "ll" || suffix == "bc") modules << p;
+        else others << p;
+    }
+    if (!others.isEmpty())
+        showError(tr("Open"), tr("Not an NVVM IR module (.ll, .bc) or a workspace (.nvpg): %1").arg(others.join(", ")));
+    if (!workspaces.isEmpty()) {
+        if (workspaces.size() > 1 || !modules.isEmpty())
+            showError(tr("Open"), tr("Give one workspace, or .ll/.bc modules; opening %1.").arg(workspaces.first()));
+        return openWorkspace(workspaces.first());
+    }
+    if (modules.isEmpty()) return false;
+    opening_ = true;
+    workspace::Workspace ws;
+    ws.name = QFileInfo(modules.first()).completeBaseName().toStdString();
+    document_->reset(std::move(ws), {});
+    addModuleFiles(modules);
+    afterOpen();
+    return document_->moduleCount() > 0;
+}
+
+bool MainWindow::save() {
+    if (document_->path().isEmpty()) return saveAsDialog();
+    return saveAs(document_->path());
+}
+
+bool MainWindow::saveAsDialog() {
+    const auto suggested = document_->path().isEmpty() ? document_->displayName() + ".nvpg" : document_->path();
+    const auto path = QFileDialog::getSaveFileName(this, tr("Save workspace"), suggested,
+                                                   tr("NVVM Playground workspaces (*.nvpg)"));
+    return !path.isEmpty() && saveAs(path.endsWith(".nvpg") ? path : path + ".nvpg");
+}
+
+bool MainWindow::saveAs(const QString& path) {
+    editors_->flush();
+    if (document_->workspace().name == "untitled") document_->setName(QFileInfo(path).completeBaseName());
+    if (auto st = document_->saveAs(QFileInfo(path).absoluteFilePath()); !st) {
+        showError(tr("Save workspace"), QString::fromStdString(st.error().message));
+        return false;
+    }
+    addRecent(document_->path());
+    updateTitle();
+    return true;
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QSettings settings;
+    auto recent = settings.value("recentFiles").toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent) recent.removeLast();
+    settings.setValue("recentFiles", recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    if (!recentMenu_) return;
+    recentMenu_->clear();
+    const auto recent = QSettings().value("recentFiles").toStringList();
+    for (const auto& path : recent)
+        recentMenu_->addAction(path, this, [this, path] {
+            if (maybeSave()) openWorkspace(path);
+        });
+    recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::showError(const QString& title, const QString& message) {
+    statusBar()->showMessage(title + ": " + message.section('\n', 0, 0), 10000);
+    if (errorSink_) errorSink_(title, message);
+    else QMessageBox::warning(this, title, message);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    editors_->flush();
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    for (const auto& url : event->mimeData()->urls()) {
+        const auto suffix = QFileInfo(url.toLocalFile()).suffix();
+        if (suffix == "nvpg" || suffix == "ll" || suffix == "bc") {
+            event->acceptProposedAction();
+            return;
+        }
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    QStringList modules;
+    for (const auto& url : event->mimeData()->urls()) {
+        const auto path = url.toLocalFile();
+        if (path.endsWith(".nvpg")) {
+            if (maybeSave()) openWorkspace(path);
+            return;
+        }
+        if (path.endsWith(".ll") || path.endsWith(".bc")) modules << path;
+    }
+    addModuleFiles(modules);  // dropped modules join the open workspace
+    event->acceptProposedAction();
+}
+
+}  // namespace nvpg::gui

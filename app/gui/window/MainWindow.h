@@ -1,0 +1,113 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include <QMainWindow>
+#include <QMessageBox>
+
+#include "engine/Engine.h"
+
+class QLabel;
+class QMenu;
+class QToolButton;
+
+namespace nvpg::gui {
+
+class CompileController;
+class EditorArea;
+class FindBar;
+class OptionsPanel;
+class OutputView;
+class ProblemsPanel;
+class WorkspaceDocument;
+
+// NVVM Playground's window: module editors on the left, the PTX and LTO panes on the right,
+// docks for options and problems. It owns the document and the engine; every compile goes
+// through the engine, off the UI thread.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    // `engine`: null for the default (a ThreadEngine over the toolkit found as nvpg finds it,
+    // or the one the settings name).
+    explicit MainWindow(std::unique_ptr<Engine> engine = nullptr, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // What the command line gives: one .nvpg opens it; .ll/.bc files become the modules of a
+    // new workspace. Returns false (after saying why) when nothing could be opened.
+    bool openPaths(const QStringList& paths);
+    bool openWorkspace(const QString& path);
+    // A copy of a bundled example (the original stays as it is): saving asks for a place.
+    bool openExample(const QString& name);
+    static QStringList exampleNames();
+    void newWorkspace();
+    // Adds .ll/.bc files as modules of the open workspace.
+    void addModuleFiles(const QStringList& paths);
+    bool save();
+    bool saveAs(const QString& path);
+
+    WorkspaceDocument* document() const { return document_; }
+    CompileController* controller() const { return controller_; }
+    EditorArea* editors() const { return editors_; }
+    OutputView* output() const { return output_; }
+    ProblemsPanel* problems() const { return problems_; }
+    OptionsPanel* optionsPanel() const { return options_; }
+    // The last reply shown (for tests and export).
+    const EngineReply& lastReply() const { return lastReply_; }
+
+    // Where errors go: a message box by default; tests collect them instead.
+    void setErrorSink(std::function<void(const QString& title, const QString& message)> sink) {
+        errorSink_ = std::move(sink);
+    }
+    // Tests answer "save changes?" without a dialog.
+    void setSaveQuestion(std::function<QMessageBox::StandardButton()> ask) { ask_ = std::move(ask); }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildActions();
+    void buildStatusBar();
+    void loadToolkit();
+    void queryGpu();
+    bool maybeSave();
+    void showReply(const EngineReply& reply);
+    void updateTitle();
+    void updateModuleActions();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void afterOpen();
+    void showError(const QString& title, const QString& message);
+    bool saveAsDialog();
+
+    WorkspaceDocument* document_;
+    std::unique_ptr<Engine> engine_;
+    CompileController* controller_;
+    EditorArea* editors_;
+    OutputView* output_;
+    ProblemsPanel* problems_;
+    OptionsPanel* options_;
+    FindBar* findBar_;
+    EngineReply lastReply_;
+    std::shared_ptr<const toolkit::Toolkit> toolkit_;
+    QString libsErrorForStatus_;
+    std::function<void(const QString&, const QString&)> errorSink_;
+
+    QLabel* busyLabel_ = nullptr;
+    QToolButton* cancelButton_ = nullptr;
+    QLabel* libsLabel_ = nullptr;
+    QLabel* gpuLabel_ = nullptr;
+    QTimer* busyTicker_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    QAction* lazyAction_ = nullptr;
+    QAction* splitAction_ = nullptr;
+    QAction* autoAction_ = nullptr;
+    QList<QAction*> moduleActions_;
+    std::function<QMessageBox::StandardButton()> ask_;
+    bool opening_ = false;
+};
+
+}  // namespace nvpg::gui

@@ -1,0 +1,280 @@
+// The app as a user drives it: every example opens and compiles with both panes filled, a
+// broken line is marked on that line of that module, edits win over older compiles, options
+// reuse the Program, workspaces round-trip, and the window stays responsive during a compile.
+#include <QtTest>
+
+#include <QRegularExpression>
+
+#include "TestSupport.h"
+#include "document/WorkspaceDocument.h"
+#include "editor/EditorArea.h"
+#include "editor/ModuleEditor.h"
+#include "engine/CompileController.h"
+#include "output/OutputView.h"
+#include "panels/ProblemsPanel.h"
+#include "window/MainWindow.h"
+
+using namespace nvpg;
+using namespace nvpg::gui;
+
+namespace {
+
+// The kernels an IR text marks in !nvvm.annotations.
+QStringList kernelsIn(const std::string& ir) {
+    QStringList out;
+    static const QRegularExpression re(R"(@(\w+), !"kernel", i32 1)");
+    for (auto it = re.globalMatch(QString::fromStdString(ir)); it.hasNext();) out << it.next().captured(1);
+    return out;
+}
+
+EngineReply waitForReply(MainWindow& w, int timeoutMs = 120000) {
+    QSignalSpy spy(w.controller(), &CompileController::replyShown);
+    if (!spy.wait(timeoutMs)) qFatal("no compile result within %d ms", timeoutMs);
+    return spy.last().at(0).value<EngineReply>();
+}
+
+std::string bigModule(int kernels) {
+    std::string ir =
+        "target datalayout = \"e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-"
+        "f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64\"\ntarget triple = \"nvptx64-nvidia-cuda\"\n"
+        "declare float @__nv_expf(float)\n";
+    std::string meta = "!nvvm.annotations = !{";
+    for (int k = 0; k < kernels; ++k) {
+        const auto n = std::to_string(k);
+        ir += "define void @k" + n + "(float* %p, i32 %n) {\nentry:\n  br label %loop\nloop:\n"
+              "  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]\n  %q = getelementptr float, float* %p, i32 %i\n"
+              "  %v = load float, float* %q\n  %e = call float @__nv_expf(float %v)\n  %w = fmul float %e, " + n + ".0\n"
+              "  store float %w, float* %q\n  %i1 = add i32 %i, 1\n  %c = icmp slt i32 %i1, %n\n"
+              "  br i1 %c, label %loop, label %done\ndone:\n  ret void\n}\n";
+        meta += (k ? ", !" : "!") + std::to_string(k + 1);
+    }
+    ir += meta + "}\n";
+    for (int k = 0; k < kernels; ++k)
+        ir += "!" + std::to_string(k + 1) + " = !{void (float*, i32)* @k" + std::to_string(k) + ", !\"kernel\", i32 1}\n";
+    return ir + "!nvvmir.version = !{!0}\n!0 = !{i32 2, i32 0}\n";
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+    QStringList errors_;
+    std::unique_ptr<MainWindow> makeWindow() {
+        auto w = std::make_unique<MainWindow>();
+        w->setErrorSink([this](const QString& title, const QString& message) { errors_ << title + ": " + message; });
+        w->setSaveQuestion([] { return QMessageBox::Discard; });
+        w->show();
+        return w;
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("nvpg-test");
+        QCoreApplication::setApplicationName("tst_gui_mainwindow");
+        QSettings().clear();
+    }
+    void init() { errors_.clear(); }
+
+    void everyExampleOpensWithBothPanesFilled_data() {
+        QTest::addColumn<QString>("example");
+        for (const auto& name : MainWindow::exampleNames()) QTest::newRow(qPrintable(name)) << name;
+        QVERIFY(MainWindow::exampleNames().size() >= 6);
+    }
+    void everyExampleOpensWithBothPanesFilled() {
+        QFETCH(QString, example);
+        auto w = makeWindow();
+        QSignalSpy spy(w->controller(), &CompileController::replyShown);
+        QVERIFY(w->openExample(example));
+        QVERIFY(spy.wait(120000));
+        const auto reply = spy.last().at(0).value<EngineReply>();
+        QVERIFY2(reply.result, qPrintable(reply.error));
+        QVERIFY(w->windowTitle().contains("NVVM Playground — "));
+        QVERIFY(w->document()->path().isEmpty());  // a copy: saving asks where
+        QStringList kernels;
+        for (int i = 0; i < w->document()->moduleCount(); ++i) kernels << kernelsIn(w->document()->module(i).bytes);
+        // The bitcode example's kernel is in its text module; every example has at least one.
+        QVERIFY(!kernels.isEmpty());
+        for (const auto& k : kernels) {
+            QVERIFY2(w->output()->ptxText().contains(".entry " + k), qPrintable(k));
+            if (example == "lto-dropped")
+                QVERIFY(!w->output()->ltoText().contains(".entry " + k));  // the point of that example
+            else
+                QVERIFY2(w->output()->ltoText().contains(".entry " + k), qPrintable(example + ": " + k));
+        }
+        if (example == "lto-dropped") QCOMPARE(w->problems()->count(), kernels.size());
+        else QCOMPARE(w->problems()->count(), 0);
+        QVERIFY(errors_.isEmpty());
+    }
+
+    void brokenLineIsMarkedOnThatLineOfThatModule() {
+        auto w = makeWindow();
+        QVERIFY(w->openExample("two-modules"));
+        waitForReply(*w);
+        const int helper = w->document()->indexOf("helper.ll");
+        QVERIFY(helper >= 0);
+        auto* editor = w->editors()->editor(helper);
+        // Break the first instruction line of the helper: "fmul" -> "fmull".
+        const auto text = QString::fromStdString(editor->moduleText());
+        const int at = text.indexOf(" fmul ");
+        QVERIFY(at > 0);
+        const int line = text.left(at).count('\n') + 1;
+        editor->setText(QString(text).replace(at, 6, " fmull "));
+        w->controller()->compileNow();
+        const auto reply = waitForReply(*w);
+        QVERIFY(reply.result && !reply.result->ok);
+        QCOMPARE(w->problems()->count(), 1);
+        const auto& d = reply.result->diagnostics.at(0);
+        QCOMPARE(d.module, std::string("helper.ll"));
+        QCOMPARE(d.line, line);
+        QCOMPARE(editor->markedLines(), std::vector<int>{line});
+        QVERIFY(w->editors()->editor(w->document()->indexOf("main.ll"))->markedLines().empty());
+        // The last good output stays visible while the IR is broken.
+        QVERIFY(w->output()->ptxText().contains(".entry fade"));
+
+        // Fixing it clears the marks.
+        editor->setText(text);
+        w->controller()->compileNow();
+        const auto fixed = waitForReply(*w);
+        QVERIFY(fixed.result && fixed.result->ok);
+        QVERIFY(editor->markedLines().empty());
+        QCOMPARE(w->problems()->count(), 0);
+    }
+
+    void laterEditDropsTheStaleResult() {
+        auto w = makeWindow();
+        QVERIFY(w->openExample("saxpy"));
+        waitForReply(*w);
+        QSignalSpy spy(w->controller(), &CompileController::replyShown);
+        auto* editor = w->editors()->editor(0);
+        const auto original = QString::fromStdString(editor->moduleText());
+        // Edit 1 makes a long compile; edit 2 (a rename of the kernel) follows at once.
+        editor->setText(QString::fromStdString(bigModule(150)));
+        w->controller()->compileNow();
+        editor->setText(QString(original).replace("@saxpy", "@saxpy_renamed"));
+        w->controller()->compileNow();
+        QTRY_VERIFY_WITH_TIMEOUT(!spy.isEmpty(), 180000);
+        QTest::qWait(500);
+        QCOMPARE(spy.size(), 1);  // the stale big-module result never shows
+        QVERIFY(w->output()->ptxText().contains(".entry saxpy_renamed"));
+        QVERIFY(!w->output()->ptxText().contains(".entry k0"));
+    }
+
+    void optionsChangeReusesTheProgram() {
+        auto w = makeWindow();
+        QVERIFY(w->openExample("libdevice-math"));
+        const auto first = waitForReply(*w);
+        QVERIFY(first.result && !first.result->reusedProgram);
+        auto options = w->document()->workspace().options;
+        options.opt = 0;
+        QSignalSpy spy(w->controller(), &CompileController::replyShown);
+        w->document()->setOptions(options);  // as the Options dock does
+        QVERIFY(spy.wait(120000));
+        const auto second = spy.last().at(0).value<EngineReply>();
+        QVERIFY(second.result && second.result->ok);
+        QVERIFY(second.result->reusedProgram);
+        QVERIFY(second.result->ptx != first.result->ptx);
+    }
+
+    void everyExampleRoundTripsThroughSave_data() { everyExampleOpensWithBothPanesFilled_data(); }
+    void everyExampleRoundTripsThroughSave() {
+        QFETCH(QString, example);
+        auto w = makeWindow();
+        QVERIFY(w->openExample(example));
+        waitForReply(*w);
+        QTemporaryDir dir;
+        const auto path = dir.filePath(example + ".nvpg");
+        QVERIFY(w->saveAs(path));
+        QVERIFY(!w->document()->isModified());
+        QVERIFY(!w->isWindowModified());
+        auto loaded = workspace::loadWorkspace(path.toStdString());
+        QVERIFY(loaded);
+        QFile original(":/examples/" + example + ".nvpg");
+        QVERIFY(original.open(QIODevice::ReadOnly));
+        auto bundled = workspace::parseWorkspace(original.readAll().toStdString(), "bundled");
+        QVERIFY(bundled);
+        QCOMPARE(loaded->modules.size(), bundled->modules.size());
+        for (size_t i = 0; i < loaded->modules.size(); ++i) {
+            QCOMPARE(loaded->modules[i].name, bundled->modules[i].name);
+            QCOMPARE(loaded->modules[i].bytes, bundled->modules[i].bytes);
+            QCOMPARE(loaded->modules[i].lazy, bundled->modules[i].lazy);
+        }
+        QVERIFY(loaded->options == bundled->options);
+        QCOMPARE(loaded->libdevice, bundled->libdevice);
+        QCOMPARE(loaded->ltoMode, bundled->ltoMode);
+
+        // And it opens again from the file.
+        QVERIFY(w->openWorkspace(path));
+        QCOMPARE(w->document()->path(), QFileInfo(path).absoluteFilePath());
+        waitForReply(*w);
+    }
+
+    void editsMarkTheTitleModified() {
+        auto w = makeWindow();
+        QVERIFY(w->openExample("saxpy"));
+        waitForReply(*w);
+        QVERIFY(!w->isWindowModified());
+        w->editors()->editor(0)->append("\n; a note\n");
+        QVERIFY(w->isWindowModified());  // shown as "*" after the name by Qt's [*] placeholder
+    }
+
+    void commandLineFilesBecomeModules() {
+        auto w = makeWindow();
+        const auto dir = QString::fromStdString((test::dataDir() / "ir").string());
+        QVERIFY(w->openPaths({dir + "/caller.ll", dir + "/callee.ll"}));
+        QCOMPARE(w->document()->moduleCount(), 2);
+        QCOMPARE(w->document()->module(0).name, std::string("caller.ll"));
+        const auto reply = waitForReply(*w);
+        QVERIFY(reply.result && reply.result->ok);
+        QVERIFY(w->output()->ptxText().contains(".entry caller"));
+        QVERIFY(!w->openPaths({dir + "/nothing.txt"}));
+        QVERIFY(!errors_.isEmpty());
+    }
+
+    void uiStaysResponsiveDuringALongCompile() {
+        auto w = makeWindow();
+        w->controller()->setAutoCompile(false);
+        w->openPaths({});
+        w->editors()->addModule("big.ll", bigModule(300), false);
+        auto options = w->document()->workspace().options;
+        options.arch = "compute_90";
+        w->document()->setOptions(options);
+        w->document()->setLibdevice(true);
+
+        // A probe on the UI thread's event loop: the longest gap between 5 ms ticks while busy.
+        QElapsedTimer clock;
+        qint64 last = 0, worst = 0;
+        int ticks = 0;
+        QTimer probe;
+        probe.setTimerType(Qt::PreciseTimer);
+        probe.setInterval(5);
+        connect(&probe, &QTimer::timeout, this, [&] {
+            const qint64 now = clock.elapsed();
+            if (w->controller()->busy()) {
+                worst = std::max(worst, now - last);
+                ++ticks;
+            }
+            last = now;
+        });
+        QSignalSpy spy(w->controller(), &CompileController::replyShown);
+        clock.start();
+        probe.start();
+        w->controller()->compileNow();
+        last = clock.elapsed();
+        QVERIFY(spy.wait(300000));
+        probe.stop();
+        const auto compileMs = clock.elapsed();
+        const auto reply = spy.last().at(0).value<EngineReply>();
+        QVERIFY2(reply.result, qPrintable(reply.error));
+        QVERIFY2(reply.result->ok, reply.result->diagnostics.empty() ? "" : reply.result->diagnostics[0].message.c_str());
+        qInfo("compile of 300 kernels with libdevice: %lld ms; %d probe ticks; longest event-loop gap %lld ms",
+              compileMs, ticks, worst);
+        QVERIFY2(compileMs > 500, "the compile was too short to probe anything");
+        QVERIFY2(worst <= 50, qPrintable(QString("the UI thread stalled for %1 ms").arg(worst)));
+        QVERIFY(w->output()->ptxText().contains(".entry k299"));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
