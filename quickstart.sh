@@ -54,5 +54,8 @@ cmake --build "$build" -j "$(nproc)"
 if [ "$mode" = test ]; then
   exec ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
 fi
-# Until the desktop app lands, "start" compiles the example workspace and prints its PTX.
-exec "$build/app/cli/nvpg" compile resources/examples/saxpy.nvpg
+if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+  echo "No display to open the app on; compiling the example with nvpg instead:" >&2
+  exec "$build/app/cli/nvpg" compile resources/examples/saxpy.nvpg
+fi
+exec "$build/app/gui/nvvm-playground" resources/examples/saxpy.nvpg

@@ -219,6 +219,20 @@ private slots:
         QVERIFY(w->isWindowModified());  // shown as "*" after the name by Qt's [*] placeholder
     }
 
+    void splitViewShowsTwoModulesSideBySide() {
+        auto w = makeWindow();
+        QVERIFY(w->openExample("two-modules"));
+        waitForReply(*w);
+        QVERIFY(!w->editors()->isSplit());
+        w->editors()->editor(0)->setFocus();
+        QTest::keyClick(w->editors()->editor(0), Qt::Key_Backslash, Qt::ControlModifier);
+        QVERIFY(w->editors()->isSplit());
+        QVERIFY(w->editors()->editor(0)->isVisible());
+        QVERIFY(w->editors()->editor(1)->isVisible());  // both at once
+        QTest::keyClick(w->editors()->editor(0), Qt::Key_Backslash, Qt::ControlModifier);
+        QVERIFY(!w->editors()->isSplit());
+    }
+
     void commandLineFilesBecomeModules() {
         auto w = makeWindow();
         const auto dir = QString::fromStdString((test::dataDir() / "ir").string());

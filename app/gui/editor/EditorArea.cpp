@@ -1,6 +1,7 @@
 #include "editor/EditorArea.h"
 
 #include <QHBoxLayout>
+#include <QStyle>
 #include <QSplitter>
 #include <QTabBar>
 #include <QTabWidget>
@@ -140,6 +141,7 @@ void EditorArea::refreshTabs() {
                      .arg(m.lazy ? ", loaded lazily (only what other modules use)" : ""));
     }
     panes_[1]->setVisible(panes_[1]->count() > 0);
+    refreshTabIcons();
     if (current) {
         for (auto* pane : panes_)
             if (pane->indexOf(current) >= 0) pane->setCurrentWidget(current);
@@ -212,6 +214,10 @@ void EditorArea::setSplit(bool split) {
         std::fill(side_.begin(), side_.end(), 0);
     }
     refreshTabs();
+    if (split) {
+        const int half = std::max(splitter_->width() / 2, 100);
+        splitter_->setSizes({half, half});
+    }
 }
 
 void EditorArea::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnostics) {
@@ -222,6 +228,21 @@ void EditorArea::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnostics
         loading_ = true;  // annotations are not edits
         editors_[i]->setDiagnostics(mine);
         loading_ = false;
+        int worst = 0;  // 2 error, 1 warning: shown on the tab, so a problem in a hidden module shows
+        for (const auto& d : mine) worst = std::max(worst, d.severity == nvvm::Severity::Error ? 2 : 1);
+        editors_[i]->setProperty("problemLevel", worst);
+    }
+    refreshTabIcons();
+}
+
+void EditorArea::refreshTabIcons() {
+    for (auto* e : editors_) {
+        auto* pane = paneOf(e);
+        if (!pane) continue;
+        const int level = e->property("problemLevel").toInt();
+        pane->setTabIcon(pane->indexOf(e), level == 2   ? style()->standardIcon(QStyle::SP_MessageBoxCritical)
+                                           : level == 1 ? style()->standardIcon(QStyle::SP_MessageBoxWarning)
+                                                        : QIcon());
     }
 }
 

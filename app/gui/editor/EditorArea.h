@@ -49,6 +49,7 @@ signals:
 private:
     void rebuild();  // match editors to the document's modules, by name
     void refreshTabs();
+    void refreshTabIcons();
     QTabWidget* paneOf(ModuleEditor* e) const;
     void activate(int module);
 

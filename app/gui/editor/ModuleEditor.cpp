@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include <Qsci/qscicommand.h>
+#include <Qsci/qscicommandset.h>
 #include <Qsci/qscistyle.h>
 #include <Qsci/qscistyledtext.h>
 #include <QFontDatabase>
@@ -18,6 +20,25 @@
 namespace nvpg::gui {
 
 namespace {
+
+// Annotations do not wrap: long messages (the LTO hint carries a whole line of IR) are broken
+// at spaces so that they stay readable in a pane of ordinary width.
+QString wrapForAnnotation(const QString& text, int width = 96) {
+    QStringList out;
+    for (const auto& para : text.split('\n')) {
+        QString line;
+        for (const auto& word : para.split(' ')) {
+            if (!line.isEmpty() && line.size() + 1 + word.size() > width) {
+                out << line;
+                line = "    " + word;
+            } else {
+                line += (line.isEmpty() ? "" : " ") + word;
+            }
+        }
+        out << line;
+    }
+    return out.join('\n');
+}
 
 constexpr int kLineNumberMargin = 0;
 constexpr int kSymbolMargin = 1;
@@ -141,6 +162,12 @@ void ModuleEditor::setDisassemblerOverride(std::optional<QString> program) {
 }
 
 ModuleEditor::ModuleEditor(QWidget* parent) : QsciScintilla(parent) {
+    // Ctrl+\ splits the editor area (as in most editors); Scintilla's default binding for it,
+    // "move right one word part", would swallow the key.
+    if (auto* cmd = standardCommands()->boundTo(QKeyCombination(Qt::CTRL | Qt::Key_Backslash).toCombined())) {
+        if (cmd->key() == QKeyCombination(Qt::CTRL | Qt::Key_Backslash).toCombined()) cmd->setKey(0);
+        else cmd->setAlternateKey(0);
+    }
     setUtf8(true);
     setEolMode(EolUnix);
     const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
@@ -315,7 +342,7 @@ void ModuleEditor::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnosti
         }
 
         notes[line].push_back(
-            {QStringLiteral("%1: %2").arg(label, QString::fromStdString(d.message)), style});
+            {wrapForAnnotation(QStringLiteral("%1: %2").arg(label, QString::fromStdString(d.message))), style});
     }
     for (const auto& [line, messages] : notes) {
         // Each message on its own line under the code line, each in its severity's colours.

@@ -121,10 +121,14 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     buildStatusBar();
     queryGpu();
 
+    // First start: editors and output share the width, the docks stay small.
+    resize(1500, 920);
+    central->setSizes({640, 860});
+    resizeDocks({optionsDock}, {270}, Qt::Horizontal);
+    resizeDocks({problemsDock}, {140}, Qt::Vertical);
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
-    if (!settings.contains("window/geometry")) resize(1400, 860);
     newWorkspace();
 }
 
@@ -258,6 +262,7 @@ void MainWindow::buildActions() {
     auto* diff = view->addAction(tr("&Diff of PTX and LTO"));
     diff->setCheckable(true);
     connect(diff, &QAction::toggled, output_, &OutputView::setDiffMode);
+    connect(output_, &OutputView::diffModeChanged, diff, &QAction::setChecked);  // its own button too
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About NVVM Playground"), this, [this] {
@@ -272,7 +277,6 @@ void MainWindow::buildActions() {
     bar->addAction(compile);
     bar->addAction(cancel);
     bar->addAction(autoAction_);
-    bar->addAction(diff);
     bar->addAction(splitAction_);
     updateModuleActions();
 }
