@@ -57,6 +57,7 @@ struct Result {
     uint64_t generation = 0;
     bool ok = false;         // every wanted output was produced, no error diagnostics
     std::string arch;        // the compute_NN the program was compiled for
+    std::vector<std::string> flags;  // the libNVVM flags of the PTX compile, arch included
     std::string archSource;  // "options", "local GPU <name>", "libNVVM default"
     std::string ptx;
     std::vector<LtoIr> ltoIr;  // one in program mode, one per module in separate mode

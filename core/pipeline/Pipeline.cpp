@@ -126,6 +126,7 @@ support::Result<Result> Pipeline::run(const Job& job) {
     nvvm::Options options = job.options;
     options.arch = arch.arch;
     out.archSource = arch.source;
+    out.flags = options.flags();
 
     // The Program: the kept one when nothing it was built from changed.
     const auto key = programKey(job);

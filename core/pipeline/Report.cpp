@@ -11,7 +11,7 @@ nlohmann::ordered_json reportJson(const Job& job, const Result& r, const std::ve
     j["inputs"] = inputs;
     j["arch"] = r.arch;
     j["arch_source"] = r.archSource;
-    j["flags"] = job.options.flags();
+    j["flags"] = r.flags;
     j["libdevice"] = job.libdevice;
     j["lto_mode"] = std::string(lto::modeName(job.ltoMode));
     j["ptx_version"] = r.ptxModule.version;

@@ -184,12 +184,15 @@ private slots:
         QVERIFY(r && r->ok);
         const auto j = pipeline::reportJson(job, *r, {"lto-kept-dropped.ll"});
         QCOMPARE(j["format"], "nvpg-report");
+        QCOMPARE(j["flags"], nlohmann::json::array({"-arch=compute_90"}));  // what libNVVM was given
         QCOMPARE(j["kernels"].size(), 2u);
         const auto& kept = j["kernels"][0];
         QCOMPARE(kept["name"], "kept");
         QCOMPARE(kept["params"].size(), 2u);
-        QCOMPARE(kept["params"][0]["size"], 8);
-        QVERIFY(kept["registers"].get<int>() > 0);
+        QCOMPARE(kept.at("params").at(0).at("size"), 8);
+        // Checked with contains() first: a missing key must fail the test, not throw.
+        QVERIFY2(kept.contains("registers"), ("no figures for kept; ptxas said:\n" + r->linkInfoLog).c_str());
+        QVERIFY(kept.at("registers").get<int>() > 0);
         QVERIFY(kept.contains("spill_stores") && kept.contains("local_bytes") && kept.contains("shared_bytes"));
         QCOMPARE(j["diagnostics"].size(), 1u);
         QCOMPARE(j["diagnostics"][0]["severity"], "warning");
