@@ -6,6 +6,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include "pipeline/Job.h"
+#include "support/Result.h"
+#include "toolkit/Toolkit.h"
+#include "workspace/Workspace.h"
+
 namespace nvpg::cli {
 
 // Exit statuses scripts rely on.
@@ -13,6 +18,7 @@ enum Exit : int {
     kOk = 0,
     kCompileError = 1,  // libNVVM or nvJitLink rejected the input
     kUsageError = 2,    // bad command line, or the environment lacks something (libNVVM, ...)
+    kNoGpu = 3,         // nvpg run: no usable GPU or driver
 };
 
 struct CommonOptions {
@@ -33,8 +39,32 @@ struct CompileOptions {
     std::optional<std::string> output;
 };
 
-void addCompileOptions(CLI::App& cmd, CompileOptions& o);
+struct RunOptions {
+    std::optional<std::string> kernel, grid, block, config, from, saveOutputs;
+    unsigned shared = 0;
+    std::vector<std::string> args;
+    int repeat = 1;
+    double timeout = 10;
+    int device = 0;
+};
+
+// What the compile options give, before anything is compiled.
+struct JobInputs {
+    pipeline::Job job;
+    std::vector<std::string> names;  // the inputs, as written or as the workspace names them
+    std::filesystem::path baseDir;   // where relative files (buffers) are found
+    std::optional<workspace::Workspace> workspace;
+};
+
+void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun = false);
+void addRunOptions(CLI::App& cmd, RunOptions& r);
+support::Result<JobInputs> jobFromArgs(const CompileOptions& o);
+support::Result<std::shared_ptr<toolkit::Toolkit>> loadToolkit(const CommonOptions& common);
+void printDiagnostics(const std::vector<nvvm::Diagnostic>& diags);
+int usage(const std::string& message);
+
 int runInfo(const CommonOptions& common, bool json);
 int runCompile(const CommonOptions& common, const CompileOptions& o);
+int runRun(const CommonOptions& common, const CompileOptions& o, const RunOptions& r);
 
 }  // namespace nvpg::cli

@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 namespace nvpg::cli {
 
-void addCompileOptions(CLI::App& cmd, CompileOptions& o) {
+void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun) {
     cmd.add_option("INPUT", o.inputs, "NVVM IR modules in order (.ll text, .bc bitcode), or one .nvpg workspace")
         ->required();
     cmd.add_flag("--libdevice", o.libdevice, "link libdevice (lazily: only what the modules use)");
@@ -33,26 +33,18 @@ void addCompileOptions(CLI::App& cmd, CompileOptions& o) {
     cmd.add_option("--nvvm-flag", o.nvvmFlags,
                    "an extra libNVVM flag, passed as written; write it with '=': --nvvm-flag=-foo")
         ->allow_extra_args(false);
-    cmd.add_option("--emit", o.emit, "what to write: ptx, ltoir, lto-ptx or cubin")
-        ->check(CLI::IsMember({"ptx", "ltoir", "lto-ptx", "cubin"}));
     cmd.add_option("--lto-mode", o.ltoMode,
                    "program: recompile the PTX's Program with -gen-lto (default); separate: one Program per module")
         ->check(CLI::IsMember({"program", "separate"}));
+    if (forRun) return;
+    cmd.add_option("--emit", o.emit, "what to write: ptx, ltoir, lto-ptx or cubin")
+        ->check(CLI::IsMember({"ptx", "ltoir", "lto-ptx", "cubin"}));
     cmd.add_flag("--verify-only", o.verifyOnly, "run libNVVM's verifier only; write nothing");
     cmd.add_option("--report", o.report, "write a JSON report: kernels, figures, libdevice functions, diagnostics, timings");
     cmd.add_option("-o,--output", o.output, "output file; default: stdout for text outputs");
 }
 
 namespace {
-
-void printDiagnostics(const std::vector<nvvm::Diagnostic>& diags) {
-    for (const auto& d : diags) std::fputs((nvvm::formatDiagnostic(d) + "\n").c_str(), stderr);
-}
-
-int usage(const std::string& message) {
-    std::fprintf(stderr, "nvpg: %s\n", message.c_str());
-    return kUsageError;
-}
 
 bool writeOut(const std::optional<std::string>& path, const std::string& bytes, bool binary,
               std::string& error) {
@@ -82,35 +74,39 @@ std::string perModulePath(const std::string& path, const std::string& module) {
 
 }  // namespace
 
-int runCompile(const CommonOptions& common, const CompileOptions& o) {
+support::Result<JobInputs> jobFromArgs(const CompileOptions& o) {
     // The job: modules from the files or the workspace, then the command line's choices on top.
-    pipeline::Job job;
-    std::vector<std::string> inputNames;
+    JobInputs in;
+    auto& job = in.job;
+    auto bad = [](std::string message) { return support::makeError(support::ErrorKind::Usage, std::move(message)); };
     const bool isWorkspace = o.inputs.size() == 1 && fs::path(o.inputs[0]).extension() == ".nvpg";
-    for (const auto& in : o.inputs)
-        if (fs::path(in).extension() == ".nvpg" && o.inputs.size() > 1)
-            return usage(fmt::format("{}: a workspace is compiled alone; give either one .nvpg or .ll/.bc modules", in));
+    for (const auto& input : o.inputs)
+        if (fs::path(input).extension() == ".nvpg" && o.inputs.size() > 1)
+            return bad(fmt::format("{}: a workspace is used alone; give either one .nvpg or .ll/.bc modules", input));
     if (isWorkspace) {
         auto ws = workspace::loadWorkspace(o.inputs[0]);
-        if (!ws) return usage(ws.error().message);
-        job.modules = std::move(ws->modules);
+        if (!ws) return bad(ws.error().message);
+        job.modules = ws->modules;
         job.options = ws->options;
         job.libdevice = ws->libdevice;
         job.ltoMode = ws->ltoMode;
-        for (const auto& m : job.modules) inputNames.push_back(m.name);
+        for (const auto& m : job.modules) in.names.push_back(m.name);
+        in.baseDir = fs::absolute(o.inputs[0]).parent_path();
+        in.workspace = std::move(*ws);
     } else {
-        for (const auto& in : o.inputs) {
-            auto bytes = support::readFile(in);
-            if (!bytes) return usage(bytes.error().message);
-            const auto ext = fs::path(in).extension();
-            nvvm::Module m{in, std::move(*bytes), false};
+        for (const auto& input : o.inputs) {
+            auto bytes = support::readFile(input);
+            if (!bytes) return bad(bytes.error().message);
+            const auto ext = fs::path(input).extension();
+            nvvm::Module m{input, std::move(*bytes), false};
             if (ext != ".ll" && ext != ".bc")
-                return usage(fmt::format("{}: expected a .ll (text) or .bc (bitcode) module, or a .nvpg workspace", in));
+                return bad(fmt::format("{}: expected a .ll (text) or .bc (bitcode) module, or a .nvpg workspace", input));
             if (ext == ".bc" && !m.isBitcode())
-                return usage(fmt::format("{}: named .bc but does not start with bitcode magic (BC C0 DE); is it text IR?", in));
+                return bad(fmt::format("{}: named .bc but does not start with bitcode magic (BC C0 DE); is it text IR?", input));
             job.modules.push_back(std::move(m));
-            inputNames.push_back(in);
+            in.names.push_back(input);
         }
+        in.baseDir = fs::current_path();
     }
     job.libdevice = job.libdevice || o.libdevice;
     if (o.ltoMode) job.ltoMode = *lto::parseMode(*o.ltoMode);
@@ -120,9 +116,32 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
         {"prec-sqrt", &o.precSqrt}, {"fma", &o.fma}, {"jump-table-density", &o.jumpTableDensity}};
     for (const auto& [name, value] : typed)
         if (*value)
-            if (auto st = job.options.set(name, **value); !st) return usage(st.error().message);
+            if (auto st = job.options.set(name, **value); !st) return st.error();
     if (o.debug) job.options.debug = true;
     job.options.extraFlags.insert(job.options.extraFlags.end(), o.nvvmFlags.begin(), o.nvvmFlags.end());
+    return in;
+}
+
+support::Result<std::shared_ptr<toolkit::Toolkit>> loadToolkit(const CommonOptions& common) {
+    toolkit::SearchConfig search;
+    if (common.cudaPath) search.explicitRoot = *common.cudaPath;
+    return toolkit::Toolkit::load(search);
+}
+
+void printDiagnostics(const std::vector<nvvm::Diagnostic>& diags) {
+    for (const auto& d : diags) std::fputs((nvvm::formatDiagnostic(d) + "\n").c_str(), stderr);
+}
+
+int usage(const std::string& message) {
+    std::fprintf(stderr, "nvpg: %s\n", message.c_str());
+    return kUsageError;
+}
+
+int runCompile(const CommonOptions& common, const CompileOptions& o) {
+    auto inputs = jobFromArgs(o);
+    if (!inputs) return usage(inputs.error().message);
+    auto& job = inputs->job;
+    const auto& inputNames = inputs->names;
 
     if (o.emit == "ptx") job.outputs = pipeline::kPtx;
     else if (o.emit == "ltoir") job.outputs = pipeline::kLtoIr;
@@ -130,9 +149,7 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
     else job.outputs = pipeline::kPtx | pipeline::kCubin;
     if (o.report) job.outputs |= pipeline::kFigures;
 
-    toolkit::SearchConfig search;
-    if (common.cudaPath) search.explicitRoot = *common.cudaPath;
-    auto tk = toolkit::Toolkit::load(search);
+    auto tk = loadToolkit(common);
     if (!tk) return usage(tk.error().message);
     pipeline::Pipeline pipe(*tk);
     auto ran = pipe.run(job);

@@ -23,6 +23,12 @@ int main(int argc, char** argv) {
     CompileOptions co;
     addCompileOptions(*compile, co);
 
+    auto* run = app.add_subcommand("run", "compile, then launch a kernel on the local GPU");
+    CompileOptions runCompileOptions;
+    RunOptions ro;
+    addCompileOptions(*run, runCompileOptions, /*forRun=*/true);
+    addRunOptions(*run, ro);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -36,5 +42,6 @@ int main(int argc, char** argv) {
         return kUsageError;
     }
     if (*info) return runInfo(common, json);
+    if (*run) return runRun(common, runCompileOptions, ro);
     return runCompile(common, co);
 }

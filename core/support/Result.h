@@ -15,6 +15,7 @@ enum class ErrorKind {
     Input,        // an input file cannot be read or has the wrong format
     Compile,      // libNVVM rejected the program
     Link,         // nvJitLink rejected the inputs
+    Run,          // a kernel launch failed or did not finish
     Internal,     // a library misbehaved in a way the input does not explain
 };
 

@@ -234,20 +234,52 @@ support::Result<std::shared_ptr<const Driver>> Toolkit::driver() const {
     }
     auto drv = std::make_shared<Driver>();
     DriverApi& api = drv->api;
-    bool ok = (*lib)->resolve(api.init, "cuInit") &&
-              (*lib)->resolve(api.driverGetVersion, "cuDriverGetVersion") &&
-              (*lib)->resolve(api.getErrorName, "cuGetErrorName") &&
-              (*lib)->resolve(api.getErrorString, "cuGetErrorString") &&
-              (*lib)->resolve(api.deviceGetCount, "cuDeviceGetCount") &&
-              (*lib)->resolve(api.deviceGet, "cuDeviceGet") &&
-              (*lib)->resolve(api.deviceGetName, "cuDeviceGetName") &&
-              (*lib)->resolve(api.deviceGetAttribute, "cuDeviceGetAttribute") &&
-              (*lib)->resolve(api.deviceTotalMem, "cuDeviceTotalMem_v2");
+    // Versioned entry points first: the unversioned names keep their old (32-bit) signatures.
+    auto resolve = [&](auto& fn, std::initializer_list<const char*> names) {
+        for (const char* n : names)
+            if ((*lib)->resolve(fn, n)) return true;
+        return false;
+    };
+    std::string missing;
+    auto need = [&](auto& fn, std::initializer_list<const char*> names) {
+        if (!resolve(fn, names) && missing.empty()) missing = *names.begin();
+    };
+    need(api.init, {"cuInit"});
+    need(api.driverGetVersion, {"cuDriverGetVersion"});
+    need(api.getErrorName, {"cuGetErrorName"});
+    need(api.getErrorString, {"cuGetErrorString"});
+    need(api.deviceGetCount, {"cuDeviceGetCount"});
+    need(api.deviceGet, {"cuDeviceGet"});
+    need(api.deviceGetName, {"cuDeviceGetName"});
+    need(api.deviceGetAttribute, {"cuDeviceGetAttribute"});
+    need(api.deviceTotalMem, {"cuDeviceTotalMem_v2"});
+    need(api.primaryCtxRetain, {"cuDevicePrimaryCtxRetain"});
+    need(api.primaryCtxRelease, {"cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"});
+    need(api.primaryCtxReset, {"cuDevicePrimaryCtxReset_v2", "cuDevicePrimaryCtxReset"});
+    need(api.ctxSetCurrent, {"cuCtxSetCurrent"});
+    need(api.ctxSynchronize, {"cuCtxSynchronize"});
+    need(api.moduleLoadDataEx, {"cuModuleLoadDataEx"});
+    need(api.moduleUnload, {"cuModuleUnload"});
+    need(api.moduleGetFunction, {"cuModuleGetFunction"});
+    need(api.memAlloc, {"cuMemAlloc_v2"});
+    need(api.memFree, {"cuMemFree_v2"});
+    need(api.memcpyHtoD, {"cuMemcpyHtoD_v2"});
+    need(api.memcpyDtoH, {"cuMemcpyDtoH_v2"});
+    need(api.launchKernel, {"cuLaunchKernel"});
+    need(api.streamCreate, {"cuStreamCreate"});
+    need(api.streamDestroy, {"cuStreamDestroy_v2", "cuStreamDestroy"});
+    need(api.eventCreate, {"cuEventCreate"});
+    need(api.eventDestroy, {"cuEventDestroy_v2", "cuEventDestroy"});
+    need(api.eventRecord, {"cuEventRecord"});
+    need(api.eventQuery, {"cuEventQuery"});
+    need(api.eventElapsedTime, {"cuEventElapsedTime_v2", "cuEventElapsedTime"});
+    need(api.funcGetAttribute, {"cuFuncGetAttribute"});
+    const bool ok = missing.empty();
     driverReport_.found = true;
     driverReport_.path = (*lib)->path();
     driverReport_.via = "via the system loader";
-    if (!ok) return fail(fmt::format("{} lacks driver entry points: not a usable CUDA driver",
-                                     (*lib)->path().string()));
+    if (!ok) return fail(fmt::format("{} lacks {}: not a usable CUDA driver (too old?)",
+                                     (*lib)->path().string(), missing));
     if (CUresult r = api.init(0); r != CUDA_SUCCESS)
         return fail(fmt::format("the CUDA driver failed to start: cuInit returned {}. Check that "
                                 "the GPU is visible (nvidia-smi).", drv->errorName(r)));

@@ -1,5 +1,7 @@
 #include "workspace/Workspace.h"
 
+#include "gpu/RunConfig.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -416,6 +418,15 @@ std::optional<Error> readWorkspace(const json& doc, const Reader& r, Workspace& 
     if (auto e = readLto(doc, r, ws.ltoMode)) return e;
     if (const auto runs = doc.find("runs"); runs != doc.end()) {
         if (!runs->is_array()) return r.error("/runs", expected("an array", *runs));
+        // Each run configuration is checked now, so a bad one is reported where it is.
+        for (size_t i = 0; i < runs->size(); ++i) {
+            auto config = gpu::runConfigFromJson((*runs)[i], "");
+            if (config) continue;
+            const auto& msg = config.error().message;  // "/key: what" (or ": what" for the entry)
+            const auto split = msg.find(": ");
+            return r.error(fmt::format("/runs/{}{}", i, msg.substr(0, split)),
+                           split == std::string::npos ? msg : msg.substr(split + 2));
+        }
         ws.runs = *runs;
     }
     return std::nullopt;

@@ -118,7 +118,8 @@ def build(example, llvm_as):
         "options": options_in_order(spec.get("options", {}), spec_path),
         "libdevice": bool(spec.get("libdevice", False)),
         "lto": {"mode": mode},
-        "runs": [],
+        # nlohmann::json keeps object keys sorted, so the runs are written that way too.
+        "runs": [{k: r[k] for k in sorted(r)} for r in spec.get("runs", [])],
     }
     # Matches nlohmann::json::dump(2): ", " and ": " separators, non-ASCII kept as UTF-8.
     return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")

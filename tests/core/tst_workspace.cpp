@@ -136,7 +136,7 @@ void TestWorkspace::roundTrip() {
             ws.modules.push_back({"k.ll", "; k\n", false});
             ws.libdevice = true;
             ws.ltoMode = lto::Mode::Separate;
-            ws.runs = nlohmann::json::parse(R"([{"kernel": "saxpy", "grid": [4, 1, 1]}, {}])");
+            ws.runs = nlohmann::json::parse(R"([{"kernel": "saxpy", "grid": [4, 1, 1]}, {"kernel": "k2", "args": ["ptr:null"]}])");
             break;
         case 6:
             ws.name = "naïve — ünïcødé ✓";
@@ -333,6 +333,8 @@ void TestWorkspace::parseErrors_data() {
         "\"whole\" is not an LTO mode; use \"program\" or \"separate\"");
     row("lto mode a number", validWith({{"lto", {{"mode", 1}}}}), "/lto/mode",
         "expected a string, got a number");
+    row("run without a kernel", validWith({{"runs", json::array({json::object({{"grid", {1}}})})}}), "/runs/0/kernel",
+        "expected the kernel's name");
     row("runs not an array", validWith({{"runs", json::object({{"a", 1}})}}), "/runs",
         "expected an array, got an object");
 }

@@ -1,0 +1,163 @@
+#include <cstdio>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "Commands.h"
+#include "gpu/Npy.h"
+#include "gpu/Runner.h"
+#include "pipeline/Pipeline.h"
+#include "support/Files.h"
+#include "support/Text.h"
+
+namespace fs = std::filesystem;
+
+namespace nvpg::cli {
+
+void addRunOptions(CLI::App& cmd, RunOptions& r) {
+    cmd.add_option("--kernel", r.kernel, "the kernel (.entry) to launch");
+    cmd.add_option("--grid", r.grid, "blocks: X[,Y[,Z]]");
+    cmd.add_option("--block", r.block, "threads per block: X[,Y[,Z]]");
+    cmd.add_option("--shared", r.shared, "bytes of dynamic shared memory (default 0)");
+    cmd.add_option("--arg", r.args,
+                   "one per kernel parameter, in order: i32:5 u64:4096 f32:2.5 f64:1e-3 ptr:null "
+                   "buf:f32:4096:zeros buf:f32:4096:const:1.5 buf:i32:4096:iota buf:f64:4096:random:SEED "
+                   "buf:@FILE.npy buf:f32:@FILE.bin")
+        ->allow_extra_args(false);
+    cmd.add_option("--repeat", r.repeat, "launch N times; the time is the median")->check(CLI::PositiveNumber);
+    cmd.add_option("--save-outputs", r.saveOutputs, "write each buffer after the run to DIR/argK.npy");
+    cmd.add_option("--from", r.from, "run the PTX (default) or the LTO cubin")->check(CLI::IsMember({"ptx", "lto"}));
+    cmd.add_option("--config", r.config, "with a workspace: the run configuration to use (default: its first)");
+    cmd.add_option("--timeout", r.timeout, "seconds a launch may take before it is stopped (default 10)")
+        ->check(CLI::PositiveNumber);
+    cmd.add_option("--device", r.device, "the GPU to use (default 0)")->check(CLI::NonNegativeNumber);
+}
+
+namespace {
+
+std::string preview(const gpu::BufferOut& b) {
+    const auto& info = gpu::elemInfo(b.type);
+    std::vector<std::string> parts;
+    auto at = [&](size_t i) { return gpu::formatElement(b.type, b.bytes.data() + i * info.size); };
+    if (b.count <= 8) {
+        for (size_t i = 0; i < b.count; ++i) parts.push_back(at(i));
+    } else {
+        for (size_t i = 0; i < 4; ++i) parts.push_back(at(i));
+        parts.push_back("…");
+        for (size_t i = b.count - 4; i < b.count; ++i) parts.push_back(at(i));
+    }
+    return support::join(parts, " ");
+}
+
+std::string bytesText(size_t n) {
+    if (n >= (1u << 20)) return fmt::format("{:.1f} MiB", n / double(1 << 20));
+    if (n >= 1024) return fmt::format("{:.1f} KiB", n / 1024.0);
+    return fmt::format("{} B", n);
+}
+
+}  // namespace
+
+int runRun(const CommonOptions& common, const CompileOptions& o, const RunOptions& r) {
+    auto inputs = jobFromArgs(o);
+    if (!inputs) return usage(inputs.error().message);
+
+    // The configuration: the workspace's (when there is one), then the command line on top.
+    gpu::RunConfig config;
+    if (inputs->workspace && !inputs->workspace->runs.empty()) {
+        const auto& runs = inputs->workspace->runs;
+        size_t pick = 0;
+        bool found = !r.config;
+        std::vector<std::string> names;
+        for (size_t i = 0; i < runs.size(); ++i) {
+            const auto name = runs[i].value("name", std::string());
+            names.push_back(name.empty() ? fmt::format("#{}", i) : name);
+            if (r.config && (name == *r.config || fmt::format("#{}", i) == *r.config)) {
+                pick = i;
+                found = true;
+            }
+        }
+        if (!found)
+            return usage(fmt::format("no run configuration {} in {}; it has {}", *r.config, o.inputs[0],
+                                     support::join(names, ", ")));
+        auto parsed = gpu::runConfigFromJson(runs[pick], fmt::format("{}: /runs/{}", o.inputs[0], pick));
+        if (!parsed) return usage(parsed.error().message);
+        config = std::move(*parsed);
+        if (!r.config && runs.size() > 1)
+            std::fprintf(stderr, "nvpg: running configuration %s (the first; --config picks another of %s)\n",
+                         names[0].c_str(), support::join(names, ", ").c_str());
+    } else if (r.config) {
+        return usage(fmt::format("--config {}: run configurations come from a workspace (.nvpg), and {} has none",
+                                 *r.config, o.inputs[0]));
+    }
+    if (r.kernel) config.kernel = *r.kernel;
+    if (r.grid) {
+        auto d = gpu::parseDim3(*r.grid, "--grid");
+        if (!d) return usage(d.error().message);
+        config.grid = *d;
+    }
+    if (r.block) {
+        auto d = gpu::parseDim3(*r.block, "--block");
+        if (!d) return usage(d.error().message);
+        config.block = *d;
+    }
+    if (r.shared) config.sharedBytes = r.shared;
+    if (!r.args.empty()) {
+        config.args.clear();
+        for (const auto& text : r.args) {
+            auto spec = gpu::parseArgSpec(text);
+            if (!spec) return usage(spec.error().message);
+            config.args.push_back(std::move(*spec));
+        }
+    }
+    if (r.repeat != 1) config.repeat = r.repeat;
+    if (r.timeout != 10) config.timeoutSeconds = r.timeout;
+    if (r.from) config.fromLto = *r.from == "lto";
+
+    auto& job = inputs->job;
+    job.outputs = pipeline::kPtx | (config.fromLto ? pipeline::kLtoPtx | pipeline::kCubin : 0u);
+    auto tk = loadToolkit(common);
+    if (!tk) return usage(tk.error().message);
+    pipeline::Pipeline pipe(*tk);
+    auto compiled = pipe.run(job);
+    if (!compiled) return usage(compiled.error().message);
+    printDiagnostics(compiled->diagnostics);
+    if (!compiled->ok) return kCompileError;
+
+    gpu::Runner runner(*tk, r.device);
+    if (config.kernel.empty()) {
+        std::vector<std::string> names;
+        for (const auto* e : compiled->ptxModule.entries()) names.push_back(e->name);
+        return usage(fmt::format("give --kernel NAME; the kernels are {}", support::join(names, ", ")));
+    }
+    auto ran = runner.run(*compiled, config, inputs->baseDir);
+    if (!ran) {
+        std::fprintf(stderr, "nvpg: %s\n", ran.error().message.c_str());
+        switch (ran.error().kind) {
+            case support::ErrorKind::Environment: return kNoGpu;
+            case support::ErrorKind::Usage:
+            case support::ErrorKind::Input: return kUsageError;
+            default: return kCompileError;
+        }
+    }
+    const auto& out = *ran;
+    fmt::print("{} on {}: {:.4f} ms{}, {} in, {} out, {:.1f} GB/s\n", out.kernel, out.device, out.kernelMs,
+               out.launchMs.size() > 1 ? fmt::format(" (median of {} launches)", out.launchMs.size()) : "",
+               bytesText(out.bytesIn), bytesText(out.bytesOut), out.gigabytesPerSecond());
+    for (const auto& b : out.buffers)
+        fmt::print("  arg {} {}[{}]: {}\n", b.arg, gpu::elemInfo(b.type).name, b.count, preview(b));
+    if (r.saveOutputs) {
+        std::error_code ec;
+        fs::create_directories(*r.saveOutputs, ec);
+        for (const auto& b : out.buffers) {
+            gpu::NpyArray a;
+            a.type = b.type;
+            a.shape = {b.count};
+            a.data = b.bytes;
+            const auto path = fs::path(*r.saveOutputs) / fmt::format("arg{}.npy", b.arg);
+            if (auto st = support::writeFileAtomic(path, gpu::writeNpy(a)); !st) return usage(st.error().message);
+        }
+    }
+    return kOk;
+}
+
+}  // namespace nvpg::cli

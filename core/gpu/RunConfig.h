@@ -1,0 +1,56 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gpu/ArgSpec.h"
+#include "ptx/Ptx.h"
+#include "support/Result.h"
+
+namespace nvpg::gpu {
+
+struct Dim3 {
+    unsigned x = 1, y = 1, z = 1;
+    bool operator==(const Dim3&) const = default;
+};
+
+// Everything one launch needs apart from the compiled program.
+struct RunConfig {
+    std::string name;    // as saved in the workspace; "" for an unnamed one
+    std::string kernel;  // the .entry name
+    Dim3 grid, block;
+    unsigned sharedBytes = 0;  // dynamic shared memory
+    std::vector<ArgSpec> args;
+    int repeat = 1;                 // the kernel time is the median of this many launches
+    double timeoutSeconds = 10;     // a launch that has not finished by then is stopped
+    bool fromLto = false;           // run the LTO cubin instead of the PTX
+};
+
+// "256" or "16,16" or "8,8,4"; zeros are refused.
+support::Result<Dim3> parseDim3(std::string_view text, std::string_view what);
+
+// Checks a configuration against the kernel's PTX parameters before any GPU work: the number
+// of arguments, each size (a pointer or buffer needs an 8-byte parameter), integer vs float,
+// and the launch shape (block at most 1024 threads). The error names the argument (0-based,
+// with its SPEC) and the parameter (name, type, size).
+support::Status checkRunConfig(const RunConfig& config, const ptx::Function& kernel);
+
+// The parameter buffer as cuLaunchKernel's CU_LAUNCH_PARAM_BUFFER_POINTER takes it: each
+// parameter at an offset aligned to its PTX alignment. `pointers` holds one device address per
+// argument (used for buffers; 0 for null pointers; ignored for scalars).
+struct ParamLayout {
+    std::vector<size_t> offsets;
+    size_t size = 0;
+};
+ParamLayout layoutParams(const ptx::Function& kernel);
+std::string packParams(const ptx::Function& kernel, const std::vector<ArgSpec>& args,
+                       const std::vector<uint64_t>& pointers);
+
+// The "runs" entries of a workspace.
+nlohmann::json runConfigToJson(const RunConfig& config);
+// `where` is the JSON pointer of the entry, for messages.
+support::Result<RunConfig> runConfigFromJson(const nlohmann::json& j, const std::string& where);
+
+}  // namespace nvpg::gpu

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <filesystem>
+#include <memory>
+
+#include "gpu/Session.h"
+#include "pipeline/Job.h"
+
+namespace nvpg::gpu {
+
+// The one run path of both front ends: a compiled program and a configuration in, the outcome
+// out. Everything that can be checked without a GPU is checked first, with the same messages
+// on every machine: the kernel exists (in the LTO cubin too, when asked), the arguments fit its
+// parameters, buffer files load. Only then is the driver opened.
+class Runner {
+public:
+    explicit Runner(std::shared_ptr<const toolkit::Toolkit> toolkit, int device = 0);
+    ~Runner();
+
+    // Usage errors for an unknown kernel (listing the kernels) or arguments that do not fit.
+    support::Result<const ptx::Function*> kernelFor(const pipeline::Result& compiled, const RunConfig& config) const;
+
+    // Errors: Usage (the checks above, a buffer file), Environment (no driver or GPU), Run (the
+    // launch failed or timed out). `baseDir` is where relative buffer files are.
+    support::Result<RunOutcome> run(const pipeline::Result& compiled, RunConfig config,
+                                    const std::filesystem::path& baseDir);
+
+    // Whether a GPU can be used here, and why not (for disabling run buttons up front).
+    bool gpuAvailable(std::string* why) const;
+
+private:
+    std::shared_ptr<const toolkit::Toolkit> toolkit_;
+    int device_;
+    std::unique_ptr<Session> session_;
+};
+
+}  // namespace nvpg::gpu

@@ -1,0 +1,185 @@
+// Run configurations checked against a kernel's PTX parameters before any GPU work, and the
+// parameter buffer laid out by PTX alignment.
+#include <QtTest>
+
+#include "gpu/RunConfig.h"
+#include "ptx/Ptx.h"
+
+using namespace nvpg;
+using namespace nvpg::gpu;
+
+namespace {
+
+// saxpy as libNVVM declares it: (.u32 n, .f32 a, .u64 x, .u64 y).
+const char* kSaxpyPtx = R"(.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry saxpy(
+	.param .u32 saxpy_param_0,
+	.param .f32 saxpy_param_1,
+	.param .u64 saxpy_param_2,
+	.param .u64 saxpy_param_3
+)
+{
+	ret;
+}
+.visible .entry mixed(
+	.param .u8 mixed_param_0,
+	.param .u64 mixed_param_1,
+	.param .b16 mixed_param_2,
+	.param .f64 mixed_param_3,
+	.param .align 16 .b8 mixed_param_4[16]
+)
+{
+	ret;
+}
+)";
+
+ptx::Function kernel(const char* name) {
+    static const auto module = ptx::readPtx(kSaxpyPtx);
+    return *module.find(name);
+}
+
+RunConfig config(std::vector<std::string> specs) {
+    RunConfig c;
+    c.kernel = "saxpy";
+    c.grid = {16, 1, 1};
+    c.block = {256, 1, 1};
+    for (const auto& s : specs) {
+        auto a = parseArgSpec(s);
+        if (!a) qFatal("%s", a.error().message.c_str());
+        c.args.push_back(*a);
+    }
+    return c;
+}
+
+}  // namespace
+
+class TestRunConfig : public QObject {
+    Q_OBJECT
+
+private slots:
+    void goodConfigPasses() {
+        QVERIFY(checkRunConfig(config({"i32:4096", "f32:2", "buf:f32:4096:iota", "buf:f32:4096:zeros"}), kernel("saxpy")));
+        QVERIFY(checkRunConfig(config({"u32:4096", "f32:2", "ptr:null", "buf:f32:4096:zeros"}), kernel("saxpy")));
+    }
+
+    void mismatchesAreNamed_data() {
+        QTest::addColumn<QStringList>("specs");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("too few") << QStringList{"i32:1", "f32:2", "ptr:null"}
+                                 << "takes 4 parameters (.u32, .f32, .u64, .u64), but 3 arguments were given";
+        QTest::newRow("too many") << QStringList{"i32:1", "f32:2", "ptr:null", "ptr:null", "i32:3"} << "but 5 arguments";
+        QTest::newRow("wrong size") << QStringList{"i64:1", "f32:2", "ptr:null", "ptr:null"}
+                                    << "argument 0 (i64:1) for parameter saxpy_param_0 (.u32, 4 bytes): the value is 8 bytes";
+        QTest::newRow("int for float") << QStringList{"i32:1", "i32:2", "ptr:null", "ptr:null"}
+                                       << "an integer value for a floating-point parameter (write f32:…)";
+        QTest::newRow("float for int") << QStringList{"f32:1", "f32:2", "ptr:null", "ptr:null"}
+                                       << "a floating-point value for an integer parameter";
+        QTest::newRow("buffer for float") << QStringList{"i32:1", "buf:f32:4:zeros", "ptr:null", "ptr:null"}
+                                          << "a buffer needs a 64-bit integer parameter";
+        QTest::newRow("scalar for pointer") << QStringList{"i32:1", "f32:2", "f32:3", "ptr:null"} << "argument 2 (f32:3)";
+    }
+    void mismatchesAreNamed() {
+        QFETCH(QStringList, specs);
+        QFETCH(QString, mentions);
+        std::vector<std::string> s;
+        for (const auto& x : specs) s.push_back(x.toStdString());
+        const auto st = checkRunConfig(config(s), kernel("saxpy"));
+        QVERIFY(!st);
+        QCOMPARE(st.error().kind, support::ErrorKind::Usage);
+        QVERIFY2(QString::fromStdString(st.error().message).contains(mentions), st.error().message.c_str());
+    }
+
+    void launchShapeIsChecked() {
+        auto c = config({"i32:1", "f32:2", "ptr:null", "ptr:null"});
+        c.block = {64, 32, 1};  // 2048 threads
+        auto st = checkRunConfig(c, kernel("saxpy"));
+        QVERIFY(!st);
+        QVERIFY(st.error().message.find("2048 threads; a block has at most 1024") != std::string::npos);
+        c.block = {1024, 1, 1};
+        QVERIFY(checkRunConfig(c, kernel("saxpy")));
+        c.repeat = 0;
+        QVERIFY(!checkRunConfig(c, kernel("saxpy")));
+    }
+
+    void aggregateParametersAreRefusedByName() {
+        RunConfig c;
+        c.kernel = "mixed";
+        for (const char* s : {"u8:1", "ptr:null", "f16:1", "f64:2", "i32:0"}) c.args.push_back(*parseArgSpec(s));
+        const auto st = checkRunConfig(c, kernel("mixed"));
+        QVERIFY(!st);
+        QVERIFY2(st.error().message.find("mixed_param_4 (.align 16 .b8[16], 16 bytes)") != std::string::npos,
+                 st.error().message.c_str());
+        QVERIFY(st.error().message.find("aggregate") != std::string::npos);
+    }
+
+    void parametersAreLaidOutByTheirAlignment() {
+        const auto layout = layoutParams(kernel("mixed"));
+        // .u8 at 0; .u64 aligned to 8; .b16 at 16; .f64 aligned to 24; the 16-byte aggregate to 32.
+        QCOMPARE(layout.offsets, (std::vector<size_t>{0, 8, 16, 24, 32}));
+        QCOMPARE(layout.size, size_t(48));
+        const auto saxpy = layoutParams(kernel("saxpy"));
+        QCOMPARE(saxpy.offsets, (std::vector<size_t>{0, 4, 8, 16}));
+        QCOMPARE(saxpy.size, size_t(24));
+    }
+
+    void packedBytesAreLittleEndianValuesAndAddresses() {
+        const auto c = config({"i32:4096", "f32:2", "buf:f32:4:zeros", "ptr:null"});
+        const auto bytes = packParams(kernel("saxpy"), c.args, {0, 0, 0x1122334455667788ULL, 0});
+        QCOMPARE(bytes.size(), size_t(24));
+        QCOMPARE(QByteArray(bytes.data(), 4), QByteArray("\x00\x10\x00\x00", 4));  // 4096
+        QCOMPARE(QByteArray(bytes.data() + 4, 4), QByteArray("\x00\x00\x00\x40", 4));  // 2.0f
+        QCOMPARE(QByteArray(bytes.data() + 8, 8), QByteArray("\x88\x77\x66\x55\x44\x33\x22\x11", 8));
+        QCOMPARE(QByteArray(bytes.data() + 16, 8), QByteArray(8, '\0'));  // null pointer
+    }
+
+    void dim3Parsing() {
+        QCOMPARE(*parseDim3("256", "--block"), (Dim3{256, 1, 1}));
+        QCOMPARE(*parseDim3("16,16", "--block"), (Dim3{16, 16, 1}));
+        QCOMPARE(*parseDim3("8, 8, 4", "--block"), (Dim3{8, 8, 4}));
+        for (const char* bad : {"0", "1,2,3,4", "x", "", "-4"}) {
+            auto d = parseDim3(bad, "--grid");
+            QVERIFY2(!d, bad);
+            QVERIFY(d.error().message.find("--grid") != std::string::npos);
+        }
+    }
+
+    void jsonRoundTrip() {
+        auto c = config({"i32:4096", "f32:2.5", "buf:f64:100:random:7", "ptr:null"});
+        c.name = "big";
+        c.sharedBytes = 128;
+        c.repeat = 5;
+        c.timeoutSeconds = 2.5;
+        c.fromLto = true;
+        c.grid = {2, 3, 4};
+        const auto j = runConfigToJson(c);
+        auto back = runConfigFromJson(j, "/runs/0");
+        QVERIFY(back);
+        QCOMPARE(back->name, c.name);
+        QCOMPARE(back->kernel, c.kernel);
+        QCOMPARE(back->grid, c.grid);
+        QCOMPARE(back->block, c.block);
+        QCOMPARE(back->sharedBytes, c.sharedBytes);
+        QCOMPARE(back->repeat, 5);
+        QCOMPARE(back->timeoutSeconds, 2.5);
+        QVERIFY(back->fromLto);
+        QCOMPARE(back->args.size(), c.args.size());
+        for (size_t i = 0; i < c.args.size(); ++i) QCOMPARE(formatArgSpec(back->args[i]), formatArgSpec(c.args[i]));
+    }
+
+    void jsonErrorsHaveTheirPointer() {
+        auto r = runConfigFromJson(nlohmann::json::parse(R"({"kernel":"k","grid":[0]})"), "/runs/3");
+        QVERIFY(!r);
+        QCOMPARE(r.error().message, std::string("/runs/3/grid/0: expected a whole number above 0"));
+        r = runConfigFromJson(nlohmann::json::parse(R"({"kernel":"k","args":["f32:x"]})"), "/runs/0");
+        QVERIFY(!r);
+        QVERIFY(r.error().message.find("/runs/0/args/0: SPEC 'f32:x'") == 0);
+        r = runConfigFromJson(nlohmann::json::parse(R"({"grid":[1]})"), "/runs/1");
+        QVERIFY(!r);
+        QVERIFY(r.error().message.find("/runs/1/kernel") == 0);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestRunConfig)
+#include "tst_runconfig.moc"
