@@ -243,6 +243,61 @@ private slots:
         QCOMPARE(jb["diagnostics"][0]["column"], 8);
     }
 
+    void runUsageErrorsExitTwo_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("mentions");
+        const auto saxpy = example("saxpy.nvpg");
+        const QStringList base = {"run", saxpy, "--kernel", "saxpy", "--grid", "16", "--block", "256"};
+        QTest::newRow("bad spec") << (base + QStringList{"--arg", "i32:4096", "--arg", "f32:2", "--arg",
+                                                         "buf:f32:4096:cons", "--arg", "ptr:null"})
+                                  << "SPEC 'buf:f32:4096:cons': unknown initialiser 'cons'";
+        QTest::newRow("unknown kernel") << QStringList{"run", saxpy, "--kernel", "saxpi"}
+                                        << "there is no kernel saxpi; the kernels are saxpy";
+        QTest::newRow("too few args") << (base + QStringList{"--arg", "i32:4096"})
+                                      << "takes 4 parameters (.u32, .f32, .u64, .u64), but 1 argument was given";
+        QTest::newRow("wrong size") << (base + QStringList{"--arg", "i64:4096", "--arg", "f32:2", "--arg", "ptr:null",
+                                                           "--arg", "ptr:null"})
+                                    << "argument 0 (i64:4096)";
+        QTest::newRow("bad grid") << QStringList{"run", saxpy, "--kernel", "saxpy", "--grid", "0", "--block", "256"}
+                                  << "--grid '0'";
+        QTest::newRow("config without workspace")
+            << QStringList{"run", data("ir/sinf.ll"), "--config", "x"} << "run configurations come from a workspace";
+        QTest::newRow("unknown config") << QStringList{"run", saxpy, "--config", "nope"}
+                                        << "no run configuration nope";
+        QTest::newRow("missing npy") << (base + QStringList{"--arg", "i32:4096", "--arg", "f32:2", "--arg",
+                                                            "buf:@missing.npy", "--arg", "ptr:null"})
+                                     << "missing.npy";
+        QTest::newRow("no kernel") << QStringList{"run", data("ir/sinf.ll"), "--libdevice"} << "give --kernel NAME";
+    }
+    void runUsageErrorsExitTwo() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, mentions);
+        const auto r = runNvpg(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(mentions.toUtf8()), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void runOfBrokenIrExitsOne() {
+        const auto r = runNvpg({"run", data("ir/broken.ll"), "--kernel", "broken"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains(":8:8: error:"));
+    }
+
+    void runWithoutAGpuExitsThreeSayingWhy_data() {
+        QTest::addColumn<QString>("workspace");
+        for (const char* e : {"saxpy", "libdevice-math", "two-modules", "lto-kept", "lto-dropped", "bitcode"})
+            QTest::newRow(e) << example((std::string(e) + ".nvpg").c_str());
+    }
+    void runWithoutAGpuExitsThreeSayingWhy() {
+        if (test::realToolkit()->driver()) QSKIP("this machine has a CUDA driver: tst_gpu_launch covers runs");
+        // Every example's run configuration passes the checks that need no GPU, then stops here.
+        QFETCH(QString, workspace);
+        const auto r = runNvpg({"run", workspace});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains("libcuda.so.1"), r.err.constData());
+    }
+
     void compilesAWorkspace() {
         const auto ws = example("saxpy.nvpg");
         if (!QFile::exists(ws)) QFAIL("the saxpy example workspace is missing");
