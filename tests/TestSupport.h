@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "nvvm/Module.h"
 #include "support/Files.h"
 #include "toolkit/Toolkit.h"
 
@@ -41,6 +42,37 @@ inline std::string readText(const std::filesystem::path& p) {
     auto r = support::readFile(p);
     if (!r) qFatal("%s", r.error().message.c_str());
     return *r;
+}
+
+// A module from tests/data/<folder>/<name>, named by its file name.
+inline nvvm::Module irFixture(const std::string& name, bool lazy = false, const char* folder = "ir") {
+    return {name, readText(dataDir() / folder / name), lazy};
+}
+
+// A text module with `kernels` small looping kernels (k0, k1, ...), optionally calling libdevice's
+// __nv_expf: big enough that compiling it takes a while, for tests about concurrency.
+inline nvvm::Module manyKernelsModule(int kernels, bool libdevice = false) {
+    std::string ir =
+        "target datalayout = \"e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-"
+        "f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64\"\ntarget triple = \"nvptx64-nvidia-cuda\"\n";
+    if (libdevice) ir += "declare float @__nv_expf(float)\n";
+    std::string annotations;
+    for (int k = 0; k < kernels; ++k) {
+        const auto n = std::to_string(k);
+        ir += "define void @k" + n + "(float* %p, i32 %n) {\nentry:\n  br label %loop\nloop:\n"
+              "  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]\n  %q = getelementptr float, float* %p, i32 %i\n"
+              "  %v = load float, float* %q\n";
+        ir += libdevice ? "  %e = call float @__nv_expf(float %v)\n" : "  %e = fadd float %v, 3.0\n";
+        // Whole-number float constants are exact, as LLVM IR text requires.
+        ir += "  %w = fmul float %e, " + n + ".0\n  store float %w, float* %q\n  %i1 = add i32 %i, 1\n"
+              "  %c = icmp slt i32 %i1, %n\n  br i1 %c, label %loop, label %done\ndone:\n  ret void\n}\n";
+        annotations += (k ? ", !" : "!") + std::to_string(k + 1);
+    }
+    ir += "!nvvm.annotations = !{" + annotations + "}\n";
+    for (int k = 0; k < kernels; ++k)
+        ir += "!" + std::to_string(k + 1) + " = !{void (float*, i32)* @k" + std::to_string(k) + ", !\"kernel\", i32 1}\n";
+    ir += "!nvvmir.version = !{!0}\n!0 = !{i32 2, i32 0}\n";
+    return {"big.ll", ir, false};
 }
 
 }  // namespace nvpg::test

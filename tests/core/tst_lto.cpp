@@ -10,9 +10,6 @@ using namespace nvpg;
 
 namespace {
 
-nvvm::Module fixture(const std::string& name) {
-    return {name, test::readText(test::dataDir() / "ir" / name), false};
-}
 
 pipeline::Job job(std::vector<nvvm::Module> modules, unsigned outputs) {
     pipeline::Job j;
@@ -35,10 +32,6 @@ std::vector<std::string> entryNames(const ptx::PtxModule& m) {
     return out;
 }
 
-// numba-cuda's IR, as it handed it to libNVVM.
-nvvm::Module numba(const char* file) {
-    return {file, test::readText(test::dataDir() / "numba" / file), false};
-}
 
 }  // namespace
 
@@ -47,7 +40,7 @@ class TestLto : public QObject {
 
 private slots:
     void ltoKeepsOnlyWhatLlvmUsedLists() {
-        const auto r = runOk(job({fixture("lto-kept-dropped.ll")}, pipeline::kPtx | pipeline::kLtoPtx));
+        const auto r = runOk(job({test::irFixture("lto-kept-dropped.ll")}, pipeline::kPtx | pipeline::kLtoPtx));
         QVERIFY(r.ok);  // a warning, not an error: both libraries reported success
         QCOMPARE(entryNames(r.ptxModule), (std::vector<std::string>{"kept", "dropped"}));
         QCOMPARE(entryNames(r.linkedPtxModule), std::vector<std::string>{"kept"});
@@ -67,7 +60,7 @@ private slots:
 
     void theSuggestedLineKeepsTheKernel() {
         // Apply the fix the warning gives, and the kernel survives LTO.
-        auto m = fixture("lto-kept-dropped.ll");
+        auto m = test::irFixture("lto-kept-dropped.ll");
         const auto from = m.bytes.find("@llvm.used = ");
         const auto to = m.bytes.find('\n', from);
         m.bytes.replace(from, to - from,
@@ -80,7 +73,7 @@ private slots:
     }
 
     void cubinAndFiguresFromTheLtoLink() {
-        const auto r = runOk(job({fixture("lto-kept-dropped.ll")}, pipeline::kPtx | pipeline::kCubin | pipeline::kFigures));
+        const auto r = runOk(job({test::irFixture("lto-kept-dropped.ll")}, pipeline::kPtx | pipeline::kCubin | pipeline::kFigures));
         QVERIFY(r.ok);
         QVERIFY(r.cubin.size() > 4);
         QCOMPARE(r.cubin.substr(0, 4), std::string("\x7f" "ELF"));
@@ -97,7 +90,7 @@ private slots:
     }
 
     void separateModeLinksOneProgramPerModule() {
-        auto j = job({fixture("caller.ll"), fixture("callee.ll")}, pipeline::kPtx | pipeline::kLtoPtx);
+        auto j = job({test::irFixture("caller.ll"), test::irFixture("callee.ll")}, pipeline::kPtx | pipeline::kLtoPtx);
         j.ltoMode = lto::Mode::Separate;
         const auto r = runOk(j);
         QVERIFY2(r.ok, r.diagnostics.empty() ? "" : r.diagnostics[0].message.c_str());
@@ -117,7 +110,7 @@ private slots:
     }
 
     void programModeAddsLibdeviceOnceForBothCompiles() {
-        auto j = job({fixture("sinf.ll")}, pipeline::kPtx | pipeline::kLtoIr);
+        auto j = job({test::irFixture("sinf.ll")}, pipeline::kPtx | pipeline::kLtoIr);
         j.libdevice = true;
         const auto r = runOk(j);
         QVERIFY(r.ok);
@@ -129,7 +122,7 @@ private slots:
     void numbaKernelSurvivesLto() {
         // numba lists its kernels in @llvm.used; --emit lto-ptx keeps every one.
         for (const char* file : {"axpy.ll", "math_kernel.ll"}) {
-            auto j = job({numba(file)}, pipeline::kPtx | pipeline::kLtoPtx);
+            auto j = job({test::irFixture(file, false, "numba")}, pipeline::kPtx | pipeline::kLtoPtx);
             j.libdevice = true;
             j.options.opt = 3;
             const auto r = runOk(j);
@@ -141,7 +134,7 @@ private slots:
     }
 
     void numbaKernelWithoutLlvmUsedIsWarnedAbout() {
-        auto m = numba("axpy.ll");
+        auto m = test::irFixture("axpy.ll", false, "numba");
         const auto from = m.bytes.find("@\"llvm.used\"");
         QVERIFY(from != std::string::npos);
         m.bytes.erase(from, m.bytes.find('\n', from) - from);
@@ -170,7 +163,7 @@ private slots:
 
     void linkErrorsComeBackAsDiagnostics() {
         // A kept kernel calling a function no input defines: nvJitLink fails and says why.
-        auto m = fixture("caller.ll");
+        auto m = test::irFixture("caller.ll");
         m.bytes.replace(m.bytes.find("declare float @scale(float)"), 27,
                         "declare float @scale(float)\n@llvm.used = appending global [1 x i8*] [i8* bitcast "
                         "(void (float*, float)* @caller to i8*)], section \"llvm.metadata\"");

@@ -15,9 +15,6 @@ using namespace nvpg;
 
 namespace {
 
-nvvm::Module fixture(const std::string& name) {
-    return {name, test::readText(test::dataDir() / "ir" / name), false};
-}
 
 struct NumbaCase {
     std::vector<nvvm::Module> modules;
@@ -79,7 +76,7 @@ private slots:
     void optionChangeReusesTheProgramAndEditMakesANewOne() {
         pipeline::Pipeline p(test::realToolkit());
         pipeline::Job job;
-        job.modules = {fixture("sinf.ll")};
+        job.modules = {test::irFixture("sinf.ll")};
         job.libdevice = true;
         job.options.arch = "compute_90";
         auto first = p.run(job);
@@ -138,7 +135,7 @@ private slots:
     void badOptionStopsBeforeLibnvvm() {
         pipeline::Pipeline p(test::realToolkit());
         pipeline::Job job;
-        job.modules = {fixture("sinf.ll")};
+        job.modules = {test::irFixture("sinf.ll")};
         job.options.arch = "compute_70";
         auto r = p.run(job);
         QVERIFY(!r);
@@ -148,7 +145,7 @@ private slots:
     void verifyOnlyProducesNoPtx() {
         pipeline::Pipeline p(test::realToolkit());
         pipeline::Job job;
-        job.modules = {fixture("verify-alloca.ll")};
+        job.modules = {test::irFixture("verify-alloca.ll")};
         job.options.arch = "compute_90";
         job.verifyOnly = true;
         auto r = p.run(job);
@@ -156,7 +153,7 @@ private slots:
         QVERIFY(!r->ok);
         QVERIFY(r->ptx.empty());
         QCOMPARE(r->diagnostics.at(0).line, 8);
-        job.modules = {fixture("sinf.ll")};
+        job.modules = {test::irFixture("sinf.ll")};
         auto good = p.run(job);
         QVERIFY(good && good->ok && good->ptx.empty());
     }
@@ -164,7 +161,7 @@ private slots:
     void archComesFromThePtxWhenNotGiven() {
         pipeline::Pipeline p(test::realToolkit());
         pipeline::Job job;
-        job.modules = {fixture("lto-kept-dropped.ll")};
+        job.modules = {test::irFixture("lto-kept-dropped.ll")};
         job.archFromGpu = false;
         job.outputs = pipeline::kPtx | pipeline::kLtoPtx;
         auto r = p.run(job);
@@ -177,7 +174,7 @@ private slots:
     void reportHasWhatScriptsNeed() {
         pipeline::Pipeline p(test::realToolkit());
         pipeline::Job job;
-        job.modules = {fixture("lto-kept-dropped.ll")};
+        job.modules = {test::irFixture("lto-kept-dropped.ll")};
         job.options.arch = "compute_90";
         job.outputs = pipeline::kPtx | pipeline::kLtoPtx | pipeline::kFigures;
         auto r = p.run(job);

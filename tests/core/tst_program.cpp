@@ -28,9 +28,6 @@ nvvmResult countingLazyAdd(nvvmProgram p, const char* buf, size_t size, const ch
 
 nvvmResult failingCompile(nvvmProgram, int, const char**) { return NVVM_ERROR_COMPILATION; }
 
-nvvm::Module fixture(const char* name, bool lazy = false) {
-    return {name, test::readText(test::dataDir() / "ir" / name), lazy};
-}
 
 std::unique_ptr<nvvm::Program> makeProgram(const toolkit::NvvmApi& api) {
     auto p = nvvm::Program::create(api);
@@ -72,7 +69,7 @@ private:
 private slots:
     void libdeviceAddedOnceOverTwoCompiles() {
         auto program = makeProgram(countingApi());
-        QVERIFY(program->addModule(fixture("sinf.ll")));
+        QVERIFY(program->addModule(test::irFixture("sinf.ll")));
         program->useLibdevice(libdevice());
         QCOMPARE(g_lazyLibdeviceAdds.load(), 0);  // lazily: not before the first compile
 
@@ -88,7 +85,7 @@ private slots:
 
     void libdeviceAddedOnceFromEightThreads() {
         auto program = makeProgram(countingApi());
-        QVERIFY(program->addModule(fixture("sinf.ll")));
+        QVERIFY(program->addModule(test::irFixture("sinf.ll")));
         program->useLibdevice(libdevice());
         constexpr int kThreads = 8, kCompiles = 50;
         std::vector<std::vector<std::string>> ptx(kThreads);
@@ -113,7 +110,7 @@ private slots:
 
     void libdeviceIsLinkedIntoThePtx() {
         auto withLib = makeProgram(test::realToolkit()->nvvm());
-        QVERIFY(withLib->addModule(fixture("sinf.ll")));
+        QVERIFY(withLib->addModule(test::irFixture("sinf.ll")));
         withLib->useLibdevice(libdevice());
         const auto linked = withLib->compile(arch90());
         QVERIFY2(linked.ok, linked.log.c_str());
@@ -121,7 +118,7 @@ private slots:
 
         // Without libdevice the call stays an unresolved extern: the check above can fail.
         auto without = makeProgram(test::realToolkit()->nvvm());
-        QVERIFY(without->addModule(fixture("sinf.ll")));
+        QVERIFY(without->addModule(test::irFixture("sinf.ll")));
         const auto unlinked = without->compile(arch90());
         QVERIFY2(unlinked.ok, unlinked.log.c_str());
         QVERIFY(unlinked.result.find(".extern .func  (.param .b32 func_retval0) __nv_sinf") != std::string::npos ||
@@ -132,8 +129,8 @@ private slots:
 
     void kernelCallsFunctionDefinedInAnotherModule() {
         auto program = makeProgram(test::realToolkit()->nvvm());
-        QVERIFY(program->addModule(fixture("caller.ll")));
-        QVERIFY(program->addModule(fixture("callee.ll")));
+        QVERIFY(program->addModule(test::irFixture("caller.ll")));
+        QVERIFY(program->addModule(test::irFixture("callee.ll")));
         const auto out = program->compile(arch90());
         QVERIFY2(out.ok, out.log.c_str());
         QVERIFY(out.result.find(".entry caller") != std::string::npos);
@@ -146,7 +143,7 @@ private slots:
         const auto bc = assemble("callee.ll");
         if (bc.empty()) QSKIP("llvm-as-14 is not installed (Debian package llvm-14)");
         auto program = makeProgram(test::realToolkit()->nvvm());
-        QVERIFY(program->addModule(fixture("caller.ll")));
+        QVERIFY(program->addModule(test::irFixture("caller.ll")));
         QVERIFY(program->addModule({"callee.bc", bc, /*lazy=*/true}));
         const auto out = program->compile(arch90());
         QVERIFY2(out.ok, out.log.c_str());
@@ -157,8 +154,8 @@ private slots:
     void lazyTextModuleIsRefusedWithTheReason() {
         // libNVVM would accept the add and then fail the compile with an empty log.
         auto program = makeProgram(test::realToolkit()->nvvm());
-        QVERIFY(program->addModule(fixture("caller.ll")));
-        const auto st = program->addModule(fixture("callee.ll", /*lazy=*/true));
+        QVERIFY(program->addModule(test::irFixture("caller.ll")));
+        const auto st = program->addModule(test::irFixture("callee.ll", /*lazy=*/true));
         QVERIFY(!st);
         QVERIFY(st.error().message.find("callee.ll") != std::string::npos);
         QVERIFY(st.error().message.find("bitcode") != std::string::npos);
@@ -170,7 +167,7 @@ private slots:
         QVERIFY(bitcode.isBitcode());
 
         auto fromText = makeProgram(test::realToolkit()->nvvm());
-        QVERIFY(fromText->addModule(fixture("sinf.ll")));
+        QVERIFY(fromText->addModule(test::irFixture("sinf.ll")));
         fromText->useLibdevice(libdevice());
         auto fromBitcode = makeProgram(test::realToolkit()->nvvm());
         QVERIFY(fromBitcode->addModule(bitcode));
@@ -183,8 +180,8 @@ private slots:
 
     void brokenModuleIsPlacedOnItsLine() {
         auto program = makeProgram(test::realToolkit()->nvvm());
-        QVERIFY(program->addModule(fixture("caller.ll")));
-        QVERIFY(program->addModule(fixture("broken.ll")));
+        QVERIFY(program->addModule(test::irFixture("caller.ll")));
+        QVERIFY(program->addModule(test::irFixture("broken.ll")));
         const auto out = program->compile(arch90());
         QVERIFY(!out.ok);
         QCOMPARE(out.code, NVVM_ERROR_COMPILATION);
@@ -200,7 +197,7 @@ private slots:
 
     void verifierMessageIsPlacedOnTheQuotedInstruction() {
         auto program = makeProgram(test::realToolkit()->nvvm());
-        QVERIFY(program->addModule(fixture("verify-alloca.ll")));
+        QVERIFY(program->addModule(test::irFixture("verify-alloca.ll")));
         const auto out = program->verify(arch90());
         QVERIFY(!out.ok);
         QCOMPARE(out.code, NVVM_ERROR_INVALID_IR);
@@ -234,7 +231,7 @@ private slots:
     void sameProgramCompilesAgainWithOtherOptions() {
         const auto& api = test::realToolkit()->nvvm();
         auto program = makeProgram(api);
-        QVERIFY(program->addModule(fixture("sinf.ll")));
+        QVERIFY(program->addModule(test::irFixture("sinf.ll")));
         program->useLibdevice(libdevice());
         const auto o3 = program->compile(arch90());
         nvvm::Options o0 = arch90();
@@ -252,7 +249,7 @@ private slots:
 
         // And each equals a fresh plain-libNVVM program with the same options.
         const std::vector<test::PlainModule> plain = {
-            {"sinf.ll", fixture("sinf.ll").bytes, false}, {"libdevice.10.bc", *libdevice(), true}};
+            {"sinf.ll", test::irFixture("sinf.ll").bytes, false}, {"libdevice.10.bc", *libdevice(), true}};
         QCOMPARE(o3.result, test::plainCompile(api, plain, {"-arch=compute_90"}));
         QCOMPARE(opt0.result, test::plainCompile(api, plain, {"-arch=compute_90", "-opt=0"}));
     }
@@ -261,7 +258,7 @@ private slots:
         auto api = test::realToolkit()->nvvm();
         api.compileProgram = failingCompile;
         auto program = makeProgram(api);
-        QVERIFY(program->addModule(fixture("sinf.ll")));
+        QVERIFY(program->addModule(test::irFixture("sinf.ll")));
         const auto out = program->compile(arch90());
         QVERIFY(!out.ok);
         QCOMPARE(int(out.diagnostics.size()), 1);

@@ -12,9 +12,6 @@ using namespace nvpg::gui;
 
 namespace {
 
-nvvm::Module fixture(const std::string& name) {
-    return {name, test::readText(test::dataDir() / "ir" / name), false};
-}
 
 pipeline::Job jobFor(std::vector<nvvm::Module> modules, quint64 generation) {
     pipeline::Job job;
@@ -24,28 +21,6 @@ pipeline::Job jobFor(std::vector<nvvm::Module> modules, quint64 generation) {
     return job;
 }
 
-// A module with many kernels, so that a compile takes long enough to overlap with others.
-nvvm::Module bigModule(int kernels) {
-    std::string ir =
-        "target datalayout = \"e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-"
-        "f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64\"\n"
-        "target triple = \"nvptx64-nvidia-cuda\"\n";
-    std::string annotations;
-    for (int k = 0; k < kernels; ++k) {
-        const auto n = std::to_string(k);
-        ir += "define void @k" + n + "(float* %p, i32 %n) {\nentry:\n  br label %loop\nloop:\n"
-              "  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]\n  %q = getelementptr float, float* %p, i32 %i\n"
-              "  %v = load float, float* %q\n  %w = fmul float %v, " + n + ".0\n  %x = fadd float %w, 3.0\n"
-              "  store float %x, float* %q\n  %i1 = add i32 %i, 1\n  %c = icmp slt i32 %i1, %n\n"
-              "  br i1 %c, label %loop, label %done\ndone:\n  ret void\n}\n";
-        annotations += (k ? ", !" : "!") + std::to_string(k + 1);
-    }
-    ir += "!nvvm.annotations = !{" + annotations + "}\n";
-    for (int k = 0; k < kernels; ++k)
-        ir += "!" + std::to_string(k + 1) + " = !{void (float*, i32)* @k" + std::to_string(k) + ", !\"kernel\", i32 1}\n";
-    ir += "!nvvmir.version = !{!0}\n!0 = !{i32 2, i32 0}\n";
-    return {"big.ll", ir, false};
-}
 
 }  // namespace
 
@@ -59,7 +34,7 @@ private slots:
         QThread* workThread = nullptr;
         connect(&engine, &Engine::replied, this, [&](const EngineReply&) { replyThread = QThread::currentThread(); });
         QSignalSpy spy(&engine, &Engine::replied);
-        engine.submit(jobFor({fixture("sinf.ll")}, 1));
+        engine.submit(jobFor({test::irFixture("sinf.ll")}, 1));
         QVERIFY(spy.wait(60000));
         const auto reply = spy.at(0).at(0).value<EngineReply>();
         QCOMPARE(reply.generation, quint64(1));
@@ -72,9 +47,9 @@ private slots:
     void olderRequestsQueuedBehindAreSkipped() {
         ThreadEngine engine(test::realToolkit(), {});
         QSignalSpy spy(&engine, &Engine::replied);
-        engine.submit(jobFor({bigModule(200)}, 1));  // busy for a while
+        engine.submit(jobFor({test::manyKernelsModule(200)}, 1));  // busy for a while
         QTest::qWait(150);                            // let the worker start on it
-        for (quint64 g = 2; g <= 5; ++g) engine.submit(jobFor({fixture("sinf.ll")}, g));
+        for (quint64 g = 2; g <= 5; ++g) engine.submit(jobFor({test::irFixture("sinf.ll")}, g));
         QTRY_VERIFY_WITH_TIMEOUT(!spy.isEmpty() && spy.last().at(0).value<EngineReply>().generation == 5, 120000);
         const auto first = spy.at(0).at(0).value<EngineReply>();
         QCOMPARE(first.generation, quint64(1));
@@ -90,13 +65,13 @@ private slots:
     void noToolkitRepliesWithTheReason() {
         ThreadEngine engine(nullptr, "libNVVM not found: tried /x");
         QSignalSpy spy(&engine, &Engine::replied);
-        engine.submit(jobFor({fixture("sinf.ll")}, 7));
+        engine.submit(jobFor({test::irFixture("sinf.ll")}, 7));
         QVERIFY(spy.wait(10000));
         const auto reply = spy.at(0).at(0).value<EngineReply>();
         QVERIFY(!reply.result);
         QCOMPARE(reply.error, QString("libNVVM not found: tried /x"));
         engine.setToolkit(test::realToolkit());
-        engine.submit(jobFor({fixture("sinf.ll")}, 8));
+        engine.submit(jobFor({test::irFixture("sinf.ll")}, 8));
         QVERIFY(spy.wait(60000));
         QVERIFY(spy.last().at(0).value<EngineReply>().result);
     }
@@ -105,14 +80,14 @@ private slots:
         ThreadEngine engine(test::realToolkit(), {});
         WorkspaceDocument doc;
         workspace::Workspace ws;
-        ws.modules = {bigModule(60)};
+        ws.modules = {test::manyKernelsModule(60)};
         ws.options.arch = "compute_90";
         doc.reset(ws, {});
         CompileController controller(&engine, &doc);
         controller.setOutputs(pipeline::kPtx);
         QSignalSpy shown(&controller, &CompileController::replyShown);
         controller.compileNow();           // the long one
-        doc.setModuleText(0, fixture("sinf.ll").bytes);
+        doc.setModuleText(0, test::irFixture("sinf.ll").bytes);
         controller.compileNow();           // the edit: this one wins
         QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 120000);
         QTest::qWait(300);
@@ -127,7 +102,7 @@ private slots:
         ThreadEngine engine(test::realToolkit(), {});
         WorkspaceDocument doc;
         workspace::Workspace ws;
-        ws.modules = {fixture("sinf.ll")};
+        ws.modules = {test::irFixture("sinf.ll")};
         doc.reset(ws, {});
         CompileController controller(&engine, &doc);
         QSignalSpy shown(&controller, &CompileController::replyShown);
@@ -148,7 +123,7 @@ private slots:
         ThreadEngine engine(test::realToolkit(), {});
         WorkspaceDocument doc;
         workspace::Workspace ws;
-        ws.modules = {fixture("sinf.ll")};
+        ws.modules = {test::irFixture("sinf.ll")};
         doc.reset(ws, {});
         CompileController controller(&engine, &doc);
         controller.setDelayMs(400);

@@ -33,26 +33,6 @@ EngineReply waitForReply(MainWindow& w, int timeoutMs = 120000) {
     return spy.last().at(0).value<EngineReply>();
 }
 
-std::string bigModule(int kernels) {
-    std::string ir =
-        "target datalayout = \"e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-"
-        "f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64\"\ntarget triple = \"nvptx64-nvidia-cuda\"\n"
-        "declare float @__nv_expf(float)\n";
-    std::string meta = "!nvvm.annotations = !{";
-    for (int k = 0; k < kernels; ++k) {
-        const auto n = std::to_string(k);
-        ir += "define void @k" + n + "(float* %p, i32 %n) {\nentry:\n  br label %loop\nloop:\n"
-              "  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]\n  %q = getelementptr float, float* %p, i32 %i\n"
-              "  %v = load float, float* %q\n  %e = call float @__nv_expf(float %v)\n  %w = fmul float %e, " + n + ".0\n"
-              "  store float %w, float* %q\n  %i1 = add i32 %i, 1\n  %c = icmp slt i32 %i1, %n\n"
-              "  br i1 %c, label %loop, label %done\ndone:\n  ret void\n}\n";
-        meta += (k ? ", !" : "!") + std::to_string(k + 1);
-    }
-    ir += meta + "}\n";
-    for (int k = 0; k < kernels; ++k)
-        ir += "!" + std::to_string(k + 1) + " = !{void (float*, i32)* @k" + std::to_string(k) + ", !\"kernel\", i32 1}\n";
-    return ir + "!nvvmir.version = !{!0}\n!0 = !{i32 2, i32 0}\n";
-}
 
 }  // namespace
 
@@ -150,7 +130,7 @@ private slots:
         auto* editor = w->editors()->editor(0);
         const auto original = QString::fromStdString(editor->moduleText());
         // Edit 1 makes a long compile; edit 2 (a rename of the kernel) follows at once.
-        editor->setText(QString::fromStdString(bigModule(150)));
+        editor->setText(QString::fromStdString(test::manyKernelsModule(150, /*libdevice=*/true).bytes));
         w->controller()->compileNow();
         editor->setText(QString(original).replace("@saxpy", "@saxpy_renamed"));
         w->controller()->compileNow();
@@ -250,7 +230,7 @@ private slots:
         auto w = makeWindow();
         w->controller()->setAutoCompile(false);
         w->openPaths({});
-        w->editors()->addModule("big.ll", bigModule(300), false);
+        w->editors()->addModule("big.ll", test::manyKernelsModule(300, /*libdevice=*/true).bytes, false);
         auto options = w->document()->workspace().options;
         options.arch = "compute_90";
         w->document()->setOptions(options);

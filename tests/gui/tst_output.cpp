@@ -32,9 +32,6 @@ std::shared_ptr<const pipeline::Result> compile(const std::vector<nvvm::Module>&
     return std::make_shared<const pipeline::Result>(std::move(*r));
 }
 
-nvvm::Module fixture(const std::string& name) {
-    return {name, test::readText(test::dataDir() / "ir" / name), false};
-}
 
 EngineReply reply(std::shared_ptr<const pipeline::Result> r, quint64 generation = 1) {
     EngineReply e;
@@ -84,7 +81,7 @@ private:
     std::shared_ptr<const pipeline::Result> keptDropped_;
 
 private slots:
-    void initTestCase() { keptDropped_ = compile({fixture("lto-kept-dropped.ll")}); }
+    void initTestCase() { keptDropped_ = compile({test::irFixture("lto-kept-dropped.ll")}); }
 
     void panesShowPtxAndLinkedPtx() {
         OutputView v;
@@ -147,7 +144,7 @@ private slots:
     void libdeviceFunctionsAreCountedWithTheListInTheTooltip() {
         pipeline::Pipeline p(test::realToolkit());
         pipeline::Job job;
-        job.modules = {fixture("sinf.ll")};
+        job.modules = {test::irFixture("sinf.ll")};
         job.libdevice = true;
         job.options.arch = "compute_90";
         auto r = p.run(job);
@@ -247,7 +244,7 @@ private slots:
     }
 
     void separateModeExportsOneLtoIrFilePerModule() {
-        auto r = compile({fixture("caller.ll"), fixture("callee.ll")}, lto::Mode::Separate);
+        auto r = compile({test::irFixture("caller.ll"), test::irFixture("callee.ll")}, lto::Mode::Separate);
         QCOMPARE(r->ltoIr.size(), size_t(2));
         OutputView v;
         v.showReply(reply(r));
@@ -278,7 +275,7 @@ private slots:
         QVERIFY(v.exportAction(OutputView::Kind::Ptx)->isEnabled());
 
         // A compile rejected by libNVVM keeps the output too; the banner names the first error.
-        auto broken = compile({fixture("broken.ll")});
+        auto broken = compile({test::irFixture("broken.ll")});
         QVERIFY(broken->hasErrors());
         v.showReply(reply(broken, 3));
         QVERIFY2(v.errorText().contains("broken.ll"), qPrintable(v.errorText()));
