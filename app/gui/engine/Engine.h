@@ -1,11 +1,15 @@
 #pragma once
 
+#include <filesystem>
 #include <memory>
 
 #include <QObject>
 #include <QString>
 
+#include "gpu/RunConfig.h"
+#include "gpu/Session.h"
 #include "pipeline/Job.h"
+#include "support/Result.h"
 #include "toolkit/Toolkit.h"
 
 namespace nvpg::gui {
@@ -19,8 +23,24 @@ struct EngineReply {
     QString error;
 };
 
-// The GUI's only way to compile: a request in, a reply out, asynchronously. Nothing behind it
-// runs on the UI thread.
+// One kernel launch: a compiled program (the PTX, or the LTO cubin when the configuration
+// says so) and how to launch it. Plain data for the same reason as EngineReply.
+struct RunRequest {
+    quint64 id = 0;
+    std::shared_ptr<const pipeline::Result> compiled;
+    gpu::RunConfig config;
+    std::filesystem::path baseDir;  // where relative buffer files (buf:@x.npy) are
+};
+
+struct RunReply {
+    quint64 id = 0;
+    std::shared_ptr<const gpu::RunOutcome> outcome;  // null when `error` says why
+    QString error;
+    support::ErrorKind kind = support::ErrorKind::Internal;  // of `error`
+};
+
+// The GUI's only way to compile and run: a request in, a reply out, asynchronously. Nothing
+// behind it runs on the UI thread.
 class Engine : public QObject {
     Q_OBJECT
 
@@ -32,12 +52,42 @@ public:
     // every later request reply with `whyNone`.
     virtual void setToolkit(std::shared_ptr<const toolkit::Toolkit> toolkit, const QString& whyNone = {}) = 0;
 
+    // Returns at once; runReplied answers. Runs do not wait for compiles, nor compiles for runs:
+    // a kernel that hangs until its timeout holds up only later runs.
+    virtual void run(const RunRequest& request) = 0;
+    // Asks again, off the UI thread, whether kernels can run here (opening the driver can take
+    // a second); gpuStatus answers. Engines ask once by themselves when they start.
+    virtual void probeGpu() = 0;
+
+    // The last answer (false, "looking for a GPU…" before the first), for views made later.
+    bool gpuAvailable(QString* why = nullptr) const {
+        if (why) *why = gpuWhy_;
+        return gpuOk_;
+    }
+
 signals:
     void replied(const nvpg::gui::EngineReply& reply);
+    void runReplied(const nvpg::gui::RunReply& reply);
+    // `why` says why not when `available` is false.
+    void gpuStatus(bool available, const QString& why);
+
+protected:
+    // Engines report a probe's answer through this, on the UI thread.
+    void setGpuStatus(bool available, const QString& why) {
+        gpuOk_ = available;
+        gpuWhy_ = why;
+        emit gpuStatus(available, why);
+    }
+
+private:
+    bool gpuOk_ = false;
+    QString gpuWhy_ = tr("looking for a GPU…");
 };
 
 }  // namespace nvpg::gui
 
 Q_DECLARE_METATYPE(nvpg::gui::EngineReply)
+Q_DECLARE_METATYPE(nvpg::gui::RunRequest)
+Q_DECLARE_METATYPE(nvpg::gui::RunReply)
 Q_DECLARE_METATYPE(nvpg::pipeline::Job)
 Q_DECLARE_METATYPE(std::shared_ptr<const nvpg::toolkit::Toolkit>)

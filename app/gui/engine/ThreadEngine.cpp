@@ -1,5 +1,6 @@
 #include "engine/ThreadEngine.h"
 
+#include "gpu/Runner.h"
 #include "pipeline/Pipeline.h"
 
 namespace nvpg::gui {
@@ -47,23 +48,94 @@ private:
     std::atomic<int>& skipped_;
 };
 
+// Lives on the run thread; every slot runs there. The Runner keeps its driver session (and the
+// CUDA context) between runs, so it stays on this one thread.
+class RunWorker : public QObject {
+    Q_OBJECT
+
+public:
+    void run(const RunRequest& request) {
+        RunReply reply;
+        reply.id = request.id;
+        if (!runner_) {
+            reply.error = whyNone_;
+            reply.kind = support::ErrorKind::Environment;
+        } else if (!request.compiled) {
+            reply.error = QStringLiteral("there is no compiled program to run");
+            reply.kind = support::ErrorKind::Usage;
+        } else {
+            auto r = runner_->run(*request.compiled, request.config, request.baseDir);
+            if (r) {
+                reply.outcome = std::make_shared<const gpu::RunOutcome>(std::move(*r));
+            } else {
+                reply.error = QString::fromStdString(r.error().message);
+                reply.kind = r.error().kind;
+            }
+        }
+        emit replied(reply);
+    }
+    void probe() {
+        if (!runner_) {
+            emit probed(false, whyNone_);
+            return;
+        }
+        std::string why;
+        const bool ok = runner_->gpuAvailable(&why);
+        emit probed(ok, QString::fromStdString(why));
+    }
+    void setToolkit(std::shared_ptr<const nvpg::toolkit::Toolkit> toolkit, const QString& whyNone) {
+        runner_ = toolkit ? std::make_unique<gpu::Runner>(std::move(toolkit)) : nullptr;
+        whyNone_ = whyNone.isEmpty() ? QStringLiteral("libNVVM is not available") : whyNone;
+    }
+
+signals:
+    void replied(const nvpg::gui::RunReply& reply);
+    void probed(bool available, const QString& why);
+
+private:
+    std::unique_ptr<gpu::Runner> runner_;
+    QString whyNone_;
+};
+
 ThreadEngine::ThreadEngine(std::shared_ptr<const toolkit::Toolkit> toolkit, const QString& whyNone, QObject* parent)
     : Engine(parent) {
     qRegisterMetaType<nvpg::gui::EngineReply>();
     qRegisterMetaType<nvpg::pipeline::Job>("nvpg::pipeline::Job");
     qRegisterMetaType<std::shared_ptr<const nvpg::toolkit::Toolkit>>("std::shared_ptr<const nvpg::toolkit::Toolkit>");
+    qRegisterMetaType<nvpg::gui::RunRequest>();
+    qRegisterMetaType<nvpg::gui::RunReply>();
     thread_.setObjectName("nvpg-engine");
     worker_ = new CompileWorker(newest_, skipped_);
-    worker_->setToolkit(std::move(toolkit), whyNone);
+    worker_->setToolkit(toolkit, whyNone);
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &CompileWorker::replied, this, &Engine::replied, Qt::QueuedConnection);
     thread_.start();
+
+    runThread_.setObjectName("nvpg-run");
+    runWorker_ = new RunWorker;
+    runWorker_->setToolkit(std::move(toolkit), whyNone);
+    runWorker_->moveToThread(&runThread_);
+    connect(&runThread_, &QThread::finished, runWorker_, &QObject::deleteLater);
+    connect(runWorker_, &RunWorker::replied, this, &Engine::runReplied, Qt::QueuedConnection);
+    connect(runWorker_, &RunWorker::probed, this, &ThreadEngine::setGpuStatus, Qt::QueuedConnection);
+    runThread_.start();
+    probeGpu();
 }
 
 ThreadEngine::~ThreadEngine() {
     thread_.quit();
+    runThread_.quit();
     thread_.wait();
+    runThread_.wait();
+}
+
+void ThreadEngine::run(const RunRequest& request) {
+    QMetaObject::invokeMethod(runWorker_, [w = runWorker_, request] { w->run(request); }, Qt::QueuedConnection);
+}
+
+void ThreadEngine::probeGpu() {
+    QMetaObject::invokeMethod(runWorker_, [w = runWorker_] { w->probe(); }, Qt::QueuedConnection);
 }
 
 void ThreadEngine::submit(const pipeline::Job& job) {
@@ -73,8 +145,11 @@ void ThreadEngine::submit(const pipeline::Job& job) {
 
 void ThreadEngine::setToolkit(std::shared_ptr<const toolkit::Toolkit> toolkit, const QString& whyNone) {
     QMetaObject::invokeMethod(worker_, "setToolkit", Qt::QueuedConnection,
-                              Q_ARG(std::shared_ptr<const nvpg::toolkit::Toolkit>, std::move(toolkit)),
+                              Q_ARG(std::shared_ptr<const nvpg::toolkit::Toolkit>, toolkit),
                               Q_ARG(QString, whyNone));
+    QMetaObject::invokeMethod(runWorker_, [w = runWorker_, toolkit, whyNone] { w->setToolkit(toolkit, whyNone); },
+                              Qt::QueuedConnection);
+    probeGpu();
 }
 
 }  // namespace nvpg::gui

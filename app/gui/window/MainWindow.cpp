@@ -36,6 +36,7 @@
 #include "panels/OptionsPanel.h"
 #include "panels/ProblemsPanel.h"
 #include "panels/SettingsDialog.h"
+#include "run/RunPanel.h"
 #include "support/Files.h"
 
 namespace nvpg::gui {
@@ -96,6 +97,14 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     problemsDock->setObjectName("problemsDock");
     problemsDock->setWidget(problems_);
     addDockWidget(Qt::BottomDockWidgetArea, problemsDock);
+    runs_ = new RunPanel(engine_.get(), document_, this);
+    auto* runsDock = new QDockWidget(tr("Runs"), this);
+    runsDock->setObjectName("runsDock");
+    runsDock->setWidget(runs_);
+    addDockWidget(Qt::BottomDockWidgetArea, runsDock);
+    tabifyDockWidget(problemsDock, runsDock);
+    // Problems speak up elsewhere too (status bar, squiggles); the run features would go unseen.
+    runsDock->raise();
     if (toolkit_) options_->setArchs(nvvm::supportedArchs(toolkit_->cudaMajor()), toolkit_->cudaMajor(),
                                      tr("default: libNVVM's (compute_75)"));
 
@@ -125,7 +134,7 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     resize(1500, 920);
     central->setSizes({640, 860});
     resizeDocks({optionsDock}, {270}, Qt::Horizontal);
-    resizeDocks({problemsDock}, {140}, Qt::Vertical);
+    resizeDocks({problemsDock}, {300}, Qt::Vertical);
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
@@ -256,6 +265,8 @@ void MainWindow::buildActions() {
         QSettings().setValue("build/auto", on);
     });
     auto* cancel = build->addAction(tr("C&ancel"), QKeySequence(Qt::Key_Escape), controller_, &CompileController::cancel);
+    build->addSeparator();
+    build->addAction(runs_->runAction());
 
     auto* view = menuBar()->addMenu(tr("&View"));
     for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
@@ -274,10 +285,13 @@ void MainWindow::buildActions() {
 
     auto* bar = addToolBar(tr("Build"));
     bar->setObjectName("buildToolBar");
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->addAction(compile);
     bar->addAction(cancel);
     bar->addAction(autoAction_);
     bar->addAction(splitAction_);
+    bar->addSeparator();
+    bar->addAction(runs_->runAction());
     updateModuleActions();
 }
 
@@ -384,6 +398,7 @@ void MainWindow::updateModuleActions() {
 void MainWindow::showReply(const EngineReply& reply) {
     lastReply_ = reply;
     output_->showReply(reply);
+    runs_->setCompiled(reply);
     if (!reply.result) {
         problems_->setError(reply.error);
         editors_->setDiagnostics({});

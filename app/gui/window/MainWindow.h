@@ -20,6 +20,7 @@ class FindBar;
 class OptionsPanel;
 class OutputView;
 class ProblemsPanel;
+class RunPanel;
 class WorkspaceDocument;
 
 // NVVM Playground's window: module editors on the left, the PTX and LTO panes on the right,
@@ -53,6 +54,7 @@ public:
     OutputView* output() const { return output_; }
     ProblemsPanel* problems() const { return problems_; }
     OptionsPanel* optionsPanel() const { return options_; }
+    RunPanel* runPanel() const { return runs_; }
     // The last reply shown (for tests and export).
     const EngineReply& lastReply() const { return lastReply_; }
 
@@ -90,6 +92,7 @@ private:
     OutputView* output_;
     ProblemsPanel* problems_;
     OptionsPanel* options_;
+    RunPanel* runs_;
     FindBar* findBar_;
     EngineReply lastReply_;
     std::shared_ptr<const toolkit::Toolkit> toolkit_;
