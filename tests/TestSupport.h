@@ -44,6 +44,14 @@ inline std::string readText(const std::filesystem::path& p) {
     return *r;
 }
 
+#ifdef NVPG_CLI
+// GPU runs from the app's engine go to nvpg's engine process: a test binary cannot serve as one.
+inline void useNvpgAsGpuEngine() {
+    const char* moved = std::getenv("NVPG_CLI");  // the GPU machine runs a copy elsewhere
+    qputenv("NVPG_GPU_ENGINE", QByteArray(moved && *moved ? moved : NVPG_CLI) + " gpu-worker");
+}
+#endif
+
 // A module from tests/data/<folder>/<name>, named by its file name.
 inline nvvm::Module irFixture(const std::string& name, bool lazy = false, const char* folder = "ir") {
     return {name, readText(dataDir() / folder / name), lazy};

@@ -123,7 +123,9 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
     printDiagnostics(compiled->diagnostics);
     if (!compiled->ok) return kCompileError;
 
-    gpu::Runner runner(*tk, r.device);
+    // Kernels run in an engine process (this executable again), so that one that faults or hangs
+    // cannot take this process, or the next run, with it.
+    gpu::Runner runner(*tk, r.device, gpu::gpuEngineCommand("gpu-worker"));
     if (config.kernel.empty()) {
         std::vector<std::string> names;
         for (const auto* e : compiled->ptxModule.entries()) names.push_back(e->name);

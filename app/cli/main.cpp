@@ -3,9 +3,13 @@
 #include <CLI/CLI.hpp>
 
 #include "Commands.h"
+#include "gpu/Worker.h"
 
 int main(int argc, char** argv) {
     using namespace nvpg::cli;
+    // The engine process for GPU runs (started by `nvpg run` itself): requests on stdin,
+    // replies on stdout. Not for people, so not in --help.
+    if (argc == 2 && std::string_view(argv[1]) == "gpu-worker") return nvpg::gpu::serveRuns(0, 1);
     CLI::App app{"nvpg: compile NVVM IR with libNVVM and nvJitLink, headless"};
     app.require_subcommand(1);
     app.fallthrough();  // --cuda-path may follow the subcommand

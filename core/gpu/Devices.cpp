@@ -7,11 +7,16 @@ namespace nvpg::gpu {
 support::Result<std::vector<DeviceInfo>> listDevices(const toolkit::Toolkit& toolkit) {
     auto drv = toolkit.driver();
     if (!drv) return drv.error();
-    const auto& api = (*drv)->api;
+    return listDevices(**drv);
+}
+
+support::Result<std::vector<DeviceInfo>> listDevices(const toolkit::Driver& driver) {
+    const auto* drv = &driver;
+    const auto& api = driver.api;
     int count = 0;
     if (CUresult r = api.deviceGetCount(&count); r != CUDA_SUCCESS)
         return support::makeError(support::ErrorKind::Environment,
-                                  fmt::format("the CUDA driver cannot count GPUs: {}", (*drv)->errorName(r)));
+                                  fmt::format("the CUDA driver cannot count GPUs: {}", drv->errorName(r)));
     if (count == 0)
         return support::makeError(support::ErrorKind::Environment,
                                   "the CUDA driver is installed but sees no GPU");

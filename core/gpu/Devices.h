@@ -18,5 +18,6 @@ struct DeviceInfo {
 
 // The GPUs the driver sees. An Environment error, saying why, when there is no driver or no GPU.
 support::Result<std::vector<DeviceInfo>> listDevices(const toolkit::Toolkit& toolkit);
+support::Result<std::vector<DeviceInfo>> listDevices(const toolkit::Driver& driver);
 
 }  // namespace nvpg::gpu

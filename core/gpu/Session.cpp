@@ -20,17 +20,16 @@ double RunOutcome::gigabytesPerSecond() const {
     return bytes / (kernelMs * 1e-3) / 1e9;
 }
 
-support::Result<std::unique_ptr<Session>> Session::open(std::shared_ptr<const toolkit::Toolkit> toolkit,
+support::Result<std::unique_ptr<Session>> Session::open(std::shared_ptr<const toolkit::Driver> driver,
                                                         int ordinal) {
-    auto devices = listDevices(*toolkit);
+    auto devices = listDevices(*driver);
     if (!devices) return devices.error();
     if (ordinal < 0 || ordinal >= int(devices->size()))
         return makeError(ErrorKind::Environment,
                          fmt::format("there is no GPU {}: the driver sees {} (0 to {})", ordinal, devices->size(),
                                      devices->size() - 1));
     std::unique_ptr<Session> s(new Session());
-    s->toolkit_ = std::move(toolkit);
-    s->driver_ = *s->toolkit_->driver();
+    s->driver_ = std::move(driver);
     s->device_ = (*devices)[size_t(ordinal)];
     if (CUresult r = s->driver_->api.deviceGet(&s->dev_, ordinal); r != CUDA_SUCCESS)
         return makeError(ErrorKind::Environment, fmt::format("cuDeviceGet({}): {}", ordinal, s->driver_->errorName(r)));
@@ -47,15 +46,6 @@ support::Status Session::retain() {
 
 Session::~Session() {
     if (ctx_) driver_->api.primaryCtxRelease(dev_);
-}
-
-void Session::resetContext() {
-    // A sticky error (an illegal address, a trap) or a kernel that would not stop leaves the
-    // context unusable; resetting the primary context ends its work and frees its memory.
-    driver_->api.primaryCtxRelease(dev_);
-    ctx_ = nullptr;
-    driver_->api.primaryCtxReset(dev_);
-    (void)retain();
 }
 
 namespace {
@@ -92,8 +82,9 @@ std::string describeLaunch(const ptx::Function& k, const RunConfig& c) {
 support::Result<RunOutcome> Session::run(const std::string& image, bool cubin, const ptx::Function& kernel,
                                          const RunConfig& config, const std::vector<std::string>& initial) {
     const auto& api = driver_->api;
-    if (!ctx_)
-        if (auto st = retain(); !st) return st.error();
+    if (unusable_)
+        return makeError(ErrorKind::Run, "an earlier kernel left this process's GPU context unusable; "
+                                         "the next engine process runs with a fresh one");
     auto fail = [&](CUresult r, std::string_view step) -> support::Error {
         const char* text = nullptr;
         api.getErrorString(r, &text);
@@ -139,11 +130,9 @@ support::Result<RunOutcome> Session::run(const std::string& image, bool cubin, c
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "cuEventCreate");
 
     auto stickyFailure = [&](CUresult r, std::string_view step) {
-        auto e = fail(r, step);
         res.poisoned = true;
-        resetContext();
-        e.message += "; the GPU context was reset, so the next run starts clean";
-        return e;
+        unusable_ = true;
+        return fail(r, step);
     };
     for (int rep = 0; rep < config.repeat; ++rep) {
         // Every launch starts from the initial contents, so repeats time the same work and the
@@ -166,10 +155,10 @@ support::Result<RunOutcome> Session::run(const std::string& image, bool cubin, c
         while ((q = api.eventQuery(res.stop)) == CUDA_ERROR_NOT_READY) {
             if (std::chrono::steady_clock::now() > deadline) {
                 res.poisoned = true;
-                resetContext();
+                unusable_ = true;
                 return makeError(ErrorKind::Run,
-                                 fmt::format("{} did not finish within {} s; it was stopped by resetting the GPU "
-                                             "context (give a longer timeout if it is only slow)",
+                                 fmt::format("{} did not finish within {} s (give a longer timeout if it is only "
+                                             "slow)",
                                              describeLaunch(kernel, config), config.timeoutSeconds));
             }
             std::this_thread::sleep_for(std::chrono::microseconds(200));

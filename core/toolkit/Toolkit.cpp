@@ -216,19 +216,16 @@ support::Result<std::shared_ptr<const std::string>> Toolkit::libdevice() const {
     return libdeviceBytes_;
 }
 
-support::Result<std::shared_ptr<const Driver>> Toolkit::driver() const {
-    std::lock_guard lock(mu_);
-    if (driver_) return *driver_;
-    driverReport_ = {};
-    driverReport_.name = "CUDA driver";
-    auto fail = [&](std::string why) {
-        driverReport_.problem = why;
-        driver_ = makeError(ErrorKind::Environment, std::move(why));
-        return *driver_;
+support::Result<std::shared_ptr<const Driver>> openDriver(LibraryReport& report) {
+    report = {};
+    report.name = "CUDA driver";
+    auto fail = [&](std::string why) -> support::Result<std::shared_ptr<const Driver>> {
+        report.problem = why;
+        return makeError(ErrorKind::Environment, std::move(why));
     };
     auto lib = Library::open("libcuda.so.1");
     if (!lib) {
-        driverReport_.tried.push_back({"libcuda.so.1", "via the system loader", lib.error().message});
+        report.tried.push_back({"libcuda.so.1", "via the system loader", lib.error().message});
         return fail("no CUDA driver: libcuda.so.1 could not be opened (" + lib.error().message +
                     "). Running kernels needs an NVIDIA GPU with its driver installed.");
     }
@@ -275,20 +272,26 @@ support::Result<std::shared_ptr<const Driver>> Toolkit::driver() const {
     need(api.eventElapsedTime, {"cuEventElapsedTime_v2", "cuEventElapsedTime"});
     need(api.funcGetAttribute, {"cuFuncGetAttribute"});
     const bool ok = missing.empty();
-    driverReport_.found = true;
-    driverReport_.path = (*lib)->path();
-    driverReport_.via = "via the system loader";
+    report.found = true;
+    report.path = (*lib)->path();
+    report.via = "via the system loader";
     if (!ok) return fail(fmt::format("{} lacks {}: not a usable CUDA driver (too old?)",
                                      (*lib)->path().string(), missing));
     if (CUresult r = api.init(0); r != CUDA_SUCCESS)
         return fail(fmt::format("the CUDA driver failed to start: cuInit returned {}. Check that "
                                 "the GPU is visible (nvidia-smi).", drv->errorName(r)));
     api.driverGetVersion(&drv->version);
-    driverReport_.version = fmt::format("{}.{}", drv->version / 1000, (drv->version % 1000) / 10);
-    libs_.push_back(*lib);
-    driver_ = std::shared_ptr<const Driver>(drv);
+    report.version = fmt::format("{}.{}", drv->version / 1000, (drv->version % 1000) / 10);
+    drv->library = *lib;
+    return std::shared_ptr<const Driver>(drv);
+}
+
+support::Result<std::shared_ptr<const Driver>> Toolkit::driver() const {
+    std::lock_guard lock(mu_);
+    if (!driver_) driver_ = openDriver(driverReport_);
     return *driver_;
 }
+
 
 std::vector<LibraryReport> Toolkit::reports() const {
     std::lock_guard lock(mu_);

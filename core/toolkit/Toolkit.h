@@ -31,8 +31,13 @@ struct LibraryReport {
 struct Driver {
     DriverApi api;
     int version = 0;  // cuDriverGetVersion: 13000 for 13.0
+    std::shared_ptr<Library> library;
     std::string errorName(CUresult r) const;
 };
+
+// Opens and initialises libcuda.so.1 from the system loader; `report` says what happened. The
+// engine process uses this alone: running kernels needs the driver, not libNVVM.
+support::Result<std::shared_ptr<const Driver>> openDriver(LibraryReport& report);
 
 // The CUDA libraries this process uses, found once and shared (read-only) by every thread.
 class Toolkit {

@@ -87,7 +87,10 @@ class TestLaunch : public QObject {
 
 private slots:
     void initTestCase() {
-        runner_ = std::make_unique<gpu::Runner>(test::realToolkit());
+        // The engine process is nvpg's (NVPG_CLI moves it, as on the GPU machine).
+        const char* cli = std::getenv("NVPG_CLI");
+        runner_ = std::make_unique<gpu::Runner>(test::realToolkit(), 0,
+                                                std::vector<std::string>{cli && *cli ? cli : NVPG_CLI, "gpu-worker"});
         std::string why;
         if (!runner_->gpuAvailable(&why)) QSKIP(qPrintable(QString::fromStdString("no usable GPU here: " + why)));
     }

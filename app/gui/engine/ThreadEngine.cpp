@@ -84,7 +84,10 @@ public:
         emit probed(ok, QString::fromStdString(why));
     }
     void setToolkit(std::shared_ptr<const nvpg::toolkit::Toolkit> toolkit, const QString& whyNone) {
-        runner_ = toolkit ? std::make_unique<gpu::Runner>(std::move(toolkit)) : nullptr;
+        // Kernels run in an engine process (this app again, with --gpu-worker), so one that
+        // faults or hangs cannot take the window with it.
+        runner_ = toolkit ? std::make_unique<gpu::Runner>(std::move(toolkit), 0, gpu::gpuEngineCommand("--gpu-worker"))
+                          : nullptr;
         whyNone_ = whyNone.isEmpty() ? QStringLiteral("libNVVM is not available") : whyNone;
     }
 

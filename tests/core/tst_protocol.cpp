@@ -1,0 +1,172 @@
+// The engine protocol: frames survive a round trip; truncated, oversized and garbage messages
+// are clear errors; an engine process that dies is reported by how it died.
+#include <QtTest>
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "TestSupport.h"
+#include "gpu/EngineProcess.h"
+#include "gpu/Worker.h"
+
+using namespace nvpg;
+using namespace nvpg::gpu;
+
+namespace {
+
+Frame sample() {
+    Frame f;
+    f.type = 7;
+    f.header = {{"kernel", "saxpy"}, {"n", 4096}};
+    f.blobs = {std::string("\0\1\2binary", 9), std::string(), std::string(100000, 'x')};
+    return f;
+}
+
+void setU64(std::string& bytes, size_t at, uint64_t v) {
+    for (int i = 0; i < 8; ++i) bytes[at + size_t(i)] = char((v >> (8 * i)) & 0xff);
+}
+
+std::string cli() {
+    const char* moved = std::getenv("NVPG_CLI");
+    return moved && *moved ? moved : NVPG_CLI;
+}
+
+}  // namespace
+
+class TestProtocol : public QObject {
+    Q_OBJECT
+
+private slots:
+    void roundTrip() {
+        const auto f = sample();
+        auto back = decodeFrame(encodeFrame(f));
+        QVERIFY(back);
+        QCOMPARE(back->type, f.type);
+        QVERIFY(back->header == f.header);
+        QCOMPARE(back->blobs, f.blobs);
+    }
+
+    void roundTripThroughASocket() {
+        int sv[2];
+        QVERIFY(::socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+        const auto f = sample();
+        std::thread writer([&] { QVERIFY(writeFrame(sv[0], f)); });
+        auto back = readFrame(sv[1], std::chrono::steady_clock::now() + std::chrono::seconds(10));
+        writer.join();
+        QVERIFY(back);
+        QCOMPARE(back->blobs, f.blobs);
+        ::close(sv[0]);
+        auto eof = readFrame(sv[1], std::nullopt);
+        QVERIFY(!eof);
+        QVERIFY(eof.error().message.find("ended") != std::string::npos);
+        ::close(sv[1]);
+    }
+
+    void badMessagesAreClearErrors_data() {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("mentions");
+        const auto good = encodeFrame(sample());
+        QTest::newRow("empty") << QByteArray() << "truncated";
+        QTest::newRow("short header") << QByteArray::fromStdString(good.substr(0, 10)) << "truncated";
+        QTest::newRow("garbage") << QByteArray("GET / HTTP/1.1\r\nHost: x\r\n\r\n") << "bad magic";
+        auto version = good;
+        version[4] = 9;
+        QTest::newRow("other version") << QByteArray::fromStdString(version) << "protocol version 9";
+        QTest::newRow("truncated blob") << QByteArray::fromStdString(good.substr(0, good.size() - 10))
+                                        << "truncated in blob 2";
+        QTest::newRow("trailing bytes") << QByteArray::fromStdString(good + "xx") << "2 bytes after the end";
+        auto hugeJson = good;
+        setU64(hugeJson, 12, 1ull << 40);
+        QTest::newRow("oversized header") << QByteArray::fromStdString(hugeJson) << "more than the";
+        auto hugeBlob = good;
+        const size_t jsonLen = sample().header.dump().size();
+        setU64(hugeBlob, 20 + jsonLen, 1ull << 50);
+        QTest::newRow("oversized blob") << QByteArray::fromStdString(hugeBlob) << "over the limit";
+        auto badJson = good;
+        badJson[20] = '#';
+        QTest::newRow("bad json") << QByteArray::fromStdString(badJson) << "not valid JSON";
+        auto manyBlobs = good;
+        manyBlobs[8] = char(0xff);
+        manyBlobs[9] = char(0xff);
+        QTest::newRow("too many blobs") << QByteArray::fromStdString(manyBlobs) << "blobs is more than";
+    }
+    void badMessagesAreClearErrors() {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, mentions);
+        auto r = decodeFrame(std::string_view(bytes.constData(), size_t(bytes.size())));
+        QVERIFY(!r);
+        QVERIFY2(QString::fromStdString(r.error().message).contains(mentions), r.error().message.c_str());
+        // The same through a pipe: an oversized length must not make the reader allocate it.
+        int sv[2];
+        QVERIFY(::socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+        ::write(sv[0], bytes.constData(), size_t(bytes.size()));
+        ::close(sv[0]);
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        auto viaPipe = readFrame(sv[1], deadline);
+        // In a stream the extra bytes are the start of the next message, which is then bad.
+        if (QByteArray(QTest::currentDataTag()) == "trailing bytes") viaPipe = readFrame(sv[1], deadline);
+        ::close(sv[1]);
+        QVERIFY(!viaPipe);
+    }
+
+    void engineAnswersWithoutAGpu() {
+        if (test::realToolkit()->driver()) QSKIP("a CUDA driver is here: the GPU tests cover real runs");
+        EngineProcess engine({cli(), "gpu-worker"});
+        ptx::Function k;
+        k.name = "saxpy";
+        RunConfig config;
+        config.kernel = "saxpy";
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+        auto reply = engine.call(makeRunRequest(0, ".version 9.0", false, k, config, {}), deadline);
+        QVERIFY2(reply, reply ? "" : reply.error().message.c_str());
+        bool fatal = true;
+        auto out = readRunReply(*reply, fatal);
+        QVERIFY(!out);
+        QVERIFY(!fatal);
+        QCOMPARE(out.error().kind, support::ErrorKind::Environment);
+        QVERIFY(out.error().message.find("libcuda.so.1") != std::string::npos);
+        QVERIFY(engine.running());  // it stays up for the next request
+        // A request it cannot read is answered too, not a crash.
+        Frame junk;
+        junk.type = kRunRequest;
+        junk.header = {{"kernel", 5}};
+        auto answer = engine.call(junk, deadline);
+        QVERIFY(answer);
+        QVERIFY(!readRunReply(*answer, fatal));
+        QVERIFY(engine.running());
+    }
+
+    void engineDeathIsNamed() {
+        // An engine killed by a signal before it answers.
+        EngineProcess engine({"/bin/sh", "-c", "sleep 0.2; kill -SEGV $$"});
+        auto reply = engine.call(sample(), std::chrono::steady_clock::now() + std::chrono::seconds(30));
+        QVERIFY(!reply);
+        QVERIFY2(reply.error().message.find("killed by SIGSEGV") != std::string::npos, reply.error().message.c_str());
+        QVERIFY(!engine.running());
+    }
+
+    void engineThatHangsIsStopped() {
+        EngineProcess engine({"/bin/sh", "-c", "sleep 600"});
+        QElapsedTimer t;
+        t.start();
+        auto reply = engine.call(sample(), std::chrono::steady_clock::now() + std::chrono::seconds(1));
+        QVERIFY(!reply);
+        QVERIFY(reply.error().message.find("did not answer in time") != std::string::npos);
+        QVERIFY(t.elapsed() < 10000);
+        QVERIFY(!engine.running());
+    }
+
+    void engineCommandFromTheEnvironment() {
+        qputenv("NVPG_GPU_ENGINE", "inprocess");
+        QVERIFY(gpuEngineCommand("gpu-worker").empty());
+        qputenv("NVPG_GPU_ENGINE", "/usr/bin/nvpg  gpu-worker");
+        QCOMPARE(gpuEngineCommand("x"), (std::vector<std::string>{"/usr/bin/nvpg", "gpu-worker"}));
+        qunsetenv("NVPG_GPU_ENGINE");
+        const auto self = gpuEngineCommand("gpu-worker");
+        QCOMPARE(self.size(), size_t(2));
+        QVERIFY(self[0].find("tst_core_protocol") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProtocol)
+#include "tst_protocol.moc"
