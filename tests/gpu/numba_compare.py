@@ -15,7 +15,11 @@ import subprocess
 import sys
 
 import numpy as np
-from numba import cuda
+
+# numba-cuda releases that predate NumPy 2.4 still name np.row_stack, which 2.4 removed.
+if not hasattr(np, "row_stack"):
+    np.row_stack = np.vstack
+from numba import cuda  # noqa: E402
 
 NVPG = sys.argv[1]
 WORK = sys.argv[2] if len(sys.argv) > 2 else "/tmp/numba_compare"
