@@ -52,8 +52,12 @@ Frame makeRunRequest(int device, const std::string& image, bool cubin, const ptx
                      const RunConfig& config, const std::vector<std::string>& initial) {
     Frame f;
     f.type = kRunRequest;
+    // A SPEC like buf:@x.npy gets its type and count from the file, which only this side read.
+    nlohmann::json args = nlohmann::json::array();
+    for (const auto& a : config.args)
+        args.push_back({{"type", std::string(elemInfo(a.type).name)}, {"count", a.count}});
     f.header = {{"device", device}, {"cubin", cubin}, {"kernel", kernelToJson(kernel)},
-                {"config", runConfigToJson(config)}};
+                {"config", runConfigToJson(config)}, {"args", args}};
     f.blobs.push_back(image);
     for (const auto& b : initial) f.blobs.push_back(b);
     return f;
@@ -91,6 +95,37 @@ support::Result<RunOutcome> readRunReply(const Frame& f, bool& fatal) {
     return out;
 }
 
+support::Result<RunRequestData> parseRunRequest(Frame frame) {
+    auto malformed = [](std::string what) {
+        return makeError(ErrorKind::Internal, "engine message: a malformed run request (" + what + ")");
+    };
+    if (frame.type != kRunRequest) return malformed("not a run request");
+    const auto& h = frame.header;
+    if (!h.is_object()) return malformed("no header object");
+    auto kernel = kernelFromJson(h.value("kernel", nlohmann::json()));
+    if (!kernel) return kernel.error();
+    auto config = runConfigFromJson(h.value("config", nlohmann::json()), "/config");
+    if (!config) return malformed(config.error().message);
+    const auto args = h.value("args", nlohmann::json::array());
+    if (frame.blobs.size() != 1 + config->args.size() || args.size() != config->args.size())
+        return malformed("its buffers do not match its arguments");
+    for (size_t i = 0; i < args.size(); ++i) {
+        auto type = parseElemType(args[i].value("type", ""));
+        if (!type || !args[i].value("count", nlohmann::json()).is_number_unsigned())
+            return malformed("argument " + std::to_string(i) + " has no type or count");
+        config->args[i].type = *type;
+        config->args[i].count = args[i]["count"].get<size_t>();
+    }
+    RunRequestData d;
+    d.device = h.value("device", 0);
+    d.cubin = h.value("cubin", false);
+    d.kernel = std::move(*kernel);
+    d.config = std::move(*config);
+    d.image = std::move(frame.blobs[0]);
+    d.initial.assign(std::make_move_iterator(frame.blobs.begin() + 1), std::make_move_iterator(frame.blobs.end()));
+    return d;
+}
+
 int serveRuns(int in, int out) {
     std::shared_ptr<const toolkit::Driver> driver;
     std::unique_ptr<Session> session;
@@ -98,20 +133,12 @@ int serveRuns(int in, int out) {
     while (true) {
         auto request = readFrame(in, std::nullopt);
         if (!request) return 0;  // the front end closed the pipe: nothing more to do
-        if (request->type != kRunRequest) {
-            (void)writeFrame(out, errorReply(makeError(ErrorKind::Internal, "the engine got a message it does not know"),
-                                             false));
+        auto req = parseRunRequest(std::move(*request));
+        if (!req) {
+            (void)writeFrame(out, errorReply(req.error(), false));
             continue;
         }
-        const auto& h = request->header;
-        auto kernel = kernelFromJson(h.value("kernel", nlohmann::json()));
-        auto config = runConfigFromJson(h.value("config", nlohmann::json()), "/config");
-        if (!kernel || !config || request->blobs.size() != 1 + config->args.size()) {
-            (void)writeFrame(out, errorReply(makeError(ErrorKind::Internal, "engine message: a malformed run request"),
-                                             false));
-            continue;
-        }
-        const int device = h.value("device", 0);
+        const int device = req->device;
         if (!session || sessionDevice != device) {
             if (!driver) {
                 toolkit::LibraryReport report;
@@ -131,8 +158,7 @@ int serveRuns(int in, int out) {
             session = std::move(*s);
             sessionDevice = device;
         }
-        std::vector<std::string> initial(request->blobs.begin() + 1, request->blobs.end());
-        auto ran = session->run(request->blobs[0], h.value("cubin", false), *kernel, *config, initial);
+        auto ran = session->run(req->image, req->cubin, req->kernel, req->config, req->initial);
         if (!ran) {
             const bool fatal = session->unusable();
             (void)writeFrame(out, errorReply(ran.error(), fatal));

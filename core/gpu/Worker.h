@@ -18,6 +18,17 @@ enum MessageType : uint16_t { kRunRequest = 1, kRunReply = 2 };
 
 Frame makeRunRequest(int device, const std::string& image, bool cubin, const ptx::Function& kernel,
                      const RunConfig& config, const std::vector<std::string>& initial);
+
+// What the engine reads from a run request.
+struct RunRequestData {
+    int device = 0;
+    bool cubin = false;
+    std::string image;
+    ptx::Function kernel;
+    RunConfig config;  // buffer arguments carry the type and count the front end loaded
+    std::vector<std::string> initial;
+};
+support::Result<RunRequestData> parseRunRequest(Frame frame);
 // The outcome, or the error the engine sent (its kind kept). `fatal`: the engine ends after it.
 support::Result<RunOutcome> readRunReply(const Frame& frame, bool& fatal);
 

@@ -109,6 +109,35 @@ private slots:
         QVERIFY(!viaPipe);
     }
 
+    void runRequestsCarryWhatTheFrontEndLoaded() {
+        ptx::Function k;
+        k.name = "axpy";
+        k.params = {{"p0", ".u64", 8, 8}, {"p1", ".f32", 4, 4}};
+        RunConfig config;
+        config.kernel = "axpy";
+        config.grid = {4, 2, 1};
+        config.args = {*parseArgSpec("buf:@x.npy"), *parseArgSpec("f32:2")};
+        config.args[0].type = ElemType::F64;  // as loadBuffer set them from the file
+        config.args[0].count = 3;
+        const std::vector<std::string> initial = {std::string(24, '\1'), ""};
+        auto back = parseRunRequest(*decodeFrame(encodeFrame(makeRunRequest(1, "PTX", false, k, config, initial))));
+        QVERIFY2(back, back ? "" : back.error().message.c_str());
+        QCOMPARE(back->device, 1);
+        QCOMPARE(back->image, std::string("PTX"));
+        QCOMPARE(back->kernel.params.size(), size_t(2));
+        QCOMPARE(back->kernel.params[1].type, std::string(".f32"));
+        QCOMPARE(back->config.grid, (Dim3{4, 2, 1}));
+        QCOMPARE(back->config.args[0].type, ElemType::F64);
+        QCOMPARE(back->config.args[0].count, size_t(3));
+        QCOMPARE(back->initial, initial);
+
+        auto broken = makeRunRequest(0, "PTX", false, k, config, initial);
+        broken.blobs.pop_back();
+        auto bad = parseRunRequest(broken);
+        QVERIFY(!bad);
+        QVERIFY(bad.error().message.find("malformed run request") != std::string::npos);
+    }
+
     void engineAnswersWithoutAGpu() {
         if (test::realToolkit()->driver()) QSKIP("a CUDA driver is here: the GPU tests cover real runs");
         EngineProcess engine({cli(), "gpu-worker"});
