@@ -6,8 +6,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "Mutate.h"
 #include "nvvm/Module.h"
 #include "support/Files.h"
 #include "toolkit/Toolkit.h"
@@ -44,13 +46,44 @@ inline std::string readText(const std::filesystem::path& p) {
     return *r;
 }
 
-#ifdef NVPG_CLI
-// GPU runs from the app's engine go to nvpg's engine process: a test binary cannot serve as one.
-inline void useNvpgAsGpuEngine() {
-    const char* moved = std::getenv("NVPG_CLI");  // the GPU machine runs a copy elsewhere
-    qputenv("NVPG_GPU_ENGINE", QByteArray(moved && *moved ? moved : NVPG_CLI) + " gpu-worker");
+// nvpg, as built (NVPG_CLI in the environment moves it: the GPU machine runs a copy elsewhere).
+inline std::string nvpgPath() {
+    const char* moved = std::getenv("NVPG_CLI");
+    return moved && *moved ? moved : NVPG_CLI;
 }
-#endif
+// The app's compiles and runs go to nvpg's engine process: a test binary cannot serve as one.
+inline void useNvpgAsEngine() { qputenv("NVPG_ENGINE", QByteArray::fromStdString(nvpgPath()) + " engine"); }
+
+// A scratch folder for the whole test binary, removed when it ends.
+inline std::filesystem::path scratchDir() {
+    static QTemporaryDir dir;
+    return dir.path().toStdString();
+}
+
+// A copy of libdevice.10.bc, mutated with the first seed that makes plain libNVVM die (the
+// process killed by a signal: SIGSEGV, or abort on "LLVM ERROR: out of memory") when it is
+// compiled in-process by `nvpg compile --in-process`. About one seed in ten does. Found once per
+// test binary; nullopt (with `why`) when no seed up to 200 does, e.g. with another libNVVM.
+inline std::optional<std::filesystem::path> bitcodeThatKillsLibnvvm(QString* why = nullptr) {
+    static const std::optional<std::filesystem::path> found = []() -> std::optional<std::filesystem::path> {
+        auto libdevice = realToolkit()->libdevice();
+        if (!libdevice) return std::nullopt;
+        const auto path = scratchDir() / "killer.bc";
+        for (uint64_t seed = 1; seed <= 200; ++seed) {
+            if (!support::writeFileAtomic(path, mutateBytes(**libdevice, seed))) return std::nullopt;
+            QProcess p;
+            p.start(QString::fromStdString(nvpgPath()),
+                    {"compile", "--in-process", "-o", "/dev/null", QString::fromStdString(path.string())});
+            if (p.waitForFinished(120000) && p.exitStatus() == QProcess::CrashExit) {
+                qInfo("libdevice.10.bc mutated with seed %llu kills libNVVM", (unsigned long long)seed);
+                return path;
+            }
+        }
+        return std::nullopt;
+    }();
+    if (!found && why) *why = "no mutated libdevice.10.bc (seeds 1-200) kills this libNVVM";
+    return found;
+}
 
 // A module from tests/data/<folder>/<name>, named by its file name.
 inline nvvm::Module irFixture(const std::string& name, bool lazy = false, const char* folder = "ir") {

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "engine/Compiler.h"
 #include "pipeline/Job.h"
 #include "support/Result.h"
 #include "toolkit/Toolkit.h"
@@ -23,6 +24,8 @@ enum Exit : int {
 
 struct CommonOptions {
     std::optional<std::string> cudaPath;
+    bool inProcess = false;        // compile and run here, not in an engine process
+    double engineTimeout = 300;    // seconds a compile may take before the engine is stopped
 };
 
 struct CompileOptions {
@@ -60,6 +63,7 @@ void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun = false);
 void addRunOptions(CLI::App& cmd, RunOptions& r);
 support::Result<JobInputs> jobFromArgs(const CompileOptions& o);
 support::Result<std::shared_ptr<toolkit::Toolkit>> loadToolkit(const CommonOptions& common);
+engine::Compiler makeCompiler(const CommonOptions& common, std::shared_ptr<const toolkit::Toolkit> toolkit);
 void printDiagnostics(const std::vector<nvvm::Diagnostic>& diags);
 int usage(const std::string& message);
 

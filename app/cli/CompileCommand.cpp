@@ -8,6 +8,7 @@
 
 #include "Commands.h"
 #include "nvvm/Diagnostic.h"
+#include "engine/Compiler.h"
 #include "pipeline/Pipeline.h"
 #include "pipeline/Report.h"
 #include "support/Files.h"
@@ -122,6 +123,16 @@ support::Result<JobInputs> jobFromArgs(const CompileOptions& o) {
     return in;
 }
 
+engine::Compiler makeCompiler(const CommonOptions& common, std::shared_ptr<const toolkit::Toolkit> toolkit) {
+    // libNVVM works in an engine process (nvpg itself), so input that crashes it is reported
+    // as a compile error rather than killing nvpg.
+    std::optional<std::filesystem::path> cudaPath;
+    if (common.cudaPath) cudaPath = *common.cudaPath;
+    return engine::Compiler(std::move(toolkit), cudaPath,
+                            common.inProcess ? std::vector<std::string>{} : engine::engineCommand("engine"),
+                            common.engineTimeout);
+}
+
 support::Result<std::shared_ptr<toolkit::Toolkit>> loadToolkit(const CommonOptions& common) {
     toolkit::SearchConfig search;
     if (common.cudaPath) search.explicitRoot = *common.cudaPath;
@@ -151,8 +162,8 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
 
     auto tk = loadToolkit(common);
     if (!tk) return usage(tk.error().message);
-    pipeline::Pipeline pipe(*tk);
-    auto ran = pipe.run(job);
+    auto compiler = makeCompiler(common, *tk);
+    auto ran = compiler.run(job);
     if (!ran) return usage(ran.error().message);
     const auto& r = *ran;
     printDiagnostics(r.diagnostics);

@@ -117,15 +117,15 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
     job.outputs = pipeline::kPtx | (config.fromLto ? pipeline::kLtoPtx | pipeline::kCubin : 0u);
     auto tk = loadToolkit(common);
     if (!tk) return usage(tk.error().message);
-    pipeline::Pipeline pipe(*tk);
-    auto compiled = pipe.run(job);
+    auto compiler = makeCompiler(common, *tk);
+    auto compiled = compiler.run(job);
     if (!compiled) return usage(compiled.error().message);
     printDiagnostics(compiled->diagnostics);
     if (!compiled->ok) return kCompileError;
 
     // Kernels run in an engine process (this executable again), so that one that faults or hangs
     // cannot take this process, or the next run, with it.
-    gpu::Runner runner(*tk, r.device, gpu::gpuEngineCommand("gpu-worker"));
+    gpu::Runner runner(*tk, r.device, common.inProcess ? std::vector<std::string>{} : engine::engineCommand("engine"));
     if (config.kernel.empty()) {
         std::vector<std::string> names;
         for (const auto* e : compiled->ptxModule.entries()) names.push_back(e->name);

@@ -3,13 +3,13 @@
 #include <CLI/CLI.hpp>
 
 #include "Commands.h"
-#include "gpu/Worker.h"
+#include "engine/Server.h"
 
 int main(int argc, char** argv) {
     using namespace nvpg::cli;
-    // The engine process for GPU runs (started by `nvpg run` itself): requests on stdin,
+    // The engine process (started by nvpg itself for compiles and runs): requests on stdin,
     // replies on stdout. Not for people, so not in --help.
-    if (argc == 2 && std::string_view(argv[1]) == "gpu-worker") return nvpg::gpu::serveRuns(0, 1);
+    if (argc == 2 && std::string_view(argv[1]) == "engine") return nvpg::engine::serveEngine(0, 1);
     CLI::App app{"nvpg: compile NVVM IR with libNVVM and nvJitLink, headless"};
     app.require_subcommand(1);
     app.fallthrough();  // --cuda-path may follow the subcommand
@@ -18,6 +18,12 @@ int main(int argc, char** argv) {
     app.add_option("--cuda-path", common.cudaPath,
                    "use only this CUDA toolkit (a folder holding nvvm/lib64/libnvvm.so.4 or lib64/libnvvm.so.4)")
         ->check(CLI::ExistingDirectory);
+    app.add_flag("--in-process", common.inProcess,
+                 "compile and run in this process instead of an engine process (for debugging: input that "
+                 "crashes libNVVM then takes nvpg down with it)");
+    app.add_option("--engine-timeout", common.engineTimeout,
+                   "seconds a compile may take before the engine is stopped (default 300)")
+        ->check(CLI::PositiveNumber);
 
     auto* info = app.add_subcommand("info", "libraries, versions, paths and how each was found; archs; GPUs");
     bool json = false;

@@ -3,12 +3,12 @@
 #include <QApplication>
 #include <QCommandLineParser>
 
-#include "gpu/Worker.h"
+#include "engine/Server.h"
 #include "window/MainWindow.h"
 
 int main(int argc, char** argv) {
-    // The engine process for GPU runs, started by the app itself (see ThreadEngine).
-    if (argc == 2 && QByteArray(argv[1]) == "--gpu-worker") return nvpg::gpu::serveRuns(0, 1);
+    // The engine process for compiles and runs, started by the app itself (see ThreadEngine).
+    if (argc == 2 && QByteArray(argv[1]) == "--engine") return nvpg::engine::serveEngine(0, 1);
     QApplication app(argc, argv);
     QApplication::setOrganizationName("nvvm-playground");
     QApplication::setApplicationName("nvvm-playground");

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "gpu/Worker.h"
+#include "engine/Messages.h"
 #include "support/Text.h"
 
 using nvpg::support::ErrorKind;
@@ -15,7 +15,7 @@ namespace nvpg::gpu {
 
 Runner::Runner(std::shared_ptr<const toolkit::Toolkit> toolkit, int device, std::vector<std::string> engineCommand)
     : toolkit_(std::move(toolkit)), device_(device) {
-    if (!engineCommand.empty()) engine_ = std::make_unique<EngineProcess>(std::move(engineCommand));
+    if (!engineCommand.empty()) engine_ = std::make_unique<engine::EngineProcess>(std::move(engineCommand));
 }
 
 Runner::~Runner() = default;
@@ -75,11 +75,11 @@ support::Result<RunOutcome> Runner::run(const pipeline::Result& compiled, RunCon
         const auto deadline = std::chrono::steady_clock::now() +
                               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                   std::chrono::duration<double>(config.timeoutSeconds * config.repeat + 60));
-        auto reply = engine_->call(makeRunRequest(device_, image, cubin, **kernel, config, initial), deadline);
+        auto reply = engine_->call(engine::makeRunRequest(device_, image, cubin, **kernel, config, initial), deadline);
         if (!reply)
             return makeError(ErrorKind::Run, fmt::format("kernel {}: {}", config.kernel, reply.error().message));
         bool fatal = false;
-        auto out = readRunReply(*reply, fatal);
+        auto out = engine::readRunReply(*reply, fatal);
         if (fatal) {
             engine_->reap();
             if (!out)

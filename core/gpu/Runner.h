@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <memory>
 
-#include "gpu/EngineProcess.h"
+#include "engine/EngineProcess.h"
 #include "gpu/Session.h"
 #include "pipeline/Job.h"
 
@@ -13,7 +13,7 @@ namespace nvpg::gpu {
 // out. Everything that can be checked without a GPU is checked first, with the same messages
 // on every machine: the kernel exists (in the LTO cubin too, when asked), the arguments fit its
 // parameters, buffer files load. Only then is the GPU used: by default in an engine process
-// (`engineCommand`, e.g. {"/usr/bin/nvpg", "gpu-worker"}) that is started on the first run and
+// (`engineCommand`, e.g. {"/usr/bin/nvpg", "engine"}) that is started on the first run and
 // started again after a kernel that faulted or hung, since the driver recovers neither in the
 // process that ran it. An empty command runs in this process (for debugging), where such a
 // kernel leaves the GPU unusable until the process ends.
@@ -37,7 +37,7 @@ public:
 private:
     std::shared_ptr<const toolkit::Toolkit> toolkit_;
     int device_;
-    std::unique_ptr<EngineProcess> engine_;  // null: in-process
+    std::unique_ptr<engine::EngineProcess> engine_;  // null: in-process
     std::unique_ptr<Session> session_;
 };
 

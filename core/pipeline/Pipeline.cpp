@@ -74,7 +74,8 @@ namespace {
 // Adds the job's modules to a new Program; failures become diagnostics.
 std::unique_ptr<nvvm::Program> buildProgram(const toolkit::NvvmApi& api, const std::vector<nvvm::Module>& modules,
                                             std::shared_ptr<const std::string> libdevice,
-                                            std::vector<nvvm::Diagnostic>& diags) {
+                                            std::vector<nvvm::Diagnostic>& diags,
+                                            const std::function<void(const std::string&)>& stage) {
     auto created = nvvm::Program::create(api);
     if (!created) {
         diags.push_back({"", 0, 0, nvvm::Severity::Error, created.error().message});
@@ -83,6 +84,7 @@ std::unique_ptr<nvvm::Program> buildProgram(const toolkit::NvvmApi& api, const s
     auto program = std::move(*created);
     bool ok = true;
     for (const auto& m : modules) {
+        stage("adding module " + m.name);
         if (auto st = program->addModule(m); !st) {
             diags.push_back({m.name, 0, 0, nvvm::Severity::Error, st.error().message});
             ok = false;
@@ -98,7 +100,10 @@ void append(std::vector<nvvm::Diagnostic>& to, const std::vector<nvvm::Diagnosti
 
 }  // namespace
 
-support::Result<Result> Pipeline::run(const Job& job) {
+support::Result<Result> Pipeline::run(const Job& job, const StageListener& onStage) {
+    auto stage = [&](const std::string& name) {
+        if (onStage) onStage(name);
+    };
     support::Stopwatch total;
     Result out;
     out.generation = job.generation;
@@ -135,7 +140,7 @@ support::Result<Result> Pipeline::run(const Job& job) {
     } else {
         reset();
         support::Stopwatch watch;
-        program_ = buildProgram(tk.nvvm(), job.modules, libdevice, out.diagnostics);
+        program_ = buildProgram(tk.nvvm(), job.modules, libdevice, out.diagnostics, stage);
         out.stages.push_back({"add modules", watch.seconds()});
         if (!program_) {
             out.seconds = total.seconds();
@@ -146,6 +151,7 @@ support::Result<Result> Pipeline::run(const Job& job) {
     if (job.libdevice) out.libdeviceFunctions = nvvm::libdeviceFunctionsUsedBy(job.modules);
 
     if (job.verifyOnly) {
+        stage("verifying");
         auto v = program_->verify(options);
         out.stages.push_back({"verify", v.seconds});
         out.nvvmLog = v.log;
@@ -157,6 +163,7 @@ support::Result<Result> Pipeline::run(const Job& job) {
     }
 
     if (wantsPtx) {
+        stage(job.libdevice && !program_->libdeviceAdded() ? "compiling PTX (with libdevice)" : "compiling PTX");
         auto c = program_->compile(options);
         out.stages.push_back({"compile PTX", c.seconds});
         out.nvvmLog = c.log;
@@ -179,6 +186,7 @@ support::Result<Result> Pipeline::run(const Job& job) {
         nvvm::Options ltoOptions = options;
         ltoOptions.genLto = true;
         if (job.ltoMode == lto::Mode::Program) {
+            stage("compiling LTO-IR");
             auto c = program_->compile(ltoOptions);
             out.stages.push_back({"compile LTO-IR", c.seconds});
             append(out.diagnostics, c.diagnostics);
@@ -194,7 +202,8 @@ support::Result<Result> Pipeline::run(const Job& job) {
                 // Alone in its Program a module has nothing to be lazy for, so it is added eagerly.
                 nvvm::Module eager = m;
                 eager.lazy = false;
-                auto p = buildProgram(tk.nvvm(), {eager}, libdevice, out.diagnostics);
+                auto p = buildProgram(tk.nvvm(), {eager}, libdevice, out.diagnostics, stage);
+                stage("compiling LTO-IR of " + m.name);
                 if (!p) {
                     ok = false;
                     continue;
@@ -220,6 +229,7 @@ support::Result<Result> Pipeline::run(const Job& job) {
     std::vector<std::string> linkedEntries;
     bool linkedEntriesKnown = false;
     if (job.outputs & kLtoPtx) {
+        stage("linking LTO-IR to PTX (nvJitLink)");
         auto l = lto::link(*tk.nvJitLink(), smArch, ltoInputs, lto::LinkTarget::Ptx);
         out.stages.push_back({"link LTO-IR to PTX", l.seconds});
         append(out.diagnostics, l.diagnostics);
@@ -237,6 +247,7 @@ support::Result<Result> Pipeline::run(const Job& job) {
     if ((job.outputs & kCubin) || (wantsFigures && tk.nvJitLink())) {
         std::vector<lto::LinkInput> inputs = ltoInputs;
         if (!wantsLink) inputs = {{"program.ptx", out.ptx, NVJITLINK_INPUT_PTX}};
+        stage(wantsLink ? "linking LTO-IR to cubin (nvJitLink)" : "assembling PTX to cubin (nvJitLink)");
         auto l = lto::link(*tk.nvJitLink(), smArch, inputs, lto::LinkTarget::Cubin);
         out.stages.push_back({wantsLink ? "link LTO-IR to cubin" : "assemble PTX to cubin", l.seconds});
         append(out.diagnostics, l.diagnostics);

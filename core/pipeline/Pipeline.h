@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -21,7 +22,11 @@ public:
     // An Error for what stops the job before libNVVM runs: an invalid option (Usage), libdevice
     // or nvJitLink missing when wanted (Environment). What libNVVM and nvJitLink say about the
     // input comes back as diagnostics in the Result.
-    support::Result<Result> run(const Job& job);
+    // `onStage` hears each stage as it starts ("adding module b.bc", "compiling PTX"): the
+    // engine process reports it, so that a library that crashes the process is named with the
+    // input it was working on.
+    using StageListener = std::function<void(const std::string& stage)>;
+    support::Result<Result> run(const Job& job, const StageListener& onStage = {});
 
     // Forget the kept Program (the next job starts a new one).
     void reset();

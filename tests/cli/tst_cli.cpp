@@ -17,9 +17,10 @@ struct Run {
     QByteArray out, err;
 };
 
-Run runNvpg(const QStringList& args, const QString& workDir = {}) {
+Run runNvpg(const QStringList& args, const QString& workDir = {}, const QProcessEnvironment& env = {}) {
     QProcess p;
     if (!workDir.isEmpty()) p.setWorkingDirectory(workDir);
+    if (!env.isEmpty()) p.setProcessEnvironment(env);
     const char* moved = std::getenv("NVPG_CLI");  // the binary at another path (GPU machine)
     p.start(moved && *moved ? QString(moved) : QString(NVPG_CLI), args);
     if (!p.waitForFinished(120000)) qFatal("nvpg did not finish: %s", qPrintable(args.join(' ')));
@@ -296,6 +297,42 @@ private slots:
         const auto r = runNvpg({"run", workspace});
         QCOMPARE(r.exitCode, 3);
         QVERIFY2(r.err.contains("libcuda.so.1"), r.err.constData());
+    }
+
+    void bitcodeThatKillsLibnvvmExitsOneNamingIt() {
+        QString why;
+        const auto killer = test::bitcodeThatKillsLibnvvm(&why);
+        if (!killer) QSKIP(qPrintable(why));
+        const auto path = QString::fromStdString(killer->string());
+        for (const char* command : {"compile", "run"}) {
+            QStringList args{command, data("ir/sinf.ll"), path};
+            if (QByteArray(command) == "run") args << "--kernel" << "sin_kernel" << "--arg" << "ptr:null" << "--arg" << "f32:1";
+            const auto r = runNvpg(args);
+            QCOMPARE(r.exitCode, 1);
+            QVERIFY(r.out.isEmpty());
+            QVERIFY2(r.err.contains("error: libNVVM crashed (SIG"), r.err.constData());
+            QVERIFY2(r.err.contains(("the bitcode of " + path + " is the likely cause").toUtf8()), r.err.constData());
+            QVERIFY2(r.err.contains(("of modules " + data("ir/sinf.ll") + ", " + path).toUtf8()), r.err.constData());
+        }
+    }
+
+    void engineThatStopsAnsweringIsTimedOut() {
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("NVPG_ENGINE", "/bin/sleep 600");
+        QElapsedTimer t;
+        t.start();
+        const auto r = runNvpg({"compile", "--engine-timeout", "1", data("ir/sinf.ll")}, {}, env);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("did not finish") && r.err.contains("within 1 s"), r.err.constData());
+        QVERIFY(t.elapsed() < 30000);
+    }
+
+    void inProcessModeCompilesTheSame() {
+        const auto viaEngine = runNvpg({"compile", "--libdevice", "--arch", "compute_90", data("ir/sinf.ll")});
+        const auto inProcess = runNvpg({"compile", "--in-process", "--libdevice", "--arch", "compute_90", data("ir/sinf.ll")});
+        QCOMPARE(viaEngine.exitCode, 0);
+        QCOMPARE(inProcess.exitCode, 0);
+        QCOMPARE(inProcess.out, viaEngine.out);
     }
 
     void compilesAWorkspace() {

@@ -6,10 +6,11 @@
 #include <unistd.h>
 
 #include "TestSupport.h"
-#include "gpu/EngineProcess.h"
-#include "gpu/Worker.h"
+#include "engine/EngineProcess.h"
+#include "engine/Messages.h"
 
 using namespace nvpg;
+using namespace nvpg::engine;
 using namespace nvpg::gpu;
 
 namespace {
@@ -26,10 +27,7 @@ void setU64(std::string& bytes, size_t at, uint64_t v) {
     for (int i = 0; i < 8; ++i) bytes[at + size_t(i)] = char((v >> (8 * i)) & 0xff);
 }
 
-std::string cli() {
-    const char* moved = std::getenv("NVPG_CLI");
-    return moved && *moved ? moved : NVPG_CLI;
-}
+std::string cli() { return test::nvpgPath(); }
 
 }  // namespace
 
@@ -112,7 +110,15 @@ private slots:
     void runRequestsCarryWhatTheFrontEndLoaded() {
         ptx::Function k;
         k.name = "axpy";
-        k.params = {{"p0", ".u64", 8, 8}, {"p1", ".f32", 4, 4}};
+        k.params.resize(2);
+        k.params[0].name = "p0";
+        k.params[0].type = ".u64";
+        k.params[0].size = k.params[0].align = 8;
+        k.params[0].isPointer = true;
+        k.params[0].pointerSpace = ".global";
+        k.params[1].name = "p1";
+        k.params[1].type = ".f32";
+        k.params[1].size = k.params[1].align = 4;
         RunConfig config;
         config.kernel = "axpy";
         config.grid = {4, 2, 1};
@@ -126,6 +132,7 @@ private slots:
         QCOMPARE(back->image, std::string("PTX"));
         QCOMPARE(back->kernel.params.size(), size_t(2));
         QCOMPARE(back->kernel.params[1].type, std::string(".f32"));
+        QCOMPARE(back->kernel.params[0].pointerSpace, std::string(".global"));
         QCOMPARE(back->config.grid, (Dim3{4, 2, 1}));
         QCOMPARE(back->config.args[0].type, ElemType::F64);
         QCOMPARE(back->config.args[0].count, size_t(3));
@@ -135,12 +142,13 @@ private slots:
         broken.blobs.pop_back();
         auto bad = parseRunRequest(broken);
         QVERIFY(!bad);
-        QVERIFY(bad.error().message.find("malformed run request") != std::string::npos);
+        QVERIFY2(bad.error().message.find("malformed (its buffers do not match its arguments)") != std::string::npos,
+                 bad.error().message.c_str());
     }
 
     void engineAnswersWithoutAGpu() {
         if (test::realToolkit()->driver()) QSKIP("a CUDA driver is here: the GPU tests cover real runs");
-        EngineProcess engine({cli(), "gpu-worker"});
+        EngineProcess engine({cli(), "engine"});
         ptx::Function k;
         k.name = "saxpy";
         RunConfig config;
@@ -186,12 +194,12 @@ private slots:
     }
 
     void engineCommandFromTheEnvironment() {
-        qputenv("NVPG_GPU_ENGINE", "inprocess");
-        QVERIFY(gpuEngineCommand("gpu-worker").empty());
-        qputenv("NVPG_GPU_ENGINE", "/usr/bin/nvpg  gpu-worker");
-        QCOMPARE(gpuEngineCommand("x"), (std::vector<std::string>{"/usr/bin/nvpg", "gpu-worker"}));
-        qunsetenv("NVPG_GPU_ENGINE");
-        const auto self = gpuEngineCommand("gpu-worker");
+        qputenv("NVPG_ENGINE", "inprocess");
+        QVERIFY(engineCommand("engine").empty());
+        qputenv("NVPG_ENGINE", "/usr/bin/nvpg  engine");
+        QCOMPARE(engineCommand("x"), (std::vector<std::string>{"/usr/bin/nvpg", "engine"}));
+        qunsetenv("NVPG_ENGINE");
+        const auto self = engineCommand("engine");
         QCOMPARE(self.size(), size_t(2));
         QVERIFY(self[0].find("tst_core_protocol") != std::string::npos);
     }

@@ -87,10 +87,9 @@ class TestLaunch : public QObject {
 
 private slots:
     void initTestCase() {
-        // The engine process is nvpg's (NVPG_CLI moves it, as on the GPU machine).
-        const char* cli = std::getenv("NVPG_CLI");
+        // The engine process is nvpg's.
         runner_ = std::make_unique<gpu::Runner>(test::realToolkit(), 0,
-                                                std::vector<std::string>{cli && *cli ? cli : NVPG_CLI, "gpu-worker"});
+                                                std::vector<std::string>{test::nvpgPath(), "engine"});
         std::string why;
         if (!runner_->gpuAvailable(&why)) QSKIP(qPrintable(QString::fromStdString("no usable GPU here: " + why)));
     }

@@ -28,6 +28,8 @@ class TestEngine : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase() { test::useNvpgAsEngine(); }
+
     void repliesComeFromAnotherThread() {
         ThreadEngine engine(test::realToolkit(), {});
         QThread* replyThread = nullptr;

@@ -21,7 +21,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("nvpg-test");
         QCoreApplication::setApplicationName("tst_gui_gpu_app");
-        test::useNvpgAsGpuEngine();
+        test::useNvpgAsEngine();
         auto drv = test::realToolkit()->driver();
         if (!drv) QSKIP(qPrintable("no GPU here: " + QString::fromStdString(drv.error().message)));
     }

@@ -50,6 +50,7 @@ class TestMainWindow : public QObject {
 
 private slots:
     void initTestCase() {
+        test::useNvpgAsEngine();
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("nvpg-test");
         QCoreApplication::setApplicationName("tst_gui_mainwindow");
@@ -211,6 +212,37 @@ private slots:
         QVERIFY(w->editors()->editor(1)->isVisible());  // both at once
         QTest::keyClick(w->editors()->editor(0), Qt::Key_Backslash, Qt::ControlModifier);
         QVERIFY(!w->editors()->isSplit());
+    }
+
+    void bitcodeThatKillsLibnvvmLeavesTheAppUp() {
+        QString why;
+        const auto killer = test::bitcodeThatKillsLibnvvm(&why);
+        if (!killer) QSKIP(qPrintable(why));
+        auto w = makeWindow();
+        const auto sinf = QString::fromStdString((test::dataDir() / "ir/sinf.ll").string());
+        QVERIFY(w->openPaths({sinf, QString::fromStdString(killer->string())}));
+        QCOMPARE(w->document()->moduleCount(), 2);
+        auto* editor = w->editors()->editor(0);
+        editor->setText(editor->text() + "; typed before the crash\n");
+        w->controller()->compileNow();
+        auto reply = waitForReply(*w);
+        // The engine died; the window did not, and says what happened in the Problems list.
+        QVERIFY(reply.result && !reply.result->ok);
+        QCOMPARE(w->problems()->count(), 1);
+        const auto message = QString::fromStdString(w->problems()->diagnostic(0).message);
+        QVERIFY2(message.startsWith("libNVVM crashed (SIG"), qPrintable(message));
+        QVERIFY2(message.contains("the bitcode of killer.bc is the likely cause"), qPrintable(message));
+        QVERIFY(w->isVisible());
+        QVERIFY(editor->text().endsWith("; typed before the crash\n"));
+        QVERIFY(errors_.isEmpty());
+
+        // Without the bad module, the next compile (in a new engine) succeeds.
+        w->editors()->removeModule(1);
+        w->controller()->compileNow();
+        reply = waitForReply(*w);
+        QVERIFY(reply.result && reply.result->ok);
+        QVERIFY(w->output()->ptxText().contains(".entry sin_kernel"));
+        QCOMPARE(w->problems()->errorCount(), 0);  // sinf.ll has no @llvm.used: only the LTO warning
     }
 
     void commandLineFilesBecomeModules() {

@@ -137,7 +137,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("nvpg-test");
         QCoreApplication::setApplicationName("tst_gui_run");
-        test::useNvpgAsGpuEngine();
+        test::useNvpgAsEngine();
         QSettings().clear();
     }
 

@@ -1,7 +1,7 @@
 #include "engine/ThreadEngine.h"
 
+#include "engine/Compiler.h"
 #include "gpu/Runner.h"
-#include "pipeline/Pipeline.h"
 
 namespace nvpg::gui {
 
@@ -21,12 +21,12 @@ public slots:
         }
         EngineReply reply;
         reply.generation = job.generation;
-        if (!pipeline_) {
+        if (!compiler_) {
             reply.error = whyNone_;
             emit replied(reply);
             return;
         }
-        auto r = pipeline_->run(job);
+        auto r = compiler_->run(job);
         if (r)
             reply.result = std::make_shared<const pipeline::Result>(std::move(*r));
         else
@@ -34,15 +34,20 @@ public slots:
         emit replied(reply);
     }
     void setToolkit(std::shared_ptr<const nvpg::toolkit::Toolkit> toolkit, const QString& whyNone) {
-        pipeline_ = toolkit ? std::make_unique<pipeline::Pipeline>(std::move(toolkit)) : nullptr;
+        // libNVVM works in the engine process: input that kills it takes only that process.
+        compiler_ = toolkit ? std::make_unique<engine::Compiler>(std::move(toolkit), settings_.cudaPath, settings_.command)
+                            : nullptr;
         whyNone_ = whyNone;
     }
+
+public:
+    EngineSettings settings_;
 
 signals:
     void replied(const nvpg::gui::EngineReply& reply);
 
 private:
-    std::unique_ptr<pipeline::Pipeline> pipeline_;
+    std::unique_ptr<engine::Compiler> compiler_;
     QString whyNone_;
     std::shared_ptr<std::atomic<quint64>> newest_;
     std::atomic<int>& skipped_;
@@ -54,6 +59,7 @@ class RunWorker : public QObject {
     Q_OBJECT
 
 public:
+    EngineSettings settings_;
     void run(const RunRequest& request) {
         RunReply reply;
         reply.id = request.id;
@@ -84,10 +90,9 @@ public:
         emit probed(ok, QString::fromStdString(why));
     }
     void setToolkit(std::shared_ptr<const nvpg::toolkit::Toolkit> toolkit, const QString& whyNone) {
-        // Kernels run in an engine process (this app again, with --gpu-worker), so one that
-        // faults or hangs cannot take the window with it.
-        runner_ = toolkit ? std::make_unique<gpu::Runner>(std::move(toolkit), 0, gpu::gpuEngineCommand("--gpu-worker"))
-                          : nullptr;
+        // Kernels run in an engine process, so one that faults or hangs cannot take the window
+        // with it.
+        runner_ = toolkit ? std::make_unique<gpu::Runner>(std::move(toolkit), 0, settings_.command) : nullptr;
         whyNone_ = whyNone.isEmpty() ? QStringLiteral("libNVVM is not available") : whyNone;
     }
 
@@ -100,7 +105,13 @@ private:
     QString whyNone_;
 };
 
-ThreadEngine::ThreadEngine(std::shared_ptr<const toolkit::Toolkit> toolkit, const QString& whyNone, QObject* parent)
+EngineSettings EngineSettings::defaults() {
+    // The app itself, started with --engine, serves as the engine process.
+    return {engine::engineCommand("--engine"), std::nullopt};
+}
+
+ThreadEngine::ThreadEngine(std::shared_ptr<const toolkit::Toolkit> toolkit, const QString& whyNone,
+                           EngineSettings settings, QObject* parent)
     : Engine(parent) {
     qRegisterMetaType<nvpg::gui::EngineReply>();
     qRegisterMetaType<nvpg::pipeline::Job>("nvpg::pipeline::Job");
@@ -109,6 +120,7 @@ ThreadEngine::ThreadEngine(std::shared_ptr<const toolkit::Toolkit> toolkit, cons
     qRegisterMetaType<nvpg::gui::RunReply>();
     thread_.setObjectName("nvpg-engine");
     worker_ = new CompileWorker(newest_, skipped_);
+    worker_->settings_ = settings;
     worker_->setToolkit(toolkit, whyNone);
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
@@ -117,6 +129,7 @@ ThreadEngine::ThreadEngine(std::shared_ptr<const toolkit::Toolkit> toolkit, cons
 
     runThread_.setObjectName("nvpg-run");
     runWorker_ = new RunWorker;
+    runWorker_->settings_ = settings;
     runWorker_->setToolkit(std::move(toolkit), whyNone);
     runWorker_->moveToThread(&runThread_);
     connect(&runThread_, &QThread::finished, runWorker_, &QObject::deleteLater);
@@ -144,6 +157,11 @@ void ThreadEngine::probeGpu() {
 void ThreadEngine::submit(const pipeline::Job& job) {
     newest_->store(job.generation);
     QMetaObject::invokeMethod(worker_, "run", Qt::QueuedConnection, Q_ARG(nvpg::pipeline::Job, job));
+}
+
+void ThreadEngine::setEngineSettings(const EngineSettings& settings) {
+    QMetaObject::invokeMethod(worker_, [w = worker_, settings] { w->settings_ = settings; }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(runWorker_, [w = runWorker_, settings] { w->settings_ = settings; }, Qt::QueuedConnection);
 }
 
 void ThreadEngine::setToolkit(std::shared_ptr<const toolkit::Toolkit> toolkit, const QString& whyNone) {

@@ -1,7 +1,11 @@
 #pragma once
 
 #include <atomic>
+#include <filesystem>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <QThread>
 
@@ -12,23 +16,36 @@ namespace nvpg::gui {
 class CompileWorker;
 class RunWorker;
 
-// The engine on two background QThreads. The compile worker owns the pipeline and with it the
-// NVVM Program of the current modules: an edit makes a new Program, an options change compiles
-// the same one again. When requests pile up during a long compile, only the newest is run.
-// The run worker owns the GPU session on a thread of its own: a kernel that hangs blocks its
-// thread until the run's timeout, and compiles must go on meanwhile.
+// Where the engine works: the command that starts the engine process (empty: in this process,
+// for debugging) and the CUDA toolkit it uses (none: searched as nvpg does).
+struct EngineSettings {
+    std::vector<std::string> command;
+    std::optional<std::filesystem::path> cudaPath;
+    static EngineSettings defaults();  // this executable with --engine, or NVPG_ENGINE's
+};
+
+// The engine on two background QThreads, each talking to an engine process of its own (libNVVM
+// and the GPU work there, so that what kills them leaves the window up). The compile side's
+// engine keeps the NVVM Program of the current modules: an edit makes a new Program, an
+// options change compiles the same one again. When requests pile up during a long compile,
+// only the newest is run. Runs have their own thread and engine: a kernel that hangs blocks
+// them until the run's timeout, and compiles must go on meanwhile.
 class ThreadEngine : public Engine {
     Q_OBJECT
 
 public:
     // A null toolkit: every request replies with `whyNone` until setToolkit gives one.
-    ThreadEngine(std::shared_ptr<const toolkit::Toolkit> toolkit, const QString& whyNone, QObject* parent = nullptr);
+    ThreadEngine(std::shared_ptr<const toolkit::Toolkit> toolkit, const QString& whyNone,
+                 EngineSettings settings = EngineSettings::defaults(), QObject* parent = nullptr);
     ~ThreadEngine() override;  // waits for a compile or run in flight to end
 
     void submit(const pipeline::Job& job) override;
     void setToolkit(std::shared_ptr<const toolkit::Toolkit> toolkit, const QString& whyNone = {}) override;
     void run(const RunRequest& request) override;
     void probeGpu() override;
+
+    // Takes effect with the next setToolkit.
+    void setEngineSettings(const EngineSettings& settings);
 
     // For tests: how many requests were skipped because a newer one came.
     int skipped() const { return skipped_.load(); }

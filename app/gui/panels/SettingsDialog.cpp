@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -68,6 +69,13 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
     preview_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     layout->addWidget(preview_, 1);
 
+    inProcess_ = new QCheckBox(tr("Compile and run in the app's own process (for debugging: input that crashes "
+                                  "libNVVM, or a kernel that faults, then takes the app down with it)"),
+                               this);
+    inProcess_->setObjectName(QStringLiteral("inProcess"));
+    inProcess_->setChecked(inProcessEngine());
+    layout->addWidget(inProcess_);
+
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
@@ -98,6 +106,10 @@ QString SettingsDialog::cudaPath() {
     return QSettings().value(kCudaPathKey).toString();
 }
 
+bool SettingsDialog::inProcessEngine() {
+    return QSettings().value(QStringLiteral("engine/inProcess"), false).toBool();
+}
+
 QString SettingsDialog::path() const {
     return path_->text().trimmed();
 }
@@ -121,6 +133,7 @@ void SettingsDialog::accept() {
         settings.remove(kCudaPathKey);
     else
         settings.setValue(kCudaPathKey, path());
+    settings.setValue(QStringLiteral("engine/inProcess"), inProcess_->isChecked());
     QDialog::accept();
 }
 

@@ -9,6 +9,8 @@ class QPlainTextEdit;
 class QPushButton;
 class QThread;
 
+class QCheckBox;
+
 namespace nvpg::gui {
 
 // Preferences: the CUDA toolkit to use (empty: search as nvpg does), shown with what was found
@@ -20,6 +22,8 @@ public:
     explicit SettingsDialog(QWidget* parent = nullptr);
     ~SettingsDialog() override;
     static QString cudaPath();  // the stored setting
+    // Whether compiles and runs happen in the app's process rather than an engine process.
+    static bool inProcessEngine();
 
     // The path being edited (not stored until OK).
     QString path() const;
@@ -48,6 +52,7 @@ private:
     void searchDone(const QString& path, const QString& text);
 
     QLineEdit* path_ = nullptr;
+    QCheckBox* inProcess_ = nullptr;
     QPushButton* browse_ = nullptr;
     QPlainTextEdit* preview_ = nullptr;
     QTimer debounce_;

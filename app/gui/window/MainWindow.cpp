@@ -47,6 +47,15 @@ namespace {
 
 constexpr int kMaxRecent = 10;
 
+// The engine process is this app (--engine), unless the settings ask for in-process work.
+EngineSettings engineSettings() {
+    EngineSettings s = EngineSettings::defaults();
+    if (SettingsDialog::inProcessEngine()) s.command.clear();
+    const auto path = SettingsDialog::cudaPath();
+    if (!path.isEmpty()) s.cudaPath = path.toStdString();
+    return s;
+}
+
 toolkit::SearchConfig searchConfig() {
     toolkit::SearchConfig config;
     const auto path = SettingsDialog::cudaPath();
@@ -64,7 +73,7 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     loadToolkit();
     if (!engine_)
         engine_ = std::make_unique<ThreadEngine>(
-            toolkit_, toolkit_ ? QString() : QString("libNVVM is not available: see the status bar"));
+            toolkit_, toolkit_ ? QString() : QString("libNVVM is not available: see the status bar"), engineSettings());
     controller_ = new CompileController(engine_.get(), document_, this);
     if (toolkit_ && !toolkit_->nvJitLink()) controller_->setOutputs(pipeline::kPtx | pipeline::kFigures);
 
@@ -185,6 +194,7 @@ void MainWindow::buildActions() {
         SettingsDialog dialog(this);
         if (dialog.exec() != QDialog::Accepted) return;
         loadToolkit();
+        if (auto* threads = dynamic_cast<ThreadEngine*>(engine_.get())) threads->setEngineSettings(engineSettings());
         engine_->setToolkit(toolkit_, toolkit_ ? QString() : libsErrorForStatus_);
         controller_->setOutputs(toolkit_ && !toolkit_->nvJitLink() ? pipeline::kPtx | pipeline::kFigures
                                                                    : pipeline::kPtx | pipeline::kLtoIr | pipeline::kLtoPtx |

@@ -11,7 +11,7 @@
 
 #include "support/Result.h"
 
-namespace nvpg::gpu {
+namespace nvpg::engine {
 
 // The messages between a front end and its engine process: a versioned, length-prefixed frame
 // holding a JSON header and binary blobs (modules, images, buffers), so that large data never
@@ -26,6 +26,8 @@ struct Frame {
 };
 
 inline constexpr uint16_t kProtocolVersion = 1;
+// A frame of this type says what the engine is doing before it answers (see Messages.h).
+inline constexpr uint16_t kProgressFrame = 5;
 // Limits that a garbage or hostile length cannot get past.
 inline constexpr uint64_t kMaxJsonBytes = 64ull << 20;
 inline constexpr uint64_t kMaxBlobBytes = 16ull << 30;
@@ -44,4 +46,4 @@ support::Status writeFrame(int fd, const Frame& frame,
 // first byte is an Input error saying the other side ended.
 support::Result<Frame> readFrame(int fd, std::optional<std::chrono::steady_clock::time_point> deadline);
 
-}  // namespace nvpg::gpu
+}  // namespace nvpg::engine

@@ -1,4 +1,4 @@
-#include "gpu/Protocol.h"
+#include "engine/Protocol.h"
 
 #include <poll.h>
 #include <sys/socket.h>
@@ -12,7 +12,7 @@
 using nvpg::support::ErrorKind;
 using nvpg::support::makeError;
 
-namespace nvpg::gpu {
+namespace nvpg::engine {
 
 namespace {
 
@@ -194,4 +194,4 @@ support::Result<Frame> readFrame(int fd, std::optional<std::chrono::steady_clock
     return f;
 }
 
-}  // namespace nvpg::gpu
+}  // namespace nvpg::engine

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/EngineProcess.h"
+#include "pipeline/Pipeline.h"
+
+namespace nvpg::engine {
+
+// How both front ends compile: in an engine process by default, so that libNVVM dying on its
+// input (malformed bitcode can make it segfault or abort) takes only that process. The engine
+// is started on first use and again after it died; the job that killed it comes back as a
+// failed Result whose diagnostic says what crashed, how, and on which input. An empty
+// `engineCommand` compiles in this process (for debugging).
+class Compiler {
+public:
+    Compiler(std::shared_ptr<const toolkit::Toolkit> toolkit, std::optional<std::filesystem::path> cudaPath,
+             std::vector<std::string> engineCommand, double timeoutSeconds = 300);
+
+    // Errors as Pipeline::run gives them (a bad option, a missing library), plus an engine that
+    // could not be started.
+    support::Result<pipeline::Result> run(const pipeline::Job& job);
+
+    bool inProcess() const { return !engine_; }
+    void setTimeout(double seconds) { timeoutSeconds_ = seconds; }
+    // For tests: the engine's process id (0 when in-process or not started).
+    int enginePid() const { return engine_ && engine_->running() ? int(engine_->pid()) : 0; }
+
+private:
+    std::shared_ptr<const toolkit::Toolkit> toolkit_;
+    std::optional<std::filesystem::path> cudaPath_;
+    std::unique_ptr<EngineProcess> engine_;
+    std::unique_ptr<pipeline::Pipeline> inProcess_;
+    double timeoutSeconds_;
+};
+
+// The words for a crash: "libNVVM crashed (SIGSEGV) while adding module b.bc; the bitcode of
+// b.bc is the likely cause". `stage` is the last stage the engine announced.
+std::string describeCrash(const pipeline::Job& job, const std::string& stage, const std::string& how);
+
+}  // namespace nvpg::engine

@@ -1,0 +1,230 @@
+#include "engine/EngineProcess.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fcntl.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "support/Text.h"
+
+extern char** environ;
+
+using nvpg::support::ErrorKind;
+using nvpg::support::makeError;
+
+namespace nvpg::engine {
+
+std::string signalName(int sig) {
+    switch (sig) {
+        case SIGSEGV: return "SIGSEGV";
+        case SIGABRT: return "SIGABRT";
+        case SIGKILL: return "SIGKILL";
+        case SIGBUS: return "SIGBUS";
+        case SIGFPE: return "SIGFPE";
+        case SIGILL: return "SIGILL";
+        case SIGTERM: return "SIGTERM";
+        case SIGPIPE: return "SIGPIPE";
+        default: return fmt::format("signal {}", sig);
+    }
+}
+
+std::string EngineProcess::selfExecutable() {
+    char buf[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) return "/proc/self/exe";
+    return std::string(buf, size_t(n));
+}
+
+std::vector<std::string> engineCommand(const std::string& engineArgument) {
+    const char* env = std::getenv("NVPG_ENGINE");
+    if (!env || !*env) return {EngineProcess::selfExecutable(), engineArgument};
+    if (std::string_view(env) == "inprocess") return {};
+    std::vector<std::string> argv;
+    for (auto part : support::split(env, ' '))
+        if (!part.empty()) argv.emplace_back(part);
+    return argv;
+}
+
+EngineProcess::EngineProcess(std::vector<std::string> argv) : argv_(std::move(argv)) {}
+
+EngineProcess::~EngineProcess() { kill(); }
+
+support::Status EngineProcess::start() {
+    int sv[2], err[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+        return makeError(ErrorKind::Internal, fmt::format("cannot make a socket for the engine: {}", std::strerror(errno)));
+    if (::pipe2(err, O_CLOEXEC) != 0) {
+        ::close(sv[0]);
+        ::close(sv[1]);
+        return makeError(ErrorKind::Internal, fmt::format("cannot make a pipe for the engine: {}", std::strerror(errno)));
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    // The child's end of the socket becomes its stdin and stdout, the pipe its stderr (dup2
+    // clears close-on-exec on the copies).
+    posix_spawn_file_actions_adddup2(&actions, sv[1], 0);
+    posix_spawn_file_actions_adddup2(&actions, sv[1], 1);
+    posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+    // Its own process group, so that stopping it also stops anything it started.
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
+    std::vector<char*> argv;
+    for (auto& a : argv_) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = -1;
+    const int rc = ::posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    ::close(sv[1]);
+    ::close(err[1]);
+    if (rc != 0) {
+        ::close(sv[0]);
+        ::close(err[0]);
+        return makeError(ErrorKind::Environment,
+                         fmt::format("cannot start the engine process {}: {}", argv_[0], std::strerror(rc)));
+    }
+    pid_ = pid;
+    fd_ = sv[0];
+    errFd_ = err[0];
+    {
+        std::lock_guard lock(*errMutex_);
+        lastErrLine_->clear();
+    }
+    // Pass the child's stderr on, and keep its last line: it often names why a library died.
+    errStop_ = std::make_shared<std::atomic<bool>>(false);
+    errReader_ = std::thread([fd = errFd_, mu = errMutex_, last = lastErrLine_, stop = errStop_] {
+        std::string pending;
+        char buf[4096];
+        while (true) {
+            // Once the engine is gone, only what is already in the pipe is read: a process it
+            // left behind may hold the pipe open.
+            struct pollfd p{fd, POLLIN, 0};
+            const int ready = ::poll(&p, 1, stop->load() ? 0 : 100);
+            if (ready < 0 && errno == EINTR) continue;
+            if (ready == 0) {
+                if (stop->load()) break;
+                continue;
+            }
+            const ssize_t n = ::read(fd, buf, sizeof buf);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;
+            ::fwrite(buf, 1, size_t(n), stderr);
+            pending.append(buf, size_t(n));
+            size_t nl;
+            while ((nl = pending.find('\n')) != std::string::npos) {
+                const auto line = std::string(support::trim(pending.substr(0, nl)));
+                if (!line.empty()) {
+                    std::lock_guard lock(*mu);
+                    *last = line;
+                }
+                pending.erase(0, nl + 1);
+            }
+        }
+        if (auto line = std::string(support::trim(pending)); !line.empty()) {
+            std::lock_guard lock(*mu);
+            *last = line;
+        }
+    });
+    return {};
+}
+
+void EngineProcess::stopStderrReader() {
+    // Called once the child is reaped: the reader drains the pipe and ends.
+    if (errStop_) errStop_->store(true);
+    if (errReader_.joinable()) errReader_.join();
+    if (errFd_ >= 0) ::close(errFd_);
+    errFd_ = -1;
+}
+
+std::string EngineProcess::describeExit() {
+    if (pid_ <= 0) return "it was not running";
+    int status = 0;
+    pid_t r = 0;
+    // It closed its end, so it is ending: give it a moment to be reaped.
+    for (int i = 0; i < 300 && (r = ::waitpid(pid_, &status, WNOHANG)) == 0; ++i) {
+        struct timespec ts{0, 10 * 1000 * 1000};
+        ::nanosleep(&ts, nullptr);
+    }
+    if (r == 0) {
+        ::kill(-pid_, SIGKILL);
+        ::waitpid(pid_, &status, 0);
+    }
+    ::close(fd_);
+    fd_ = -1;
+    pid_ = -1;
+    stopStderrReader();
+    std::string how = "it ended";
+    signal_ = 0;
+    if (WIFSIGNALED(status)) {
+        signal_ = WTERMSIG(status);
+        how = "it was killed by " + signalName(signal_);
+    } else if (WIFEXITED(status)) {
+        how = fmt::format("it exited with status {}", WEXITSTATUS(status));
+    }
+    std::lock_guard lock(*errMutex_);
+    if (!lastErrLine_->empty()) how += fmt::format(" (its last words: \"{}\")", *lastErrLine_);
+    return how;
+}
+
+support::Result<Frame> EngineProcess::call(const Frame& request, std::chrono::steady_clock::time_point deadline,
+                                           const std::function<void(const Frame&)>& onProgress) {
+    failure_ = Failure::None;
+    signal_ = 0;
+    if (pid_ <= 0) {
+        if (auto st = start(); !st) {
+            failure_ = Failure::Start;
+            return st.error();
+        }
+    }
+    auto timedOut = [&] {
+        failure_ = Failure::Timeout;
+        kill();
+        return makeError(ErrorKind::Run, "the engine process did not answer in time and was stopped");
+    };
+    if (auto st = writeFrame(fd_, request, deadline); !st) {
+        if (st.error().kind == ErrorKind::Run) return timedOut();
+        failure_ = Failure::Died;
+        return makeError(ErrorKind::Run, "the engine process died: " + describeExit());
+    }
+    auto reply = readFrame(fd_, deadline);
+    while (reply && reply->type == kProgressFrame) {
+        if (onProgress) onProgress(*reply);
+        reply = readFrame(fd_, deadline);
+    }
+    if (reply) return reply;
+    if (reply.error().kind == ErrorKind::Run) return timedOut();
+    failure_ = Failure::Died;
+    return makeError(ErrorKind::Run, "the engine process died: " + describeExit());
+}
+
+void EngineProcess::reap() {
+    if (pid_ > 0) (void)describeExit();
+}
+
+void EngineProcess::kill() {
+    if (pid_ <= 0) return;
+    ::close(fd_);  // an idle engine ends by itself when its socket closes
+    fd_ = -1;
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == 0) {
+        ::kill(-pid_, SIGKILL);
+        ::waitpid(pid_, &status, 0);
+    }
+    pid_ = -1;
+    stopStderrReader();
+}
+
+}  // namespace nvpg::engine

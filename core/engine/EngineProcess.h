@@ -1,0 +1,77 @@
+#pragma once
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/Protocol.h"
+
+namespace nvpg::engine {
+
+// A child process speaking the engine protocol on a socket that is its stdin and stdout. The
+// front end owns it: starts it on first use, kills it when it does not answer in time, and
+// says how it died when it dies. What the child writes to stderr (libNVVM's "LLVM ERROR: ..."
+// before an abort, say) is passed on to this process's stderr and kept for the report.
+class EngineProcess {
+public:
+    explicit EngineProcess(std::vector<std::string> argv);
+    ~EngineProcess();
+    EngineProcess(const EngineProcess&) = delete;
+    EngineProcess& operator=(const EngineProcess&) = delete;
+
+    // How a call ended, when it did not end with an answer.
+    enum class Failure { None, Start, Timeout, Died };
+
+    // Sends a request and waits for the answer until `deadline`. A process that is not running
+    // is started first. On a timeout the process is killed; when it dies, `lastFailure()` and
+    // the error say how (its exit status, or the signal by name, and its last stderr line).
+    // Progress frames that come before the answer go to `onProgress`.
+    support::Result<Frame> call(const Frame& request, std::chrono::steady_clock::time_point deadline,
+                                const std::function<void(const Frame&)>& onProgress = {});
+    Failure lastFailure() const { return failure_; }
+    // The signal that ended the process in the last failed call (0 when none).
+    int lastSignal() const { return signal_; }
+
+    // Waits briefly for a process that said it would end, then reaps it.
+    void reap();
+    void kill();
+    bool running() const { return pid_ > 0; }
+    pid_t pid() const { return pid_; }
+
+    // The path of the running executable, for starting a copy of it as the engine.
+    static std::string selfExecutable();
+
+private:
+    support::Status start();
+    std::string describeExit();
+    void stopStderrReader();
+
+    std::vector<std::string> argv_;
+    pid_t pid_ = -1;
+    int fd_ = -1;
+    int errFd_ = -1;
+    std::thread errReader_;
+    std::shared_ptr<std::atomic<bool>> errStop_;
+    std::shared_ptr<std::mutex> errMutex_ = std::make_shared<std::mutex>();
+    std::shared_ptr<std::string> lastErrLine_ = std::make_shared<std::string>();
+    Failure failure_ = Failure::None;
+    int signal_ = 0;
+};
+
+// The command that starts the engine process: this executable with `engineArgument`, unless
+// the environment variable NVPG_ENGINE says otherwise: "inprocess" (an empty command: work in
+// this process, for debugging) or a command line (split at spaces).
+std::vector<std::string> engineCommand(const std::string& engineArgument);
+
+// "SIGSEGV", "SIGKILL"...
+std::string signalName(int sig);
+
+}  // namespace nvpg::engine

@@ -1,0 +1,344 @@
+#include "engine/Messages.h"
+
+#include <fmt/format.h>
+
+using nvpg::support::ErrorKind;
+using nvpg::support::makeError;
+using nlohmann::json;
+
+namespace nvpg::engine {
+
+namespace {
+
+// Reads a field, or the fallback when it is missing or of another type: messages come from
+// another process and may be anything, and nlohmann's value() throws on a type mismatch.
+template <class T>
+T field(const json& j, const char* key, T fallback) {
+    if (!j.is_object()) return fallback;
+    const auto it = j.find(key);
+    if (it == j.end()) return fallback;
+    try {
+        return it->get<T>();
+    } catch (const json::exception&) {
+        return fallback;
+    }
+}
+std::string field(const json& j, const char* key, const char* fallback) { return field<std::string>(j, key, fallback); }
+
+support::Error malformed(const std::string& what) {
+    return makeError(ErrorKind::Internal, "engine message: malformed (" + what + ")");
+}
+
+json errorJson(const support::Error& e) { return {{"kind", int(e.kind)}, {"message", e.message}}; }
+
+support::Error errorFromJson(const json& e) {
+    const int kind = field(e, "kind", int(ErrorKind::Internal));
+    return makeError(kind >= 0 && kind <= int(ErrorKind::Internal) ? ErrorKind(kind) : ErrorKind::Internal,
+                     field(e, "message", std::string("the engine failed without saying why")));
+}
+
+json kernelToJson(const ptx::Function& k) {
+    json params = json::array();
+    for (const auto& p : k.params)
+        params.push_back({{"name", p.name}, {"type", p.type}, {"size", p.size}, {"align", p.align},
+                          {"array", p.arrayCount}, {"pointer", p.isPointer},
+                          {"space", p.pointerSpace}, {"pointer_align", p.pointerAlign}});
+    return {{"name", k.name}, {"params", params}};
+}
+
+support::Result<ptx::Function> kernelFromJson(const json& j) {
+    if (!j.is_object() || !field(j, "name", json()).is_string() || !field(j, "params", json()).is_array())
+        return malformed("a run request without its kernel");
+    ptx::Function k;
+    k.name = j["name"].get<std::string>();
+    k.isEntry = true;
+    for (const auto& p : j["params"]) {
+        if (!p.is_object() || !field(p, "size", json()).is_number_integer())
+            return malformed("a kernel parameter without its size");
+        ptx::Param param;
+        param.name = field(p, "name", "");
+        param.type = field(p, "type", "");
+        param.size = field(p, "size", 0);
+        param.align = field(p, "align", 0);
+        param.arrayCount = field(p, "array", 0);
+        param.isPointer = field(p, "pointer", false);
+        param.pointerSpace = field(p, "space", "");
+        param.pointerAlign = field(p, "pointer_align", 0);
+        k.params.push_back(std::move(param));
+    }
+    return k;
+}
+
+json diagnosticToJson(const nvvm::Diagnostic& d) {
+    return {{"module", d.module}, {"line", d.line},       {"column", d.column},
+            {"severity", int(d.severity)}, {"message", d.message}, {"source", d.source}};
+}
+
+nvvm::Diagnostic diagnosticFromJson(const json& j) {
+    nvvm::Diagnostic d;
+    d.module = field(j, "module", "");
+    d.line = field(j, "line", 0);
+    d.column = field(j, "column", 0);
+    const int s = field(j, "severity", 0);
+    d.severity = s == 1 ? nvvm::Severity::Warning : s == 2 ? nvvm::Severity::Note : nvvm::Severity::Error;
+    d.message = field(j, "message", "");
+    d.source = field(j, "source", "libNVVM");
+    return d;
+}
+
+json usageToJson(const ptx::ResourceUsage& u) {
+    return {{"function", u.function},       {"arch", u.arch},         {"entry", u.isEntry},
+            {"registers", u.registers},     {"barriers", u.barriers}, {"stack", u.stackFrame},
+            {"spill_stores", u.spillStores}, {"spill_loads", u.spillLoads}, {"shared", u.sharedBytes},
+            {"local", u.localBytes},        {"const", u.constBytes}};
+}
+
+ptx::ResourceUsage usageFromJson(const json& j) {
+    ptx::ResourceUsage u;
+    u.function = field(j, "function", "");
+    u.arch = field(j, "arch", "");
+    u.isEntry = field(j, "entry", false);
+    u.registers = field(j, "registers", 0);
+    u.barriers = field(j, "barriers", 0);
+    u.stackFrame = field(j, "stack", 0);
+    u.spillStores = field(j, "spill_stores", 0);
+    u.spillLoads = field(j, "spill_loads", 0);
+    u.sharedBytes = field(j, "shared", 0);
+    u.localBytes = field(j, "local", 0);
+    u.constBytes = field(j, "const", 0);
+    return u;
+}
+
+}  // namespace
+
+Frame makeProgress(const std::string& stage) {
+    Frame f;
+    f.type = kProgress;
+    f.header = {{"stage", stage}};
+    return f;
+}
+
+Frame makeErrorReply(uint16_t type, const support::Error& error, bool fatal) {
+    Frame f;
+    f.type = type;
+    f.header = {{"ok", false}, {"error", errorJson(error)}, {"fatal", fatal}};
+    return f;
+}
+
+// ---- compiles
+
+Frame makeCompileRequest(const pipeline::Job& job, const std::optional<std::filesystem::path>& cudaPath) {
+    Frame f;
+    f.type = kCompileRequest;
+    json modules = json::array();
+    for (const auto& m : job.modules) {
+        modules.push_back({{"name", m.name}, {"lazy", m.lazy}});
+        f.blobs.push_back(m.bytes);
+    }
+    json options = json::object();
+    for (const auto& o : nvvm::optionTable())
+        if (auto v = job.options.get(o.name)) options[std::string(o.name)] = *v;
+    f.header = {{"modules", modules},
+                {"options", options},
+                {"extra_flags", job.options.extraFlags},
+                {"libdevice", job.libdevice},
+                {"lto_mode", std::string(lto::modeName(job.ltoMode))},
+                {"outputs", job.outputs},
+                {"verify_only", job.verifyOnly},
+                {"arch_from_gpu", job.archFromGpu},
+                {"generation", job.generation},
+                {"cuda_path", cudaPath ? json(cudaPath->string()) : json()}};
+    return f;
+}
+
+support::Result<CompileRequestData> parseCompileRequest(Frame f) {
+    if (f.type != kCompileRequest) return malformed("not a compile request");
+    const auto& h = f.header;
+    const auto modules = field(h, "modules", json::array());
+    if (!modules.is_array() || modules.size() != f.blobs.size()) return malformed("modules and their bytes differ");
+    CompileRequestData d;
+    auto& job = d.job;
+    for (size_t i = 0; i < modules.size(); ++i)
+        job.modules.push_back({field(modules[i], "name", ""), std::move(f.blobs[i]), field(modules[i], "lazy", false)});
+    const auto options = field(h, "options", json::object());
+    for (const auto& [name, value] : options.items()) {
+        if (!value.is_string()) return malformed("option " + name);
+        if (auto st = job.options.set(name, value.get<std::string>()); !st) return st.error();
+    }
+    job.options.extraFlags = field(h, "extra_flags", std::vector<std::string>{});
+    job.libdevice = field(h, "libdevice", false);
+    job.ltoMode = lto::parseMode(field(h, "lto_mode", "program")).value_or(lto::Mode::Program);
+    job.outputs = field(h, "outputs", unsigned(pipeline::kPtx));
+    job.verifyOnly = field(h, "verify_only", false);
+    job.archFromGpu = field(h, "arch_from_gpu", true);
+    job.generation = field(h, "generation", uint64_t(0));
+    if (h.contains("cuda_path") && h["cuda_path"].is_string()) d.cudaPath = h["cuda_path"].get<std::string>();
+    return d;
+}
+
+Frame makeCompileReply(const support::Result<pipeline::Result>& result) {
+    if (!result) return makeErrorReply(kCompileReply, result.error());
+    const auto& r = *result;
+    Frame f;
+    f.type = kCompileReply;
+    json kernels = json::array();
+    for (const auto& k : r.kernels) kernels.push_back({{"name", k.name}, {"usage", k.usage ? usageToJson(*k.usage) : json()}});
+    json diags = json::array();
+    for (const auto& d : r.diagnostics) diags.push_back(diagnosticToJson(d));
+    json stages = json::array();
+    for (const auto& s : r.stages) stages.push_back({{"name", s.name}, {"seconds", s.seconds}});
+    json ltoNames = json::array();
+    f.blobs = {r.ptx, r.linkedPtx, r.cubin};
+    for (const auto& blob : r.ltoIr) {
+        ltoNames.push_back(blob.name);
+        f.blobs.push_back(blob.bytes);
+    }
+    f.header = {{"ok", true},
+                {"result",
+                 {{"generation", r.generation},
+                  {"ok", r.ok},
+                  {"arch", r.arch},
+                  {"arch_source", r.archSource},
+                  {"flags", r.flags},
+                  {"lto_ir", ltoNames},
+                  {"kernels", kernels},
+                  {"libdevice_functions", r.libdeviceFunctions},
+                  {"diagnostics", diags},
+                  {"stages", stages},
+                  {"nvvm_log", r.nvvmLog},
+                  {"link_info_log", r.linkInfoLog},
+                  {"reused_program", r.reusedProgram},
+                  {"seconds", r.seconds}}}};
+    return f;
+}
+
+support::Result<pipeline::Result> readCompileReply(Frame f) {
+    if (f.type != kCompileReply || !f.header.is_object()) return malformed("not a compile reply");
+    if (!field(f.header, "ok", false)) return errorFromJson(field(f.header, "error", json::object()));
+    const auto j = field(f.header, "result", json::object());
+    const auto ltoNames = field(j, "lto_ir", std::vector<std::string>{});
+    if (f.blobs.size() != 3 + ltoNames.size()) return malformed("a compile reply without all its outputs");
+    pipeline::Result r;
+    r.generation = field(j, "generation", uint64_t(0));
+    r.ok = field(j, "ok", false);
+    r.arch = field(j, "arch", "");
+    r.archSource = field(j, "arch_source", "");
+    r.flags = field(j, "flags", std::vector<std::string>{});
+    r.ptx = std::move(f.blobs[0]);
+    r.linkedPtx = std::move(f.blobs[1]);
+    r.cubin = std::move(f.blobs[2]);
+    for (size_t i = 0; i < ltoNames.size(); ++i) r.ltoIr.push_back({ltoNames[i], std::move(f.blobs[3 + i])});
+    // The PTX travels as text; its declarations are read again here rather than sent twice.
+    r.ptxModule = ptx::readPtx(r.ptx);
+    r.linkedPtxModule = ptx::readPtx(r.linkedPtx);
+    for (const auto& k : field(j, "kernels", json::array())) {
+        pipeline::Kernel kernel;
+        kernel.name = field(k, "name", "");
+        if (const auto* e = r.ptxModule.find(kernel.name)) kernel.params = e->params;
+        if (k.contains("usage") && k["usage"].is_object()) kernel.usage = usageFromJson(k["usage"]);
+        r.kernels.push_back(std::move(kernel));
+    }
+    r.libdeviceFunctions = field(j, "libdevice_functions", std::vector<std::string>{});
+    for (const auto& d : field(j, "diagnostics", json::array())) r.diagnostics.push_back(diagnosticFromJson(d));
+    for (const auto& s : field(j, "stages", json::array())) r.stages.push_back({field(s, "name", ""), field(s, "seconds", 0.0)});
+    r.nvvmLog = field(j, "nvvm_log", "");
+    r.linkInfoLog = field(j, "link_info_log", "");
+    r.reusedProgram = field(j, "reused_program", false);
+    r.seconds = field(j, "seconds", 0.0);
+    return r;
+}
+
+// ---- runs
+
+Frame makeRunRequest(int device, const std::string& image, bool cubin, const ptx::Function& kernel,
+                     const gpu::RunConfig& config, const std::vector<std::string>& initial) {
+    Frame f;
+    f.type = kRunRequest;
+    // A SPEC like buf:@x.npy gets its type and count from the file, which only this side read.
+    json args = json::array();
+    for (const auto& a : config.args)
+        args.push_back({{"type", std::string(gpu::elemInfo(a.type).name)}, {"count", a.count}});
+    f.header = {{"device", device}, {"cubin", cubin}, {"kernel", kernelToJson(kernel)},
+                {"config", gpu::runConfigToJson(config)}, {"args", args}};
+    f.blobs.push_back(image);
+    for (const auto& b : initial) f.blobs.push_back(b);
+    return f;
+}
+
+support::Result<RunRequestData> parseRunRequest(Frame frame) {
+    if (frame.type != kRunRequest) return malformed("not a run request");
+    const auto& h = frame.header;
+    if (!h.is_object()) return malformed("no header object");
+    auto kernel = kernelFromJson(field(h, "kernel", json()));
+    if (!kernel) return kernel.error();
+    auto config = gpu::runConfigFromJson(field(h, "config", json()), "/config");
+    if (!config) return malformed(config.error().message);
+    const auto args = field(h, "args", json::array());
+    if (frame.blobs.size() != 1 + config->args.size() || args.size() != config->args.size())
+        return malformed("its buffers do not match its arguments");
+    for (size_t i = 0; i < args.size(); ++i) {
+        auto type = gpu::parseElemType(field(args[i], "type", ""));
+        if (!type || !field(args[i], "count", json()).is_number_unsigned())
+            return malformed("argument " + std::to_string(i) + " has no type or count");
+        config->args[i].type = *type;
+        config->args[i].count = args[i]["count"].get<size_t>();
+    }
+    RunRequestData d;
+    d.device = field(h, "device", 0);
+    d.cubin = field(h, "cubin", false);
+    d.kernel = std::move(*kernel);
+    d.config = std::move(*config);
+    d.image = std::move(frame.blobs[0]);
+    d.initial.assign(std::make_move_iterator(frame.blobs.begin() + 1), std::make_move_iterator(frame.blobs.end()));
+    return d;
+}
+
+Frame makeRunReply(support::Result<gpu::RunOutcome> outcome, bool fatal) {
+    if (!outcome) return makeErrorReply(kRunReply, outcome.error(), fatal);
+    Frame reply;
+    reply.type = kRunReply;
+    json buffers = json::array();
+    for (auto& b : outcome->buffers) {
+        buffers.push_back({{"arg", b.arg}, {"type", std::string(gpu::elemInfo(b.type).name)}, {"count", b.count}});
+        reply.blobs.push_back(std::move(b.bytes));
+    }
+    reply.header = {{"ok", true},
+                    {"fatal", fatal},
+                    {"outcome",
+                     {{"kernel", outcome->kernel},
+                      {"device", outcome->device},
+                      {"kernel_ms", outcome->kernelMs},
+                      {"launch_ms", outcome->launchMs},
+                      {"bytes_in", outcome->bytesIn},
+                      {"bytes_out", outcome->bytesOut},
+                      {"buffers", buffers}}}};
+    return reply;
+}
+
+support::Result<gpu::RunOutcome> readRunReply(const Frame& f, bool& fatal) {
+    const auto& h = f.header;
+    fatal = h.is_object() && field(h, "fatal", false);
+    if (f.type != kRunReply || !h.is_object()) return malformed("not a run reply");
+    if (!field(h, "ok", false)) return errorFromJson(field(h, "error", json::object()));
+    const auto o = field(h, "outcome", json::object());
+    gpu::RunOutcome out;
+    out.kernel = field(o, "kernel", "");
+    out.device = field(o, "device", "");
+    out.kernelMs = field(o, "kernel_ms", 0.0);
+    out.launchMs = field(o, "launch_ms", std::vector<double>{});
+    out.bytesIn = field(o, "bytes_in", size_t(0));
+    out.bytesOut = field(o, "bytes_out", size_t(0));
+    const auto buffers = field(o, "buffers", json::array());
+    if (buffers.size() != f.blobs.size()) return malformed("a run reply without every buffer");
+    for (size_t i = 0; i < buffers.size(); ++i) {
+        gpu::BufferOut b;
+        b.arg = field(buffers[i], "arg", size_t(0));
+        b.type = gpu::parseElemType(field(buffers[i], "type", "u8")).value_or(gpu::ElemType::U8);
+        b.count = field(buffers[i], "count", size_t(0));
+        b.bytes = f.blobs[i];
+        out.buffers.push_back(std::move(b));
+    }
+    return out;
+}
+
+}  // namespace nvpg::engine

@@ -1,0 +1,52 @@
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/Protocol.h"
+#include "gpu/Session.h"
+#include "pipeline/Job.h"
+
+namespace nvpg::engine {
+
+// What goes over the engine protocol.
+enum MessageType : uint16_t {
+    kCompileRequest = 1,
+    kCompileReply = 2,
+    kRunRequest = 3,
+    kRunReply = 4,
+    kProgress = kProgressFrame,  // {"stage": "..."}: the engine starts a stage of the current request
+};
+
+// Compiles. The toolkit is searched in the engine as in the front end, from `cudaPath` when set.
+Frame makeCompileRequest(const pipeline::Job& job, const std::optional<std::filesystem::path>& cudaPath);
+struct CompileRequestData {
+    pipeline::Job job;
+    std::optional<std::filesystem::path> cudaPath;
+};
+support::Result<CompileRequestData> parseCompileRequest(Frame frame);
+Frame makeCompileReply(const support::Result<pipeline::Result>& result);
+support::Result<pipeline::Result> readCompileReply(Frame frame);
+
+// Runs.
+Frame makeRunRequest(int device, const std::string& image, bool cubin, const ptx::Function& kernel,
+                     const gpu::RunConfig& config, const std::vector<std::string>& initial);
+struct RunRequestData {
+    int device = 0;
+    bool cubin = false;
+    std::string image;
+    ptx::Function kernel;
+    gpu::RunConfig config;  // buffer arguments carry the type and count the front end loaded
+    std::vector<std::string> initial;
+};
+support::Result<RunRequestData> parseRunRequest(Frame frame);
+// `fatal`: the engine ends after this reply (its GPU context cannot be used again).
+Frame makeRunReply(support::Result<gpu::RunOutcome> outcome, bool fatal);
+support::Result<gpu::RunOutcome> readRunReply(const Frame& frame, bool& fatal);
+
+Frame makeProgress(const std::string& stage);
+Frame makeErrorReply(uint16_t type, const support::Error& error, bool fatal = false);
+
+}  // namespace nvpg::engine
