@@ -24,6 +24,13 @@ int main(int argc, char** argv) {
 
     nvpg::gui::MainWindow window;
     window.show();
-    if (!parser.positionalArguments().isEmpty()) window.openPaths(parser.positionalArguments());
+    // Work a crashed or killed window left unsaved comes first; files named on the command line
+    // would replace it, so they wait for the next start when it is restored.
+    if (window.offerRestore()) {
+        if (!parser.positionalArguments().isEmpty())
+            qWarning("restored unsaved work; not opening %s", qPrintable(parser.positionalArguments().join(' ')));
+    } else if (!parser.positionalArguments().isEmpty()) {
+        window.openPaths(parser.positionalArguments());
+    }
     return app.exec();
 }

@@ -323,7 +323,7 @@ std::optional<Error> readOptions(const json& doc, const Reader& r, nvvm::Options
             continue;
         }
         const auto known = std::find_if(std::begin(kOptionKeys), std::end(kOptionKeys),
-                                        [&](const OptionKey& k) { return k.name == key; });
+                                        [&name = key](const OptionKey& k) { return k.name == name; });
         if (known == std::end(kOptionKeys)) {
             if (key == "gen-lto")
                 return r.error(p,
@@ -499,7 +499,7 @@ std::string serializeWorkspace(const Workspace& ws) {
     return doc.dump(2, ' ', false, replace) + "\n";
 }
 
-support::Status saveWorkspace(const Workspace& ws, const std::filesystem::path& path) {
+support::Result<std::string> workspaceFileBytes(const Workspace& ws, const std::filesystem::path& path) {
     // JSON holds Unicode text only; refuse here rather than let the serializer replace bytes.
     auto notUtf8 = [&](std::string_view what, std::string_view s) -> std::optional<Error> {
         const auto at = firstNonUtf8(s);
@@ -519,7 +519,13 @@ support::Status saveWorkspace(const Workspace& ws, const std::filesystem::path& 
     }
     for (const auto& f : ws.options.extraFlags)
         if (auto e = notUtf8(fmt::format("the extra flag {}", f), f)) return *e;
-    return support::writeFileAtomic(path, serializeWorkspace(ws));
+    return serializeWorkspace(ws);
+}
+
+support::Status saveWorkspace(const Workspace& ws, const std::filesystem::path& path) {
+    auto bytes = workspaceFileBytes(ws, path);
+    if (!bytes) return bytes.error();
+    return support::writeFileAtomic(path, *bytes);
 }
 
 }  // namespace nvpg::workspace

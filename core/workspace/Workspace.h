@@ -35,6 +35,9 @@ support::Result<Workspace> parseWorkspace(std::string_view json, std::string_vie
 support::Result<Workspace> loadWorkspace(const std::filesystem::path& path);
 // Stable output (keys in a fixed order, 2-space indent, trailing newline) so files diff well.
 std::string serializeWorkspace(const Workspace& ws);
+// The bytes of a .nvpg file, refusing text that is not UTF-8 (JSON holds Unicode only);
+// `path` names the file in that error.
+support::Result<std::string> workspaceFileBytes(const Workspace& ws, const std::filesystem::path& path);
 // Atomic: a temporary file beside `path`, then a rename.
 support::Status saveWorkspace(const Workspace& ws, const std::filesystem::path& path);
 

@@ -1,6 +1,11 @@
 #include "document/WorkspaceDocument.h"
 
+#include <QCryptographicHash>
+#include <QFile>
 #include <QFileInfo>
+#include <QSaveFile>
+
+#include "support/Files.h"
 
 namespace nvpg::gui {
 
@@ -14,8 +19,9 @@ QString WorkspaceDocument::displayName() const {
     return QStringLiteral("untitled");
 }
 
-void WorkspaceDocument::reset(workspace::Workspace ws, const QString& path) {
+void WorkspaceDocument::reset(workspace::Workspace ws, const QString& path, const QByteArray& diskHash) {
     ws_ = std::move(ws);
+    diskHash_ = diskHash;
     const bool pathChange = path != path_;
     path_ = path;
     emit reloaded();
@@ -26,14 +32,39 @@ void WorkspaceDocument::reset(workspace::Workspace ws, const QString& path) {
 }
 
 support::Status WorkspaceDocument::load(const QString& path) {
-    auto ws = workspace::loadWorkspace(path.toStdString());
+    // One read for both the parse and the hash: nothing can change in between.
+    auto bytes = support::readFile(path.toStdString());
+    if (!bytes) return bytes.error();
+    auto ws = workspace::parseWorkspace(*bytes, path.toStdString());
     if (!ws) return ws.error();
-    reset(std::move(*ws), path);
+    reset(std::move(*ws), path, fileHash(QByteArray::fromStdString(*bytes)));
     return {};
 }
 
+QByteArray WorkspaceDocument::fileHash(const QByteArray& bytes) {
+    return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256);
+}
+
+bool WorkspaceDocument::changedOnDisk() const {
+    if (path_.isEmpty()) return false;
+    QFile f(path_);
+    if (!f.exists()) return false;
+    if (!f.open(QIODevice::ReadOnly)) return true;  // cannot tell: ask rather than overwrite
+    return fileHash(f.readAll()) != diskHash_;
+}
+
 support::Status WorkspaceDocument::saveAs(const QString& path) {
-    if (auto st = workspace::saveWorkspace(ws_, path.toStdString()); !st) return st;
+    auto bytes = workspace::workspaceFileBytes(ws_, path.toStdString());
+    if (!bytes) return bytes.error();
+    QSaveFile file(path);
+    const auto data = QByteArray::fromStdString(*bytes);
+    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit())
+        return support::makeError(support::ErrorKind::Environment,
+                                  QStringLiteral("cannot save %1: %2; the workspace is still open here, unsaved: "
+                                                 "try another folder with Save As")
+                                      .arg(path, file.errorString())
+                                      .toStdString());
+    diskHash_ = fileHash(data);
     if (path != path_) {
         path_ = path;
         emit pathChanged(path_);

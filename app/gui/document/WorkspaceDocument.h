@@ -22,10 +22,19 @@ public:
     QString displayName() const;            // the workspace name, else the file name, else "untitled"
     bool isModified() const { return modified_; }
 
-    // Replaces everything; the document is then unmodified.
-    void reset(workspace::Workspace ws, const QString& path);
+    // Replaces everything; the document is then unmodified. `diskHash`: fileHash() of the bytes
+    // `path` held when they were read, so that a save can tell whether someone changed the file.
+    void reset(workspace::Workspace ws, const QString& path, const QByteArray& diskHash = {});
     support::Status load(const QString& path);
-    support::Status saveAs(const QString& path);  // atomic; the document becomes that file
+    // Atomic (QSaveFile: a temporary file renamed over the old one); the document becomes that
+    // file. It does not look at what is there: ask changedOnDisk() first.
+    support::Status saveAs(const QString& path);
+
+    // True when the file at path() is no longer what this document read or last wrote there
+    // (another program or another window saved it). A deleted file has not "changed".
+    bool changedOnDisk() const;
+    QByteArray diskHash() const { return diskHash_; }
+    static QByteArray fileHash(const QByteArray& bytes);
 
     int moduleCount() const { return int(ws_.modules.size()); }
     const nvvm::Module& module(int i) const { return ws_.modules.at(size_t(i)); }
@@ -62,6 +71,7 @@ private:
 
     workspace::Workspace ws_;
     QString path_;
+    QByteArray diskHash_;
     bool modified_ = false;
 };
 

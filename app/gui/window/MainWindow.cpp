@@ -16,6 +16,7 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QPointer>
+#include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -24,6 +25,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "document/Journal.h"
 #include "document/WorkspaceDocument.h"
 #include "editor/EditorArea.h"
 #include "editor/FindBar.h"
@@ -118,6 +120,24 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
                                      tr("default: libNVVM's (compute_75)"));
 
     controller_->setFlush([this] { editors_->flush(); });
+    // Unsaved work goes to the journal a second after an edit and at each compile.
+    journal_ = std::make_unique<Journal>();
+    journalTimer_ = new QTimer(this);
+    journalTimer_->setSingleShot(true);
+    journalTimer_->setInterval(1000);
+    connect(journalTimer_, &QTimer::timeout, this, &MainWindow::writeJournal);
+    auto scheduleJournal = [this] {
+        if (!opening_ && !journalTimer_->isActive()) journalTimer_->start();
+    };
+    connect(editors_, &EditorArea::edited, this, scheduleJournal);
+    connect(document_, &WorkspaceDocument::modulesChanged, this, scheduleJournal);
+    connect(document_, &WorkspaceDocument::settingsChanged, this, scheduleJournal);
+    connect(controller_, &CompileController::busyChanged, this, [this](bool busy) {
+        if (busy) writeJournal();
+    });
+    connect(document_, &WorkspaceDocument::modifiedChanged, this, [this](bool modified) {
+        if (!modified && journal_) journal_->clear();
+    });
     connect(controller_, &CompileController::replyShown, this, &MainWindow::showReply);
     connect(editors_, &EditorArea::edited, controller_, &CompileController::edited);
     connect(document_, &WorkspaceDocument::settingsChanged, this, [this] {
@@ -151,6 +171,65 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+QString MainWindow::journalFile() const { return journal_ ? journal_->file() : QString(); }
+
+void MainWindow::writeJournal() {
+    journalTimer_->stop();
+    if (!journal_) return;
+    if (!document_->isModified()) {
+        journal_->clear();
+        return;
+    }
+    editors_->flush();
+    if (auto st = journal_->write(document_->workspace(), document_->path(), document_->diskHash()); !st)
+        statusBar()->showMessage(QString::fromStdString(st.error().message), 10000);
+}
+
+bool MainWindow::offerRestore() {
+    const auto orphans = Journal::orphans();
+    if (orphans.isEmpty()) return false;
+    const auto& newest = orphans.first();
+    QStringList modules;
+    for (const auto& m : newest.workspace.modules) modules << QString::fromStdString(m.name);
+    QString text = tr("NVVM Playground did not close normally. It kept the unsaved work of \"%1\" (%2), as it was "
+                      "at %3.")
+                       .arg(newest.name, modules.isEmpty() ? tr("no modules") : modules.join(", "),
+                            QLocale().toString(newest.written, QLocale::ShortFormat));
+    if (!newest.workspacePath.isEmpty()) text += " " + tr("It was opened from %1.").arg(newest.workspacePath);
+    if (orphans.size() > 1) text += " " + tr("%n more will be offered at the next start.", "", int(orphans.size() - 1));
+    RestoreChoice choice;
+    if (askRestore_) {
+        choice = askRestore_(text);
+    } else {
+        QMessageBox box(QMessageBox::Question, tr("Restore unsaved work"), text, QMessageBox::NoButton, this);
+        auto* restore = box.addButton(tr("Restore"), QMessageBox::AcceptRole);
+        auto* discard = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
+        box.addButton(tr("Not Now"), QMessageBox::RejectRole);
+        box.setDefaultButton(restore);
+        box.exec();
+        choice = box.clickedButton() == restore   ? RestoreChoice::Restore
+                 : box.clickedButton() == discard ? RestoreChoice::Discard
+                                                  : RestoreChoice::Later;
+    }
+    for (int i = 1; i < orphans.size(); ++i) Journal::release(orphans[i].file);
+    if (choice == RestoreChoice::Later) {
+        Journal::release(newest.file);
+        return false;
+    }
+    if (choice == RestoreChoice::Discard) {
+        Journal::discard(newest.file);
+        return false;
+    }
+    opening_ = true;
+    document_->reset(newest.workspace, newest.workspacePath, newest.diskHash);
+    document_->markModified();
+    afterOpen();
+    writeJournal();  // this window's journal holds it now; only then does the old one go
+    Journal::discard(newest.file);
+    statusBar()->showMessage(tr("Restored the unsaved work of %1").arg(newest.name), 10000);
+    return true;
+}
 
 void MainWindow::loadToolkit() {
     auto tk = toolkit::Toolkit::load(searchConfig());
@@ -459,14 +538,14 @@ void MainWindow::afterOpen() {
 }
 
 bool MainWindow::openWorkspace(const QString& path) {
-    auto ws = workspace::loadWorkspace(path.toStdString());
-    if (!ws) {
-        showError(tr("Open workspace"), QString::fromStdString(ws.error().message));
+    const auto absolute = QFileInfo(path).absoluteFilePath();
+    opening_ = true;
+    if (auto st = document_->load(absolute); !st) {
+        opening_ = false;
+        showError(tr("Open workspace"), QString::fromStdString(st.error().message));
         return false;
     }
-    opening_ = true;
-    document_->reset(std::move(*ws), QFileInfo(path).absoluteFilePath());
-    addRecent(QFileInfo(path).absoluteFilePath());
+    addRecent(absolute);
     afterOpen();
     return true;
 }
@@ -553,6 +632,27 @@ bool MainWindow::saveAsDialog() {
 
 bool MainWindow::saveAs(const QString& path) {
     editors_->flush();
+    if (QFileInfo(path).absoluteFilePath() == document_->path() && document_->changedOnDisk()) {
+        const auto text = tr("%1 was changed on disk since you opened it (by another program or window). Overwrite "
+                             "it with your version, or save yours elsewhere?")
+                              .arg(document_->path());
+        DiskConflict choice;
+        if (askConflict_) {
+            choice = askConflict_(text);
+        } else {
+            QMessageBox box(QMessageBox::Warning, tr("File changed on disk"), text, QMessageBox::NoButton, this);
+            auto* overwrite = box.addButton(tr("Overwrite"), QMessageBox::DestructiveRole);
+            auto* elsewhere = box.addButton(tr("Save As…"), QMessageBox::AcceptRole);
+            box.addButton(QMessageBox::Cancel);
+            box.setDefaultButton(elsewhere);
+            box.exec();
+            choice = box.clickedButton() == overwrite   ? DiskConflict::Overwrite
+                     : box.clickedButton() == elsewhere ? DiskConflict::SaveElsewhere
+                                                        : DiskConflict::Cancel;
+        }
+        if (choice == DiskConflict::Cancel) return false;
+        if (choice == DiskConflict::SaveElsewhere) return saveAsDialog();
+    }
     if (document_->workspace().name == "untitled") document_->setName(QFileInfo(path).completeBaseName());
     if (auto st = document_->saveAs(QFileInfo(path).absoluteFilePath()); !st) {
         showError(tr("Save workspace"), QString::fromStdString(st.error().message));
@@ -599,6 +699,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());
+    journal_.reset();  // a clean end: nothing to offer back
     event->accept();
 }
 

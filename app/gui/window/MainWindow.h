@@ -10,6 +10,7 @@
 
 class QLabel;
 class QMenu;
+class QTimer;
 class QToolButton;
 
 namespace nvpg::gui {
@@ -17,6 +18,7 @@ namespace nvpg::gui {
 class CompileController;
 class EditorArea;
 class FindBar;
+class Journal;
 class OptionsPanel;
 class OutputView;
 class ProblemsPanel;
@@ -47,6 +49,19 @@ public:
     void addModuleFiles(const QStringList& paths);
     bool save();
     bool saveAs(const QString& path);
+
+    // After a crash or kill -9, the unsaved work of the window that died is in its journal:
+    // offers it back (the newest one, when several windows died). Returns true when restored.
+    bool offerRestore();
+    enum class RestoreChoice { Restore, Discard, Later };
+    // Tests answer the restore offer without a dialog; `others`: journals left for later.
+    void setRestoreQuestion(std::function<RestoreChoice(const QString& text)> ask) { askRestore_ = std::move(ask); }
+    // Saving over a file that another program changed since it was opened asks first.
+    enum class DiskConflict { Overwrite, SaveElsewhere, Cancel };
+    void setDiskConflictQuestion(std::function<DiskConflict(const QString& text)> ask) { askConflict_ = std::move(ask); }
+    // Writes the journal now (it is written a second after an edit, and at each compile).
+    void writeJournal();
+    QString journalFile() const;
 
     WorkspaceDocument* document() const { return document_; }
     CompileController* controller() const { return controller_; }
@@ -110,6 +125,10 @@ private:
     QAction* autoAction_ = nullptr;
     QList<QAction*> moduleActions_;
     std::function<QMessageBox::StandardButton()> ask_;
+    std::function<RestoreChoice(const QString&)> askRestore_;
+    std::function<DiskConflict(const QString&)> askConflict_;
+    std::unique_ptr<Journal> journal_;
+    QTimer* journalTimer_ = nullptr;
     bool opening_ = false;
 };
 

@@ -1,0 +1,55 @@
+#pragma once
+
+#include <memory>
+
+#include <QDateTime>
+#include <QList>
+#include <QString>
+
+#include "support/Result.h"
+#include "workspace/Workspace.h"
+
+class QLockFile;
+
+namespace nvpg::gui {
+
+// Unsaved work, copied to the application data folder (QStandardPaths::AppDataLocation,
+// journal/) so that a crash or a kill -9 loses at most the last moments of typing. Each running
+// window keeps one journal file and holds a lock beside it while it lives; a journal whose lock
+// is stale (its process is gone) is an orphan, offered back at the next start.
+class Journal {
+public:
+    // What a journal holds: the workspace as it was in the editors, and where it came from.
+    struct Entry {
+        QString file;           // the journal file
+        QString workspacePath;  // the .nvpg it was opened from; empty for a new or example workspace
+        QByteArray diskHash;    // that file's hash when it was read (see WorkspaceDocument)
+        QString name;
+        QDateTime written;
+        workspace::Workspace workspace;
+    };
+
+    Journal();
+    ~Journal();  // a clean end: the file and its lock go
+
+    static QString folder();
+    // Journals left by processes that ended without cleaning up, newest first. Each one found is
+    // locked by this process until discard() or adopt(), so two starting windows never offer the
+    // same work twice.
+    static QList<Entry> orphans();
+    static void discard(const QString& file);
+    // Leaves it for a later start (unlocked, kept).
+    static void release(const QString& file);
+
+    // Writes atomically (a temporary file renamed over the last journal).
+    support::Status write(const workspace::Workspace& ws, const QString& workspacePath, const QByteArray& diskHash);
+    // Nothing unsaved any more: the journal file goes (the lock stays until the end).
+    void clear();
+    QString file() const { return file_; }
+
+private:
+    QString file_;
+    std::unique_ptr<QLockFile> lock_;
+};
+
+}  // namespace nvpg::gui
