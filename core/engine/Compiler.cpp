@@ -84,9 +84,16 @@ support::Result<pipeline::Result> Compiler::run(const pipeline::Job& job) {
             how += ": " + msg.substr(words + 17, msg.find('"', words + 17) - words - 17);
         d.message = describeCrash(job, stage, how);
     }
-    // Placed on the module the engine was adding, when it said.
+    // Placed on the module the engine was adding, when it said; else on the one bitcode module
+    // (text is parsed with errors, not crashes), so that the Problems row leads to it.
     const std::string prefix = "adding module ";
-    if (support::startsWith(stage, prefix)) d.module = stage.substr(prefix.size());
+    std::vector<std::string> bitcode;
+    for (const auto& m : job.modules)
+        if (m.isBitcode()) bitcode.push_back(m.name);
+    if (support::startsWith(stage, prefix))
+        d.module = stage.substr(prefix.size());
+    else if (bitcode.size() == 1 && engine_->lastFailure() == EngineProcess::Failure::Died)
+        d.module = bitcode.front();
     failed.diagnostics.push_back(std::move(d));
     failed.seconds = watch.seconds();
     return failed;

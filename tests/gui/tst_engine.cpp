@@ -64,6 +64,37 @@ private slots:
         }
     }
 
+    void anEngineThatStopsAnsweringIsStoppedAndReplaced() {
+        // An engine that never answers (as libNVVM stuck in a loop would look): the compile fails
+        // after the timeout with words saying so, and the next compile gets a working engine.
+        EngineSettings hung;
+        hung.command = {"/bin/sleep", "600"};
+        hung.compileTimeoutSeconds = 1;
+        ThreadEngine engine(test::realToolkit(), {}, hung);
+        QSignalSpy spy(&engine, &Engine::replied);
+        QElapsedTimer t;
+        t.start();
+        engine.submit(jobFor({test::irFixture("sinf.ll")}, 1));
+        QVERIFY(spy.wait(30000));
+        QVERIFY(t.elapsed() < 20000);
+        auto reply = spy.last().at(0).value<EngineReply>();
+        QVERIFY(reply.result && !reply.result->ok);
+        const auto& message = reply.result->diagnostics.at(0).message;
+        QVERIFY2(message.find("did not finish") != std::string::npos && message.find("sinf.ll") != std::string::npos &&
+                     message.find("within 1 s") != std::string::npos,
+                 message.c_str());
+
+        auto working = EngineSettings::defaults();
+        working.compileTimeoutSeconds = 1;
+        engine.setEngineSettings(working);
+        engine.setToolkit(test::realToolkit());
+        engine.submit(jobFor({test::irFixture("sinf.ll")}, 2));
+        QVERIFY(spy.wait(60000));
+        reply = spy.last().at(0).value<EngineReply>();
+        QVERIFY(reply.result && reply.result->ok);
+        QVERIFY(reply.result->ptx.find(".entry sin_kernel") != std::string::npos);
+    }
+
     void noToolkitRepliesWithTheReason() {
         ThreadEngine engine(nullptr, "libNVVM not found: tried /x");
         QSignalSpy spy(&engine, &Engine::replied);

@@ -7,6 +7,8 @@
 
 #include "TestSupport.h"
 #include "engine/CompileController.h"
+#include "gpu/ArgSpec.h"
+#include "run/RunHistory.h"
 #include "run/RunPanel.h"
 #include "window/MainWindow.h"
 
@@ -48,6 +50,70 @@ private slots:
         qInfo("%s: %s", qPrintable(example), qPrintable(summary));
         QVERIFY2(summary.contains(" ms") && !summary.contains("failed"), qPrintable(summary));
         QVERIFY(panel->bufferTabs()->count() >= 1);
+    }
+
+    // A kernel that writes out of bounds and one that never ends, run from the Run panel: each
+    // is reported, the window keeps answering meanwhile, and the next run is correct.
+    void faultingAndHungKernelsLeaveTheAppUsable() {
+        MainWindow w;
+        w.setErrorSink([](const QString& t, const QString& m) { qWarning("%s: %s", qPrintable(t), qPrintable(m)); });
+        w.setSaveQuestion([] { return QMessageBox::Discard; });
+        w.show();
+        QSignalSpy compiled(w.controller(), &CompileController::replyShown);
+        const auto gpuDir = test::dataDir() / "ir/gpu";
+        const auto saxpy = test::examplesDir() / "src/saxpy/saxpy.ll";
+        QVERIFY(w.openPaths({QString::fromStdString((gpuDir / "oob.ll").string()),
+                             QString::fromStdString((gpuDir / "spin.ll").string()), QString::fromStdString(saxpy.string())}));
+        QVERIFY(compiled.wait(120000));
+        auto* panel = w.runPanel();
+
+        auto run = [&](const std::string& kernel, std::vector<std::string> args, double timeout) {
+            gpu::RunConfig config;
+            config.kernel = kernel;
+            config.grid = {kernel == "saxpy" ? 16u : 1u, 1, 1};
+            config.block = {kernel == "saxpy" ? 256u : 1u, 1, 1};
+            config.timeoutSeconds = timeout;
+            for (const auto& a : args) config.args.push_back(*gpu::parseArgSpec(a));
+            panel->loadConfig(config);
+            QTRY_VERIFY2_WITH_TIMEOUT(panel->runBlockers().isEmpty(), qPrintable(panel->runBlockers().join("; ")), 30000);
+            // The window answers while the kernel runs: the longest gap between timer ticks.
+            QElapsedTimer gap;
+            gap.start();
+            qint64 longest = 0;
+            QTimer probe;
+            QObject::connect(&probe, &QTimer::timeout, [&] {
+                longest = std::max(longest, gap.restart());
+            });
+            probe.start(10);
+            panel->runNow();
+            QVERIFY(panel->isBusy());
+            QTRY_VERIFY_WITH_TIMEOUT(!panel->isBusy(), 60000);
+            probe.stop();
+            QVERIFY2(longest < 500, qPrintable(QString("the event loop stalled %1 ms").arg(longest)));
+            qInfo("%s: %s (longest event-loop gap %lld ms)", kernel.c_str(), qPrintable(panel->summaryLabel()->text()),
+                  longest);
+        };
+
+        run("oob", {"buf:f32:16:zeros"}, 10);
+        QVERIFY2(panel->history()->record(0).error.contains("CUDA_ERROR_ILLEGAL_ADDRESS"),
+                 qPrintable(panel->history()->record(0).error));
+        QVERIFY(panel->summaryLabel()->text().contains("CUDA_ERROR_ILLEGAL_ADDRESS"));
+
+        QElapsedTimer hung;
+        hung.start();
+        run("spin", {"buf:i32:1:zeros"}, 2);
+        QVERIFY2(panel->history()->record(0).error.contains("did not finish within 2 s"),
+                 qPrintable(panel->history()->record(0).error));
+        QVERIFY(hung.elapsed() < 30000);
+
+        run("saxpy", {"i32:4096", "f32:2", "buf:f32:4096:iota", "buf:f32:4096:const:1"}, 10);
+        const auto& done = panel->history()->record(0);
+        QVERIFY2(done.outcome, qPrintable(done.error));
+        const auto& y = done.outcome->buffers.back();
+        QCOMPARE(y.count, size_t(4096));
+        const auto* v = reinterpret_cast<const float*>(y.bytes.data());
+        for (size_t i = 0; i < y.count; ++i) QCOMPARE(v[i], 2.0f * float(i) + 1.0f);
+        QCOMPARE(panel->history()->count(), 3);
     }
 };
 

@@ -232,6 +232,7 @@ private slots:
         const auto message = QString::fromStdString(w->problems()->diagnostic(0).message);
         QVERIFY2(message.startsWith("libNVVM crashed (SIG"), qPrintable(message));
         QVERIFY2(message.contains("the bitcode of killer.bc is the likely cause"), qPrintable(message));
+        QCOMPARE(w->problems()->diagnostic(0).module, std::string("killer.bc"));  // the row leads there
         QVERIFY(w->isVisible());
         QVERIFY(editor->text().endsWith("; typed before the crash\n"));
         QVERIFY(errors_.isEmpty());

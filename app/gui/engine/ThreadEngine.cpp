@@ -10,8 +10,9 @@ class CompileWorker : public QObject {
     Q_OBJECT
 
 public:
-    CompileWorker(std::shared_ptr<std::atomic<quint64>> newest, std::atomic<int>& skipped)
-        : newest_(std::move(newest)), skipped_(skipped) {}
+    CompileWorker(std::shared_ptr<std::atomic<quint64>> newest, std::atomic<int>& skipped,
+                  std::atomic<int>& enginePid)
+        : newest_(std::move(newest)), skipped_(skipped), enginePid_(enginePid) {}
 
 public slots:
     void run(const nvpg::pipeline::Job& job) {
@@ -27,6 +28,7 @@ public slots:
             return;
         }
         auto r = compiler_->run(job);
+        enginePid_.store(compiler_->enginePid());
         if (r)
             reply.result = std::make_shared<const pipeline::Result>(std::move(*r));
         else
@@ -35,8 +37,10 @@ public slots:
     }
     void setToolkit(std::shared_ptr<const nvpg::toolkit::Toolkit> toolkit, const QString& whyNone) {
         // libNVVM works in the engine process: input that kills it takes only that process.
-        compiler_ = toolkit ? std::make_unique<engine::Compiler>(std::move(toolkit), settings_.cudaPath, settings_.command)
+        compiler_ = toolkit ? std::make_unique<engine::Compiler>(std::move(toolkit), settings_.cudaPath, settings_.command,
+                                                                   settings_.compileTimeoutSeconds)
                             : nullptr;
+        enginePid_.store(0);  // the old Compiler took its engine with it
         whyNone_ = whyNone;
     }
 
@@ -51,6 +55,7 @@ private:
     QString whyNone_;
     std::shared_ptr<std::atomic<quint64>> newest_;
     std::atomic<int>& skipped_;
+    std::atomic<int>& enginePid_;
 };
 
 // Lives on the run thread; every slot runs there. The Runner keeps its driver session (and the
@@ -119,7 +124,7 @@ ThreadEngine::ThreadEngine(std::shared_ptr<const toolkit::Toolkit> toolkit, cons
     qRegisterMetaType<nvpg::gui::RunRequest>();
     qRegisterMetaType<nvpg::gui::RunReply>();
     thread_.setObjectName("nvpg-engine");
-    worker_ = new CompileWorker(newest_, skipped_);
+    worker_ = new CompileWorker(newest_, skipped_, enginePid_);
     worker_->settings_ = settings;
     worker_->setToolkit(toolkit, whyNone);
     worker_->moveToThread(&thread_);

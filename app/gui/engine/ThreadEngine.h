@@ -21,6 +21,7 @@ class RunWorker;
 struct EngineSettings {
     std::vector<std::string> command;
     std::optional<std::filesystem::path> cudaPath;
+    double compileTimeoutSeconds = 300;  // a compile still running then is stopped, its engine too
     static EngineSettings defaults();  // this executable with --engine, or NVPG_ENGINE's
 };
 
@@ -49,6 +50,8 @@ public:
 
     // For tests: how many requests were skipped because a newer one came.
     int skipped() const { return skipped_.load(); }
+    // For tests: the compile engine process's id after the last compile (0: none running).
+    int enginePid() const { return enginePid_.load(); }
 
 private:
     QThread thread_;
@@ -57,6 +60,7 @@ private:
     RunWorker* runWorker_ = nullptr;
     std::shared_ptr<std::atomic<quint64>> newest_ = std::make_shared<std::atomic<quint64>>(0);
     std::atomic<int> skipped_{0};
+    std::atomic<int> enginePid_{0};
 };
 
 }  // namespace nvpg::gui

@@ -13,6 +13,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
+#include <QSpinBox>
 #include <QThread>
 #include <QVBoxLayout>
 
@@ -75,6 +76,16 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
     inProcess_->setObjectName(QStringLiteral("inProcess"));
     inProcess_->setChecked(inProcessEngine());
     layout->addWidget(inProcess_);
+    auto* timeoutRow = new QHBoxLayout;
+    timeoutRow->addWidget(new QLabel(tr("Stop a compile that takes longer than"), this));
+    compileTimeout_ = new QSpinBox(this);
+    compileTimeout_->setObjectName(QStringLiteral("compileTimeout"));
+    compileTimeout_->setRange(5, 24 * 3600);
+    compileTimeout_->setSuffix(tr(" s"));
+    compileTimeout_->setValue(int(compileTimeoutSeconds()));
+    timeoutRow->addWidget(compileTimeout_);
+    timeoutRow->addStretch(1);
+    layout->addLayout(timeoutRow);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     layout->addWidget(buttons);
@@ -106,6 +117,10 @@ QString SettingsDialog::cudaPath() {
     return QSettings().value(kCudaPathKey).toString();
 }
 
+double SettingsDialog::compileTimeoutSeconds() {
+    return QSettings().value(QStringLiteral("engine/compileTimeout"), 300).toDouble();
+}
+
 bool SettingsDialog::inProcessEngine() {
     return QSettings().value(QStringLiteral("engine/inProcess"), false).toBool();
 }
@@ -134,6 +149,7 @@ void SettingsDialog::accept() {
     else
         settings.setValue(kCudaPathKey, path());
     settings.setValue(QStringLiteral("engine/inProcess"), inProcess_->isChecked());
+    settings.setValue(QStringLiteral("engine/compileTimeout"), compileTimeout_->value());
     QDialog::accept();
 }
 

@@ -10,6 +10,7 @@ class QPushButton;
 class QThread;
 
 class QCheckBox;
+class QSpinBox;
 
 namespace nvpg::gui {
 
@@ -24,6 +25,7 @@ public:
     static QString cudaPath();  // the stored setting
     // Whether compiles and runs happen in the app's process rather than an engine process.
     static bool inProcessEngine();
+    static double compileTimeoutSeconds();  // default 300
 
     // The path being edited (not stored until OK).
     QString path() const;
@@ -53,6 +55,7 @@ private:
 
     QLineEdit* path_ = nullptr;
     QCheckBox* inProcess_ = nullptr;
+    QSpinBox* compileTimeout_ = nullptr;
     QPushButton* browse_ = nullptr;
     QPlainTextEdit* preview_ = nullptr;
     QTimer debounce_;

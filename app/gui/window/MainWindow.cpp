@@ -53,6 +53,7 @@ constexpr int kMaxRecent = 10;
 EngineSettings engineSettings() {
     EngineSettings s = EngineSettings::defaults();
     if (SettingsDialog::inProcessEngine()) s.command.clear();
+    s.compileTimeoutSeconds = SettingsDialog::compileTimeoutSeconds();
     const auto path = SettingsDialog::cudaPath();
     if (!path.isEmpty()) s.cudaPath = path.toStdString();
     return s;
