@@ -77,7 +77,11 @@ support::Result<RunOutcome> Runner::run(const pipeline::Result& compiled, RunCon
                                   std::chrono::duration<double>(config.timeoutSeconds * config.repeat + 60));
         auto reply = engine_->call(engine::makeRunRequest(device_, image, cubin, **kernel, config, initial), deadline);
         if (!reply)
-            return makeError(ErrorKind::Run, fmt::format("kernel {}: {}", config.kernel, reply.error().message));
+            return makeError(ErrorKind::Run,
+                             fmt::format("kernel {}: {}{}", config.kernel, reply.error().message,
+                                         engine_->lastFailure() == engine::EngineProcess::Failure::Start
+                                             ? ""
+                                             : "; the next run starts a new engine process"));
         bool fatal = false;
         auto out = engine::readRunReply(*reply, fatal);
         if (fatal) {
