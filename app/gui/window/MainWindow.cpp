@@ -1,6 +1,8 @@
 #include "window/MainWindow.h"
 
+#include <algorithm>
 #include <thread>
+#include <vector>
 
 #include <QAction>
 #include <QApplication>
@@ -64,6 +66,19 @@ toolkit::SearchConfig searchConfig() {
     const auto path = SettingsDialog::cudaPath();
     if (!path.isEmpty()) config.explicitRoot = path.toStdString();
     return config;
+}
+
+// A question with three labelled answers; the index of the one clicked (the last one for Esc).
+int askThreeWay(QWidget* parent, QMessageBox::Icon icon, const QString& title, const QString& text,
+                const std::vector<std::pair<QString, QMessageBox::ButtonRole>>& answers, int defaultAnswer) {
+    QMessageBox box(icon, title, text, QMessageBox::NoButton, parent);
+    std::vector<QAbstractButton*> buttons;
+    for (const auto& [label, role] : answers) buttons.push_back(box.addButton(label, role));
+    box.setDefaultButton(static_cast<QPushButton*>(buttons[size_t(defaultAnswer)]));
+    box.setEscapeButton(buttons[2]);
+    box.exec();
+    const auto it = std::find(buttons.begin(), buttons.end(), box.clickedButton());
+    return it == buttons.end() ? 2 : int(it - buttons.begin());
 }
 
 }  // namespace
@@ -203,15 +218,12 @@ bool MainWindow::offerRestore() {
     if (askRestore_) {
         choice = askRestore_(text);
     } else {
-        QMessageBox box(QMessageBox::Question, tr("Restore unsaved work"), text, QMessageBox::NoButton, this);
-        auto* restore = box.addButton(tr("Restore"), QMessageBox::AcceptRole);
-        auto* discard = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
-        box.addButton(tr("Not Now"), QMessageBox::RejectRole);
-        box.setDefaultButton(restore);
-        box.exec();
-        choice = box.clickedButton() == restore   ? RestoreChoice::Restore
-                 : box.clickedButton() == discard ? RestoreChoice::Discard
-                                                  : RestoreChoice::Later;
+        const int answer = askThreeWay(this, QMessageBox::Question, tr("Restore unsaved work"), text,
+                                       {{tr("Restore"), QMessageBox::AcceptRole},
+                                        {tr("Discard"), QMessageBox::DestructiveRole},
+                                        {tr("Not Now"), QMessageBox::RejectRole}},
+                                       0);
+        choice = answer == 0 ? RestoreChoice::Restore : answer == 1 ? RestoreChoice::Discard : RestoreChoice::Later;
     }
     for (int i = 1; i < orphans.size(); ++i) Journal::release(orphans[i].file);
     if (choice == RestoreChoice::Later) {
@@ -641,15 +653,14 @@ bool MainWindow::saveAs(const QString& path) {
         if (askConflict_) {
             choice = askConflict_(text);
         } else {
-            QMessageBox box(QMessageBox::Warning, tr("File changed on disk"), text, QMessageBox::NoButton, this);
-            auto* overwrite = box.addButton(tr("Overwrite"), QMessageBox::DestructiveRole);
-            auto* elsewhere = box.addButton(tr("Save As…"), QMessageBox::AcceptRole);
-            box.addButton(QMessageBox::Cancel);
-            box.setDefaultButton(elsewhere);
-            box.exec();
-            choice = box.clickedButton() == overwrite   ? DiskConflict::Overwrite
-                     : box.clickedButton() == elsewhere ? DiskConflict::SaveElsewhere
-                                                        : DiskConflict::Cancel;
+            const int answer = askThreeWay(this, QMessageBox::Warning, tr("File changed on disk"), text,
+                                           {{tr("Overwrite"), QMessageBox::DestructiveRole},
+                                            {tr("Save As…"), QMessageBox::AcceptRole},
+                                            {tr("Cancel"), QMessageBox::RejectRole}},
+                                           1);
+            choice = answer == 0   ? DiskConflict::Overwrite
+                     : answer == 1 ? DiskConflict::SaveElsewhere
+                                   : DiskConflict::Cancel;
         }
         if (choice == DiskConflict::Cancel) return false;
         if (choice == DiskConflict::SaveElsewhere) return saveAsDialog();
