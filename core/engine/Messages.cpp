@@ -1,5 +1,9 @@
 #include "engine/Messages.h"
 
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
 #include <fmt/format.h>
 
 using nvpg::support::ErrorKind;
@@ -17,6 +21,19 @@ T field(const json& j, const char* key, T fallback) {
     if (!j.is_object()) return fallback;
     const auto it = j.find(key);
     if (it == j.end()) return fallback;
+    // nlohmann converts numbers with a plain cast, which is undefined behaviour for a float
+    // outside the target's range (1e300 as an int): integers must be integers that fit.
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        if (it->is_number_unsigned()) {
+            const auto v = it->get<uint64_t>();
+            return std::in_range<T>(v) ? T(v) : fallback;
+        }
+        if (it->is_number_integer()) {
+            const auto v = it->get<int64_t>();
+            return std::in_range<T>(v) ? T(v) : fallback;
+        }
+        return fallback;
+    }
     try {
         return it->get<T>();
     } catch (const json::exception&) {
@@ -274,7 +291,8 @@ support::Result<RunRequestData> parseRunRequest(Frame frame) {
     auto config = gpu::runConfigFromJson(field(h, "config", json()), "/config");
     if (!config) return malformed(config.error().message);
     const auto args = field(h, "args", json::array());
-    if (frame.blobs.size() != 1 + config->args.size() || args.size() != config->args.size())
+    if (!args.is_array() || frame.blobs.size() != 1 + config->args.size() ||
+        args.size() != config->args.size())
         return malformed("its buffers do not match its arguments");
     for (size_t i = 0; i < args.size(); ++i) {
         auto type = gpu::parseElemType(field(args[i], "type", ""));
@@ -329,7 +347,8 @@ support::Result<gpu::RunOutcome> readRunReply(const Frame& f, bool& fatal) {
     out.bytesIn = field(o, "bytes_in", size_t(0));
     out.bytesOut = field(o, "bytes_out", size_t(0));
     const auto buffers = field(o, "buffers", json::array());
-    if (buffers.size() != f.blobs.size()) return malformed("a run reply without every buffer");
+    if (!buffers.is_array() || buffers.size() != f.blobs.size())
+        return malformed("a run reply without every buffer");
     for (size_t i = 0; i < buffers.size(); ++i) {
         gpu::BufferOut b;
         b.arg = field(buffers[i], "arg", size_t(0));

@@ -61,7 +61,9 @@ support::Result<nlohmann::json> parseJson(std::string_view text) {
 }  // namespace
 
 std::string encodeFrame(const Frame& f) {
-    const auto json = f.header.dump();
+    // JSON text is Unicode: bytes that are not UTF-8 (a Latin-1 file name, a log quoting such
+    // IR) arrive as U+FFFD rather than throwing out of core and killing the process that sends.
+    const auto json = f.header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     std::string out(kMagic, 4);
     put<uint16_t>(out, kProtocolVersion);
     put<uint16_t>(out, f.type);

@@ -1,5 +1,7 @@
 #include "nvvm/Diagnostic.h"
 
+#include <climits>
+
 #include <fmt/format.h>
 
 #include "support/Text.h"
@@ -45,6 +47,8 @@ bool parsePlaced(std::string_view line, const std::vector<std::string>& names, D
     if (!support::parseInt(coords.substr(0, comma), ln) ||
         !support::parseInt(coords.substr(comma + 2), col))
         return false;
+    // Not a place libNVVM would print, and the column must not overflow on the way to 1-based.
+    if (ln < 0 || ln > INT_MAX || col < 0 || col >= INT_MAX) return false;
     bool known = names.empty();
     for (const auto& n : names) known = known || n == name;
     if (!known) return false;

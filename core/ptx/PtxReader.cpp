@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <charconv>
+#include <climits>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -95,7 +97,8 @@ Param readParam(const Token* b, const Token* e) {
         }
     }
     const int elem = elementSize(p.type);
-    p.size = elem * (p.arrayCount > 0 ? p.arrayCount : 1);
+    // Clamped: a count no real kernel has (name[2147483647]) must not overflow.
+    p.size = int(std::min<long long>(1LL * elem * (p.arrayCount > 0 ? p.arrayCount : 1), INT_MAX));
     p.align = explicitAlign > 0 ? explicitAlign : elem;
     return p;
 }

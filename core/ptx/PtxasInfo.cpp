@@ -82,7 +82,8 @@ Figures readFigures(std::string_view text) {
         } else if (unit == "bytes lmem") {
             f.lmem = v;
         } else if (startsWith(unit, "bytes cmem[")) {
-            f.cmem = f.cmem.value_or(0) + v;
+            // A sum of clamped figures can still overflow an int.
+            f.cmem = clampInt(1LL * f.cmem.value_or(0) + v);
         } else if (unit == "bytes spill stores") {
             f.spillStores = v;
         } else if (unit == "bytes spill loads") {

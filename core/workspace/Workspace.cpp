@@ -10,6 +10,7 @@
 
 #include "support/Base64.h"
 #include "support/Files.h"
+#include "support/Text.h"
 
 using nlohmann::json;
 using nvpg::support::Error;
@@ -337,7 +338,9 @@ std::optional<Error> readOptions(const json& doc, const Reader& r, nvvm::Options
             case OptionType::String:
                 if (!value.is_string()) return r.error(p, expected("a string", value));
                 text = value.get<std::string>();
-                if (text.empty()) return r.error(p, "empty; remove the key to use the default");
+                // Options::set trims: blanks alone would be saved as "" and refused on reopening.
+                if (support::trim(text).empty())
+                    return r.error(p, "empty; remove the key to use the default");
                 break;
             case OptionType::Int:
                 if (!value.is_number_integer()) return r.error(p, expected("an integer", value));

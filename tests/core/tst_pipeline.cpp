@@ -181,7 +181,7 @@ private slots:
         QVERIFY(r && r->ok);
         const auto j = pipeline::reportJson(job, *r, {"lto-kept-dropped.ll"});
         QCOMPARE(j["format"], "nvpg-report");
-        QCOMPARE(j["flags"], nlohmann::json::array({"-arch=compute_90"}));  // what libNVVM was given
+        QCOMPARE(j["flags"], nlohmann::ordered_json::array({"-arch=compute_90"}));  // what libNVVM was given
         QCOMPARE(j["kernels"].size(), 2u);
         const auto& kept = j["kernels"][0];
         QCOMPARE(kept["name"], "kept");
