@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's two commands, for a fresh Debian bookworm machine with the CUDA toolkit:
 #   ./quickstart.sh app    install what is missing, build, start on the example workspace
-#   ./quickstart.sh test   install what is missing, build, run the whole test suite
+#   ./quickstart.sh test   install what is missing, build, run the whole test suite, then
+#                          again under ASan/UBSan with the fuzz targets (build-sanitize/)
 # Set CUDA_PATH to use a toolkit that is not in a standard place.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -34,7 +35,7 @@ echo "CUDA toolkit: $cuda"
 # 2. Debian packages, only those missing.
 packages=(cmake ninja-build g++ pkg-config qt6-base-dev libqscintilla2-qt6-dev qt6-charts-dev
           nlohmann-json3-dev libcli11-dev libfmt-dev libxxhash-dev libdtl-dev llvm-14
-          xvfb xdotool imagemagick)
+          xvfb xdotool imagemagick clang-14 libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -52,7 +53,15 @@ cmake --build "$build" -j "$(nproc)"
 
 # 4. Start, or test.
 if [ "$mode" = test ]; then
-  exec ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
+  ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
+  # 5. Core and the command line again under AddressSanitizer and UBSan (clang-14), with the
+  #    fuzz targets; -O1 and line tables only keep this build quick. See README "Sanitizers and fuzzing".
+  sanitize=${NVPG_SANITIZE_BUILD_DIR:-build-sanitize}
+  CC=clang-14 CXX=clang++-14 cmake -S . -B "$sanitize" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+    "-DCMAKE_C_FLAGS_DEBUG=-O1 -gline-tables-only" "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only" \
+    -DNVPG_BUILD_GUI=OFF -DNVPG_BUILD_FUZZ=ON -DCUDA_PATH="$cuda"
+  cmake --build "$sanitize" -j "$(nproc)"
+  exec ctest --test-dir "$sanitize" --output-on-failure -j "$(nproc)"
 fi
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
   echo "No display to open the app on; compiling the example with nvpg instead:" >&2
