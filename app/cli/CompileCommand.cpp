@@ -169,7 +169,7 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
     printDiagnostics(r.diagnostics);
 
     if (o.report) {
-        const auto text = pipeline::reportJson(job, r, inputNames).dump(2) + "\n";
+        const auto text = pipeline::reportJson(job, r, inputNames).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
         if (auto st = support::writeFileAtomic(*o.report, text); !st) return usage(st.error().message);
     }
     if (!r.ok) return kCompileError;

@@ -62,7 +62,7 @@ int runInfo(const CommonOptions& common, bool json) {
         } else {
             j["no_gpu_reason"] = devices.error().message;
         }
-        std::puts(j.dump(2).c_str());
+        std::puts(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
         return kOk;
     }
 

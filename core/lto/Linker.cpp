@@ -29,6 +29,10 @@ void addFailure(LinkOutput& out, std::string_view step) {
                              text.find("error") == std::string_view::npos;
         d.severity = warning ? nvvm::Severity::Warning : nvvm::Severity::Error;
         d.message = std::string(text);
+        // libdevice's functions are all named __nv_*: the likely fix is to link it.
+        if (text.find("Undefined reference to '__nv_") != std::string_view::npos)
+            d.message += " (a libdevice function: link libdevice, e.g. nvpg --libdevice or the Options dock's "
+                         "\"link libdevice\")";
         out.diagnostics.push_back(std::move(d));
     }
     if (!out.ok && out.diagnostics.empty())

@@ -316,6 +316,22 @@ private slots:
         }
     }
 
+    void aFileNameThatIsNotUtf8IsNoProblem() {
+        // Latin-1 "café.ll": it travels to the engine and into the report as U+FFFD, not as an
+        // exception that ends nvpg.
+        QTemporaryDir dir;
+        const QByteArray name = dir.path().toUtf8() + "/caf\xe9.ll";
+        QFile::copy(data("ir/sinf.ll"), QFile::decodeName(name));
+        QVERIFY(QFile::exists(QFile::decodeName(name)));
+        const auto report = dir.filePath("r.json");
+        const auto r = runNvpg({"compile", "--libdevice", QFile::decodeName(name), "--report", report});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains(".entry sin_kernel"));
+        QFile f(report);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(!nlohmann::json::parse(f.readAll().toStdString(), nullptr, false).is_discarded());
+    }
+
     void engineThatStopsAnsweringIsTimedOut() {
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert("NVPG_ENGINE", "/bin/sleep 600");

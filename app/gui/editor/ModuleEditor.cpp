@@ -293,6 +293,9 @@ void ModuleEditor::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnosti
                                  QColor(0x6b, 0x45, 0x00), QColor(0xff, 0xf4, 0xd6), mono);
     const QsciStyle noteStyle(kNoteAnnotationStyle, QStringLiteral("Note annotation"),
                               QColor(0x40, 0x40, 0x40), QColor(0xee, 0xee, 0xee), mono);
+    // Set up once here and referred to by number below: a QsciStyledText made from a QsciStyle
+    // keeps a copy of it that QScintilla never frees.
+    for (const auto* style : {&errorStyle, &warningStyle, &noteStyle}) style->apply(this);
 
     std::map<int, std::vector<std::pair<QString, const QsciStyle*>>> notes;  // per line
     for (const nvvm::Diagnostic& d : diagnostics) {
@@ -350,7 +353,7 @@ void ModuleEditor::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnosti
         for (size_t i = 0; i < messages.size(); ++i) {
             const QString text =
                 i + 1 < messages.size() ? messages[i].first + QLatin1Char('\n') : messages[i].first;
-            pieces.append(QsciStyledText(text, *messages[i].second));
+            pieces.append(QsciStyledText(text, messages[i].second->style()));
         }
         annotate(line, pieces);
     }
