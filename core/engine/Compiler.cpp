@@ -1,5 +1,6 @@
 #include "engine/Compiler.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -19,21 +20,32 @@ Compiler::Compiler(std::shared_ptr<const toolkit::Toolkit> toolkit, std::optiona
         engine_ = std::make_unique<EngineProcess>(std::move(engineCommand));
 }
 
-std::string describeCrash(const pipeline::Job& job, const std::string& stage, const std::string& how) {
-    std::vector<std::string> names, bitcode;
-    for (const auto& m : job.modules) {
-        names.push_back(m.name);
-        if (m.isBitcode()) bitcode.push_back(m.name);
-    }
-    const bool linking = support::startsWith(stage, "linking") || support::startsWith(stage, "assembling");
-    const std::string who = linking ? "nvJitLink" : "libNVVM";
-    std::string cause;
+namespace {
+
+// The names of the job's modules, in order; only the bitcode ones when asked.
+std::vector<std::string> moduleNames(const pipeline::Job& job, bool bitcodeOnly = false) {
+    std::vector<std::string> names;
+    for (const auto& m : job.modules)
+        if (!bitcodeOnly || m.isBitcode()) names.push_back(m.name);
+    return names;
+}
+
+// The module the engine said it was adding ("adding module b.bc"), if that was the stage.
+std::string moduleBeingAdded(const std::string& stage) {
     const std::string prefix = "adding module ";
-    if (support::startsWith(stage, prefix)) {
-        const auto module = stage.substr(prefix.size());
-        bool isBitcode = false;
-        for (const auto& m : job.modules)
-            if (m.name == module) isBitcode = m.isBitcode();
+    return support::startsWith(stage, prefix) ? stage.substr(prefix.size()) : std::string();
+}
+
+std::string stageOrCompiling(const std::string& stage) { return stage.empty() ? "compiling" : stage; }
+
+}  // namespace
+
+std::string describeCrash(const pipeline::Job& job, const std::string& stage, const std::string& how) {
+    const bool linking = support::startsWith(stage, "linking") || support::startsWith(stage, "assembling");
+    const auto bitcode = moduleNames(job, true);
+    std::string cause;
+    if (const auto module = moduleBeingAdded(stage); !module.empty()) {
+        const bool isBitcode = std::find(bitcode.begin(), bitcode.end(), module) != bitcode.end();
         cause = isBitcode ? fmt::format("; the bitcode of {} is the likely cause", module)
                           : fmt::format("; {} is the likely cause", module);
     } else if (!linking && !bitcode.empty()) {
@@ -41,7 +53,8 @@ std::string describeCrash(const pipeline::Job& job, const std::string& stage, co
     }
     return fmt::format("{} crashed ({}) while {} of modules {}{}. Change or remove that input and compile again "
                        "(the compile runs in a new engine process).",
-                       who, how, stage.empty() ? std::string("compiling") : stage, support::join(names, ", "), cause);
+                       linking ? "nvJitLink" : "libNVVM", how, stageOrCompiling(stage),
+                       support::join(moduleNames(job), ", "), cause);
 }
 
 support::Result<pipeline::Result> Compiler::run(const pipeline::Job& job) {
@@ -59,41 +72,28 @@ support::Result<pipeline::Result> Compiler::run(const pipeline::Job& job) {
 
     // The engine died or hung: the job fails with a diagnostic saying so; the next job starts a
     // new engine.
-    if (engine_->lastFailure() == EngineProcess::Failure::Start) return reply.error();
-    pipeline::Result failed;
-    failed.generation = job.generation;
-    failed.ok = false;
+    const auto failure = engine_->lastFailure();
+    if (failure == EngineProcess::Failure::Start) return reply.error();
     nvvm::Diagnostic d;
     d.source = "nvpg";
-    if (engine_->lastFailure() == EngineProcess::Failure::Timeout) {
+    if (failure == EngineProcess::Failure::Timeout) {
         d.message = fmt::format("the engine did not finish {} of modules {} within {} s and was stopped; the next "
                                 "compile starts a new one",
-                                stage.empty() ? std::string("compiling") : stage,
-                                support::join([&] {
-                                    std::vector<std::string> n;
-                                    for (const auto& m : job.modules) n.push_back(m.name);
-                                    return n;
-                                }(),
-                                              ", "),
-                                timeoutSeconds_);
+                                stageOrCompiling(stage), support::join(moduleNames(job), ", "), timeoutSeconds_);
     } else {
-        const int sig = engine_->lastSignal();
-        std::string how = sig ? signalName(sig) : "the engine process ended";
-        const auto& msg = reply.error().message;
-        if (const auto words = msg.find("its last words: \""); words != std::string::npos)
-            how += ": " + msg.substr(words + 17, msg.find('"', words + 17) - words - 17);
+        std::string how = engine_->lastSignal() ? signalName(engine_->lastSignal()) : "the engine process ended";
+        if (const auto words = engine_->lastWords(); !words.empty()) how += ": " + words;
         d.message = describeCrash(job, stage, how);
     }
     // Placed on the module the engine was adding, when it said; else on the one bitcode module
     // (text is parsed with errors, not crashes), so that the Problems row leads to it.
-    const std::string prefix = "adding module ";
-    std::vector<std::string> bitcode;
-    for (const auto& m : job.modules)
-        if (m.isBitcode()) bitcode.push_back(m.name);
-    if (support::startsWith(stage, prefix))
-        d.module = stage.substr(prefix.size());
-    else if (bitcode.size() == 1 && engine_->lastFailure() == EngineProcess::Failure::Died)
+    d.module = moduleBeingAdded(stage);
+    if (const auto bitcode = moduleNames(job, true);
+        d.module.empty() && bitcode.size() == 1 && failure == EngineProcess::Failure::Died)
         d.module = bitcode.front();
+    pipeline::Result failed;
+    failed.generation = job.generation;
+    failed.ok = false;
     failed.diagnostics.push_back(std::move(d));
     failed.seconds = watch.seconds();
     return failed;

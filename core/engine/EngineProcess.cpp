@@ -174,8 +174,7 @@ std::string EngineProcess::describeExit() {
     } else if (WIFEXITED(status)) {
         how = fmt::format("it exited with status {}", WEXITSTATUS(status));
     }
-    std::lock_guard lock(*errMutex_);
-    if (!lastErrLine_->empty()) how += fmt::format(" (its last words: \"{}\")", *lastErrLine_);
+    if (const auto words = lastWords(); !words.empty()) how += fmt::format(" (its last words: \"{}\")", words);
     return how;
 }
 
@@ -208,6 +207,11 @@ support::Result<Frame> EngineProcess::call(const Frame& request, std::chrono::st
     if (reply.error().kind == ErrorKind::Run) return timedOut();
     failure_ = Failure::Died;
     return makeError(ErrorKind::Run, "the engine process died: " + describeExit());
+}
+
+std::string EngineProcess::lastWords() const {
+    std::lock_guard lock(*errMutex_);
+    return *lastErrLine_;
 }
 
 void EngineProcess::reap() {

@@ -39,6 +39,8 @@ public:
     Failure lastFailure() const { return failure_; }
     // The signal that ended the process in the last failed call (0 when none).
     int lastSignal() const { return signal_; }
+    // The last line the process wrote to stderr (empty when none): often why a library died.
+    std::string lastWords() const;
 
     // Waits briefly for a process that said it would end, then reaps it.
     void reap();

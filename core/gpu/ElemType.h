@@ -31,6 +31,8 @@ std::optional<ElemType> elemTypeOfIrPointer(std::string_view irType);
 // Text of one little-endian element for previews: integers exactly, floats with the fewest
 // digits that read back as the same value (fmt's shortest round trip; f16 via formatHalf).
 std::string formatElement(ElemType t, const void* p);
+// The value of one little-endian element as a double (for plots; 64-bit integers round).
+double elementAsDouble(ElemType t, const void* p);
 
 // IEEE binary16. C++20 has no half type, so f16 values travel as their bits.
 uint16_t halfFromDouble(double v);  // round to nearest even; too large gives infinity

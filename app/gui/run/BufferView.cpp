@@ -1,7 +1,6 @@
 #include "run/BufferView.h"
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 
 #include <QChart>
@@ -66,43 +65,10 @@ QVariant BufferPageModel::headerData(int section, Qt::Orientation orientation, i
     return section == 0 ? tr("index") : tr("value");
 }
 
-double BufferView::elementValue(gpu::ElemType type, const void* p) {
-    auto get = [p]<class T>(T) {
-        T v;
-        std::memcpy(&v, p, sizeof v);
-        return v;
-    };
-    switch (type) {
-        case gpu::ElemType::I8:
-            return get(int8_t{});
-        case gpu::ElemType::I16:
-            return get(int16_t{});
-        case gpu::ElemType::I32:
-            return get(int32_t{});
-        case gpu::ElemType::I64:
-            return double(get(int64_t{}));
-        case gpu::ElemType::U8:
-            return get(uint8_t{});
-        case gpu::ElemType::U16:
-            return get(uint16_t{});
-        case gpu::ElemType::U32:
-            return get(uint32_t{});
-        case gpu::ElemType::U64:
-            return double(get(uint64_t{}));
-        case gpu::ElemType::F16:
-            return gpu::halfToFloat(get(uint16_t{}));
-        case gpu::ElemType::F32:
-            return get(float{});
-        case gpu::ElemType::F64:
-            return get(double{});
-    }
-    return 0;
-}
-
 QList<QPointF> BufferView::plotPoints(const gpu::BufferOut& b, int maxPoints) {
     const size_t size = gpu::elemInfo(b.type).size;
     const size_t n = std::min(b.count, b.bytes.size() / size);
-    auto at = [&](size_t i) { return elementValue(b.type, b.bytes.data() + i * size); };
+    auto at = [&](size_t i) { return gpu::elementAsDouble(b.type, b.bytes.data() + i * size); };
     QList<QPointF> points;
     if (n <= size_t(maxPoints)) {
         points.reserve(qsizetype(n));

@@ -65,8 +65,6 @@ public:
     QPushButton* nextButton() const { return next_; }
     void setPage(int page);
 
-    // The element as a number for plotting (f16 widened, integers converted).
-    static double elementValue(gpu::ElemType type, const void* p);
     // Value against index; at most `maxPoints`: past that, the smallest and the largest value
     // of each bucket of indices, so that spikes survive. Non-finite values are left out.
     static QList<QPointF> plotPoints(const gpu::BufferOut& buffer, int maxPoints = kMaxPlotPoints);
