@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -84,6 +85,36 @@ inline std::optional<std::filesystem::path> bitcodeThatKillsLibnvvm(QString* why
     if (!found && why) *why = "no mutated libdevice.10.bc (seeds 1-200) kills this libNVVM";
     return found;
 }
+
+// Watches the UI thread's event loop: a 5 ms timer, and the longest gap between its ticks while
+// `busy()` holds. A gap is how long the window could not answer.
+class EventLoopProbe {
+public:
+    explicit EventLoopProbe(std::function<bool()> busy) : busy_(std::move(busy)) {
+        timer_.setTimerType(Qt::PreciseTimer);
+        timer_.setInterval(5);
+        QObject::connect(&timer_, &QTimer::timeout, [this] {
+            const qint64 now = clock_.elapsed();
+            if (busy_()) {
+                worst_ = std::max(worst_, now - last_);
+                ++ticks_;
+            }
+            last_ = now;
+        });
+        clock_.start();
+        timer_.start();
+    }
+    void stop() { timer_.stop(); }
+    qint64 worstGapMs() const { return worst_; }
+    int ticks() const { return ticks_; }
+
+private:
+    std::function<bool()> busy_;
+    QTimer timer_;
+    QElapsedTimer clock_;
+    qint64 last_ = 0, worst_ = 0;
+    int ticks_ = 0;
+};
 
 // A module from tests/data/<folder>/<name>, named by its file name.
 inline nvvm::Module irFixture(const std::string& name, bool lazy = false, const char* folder = "ir") {

@@ -76,19 +76,13 @@ private slots:
             for (const auto& a : args) config.args.push_back(*gpu::parseArgSpec(a));
             panel->loadConfig(config);
             QTRY_VERIFY2_WITH_TIMEOUT(panel->runBlockers().isEmpty(), qPrintable(panel->runBlockers().join("; ")), 30000);
-            // The window answers while the kernel runs: the longest gap between timer ticks.
-            QElapsedTimer gap;
-            gap.start();
-            qint64 longest = 0;
-            QTimer probe;
-            QObject::connect(&probe, &QTimer::timeout, [&] {
-                longest = std::max(longest, gap.restart());
-            });
-            probe.start(10);
+            // The window answers while the kernel runs.
+            test::EventLoopProbe probe([&] { return panel->isBusy(); });
             panel->runNow();
             QVERIFY(panel->isBusy());
             QTRY_VERIFY_WITH_TIMEOUT(!panel->isBusy(), 60000);
             probe.stop();
+            const auto longest = probe.worstGapMs();
             QVERIFY2(longest < 500, qPrintable(QString("the event loop stalled %1 ms").arg(longest)));
             qInfo("%s: %s (longest event-loop gap %lld ms)", kernel.c_str(), qPrintable(panel->summaryLabel()->text()),
                   longest);

@@ -576,22 +576,7 @@ private slots:
         auto& p = *r->panel;
         p.show();
 
-        QElapsedTimer clock;
-        qint64 last = 0, worst = 0;
-        int ticks = 0;
-        QTimer probe;
-        probe.setTimerType(Qt::PreciseTimer);
-        probe.setInterval(5);
-        connect(&probe, &QTimer::timeout, this, [&] {
-            const qint64 now = clock.elapsed();
-            if (p.isBusy()) {
-                worst = std::max(worst, now - last);
-                ++ticks;
-            }
-            last = now;
-        });
-        clock.start();
-        probe.start();
+        test::EventLoopProbe probe([&] { return p.isBusy(); });
         p.runAction()->trigger();
         QVERIFY(p.isBusy());
         QTest::qWait(1200);
@@ -605,8 +590,8 @@ private slots:
         QCOMPARE(p.currentConfig().grid.x, 32u);
         QTRY_VERIFY_WITH_TIMEOUT(!p.isBusy(), 5000);
         probe.stop();
-        QVERIFY(ticks > 100);
-        QVERIFY2(worst < 250, qPrintable(QString("worst gap %1 ms").arg(worst)));
+        QVERIFY(probe.ticks() > 100);
+        QVERIFY2(probe.worstGapMs() < 250, qPrintable(QString("worst gap %1 ms").arg(probe.worstGapMs())));
         QCOMPARE(p.history()->count(), 1);
         QVERIFY(p.runButton()->isEnabled());
     }
