@@ -5,7 +5,7 @@
 
 #include "Commands.h"
 #include "gpu/Npy.h"
-#include "gpu/Runner.h"
+#include "engine/Runner.h"
 #include "pipeline/Pipeline.h"
 #include "support/Files.h"
 #include "support/Text.h"
@@ -125,7 +125,7 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
 
     // Kernels run in an engine process (this executable again), so that one that faults or hangs
     // cannot take this process, or the next run, with it.
-    gpu::Runner runner(*tk, r.device, common.inProcess ? std::vector<std::string>{} : engine::engineCommand("engine"));
+    engine::Runner runner(*tk, r.device, common.inProcess ? std::vector<std::string>{} : engine::engineCommand("engine"));
     if (config.kernel.empty()) {
         std::vector<std::string> names;
         for (const auto* e : compiled->ptxModule.entries()) names.push_back(e->name);

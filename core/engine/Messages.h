@@ -6,7 +6,8 @@
 #include <vector>
 
 #include "engine/Protocol.h"
-#include "gpu/Session.h"
+#include "gpu/RunConfig.h"
+#include "gpu/RunOutcome.h"
 #include "pipeline/Job.h"
 
 namespace nvpg::engine {

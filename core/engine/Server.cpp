@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "engine/Messages.h"
+#include "gpu/Session.h"
 #include "pipeline/Pipeline.h"
 
 namespace nvpg::engine {

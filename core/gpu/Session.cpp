@@ -13,13 +13,6 @@ using nvpg::support::makeError;
 
 namespace nvpg::gpu {
 
-double RunOutcome::gigabytesPerSecond() const {
-    if (kernelMs <= 0) return 0;
-    size_t bytes = 0;
-    for (const auto& b : buffers) bytes += b.bytes.size();
-    return bytes / (kernelMs * 1e-3) / 1e9;
-}
-
 support::Result<std::unique_ptr<Session>> Session::open(std::shared_ptr<const toolkit::Driver> driver,
                                                         int ordinal) {
     auto devices = listDevices(*driver);

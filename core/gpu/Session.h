@@ -6,30 +6,12 @@
 
 #include "gpu/Devices.h"
 #include "gpu/RunConfig.h"
+#include "gpu/RunOutcome.h"
 #include "ptx/Ptx.h"
 #include "support/Result.h"
 #include "toolkit/Toolkit.h"
 
 namespace nvpg::gpu {
-
-struct BufferOut {
-    size_t arg = 0;  // 0-based position of the argument
-    ElemType type = ElemType::F32;
-    size_t count = 0;
-    std::string bytes;  // the buffer after the run
-};
-
-struct RunOutcome {
-    std::string kernel;
-    std::string device;
-    double kernelMs = 0;                // median over the repeats
-    std::vector<double> launchMs;       // each launch, in order
-    size_t bytesIn = 0, bytesOut = 0;   // copied to and from the GPU
-    std::vector<BufferOut> buffers;
-    // The buffers' bytes over the kernel time: what the kernel would move if it read every
-    // input and wrote every output once.
-    double gigabytesPerSecond() const;
-};
 
 // One GPU with its primary context, used from one thread at a time. Launch failures come back
 // as ErrorKind::Run errors naming the CUDA error (CUDA_ERROR_ILLEGAL_ADDRESS), the kernel and

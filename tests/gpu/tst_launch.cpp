@@ -1,4 +1,4 @@
-// Kernels on the local GPU through the run path both front ends use (gpu::Runner): exact
+// Kernels on the local GPU through the run path both front ends use (engine::Runner): exact
 // results, libdevice accuracy, LTO cubins, and recovery from a faulting or hung kernel.
 #include <QtTest>
 
@@ -7,7 +7,7 @@
 
 #include "TestSupport.h"
 #include "gpu/Npy.h"
-#include "gpu/Runner.h"
+#include "engine/Runner.h"
 #include "pipeline/Pipeline.h"
 #include "workspace/Workspace.h"
 
@@ -73,7 +73,7 @@ int64_t ulpDistance(float a, float b) {
 class TestLaunch : public QObject {
     Q_OBJECT
 
-    std::unique_ptr<gpu::Runner> runner_;
+    std::unique_ptr<engine::Runner> runner_;
 
     void expectSaxpyExact() {
         auto c = compileExample("saxpy");
@@ -88,7 +88,7 @@ class TestLaunch : public QObject {
 private slots:
     void initTestCase() {
         // The engine process is nvpg's.
-        runner_ = std::make_unique<gpu::Runner>(test::realToolkit(), 0,
+        runner_ = std::make_unique<engine::Runner>(test::realToolkit(), 0,
                                                 std::vector<std::string>{test::nvpgPath(), "engine"});
         std::string why;
         if (!runner_->gpuAvailable(&why)) QSKIP(qPrintable(QString::fromStdString("no usable GPU here: " + why)));

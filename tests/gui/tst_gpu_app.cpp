@@ -6,7 +6,7 @@
 #include <QTabWidget>
 
 #include "TestSupport.h"
-#include "engine/CompileController.h"
+#include "compile/CompileController.h"
 #include "gpu/ArgSpec.h"
 #include "run/RunHistory.h"
 #include "run/RunPanel.h"

@@ -13,7 +13,7 @@
 #include "document/WorkspaceDocument.h"
 #include "editor/EditorArea.h"
 #include "editor/ModuleEditor.h"
-#include "engine/CompileController.h"
+#include "compile/CompileController.h"
 #include "window/MainWindow.h"
 
 using namespace nvpg;

@@ -9,7 +9,7 @@
 #include "document/WorkspaceDocument.h"
 #include "editor/EditorArea.h"
 #include "editor/ModuleEditor.h"
-#include "engine/CompileController.h"
+#include "compile/CompileController.h"
 #include "output/OutputView.h"
 #include "panels/ProblemsPanel.h"
 #include "window/MainWindow.h"

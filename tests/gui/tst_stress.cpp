@@ -11,8 +11,8 @@
 
 #include "TestSupport.h"
 #include "document/WorkspaceDocument.h"
-#include "engine/CompileController.h"
-#include "engine/ThreadEngine.h"
+#include "compile/CompileController.h"
+#include "compile/ThreadEngine.h"
 
 using namespace nvpg;
 using namespace nvpg::gui;

@@ -6,7 +6,7 @@
 #include <QStringList>
 #include <QWidget>
 
-#include "engine/Engine.h"
+#include "compile/Engine.h"
 
 class QAction;
 class QLabel;

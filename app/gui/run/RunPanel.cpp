@@ -26,6 +26,7 @@
 #include "document/WorkspaceDocument.h"
 #include "gpu/ArgSpec.h"
 #include "nvvm/IrScan.h"
+#include "pipeline/RunCheck.h"
 #include "run/BufferView.h"
 #include "support/Text.h"
 
@@ -592,18 +593,10 @@ void RunPanel::validate() {
     if (!gridError.isEmpty() || !blockError.isEmpty()) parses_ = false;
     if (kernelName_.isEmpty()) parses_ = false;
 
-    if (compiled_ && !kernelName_.isEmpty() && !k) {
-        QStringList names;
-        for (const auto* e : compiled_->ptxModule.entries())
-            names << QString::fromStdString(e->name);
-        problems_ << (names.isEmpty()
-                          ? tr("kernel %1 is not in the current compile, which has no kernels")
-                                .arg(kernelName_)
-                          : tr("kernel %1 is not in the current compile; its kernels are %2")
-                                .arg(kernelName_, names.join(QStringLiteral(", "))));
-    } else if (compiled_ && kernelName_.isEmpty()) {
-        problems_ << tr(
-            "the program has no kernels: mark one with !nvvm.annotations … !\"kernel\", i32 1");
+    // Whether the kernel is there (in the LTO cubin too, when asked): core's words, as nvpg says them.
+    if (compiled_) {
+        if (auto found = pipeline::findKernel(*compiled_, kernelName_.toStdString(), config.fromLto); !found)
+            problems_ << QString::fromStdString(found.error().message);
     }
     if (!gridError.isEmpty()) problems_ << gridError;
     if (!blockError.isEmpty()) problems_ << blockError;
@@ -615,15 +608,6 @@ void RunPanel::validate() {
             if (msg.startsWith(QStringLiteral("block"))) blockError = msg;
             if (msg.startsWith(QStringLiteral("grid"))) gridError = msg;
         }
-    }
-    if (compiled_ && k && config.fromLto) {
-        if (compiled_->cubin.empty())
-            problems_ << tr("running from LTO needs the LTO cubin, and this compile made none");
-        else if (!compiled_->linkedPtx.empty() && !compiled_->linkedPtxModule.find(k->name))
-            problems_ << tr("kernel %1 is not in the LTO cubin: nvJitLink's LTO dropped it because "
-                            "@llvm.used does "
-                            "not list it (see Problems), or run from PTX")
-                             .arg(kernelName_);
     }
     grid_->setStyleSheet(gridError.isEmpty() ? QString() : kBadField);
     grid_->setToolTip(gridError.isEmpty() ? tr("Blocks in the grid: X, X,Y or X,Y,Z") : gridError);

@@ -6,7 +6,7 @@
 #include <QHash>
 #include <QWidget>
 
-#include "engine/Engine.h"
+#include "compile/Engine.h"
 #include "run/ArgTableModel.h"
 #include "run/RunHistory.h"
 

@@ -6,7 +6,7 @@
 #include <QMainWindow>
 #include <QMessageBox>
 
-#include "engine/Engine.h"
+#include "compile/Engine.h"
 
 class QLabel;
 class QMenu;

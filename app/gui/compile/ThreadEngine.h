@@ -9,7 +9,7 @@
 
 #include <QThread>
 
-#include "engine/Engine.h"
+#include "compile/Engine.h"
 
 namespace nvpg::gui {
 

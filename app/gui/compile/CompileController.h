@@ -4,7 +4,7 @@
 #include <QObject>
 #include <QTimer>
 
-#include "engine/Engine.h"
+#include "compile/Engine.h"
 
 namespace nvpg::gui {
 

@@ -1,7 +1,7 @@
-#include "engine/ThreadEngine.h"
+#include "compile/ThreadEngine.h"
 
 #include "engine/Compiler.h"
-#include "gpu/Runner.h"
+#include "engine/Runner.h"
 
 namespace nvpg::gui {
 
@@ -97,7 +97,7 @@ public:
     void setToolkit(std::shared_ptr<const nvpg::toolkit::Toolkit> toolkit, const QString& whyNone) {
         // Kernels run in an engine process, so one that faults or hangs cannot take the window
         // with it.
-        runner_ = toolkit ? std::make_unique<gpu::Runner>(std::move(toolkit), 0, settings_.command) : nullptr;
+        runner_ = toolkit ? std::make_unique<engine::Runner>(std::move(toolkit), 0, settings_.command) : nullptr;
         whyNone_ = whyNone.isEmpty() ? QStringLiteral("libNVVM is not available") : whyNone;
     }
 
@@ -106,7 +106,7 @@ signals:
     void probed(bool available, const QString& why);
 
 private:
-    std::unique_ptr<gpu::Runner> runner_;
+    std::unique_ptr<engine::Runner> runner_;
     QString whyNone_;
 };
 

@@ -7,7 +7,7 @@
 #include "gpu/Session.h"
 #include "pipeline/Job.h"
 
-namespace nvpg::gpu {
+namespace nvpg::engine {
 
 // The one run path of both front ends: a compiled program and a configuration in, the outcome
 // out. Everything that can be checked without a GPU is checked first, with the same messages
@@ -23,12 +23,9 @@ public:
            std::vector<std::string> engineCommand = {});
     ~Runner();
 
-    // Usage errors for an unknown kernel (listing the kernels) or arguments that do not fit.
-    support::Result<const ptx::Function*> kernelFor(const pipeline::Result& compiled, const RunConfig& config) const;
-
-    // Errors: Usage (the checks above, a buffer file), Environment (no driver or GPU), Run (the
+    // Errors: Usage (pipeline::checkRun's, a buffer file), Environment (no driver or GPU), Run (the
     // launch failed or timed out). `baseDir` is where relative buffer files are.
-    support::Result<RunOutcome> run(const pipeline::Result& compiled, RunConfig config,
+    support::Result<gpu::RunOutcome> run(const pipeline::Result& compiled, gpu::RunConfig config,
                                     const std::filesystem::path& baseDir);
 
     // Whether a GPU can be used here, and why not (for disabling run buttons up front).
@@ -37,8 +34,8 @@ public:
 private:
     std::shared_ptr<const toolkit::Toolkit> toolkit_;
     int device_;
-    std::unique_ptr<engine::EngineProcess> engine_;  // null: in-process
-    std::unique_ptr<Session> session_;
+    std::unique_ptr<EngineProcess> engine_;  // null: in-process
+    std::unique_ptr<gpu::Session> session_;
 };
 
-}  // namespace nvpg::gpu
+}  // namespace nvpg::engine

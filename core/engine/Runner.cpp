@@ -1,4 +1,4 @@
-#include "gpu/Runner.h"
+#include "engine/Runner.h"
 
 #include <algorithm>
 #include <chrono>
@@ -6,61 +6,36 @@
 #include <fmt/format.h>
 
 #include "engine/Messages.h"
+#include "pipeline/RunCheck.h"
 #include "support/Text.h"
 
 using nvpg::support::ErrorKind;
 using nvpg::support::makeError;
 
-namespace nvpg::gpu {
+namespace nvpg::engine {
 
 Runner::Runner(std::shared_ptr<const toolkit::Toolkit> toolkit, int device, std::vector<std::string> engineCommand)
     : toolkit_(std::move(toolkit)), device_(device) {
-    if (!engineCommand.empty()) engine_ = std::make_unique<engine::EngineProcess>(std::move(engineCommand));
+    if (!engineCommand.empty()) engine_ = std::make_unique<EngineProcess>(std::move(engineCommand));
 }
 
 Runner::~Runner() = default;
 
-support::Result<const ptx::Function*> Runner::kernelFor(const pipeline::Result& compiled,
-                                                        const RunConfig& config) const {
-    const auto* k = compiled.ptxModule.find(config.kernel);
-    if (!k || !k->isEntry) {
-        std::vector<std::string> names;
-        for (const auto* e : compiled.ptxModule.entries()) names.push_back(e->name);
-        return makeError(ErrorKind::Usage,
-                         names.empty() ? fmt::format("there is no kernel {}: the program has no kernels (mark one "
-                                                     "with !nvvm.annotations ... !\"kernel\", i32 1)",
-                                                     config.kernel)
-                                       : fmt::format("there is no kernel {}; the kernels are {}", config.kernel,
-                                                     support::join(names, ", ")));
-    }
-    if (config.fromLto) {
-        if (compiled.cubin.empty())
-            return makeError(ErrorKind::Usage, "running from LTO needs the LTO cubin, and this compile made none");
-        if (!compiled.linkedPtx.empty() && !compiled.linkedPtxModule.find(config.kernel))
-            return makeError(ErrorKind::Usage,
-                             fmt::format("kernel {} is not in the LTO cubin: nvJitLink's LTO dropped it because "
-                                         "@llvm.used does not list it (see the warning), or run from PTX",
-                                         config.kernel));
-    }
-    if (auto st = checkRunConfig(config, *k); !st) return st.error();
-    return k;
-}
-
 bool Runner::gpuAvailable(std::string* why) const {
-    auto devices = listDevices(*toolkit_);
+    auto devices = gpu::listDevices(*toolkit_);
     if (devices && int(devices->size()) > device_) return true;
     if (why) *why = devices ? fmt::format("there is no GPU {}", device_) : devices.error().message;
     return false;
 }
 
-support::Result<RunOutcome> Runner::run(const pipeline::Result& compiled, RunConfig config,
+support::Result<gpu::RunOutcome> Runner::run(const pipeline::Result& compiled, gpu::RunConfig config,
                                         const std::filesystem::path& baseDir) {
-    auto kernel = kernelFor(compiled, config);
+    auto kernel = pipeline::checkRun(compiled, config);
     if (!kernel) return kernel.error();
     std::vector<std::string> initial(config.args.size());
     for (size_t i = 0; i < config.args.size(); ++i) {
-        if (config.args[i].kind != ArgSpec::Buffer) continue;
-        auto bytes = loadBuffer(config.args[i], baseDir);
+        if (config.args[i].kind != gpu::ArgSpec::Buffer) continue;
+        auto bytes = gpu::loadBuffer(config.args[i], baseDir);
         if (!bytes) return makeError(ErrorKind::Usage, fmt::format("argument {}: {}", i, bytes.error().message));
         initial[i] = std::move(*bytes);
     }
@@ -75,15 +50,15 @@ support::Result<RunOutcome> Runner::run(const pipeline::Result& compiled, RunCon
         const auto deadline = std::chrono::steady_clock::now() +
                               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                   std::chrono::duration<double>(config.timeoutSeconds * config.repeat + 60));
-        auto reply = engine_->call(engine::makeRunRequest(device_, image, cubin, **kernel, config, initial), deadline);
+        auto reply = engine_->call(makeRunRequest(device_, image, cubin, **kernel, config, initial), deadline);
         if (!reply)
             return makeError(ErrorKind::Run,
                              fmt::format("kernel {}: {}{}", config.kernel, reply.error().message,
-                                         engine_->lastFailure() == engine::EngineProcess::Failure::Start
+                                         engine_->lastFailure() == EngineProcess::Failure::Start
                                              ? ""
                                              : "; the next run starts a new engine process"));
         bool fatal = false;
-        auto out = engine::readRunReply(*reply, fatal);
+        auto out = readRunReply(*reply, fatal);
         if (fatal) {
             engine_->reap();
             if (!out)
@@ -101,11 +76,11 @@ support::Result<RunOutcome> Runner::run(const pipeline::Result& compiled, RunCon
             return makeError(ErrorKind::Run, "an earlier kernel left the GPU context of this process unusable "
                                              "(in-process runs cannot recover it); restart, or run in an engine "
                                              "process");
-        auto s = Session::open(*driver, device_);
+        auto s = gpu::Session::open(*driver, device_);
         if (!s) return s.error();
         session_ = std::move(*s);
     }
     return session_->run(image, cubin, **kernel, config, initial);
 }
 
-}  // namespace nvpg::gpu
+}  // namespace nvpg::engine

@@ -1,4 +1,4 @@
-#include "engine/CompileController.h"
+#include "compile/CompileController.h"
 
 #include "document/WorkspaceDocument.h"
 
