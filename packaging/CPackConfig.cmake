@@ -1,5 +1,6 @@
-# A .deb of what is installed (nvpg today; the desktop app, its .desktop file, AppStream
-# metadata, MIME type and icons when they land). Build it with: cpack --config build/CPackConfig.cmake
+# A .deb of what `cmake --install` puts in place: nvpg and nvvm-playground, nothing else (no
+# .desktop file, AppStream metadata, MIME type or icons). Build it with:
+# cpack --config build/CPackConfig.cmake
 set(CPACK_GENERATOR "DEB")
 set(CPACK_PACKAGE_NAME "nvvm-playground")
 set(CPACK_PACKAGE_VENDOR "NVVM Playground")

@@ -22,7 +22,7 @@ struct Workspace {
     nvvm::Options options;              // genLto is never stored: it is an output choice
     bool libdevice = false;
     lto::Mode ltoMode = lto::Mode::Program;
-    nlohmann::json runs = nlohmann::json::array();  // run configurations (GPU runs, later)
+    nlohmann::json runs = nlohmann::json::array();  // run configurations, as the Runs dock and nvpg run read them
 };
 
 // The format name and the newest version this build reads and writes.

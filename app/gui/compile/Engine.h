@@ -15,8 +15,8 @@
 namespace nvpg::gui {
 
 // What comes back for one request: the pipeline's result, or why there is none (an invalid
-// option, a missing library). Plain data, so that it can come from a thread today and from a
-// supervised engine process later without the GUI changing.
+// option, a missing library). Plain data: it is made from what the engine process sent back,
+// and tests make their own without any process.
 struct EngineReply {
     quint64 generation = 0;
     std::shared_ptr<const pipeline::Result> result;  // null when `error` says why

@@ -34,8 +34,9 @@ public:
 
     static QString folder();
     // Journals left by processes that ended without cleaning up, newest first. Each one found is
-    // locked by this process until discard() or adopt(), so two starting windows never offer the
-    // same work twice.
+    // locked by this process until discard() or release() (or until it ends), so two starting
+    // windows never offer the same work twice. A restored journal is discarded once its
+    // workspace is open: the window's own journal holds that work from then on.
     static QList<Entry> orphans();
     static void discard(const QString& file);
     // Leaves it for a later start (unlocked, kept).
