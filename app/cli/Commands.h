@@ -1,5 +1,6 @@
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,9 +32,8 @@ struct CommonOptions {
 struct CompileOptions {
     std::vector<std::string> inputs;
     bool libdevice = false;
-    std::optional<std::string> arch;
-    std::optional<std::string> opt, ftz, precDiv, precSqrt, fma, jumpTableDensity;
-    bool debug = false;
+    // nvvm::optionTable()'s options as given, by name ("opt" -> "3"); checked by Options::set.
+    std::map<std::string, std::string> nvvmOptions;
     std::vector<std::string> nvvmFlags;
     std::string emit = "ptx";
     std::optional<std::string> ltoMode;

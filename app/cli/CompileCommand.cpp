@@ -8,6 +8,7 @@
 
 #include "Commands.h"
 #include "nvvm/Diagnostic.h"
+#include "nvvm/Options.h"
 #include "engine/Compiler.h"
 #include "pipeline/Pipeline.h"
 #include "pipeline/Report.h"
@@ -23,14 +24,23 @@ void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun) {
     cmd.add_option("INPUT", o.inputs, "NVVM IR modules in order (.ll text, .bc bitcode), or one .nvpg workspace")
         ->required();
     cmd.add_flag("--libdevice", o.libdevice, "link libdevice (lazily: only what the modules use)");
-    cmd.add_option("--arch", o.arch, "compute_NN[a|f]; default: the local GPU's, else libNVVM's default");
-    cmd.add_option("--opt", o.opt, "optimisation level: 0 or 3 (libNVVM's default: 3)");
-    cmd.add_option("--ftz", o.ftz, "flush single-precision denormals to zero: 0 or 1");
-    cmd.add_option("--prec-div", o.precDiv, "IEEE single-precision division: 0 or 1");
-    cmd.add_option("--prec-sqrt", o.precSqrt, "IEEE single-precision square root: 0 or 1");
-    cmd.add_option("--fma", o.fma, "contract multiply-adds into FMA: 0 or 1");
-    cmd.add_flag("-g", o.debug, "full debug information (needs --opt 0 and debug metadata in the IR)");
-    cmd.add_option("--jump-table-density", o.jumpTableDensity, "0 to 101 (libNVVM's default: 101)");
+    // One option per libNVVM option of the table, under its name: --opt, --prec-div, and -g
+    // (one letter, one dash). Their values are checked by Options::set, as a workspace's are.
+    for (const auto& info : nvvm::optionTable()) {
+        if (info.outputChoice) continue;  // gen-lto is --emit ltoir
+        const std::string name(info.name);
+        const std::string cliName = (name.size() == 1 ? "-" : "--") + name;
+        std::string help(info.help);
+        if (info.kind == nvvm::OptionKind::Arch)
+            help += ": " + nvvm::allowedValues(info) + "; default: the local GPU's, else libNVVM's default";
+        else if (info.kind != nvvm::OptionKind::Switch)
+            help += fmt::format(": {} (libNVVM's default: {})", nvvm::allowedValues(info), info.libnvvmDefault);
+        if (info.kind == nvvm::OptionKind::Switch)
+            cmd.add_flag_callback(cliName, [&o, name] { o.nvvmOptions[name] = "on"; }, help);
+        else
+            cmd.add_option_function<std::string>(cliName, [&o, name](const std::string& v) { o.nvvmOptions[name] = v; },
+                                                 help);
+    }
     cmd.add_option("--nvvm-flag", o.nvvmFlags,
                    "an extra libNVVM flag, passed as written; write it with '=': --nvvm-flag=-foo")
         ->allow_extra_args(false);
@@ -112,13 +122,10 @@ support::Result<JobInputs> jobFromArgs(const CompileOptions& o) {
     job.libdevice = job.libdevice || o.libdevice;
     if (o.ltoMode) job.ltoMode = *lto::parseMode(*o.ltoMode);
     job.verifyOnly = o.verifyOnly;
-    const std::pair<const char*, const std::optional<std::string>*> typed[] = {
-        {"arch", &o.arch}, {"opt", &o.opt}, {"ftz", &o.ftz}, {"prec-div", &o.precDiv},
-        {"prec-sqrt", &o.precSqrt}, {"fma", &o.fma}, {"jump-table-density", &o.jumpTableDensity}};
-    for (const auto& [name, value] : typed)
-        if (*value)
-            if (auto st = job.options.set(name, **value); !st) return st.error();
-    if (o.debug) job.options.debug = true;
+    // In the table's order, which is --help's: of two bad values, the first listed is reported.
+    for (const auto& info : nvvm::optionTable())
+        if (const auto it = o.nvvmOptions.find(std::string(info.name)); it != o.nvvmOptions.end())
+            if (auto st = job.options.set(info.name, it->second); !st) return st.error();
     job.options.extraFlags.insert(job.options.extraFlags.end(), o.nvvmFlags.begin(), o.nvvmFlags.end());
     return in;
 }

@@ -12,19 +12,55 @@ using nvpg::support::makeError;
 namespace nvpg::nvvm {
 
 const std::vector<OptionInfo>& optionTable() {
+    // libNVVM's defaults are those of the libNVVM API documentation (nvvmCompileProgram).
     static const std::vector<OptionInfo> table = {
-        {"arch", "-arch=", "compute_NN", "target architecture"},
-        {"opt", "-opt=", "0 or 3", "optimisation level"},
-        {"ftz", "-ftz=", "0 or 1", "flush single-precision denormals to zero"},
-        {"prec-div", "-prec-div=", "0 or 1", "IEEE single-precision division (1) or fast (0)"},
-        {"prec-sqrt", "-prec-sqrt=", "0 or 1", "IEEE single-precision square root (1) or fast (0)"},
-        {"fma", "-fma=", "0 or 1", "contract multiply-adds into FMA"},
-        {"g", "-g", "on or off", "full debug information (needs -opt=0 and debug metadata)"},
-        {"jump-table-density", "-jump-table-density=", "0 to 101",
-         "case density (%) from which a switch becomes a jump table"},
-        {"gen-lto", "-gen-lto", "on or off", "emit LTO-IR instead of PTX"},
+        {.name = "arch", .flag = "-arch=", .kind = OptionKind::Arch, .field = &Options::arch,
+         .label = "arch", .help = "target architecture"},
+        {.name = "opt", .flag = "-opt=", .kind = OptionKind::Enum, .field = &Options::opt,
+         .values = {{"0", "no optimisation"}, {"3", ""}}, .libnvvmDefault = "3", .label = "opt",
+         .help = "optimisation level"},
+        {.name = "ftz", .flag = "-ftz=", .kind = OptionKind::Bool, .field = &Options::ftz,
+         .libnvvmDefault = "0", .label = "ftz", .help = "flush single-precision denormals to zero"},
+        {.name = "prec-div", .flag = "-prec-div=", .kind = OptionKind::Bool, .field = &Options::precDiv,
+         .libnvvmDefault = "1", .label = "prec-div",
+         .help = "IEEE single-precision division, not the fast approximation"},
+        {.name = "prec-sqrt", .flag = "-prec-sqrt=", .kind = OptionKind::Bool, .field = &Options::precSqrt,
+         .libnvvmDefault = "1", .label = "prec-sqrt",
+         .help = "IEEE single-precision square root, not the fast approximation"},
+        {.name = "fma", .flag = "-fma=", .kind = OptionKind::Bool, .field = &Options::fma,
+         .libnvvmDefault = "1", .label = "fma", .help = "contract multiply-adds into FMA"},
+        {.name = "g", .flag = "-g", .kind = OptionKind::Switch, .field = &Options::debug,
+         .libnvvmDefault = "off", .label = "debug info (-g, needs opt 0)",
+         .help = "full debug information (needs opt 0 and debug metadata in the IR)"},
+        {.name = "jump-table-density", .flag = "-jump-table-density=", .kind = OptionKind::IntRange,
+         .field = &Options::jumpTableDensity, .min = 0, .max = 101, .libnvvmDefault = "101",
+         .label = "jump-table density", .help = "case density (%) from which a switch becomes a jump table"},
+        {.name = "gen-lto", .flag = "-gen-lto", .kind = OptionKind::Switch, .field = &Options::genLto,
+         .libnvvmDefault = "off", .label = "gen-lto", .help = "emit LTO-IR instead of PTX",
+         .outputChoice = true},
     };
     return table;
+}
+
+const OptionInfo* findOption(std::string_view name) {
+    for (const auto& o : optionTable())
+        if (o.name == name) return &o;
+    return nullptr;
+}
+
+std::string allowedValues(const OptionInfo& info) {
+    switch (info.kind) {
+        case OptionKind::Arch: return "compute_NN[a|f]";
+        case OptionKind::Enum: {
+            std::vector<std::string> values;
+            for (const auto& v : info.values) values.emplace_back(v.value);
+            return support::joinOr(values);
+        }
+        case OptionKind::IntRange: return fmt::format("{} to {}", info.min, info.max);
+        case OptionKind::Bool: return "0 or 1";
+        case OptionKind::Switch: return "on or off";
+    }
+    return {};
 }
 
 const std::vector<std::string>& supportedArchs(int cudaMajor) {
@@ -87,80 +123,130 @@ std::string smArchFor(std::string_view computeArch) {
     return s;
 }
 
+namespace {
+
+// The field an entry stands for, typed; the kind decides which of these it is (see OptionKind).
+template <typename T>
+T* fieldOf(const OptionInfo& info, Options& o) {
+    auto* member = std::get_if<T Options::*>(&info.field);
+    return member ? &(o.**member) : nullptr;
+}
+template <typename T>
+const T* fieldOf(const OptionInfo& info, const Options& o) {
+    auto* member = std::get_if<T Options::*>(&info.field);
+    return member ? &(o.**member) : nullptr;
+}
+
+// The message's words for what may be given: a range reads better as "a number from".
+std::string allowedInMessage(const OptionInfo& info) {
+    return info.kind == OptionKind::IntRange ? "a number from " + allowedValues(info) : allowedValues(info);
+}
+
+bool isEnumValue(const OptionInfo& info, std::string_view v) {
+    return std::any_of(info.values.begin(), info.values.end(), [&](const OptionValue& x) { return x.value == v; });
+}
+
+}  // namespace
+
 support::Status Options::set(std::string_view name, std::string_view value) {
+    const auto* info = findOption(name);
+    if (!info) {
+        std::vector<std::string> names;
+        for (const auto& o : optionTable()) names.emplace_back(o.name);
+        return makeError(ErrorKind::Usage, fmt::format("unknown option '{}'; the options are {}", name,
+                                                       support::joinOr(names)));
+    }
     const auto v = support::trim(value);
-    auto setBool = [&](std::optional<bool>& field) -> support::Status {
-        auto b = parseBool01(v);
-        if (!b) return bad(name, value, "0 or 1");
-        field = *b;
-        return {};
-    };
-    if (name == "arch") {
-        arch = std::string(v);
-        return {};
+    switch (info->kind) {
+        case OptionKind::Arch:
+            // Checked by validate(), against the arch list of the libNVVM that compiles.
+            *fieldOf<std::optional<std::string>>(*info, *this) = std::string(v);
+            return {};
+        case OptionKind::Enum:
+        case OptionKind::IntRange: {
+            long long n = 0;
+            const bool ok = info->kind == OptionKind::Enum
+                                ? isEnumValue(*info, v) && support::parseInt(v, n)
+                                : support::parseInt(v, n) && n >= info->min && n <= info->max;
+            if (!ok) return bad(name, value, allowedInMessage(*info));
+            *fieldOf<std::optional<int>>(*info, *this) = static_cast<int>(n);
+            return {};
+        }
+        case OptionKind::Bool: {
+            auto b = parseBool01(v);
+            if (!b) return bad(name, value, allowedInMessage(*info));
+            *fieldOf<std::optional<bool>>(*info, *this) = *b;
+            return {};
+        }
+        case OptionKind::Switch: {
+            // A switch given without a value is on, as on a command line.
+            auto b = parseBool01(v.empty() ? "1" : v);
+            if (!b) return bad(name, value, allowedInMessage(*info));
+            *fieldOf<bool>(*info, *this) = *b;
+            return {};
+        }
     }
-    if (name == "opt") {
-        if (v != "0" && v != "3") return bad(name, value, "0 or 3");
-        opt = v == "0" ? 0 : 3;
-        return {};
-    }
-    if (name == "ftz") return setBool(ftz);
-    if (name == "prec-div") return setBool(precDiv);
-    if (name == "prec-sqrt") return setBool(precSqrt);
-    if (name == "fma") return setBool(fma);
-    if (name == "g" || name == "gen-lto") {
-        auto b = parseBool01(v.empty() ? "1" : v);
-        if (!b) return bad(name, value, "on or off");
-        (name == "g" ? debug : genLto) = *b;
-        return {};
-    }
-    if (name == "jump-table-density") {
-        long long n = -1;
-        if (!support::parseInt(v, n) || n < 0 || n > 101) return bad(name, value, "a number from 0 to 101");
-        jumpTableDensity = static_cast<int>(n);
-        return {};
-    }
-    std::vector<std::string> names;
-    for (const auto& o : optionTable()) names.emplace_back(o.name);
-    return makeError(ErrorKind::Usage, fmt::format("unknown option '{}'; the options are {}", name,
-                                                   support::joinOr(names)));
+    return {};
 }
 
 std::optional<std::string> Options::get(std::string_view name) const {
-    auto b = [](const std::optional<bool>& x) -> std::optional<std::string> {
-        if (!x) return std::nullopt;
-        return std::string(*x ? "1" : "0");
-    };
-    if (name == "arch") return arch;
-    if (name == "opt") return opt ? std::optional(std::to_string(*opt)) : std::nullopt;
-    if (name == "ftz") return b(ftz);
-    if (name == "prec-div") return b(precDiv);
-    if (name == "prec-sqrt") return b(precSqrt);
-    if (name == "fma") return b(fma);
-    if (name == "g") return debug ? std::optional<std::string>("on") : std::nullopt;
-    if (name == "gen-lto") return genLto ? std::optional<std::string>("on") : std::nullopt;
-    if (name == "jump-table-density")
-        return jumpTableDensity ? std::optional(std::to_string(*jumpTableDensity)) : std::nullopt;
+    const auto* info = findOption(name);
+    if (!info) return std::nullopt;
+    switch (info->kind) {
+        case OptionKind::Arch: return *fieldOf<std::optional<std::string>>(*info, *this);
+        case OptionKind::Enum:
+        case OptionKind::IntRange: {
+            const auto& n = *fieldOf<std::optional<int>>(*info, *this);
+            return n ? std::optional(std::to_string(*n)) : std::nullopt;
+        }
+        case OptionKind::Bool: {
+            const auto& b = *fieldOf<std::optional<bool>>(*info, *this);
+            return b ? std::optional<std::string>(*b ? "1" : "0") : std::nullopt;
+        }
+        case OptionKind::Switch:
+            return *fieldOf<bool>(*info, *this) ? std::optional<std::string>("on") : std::nullopt;
+    }
     return std::nullopt;
 }
 
+void Options::clear(std::string_view name) {
+    const auto* info = findOption(name);
+    if (!info) return;
+    std::visit([this](auto member) { this->*member = {}; }, info->field);
+}
+
 support::Status Options::validate(int cudaMajor) const {
-    if (arch) {
-        const auto& archs = supportedArchs(cudaMajor);
-        if (std::find(archs.begin(), archs.end(), *arch) == archs.end()) {
-            std::string hint;
-            if (support::startsWith(*arch, "sm_"))
-                hint = fmt::format(" (libNVVM takes virtual archs: compute_{}, not {})",
-                                   arch->substr(3), *arch);
-            return makeError(ErrorKind::Usage,
-                             fmt::format("option arch: '{}' is not an arch libNVVM {}.x accepts{}; "
-                                         "use one of {}",
-                                         *arch, cudaMajor, hint, support::join(archs, ", ")));
+    for (const auto& info : optionTable()) {
+        switch (info.kind) {
+            case OptionKind::Arch: {
+                const auto& arch = *fieldOf<std::optional<std::string>>(info, *this);
+                if (!arch) break;
+                const auto& archs = supportedArchs(cudaMajor);
+                if (std::find(archs.begin(), archs.end(), *arch) != archs.end()) break;
+                std::string hint;
+                if (support::startsWith(*arch, "sm_"))
+                    hint = fmt::format(" (libNVVM takes virtual archs: compute_{}, not {})", arch->substr(3),
+                                       *arch);
+                return makeError(ErrorKind::Usage,
+                                 fmt::format("option {}: '{}' is not an arch libNVVM {}.x accepts{}; "
+                                             "use one of {}",
+                                             info.name, *arch, cudaMajor, hint, support::join(archs, ", ")));
+            }
+            case OptionKind::Enum:
+            case OptionKind::IntRange: {
+                // The fields can be written directly, past set()'s checks.
+                const auto& n = *fieldOf<std::optional<int>>(info, *this);
+                if (!n) break;
+                const auto text = std::to_string(*n);
+                const bool ok = info.kind == OptionKind::Enum ? isEnumValue(info, text)
+                                                              : *n >= info.min && *n <= info.max;
+                if (!ok) return bad(info.name, text, allowedInMessage(info));
+                break;
+            }
+            case OptionKind::Bool:
+            case OptionKind::Switch: break;  // every value is allowed
         }
     }
-    if (opt && *opt != 0 && *opt != 3) return bad("opt", std::to_string(*opt), "0 or 3");
-    if (jumpTableDensity && (*jumpTableDensity < 0 || *jumpTableDensity > 101))
-        return bad("jump-table-density", std::to_string(*jumpTableDensity), "a number from 0 to 101");
     for (const auto& f : extraFlags) {
         if (support::startsWith(f, "--"))
             return makeError(ErrorKind::Usage,
@@ -184,16 +270,14 @@ support::Status Options::validate(int cudaMajor) const {
 
 std::vector<std::string> Options::flags() const {
     std::vector<std::string> out;
-    auto b = [](bool v) { return v ? "1" : "0"; };
-    if (arch) out.push_back("-arch=" + *arch);
-    if (opt) out.push_back(fmt::format("-opt={}", *opt));
-    if (ftz) out.push_back(fmt::format("-ftz={}", b(*ftz)));
-    if (precDiv) out.push_back(fmt::format("-prec-div={}", b(*precDiv)));
-    if (precSqrt) out.push_back(fmt::format("-prec-sqrt={}", b(*precSqrt)));
-    if (fma) out.push_back(fmt::format("-fma={}", b(*fma)));
-    if (debug) out.push_back("-g");
-    if (jumpTableDensity) out.push_back(fmt::format("-jump-table-density={}", *jumpTableDensity));
-    if (genLto) out.push_back("-gen-lto");
+    for (const auto& info : optionTable()) {
+        const auto value = get(info.name);
+        if (!value) continue;
+        // A Switch is the flag alone; every other option carries its value (get()'s text is
+        // the flag's: "1"/"0" for a Bool).
+        out.push_back(info.kind == OptionKind::Switch ? std::string(info.flag)
+                                                      : std::string(info.flag) + *value);
+    }
     out.insert(out.end(), extraFlags.begin(), extraFlags.end());
     return out;
 }

@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "support/Result.h"
@@ -23,28 +24,60 @@ struct Options {
     bool genLto = false;                   // -gen-lto
     std::vector<std::string> extraFlags;   // passed as written, after the typed ones
 
-    // Sets one option by the name the CLI and workspace files use: "arch", "opt", "ftz",
-    // "prec-div", "prec-sqrt", "fma", "g", "jump-table-density", "gen-lto". The error names the
-    // option and its allowed values.
+    // Sets one option by its name in optionTable() ("arch", "prec-div", ...), which the CLI
+    // and workspace files use too. The error names the option and its allowed values.
     support::Status set(std::string_view name, std::string_view value);
-    // Checks every field against the option table and the arch list of `cudaMajor`.
+    // Checks every field against the option table and the arch list of `cudaMajor`, and the
+    // extra flags for a libNVVM flag's shape.
     support::Status validate(int cudaMajor = 13) const;
     // The flags for libNVVM, in the option table's order, then the extra flags.
     std::vector<std::string> flags() const;
     // The value of an option as `set` takes it, or nothing when unset.
     std::optional<std::string> get(std::string_view name) const;
+    // Unsets an option, so libNVVM's own default applies (a Switch is off).
+    void clear(std::string_view name);
 
     bool operator==(const Options&) const = default;
 };
 
-struct OptionInfo {
-    std::string_view name;   // "prec-div"
-    std::string_view flag;   // "-prec-div="
-    std::string_view allowed;  // "0 or 1"
-    std::string_view help;
+// How an option's value is written and checked. The kind fixes the field's type in Options:
+// Arch is a std::optional<std::string>, Enum and IntRange a std::optional<int>, Bool a
+// std::optional<bool> (unset, 0 or 1), Switch a plain bool (a flag without a value, off unless set).
+enum class OptionKind { Arch, Enum, IntRange, Bool, Switch };
+
+struct OptionValue {
+    std::string_view value;    // "0", as set() takes it and the flag carries it
+    std::string_view meaning;  // "no optimisation", or empty
 };
-// Every typed option, in the order flags() emits them.
+
+// One libNVVM option: everything the flags, the checks, the workspace file, nvpg's command
+// line and the Options dock need to know about it, so that adding an option is one entry.
+struct OptionInfo {
+    using Field = std::variant<std::optional<std::string> Options::*, std::optional<int> Options::*,
+                               std::optional<bool> Options::*, bool Options::*>;
+
+    std::string_view name;    // "prec-div": set()/get(), the workspace key, nvpg's --prec-div
+    std::string_view flag;    // "-prec-div=" (a value follows), or "-g" (a Switch)
+    OptionKind kind;
+    Field field;
+    std::vector<OptionValue> values = {};  // Enum: the allowed values, in the order offered
+    int min = 0, max = 0;             // IntRange: the allowed values, both included
+    // libNVVM's own value when the flag is not passed (libNVVM API docs); empty when it
+    // depends on the release (arch).
+    std::string_view libnvvmDefault = {};
+    std::string_view label = {};  // the Options dock's text for it
+    std::string_view help = {};
+    // Chosen by the outputs a compile wants (gen-lto), never by the person: not stored in a
+    // workspace, not an nvpg option, not in the Options dock.
+    bool outputChoice = false;
+};
+// Every typed option, in the order flags() emits them, the workspace writes them and the
+// Options dock shows them.
 const std::vector<OptionInfo>& optionTable();
+// The table's entry named `name`, or nullptr.
+const OptionInfo* findOption(std::string_view name);
+// What a value may be, as messages and help say it: "0 or 3", "0 to 101", "compute_NN[a|f]".
+std::string allowedValues(const OptionInfo& info);
 
 // The -arch values libNVVM documents for a CUDA major release (nvvm.h), plus those it was seen
 // to accept beyond its list (compute_86, compute_88 in 13.0).

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -279,26 +281,17 @@ std::optional<Error> readModules(const json& doc, const Reader& r, std::vector<n
     return std::nullopt;
 }
 
-enum class OptionType { String, Int, Bool };
-
-struct OptionKey {
-    std::string_view name;
-    OptionType type;
-};
-
-// The typed options a workspace stores, in the order they are written. gen-lto is not among
-// them: it picks the kind of output, which is the caller's choice on each compile.
-constexpr OptionKey kOptionKeys[] = {
-    {"arch", OptionType::String},    {"opt", OptionType::Int},
-    {"ftz", OptionType::Bool},       {"prec-div", OptionType::Bool},
-    {"prec-sqrt", OptionType::Bool}, {"fma", OptionType::Bool},
-    {"g", OptionType::Bool},         {"jump-table-density", OptionType::Int},
-};
+// The typed options a workspace stores are the option table's, in its order. gen-lto is not
+// among them: it picks the kind of output, which is the caller's choice on each compile.
+bool storedInWorkspace(const nvvm::OptionInfo& info) {
+    return !info.outputChoice;
+}
 constexpr std::string_view kExtraFlags = "extra-flags";
 
 std::string knownOptionNames() {
     std::string s;
-    for (const auto& k : kOptionKeys) s += fmt::format("\"{}\", ", k.name);
+    for (const auto& k : nvvm::optionTable())
+        if (storedInWorkspace(k)) s += fmt::format("\"{}\", ", k.name);
     return s + fmt::format("\"{}\"", kExtraFlags);
 }
 
@@ -323,30 +316,33 @@ std::optional<Error> readOptions(const json& doc, const Reader& r, nvvm::Options
             }
             continue;
         }
-        const auto known = std::find_if(std::begin(kOptionKeys), std::end(kOptionKeys),
-                                        [&name = key](const OptionKey& k) { return k.name == name; });
-        if (known == std::end(kOptionKeys)) {
-            if (key == "gen-lto")
-                return r.error(p,
-                               "gen-lto is not stored in a workspace: it chooses LTO-IR output "
-                               "for one compile; remove the key");
+        const auto* known = nvvm::findOption(key);
+        if (!known || !storedInWorkspace(*known)) {
+            if (known)
+                return r.error(p, fmt::format("{} is not stored in a workspace: it chooses the kind of "
+                                              "output for one compile; remove the key",
+                                              key));
             return r.error(p,
                            fmt::format("unknown option; the options are {}", knownOptionNames()));
         }
+        // The JSON type is the field's: a string for the arch, an integer for a number, true or
+        // false for an on/off option; set() then checks the value as it does for nvpg's.
         std::string text;
-        switch (known->type) {
-            case OptionType::String:
+        switch (known->kind) {
+            case nvvm::OptionKind::Arch:
                 if (!value.is_string()) return r.error(p, expected("a string", value));
                 text = value.get<std::string>();
                 // Options::set trims: blanks alone would be saved as "" and refused on reopening.
                 if (support::trim(text).empty())
                     return r.error(p, "empty; remove the key to use the default");
                 break;
-            case OptionType::Int:
+            case nvvm::OptionKind::Enum:
+            case nvvm::OptionKind::IntRange:
                 if (!value.is_number_integer()) return r.error(p, expected("an integer", value));
                 text = value.dump();
                 break;
-            case OptionType::Bool:
+            case nvvm::OptionKind::Bool:
+            case nvvm::OptionKind::Switch:
                 if (!value.is_boolean()) return r.error(p, expected("true or false", value));
                 text = value.get<bool>() ? "1" : "0";
                 break;
@@ -480,14 +476,21 @@ std::string serializeWorkspace(const Workspace& ws) {
 
     ojson options = ojson::object();
     const auto& opt = ws.options;
-    if (opt.arch) options["arch"] = *opt.arch;
-    if (opt.opt) options["opt"] = *opt.opt;
-    if (opt.ftz) options["ftz"] = *opt.ftz;
-    if (opt.precDiv) options["prec-div"] = *opt.precDiv;
-    if (opt.precSqrt) options["prec-sqrt"] = *opt.precSqrt;
-    if (opt.fma) options["fma"] = *opt.fma;
-    if (opt.debug) options["g"] = true;
-    if (opt.jumpTableDensity) options["jump-table-density"] = *opt.jumpTableDensity;
+    for (const auto& info : nvvm::optionTable()) {
+        if (!storedInWorkspace(info)) continue;
+        // The JSON type follows the field's: the arch a string, numbers integers, on/off options
+        // true or false; a switch is written only when on.
+        std::visit(
+            [&](auto member) {
+                const auto& v = opt.*member;
+                if constexpr (std::is_same_v<std::decay_t<decltype(v)>, bool>) {
+                    if (v) options[std::string(info.name)] = true;
+                } else if (v) {
+                    options[std::string(info.name)] = *v;
+                }
+            },
+            info.field);
+    }
     if (!opt.extraFlags.empty()) options[std::string(kExtraFlags)] = opt.extraFlags;
     doc["options"] = std::move(options);
 

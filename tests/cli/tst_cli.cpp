@@ -6,6 +6,7 @@
 
 #include "PlainNvvm.h"
 #include "TestSupport.h"
+#include "nvvm/Options.h"
 #include "support/Text.h"
 
 using namespace nvpg;
@@ -139,6 +140,41 @@ private slots:
         r = runNvpg({"compile", "--verify-only", "--arch", "compute_90", data("ir/sinf.ll")});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.isEmpty());
+    }
+
+    // Each libNVVM option of nvvm::optionTable() is an option of nvpg compile under its name,
+    // with the table's help and allowed values; gen-lto is not (it is --emit ltoir).
+    void compileHelpListsEveryTableOption() {
+        const auto r = runNvpg({"compile", "--help"});
+        QCOMPARE(r.exitCode, 0);
+        const QString help = QString::fromUtf8(r.out);
+        for (const auto& info : nvvm::optionTable()) {
+            const auto name = QString::fromUtf8(info.name.data(), qsizetype(info.name.size()));
+            const QString option = (name.size() == 1 ? "-" : "--") + name;
+            const QRegularExpression listed("(^|\\s)" + QRegularExpression::escape(option) + "(\\s|,)",
+                                            QRegularExpression::MultilineOption);
+            if (info.outputChoice) {
+                QVERIFY2(!help.contains(listed), qPrintable(option));
+                continue;
+            }
+            QVERIFY2(help.contains(listed), qPrintable(option + " not in:\n" + help));
+            QVERIFY2(help.contains(QString::fromUtf8(info.help.data(), qsizetype(info.help.size()))),
+                     qPrintable(option));
+            if (info.kind != nvvm::OptionKind::Switch)
+                QVERIFY2(help.contains(QString::fromStdString(nvvm::allowedValues(info))), qPrintable(option));
+        }
+    }
+
+    // A bad value for any table option is a usage error naming the option, before any compile.
+    void everyTableOptionRefusesABadValue() {
+        for (const auto& info : nvvm::optionTable()) {
+            if (info.outputChoice || info.kind == nvvm::OptionKind::Switch) continue;
+            const auto name = QString::fromUtf8(info.name.data(), qsizetype(info.name.size()));
+            const auto r = runNvpg({"compile", "--" + name, "bogus", data("ir/sinf.ll")});
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains(("option " + name + ": 'bogus'").toUtf8()), r.err.constData());
+            QVERIFY(r.out.isEmpty());
+        }
     }
 
     void usageErrorsExitTwo_data() {

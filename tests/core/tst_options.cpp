@@ -2,6 +2,9 @@
 // libNVVM sees a bad value.
 #include <QtTest>
 
+#include <set>
+#include <variant>
+
 #include "nvvm/Options.h"
 
 using namespace nvpg;
@@ -133,6 +136,116 @@ private slots:
         QCOMPARE(*o.get("prec-div"), std::string("0"));
         QVERIFY(o.set("jump-table-density", "7"));
         QCOMPARE(*o.get("jump-table-density"), std::string("7"));
+    }
+
+    // "A new option is one entry": whatever the table holds, each entry's allowed values reach
+    // libNVVM as its flag and come back from get(); values outside them are refused naming it.
+    void everyTableOptionRoundTripsThroughFlagsAndChecks() {
+        QVERIFY(!nvvm::optionTable().empty());
+        for (const auto& info : nvvm::optionTable()) {
+            const std::string name(info.name);
+            const auto allowed = nvvm::allowedValues(info);
+            std::vector<std::string> good, refusedBySet, refusedByValidate;
+            switch (info.kind) {
+                case nvvm::OptionKind::Arch:
+                    good = nvvm::supportedArchs(13);
+                    refusedByValidate = {"sm_90", "compute_70", "compute90"};
+                    break;
+                case nvvm::OptionKind::Enum:
+                    QVERIFY2(!info.values.empty(), info.name.data());
+                    for (const auto& v : info.values) good.emplace_back(v.value);
+                    refusedBySet = {"-1", "x", "1000"};
+                    break;
+                case nvvm::OptionKind::IntRange:
+                    QVERIFY2(info.min < info.max, info.name.data());
+                    good = {std::to_string(info.min), std::to_string((info.min + info.max) / 2),
+                            std::to_string(info.max)};
+                    refusedBySet = {std::to_string(info.min - 1), std::to_string(info.max + 1), "x"};
+                    break;
+                case nvvm::OptionKind::Bool:
+                    good = {"0", "1"};
+                    refusedBySet = {"2", "maybe"};
+                    break;
+                case nvvm::OptionKind::Switch:
+                    good = {"on"};
+                    refusedBySet = {"maybe"};
+                    break;
+            }
+            for (const auto& v : good) {
+                const auto what = qPrintable(QString::fromStdString(name + " " + v));
+                nvvm::Options o;
+                QVERIFY2(o.set(name, v), what);
+                QVERIFY2(o.validate(13), what);
+                const std::string flag = info.kind == nvvm::OptionKind::Switch ? std::string(info.flag)
+                                                                                 : std::string(info.flag) + v;
+                QCOMPARE(o.flags(), std::vector<std::string>{flag});
+                QCOMPARE(o.get(name), std::optional(v));
+                // The same flag written as an extra flag is refused: the option has its field.
+                nvvm::Options extra;
+                extra.extraFlags = {flag};
+                const auto st = extra.validate(13);
+                QVERIFY2(!st && st.error().message.find("own field") != std::string::npos, what);
+                o.clear(name);
+                QVERIFY2(o == nvvm::Options{}, what);
+                QVERIFY(!o.get(name));
+            }
+            auto refused = [&](const support::Status& st, const std::string& v) {
+                const auto what = qPrintable(QString::fromStdString(name + " " + v));
+                QVERIFY2(!st, what);
+                const auto& msg = st.error().message;
+                QVERIFY2(msg.find("option " + name + ": '" + v + "'") != std::string::npos, msg.c_str());
+                QCOMPARE(st.error().kind, support::ErrorKind::Usage);
+            };
+            for (const auto& v : refusedBySet) {
+                nvvm::Options o;
+                const auto st = o.set(name, v);
+                refused(st, v);
+                QVERIFY2(st.error().message.find(allowed) != std::string::npos, st.error().message.c_str());
+            }
+            for (const auto& v : refusedByValidate) {
+                nvvm::Options o;
+                QVERIFY(o.set(name, v));
+                refused(o.validate(13), v);
+            }
+            // A value written straight into the field, past set(), is refused by validate().
+            if (info.kind == nvvm::OptionKind::Enum || info.kind == nvvm::OptionKind::IntRange) {
+                nvvm::Options o;
+                o.*std::get<std::optional<int> nvvm::Options::*>(info.field) = info.max + 1000;
+                refused(o.validate(13), std::to_string(info.max + 1000));
+            }
+        }
+    }
+
+    void tableEntriesAreConsistent() {
+        std::set<std::string_view> names, flags;
+        for (const auto& info : nvvm::optionTable()) {
+            QVERIFY2(names.insert(info.name).second, info.name.data());
+            QVERIFY2(flags.insert(info.flag).second, info.flag.data());
+            QVERIFY2(nvvm::findOption(info.name) == &info, info.name.data());
+            QVERIFY2(!info.help.empty() && !info.label.empty(), info.name.data());
+            // A flag with a value ends in '=', a switch is the flag alone.
+            QCOMPARE(info.flag.back() == '=', info.kind != nvvm::OptionKind::Switch);
+            // The kind decides the field's type (see OptionKind).
+            using O = nvvm::Options;
+            switch (info.kind) {
+                case nvvm::OptionKind::Arch:
+                    QVERIFY(std::holds_alternative<std::optional<std::string> O::*>(info.field));
+                    break;
+                case nvvm::OptionKind::Enum:
+                case nvvm::OptionKind::IntRange:
+                    QVERIFY(std::holds_alternative<std::optional<int> O::*>(info.field));
+                    QVERIFY2(!info.libnvvmDefault.empty(), info.name.data());
+                    break;
+                case nvvm::OptionKind::Bool:
+                    QVERIFY(std::holds_alternative<std::optional<bool> O::*>(info.field));
+                    QVERIFY2(info.libnvvmDefault == "0" || info.libnvvmDefault == "1", info.name.data());
+                    break;
+                case nvvm::OptionKind::Switch:
+                    QVERIFY(std::holds_alternative<bool O::*>(info.field));
+                    break;
+            }
+        }
+        QVERIFY(!nvvm::findOption("optimise"));
     }
 
     void archForTheLocalGpu_data() {

@@ -63,6 +63,7 @@ private slots:
     void roundTrip();
     void serializedForm();
     void unsetOptionsAreNotWritten();
+    void everyTableOptionRoundTripsThroughTheFile();
     void defaultsForOptionalKeys();
     void parseErrors_data();
     void parseErrors();
@@ -192,6 +193,55 @@ void TestWorkspace::serializedForm() {
 }
 )";
     QCOMPARE(qs(workspace::serializeWorkspace(ws)), qs(expected));
+}
+
+// Each option of the table is a key of "options" under its name, with the JSON type its kind
+// gives, and reads back as written; an output choice (gen-lto) is neither written nor read.
+void TestWorkspace::everyTableOptionRoundTripsThroughTheFile() {
+    for (const auto& info : nvvm::optionTable()) {
+        const std::string name(info.name);
+        std::vector<std::string> values;
+        switch (info.kind) {
+            case nvvm::OptionKind::Arch: values = nvvm::supportedArchs(13); break;
+            case nvvm::OptionKind::Enum:
+                for (const auto& v : info.values) values.emplace_back(v.value);
+                break;
+            case nvvm::OptionKind::IntRange: values = {std::to_string(info.min), std::to_string(info.max)}; break;
+            case nvvm::OptionKind::Bool: values = {"0", "1"}; break;
+            case nvvm::OptionKind::Switch: values = {"on"}; break;
+        }
+        for (const auto& v : values) {
+            const auto what = qPrintable(QString::fromStdString(name + " " + v));
+            workspace::Workspace ws;
+            ws.modules.push_back({"k.ll", "; k\n", false});
+            QVERIFY2(ws.options.set(name, v), what);
+            const auto text = workspace::serializeWorkspace(ws);
+            const auto doc = nlohmann::json::parse(text);
+            const auto& options = doc.at("options");
+            auto back = workspace::parseWorkspace(text, "x.nvpg");
+            QVERIFY2(back.ok(), what);
+            if (info.outputChoice) {
+                QVERIFY2(options.empty(), what);
+                QVERIFY2(back->options == nvvm::Options{}, what);
+                // Nor is it read: the file would otherwise choose an output for every compile.
+                const auto st = workspace::parseWorkspace(validWith({{"options", {{name, true}}}}), "x.nvpg");
+                QVERIFY2(!st && st.error().message.find("not stored in a workspace") != std::string::npos, what);
+                continue;
+            }
+            QCOMPARE(options.size(), size_t(1));
+            const auto& value = options.at(name);
+            switch (info.kind) {
+                case nvvm::OptionKind::Arch: QCOMPARE(value.get<std::string>(), v); break;
+                case nvvm::OptionKind::Enum:
+                case nvvm::OptionKind::IntRange: QCOMPARE(std::to_string(value.get<int>()), v); break;
+                case nvvm::OptionKind::Bool: QCOMPARE(value.get<bool>(), v == "1"); break;
+                case nvvm::OptionKind::Switch: QCOMPARE(value.get<bool>(), true); break;
+            }
+            QVERIFY2(back->options == ws.options, what);
+            QCOMPARE(back->options.get(name), std::optional(v));
+            QCOMPARE(workspace::serializeWorkspace(*back), text);
+        }
+    }
 }
 
 void TestWorkspace::unsetOptionsAreNotWritten() {

@@ -4,6 +4,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDeadlineTimer>
+#include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
@@ -11,6 +12,8 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+
+#include <functional>
 
 #include "TestSupport.h"
 #include "document/WorkspaceDocument.h"
@@ -65,6 +68,7 @@ private slots:
     void cleanup();
 
     void defaultsShowLibnvvmValues();
+    void oneRowPerTableOption();
     void archComboSetsAndClearsArch();
     void triStatesMapToOptional_data();
     void triStatesMapToOptional();
@@ -114,6 +118,88 @@ void TestOptions::defaultsShowLibnvvmValues() {
     QVERIFY(panel.jumpTableSpin()->toolTip().contains("-jump-table-density="));
     QVERIFY(!panel.hasInvalidInput());
     QVERIFY(!doc.isModified());  // building the panel edits nothing
+}
+
+// The dock's option rows are the option table's, in its order: each control is named, labelled
+// and explained as its entry says, edits the document's option to each value it offers, and
+// shows that value again when a panel is built on the document.
+void TestOptions::oneRowPerTableOption() {
+    WorkspaceDocument doc;
+    OptionsPanel panel(&doc);
+    panel.setArchs(nvvm::supportedArchs(13), 13, "default");
+    auto* form = qobject_cast<QFormLayout*>(panel.layout());
+    QVERIFY(form);
+    QStringList rows, want;
+    for (int r = 0; r < form->rowCount(); ++r) {
+        auto* item = form->itemAt(r, QFormLayout::FieldRole);
+        if (item && item->widget() && nvvm::findOption(item->widget()->objectName().toStdString()))
+            rows << item->widget()->objectName();
+    }
+    for (const auto& info : nvvm::optionTable())
+        if (!info.outputChoice) want << QString::fromUtf8(info.name.data(), qsizetype(info.name.size()));
+    QCOMPARE(rows, want);
+
+    for (const auto& info : nvvm::optionTable()) {
+        const std::string name(info.name);
+        QWidget* control = panel.optionControl(name);
+        if (info.outputChoice) {
+            QVERIFY2(!control, name.c_str());
+            continue;
+        }
+        QVERIFY2(control, name.c_str());
+        QCOMPARE(control->objectName().toStdString(), name);
+        QVERIFY2(control->toolTip().contains(QString::fromUtf8(info.flag.data(), qsizetype(info.flag.size()))),
+                 name.c_str());
+        QVERIFY2(control->toolTip().contains(QString::fromUtf8(info.help.data(), qsizetype(info.help.size()))),
+                 name.c_str());
+        const QString label = QString::fromUtf8(info.label.data(), qsizetype(info.label.size()));
+        auto* labelWidget = qobject_cast<QLabel*>(form->labelForField(control));
+        auto* check = qobject_cast<QCheckBox*>(control);
+        QCOMPARE(check ? check->text() : (labelWidget ? labelWidget->text() : QString()), label);
+
+        // Every value the control offers, then back to unset.
+        std::vector<std::function<void()>> choices;
+        std::function<void()> unset;
+        if (auto* c = qobject_cast<QComboBox*>(control)) {
+            QVERIFY2(c->count() > 1, name.c_str());
+            for (int i = 1; i < c->count(); ++i) choices.push_back([c, i] { c->setCurrentIndex(i); });
+            unset = [c] { c->setCurrentIndex(0); };
+        } else if (check) {
+            choices.push_back([check] { check->setChecked(true); });
+            unset = [check] { check->setChecked(false); };
+        } else if (auto* spin = qobject_cast<QSpinBox*>(control)) {
+            QCOMPARE(spin->minimum(), info.min - 1);
+            QCOMPARE(spin->maximum(), info.max);
+            for (int v : {info.min, info.max}) choices.push_back([spin, v] { spin->setValue(v); });
+            unset = [spin] { spin->setValue(spin->minimum()); };
+        } else {
+            QFAIL(name.c_str());
+        }
+        for (const auto& choose : choices) {
+            choose();
+            const auto value = doc.workspace().options.get(name);
+            QVERIFY2(value, name.c_str());
+            const auto flags = doc.workspace().options.flags();
+            QCOMPARE(flags.size(), size_t(1));
+            QVERIFY2(flags.front().rfind(std::string(info.flag), 0) == 0, flags.front().c_str());
+            if (auto* c = qobject_cast<QComboBox*>(control))
+                QCOMPARE(QString::fromStdString(*value), c->currentData().toString());
+            if (auto* spin = qobject_cast<QSpinBox*>(control))
+                QCOMPARE(QString::fromStdString(*value), QString::number(spin->value()));
+
+            OptionsPanel other(&doc);
+            other.setArchs(nvvm::supportedArchs(13), 13, "default");
+            QWidget* shown = other.optionControl(name);
+            if (auto* c = qobject_cast<QComboBox*>(shown))
+                QCOMPARE(c->currentIndex(), qobject_cast<QComboBox*>(control)->currentIndex());
+            if (auto* b = qobject_cast<QCheckBox*>(shown)) QVERIFY(b->isChecked());
+            if (auto* spin = qobject_cast<QSpinBox*>(shown))
+                QCOMPARE(spin->value(), qobject_cast<QSpinBox*>(control)->value());
+        }
+        unset();
+        QVERIFY2(!doc.workspace().options.get(name), name.c_str());
+        QVERIFY(doc.workspace().options.flags().empty());
+    }
 }
 
 void TestOptions::archComboSetsAndClearsArch() {

@@ -20,27 +20,24 @@ namespace nvpg::gui {
 
 namespace {
 
-// libNVVM's own values when a flag is not passed (libNVVM API docs).
-constexpr int kDefaultOpt = 3;
-constexpr int kDefaultJumpTableDensity = 101;
-constexpr bool kDefaultFtz = false, kDefaultPrecDiv = true, kDefaultPrecSqrt = true,
-               kDefaultFma = true;
-
 // Marks an arch item that is not in libNVVM's list but came from the document, so the combo
 // can show what a loaded workspace asks for instead of silently showing something else.
 constexpr int kForeignArchRole = Qt::UserRole + 1;
 
 const QColor kErrorColor(0xc6, 0x28, 0x28);
 
-QString tooltipFor(std::string_view name) {
-    for (const auto& o : nvvm::optionTable()) {
-        if (o.name != name) continue;
-        const QString flag = QString::fromUtf8(o.flag.data(), qsizetype(o.flag.size()));
-        const QString help = QString::fromUtf8(o.help.data(), qsizetype(o.help.size()));
-        const QString allowed = QString::fromUtf8(o.allowed.data(), qsizetype(o.allowed.size()));
-        return QStringLiteral("%1\nlibNVVM flag: %2 (%3)").arg(help, flag, allowed);
-    }
-    return {};
+QString qs(std::string_view s) {
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+QString tooltipFor(const nvvm::OptionInfo& o) {
+    return QStringLiteral("%1\nlibNVVM flag: %2 (%3)")
+        .arg(qs(o.help), qs(o.flag), QString::fromStdString(nvvm::allowedValues(o)));
+}
+
+// libNVVM's opt level when none is chosen: what the debug note compares against.
+int defaultOpt() {
+    return qs(nvvm::findOption("opt")->libnvvmDefault).toInt();
 }
 
 std::vector<std::string> splitFlags(const QString& text) {
@@ -56,14 +53,14 @@ QString joinFlags(const std::vector<std::string>& flags) {
     return parts.join(QLatin1Char(' '));
 }
 
-std::optional<bool> triValue(const QComboBox* c) {
-    const QVariant v = c->currentData();
-    if (!v.isValid()) return std::nullopt;
-    return v.toInt() != 0;
-}
-
-void setTriValue(QComboBox* c, std::optional<bool> v) {
-    c->setCurrentIndex(v ? c->findData(*v ? 1 : 0) : 0);
+// A value the control offers (from the table, so set() takes it), or unset for its "default".
+void setOrClear(nvvm::Options& o, std::string_view name, const std::optional<QString>& value) {
+    if (!value) {
+        o.clear(name);
+        return;
+    }
+    [[maybe_unused]] const auto st = o.set(name, value->toStdString());
+    Q_ASSERT(st.ok());
 }
 
 QColor mix(const QColor& a, const QColor& b, double t) {
@@ -101,44 +98,20 @@ OptionsPanel::OptionsPanel(WorkspaceDocument* document, QWidget* parent)
         c->setMinimumContentsLength(10);
     };
 
-    arch_ = new QComboBox(this);
-    arch_->setObjectName(QStringLiteral("arch"));
-    arch_->setToolTip(tooltipFor("arch"));
-    shrinkable(arch_);
     archNote_ = makeNote(this, "archNote", true);
-    form->addRow(tr("arch"), arch_);
-    form->addRow(QString(), archNote_);
-
-    opt_ = new QComboBox(this);
-    opt_->setObjectName(QStringLiteral("opt"));
-    opt_->addItem(tr("default (%1)").arg(kDefaultOpt), QVariant());
-    opt_->addItem(tr("0 (no optimisation)"), 0);
-    opt_->addItem(tr("3"), 3);
-    opt_->setToolTip(tooltipFor("opt"));
-    shrinkable(opt_);
-    form->addRow(tr("opt"), opt_);
-
-    ftz_ = makeTriState("ftz", kDefaultFtz);
-    precDiv_ = makeTriState("prec-div", kDefaultPrecDiv);
-    precSqrt_ = makeTriState("prec-sqrt", kDefaultPrecSqrt);
-    fma_ = makeTriState("fma", kDefaultFma);
-    for (auto* c : {ftz_, precDiv_, precSqrt_, fma_}) form->addRow(c->objectName(), c);
-
-    debug_ = new QCheckBox(tr("debug info (-g, needs opt 0)"), this);
-    debug_->setObjectName(QStringLiteral("g"));
-    debug_->setToolTip(tooltipFor("g"));
     debugNote_ = makeNote(this, "debugNote", false);
-    form->addRow(QString(), debug_);
-    form->addRow(QString(), debugNote_);
-
-    jumpTable_ = new QSpinBox(this);
-    jumpTable_->setObjectName(QStringLiteral("jump-table-density"));
-    // -1 stands for "unset" so that libNVVM's own default applies and no flag is passed.
-    jumpTable_->setRange(-1, 101);
-    jumpTable_->setSpecialValueText(tr("default (%1)").arg(kDefaultJumpTableDensity));
-    jumpTable_->setValue(-1);
-    jumpTable_->setToolTip(tooltipFor("jump-table-density"));
-    form->addRow(tr("jump-table density"), jumpTable_);
+    for (const auto& info : nvvm::optionTable()) {
+        if (info.outputChoice) continue;  // gen-lto: the wanted outputs choose it
+        QWidget* control = makeControl(info);
+        options_.emplace_back(&info, control);
+        if (info.kind == nvvm::OptionKind::Arch || info.kind == nvvm::OptionKind::Enum)
+            shrinkable(static_cast<QComboBox*>(control));
+        // A check box says what it is itself; other controls get the label beside them.
+        form->addRow(info.kind == nvvm::OptionKind::Switch ? QString() : qs(info.label), control);
+        // The notes sit under the control they are about.
+        if (info.kind == nvvm::OptionKind::Arch) form->addRow(QString(), archNote_);
+        if (info.name == "g") form->addRow(QString(), debugNote_);
+    }
 
     libdevice_ = new QCheckBox(tr("link libdevice (lazily)"), this);
     libdevice_->setObjectName(QStringLiteral("libdevice"));
@@ -185,34 +158,6 @@ OptionsPanel::OptionsPanel(WorkspaceDocument* document, QWidget* parent)
         const QSignalBlocker block(arch_);
         selectArch(arch);
     });
-    connect(opt_, &QComboBox::currentIndexChanged, this, [this] {
-        if (syncing_) return;
-        const QVariant v = opt_->currentData();
-        editOptions([&](nvvm::Options& o) {
-            o.opt = v.isValid() ? std::optional(v.toInt()) : std::nullopt;
-        });
-    });
-    auto connectTri = [this](QComboBox* c, std::optional<bool> nvvm::Options::*field) {
-        connect(c, &QComboBox::currentIndexChanged, this, [this, c, field] {
-            if (syncing_) return;
-            const auto v = triValue(c);
-            editOptions([&](nvvm::Options& o) { o.*field = v; });
-        });
-    };
-    connectTri(ftz_, &nvvm::Options::ftz);
-    connectTri(precDiv_, &nvvm::Options::precDiv);
-    connectTri(precSqrt_, &nvvm::Options::precSqrt);
-    connectTri(fma_, &nvvm::Options::fma);
-    connect(debug_, &QCheckBox::toggled, this, [this](bool on) {
-        if (syncing_) return;
-        editOptions([&](nvvm::Options& o) { o.debug = on; });
-    });
-    connect(jumpTable_, &QSpinBox::valueChanged, this, [this](int v) {
-        if (syncing_) return;
-        editOptions([&](nvvm::Options& o) {
-            o.jumpTableDensity = v < 0 ? std::nullopt : std::optional(v);
-        });
-    });
     connect(libdevice_, &QCheckBox::toggled, this, [this](bool on) {
         if (syncing_) return;
         QScopedValueRollback guard(applying_, true);
@@ -232,14 +177,116 @@ OptionsPanel::OptionsPanel(WorkspaceDocument* document, QWidget* parent)
     syncFromDocument();
 }
 
-QComboBox* OptionsPanel::makeTriState(const char* name, bool libnvvmDefault) {
-    auto* c = new QComboBox(this);
-    c->setObjectName(QString::fromLatin1(name));
-    c->addItem(tr("default (%1)").arg(libnvvmDefault ? 1 : 0), QVariant());
-    c->addItem(tr("on (1)"), 1);
-    c->addItem(tr("off (0)"), 0);
-    c->setToolTip(tooltipFor(name));
-    return c;
+QWidget* OptionsPanel::makeControl(const nvvm::OptionInfo& info) {
+    const QString defaultText = tr("default (%1)").arg(qs(info.libnvvmDefault));
+    const std::string_view name = info.name;
+    QWidget* control = nullptr;
+    switch (info.kind) {
+        case nvvm::OptionKind::Arch:
+            // Filled by setArchs; its edits are connected there with the arch list's own rules.
+            control = arch_ = new QComboBox(this);
+            break;
+        case nvvm::OptionKind::Enum:
+        case nvvm::OptionKind::Bool: {
+            auto* c = new QComboBox(this);
+            c->addItem(defaultText, QVariant());
+            if (info.kind == nvvm::OptionKind::Bool) {
+                c->addItem(tr("on (1)"), 1);
+                c->addItem(tr("off (0)"), 0);
+            } else {
+                for (const auto& v : info.values)
+                    c->addItem(v.meaning.empty() ? qs(v.value) : tr("%1 (%2)").arg(qs(v.value), qs(v.meaning)),
+                               qs(v.value).toInt());
+            }
+            connect(c, &QComboBox::currentIndexChanged, this, [this, c, name] {
+                if (syncing_) return;
+                const QVariant v = c->currentData();
+                editOptions([&](nvvm::Options& o) {
+                    setOrClear(o, name, v.isValid() ? std::optional(v.toString()) : std::nullopt);
+                });
+            });
+            control = c;
+            break;
+        }
+        case nvvm::OptionKind::Switch: {
+            auto* c = new QCheckBox(qs(info.label), this);
+            connect(c, &QCheckBox::toggled, this, [this, name](bool on) {
+                if (syncing_) return;
+                editOptions([&](nvvm::Options& o) {
+                    setOrClear(o, name, on ? std::optional(QStringLiteral("on")) : std::nullopt);
+                });
+            });
+            control = c;
+            break;
+        }
+        case nvvm::OptionKind::IntRange: {
+            auto* spin = new QSpinBox(this);
+            // One below the range stands for "unset", so that libNVVM's own default applies and
+            // no flag is passed.
+            const int unset = info.min - 1;
+            spin->setRange(unset, info.max);
+            spin->setSpecialValueText(defaultText);
+            spin->setValue(unset);
+            connect(spin, &QSpinBox::valueChanged, this, [this, name, unset](int v) {
+                if (syncing_) return;
+                editOptions([&](nvvm::Options& o) {
+                    setOrClear(o, name, v == unset ? std::nullopt : std::optional(QString::number(v)));
+                });
+            });
+            control = spin;
+            break;
+        }
+    }
+    control->setObjectName(qs(name));
+    control->setToolTip(tooltipFor(info));
+    return control;
+}
+
+void OptionsPanel::showOption(const nvvm::OptionInfo& info, QWidget* control, const nvvm::Options& o) {
+    const auto value = o.get(info.name);
+    switch (info.kind) {
+        case nvvm::OptionKind::Arch: selectArch(value); break;
+        case nvvm::OptionKind::Enum:
+        case nvvm::OptionKind::Bool: {
+            auto* c = static_cast<QComboBox*>(control);
+            c->setCurrentIndex(value ? std::max(0, c->findData(QString::fromStdString(*value).toInt())) : 0);
+            break;
+        }
+        case nvvm::OptionKind::Switch: static_cast<QCheckBox*>(control)->setChecked(value.has_value()); break;
+        case nvvm::OptionKind::IntRange: {
+            auto* spin = static_cast<QSpinBox*>(control);
+            spin->setValue(value ? QString::fromStdString(*value).toInt() : spin->minimum());
+            break;
+        }
+    }
+}
+
+QWidget* OptionsPanel::optionControl(std::string_view name) const {
+    for (const auto& [info, control] : options_)
+        if (info->name == name) return control;
+    return nullptr;
+}
+
+QComboBox* OptionsPanel::optCombo() const {
+    return qobject_cast<QComboBox*>(optionControl("opt"));
+}
+QComboBox* OptionsPanel::ftzCombo() const {
+    return qobject_cast<QComboBox*>(optionControl("ftz"));
+}
+QComboBox* OptionsPanel::precDivCombo() const {
+    return qobject_cast<QComboBox*>(optionControl("prec-div"));
+}
+QComboBox* OptionsPanel::precSqrtCombo() const {
+    return qobject_cast<QComboBox*>(optionControl("prec-sqrt"));
+}
+QComboBox* OptionsPanel::fmaCombo() const {
+    return qobject_cast<QComboBox*>(optionControl("fma"));
+}
+QCheckBox* OptionsPanel::debugCheck() const {
+    return qobject_cast<QCheckBox*>(optionControl("g"));
+}
+QSpinBox* OptionsPanel::jumpTableSpin() const {
+    return qobject_cast<QSpinBox*>(optionControl("jump-table-density"));
 }
 
 void OptionsPanel::setArchs(const std::vector<std::string>& archs, int cudaMajor,
@@ -327,17 +374,12 @@ void OptionsPanel::syncFromDocument() {
     QScopedValueRollback guard(syncing_, true);
     const auto& ws = document_->workspace();
     const auto& o = ws.options;
-    const QSignalBlocker b1(arch_), b2(opt_), b3(ftz_), b4(precDiv_), b5(precSqrt_), b6(fma_),
-        b7(debug_), b8(jumpTable_), b9(libdevice_), b10(ltoMode_), b11(extra_);
+    std::vector<QSignalBlocker> blockers;
+    blockers.reserve(options_.size() + 3);
+    for (const auto& [info, control] : options_) blockers.emplace_back(control);
+    for (QObject* c : std::initializer_list<QObject*>{libdevice_, ltoMode_, extra_}) blockers.emplace_back(c);
 
-    selectArch(o.arch);
-    opt_->setCurrentIndex(o.opt ? std::max(0, opt_->findData(*o.opt)) : 0);
-    setTriValue(ftz_, o.ftz);
-    setTriValue(precDiv_, o.precDiv);
-    setTriValue(precSqrt_, o.precSqrt);
-    setTriValue(fma_, o.fma);
-    debug_->setChecked(o.debug);
-    jumpTable_->setValue(o.jumpTableDensity.value_or(-1));
+    for (const auto& [info, control] : options_) showOption(*info, control, o);
     libdevice_->setChecked(ws.libdevice);
     const auto mode = lto::modeName(ws.ltoMode);
     ltoMode_->setCurrentIndex(
@@ -360,7 +402,7 @@ void OptionsPanel::syncFromDocument() {
 void OptionsPanel::updateNotes() {
     const auto& o = document_->workspace().options;
 
-    const int opt = o.opt.value_or(kDefaultOpt);
+    const int opt = o.opt.value_or(defaultOpt());
     debugNote_->setVisible(o.debug && opt != 0);
     if (o.debug && opt != 0)
         debugNote_->setText(
@@ -369,7 +411,7 @@ void OptionsPanel::updateNotes() {
                       .arg(opt)
                 : tr("Note: full debug info needs opt 0; opt is unset, so libNVVM's default "
                      "(%1) applies.")
-                      .arg(kDefaultOpt));
+                      .arg(defaultOpt()));
 
     QString archProblem;
     if (o.arch) {

@@ -3,6 +3,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <QPalette>
@@ -16,16 +18,18 @@ class QSpinBox;
 
 namespace nvpg::nvvm {
 struct Options;
+struct OptionInfo;
 }
 
 namespace nvpg::gui {
 
 class WorkspaceDocument;
 
-// The Options dock: arch (libNVVM's list; default: the local GPU's), opt, ftz, prec-div,
-// prec-sqrt, fma, -g, jump-table-density, libdevice, LTO mode, extra flags. Each control edits
-// the document at once; invalid input (an extra flag with two dashes, say) is explained next to
-// the control and not applied, so the compile never sees it.
+// The Options dock: one row per option of nvvm::optionTable() (arch from libNVVM's list, default:
+// the local GPU's; opt, ftz, prec-div, prec-sqrt, fma, -g, jump-table density), then libdevice,
+// LTO mode and extra flags. Each control edits the document at once; invalid input (an extra
+// flag with two dashes, say) is explained next to the control and not applied, so the compile
+// never sees it.
 class OptionsPanel : public QWidget {
     Q_OBJECT
 
@@ -36,15 +40,18 @@ public:
                   const QString& defaultLabel);
     bool hasInvalidInput() const;
 
-    // The controls, for the main window's shortcuts and for tests.
+    // The controls, for the main window's shortcuts and for tests. A table option's control is
+    // named as the option ("prec-div"): a combo box, a check box (a switch) or a spin box (a number
+    // range); nullptr for a name the dock does not show.
+    QWidget* optionControl(std::string_view name) const;
     QComboBox* archCombo() const { return arch_; }
-    QComboBox* optCombo() const { return opt_; }
-    QComboBox* ftzCombo() const { return ftz_; }
-    QComboBox* precDivCombo() const { return precDiv_; }
-    QComboBox* precSqrtCombo() const { return precSqrt_; }
-    QComboBox* fmaCombo() const { return fma_; }
-    QCheckBox* debugCheck() const { return debug_; }
-    QSpinBox* jumpTableSpin() const { return jumpTable_; }
+    QComboBox* optCombo() const;
+    QComboBox* ftzCombo() const;
+    QComboBox* precDivCombo() const;
+    QComboBox* precSqrtCombo() const;
+    QComboBox* fmaCombo() const;
+    QCheckBox* debugCheck() const;
+    QSpinBox* jumpTableSpin() const;
     QCheckBox* libdeviceCheck() const { return libdevice_; }
     QComboBox* ltoModeCombo() const { return ltoMode_; }
     QLineEdit* extraFlagsEdit() const { return extra_; }
@@ -53,7 +60,9 @@ public:
     QLabel* archNote() const { return archNote_; }
 
 private:
-    QComboBox* makeTriState(const char* name, bool libnvvmDefault);
+    // The control of one table option, connected to the document.
+    QWidget* makeControl(const nvvm::OptionInfo& info);
+    void showOption(const nvvm::OptionInfo& info, QWidget* control, const nvvm::Options& o);
     // Applies one field's edit to a copy of the document's options.
     void editOptions(const std::function<void(nvvm::Options&)>& edit);
     // Shows whether the flags are valid next to the field; true when they are.
@@ -69,14 +78,9 @@ private:
 
     QComboBox* arch_ = nullptr;
     QLabel* archNote_ = nullptr;
-    QComboBox* opt_ = nullptr;
-    QComboBox* ftz_ = nullptr;
-    QComboBox* precDiv_ = nullptr;
-    QComboBox* precSqrt_ = nullptr;
-    QComboBox* fma_ = nullptr;
-    QCheckBox* debug_ = nullptr;
     QLabel* debugNote_ = nullptr;
-    QSpinBox* jumpTable_ = nullptr;
+    // The table's options the dock shows, in the table's order, with their controls.
+    std::vector<std::pair<const nvvm::OptionInfo*, QWidget*>> options_;
     QCheckBox* libdevice_ = nullptr;
     QComboBox* ltoMode_ = nullptr;
     QLineEdit* extra_ = nullptr;
