@@ -49,12 +49,6 @@ std::string preview(const gpu::BufferOut& b) {
     return support::join(parts, " ");
 }
 
-std::string bytesText(size_t n) {
-    if (n >= (1u << 20)) return fmt::format("{:.1f} MiB", n / double(1 << 20));
-    if (n >= 1024) return fmt::format("{:.1f} KiB", n / 1024.0);
-    return fmt::format("{} B", n);
-}
-
 }  // namespace
 
 int runRun(const CommonOptions& common, const CompileOptions& o, const RunOptions& r) {
@@ -144,7 +138,7 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
     const auto& out = *ran;
     fmt::print("{} on {}: {:.4f} ms{}, {} in, {} out, {:.1f} GB/s\n", out.kernel, out.device, out.kernelMs,
                out.launchMs.size() > 1 ? fmt::format(" (median of {} launches)", out.launchMs.size()) : "",
-               bytesText(out.bytesIn), bytesText(out.bytesOut), out.gigabytesPerSecond());
+               support::formatBytes(out.bytesIn), support::formatBytes(out.bytesOut), out.gigabytesPerSecond());
     for (const auto& b : out.buffers)
         fmt::print("  arg {} {}[{}]: {}\n", b.arg, gpu::elemInfo(b.type).name, b.count, preview(b));
     if (r.saveOutputs) {

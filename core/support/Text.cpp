@@ -1,6 +1,10 @@
 #include "support/Text.h"
 
 #include <charconv>
+#include <cmath>
+#include <iterator>
+
+#include <fmt/format.h>
 
 namespace nvpg::support {
 
@@ -56,6 +60,21 @@ bool parseInt(std::string_view s, long long& out) {
     const auto* end = s.data() + s.size();
     const auto r = std::from_chars(s.data(), end, out);
     return r.ec == std::errc() && r.ptr == end;
+}
+
+std::string formatBytes(uint64_t bytes) {
+    if (bytes < 1024) return fmt::format("{} B", bytes);
+    static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB"};
+    double v = double(bytes) / 1024.0;
+    size_t unit = 0;
+    // Rounding decides the unit: 1048575 bytes is "1 MiB", not "1024 KiB".
+    while (unit + 1 < std::size(kUnits) && std::round(v * 10) / 10 >= 1024) {
+        v /= 1024.0;
+        ++unit;
+    }
+    std::string s = fmt::format("{:.1f}", v);
+    if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
+    return s + " " + kUnits[unit];
 }
 
 }  // namespace nvpg::support

@@ -61,6 +61,17 @@ private slots:
         QVERIFY(!support::parseInt("12x", n));
         QCOMPARE(support::trim("  x \n"), std::string_view("x"));
     }
+
+    void bytesAreWrittenInIecUnits() {
+        QCOMPARE(support::formatBytes(0), std::string("0 B"));
+        QCOMPARE(support::formatBytes(1023), std::string("1023 B"));
+        QCOMPARE(support::formatBytes(1024), std::string("1 KiB"));
+        QCOMPARE(support::formatBytes(19968), std::string("19.5 KiB"));
+        QCOMPARE(support::formatBytes(1536 * 1024), std::string("1.5 MiB"));
+        // Rounding picks the unit: never "1024 KiB".
+        QCOMPARE(support::formatBytes(1024 * 1024 - 1), std::string("1 MiB"));
+        QCOMPARE(support::formatBytes(uint64_t(3) << 30), std::string("3 GiB"));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestSupport)

@@ -105,7 +105,7 @@ private slots:
         QVERIFY2(ptx.contains("2 kernels"), qPrintable(ptx));
         QVERIFY2(ptx.contains("libNVVM"), qPrintable(ptx));
         QVERIFY2(ptx.contains("compute_90 (options)"), qPrintable(ptx));
-        QVERIFY2(ptx.contains(" B") || ptx.contains(" KB"), qPrintable(ptx));
+        QVERIFY2(ptx.contains(" B") || ptx.contains(" KiB"), qPrintable(ptx));
 
         const QString lto = v.ltoHeader();
         QVERIFY(!r.cubin.empty());

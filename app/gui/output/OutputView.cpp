@@ -28,6 +28,7 @@
 #include <Qsci/qsciscintilla.h>
 
 #include "editor/PtxLexer.h"
+#include "support/Text.h"
 
 namespace nvpg::gui {
 
@@ -40,9 +41,7 @@ QString fromStd(const std::string& s) {
 }
 
 QString formatSize(size_t bytes) {
-    if (bytes < 1024) return QStringLiteral("%1 B").arg(bytes);
-    if (bytes < 1024 * 1024) return QStringLiteral("%1 KB").arg(bytes / 1024.0, 0, 'f', 1);
-    return QStringLiteral("%1 MB").arg(bytes / (1024.0 * 1024.0), 0, 'f', 1);
+    return QString::fromStdString(support::formatBytes(bytes));
 }
 
 QString formatSeconds(double s) {

@@ -755,17 +755,7 @@ void RunPanel::onRunReplied(const RunReply& reply) {
 }
 
 QString RunPanel::bytesText(size_t n) {
-    auto trimmed = [](double v) {
-        auto s = QString::number(v, 'f', 1);
-        if (s.endsWith(QStringLiteral(".0"))) s.chop(2);
-        return s;
-    };
-    if (n >= (size_t(1) << 30))
-        return trimmed(double(n) / double(1 << 30)) + QStringLiteral(" GiB");
-    if (n >= (size_t(1) << 20))
-        return trimmed(double(n) / double(1 << 20)) + QStringLiteral(" MiB");
-    if (n >= 1024) return trimmed(double(n) / 1024.0) + QStringLiteral(" KiB");
-    return QStringLiteral("%1 B").arg(n);
+    return QString::fromStdString(support::formatBytes(n));
 }
 
 QString RunPanel::summarize(const gpu::RunOutcome& o) {
