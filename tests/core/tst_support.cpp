@@ -1,14 +1,45 @@
-// support/: atomic file writes, the text helpers messages rely on.
+// support/: atomic file writes, the text helpers messages rely on, the unified diff.
 #include <QtTest>
 
 #include <filesystem>
+#include <cstdio>
 #include <fstream>
 
+#include "support/Diff.h"
 #include "support/Files.h"
 #include "support/Text.h"
 
 using namespace nvpg;
 namespace fs = std::filesystem;
+
+namespace {
+
+std::string numbered(int from, int to) {
+    std::string s;
+    for (int i = from; i <= to; ++i) s += "line" + std::to_string(i) + "\n";
+    return s;
+}
+
+// What the system's `diff -u` says about the two texts, without its two header lines (they
+// carry file times).
+std::string systemDiff(const std::string& a, const std::string& b) {
+    QTemporaryDir dir;
+    const auto pa = fs::path(dir.path().toStdString()) / "a";
+    const auto pb = fs::path(dir.path().toStdString()) / "b";
+    std::ofstream(pa, std::ios::binary) << a;
+    std::ofstream(pb, std::ios::binary) << b;
+    const std::string cmd = "diff -u '" + pa.string() + "' '" + pb.string() + "'";
+    std::string out;
+    if (FILE* p = ::popen(cmd.c_str(), "r")) {
+        char buf[4096];
+        for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+        ::pclose(p);
+    }
+    for (int header = 0; header < 2 && !out.empty(); ++header) out.erase(0, out.find('\n') + 1);
+    return out;
+}
+
+}  // namespace
 
 class TestSupport : public QObject {
     Q_OBJECT
@@ -60,6 +91,61 @@ private slots:
         QVERIFY(support::parseInt("-12", n) && n == -12);
         QVERIFY(!support::parseInt("12x", n));
         QCOMPARE(support::trim("  x \n"), std::string_view("x"));
+    }
+
+    void unifiedDiffMatchesDiffU_data() {
+        QTest::addColumn<QByteArray>("before");
+        QTest::addColumn<QByteArray>("after");
+        const std::string base = numbered(1, 20);
+        auto row = [](const char* name, const std::string& a, const std::string& b) {
+            QTest::newRow(name) << QByteArray::fromStdString(a) << QByteArray::fromStdString(b);
+        };
+        row("identical", base, base);
+        row("insert in the middle", base, numbered(1, 10) + "new\n" + numbered(11, 20));
+        row("delete in the middle", base, numbered(1, 9) + numbered(11, 20));
+        row("change at the start", base, "first\n" + numbered(2, 20));
+        row("change at the end", base, numbered(1, 19) + "last\n");
+        row("insert at the start", base, "zero\n" + base);
+        row("append", base, base + "line21\n");
+        row("two changes in one hunk", base, numbered(1, 4) + "x\n" + numbered(6, 10) + "y\n" + numbered(12, 20));
+        row("two hunks", base, numbered(1, 2) + "x\n" + numbered(4, 16) + "y\n" + numbered(18, 20));
+        row("a change of several lines", base, numbered(1, 7) + "p\nq\nr\n" + numbered(12, 20));
+        row("from empty", "", "a\nb\n");
+        row("to empty", "a\nb\n", "");
+        row("one line changed", "a\n", "b\n");
+        row("no newline at the end, after", base, base.substr(0, base.size() - 1));
+        row("no newline at the end, before", base.substr(0, base.size() - 1), base);
+        row("no newline at the end of either", "a\nb", "a\nc");
+    }
+
+    void unifiedDiffMatchesDiffU() {
+        QFETCH(QByteArray, before);
+        QFETCH(QByteArray, after);
+        const auto d = support::unifiedDiff(before.toStdString(), after.toStdString(), "a", "b");
+        const std::string expected = systemDiff(before.toStdString(), after.toStdString());
+        if (expected.empty()) {
+            QCOMPARE(d.text, std::string());
+            QCOMPARE(d.hunks, 0);
+            return;
+        }
+        QVERIFY2(support::startsWith(d.text, "--- a\n+++ b\n"), d.text.c_str());
+        QCOMPARE(d.text.substr(d.text.find("\n@@") + 1), expected);
+    }
+
+    void unifiedDiffNumbersItsHunks() {
+        std::string a = numbered(1, 20), b = a;
+        b.replace(b.find("line5\n"), 6, "");
+        b += "line21\n";
+        const auto d = support::unifiedDiff(a, b, "a", "b");
+        QCOMPARE(d.added, 1);
+        QCOMPARE(d.removed, 1);
+        QCOMPARE(d.hunks, 2);
+        QVERIFY2(support::startsWith(d.text, "--- a\n+++ b\n"), d.text.c_str());
+        QVERIFY2(d.text.find("@@ -2,7 +2,6 @@\n line2\n line3\n line4\n-line5\n line6\n") != std::string::npos,
+                 d.text.c_str());
+        QVERIFY2(d.text.find("@@ -18,3 +17,4 @@\n line18\n line19\n line20\n+line21\n") != std::string::npos,
+                 d.text.c_str());
+        QVERIFY(support::unifiedDiff(a, a, "a", "b").text.empty());
     }
 
     void bytesAreWrittenInIecUnits() {

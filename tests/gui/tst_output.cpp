@@ -187,24 +187,6 @@ private slots:
         QVERIFY(!v.diffMode());
     }
 
-    void unifiedDiffNumbersItsHunks() {
-        std::string a, b;
-        for (int i = 1; i <= 20; ++i) a += "line" + std::to_string(i) + "\n";
-        b = a;
-        b.replace(b.find("line5\n"), 6, "");
-        b += "line21\n";
-        int added = 0, removed = 0, hunks = 0;
-        const QString d = gui::unifiedDiff(a, b, "a", "b", &added, &removed, &hunks);
-        QCOMPARE(added, 1);
-        QCOMPARE(removed, 1);
-        QCOMPARE(hunks, 2);
-        QVERIFY2(d.contains("@@ -2,7 +2,6 @@\n line2\n line3\n line4\n-line5\n line6\n"),
-                 qPrintable(d));
-        QVERIFY2(d.contains("@@ -18,3 +17,4 @@\n line18\n line19\n line20\n+line21\n"),
-                 qPrintable(d));
-        QVERIFY(gui::unifiedDiff(a, a, "a", "b").isEmpty());
-    }
-
     void exportWritesTheResultBytes() {
         OutputView v;
         for (auto k : {OutputView::Kind::Ptx, OutputView::Kind::LtoIr, OutputView::Kind::LinkedPtx,

@@ -5,8 +5,6 @@
 #include <string_view>
 #include <vector>
 
-#include <dtl/dtl.hpp>
-
 #include <QAction>
 #include <QDir>
 #include <QFileDialog>
@@ -28,6 +26,7 @@
 #include <Qsci/qsciscintilla.h>
 
 #include "editor/PtxLexer.h"
+#include "support/Diff.h"
 #include "support/Text.h"
 
 namespace nvpg::gui {
@@ -229,20 +228,6 @@ QLabel* makeNotice(QWidget* parent, const QString& objectName) {
     return l;
 }
 
-std::vector<std::string> splitLines(const std::string& text) {
-    std::vector<std::string> lines;
-    size_t start = 0;
-    while (start < text.size()) {
-        size_t nl = text.find('\n', start);
-        if (nl == std::string::npos) nl = text.size();
-        std::string line = text.substr(start, nl - start);
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        lines.push_back(std::move(line));
-        start = nl + 1;
-    }
-    return lines;
-}
-
 QString sanitizedStem(const std::string& moduleName) {
     QString stem = QFileInfo(fromStd(moduleName)).completeBaseName();
     static const QRegularExpression unsafe(QStringLiteral("[^A-Za-z0-9_+\\-]"));
@@ -275,76 +260,6 @@ ExportSpec exportSpec(OutputView::Kind kind) {
 }
 
 }  // namespace
-
-QString unifiedDiff(const std::string& before, const std::string& after, const QString& beforeName,
-                    const QString& afterName, int* added, int* removed, int* hunks) {
-    constexpr long kContext = 3;
-    int nAdded = 0, nRemoved = 0, nHunks = 0;
-    const auto a = splitLines(before);
-    const auto b = splitLines(after);
-    dtl::Diff<std::string, std::vector<std::string>> diff(a, b);
-    diff.compose();
-    // Hunks are cut here from the edit script rather than by composeUnifiedHunks: the header
-    // wants the counts, and the numbering then follows diff -u exactly (tested).
-    const auto ses = diff.getSes().getSequence();
-    const long n = long(ses.size());
-    std::vector<long> oldBefore(n + 1), newBefore(n + 1);  // lines of each side before ses[k]
-    for (long k = 0; k < n; ++k) {
-        const auto t = ses[k].second.type;
-        oldBefore[k + 1] = oldBefore[k] + (t != dtl::SES_ADD);
-        newBefore[k + 1] = newBefore[k] + (t != dtl::SES_DELETE);
-        nAdded += t == dtl::SES_ADD;
-        nRemoved += t == dtl::SES_DELETE;
-    }
-    QString out;
-    if (nAdded + nRemoved > 0) {
-        out += QStringLiteral("--- %1\n+++ %2\n").arg(beforeName, afterName);
-        auto isCommon = [&](long k) { return ses[k].second.type == dtl::SES_COMMON; };
-        long k = 0, prevEnd = 0;
-        while (k < n) {
-            while (k < n && isCommon(k)) ++k;
-            if (k == n) break;
-            const long start = std::max(prevEnd, k - kContext);
-            long last = k, j = k;
-            for (;;) {
-                while (j < n && !isCommon(j)) last = j++;
-                long c = j;
-                while (c < n && isCommon(c)) ++c;
-                // Changes closer than two contexts apart share one hunk, as diff -u does.
-                if (c < n && c - j <= 2 * kContext) {
-                    j = c;
-                    continue;
-                }
-                break;
-            }
-            const long end = std::min(n, last + 1 + kContext);
-            const long oldCount = oldBefore[end] - oldBefore[start];
-            const long newCount = newBefore[end] - newBefore[start];
-            // An empty range names the line after which it sits, as diff -u does.
-            const long oldStart = oldBefore[start] + (oldCount > 0 ? 1 : 0);
-            const long newStart = newBefore[start] + (newCount > 0 ? 1 : 0);
-            out += QStringLiteral("@@ -%1,%2 +%3,%4 @@\n")
-                       .arg(oldStart)
-                       .arg(oldCount)
-                       .arg(newStart)
-                       .arg(newCount);
-            for (long i = start; i < end; ++i) {
-                const auto t = ses[i].second.type;
-                out += t == dtl::SES_ADD      ? QLatin1Char('+')
-                       : t == dtl::SES_DELETE ? QLatin1Char('-')
-                                              : QLatin1Char(' ');
-                out += fromStd(ses[i].first);
-                out += QLatin1Char('\n');
-            }
-            ++nHunks;
-            prevEnd = k = end;
-        }
-    }
-    if (added) *added = nAdded;
-    if (removed) *removed = nRemoved;
-    if (hunks) *hunks = nHunks;
-    return out;
-}
 
 OutputView::OutputView(QWidget* parent) : QWidget(parent) {
     exportDir_ = QDir::homePath();
@@ -761,16 +676,15 @@ void OutputView::refreshDiff() const {
         return showNotice(title, tr("No linked PTX to compare the PTX with.") +
                                      (why.isEmpty() ? QString() : QStringLiteral("\n\n") + why));
     }
-    int added = 0, removed = 0, hunks = 0;
-    const QString text = unifiedDiff(result_->ptx, result_->linkedPtx, tr("PTX (libNVVM)"),
-                                     tr("linked PTX (nvJitLink LTO)"), &added, &removed, &hunks);
-    if (text.isEmpty()) return showNotice(title, tr("The linked PTX is the same as the PTX."));
+    const auto diff = support::unifiedDiff(result_->ptx, result_->linkedPtx, tr("PTX (libNVVM)").toStdString(),
+                                           tr("linked PTX (nvJitLink LTO)").toStdString());
+    if (diff.text.empty()) return showNotice(title, tr("The linked PTX is the same as the PTX."));
     diffHeader_->setText(QStringLiteral("%1%2−%3 +%4 lines in %5")
                              .arg(title, kSep)
-                             .arg(removed)
-                             .arg(added)
-                             .arg(plural(hunks, tr("hunk"), tr("hunks"))));
-    setPaneText(diffEdit_, text);
+                             .arg(diff.removed)
+                             .arg(diff.added)
+                             .arg(plural(diff.hunks, tr("hunk"), tr("hunks"))));
+    setPaneText(diffEdit_, fromStd(diff.text));
     diffStack_->setCurrentWidget(diffEdit_);
 }
 

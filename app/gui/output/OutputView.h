@@ -120,10 +120,4 @@ private:
     mutable bool diffStale_ = true;
 };
 
-// Unified diff (with @@ hunks and 3 lines of context) of two texts, line by line; empty when
-// they are equal. `added`/`removed` count the changed lines.
-QString unifiedDiff(const std::string& before, const std::string& after, const QString& beforeName,
-                    const QString& afterName, int* added = nullptr, int* removed = nullptr,
-                    int* hunks = nullptr);
-
 }  // namespace nvpg::gui
