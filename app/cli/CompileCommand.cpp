@@ -10,6 +10,7 @@
 #include "nvvm/Diagnostic.h"
 #include "nvvm/Options.h"
 #include "engine/Compiler.h"
+#include "pipeline/OutputNames.h"
 #include "pipeline/Pipeline.h"
 #include "pipeline/Report.h"
 #include "support/Files.h"
@@ -73,14 +74,6 @@ bool writeOut(const std::optional<std::string>& path, const std::string& bytes, 
         return false;
     }
     return true;
-}
-
-// "out.ltoir" + "helper.ll" -> "out.helper.ltoir": one file per module in separate LTO mode.
-std::string perModulePath(const std::string& path, const std::string& module) {
-    fs::path p(path);
-    return (p.parent_path() / (p.stem().string() + "." + fs::path(module).stem().string() +
-                               p.extension().string()))
-        .string();
 }
 
 }  // namespace
@@ -192,10 +185,13 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
         if (!o.output || *o.output == "-")
             return usage("--lto-mode separate makes one LTO-IR per module: give -o FILE, and each is "
                          "written as FILE's name with the module's inserted (out.MODULE.ltoir)");
-        for (const auto& blob : r.ltoIr) {
-            const auto path = perModulePath(*o.output, blob.name);
-            if (!(written = writeOut(path, blob.bytes, true, error))) break;
-            std::fprintf(stderr, "nvpg: wrote %s (LTO-IR of %s)\n", path.c_str(), blob.name.c_str());
+        std::vector<std::string> modules;
+        for (const auto& blob : r.ltoIr) modules.push_back(blob.name);
+        const auto paths = pipeline::perModulePaths(*o.output, modules);
+        for (size_t i = 0; i < r.ltoIr.size(); ++i) {
+            const auto& blob = r.ltoIr[i];
+            if (!(written = writeOut(paths[i], blob.bytes, true, error))) break;
+            std::fprintf(stderr, "nvpg: wrote %s (LTO-IR of %s)\n", paths[i].c_str(), blob.name.c_str());
         }
     }
     if (!written) return usage(error);

@@ -7,6 +7,7 @@
 #include "PlainNvvm.h"
 #include "TestSupport.h"
 #include "nvvm/Libdevice.h"
+#include "pipeline/OutputNames.h"
 #include "pipeline/Pipeline.h"
 #include "pipeline/Report.h"
 #include "support/Text.h"
@@ -43,6 +44,25 @@ class TestPipeline : public QObject {
     Q_OBJECT
 
 private slots:
+    void outputFilesAreNamedByOneRule() {
+        using pipeline::Artifact;
+        QCOMPARE(pipeline::defaultOutputName("program", Artifact::Ptx), std::string("program.ptx"));
+        QCOMPARE(pipeline::defaultOutputName("saxpy", Artifact::LtoIr), std::string("saxpy.ltoir"));
+        QCOMPARE(pipeline::defaultOutputName("saxpy", Artifact::LinkedPtx), std::string("saxpy.lto.ptx"));
+        QCOMPARE(pipeline::defaultOutputName("", Artifact::Cubin), std::string("program.cubin"));
+        // One blob: the path asked for. Several: the module's stem before the suffix.
+        QCOMPARE(pipeline::perModulePaths("/t/out.ltoir", {"caller.ll"}), std::vector<std::string>{"/t/out.ltoir"});
+        QCOMPARE(pipeline::perModulePaths("/t/out.ltoir", {"caller.ll", "lib/callee.bc"}),
+                 (std::vector<std::string>{"/t/out.caller.ltoir", "/t/out.callee.ltoir"}));
+        QCOMPARE(pipeline::perModulePaths("out", {"a.ll", "b.ll"}), (std::vector<std::string>{"out.a", "out.b"}));
+        QCOMPARE(pipeline::perModulePaths("/t/x.bin", {"a.ll", "b.ll"}),
+                 (std::vector<std::string>{"/t/x.a.bin", "/t/x.b.bin"}));
+        // Names that cannot stand in a file name are made safe, and a stem used twice is numbered.
+        QCOMPARE(pipeline::perModulePaths("/t/p.ltoir", {"my kernel.ll", "a/k.ll", "b/k.ll", ".ll"}),
+                 (std::vector<std::string>{"/t/p.my_kernel.ltoir", "/t/p.k.ltoir", "/t/p.k-2.ltoir",
+                                           "/t/p.module.ltoir"}));
+    }
+
     void numbaIrGivesThePtxOfPlainLibnvvmCalls_data() {
         QTest::addColumn<QString>("kernel");
         for (const char* k : {"axpy", "math_kernel", "math_kernel_fastmath", "call_device"})

@@ -1,7 +1,6 @@
 #include "output/OutputView.h"
 
 #include <algorithm>
-#include <set>
 #include <string_view>
 #include <vector>
 
@@ -228,35 +227,27 @@ QLabel* makeNotice(QWidget* parent, const QString& objectName) {
     return l;
 }
 
-QString sanitizedStem(const std::string& moduleName) {
-    QString stem = QFileInfo(fromStd(moduleName)).completeBaseName();
-    static const QRegularExpression unsafe(QStringLiteral("[^A-Za-z0-9_+\\-]"));
-    stem.replace(unsafe, QStringLiteral("_"));
-    return stem.isEmpty() ? QStringLiteral("module") : stem;
-}
-
 struct ExportSpec {
     const char* title;
-    const char* suffix;
     const char* filter;
 };
 
 ExportSpec exportSpec(OutputView::Kind kind) {
     switch (kind) {
         case OutputView::Kind::Ptx:
-            return {QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "Export PTX"), ".ptx",
+            return {QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "Export PTX"),
                     QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "PTX (*.ptx);;All files (*)")};
         case OutputView::Kind::LtoIr:
-            return {QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "Export LTO-IR"), ".ltoir",
+            return {QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "Export LTO-IR"),
                     QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "LTO-IR (*.ltoir);;All files (*)")};
         case OutputView::Kind::LinkedPtx:
-            return {QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "Export linked PTX"), ".lto.ptx",
+            return {QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "Export linked PTX"),
                     QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "PTX (*.ptx);;All files (*)")};
         case OutputView::Kind::Cubin:
-            return {QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "Export cubin"), ".cubin",
+            return {QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "Export cubin"),
                     QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "cubin (*.cubin);;All files (*)")};
     }
-    return {"", "", ""};
+    return {"", ""};
 }
 
 }  // namespace
@@ -710,25 +701,10 @@ QAction* OutputView::exportAction(Kind kind) const {
 
 QStringList OutputView::exportPaths(Kind kind, const QString& path) const {
     if (kind != Kind::LtoIr || !result_ || result_->ltoIr.size() <= 1) return {path};
-    const QFileInfo fi(path);
-    QString name = fi.fileName();
-    QString suffix;
-    if (name.endsWith(QLatin1String(".ltoir"))) {
-        suffix = QStringLiteral(".ltoir");
-    } else if (const auto dot = name.lastIndexOf(QLatin1Char('.')); dot > 0) {
-        suffix = name.mid(dot);
-    }
-    name.chop(suffix.size());
+    std::vector<std::string> modules;
+    for (const auto& blob : result_->ltoIr) modules.push_back(blob.name);
     QStringList paths;
-    std::set<QString> used;
-    for (const auto& blob : result_->ltoIr) {
-        const QString stem = sanitizedStem(blob.name);
-        QString candidate = stem;
-        for (int n = 2; used.count(candidate); ++n)
-            candidate = QStringLiteral("%1-%2").arg(stem).arg(n);
-        used.insert(candidate);
-        paths << fi.dir().filePath(QStringLiteral("%1.%2%3").arg(name, candidate, suffix));
-    }
+    for (const auto& p : pipeline::perModulePaths(path.toStdString(), modules)) paths << fromStd(p);
     return paths;
 }
 
@@ -796,7 +772,8 @@ void OutputView::exportWithDialog(Kind kind) {
     QString caption = tr(spec.title);
     if (kind == Kind::LtoIr && result_->ltoIr.size() > 1)
         caption += tr(" (one file per module: NAME.MODULE.ltoir)");
-    const QString suggested = QDir(exportDir_).filePath(exportBase_ + QLatin1String(spec.suffix));
+    const QString suggested =
+        QDir(exportDir_).filePath(fromStd(pipeline::defaultOutputName(exportBase_.toStdString(), kind)));
     const QString path = QFileDialog::getSaveFileName(this, caption, suggested, tr(spec.filter));
     if (path.isEmpty()) return;
     exportDir_ = QFileInfo(path).absolutePath();

@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include "compile/Engine.h"
+#include "pipeline/OutputNames.h"
 
 class QAction;
 class QLabel;
@@ -25,7 +26,7 @@ class OutputView : public QWidget {
     Q_OBJECT
 
 public:
-    enum class Kind { Ptx, LtoIr, LinkedPtx, Cubin };
+    using Kind = pipeline::Artifact;
 
     explicit OutputView(QWidget* parent = nullptr);
     ~OutputView() override;
