@@ -20,6 +20,11 @@ std::string symbol(const std::string& name) {
                : "@\"" + name + "\"";
 }
 
+// The start and end of the warning's first words around the kernel's name: droppedKernels reads
+// them back.
+constexpr std::string_view kDroppedBefore = "kernel '";
+constexpr std::string_view kDroppedAfter = "' is in the PTX but not in the LTO-linked PTX: ";
+
 }  // namespace
 
 std::string llvmUsedEntry(const std::string& kernel, const std::vector<std::string>& paramTypes,
@@ -70,11 +75,24 @@ std::vector<nvvm::Diagnostic> droppedKernelWarnings(const std::vector<std::strin
             fix = fmt::format("add the kernel to @llvm.used, e.g. {}",
                               llvmUsedLine(kernel, {"<the kernel's parameter types>"}, false));
         d.message = fmt::format(
-            "kernel '{}' is in the PTX but not in the LTO-linked PTX: nvJitLink's LTO keeps only "
+            "{}{}{}nvJitLink's LTO keeps only "
             "kernels listed in @llvm.used, and libNVVM and nvJitLink both report success while "
             "dropping the rest; {}",
-            kernel, fix);
+            kDroppedBefore, kernel, kDroppedAfter, fix);
         out.push_back(std::move(d));
+    }
+    return out;
+}
+
+std::vector<std::string> droppedKernels(const std::vector<nvvm::Diagnostic>& diagnostics) {
+    std::vector<std::string> out;
+    for (const auto& d : diagnostics) {
+        if (d.source != "nvpg" || d.severity != nvvm::Severity::Warning) continue;
+        const std::string_view m = d.message;
+        if (!support::startsWith(m, kDroppedBefore)) continue;
+        const auto end = m.find(kDroppedAfter, kDroppedBefore.size());
+        if (end == std::string_view::npos) continue;
+        out.emplace_back(m.substr(kDroppedBefore.size(), end - kDroppedBefore.size()));
     }
     return out;
 }

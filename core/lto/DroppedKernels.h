@@ -16,6 +16,10 @@ std::vector<nvvm::Diagnostic> droppedKernelWarnings(const std::vector<std::strin
                                                     const std::vector<std::string>& linkedEntries,
                                                     const std::vector<nvvm::Module>& modules);
 
+// The kernels that those warnings name, in their order: what a front end lists as "dropped by
+// LTO" without comparing the PTXs again.
+std::vector<std::string> droppedKernels(const std::vector<nvvm::Diagnostic>& diagnostics);
+
 // The IR that keeps `kernel` through LTO: the @llvm.used global (typed pointers, or `ptr` for
 // the modern dialect). `paramTypes` come from the kernel's definition.
 std::string llvmUsedLine(const std::string& kernel, const std::vector<std::string>& paramTypes,

@@ -10,6 +10,8 @@
 #include "pipeline/OutputNames.h"
 #include "pipeline/Pipeline.h"
 #include "pipeline/Report.h"
+#include "pipeline/Summary.h"
+#include "lto/DroppedKernels.h"
 #include "support/Text.h"
 
 using namespace nvpg;
@@ -44,6 +46,49 @@ class TestPipeline : public QObject {
     Q_OBJECT
 
 private slots:
+    void summaryGivesTheHeadersAndNotices() {
+        pipeline::Result r;
+        r.arch = "compute_90";
+        r.archSource = "options";
+        r.ptx = std::string(2048, 'x');
+        r.linkedPtx = std::string(100, 'y');
+        r.cubin = std::string(1536, 'z');
+        r.ltoIr = {{"program", std::string(10, 'l')}};
+        r.stages = {{"compile PTX", 0.0031}, {"compile LTO-IR", 0.002}, {"link LTO-IR to PTX", 0.0105},
+                    {"link LTO-IR to cubin", 1.5}};
+        ptx::ResourceUsage usage;
+        usage.registers = 12;
+        r.kernels = {{"kept", {}, usage}, {"dropped", {}, std::nullopt}};
+        // The dropped kernel comes from the pipeline's warnings, not from comparing the PTXs.
+        r.diagnostics = lto::droppedKernelWarnings({"kept", "dropped"}, {"kept"}, {});
+        const auto s = pipeline::summarizeResult(r);
+        QCOMPARE(s.droppedKernels, std::vector<std::string>{"dropped"});
+        QCOMPARE(s.ptx.header, std::string("PTX · 2 KiB · 2 kernels · libNVVM 3.10 ms · compute_90 (options)"));
+        QVERIFY(s.ptx.notice.empty());
+        QCOMPARE(s.lto.header, std::string("LTO · linked PTX 100 B · cubin 1.5 KiB · LTO-IR 2.00 ms · link→PTX 10.5 ms · "
+                                           "link→cubin 1.50 s · kept: 12 regs, 0 spill · dropped by LTO: dropped"));
+        QVERIFY2(s.lto.toolTip.find("kept: 12 registers, 0 B spill stores") != std::string::npos, s.lto.toolTip.c_str());
+        QVERIFY(s.lto.toolTip.find("  program: 10 B") != std::string::npos);
+        QVERIFY(s.lto.notice.empty());
+
+        // No link: each pane says why it is empty; the front end's reason for a missing nvJitLink wins.
+        pipeline::Result verify;
+        verify.stages = {{"verify", 0.001}};
+        const auto v = pipeline::summarizeResult(verify, "nvJitLink: not in /opt/cuda");
+        QCOMPARE(v.ptx.header, std::string("PTX · verify 1.00 ms"));
+        QCOMPARE(v.ptx.notice, std::string("Verify only: libNVVM's verifier ran; no PTX was generated."));
+        QCOMPARE(v.lto.header, std::string("LTO · not linked"));
+        QCOMPARE(v.lto.notice, std::string("nvJitLink: not in /opt/cuda"));
+        QVERIFY(pipeline::summarizeResult(verify).lto.notice.find("libnvJitLink.so") != std::string::npos);
+        QVERIFY(pipeline::failureSummary(verify).empty());
+
+        pipeline::Result failed;
+        failed.diagnostics = {{"a.ll", 3, 1, nvvm::Severity::Error, "parse expected type\nmore", "libNVVM"},
+                              {"a.ll", 4, 1, nvvm::Severity::Error, "another", "libNVVM"}};
+        QCOMPARE(pipeline::failureSummary(failed),
+                 std::string("Compile failed with 2 errors (see Problems): a.ll:3:1: error: parse expected type"));
+    }
+
     void outputFilesAreNamedByOneRule() {
         using pipeline::Artifact;
         QCOMPARE(pipeline::defaultOutputName("program", Artifact::Ptx), std::string("program.ptx"));

@@ -25,8 +25,8 @@
 #include <Qsci/qsciscintilla.h>
 
 #include "editor/PtxLexer.h"
+#include "pipeline/Summary.h"
 #include "support/Diff.h"
-#include "support/Text.h"
 
 namespace nvpg::gui {
 
@@ -38,89 +38,8 @@ QString fromStd(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-QString formatSize(size_t bytes) {
-    return QString::fromStdString(support::formatBytes(bytes));
-}
-
-QString formatSeconds(double s) {
-    if (s < 1) return QStringLiteral("%1 ms").arg(s * 1000, 0, 'f', s < 0.01 ? 2 : 1);
-    return QStringLiteral("%1 s").arg(s, 0, 'f', 2);
-}
-
 QString plural(qsizetype n, const QString& one, const QString& many) {
     return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
-}
-
-// Result::stageSeconds says 0 for a stage that did not run; the headers must tell the two apart.
-const pipeline::Stage* findStage(const pipeline::Result& r, std::string_view name) {
-    for (const auto& s : r.stages)
-        if (s.name == name) return &s;
-    return nullptr;
-}
-
-QString shortFigures(const ptx::ResourceUsage& u) {
-    QString s = QStringLiteral("%1 regs").arg(u.registers);
-    if (u.spillStores == 0 && u.spillLoads == 0) return s + QStringLiteral(", 0 spill");
-    return s + QStringLiteral(", spill %1 st / %2 ld")
-                   .arg(formatSize(size_t(u.spillStores)), formatSize(size_t(u.spillLoads)));
-}
-
-QString longFigures(const std::string& kernel, const ptx::ResourceUsage& u) {
-    return QStringLiteral(
-               "%1: %2 registers, %3 spill stores, %4 spill loads, %5 stack, %6 shared, "
-               "%7 local, %8 constant, %9 barriers")
-        .arg(fromStd(kernel))
-        .arg(u.registers)
-        .arg(formatSize(size_t(u.spillStores)), formatSize(size_t(u.spillLoads)),
-             formatSize(size_t(u.stackFrame)), formatSize(size_t(u.sharedBytes)),
-             formatSize(size_t(u.localBytes)), formatSize(size_t(u.constBytes)))
-        .arg(u.barriers);
-}
-
-// A few kernels are listed in the header; with many it would wrap over several lines, so the
-// header says the worst of them and the tooltip lists all.
-QString figuresSummary(const pipeline::Result& r) {
-    std::vector<const pipeline::Kernel*> withUsage;
-    for (const auto& k : r.kernels)
-        if (k.usage) withUsage.push_back(&k);
-    if (withUsage.empty()) return {};
-    if (withUsage.size() <= 3) {
-        QStringList parts;
-        for (const auto* k : withUsage)
-            parts << QStringLiteral("%1: %2").arg(fromStd(k->name), shortFigures(*k->usage));
-        return parts.join(QStringLiteral("; "));
-    }
-    const auto* most = *std::max_element(withUsage.begin(), withUsage.end(), [](auto* a, auto* b) {
-        return a->usage->registers < b->usage->registers;
-    });
-    const auto spilling = std::count_if(withUsage.begin(), withUsage.end(), [](auto* k) {
-        return k->usage->spillStores > 0 || k->usage->spillLoads > 0;
-    });
-    return QStringLiteral("%1 kernels: up to %2 regs (%3), %4")
-        .arg(withUsage.size())
-        .arg(most->usage->registers)
-        .arg(fromStd(most->name))
-        .arg(spilling == 0 ? QStringLiteral("none spilling")
-                           : QStringLiteral("%1 spilling").arg(spilling));
-}
-
-QStringList figuresList(const pipeline::Result& r) {
-    QStringList lines;
-    for (const auto& k : r.kernels)
-        if (k.usage) lines << longFigures(k.name, *k.usage);
-    return lines;
-}
-
-// Kernels of the PTX that the LTO link left out: nvJitLink keeps only what @llvm.used names,
-// and says nothing about the rest.
-QStringList droppedKernels(const pipeline::Result& r) {
-    QStringList dropped;
-    if (r.linkedPtx.empty()) return dropped;
-    for (const auto& k : r.kernels) {
-        const auto* f = r.linkedPtxModule.find(k.name);
-        if (!f || !f->isEntry) dropped << fromStd(k.name);
-    }
-    return dropped;
 }
 
 QFont monoFont() {
@@ -380,18 +299,7 @@ void OutputView::showReply(const EngineReply& reply) {
     if (r.ptx.empty() && r.hasErrors()) {
         // A typo should not blank the panes someone is comparing: the Problems panel has the
         // details, the last good output stays.
-        int errors = 0;
-        const nvvm::Diagnostic* first = nullptr;
-        for (const auto& d : r.diagnostics) {
-            if (d.severity != nvvm::Severity::Error) continue;
-            if (!first) first = &d;
-            ++errors;
-        }
-        QString text =
-            tr("Compile failed with %1 (see Problems): %2")
-                .arg(plural(errors, tr("error"), tr("errors")),
-                     fromStd(nvvm::formatDiagnostic(*first)).section(QLatin1Char('\n'), 0, 0));
-        showBanner(text);
+        showBanner(fromStd(pipeline::failureSummary(r)));
         return;
     }
     showBanner({});
@@ -415,12 +323,10 @@ void OutputView::showResult(const std::shared_ptr<const pipeline::Result>& resul
     result_ = result;
     diffStale_ = true;
     const auto& r = *result_;
+    summary_ = pipeline::summarizeResult(r, ltoUnavailable_.toStdString());
     setPaneText(ptxEdit_, fromStd(r.ptx));
-    if (r.ptx.empty()) {
-        if (findStage(r, "verify"))
-            ptxNotice_->setText(tr("Verify only: libNVVM's verifier ran; no PTX was generated."));
-        else
-            ptxNotice_->setText(tr("No PTX: this compile did not ask for it."));
+    if (!summary_.ptx.notice.empty()) {
+        ptxNotice_->setText(fromStd(summary_.ptx.notice));
         ptxStack_->setCurrentWidget(ptxNotice_);
     } else {
         ptxStack_->setCurrentWidget(ptxEdit_);
@@ -434,6 +340,7 @@ void OutputView::showResult(const std::shared_ptr<const pipeline::Result>& resul
 
 void OutputView::clear() {
     result_.reset();
+    summary_ = {};
     diffStale_ = true;
     showBanner({});
     setPaneText(ptxEdit_, {});
@@ -501,7 +408,9 @@ QString OutputView::ltoNotice() const {
 
 void OutputView::setLtoUnavailableReason(const QString& why) {
     ltoUnavailable_ = why;
-    if (result_) updateLtoPane();
+    if (!result_) return;
+    summary_ = pipeline::summarizeResult(*result_, ltoUnavailable_.toStdString());
+    updateLtoPane();
 }
 
 void OutputView::updateHeaders() {
@@ -512,131 +421,19 @@ void OutputView::updateHeaders() {
         ltoHeader_->setToolTip(tr("nvJitLink's LTO link of the program's LTO-IR"));
         return;
     }
-    const auto& r = *result_;
-
-    QStringList ptx{tr("PTX")};
-    QStringList ptxTip;
-    if (!r.ptx.empty()) {
-        ptx << formatSize(r.ptx.size())
-            << plural(qsizetype(r.kernels.size()), tr("kernel"), tr("kernels"));
-    }
-    if (const auto* s = findStage(r, "compile PTX")) {
-        QString t = tr("libNVVM %1").arg(formatSeconds(s->seconds));
-        if (r.reusedProgram) t += tr(" (program reused)");
-        ptx << t;
-    } else if (const auto* v = findStage(r, "verify")) {
-        ptx << tr("verify %1").arg(formatSeconds(v->seconds));
-    }
-    if (!r.arch.empty())
-        ptx << (r.archSource.empty()
-                    ? fromStd(r.arch)
-                    : QStringLiteral("%1 (%2)").arg(fromStd(r.arch), fromStd(r.archSource)));
-    if (!r.libdeviceFunctions.empty()) {
-        ptx << tr("libdevice: %1")
-                   .arg(plural(qsizetype(r.libdeviceFunctions.size()), tr("function"),
-                               tr("functions")));
-        QStringList names;
-        for (const auto& f : r.libdeviceFunctions) names << fromStd(f);
-        QStringList rows;
-        for (qsizetype i = 0; i < names.size(); i += 4)
-            rows << names.mid(i, 4).join(QStringLiteral(", "));
-        ptxTip << tr("libdevice functions linked (%1):").arg(names.size()) << rows;
-    }
-    // Without an LTO link the figures come from assembling the PTX itself; they belong here.
-    if (const auto* s = findStage(r, "assemble PTX to cubin")) {
-        if (const QString fig = figuresSummary(r); !fig.isEmpty()) {
-            ptx << fig;
-            ptxTip << tr("ptxas figures (assembling the PTX, %1):").arg(formatSeconds(s->seconds))
-                   << figuresList(r);
-        }
-    }
-    ptxHeader_->setText(ptx.join(kSep));
-    ptxHeader_->setToolTip(ptxTip.isEmpty() ? tr("libNVVM's PTX of the whole program")
-                                            : ptxTip.join(QLatin1Char('\n')));
-
-    QStringList lto{tr("LTO")};
-    QStringList ltoTip;
-    const auto* linkPtx = findStage(r, "link LTO-IR to PTX");
-    const auto* linkCubin = findStage(r, "link LTO-IR to cubin");
-    const auto* compileLto = findStage(r, "compile LTO-IR");
-    if (!compileLto) compileLto = findStage(r, "compile LTO-IR (separate)");
-    if (!r.linkedPtx.empty()) lto << tr("linked PTX %1").arg(formatSize(r.linkedPtx.size()));
-    if (!r.cubin.empty()) lto << tr("cubin %1").arg(formatSize(r.cubin.size()));
-    if (compileLto) {
-        lto << (r.ltoIr.size() > 1 ? tr("LTO-IR (%1 modules) %2").arg(r.ltoIr.size())
-                                   : tr("LTO-IR %1"))
-                   .arg(formatSeconds(compileLto->seconds));
-    }
-    if (linkPtx) lto << tr("link→PTX %1").arg(formatSeconds(linkPtx->seconds));
-    if (linkCubin) lto << tr("link→cubin %1").arg(formatSeconds(linkCubin->seconds));
-    if (linkCubin) {
-        if (const QString fig = figuresSummary(r); !fig.isEmpty()) {
-            lto << fig;
-            ltoTip << tr("ptxas figures of the LTO cubin:") << figuresList(r);
-        }
-    }
-    if (const QStringList dropped = droppedKernels(r); !dropped.isEmpty()) {
-        lto << tr("dropped by LTO: %1").arg(dropped.join(QStringLiteral(", ")));
-        ltoTip << tr("Not in the linked PTX (nvJitLink keeps only kernels named in @llvm.used): %1")
-                      .arg(dropped.join(QStringLiteral(", ")));
-    }
-    if (!r.ltoIr.empty()) {
-        ltoTip << tr("LTO-IR:");
-        for (const auto& blob : r.ltoIr)
-            ltoTip << QStringLiteral("  %1: %2")
-                          .arg(fromStd(blob.name), formatSize(blob.bytes.size()));
-    }
-    if (lto.size() == 1) lto << tr("not linked");
-    ltoHeader_->setText(lto.join(kSep));
-    ltoHeader_->setToolTip(ltoTip.isEmpty() ? tr("nvJitLink's LTO link of the program's LTO-IR")
-                                            : ltoTip.join(QLatin1Char('\n')));
+    ptxHeader_->setText(fromStd(summary_.ptx.header));
+    ptxHeader_->setToolTip(fromStd(summary_.ptx.toolTip));
+    ltoHeader_->setText(fromStd(summary_.lto.header));
+    ltoHeader_->setToolTip(fromStd(summary_.lto.toolTip));
 }
 
 void OutputView::updateLtoPane() {
-    if (!result_ || !result_->linkedPtx.empty()) {
+    if (!result_ || summary_.lto.notice.empty()) {
         ltoNotice_->clear();
         ltoStack_->setCurrentWidget(ltoEdit_);
         return;
     }
-    const auto& r = *result_;
-    const auto* linkPtx = findStage(r, "link LTO-IR to PTX");
-    const auto* linkCubin = findStage(r, "link LTO-IR to cubin");
-    const bool compiledLto =
-        findStage(r, "compile LTO-IR") || findStage(r, "compile LTO-IR (separate)");
-    auto firstError = [&](const char* source) -> QString {
-        for (const auto& d : r.diagnostics)
-            if (d.severity == nvvm::Severity::Error && (!source || d.source == source))
-                return fromStd(d.message).section(QLatin1Char('\n'), 0, 0);
-        return {};
-    };
-    QString why;
-    if (linkPtx) {
-        const QString err = firstError("nvJitLink");
-        why = tr("nvJitLink could not link the LTO-IR to PTX%1. See Problems.")
-                  .arg(err.isEmpty() ? QString() : QStringLiteral(": ") + err);
-    } else if (compiledLto && r.ltoIr.empty()) {
-        const QString err = firstError(nullptr);
-        why = tr("libNVVM could not compile the program to LTO-IR (-gen-lto)%1. See Problems.")
-                  .arg(err.isEmpty() ? QString() : QStringLiteral(": ") + err);
-    } else if (linkCubin) {
-        why = tr("The LTO link made a cubin (%1) but no linked PTX: it was not asked for.")
-                  .arg(formatSize(r.cubin.size()));
-    } else if (!r.ltoIr.empty()) {
-        qsizetype bytes = 0;
-        for (const auto& b : r.ltoIr) bytes += qsizetype(b.bytes.size());
-        why = tr("LTO-IR only (%1): it was not linked. Export it with Export LTO-IR…, or ask for "
-                 "linked PTX, which needs nvJitLink.")
-                  .arg(formatSize(size_t(bytes)));
-    } else if (!ltoUnavailable_.isEmpty()) {
-        why = ltoUnavailable_;
-    } else {
-        why =
-            tr("No LTO output: this compile made PTX only. The LTO-linked PTX and the cubin "
-               "(with registers and spills per kernel) come from nvJitLink "
-               "(libnvJitLink.so), which was not found. Install it, or point the CUDA path "
-               "in Settings at a toolkit that has it.");
-    }
-    ltoNotice_->setText(why);
+    ltoNotice_->setText(fromStd(summary_.lto.notice));
     ltoStack_->setCurrentWidget(ltoNotice_);
 }
 

@@ -8,6 +8,7 @@
 
 #include "compile/Engine.h"
 #include "pipeline/OutputNames.h"
+#include "pipeline/Summary.h"
 
 class QAction;
 class QLabel;
@@ -93,6 +94,7 @@ private:
     void exportWithDialog(Kind kind);
 
     std::shared_ptr<const pipeline::Result> result_;
+    pipeline::ResultSummary summary_;  // of result_: the headers and notices shown
     QString ltoUnavailable_;
     QString exportBase_ = QStringLiteral("program");
     QString exportDir_;

@@ -1,0 +1,217 @@
+#include "pipeline/Summary.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "lto/DroppedKernels.h"
+#include "support/Text.h"
+
+namespace nvpg::pipeline {
+
+namespace {
+
+constexpr std::string_view kSep = " · ";
+
+std::string plural(size_t n, std::string_view one, std::string_view many) {
+    return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+std::string bytes(uint64_t n) {
+    return support::formatBytes(n);
+}
+
+// Result::stageSeconds says 0 for a stage that did not run; the headers must tell the two apart.
+const Stage* findStage(const Result& r, std::string_view name) {
+    for (const auto& s : r.stages)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+std::string firstLine(std::string_view s) {
+    return std::string(s.substr(0, s.find('\n')));
+}
+
+std::string shortFigures(const ptx::ResourceUsage& u) {
+    std::string s = fmt::format("{} regs", u.registers);
+    if (u.spillStores == 0 && u.spillLoads == 0) return s + ", 0 spill";
+    return s + fmt::format(", spill {} st / {} ld", bytes(uint64_t(u.spillStores)), bytes(uint64_t(u.spillLoads)));
+}
+
+std::string longFigures(const std::string& kernel, const ptx::ResourceUsage& u) {
+    return fmt::format(
+        "{}: {} registers, {} spill stores, {} spill loads, {} stack, {} shared, {} local, {} constant, {} barriers",
+        kernel, u.registers, bytes(uint64_t(u.spillStores)), bytes(uint64_t(u.spillLoads)),
+        bytes(uint64_t(u.stackFrame)), bytes(uint64_t(u.sharedBytes)), bytes(uint64_t(u.localBytes)),
+        bytes(uint64_t(u.constBytes)), u.barriers);
+}
+
+// A few kernels are listed in the header; with many it would wrap over several lines, so the
+// header says the worst of them and the tooltip lists all.
+std::string figuresSummary(const Result& r) {
+    std::vector<const Kernel*> withUsage;
+    for (const auto& k : r.kernels)
+        if (k.usage) withUsage.push_back(&k);
+    if (withUsage.empty()) return {};
+    if (withUsage.size() <= 3) {
+        std::vector<std::string> parts;
+        for (const auto* k : withUsage) parts.push_back(fmt::format("{}: {}", k->name, shortFigures(*k->usage)));
+        return support::join(parts, "; ");
+    }
+    const auto* most = *std::max_element(withUsage.begin(), withUsage.end(), [](auto* a, auto* b) {
+        return a->usage->registers < b->usage->registers;
+    });
+    const auto spilling = std::count_if(withUsage.begin(), withUsage.end(), [](auto* k) {
+        return k->usage->spillStores > 0 || k->usage->spillLoads > 0;
+    });
+    return fmt::format("{} kernels: up to {} regs ({}), {}", withUsage.size(), most->usage->registers, most->name,
+                       spilling == 0 ? std::string("none spilling") : fmt::format("{} spilling", spilling));
+}
+
+void appendFigures(const Result& r, std::vector<std::string>& lines) {
+    for (const auto& k : r.kernels)
+        if (k.usage) lines.push_back(longFigures(k.name, *k.usage));
+}
+
+PaneSummary ptxPane(const Result& r) {
+    PaneSummary pane;
+    std::vector<std::string> head{"PTX"};
+    std::vector<std::string> tip;
+    if (!r.ptx.empty()) {
+        head.push_back(bytes(r.ptx.size()));
+        head.push_back(plural(r.kernels.size(), "kernel", "kernels"));
+    }
+    if (const auto* s = findStage(r, "compile PTX")) {
+        std::string t = "libNVVM " + formatSeconds(s->seconds);
+        if (r.reusedProgram) t += " (program reused)";
+        head.push_back(std::move(t));
+    } else if (const auto* v = findStage(r, "verify")) {
+        head.push_back("verify " + formatSeconds(v->seconds));
+    }
+    if (!r.arch.empty())
+        head.push_back(r.archSource.empty() ? r.arch : fmt::format("{} ({})", r.arch, r.archSource));
+    if (!r.libdeviceFunctions.empty()) {
+        head.push_back("libdevice: " + plural(r.libdeviceFunctions.size(), "function", "functions"));
+        tip.push_back(fmt::format("libdevice functions linked ({}):", r.libdeviceFunctions.size()));
+        for (size_t i = 0; i < r.libdeviceFunctions.size(); i += 4) {
+            const auto end = std::min(r.libdeviceFunctions.size(), i + 4);
+            tip.push_back(support::join({r.libdeviceFunctions.begin() + long(i), r.libdeviceFunctions.begin() + long(end)},
+                                        ", "));
+        }
+    }
+    // Without an LTO link the figures come from assembling the PTX itself; they belong here.
+    if (const auto* s = findStage(r, "assemble PTX to cubin")) {
+        if (const auto fig = figuresSummary(r); !fig.empty()) {
+            head.push_back(fig);
+            tip.push_back(fmt::format("ptxas figures (assembling the PTX, {}):", formatSeconds(s->seconds)));
+            appendFigures(r, tip);
+        }
+    }
+    pane.header = support::join(head, kSep);
+    pane.toolTip = tip.empty() ? "libNVVM's PTX of the whole program" : support::join(tip, "\n");
+    if (r.ptx.empty())
+        pane.notice = findStage(r, "verify") ? "Verify only: libNVVM's verifier ran; no PTX was generated."
+                                             : "No PTX: this compile did not ask for it.";
+    return pane;
+}
+
+std::string ltoNotice(const Result& r, std::string_view ltoUnavailable) {
+    if (!r.linkedPtx.empty()) return {};
+    const auto* linkPtx = findStage(r, "link LTO-IR to PTX");
+    const auto* linkCubin = findStage(r, "link LTO-IR to cubin");
+    const bool compiledLto = findStage(r, "compile LTO-IR") || findStage(r, "compile LTO-IR (separate)");
+    auto firstError = [&](const char* source) -> std::string {
+        for (const auto& d : r.diagnostics)
+            if (d.severity == nvvm::Severity::Error && (!source || d.source == source))
+                return ": " + firstLine(d.message);
+        return {};
+    };
+    if (linkPtx) return fmt::format("nvJitLink could not link the LTO-IR to PTX{}. See Problems.", firstError("nvJitLink"));
+    if (compiledLto && r.ltoIr.empty())
+        return fmt::format("libNVVM could not compile the program to LTO-IR (-gen-lto){}. See Problems.",
+                           firstError(nullptr));
+    if (linkCubin)
+        return fmt::format("The LTO link made a cubin ({}) but no linked PTX: it was not asked for.",
+                           bytes(r.cubin.size()));
+    if (!r.ltoIr.empty()) {
+        uint64_t total = 0;
+        for (const auto& b : r.ltoIr) total += b.bytes.size();
+        return fmt::format(
+            "LTO-IR only ({}): it was not linked. Export it with Export LTO-IR…, or ask for linked PTX, which "
+            "needs nvJitLink.",
+            bytes(total));
+    }
+    if (!ltoUnavailable.empty()) return std::string(ltoUnavailable);
+    return "No LTO output: this compile made PTX only. The LTO-linked PTX and the cubin (with registers and "
+           "spills per kernel) come from nvJitLink (libnvJitLink.so), which was not found. Install it, or point "
+           "the CUDA path in Settings at a toolkit that has it.";
+}
+
+PaneSummary ltoPane(const Result& r, const std::vector<std::string>& dropped, std::string_view ltoUnavailable) {
+    PaneSummary pane;
+    std::vector<std::string> head{"LTO"};
+    std::vector<std::string> tip;
+    const auto* linkPtx = findStage(r, "link LTO-IR to PTX");
+    const auto* linkCubin = findStage(r, "link LTO-IR to cubin");
+    const auto* compileLto = findStage(r, "compile LTO-IR");
+    if (!compileLto) compileLto = findStage(r, "compile LTO-IR (separate)");
+    if (!r.linkedPtx.empty()) head.push_back("linked PTX " + bytes(r.linkedPtx.size()));
+    if (!r.cubin.empty()) head.push_back("cubin " + bytes(r.cubin.size()));
+    if (compileLto)
+        head.push_back(r.ltoIr.size() > 1
+                           ? fmt::format("LTO-IR ({} modules) {}", r.ltoIr.size(), formatSeconds(compileLto->seconds))
+                           : "LTO-IR " + formatSeconds(compileLto->seconds));
+    if (linkPtx) head.push_back("link→PTX " + formatSeconds(linkPtx->seconds));
+    if (linkCubin) head.push_back("link→cubin " + formatSeconds(linkCubin->seconds));
+    if (linkCubin) {
+        if (const auto fig = figuresSummary(r); !fig.empty()) {
+            head.push_back(fig);
+            tip.push_back("ptxas figures of the LTO cubin:");
+            appendFigures(r, tip);
+        }
+    }
+    if (!dropped.empty()) {
+        const auto names = support::join(dropped, ", ");
+        head.push_back("dropped by LTO: " + names);
+        tip.push_back("Not in the linked PTX (nvJitLink keeps only kernels named in @llvm.used): " + names);
+    }
+    if (!r.ltoIr.empty()) {
+        tip.push_back("LTO-IR:");
+        for (const auto& blob : r.ltoIr) tip.push_back(fmt::format("  {}: {}", blob.name, bytes(blob.bytes.size())));
+    }
+    if (head.size() == 1) head.push_back("not linked");
+    pane.header = support::join(head, kSep);
+    pane.toolTip = tip.empty() ? "nvJitLink's LTO link of the program's LTO-IR" : support::join(tip, "\n");
+    pane.notice = ltoNotice(r, ltoUnavailable);
+    return pane;
+}
+
+}  // namespace
+
+std::string formatSeconds(double s) {
+    if (s < 1) return fmt::format("{:.{}f} ms", s * 1000, s < 0.01 ? 2 : 1);
+    return fmt::format("{:.2f} s", s);
+}
+
+ResultSummary summarizeResult(const Result& r, std::string_view ltoUnavailable) {
+    ResultSummary out;
+    out.droppedKernels = lto::droppedKernels(r.diagnostics);
+    out.ptx = ptxPane(r);
+    out.lto = ltoPane(r, out.droppedKernels, ltoUnavailable);
+    return out;
+}
+
+std::string failureSummary(const Result& r) {
+    size_t errors = 0;
+    const nvvm::Diagnostic* first = nullptr;
+    for (const auto& d : r.diagnostics) {
+        if (d.severity != nvvm::Severity::Error) continue;
+        if (!first) first = &d;
+        ++errors;
+    }
+    if (!first) return {};
+    return fmt::format("Compile failed with {} (see Problems): {}", plural(errors, "error", "errors"),
+                       firstLine(nvvm::formatDiagnostic(*first)));
+}
+
+}  // namespace nvpg::pipeline

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pipeline/Job.h"
+
+namespace nvpg::pipeline {
+
+// What the output panes say about a result, as plain text: each pane's header line and its
+// tooltip, and why a pane has no text. The GUI only displays these; they are kept here so that
+// what a result means is worked out once, without Qt, and tested as text.
+struct PaneSummary {
+    std::string header;   // "PTX · 12.5 KiB · 2 kernels · libNVVM 3.1 ms · compute_90 (options)"
+    std::string toolTip;  // lines joined with '\n'; the details the header leaves out
+    std::string notice;   // why the pane has no text; empty when it has
+};
+
+struct ResultSummary {
+    PaneSummary ptx;
+    PaneSummary lto;
+    // Kernels of the PTX that the LTO link left out, from the pipeline's dropped-kernel warnings.
+    std::vector<std::string> droppedKernels;
+};
+
+// `ltoUnavailable` is what the front end knows and the result does not: why nvJitLink is
+// missing here. It is the LTO notice of a PTX-only result when given.
+ResultSummary summarizeResult(const Result& result, std::string_view ltoUnavailable = {});
+
+// The one-line banner for a compile that libNVVM rejected: "Compile failed with 2 errors (see
+// Problems): a.ll:3:1: error: ...". Empty when the result has no error.
+std::string failureSummary(const Result& result);
+
+// "0.42 ms", "12.3 ms", "1.25 s": stage times as the headers write them.
+std::string formatSeconds(double seconds);
+
+}  // namespace nvpg::pipeline
