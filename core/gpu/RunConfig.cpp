@@ -108,6 +108,63 @@ std::string packParams(const ptx::Function& kernel, const std::vector<ArgSpec>& 
     return buffer;
 }
 
+namespace {
+
+bool isIrPointer(std::string_view t) {
+    t = support::trim(t);
+    return !t.empty() && (t.back() == '*' || t == "ptr" || support::startsWith(t, "ptr "));
+}
+
+}  // namespace
+
+DefaultArg defaultArgSpec(const ptx::Param& p, std::string_view irType) {
+    constexpr int kCount = 1024;
+    DefaultArg r;
+    const bool irKnown = !irType.empty();
+    const std::string_view type = p.type;
+    const bool floatParam = support::startsWith(type, ".f");
+    const bool unsignedParam = support::startsWith(type, ".u");
+    if (p.arrayCount) {
+        r.spec = "i32:0";  // a by-value aggregate: checkRunConfig explains
+        return r;
+    }
+    const bool pointer = p.size == 8 && !floatParam && (irKnown ? isIrPointer(irType) : true);
+    if (pointer) {
+        if (auto t = elemTypeOfIrPointer(irType)) {
+            r.spec = fmt::format("buf:{}:{}:zeros", elemInfo(*t).name, kCount);
+        } else {
+            r.spec = fmt::format("buf:f32:{}:zeros", kCount);
+            r.hint = !irKnown ? "A guess: the IR of this kernel was not found (a bitcode module?), so the element "
+                                "type is not known. Edit the SPEC to match what the kernel reads."
+                              : fmt::format("A guess: the IR type {} does not say what the kernel reads. Edit the "
+                                            "SPEC to match.",
+                                            irType);
+        }
+        return r;
+    }
+    const std::string_view ir = support::trim(irType);
+    switch (p.size) {
+        case 1:
+            r.spec = ir == "i1" || unsignedParam ? "u8:1" : "i8:1";
+            break;
+        case 2:
+            if (ir == "half" || type == ".f16" || (!irKnown && type == ".b16"))
+                r.spec = "f16:1";
+            else
+                r.spec = unsignedParam ? "u16:1" : "i16:1";
+            break;
+        case 4:
+            r.spec = floatParam || ir == "float" ? "f32:1" : fmt::format("{}:{}", unsignedParam ? "u32" : "i32", kCount);
+            break;
+        case 8:
+            r.spec = floatParam || ir == "double" ? "f64:1" : fmt::format("{}:{}", unsignedParam ? "u64" : "i64", kCount);
+            break;
+        default:
+            r.spec = "i32:0";
+    }
+    return r;
+}
+
 nlohmann::json runConfigToJson(const RunConfig& c) {
     nlohmann::ordered_json j;
     j["name"] = c.name;

@@ -48,6 +48,17 @@ ParamLayout layoutParams(const ptx::Function& kernel);
 std::string packParams(const ptx::Function& kernel, const std::vector<ArgSpec>& args,
                        const std::vector<uint64_t>& pointers);
 
+// The SPEC a kernel parameter starts with in the Runs panel: a zeroed buffer of 1024 elements
+// for a pointer (its element type from the IR's pointer type when it says one), 1 for floats,
+// 1024 for 32- and 64-bit integers (most often a count). `irType` is the parameter's type in
+// the kernel's IR definition, "" when that is not known (bitcode). `hint` says why the SPEC is
+// a guess, when it is.
+struct DefaultArg {
+    std::string spec;
+    std::string hint;
+};
+DefaultArg defaultArgSpec(const ptx::Param& param, std::string_view irType);
+
 // The "runs" entries of a workspace.
 nlohmann::json runConfigToJson(const RunConfig& config);
 // `where` is the JSON pointer of the entry, for messages.

@@ -59,6 +59,47 @@ class TestRunConfig : public QObject {
     Q_OBJECT
 
 private slots:
+    void defaultSpecsFollowTheParameterAndItsIrType() {
+        auto param = [](std::string type, int size) {
+            ptx::Param p;
+            p.name = "k_param";
+            p.type = std::move(type);
+            p.size = size;
+            p.align = size;
+            return p;
+        };
+        auto spec = [&](std::string type, int size, std::string_view ir) {
+            return gpu::defaultArgSpec(param(std::move(type), size), ir).spec;
+        };
+        QCOMPARE(spec(".u32", 4, "i32"), std::string("u32:1024"));
+        QCOMPARE(spec(".s32", 4, "i32"), std::string("i32:1024"));
+        QCOMPARE(spec(".f32", 4, "float"), std::string("f32:1"));
+        QCOMPARE(spec(".b32", 4, "float"), std::string("f32:1"));
+        QCOMPARE(spec(".f64", 8, "double"), std::string("f64:1"));
+        QCOMPARE(spec(".u64", 8, "i64"), std::string("u64:1024"));
+        QCOMPARE(spec(".u8", 1, "i1"), std::string("u8:1"));
+        QCOMPARE(spec(".b16", 2, ""), std::string("f16:1"));
+        QCOMPARE(spec(".u16", 2, "i16"), std::string("u16:1"));
+        // Pointers: the element type from the IR's pointer, a buffer of zeros.
+        QCOMPARE(spec(".u64", 8, "float*"), std::string("buf:f32:1024:zeros"));
+        QCOMPARE(spec(".u64", 8, "i32 addrspace(1)*"), std::string("buf:i32:1024:zeros"));
+        QVERIFY(gpu::defaultArgSpec(param(".u64", 8), "float*").hint.empty());
+        // What the IR does not say is a guess, and the hint says so.
+        const auto opaque = gpu::defaultArgSpec(param(".u64", 8), "ptr");
+        QCOMPARE(opaque.spec, std::string("buf:f32:1024:zeros"));
+        QVERIFY2(opaque.hint.find("the IR type ptr") != std::string::npos, opaque.hint.c_str());
+        const auto bitcode = gpu::defaultArgSpec(param(".u64", 8), "");
+        QCOMPARE(bitcode.spec, std::string("buf:f32:1024:zeros"));
+        QVERIFY2(bitcode.hint.find("bitcode") != std::string::npos, bitcode.hint.c_str());
+        // A by-value aggregate: a placeholder that the run check explains.
+        auto aggregate = param(".b8", 16);
+        aggregate.arrayCount = 16;
+        QCOMPARE(gpu::defaultArgSpec(aggregate, "").spec, std::string("i32:0"));
+        // Every default parses as a SPEC.
+        for (const auto& s : {spec(".u32", 4, "i32"), spec(".u64", 8, "float*"), spec(".b16", 2, "")})
+            QVERIFY2(gpu::parseArgSpec(s), s.c_str());
+    }
+
     void goodConfigPasses() {
         QVERIFY(checkRunConfig(config({"i32:4096", "f32:2", "buf:f32:4096:iota", "buf:f32:4096:zeros"}), kernel("saxpy")));
         QVERIFY(checkRunConfig(config({"u32:4096", "f32:2", "ptr:null", "buf:f32:4096:zeros"}), kernel("saxpy")));

@@ -34,7 +34,6 @@ namespace nvpg::gui {
 
 namespace {
 
-constexpr int kDefaultCount = 1024;
 const QString kBadField = QStringLiteral("QLineEdit { background: #ffd6d6; }");
 const QString kError = QStringLiteral("color: #b00020;");
 
@@ -46,11 +45,6 @@ QString dimText(const gpu::Dim3& d) {
 
 QString specText(const gpu::ArgSpec& a) {
     return QString::fromStdString(a.text.empty() ? gpu::formatArgSpec(a) : a.text);
-}
-
-bool isIrPointer(std::string_view t) {
-    t = support::trim(t);
-    return !t.empty() && (t.back() == '*' || t == "ptr" || support::startsWith(t, "ptr "));
 }
 
 }  // namespace
@@ -465,65 +459,9 @@ ArgTableModel::Row RunPanel::prefill(const ptx::Param& p, const std::string& irT
     ArgTableModel::Row r;
     r.param = p;
     r.irType = QString::fromStdString(irType);
-    const bool irKnown = !irType.empty();
-    const std::string_view type = p.type;
-    const bool floatParam = support::startsWith(type, ".f");
-    if (p.arrayCount) {
-        r.spec = QStringLiteral("i32:0");  // a by-value aggregate: core's check explains
-        return r;
-    }
-    const bool pointer = p.size == 8 && !floatParam && (irKnown ? isIrPointer(irType) : true);
-    if (pointer) {
-        if (auto t = gpu::elemTypeOfIrPointer(irType)) {
-            r.spec = QStringLiteral("buf:%1:%2:zeros")
-                         .arg(QString::fromUtf8(gpu::elemInfo(*t).name.data(),
-                                                qsizetype(gpu::elemInfo(*t).name.size())))
-                         .arg(kDefaultCount);
-        } else {
-            r.spec = QStringLiteral("buf:f32:%1:zeros").arg(kDefaultCount);
-            r.hint =
-                !irKnown
-                    ? tr("A guess: the IR of this kernel was not found (a bitcode module?), so the "
-                         "element type is not known. Edit the SPEC to match what the kernel reads.")
-                    : tr("A guess: the IR type %1 does not say what the kernel reads. Edit the "
-                         "SPEC "
-                         "to match.")
-                          .arg(r.irType);
-        }
-        return r;
-    }
-    const std::string_view ir = support::trim(irType);
-    QString spec;
-    switch (p.size) {
-        case 1:
-            spec = ir == "i1" || support::startsWith(type, ".u") ? "u8:1" : "i8:1";
-            break;
-        case 2:
-            if (ir == "half" || type == ".f16" || (!irKnown && type == ".b16"))
-                spec = "f16:1";
-            else
-                spec = support::startsWith(type, ".u") ? "u16:1" : "i16:1";
-            break;
-        case 4:
-            if (floatParam || ir == "float")
-                spec = "f32:1";
-            else
-                spec = QStringLiteral("%1:%2")
-                           .arg(support::startsWith(type, ".u") ? "u32" : "i32")
-                           .arg(kDefaultCount);
-            break;
-        case 8:
-            if (floatParam || ir == "double")
-                spec = "f64:1";
-            else
-                spec = QStringLiteral("%1:%2")
-                           .arg(support::startsWith(type, ".u") ? "u64" : "i64")
-                           .arg(kDefaultCount);
-            break;
-        default:
-            spec = "i32:0";
-    }
-    r.spec = spec;
+    const auto d = gpu::defaultArgSpec(p, irType);
+    r.spec = QString::fromStdString(d.spec);
+    r.hint = QString::fromStdString(d.hint);
     return r;
 }
 
