@@ -9,6 +9,7 @@
 #include "pipeline/Pipeline.h"
 #include "support/Files.h"
 #include "support/Text.h"
+#include "workspace/Workspace.h"
 
 namespace fs = std::filesystem;
 
@@ -63,8 +64,8 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
         bool found = !r.config;
         std::vector<std::string> names;
         for (size_t i = 0; i < runs.size(); ++i) {
-            const auto name = runs[i].value("name", std::string());
-            names.push_back(name.empty() ? fmt::format("#{}", i) : name);
+            const auto& name = runs[i].name;
+            names.push_back(workspace::runLabel(runs, i));
             if (r.config && (name == *r.config || fmt::format("#{}", i) == *r.config)) {
                 pick = i;
                 found = true;
@@ -73,9 +74,7 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
         if (!found)
             return usage(fmt::format("no run configuration {} in {}; it has {}", *r.config, o.inputs[0],
                                      support::join(names, ", ")));
-        auto parsed = gpu::runConfigFromJson(runs[pick], fmt::format("{}: /runs/{}", o.inputs[0], pick));
-        if (!parsed) return usage(parsed.error().message);
-        config = std::move(*parsed);
+        config = runs[pick];  // checked when the workspace was read
         if (!r.config && runs.size() > 1)
             std::fprintf(stderr, "nvpg: running configuration %s (the first; --config picks another of %s)\n",
                          names[0].c_str(), support::join(names, ", ").c_str());

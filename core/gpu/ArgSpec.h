@@ -21,6 +21,7 @@ struct BufferInit {
     // f16 (x >> 53) * 2^-11, integers x % 100; the same bytes on every platform.
     uint64_t seed = 0;
     std::filesystem::path file;  // NpyFile, RawFile
+    bool operator==(const BufferInit&) const = default;
 };
 
 // One kernel argument as a SPEC gives it:
@@ -37,6 +38,7 @@ struct ArgSpec {
     size_t count = 0;
     BufferInit init;
     std::string text;  // the SPEC as written, for messages
+    bool operator==(const ArgSpec&) const = default;
 };
 
 // Parses one SPEC. The error quotes it and says what part is wrong and what is allowed.

@@ -1,5 +1,7 @@
 #include "gpu/RunConfig.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "support/Text.h"
@@ -176,7 +178,11 @@ nlohmann::json runConfigToJson(const RunConfig& c) {
     for (const auto& a : c.args) args.push_back(a.text.empty() ? formatArgSpec(a) : a.text);
     j["args"] = std::move(args);
     j["repeat"] = c.repeat;
-    j["timeout"] = c.timeoutSeconds;
+    // 10, not 10.0: a whole number of seconds is written as one, as people write it.
+    if (c.timeoutSeconds == std::floor(c.timeoutSeconds) && std::abs(c.timeoutSeconds) < 1e15)
+        j["timeout"] = static_cast<long long>(c.timeoutSeconds);
+    else
+        j["timeout"] = c.timeoutSeconds;
     j["from"] = c.fromLto ? "lto" : "ptx";
     return nlohmann::json(j);
 }

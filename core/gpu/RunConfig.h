@@ -26,6 +26,7 @@ struct RunConfig {
     int repeat = 1;                 // the kernel time is the median of this many launches
     double timeoutSeconds = 10;     // a launch that has not finished by then is stopped
     bool fromLto = false;           // run the LTO cubin instead of the PTX
+    bool operator==(const RunConfig&) const = default;
 };
 
 // "256" or "16,16" or "8,8,4"; zeros are refused.

@@ -420,13 +420,15 @@ std::optional<Error> readWorkspace(const json& doc, const Reader& r, Workspace& 
         // Each run configuration is checked now, so a bad one is reported where it is.
         for (size_t i = 0; i < runs->size(); ++i) {
             auto config = gpu::runConfigFromJson((*runs)[i], "");
-            if (config) continue;
+            if (config) {
+                ws.runs.push_back(std::move(*config));
+                continue;
+            }
             const auto& msg = config.error().message;  // "/key: what" (or ": what" for the entry)
             const auto split = msg.find(": ");
             return r.error(fmt::format("/runs/{}{}", i, msg.substr(0, split)),
                            split == std::string::npos ? msg : msg.substr(split + 2));
         }
-        ws.runs = *runs;
     }
     return std::nullopt;
 }
@@ -499,9 +501,11 @@ std::string serializeWorkspace(const Workspace& ws) {
     // Replace, not throw: serializing cannot fail, and saveWorkspace refuses non-UTF-8 text
     // before it gets here.
     const auto replace = json::error_handler_t::replace;
-    doc["runs"] = ws.runs.is_array()
-                      ? ojson::parse(ws.runs.dump(-1, ' ', false, replace), nullptr, false)
-                      : ojson::array();
+    // Each entry's keys in the order earlier versions wrote them (sorted), so files saved
+    // before runs were typed save back the same.
+    json runs = json::array();
+    for (const auto& run : ws.runs) runs.push_back(gpu::runConfigToJson(run));
+    doc["runs"] = ojson::parse(runs.dump(-1, ' ', false, replace), nullptr, false);
     return doc.dump(2, ' ', false, replace) + "\n";
 }
 
@@ -526,6 +530,21 @@ support::Result<std::string> workspaceFileBytes(const Workspace& ws, const std::
     for (const auto& f : ws.options.extraFlags)
         if (auto e = notUtf8(fmt::format("the extra flag {}", f), f)) return *e;
     return serializeWorkspace(ws);
+}
+
+size_t putRun(std::vector<gpu::RunConfig>& runs, gpu::RunConfig config) {
+    for (size_t i = 0; i < runs.size(); ++i)
+        if (runs[i].name == config.name) {
+            runs[i] = std::move(config);
+            return i;
+        }
+    runs.push_back(std::move(config));
+    return runs.size() - 1;
+}
+
+std::string runLabel(const std::vector<gpu::RunConfig>& runs, size_t index) {
+    const auto& name = index < runs.size() ? runs[index].name : std::string();
+    return name.empty() ? fmt::format("#{}", index) : name;
 }
 
 support::Status saveWorkspace(const Workspace& ws, const std::filesystem::path& path) {

@@ -5,8 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "gpu/RunConfig.h"
 #include "lto/Mode.h"
 #include "nvvm/Module.h"
 #include "nvvm/Options.h"
@@ -22,8 +21,14 @@ struct Workspace {
     nvvm::Options options;              // genLto is never stored: it is an output choice
     bool libdevice = false;
     lto::Mode ltoMode = lto::Mode::Program;
-    nlohmann::json runs = nlohmann::json::array();  // run configurations, as the Runs dock and nvpg run read them
+    std::vector<gpu::RunConfig> runs;   // saved run configurations, read and checked with the file
 };
+
+// The saved run configurations, kept one per name: `config` replaces the one of its name, or
+// is added at the end. Its index.
+size_t putRun(std::vector<gpu::RunConfig>& runs, gpu::RunConfig config);
+// The display name of run `index`: its name, or "#index" for an unnamed one (as nvpg --config takes it).
+std::string runLabel(const std::vector<gpu::RunConfig>& runs, size_t index);
 
 // The format name and the newest version this build reads and writes.
 inline constexpr std::string_view kFormatName = "nvvm-playground-workspace";

@@ -75,6 +75,8 @@ private slots:
     void loadMissingFile();
     void saveIsAtomicAndReplaces();
     void saveRefusesNonUtf8Text();
+    void examplesSaveBackUnchanged();
+    void runsAreKeptOnePerName();
 
     void base64KnownVectors_data();
     void base64KnownVectors();
@@ -137,7 +139,12 @@ void TestWorkspace::roundTrip() {
             ws.modules.push_back({"k.ll", "; k\n", false});
             ws.libdevice = true;
             ws.ltoMode = lto::Mode::Separate;
-            ws.runs = nlohmann::json::parse(R"([{"kernel": "saxpy", "grid": [4, 1, 1]}, {"kernel": "k2", "args": ["ptr:null"]}])");
+            for (const auto* run : {R"({"kernel": "saxpy", "grid": [4, 1, 1]})", R"({"kernel": "k2", "args": ["ptr:null"]})",
+                                    R"({"name": "slow", "kernel": "k2", "timeout": 2.5, "from": "lto", "repeat": 3})"}) {
+                auto config = gpu::runConfigFromJson(nlohmann::json::parse(run), "/runs");
+                QVERIFY2(config, config ? "" : config.error().message.c_str());
+                ws.runs.push_back(*config);
+            }
             break;
         case 6:
             ws.name = "naïve — ünïcødé ✓";
@@ -385,8 +392,50 @@ void TestWorkspace::parseErrors_data() {
         "expected a string, got a number");
     row("run without a kernel", validWith({{"runs", json::array({json::object({{"grid", {1}}})})}}), "/runs/0/kernel",
         "expected the kernel's name");
+    // A saved run is checked with the file: a bad one never reaches the Runs panel.
+    row("run with a bad grid", validWith({{"runs", json::array({json::object({{"kernel", "k"}, {"grid", "sixteen"}})})}}),
+        "/runs/0/grid", "expected [x], [x, y] or [x, y, z]");
     row("runs not an array", validWith({{"runs", json::object({{"a", 1}})}}), "/runs",
         "expected an array, got an object");
+}
+
+void TestWorkspace::examplesSaveBackUnchanged() {
+    // The runs are read into typed configurations and written from them: the files people have
+    // keep their bytes.
+    int checked = 0;
+    for (const auto& e : std::filesystem::directory_iterator(test::examplesDir())) {
+        if (e.path().extension() != ".nvpg") continue;
+        const std::string bytes = test::readText(e.path());
+        auto ws = workspace::parseWorkspace(bytes, e.path().string());
+        QVERIFY2(ws, ws ? "" : ws.error().message.c_str());
+        QCOMPARE(workspace::serializeWorkspace(*ws), bytes);
+        ++checked;
+    }
+    QVERIFY(checked >= 5);
+    auto saxpy = workspace::loadWorkspace(test::examplesDir() / "saxpy.nvpg");
+    QVERIFY(saxpy);
+    QCOMPARE(saxpy->runs.size(), size_t(1));
+    QCOMPARE(saxpy->runs[0].name, std::string("saxpy 4096"));
+    QCOMPARE(saxpy->runs[0].grid, (gpu::Dim3{16, 1, 1}));
+    QCOMPARE(saxpy->runs[0].args.size(), size_t(4));
+    QCOMPARE(saxpy->runs[0].timeoutSeconds, 10.0);
+}
+
+void TestWorkspace::runsAreKeptOnePerName() {
+    std::vector<gpu::RunConfig> runs;
+    gpu::RunConfig a;
+    a.name = "a";
+    a.kernel = "k";
+    QCOMPARE(workspace::putRun(runs, a), size_t(0));
+    gpu::RunConfig unnamed;
+    unnamed.kernel = "k";
+    QCOMPARE(workspace::putRun(runs, unnamed), size_t(1));
+    a.repeat = 7;
+    QCOMPARE(workspace::putRun(runs, a), size_t(0));
+    QCOMPARE(runs.size(), size_t(2));
+    QCOMPARE(runs[0].repeat, 7);
+    QCOMPARE(workspace::runLabel(runs, 0), std::string("a"));
+    QCOMPARE(workspace::runLabel(runs, 1), std::string("#1"));
 }
 
 void TestWorkspace::parseErrors() {

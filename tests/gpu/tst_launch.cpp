@@ -35,7 +35,7 @@ Compiled compileExample(const char* name, unsigned outputs = pipeline::kPtx) {
     auto ws = workspace::loadWorkspace(test::examplesDir() / (std::string(name) + ".nvpg"));
     if (!ws) qFatal("%s", ws.error().message.c_str());
     auto c = compile(ws->modules, ws->libdevice, outputs);
-    for (size_t i = 0; i < ws->runs.size(); ++i) c.runs.push_back(*gpu::runConfigFromJson(ws->runs[i], "/runs"));
+    c.runs = ws->runs;
     return c;
 }
 

@@ -171,8 +171,8 @@ void WorkspaceDocument::setName(const QString& name) {
     setModified(true);
 }
 
-void WorkspaceDocument::setRuns(const nlohmann::json& runs) {
-    ws_.runs = runs;
+void WorkspaceDocument::setRuns(std::vector<gpu::RunConfig> runs) {
+    ws_.runs = std::move(runs);
     setModified(true);
 }
 

@@ -55,7 +55,7 @@ public:
     void setLibdevice(bool on);
     void setLtoMode(lto::Mode mode);
     void setName(const QString& name);
-    void setRuns(const nlohmann::json& runs);
+    void setRuns(std::vector<gpu::RunConfig> runs);
     // An editor changed a module's text that is not copied in yet.
     void markModified();
 

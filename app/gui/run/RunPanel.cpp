@@ -29,6 +29,7 @@
 #include "pipeline/RunCheck.h"
 #include "run/BufferView.h"
 #include "support/Text.h"
+#include "workspace/Workspace.h"
 
 namespace nvpg::gui {
 
@@ -279,18 +280,13 @@ void RunPanel::documentReloaded() {
     compileProblem_.clear();
     kernelName_.clear();
     specsByKernel_.clear();
-    loadProblem_.clear();
     reloadSaved({});
-    const auto& runs = document_->workspace().runs;
     // A workspace opens ready to run what it was saved with.
-    if (runs.is_array() && !runs.empty() && loadSaved(0)) return;
-    const QString problem = loadProblem_;
+    if (loadSaved(0)) return;
     gpu::RunConfig defaults;
     defaults.grid = {4, 1, 1};
     defaults.block = {256, 1, 1};
     loadConfig(defaults);
-    loadProblem_ = problem;
-    validate();
 }
 
 void RunPanel::reloadSaved(const QString& select) {
@@ -298,15 +294,9 @@ void RunPanel::reloadSaved(const QString& select) {
     saved_->clear();
     const auto& runs = document_->workspace().runs;
     int current = -1;
-    if (runs.is_array()) {
-        for (size_t i = 0; i < runs.size(); ++i) {
-            const auto& r = runs[i];
-            const QString name = r.is_object() && r.contains("name") && r["name"].is_string()
-                                     ? QString::fromStdString(r["name"].get<std::string>())
-                                     : QString();
-            saved_->addItem(name.isEmpty() ? QStringLiteral("#%1").arg(i) : name, int(i));
-            if (!select.isEmpty() && name == select) current = int(i);
-        }
+    for (size_t i = 0; i < runs.size(); ++i) {
+        saved_->addItem(QString::fromStdString(workspace::runLabel(runs, i)), int(i));
+        if (!select.isEmpty() && QString::fromStdString(runs[i].name) == select) current = int(i);
     }
     saved_->setCurrentIndex(current);
     delete_->setEnabled(saved_->count() > 0);
@@ -314,26 +304,17 @@ void RunPanel::reloadSaved(const QString& select) {
 
 bool RunPanel::loadSaved(int index) {
     const auto& runs = document_->workspace().runs;
-    if (!runs.is_array() || index < 0 || size_t(index) >= runs.size()) return false;
+    if (index < 0 || size_t(index) >= runs.size()) return false;
     {
         const QSignalBlocker block(saved_);
         saved_->setCurrentIndex(index);
     }
-    auto config = gpu::runConfigFromJson(runs[size_t(index)], "/runs/" + std::to_string(index));
-    if (!config) {
-        loadProblem_ =
-            tr("The saved configuration %1 cannot be used: %2")
-                .arg(saved_->itemText(index), QString::fromStdString(config.error().message));
-        validate();
-        return false;
-    }
-    loadConfig(*config);
+    loadConfig(runs[size_t(index)]);  // checked when the workspace was read
     return true;
 }
 
 void RunPanel::loadConfig(const gpu::RunConfig& config) {
     loading_ = true;
-    loadProblem_.clear();
     name_->setText(QString::fromStdString(config.name));
     grid_->setText(dimText(config.grid));
     block_->setText(dimText(config.block));
@@ -553,10 +534,8 @@ void RunPanel::validate() {
     block_->setToolTip(blockError.isEmpty()
                            ? tr("Threads per block: X, X,Y or X,Y,Z (at most 1024 in all)")
                            : blockError);
-    QStringList shown = problems_;
-    if (!loadProblem_.isEmpty()) shown.prepend(loadProblem_);
-    message_->setText(shown.join('\n'));
-    message_->setVisible(!shown.isEmpty());
+    message_->setText(problems_.join('\n'));
+    message_->setVisible(!problems_.isEmpty());
     updateRunState();
 }
 
@@ -613,19 +592,9 @@ bool RunPanel::saveConfig() {
     if (!parses_) return false;
     auto config = currentConfig();
     if (config.name.empty()) config.name = config.kernel;
-    nlohmann::json runs = document_->workspace().runs.is_array() ? document_->workspace().runs
-                                                                 : nlohmann::json::array();
-    auto entry = gpu::runConfigToJson(config);
-    bool replaced = false;
-    for (auto& r : runs)
-        if (r.is_object() && r.value("name", std::string()) == config.name) {
-            r = entry;
-            replaced = true;
-            break;
-        }
-    if (!replaced) runs.push_back(entry);
-    document_->setRuns(runs);
-    loadProblem_.clear();
+    auto runs = document_->workspace().runs;
+    workspace::putRun(runs, config);
+    document_->setRuns(std::move(runs));
     const QString name = QString::fromStdString(config.name);
     {
         const QSignalBlocker block(name_);
@@ -638,10 +607,10 @@ bool RunPanel::saveConfig() {
 
 void RunPanel::deleteConfig() {
     const int i = saved_->currentIndex();
-    nlohmann::json runs = document_->workspace().runs;
-    if (i < 0 || !runs.is_array() || size_t(i) >= runs.size()) return;
+    auto runs = document_->workspace().runs;
+    if (i < 0 || size_t(i) >= runs.size()) return;
     runs.erase(runs.begin() + i);
-    document_->setRuns(runs);
+    document_->setRuns(std::move(runs));
     reloadSaved({});
     updateRunState();
 }

@@ -120,7 +120,6 @@ private:
     QString kernelName_;
     QHash<QString, QStringList> specsByKernel_;  // so that switching kernels back keeps edits
     QStringList problems_, blockers_;
-    QString loadProblem_;  // a saved configuration that could not be loaded
     bool parses_ = false;  // every field parses: the configuration can be saved
     bool loading_ = false;
 
