@@ -1,5 +1,6 @@
 // The Problems panel: rows in the given order, counts, tooltips, activation and setError.
 #include <QtTest>
+#include <QAbstractItemModelTester>
 
 #include <QClipboard>
 #include <QLabel>
@@ -30,6 +31,7 @@ class TestProblems : public QObject {
 private slots:
     void emptyStateSaysNoProblems() {
         ProblemsPanel p;
+        QAbstractItemModelTester tester(p.view()->model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
         QCOMPARE(p.count(), 0);
         QCOMPARE(p.summary(), QString("No problems"));
         QCOMPARE(p.view()->topLevelItemCount(), 0);
@@ -37,6 +39,7 @@ private slots:
 
     void rowsFollowTheDiagnosticsInOrder() {
         ProblemsPanel p;
+        QAbstractItemModelTester tester(p.view()->model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
         p.setDiagnostics(sample());
         QCOMPARE(p.count(), 4);
         auto* t = p.view();
@@ -76,6 +79,7 @@ private slots:
 
     void doubleClickAndEnterActivateTheRow() {
         ProblemsPanel p;
+        QAbstractItemModelTester tester(p.view()->model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
         p.resize(800, 300);
         p.show();
         QVERIFY(QTest::qWaitForWindowExposed(&p));
@@ -111,6 +115,7 @@ private slots:
 
     void setErrorShowsOneRowWithoutModule() {
         ProblemsPanel p;
+        QAbstractItemModelTester tester(p.view()->model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
         p.setDiagnostics(sample());
         p.setError("nvJitLink was not found.\nPlaces tried:\n/usr/local/cuda/lib64");
         QCOMPARE(p.count(), 1);
@@ -129,6 +134,7 @@ private slots:
 
     void copyGivesCompilerStyleLines() {
         ProblemsPanel p;
+        QAbstractItemModelTester tester(p.view()->model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
         p.setDiagnostics(sample());
         p.view()->clearSelection();
         p.view()->topLevelItem(0)->setSelected(true);

@@ -7,6 +7,7 @@
 // none); the real ThreadEngine proves the compile and the no-GPU path, and runs saxpy for real
 // where a GPU is present.
 #include <QtTest>
+#include <QAbstractItemModelTester>
 
 #include <cstring>
 #include <functional>
@@ -123,11 +124,15 @@ class TestRun : public QObject {
     struct Rig {
         WorkspaceDocument document;
         std::unique_ptr<RunPanel> panel;
+        // Checks the argument table's model on every change the test drives (destroyed first).
+        std::unique_ptr<QAbstractItemModelTester> argTester;
     };
     std::unique_ptr<Rig> rig(Engine& engine, workspace::Workspace ws, const EngineReply* reply) {
         auto r = std::make_unique<Rig>();
         r->document.reset(std::move(ws), {});
         r->panel = std::make_unique<RunPanel>(&engine, &r->document);
+        r->argTester = std::make_unique<QAbstractItemModelTester>(
+            r->panel->argModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
         if (reply) r->panel->setCompiled(*reply);
         return r;
     }
@@ -461,6 +466,10 @@ private slots:
         QCOMPARE(p.bufferTabs()->tabText(0), QString("arg 3 f32[2500]"));
         auto* view = qobject_cast<BufferView*>(p.bufferTabs()->widget(0));
         QVERIFY(view);
+        QAbstractItemModelTester bufferTester(view->model(),
+                                              QAbstractItemModelTester::FailureReportingMode::Fatal);
+        QAbstractItemModelTester historyTester(p.history()->list()->model(),
+                                               QAbstractItemModelTester::FailureReportingMode::Fatal);
         QCOMPARE(view->model()->pageCount(), 3);
         QCOMPARE(view->model()->rowCount(), 1000);
         QCOMPARE(view->model()->index(1, 1).data().toString(), QString("3"));
@@ -506,6 +515,8 @@ private slots:
 
     void theHistoryIsBounded() {
         RunHistory history;
+        QAbstractItemModelTester historyTester(history.list()->model(),
+                                               QAbstractItemModelTester::FailureReportingMode::Fatal);
         for (int i = 0; i < RunHistory::kMaxRuns + 5; ++i) {
             RunRecord rec;
             rec.when = QDateTime::currentDateTime();
