@@ -3,6 +3,8 @@
 #include <QtTest>
 
 #include "gpu/RunConfig.h"
+#include "pipeline/RunDraft.h"
+#include "support/Text.h"
 #include "ptx/Ptx.h"
 
 using namespace nvpg;
@@ -59,6 +61,58 @@ class TestRunConfig : public QObject {
     Q_OBJECT
 
 private slots:
+    void aDraftPutsEachProblemOnItsField() {
+        pipeline::Result compiled;
+        compiled.ok = true;
+        compiled.ptxModule = ptx::readPtx(kSaxpyPtx);
+        const auto saxpy = kernel("saxpy");
+        pipeline::RunDraft d;
+        d.config.kernel = "saxpy";
+        d.grid = "16";
+        d.block = "256";
+        d.specs = {"u32:4096", "f32:2", "buf:f32:4096:iota", "buf:f32:4096:zeros"};
+        for (const auto& p : saxpy.params) d.params.push_back(p);
+        auto ok = pipeline::checkRunDraft(d, &compiled);
+        QVERIFY(ok.parses);
+        QVERIFY(ok.problems.empty());
+        QCOMPARE(ok.argErrors, std::vector<std::string>(4));
+        QCOMPARE(ok.config.grid, (Dim3{16, 1, 1}));
+        QCOMPARE(ok.config.args.size(), size_t(4));
+
+        // A SPEC that does not parse: on its row, numbered, and the draft cannot be saved.
+        d.specs[1] = "f32:two";
+        auto bad = pipeline::checkRunDraft(d, &compiled);
+        QVERIFY(!bad.parses);
+        QVERIFY2(support::startsWith(bad.argErrors[1], "argument 1: "), bad.argErrors[1].c_str());
+        QCOMPARE(bad.config.args.size(), size_t(3));
+        // A SPEC that parses but does not fit its parameter: the row says it, in core's words.
+        d.specs[1] = "buf:f32:4:zeros";
+        auto misfit = pipeline::checkRunDraft(d, &compiled);
+        QVERIFY(misfit.parses);
+        QVERIFY2(support::startsWith(misfit.argErrors[1], "argument 1 "), misfit.argErrors[1].c_str());
+        QCOMPARE(misfit.problems.size(), size_t(1));
+        d.specs[1] = "f32:2";
+        // The launch shape: the block field carries it.
+        d.block = "2048";
+        auto big = pipeline::checkRunDraft(d, &compiled);
+        QVERIFY(big.parses);
+        QVERIFY2(support::startsWith(big.blockError, "block"), big.blockError.c_str());
+        d.block = "x";
+        auto unparsed = pipeline::checkRunDraft(d, &compiled);
+        QVERIFY(!unparsed.parses);
+        QVERIFY(!unparsed.blockError.empty());
+        QCOMPARE(unparsed.config.block, Dim3{});
+        d.block = "256";
+        // A kernel the compile does not have: findKernel's words.
+        d.config.kernel = "nosuch";
+        auto missing = pipeline::checkRunDraft(d, &compiled);
+        QVERIFY(missing.parses);
+        QCOMPARE(missing.problems.size(), size_t(1));
+        QVERIFY2(missing.problems[0].find("nosuch") != std::string::npos, missing.problems[0].c_str());
+        // Nothing compiled yet: only what the text itself says.
+        QVERIFY(pipeline::checkRunDraft(d, nullptr).problems.empty());
+    }
+
     void defaultSpecsFollowTheParameterAndItsIrType() {
         auto param = [](std::string type, int size) {
             ptx::Param p;

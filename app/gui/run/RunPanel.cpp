@@ -335,19 +335,25 @@ void RunPanel::loadConfig(const gpu::RunConfig& config) {
     validate();
 }
 
+pipeline::RunDraft RunPanel::draft() const {
+    pipeline::RunDraft d;
+    d.config.name = name_->text().trimmed().toStdString();
+    d.config.kernel = kernelName_.toStdString();
+    d.config.sharedBytes = unsigned(shared_->value());
+    d.config.repeat = repeat_->value();
+    d.config.timeoutSeconds = timeout_->value();
+    d.config.fromLto = from_->currentIndex() == 1;
+    d.grid = grid_->text().toStdString();
+    d.block = block_->text().toStdString();
+    for (const auto& row : args_->rows()) {
+        d.specs.push_back(row.spec.toStdString());
+        d.params.push_back(row.param);
+    }
+    return d;
+}
+
 gpu::RunConfig RunPanel::currentConfig() const {
-    gpu::RunConfig c;
-    c.name = name_->text().trimmed().toStdString();
-    c.kernel = kernelName_.toStdString();
-    if (auto d = gpu::parseDim3(grid_->text().toStdString(), "grid")) c.grid = *d;
-    if (auto d = gpu::parseDim3(block_->text().toStdString(), "block")) c.block = *d;
-    c.sharedBytes = unsigned(shared_->value());
-    c.repeat = repeat_->value();
-    c.timeoutSeconds = timeout_->value();
-    c.fromLto = from_->currentIndex() == 1;
-    for (const auto& spec : args_->specs())
-        if (auto a = gpu::parseArgSpec(spec.toStdString())) c.args.push_back(std::move(*a));
-    return c;
+    return pipeline::configOf(draft());
 }
 
 std::filesystem::path RunPanel::baseDir() const {
@@ -468,66 +474,15 @@ void RunPanel::rebuildRows(const QStringList& specs) {
 }
 
 void RunPanel::validate() {
+    const auto check = pipeline::checkRunDraft(draft(), compiled_.get());
+    parses_ = check.parses;
     problems_.clear();
-    parses_ = true;
-    const auto* k = currentKernel();
-    const auto& rows = args_->rows();
+    for (const auto& p : check.problems) problems_ << QString::fromStdString(p);
     QStringList rowErrors;
-    bool argsOk = true;
-    gpu::RunConfig config = currentConfig();
-    for (size_t i = 0; i < rows.size(); ++i) {
-        const auto& row = rows[i];
-        QString error;
-        auto arg = gpu::parseArgSpec(row.spec.toStdString());
-        if (!arg) {
-            error = tr("argument %1: %2").arg(i).arg(QString::fromStdString(arg.error().message));
-            parses_ = false;
-        } else if (row.param && k) {
-            // The core check on this parameter alone, so that the message lands on its row.
-            ptx::Function one;
-            one.name = k->name;
-            one.isEntry = true;
-            one.params = {*row.param};
-            gpu::RunConfig single;
-            single.args = {*arg};
-            if (auto st = gpu::checkRunConfig(single, one); !st) {
-                error = QString::fromStdString(st.error().message);
-                if (error.startsWith(QStringLiteral("argument 0 ")))
-                    error.replace(0, 10, tr("argument %1").arg(i));
-            }
-        }
-        if (!error.isEmpty()) {
-            argsOk = false;
-            problems_ << error;
-        }
-        rowErrors << error;
-    }
+    for (const auto& e : check.argErrors) rowErrors << QString::fromStdString(e);
     args_->setErrors(rowErrors);
-
-    QString gridError, blockError;
-    if (auto d = gpu::parseDim3(grid_->text().toStdString(), "grid"); !d)
-        gridError = QString::fromStdString(d.error().message);
-    if (auto d = gpu::parseDim3(block_->text().toStdString(), "block"); !d)
-        blockError = QString::fromStdString(d.error().message);
-    if (!gridError.isEmpty() || !blockError.isEmpty()) parses_ = false;
-    if (kernelName_.isEmpty()) parses_ = false;
-
-    // Whether the kernel is there (in the LTO cubin too, when asked): core's words, as nvpg says them.
-    if (compiled_) {
-        if (auto found = pipeline::findKernel(*compiled_, kernelName_.toStdString(), config.fromLto); !found)
-            problems_ << QString::fromStdString(found.error().message);
-    }
-    if (!gridError.isEmpty()) problems_ << gridError;
-    if (!blockError.isEmpty()) problems_ << blockError;
-    if (k && argsOk && gridError.isEmpty() && blockError.isEmpty()) {
-        // What only the whole configuration shows: the launch shape, repeats, timeout.
-        if (auto st = gpu::checkRunConfig(config, *k); !st) {
-            const auto msg = QString::fromStdString(st.error().message);
-            problems_ << msg;
-            if (msg.startsWith(QStringLiteral("block"))) blockError = msg;
-            if (msg.startsWith(QStringLiteral("grid"))) gridError = msg;
-        }
-    }
+    const QString gridError = QString::fromStdString(check.gridError);
+    const QString blockError = QString::fromStdString(check.blockError);
     grid_->setStyleSheet(gridError.isEmpty() ? QString() : kBadField);
     grid_->setToolTip(gridError.isEmpty() ? tr("Blocks in the grid: X, X,Y or X,Y,Z") : gridError);
     block_->setStyleSheet(blockError.isEmpty() ? QString() : kBadField);

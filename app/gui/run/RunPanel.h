@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include "compile/Engine.h"
+#include "pipeline/RunDraft.h"
 #include "run/ArgTableModel.h"
 #include "run/RunHistory.h"
 
@@ -103,6 +104,7 @@ private:
     ArgTableModel::Row prefill(const ptx::Param& param, const std::string& irType) const;
     std::vector<std::string> irParamTypes(const std::string& kernel) const;
     const ptx::Function* currentKernel() const;
+    pipeline::RunDraft draft() const;  // the editors' fields as typed
     void validate();
     void updateRunState();
     void onRunReplied(const RunReply& reply);
