@@ -22,7 +22,8 @@ std::string_view artifactSuffix(Artifact artifact) {
 }
 
 std::string defaultOutputName(std::string_view stem, Artifact artifact) {
-    return std::string(stem.empty() ? std::string_view("program") : stem) + std::string(artifactSuffix(artifact));
+    return std::string(stem.empty() ? std::string_view("program") : stem) +
+           std::string(artifactSuffix(artifact));
 }
 
 std::string fileStemOf(std::string_view moduleName) {
@@ -31,14 +32,15 @@ std::string fileStemOf(std::string_view moduleName) {
     if (const auto dot = name.rfind('.'); dot != std::string::npos) name.resize(dot);
     for (char& c : name) {
         const unsigned char u = static_cast<unsigned char>(c);
-        const bool safe = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') ||
-                          c == '_' || c == '+' || c == '-';
+        const bool safe = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') ||
+                          (u >= '0' && u <= '9') || c == '_' || c == '+' || c == '-';
         if (!safe) c = '_';
     }
     return name.empty() ? "module" : name;
 }
 
-std::vector<std::string> perModulePaths(const std::string& path, const std::vector<std::string>& moduleNames) {
+std::vector<std::string> perModulePaths(const std::string& path,
+                                        const std::vector<std::string>& moduleNames) {
     if (moduleNames.size() <= 1) return {path};
     const fs::path p(path);
     std::string name = p.filename().string();

@@ -22,6 +22,7 @@ std::string fileStemOf(std::string_view moduleName);
 // Where several LTO-IR blobs (separate LTO mode, one per module) go when `path` is asked for:
 // the module's stem inserted before the suffix (out.ltoir + helper.ll -> out.helper.ltoir),
 // in the folder of `path`; two modules of one stem get -2, -3, ... One name gives `path` itself.
-std::vector<std::string> perModulePaths(const std::string& path, const std::vector<std::string>& moduleNames);
+std::vector<std::string> perModulePaths(const std::string& path,
+                                        const std::vector<std::string>& moduleNames);
 
 }  // namespace nvpg::pipeline

@@ -45,7 +45,8 @@ DraftCheck checkRunDraft(const RunDraft& draft, const Result* compiled) {
             single.args = {*arg};
             if (auto st = gpu::checkRunConfig(single, one); !st) {
                 error = st.error().message;
-                if (support::startsWith(error, "argument 0 ")) error.replace(0, 10, fmt::format("argument {}", i));
+                if (support::startsWith(error, "argument 0 "))
+                    error.replace(0, 10, fmt::format("argument {}", i));
             }
         }
         if (!error.empty()) {
@@ -60,7 +61,8 @@ DraftCheck checkRunDraft(const RunDraft& draft, const Result* compiled) {
     if (!out.gridError.empty() || !out.blockError.empty()) out.parses = false;
     if (draft.config.kernel.empty()) out.parses = false;
 
-    // Whether the kernel is there (in the LTO cubin too, when asked): core's words, as nvpg says them.
+    // Whether the kernel is there (in the LTO cubin too, when asked): core's words, as nvpg says
+    // them.
     if (compiled)
         if (auto found = findKernel(*compiled, draft.config.kernel, draft.config.fromLto); !found)
             out.problems.push_back(found.error().message);

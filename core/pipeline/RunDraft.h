@@ -13,10 +13,12 @@ namespace nvpg::pipeline {
 // A run configuration as a person is typing it (the Runs panel's fields): grid, block and
 // arguments as text, each argument beside the PTX parameter it is for.
 struct RunDraft {
-    gpu::RunConfig config;  // name, kernel, shared, repeat, timeout, fromLto; grid, block, args unused
+    gpu::RunConfig
+        config;  // name, kernel, shared, repeat, timeout, fromLto; grid, block, args unused
     std::string grid, block;
-    std::vector<std::string> specs;                  // one per argument row
-    std::vector<std::optional<ptx::Param>> params;   // the row's parameter, when the kernel is compiled
+    std::vector<std::string> specs;  // one per argument row
+    std::vector<std::optional<ptx::Param>>
+        params;  // the row's parameter, when the kernel is compiled
 };
 
 // What the draft says: the configuration made of what parses, and each problem placed on the
@@ -25,8 +27,8 @@ struct DraftCheck {
     gpu::RunConfig config;               // arguments that do not parse are left out
     std::vector<std::string> argErrors;  // one per row; "" when the row is fine
     std::string gridError, blockError;
-    std::vector<std::string> problems;   // all of them, in the order the panel lists them
-    bool parses = false;                 // every field parses and a kernel is named: it can be saved
+    std::vector<std::string> problems;  // all of them, in the order the panel lists them
+    bool parses = false;                // every field parses and a kernel is named: it can be saved
 };
 
 // The configuration the draft's fields make (what does not parse keeps its default).

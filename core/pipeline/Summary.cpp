@@ -35,15 +35,17 @@ std::string firstLine(std::string_view s) {
 std::string shortFigures(const ptx::ResourceUsage& u) {
     std::string s = fmt::format("{} regs", u.registers);
     if (u.spillStores == 0 && u.spillLoads == 0) return s + ", 0 spill";
-    return s + fmt::format(", spill {} st / {} ld", bytes(uint64_t(u.spillStores)), bytes(uint64_t(u.spillLoads)));
+    return s + fmt::format(", spill {} st / {} ld", bytes(uint64_t(u.spillStores)),
+                           bytes(uint64_t(u.spillLoads)));
 }
 
 std::string longFigures(const std::string& kernel, const ptx::ResourceUsage& u) {
     return fmt::format(
-        "{}: {} registers, {} spill stores, {} spill loads, {} stack, {} shared, {} local, {} constant, {} barriers",
+        "{}: {} registers, {} spill stores, {} spill loads, {} stack, {} shared, {} local, {} "
+        "constant, {} barriers",
         kernel, u.registers, bytes(uint64_t(u.spillStores)), bytes(uint64_t(u.spillLoads)),
-        bytes(uint64_t(u.stackFrame)), bytes(uint64_t(u.sharedBytes)), bytes(uint64_t(u.localBytes)),
-        bytes(uint64_t(u.constBytes)), u.barriers);
+        bytes(uint64_t(u.stackFrame)), bytes(uint64_t(u.sharedBytes)),
+        bytes(uint64_t(u.localBytes)), bytes(uint64_t(u.constBytes)), u.barriers);
 }
 
 // A few kernels are listed in the header; with many it would wrap over several lines, so the
@@ -55,7 +57,8 @@ std::string figuresSummary(const Result& r) {
     if (withUsage.empty()) return {};
     if (withUsage.size() <= 3) {
         std::vector<std::string> parts;
-        for (const auto* k : withUsage) parts.push_back(fmt::format("{}: {}", k->name, shortFigures(*k->usage)));
+        for (const auto* k : withUsage)
+            parts.push_back(fmt::format("{}: {}", k->name, shortFigures(*k->usage)));
         return support::join(parts, "; ");
     }
     const auto* most = *std::max_element(withUsage.begin(), withUsage.end(), [](auto* a, auto* b) {
@@ -64,8 +67,9 @@ std::string figuresSummary(const Result& r) {
     const auto spilling = std::count_if(withUsage.begin(), withUsage.end(), [](auto* k) {
         return k->usage->spillStores > 0 || k->usage->spillLoads > 0;
     });
-    return fmt::format("{} kernels: up to {} regs ({}), {}", withUsage.size(), most->usage->registers, most->name,
-                       spilling == 0 ? std::string("none spilling") : fmt::format("{} spilling", spilling));
+    return fmt::format(
+        "{} kernels: up to {} regs ({}), {}", withUsage.size(), most->usage->registers, most->name,
+        spilling == 0 ? std::string("none spilling") : fmt::format("{} spilling", spilling));
 }
 
 void appendFigures(const Result& r, std::vector<std::string>& lines) {
@@ -89,29 +93,34 @@ PaneSummary ptxPane(const Result& r) {
         head.push_back("verify " + formatSeconds(v->seconds));
     }
     if (!r.arch.empty())
-        head.push_back(r.archSource.empty() ? r.arch : fmt::format("{} ({})", r.arch, r.archSource));
+        head.push_back(r.archSource.empty() ? r.arch
+                                            : fmt::format("{} ({})", r.arch, r.archSource));
     if (!r.libdeviceFunctions.empty()) {
-        head.push_back("libdevice: " + plural(r.libdeviceFunctions.size(), "function", "functions"));
+        head.push_back("libdevice: " +
+                       plural(r.libdeviceFunctions.size(), "function", "functions"));
         tip.push_back(fmt::format("libdevice functions linked ({}):", r.libdeviceFunctions.size()));
         for (size_t i = 0; i < r.libdeviceFunctions.size(); i += 4) {
             const auto end = std::min(r.libdeviceFunctions.size(), i + 4);
-            tip.push_back(support::join({r.libdeviceFunctions.begin() + long(i), r.libdeviceFunctions.begin() + long(end)},
-                                        ", "));
+            tip.push_back(support::join(
+                {r.libdeviceFunctions.begin() + long(i), r.libdeviceFunctions.begin() + long(end)},
+                ", "));
         }
     }
     // Without an LTO link the figures come from assembling the PTX itself; they belong here.
     if (const auto* s = findStage(r, "assemble PTX to cubin")) {
         if (const auto fig = figuresSummary(r); !fig.empty()) {
             head.push_back(fig);
-            tip.push_back(fmt::format("ptxas figures (assembling the PTX, {}):", formatSeconds(s->seconds)));
+            tip.push_back(
+                fmt::format("ptxas figures (assembling the PTX, {}):", formatSeconds(s->seconds)));
             appendFigures(r, tip);
         }
     }
     pane.header = support::join(head, kSep);
     pane.toolTip = tip.empty() ? "libNVVM's PTX of the whole program" : support::join(tip, "\n");
     if (r.ptx.empty())
-        pane.notice = findStage(r, "verify") ? "Verify only: libNVVM's verifier ran; no PTX was generated."
-                                             : "No PTX: this compile did not ask for it.";
+        pane.notice = findStage(r, "verify")
+                          ? "Verify only: libNVVM's verifier ran; no PTX was generated."
+                          : "No PTX: this compile did not ask for it.";
     return pane;
 }
 
@@ -119,35 +128,44 @@ std::string ltoNotice(const Result& r, std::string_view ltoUnavailable) {
     if (!r.linkedPtx.empty()) return {};
     const auto* linkPtx = findStage(r, "link LTO-IR to PTX");
     const auto* linkCubin = findStage(r, "link LTO-IR to cubin");
-    const bool compiledLto = findStage(r, "compile LTO-IR") || findStage(r, "compile LTO-IR (separate)");
+    const bool compiledLto =
+        findStage(r, "compile LTO-IR") || findStage(r, "compile LTO-IR (separate)");
     auto firstError = [&](const char* source) -> std::string {
         for (const auto& d : r.diagnostics)
             if (d.severity == nvvm::Severity::Error && (!source || d.source == source))
                 return ": " + firstLine(d.message);
         return {};
     };
-    if (linkPtx) return fmt::format("nvJitLink could not link the LTO-IR to PTX{}. See Problems.", firstError("nvJitLink"));
+    if (linkPtx)
+        return fmt::format("nvJitLink could not link the LTO-IR to PTX{}. See Problems.",
+                           firstError("nvJitLink"));
     if (compiledLto && r.ltoIr.empty())
-        return fmt::format("libNVVM could not compile the program to LTO-IR (-gen-lto){}. See Problems.",
-                           firstError(nullptr));
+        return fmt::format(
+            "libNVVM could not compile the program to LTO-IR (-gen-lto){}. See Problems.",
+            firstError(nullptr));
     if (linkCubin)
-        return fmt::format("The LTO link made a cubin ({}) but no linked PTX: it was not asked for.",
-                           bytes(r.cubin.size()));
+        return fmt::format(
+            "The LTO link made a cubin ({}) but no linked PTX: it was not asked for.",
+            bytes(r.cubin.size()));
     if (!r.ltoIr.empty()) {
         uint64_t total = 0;
         for (const auto& b : r.ltoIr) total += b.bytes.size();
         return fmt::format(
-            "LTO-IR only ({}): it was not linked. Export it with Export LTO-IR…, or ask for linked PTX, which "
+            "LTO-IR only ({}): it was not linked. Export it with Export LTO-IR…, or ask for linked "
+            "PTX, which "
             "needs nvJitLink.",
             bytes(total));
     }
     if (!ltoUnavailable.empty()) return std::string(ltoUnavailable);
-    return "No LTO output: this compile made PTX only. The LTO-linked PTX and the cubin (with registers and "
-           "spills per kernel) come from nvJitLink (libnvJitLink.so), which was not found. Install it, or point "
+    return "No LTO output: this compile made PTX only. The LTO-linked PTX and the cubin (with "
+           "registers and "
+           "spills per kernel) come from nvJitLink (libnvJitLink.so), which was not found. Install "
+           "it, or point "
            "the CUDA path in Settings at a toolkit that has it.";
 }
 
-PaneSummary ltoPane(const Result& r, const std::vector<std::string>& dropped, std::string_view ltoUnavailable) {
+PaneSummary ltoPane(const Result& r, const std::vector<std::string>& dropped,
+                    std::string_view ltoUnavailable) {
     PaneSummary pane;
     std::vector<std::string> head{"LTO"};
     std::vector<std::string> tip;
@@ -158,9 +176,9 @@ PaneSummary ltoPane(const Result& r, const std::vector<std::string>& dropped, st
     if (!r.linkedPtx.empty()) head.push_back("linked PTX " + bytes(r.linkedPtx.size()));
     if (!r.cubin.empty()) head.push_back("cubin " + bytes(r.cubin.size()));
     if (compileLto)
-        head.push_back(r.ltoIr.size() > 1
-                           ? fmt::format("LTO-IR ({} modules) {}", r.ltoIr.size(), formatSeconds(compileLto->seconds))
-                           : "LTO-IR " + formatSeconds(compileLto->seconds));
+        head.push_back(r.ltoIr.size() > 1 ? fmt::format("LTO-IR ({} modules) {}", r.ltoIr.size(),
+                                                        formatSeconds(compileLto->seconds))
+                                          : "LTO-IR " + formatSeconds(compileLto->seconds));
     if (linkPtx) head.push_back("link→PTX " + formatSeconds(linkPtx->seconds));
     if (linkCubin) head.push_back("link→cubin " + formatSeconds(linkCubin->seconds));
     if (linkCubin) {
@@ -173,15 +191,18 @@ PaneSummary ltoPane(const Result& r, const std::vector<std::string>& dropped, st
     if (!dropped.empty()) {
         const auto names = support::join(dropped, ", ");
         head.push_back("dropped by LTO: " + names);
-        tip.push_back("Not in the linked PTX (nvJitLink keeps only kernels named in @llvm.used): " + names);
+        tip.push_back("Not in the linked PTX (nvJitLink keeps only kernels named in @llvm.used): " +
+                      names);
     }
     if (!r.ltoIr.empty()) {
         tip.push_back("LTO-IR:");
-        for (const auto& blob : r.ltoIr) tip.push_back(fmt::format("  {}: {}", blob.name, bytes(blob.bytes.size())));
+        for (const auto& blob : r.ltoIr)
+            tip.push_back(fmt::format("  {}: {}", blob.name, bytes(blob.bytes.size())));
     }
     if (head.size() == 1) head.push_back("not linked");
     pane.header = support::join(head, kSep);
-    pane.toolTip = tip.empty() ? "nvJitLink's LTO link of the program's LTO-IR" : support::join(tip, "\n");
+    pane.toolTip =
+        tip.empty() ? "nvJitLink's LTO link of the program's LTO-IR" : support::join(tip, "\n");
     pane.notice = ltoNotice(r, ltoUnavailable);
     return pane;
 }
@@ -210,7 +231,8 @@ std::string failureSummary(const Result& r) {
         ++errors;
     }
     if (!first) return {};
-    return fmt::format("Compile failed with {} (see Problems): {}", plural(errors, "error", "errors"),
+    return fmt::format("Compile failed with {} (see Problems): {}",
+                       plural(errors, "error", "errors"),
                        firstLine(nvvm::formatDiagnostic(*first)));
 }
 

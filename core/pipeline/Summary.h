@@ -12,7 +12,7 @@ namespace nvpg::pipeline {
 // tooltip, and why a pane has no text. The GUI only displays these; they are kept here so that
 // what a result means is worked out once, without Qt, and tested as text.
 struct PaneSummary {
-    std::string header;   // "PTX · 12.5 KiB · 2 kernels · libNVVM 3.1 ms · compute_90 (options)"
+    std::string header;  // "PTX · 12.5 KiB · 2 kernels · libNVVM 3.1 ms · compute_90 (options)"
     std::string toolTip;  // lines joined with '\n'; the details the header leaves out
     std::string notice;   // why the pane has no text; empty when it has
 };
