@@ -279,7 +279,7 @@ void TestWorkspace::defaultsForOptionalKeys() {
     QVERIFY(ws->options == nvvm::Options{});
     QCOMPARE(ws->libdevice, false);
     QVERIFY(ws->ltoMode == lto::Mode::Program);
-    QVERIFY(ws->runs.is_array() && ws->runs.empty());
+    QVERIFY(ws->runs.empty());
 }
 
 void TestWorkspace::parseErrors_data() {
