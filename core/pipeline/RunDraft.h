@@ -13,12 +13,11 @@ namespace nvpg::pipeline {
 // A run configuration as a person is typing it (the Runs panel's fields): grid, block and
 // arguments as text, each argument beside the PTX parameter it is for.
 struct RunDraft {
-    gpu::RunConfig
-        config;  // name, kernel, shared, repeat, timeout, fromLto; grid, block, args unused
+    // Name, kernel, shared bytes, repeat, timeout and fromLto; its grid, block and args are unused.
+    gpu::RunConfig config;
     std::string grid, block;
-    std::vector<std::string> specs;  // one per argument row
-    std::vector<std::optional<ptx::Param>>
-        params;  // the row's parameter, when the kernel is compiled
+    std::vector<std::string> specs;                   // one per argument row
+    std::vector<std::optional<ptx::Param>> params;    // the row's parameter, when the kernel is compiled
 };
 
 // What the draft says: the configuration made of what parses, and each problem placed on the
