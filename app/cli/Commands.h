@@ -18,7 +18,7 @@ namespace nvpg::cli {
 // Exit statuses scripts rely on.
 enum Exit : int {
     kOk = 0,
-    kCompileError = 1,  // libNVVM or nvJitLink rejected the input
+    kCompileError = 1,  // libNVVM or nvJitLink rejected the input, or crashed or timed out on it
     kUsageError = 2,    // bad command line, or the environment lacks something (libNVVM, ...)
     kNoGpu = 3,         // nvpg run: no usable GPU or driver
 };
@@ -66,6 +66,9 @@ support::Result<std::shared_ptr<toolkit::Toolkit>> loadToolkit(const CommonOptio
 engine::Compiler makeCompiler(const CommonOptions& common, std::shared_ptr<const toolkit::Toolkit> toolkit);
 void printDiagnostics(const std::vector<nvvm::Diagnostic>& diags);
 int usage(const std::string& message);
+// Prints an error that stopped a compile; its status: 1 for a timeout (as for input libNVVM
+// rejected or crashed on), 2 for the rest (usage, environment).
+int compileFailed(const support::Error& error);
 
 int runInfo(const CommonOptions& common, bool json);
 int runCompile(const CommonOptions& common, const CompileOptions& o);

@@ -148,6 +148,13 @@ int usage(const std::string& message) {
     return kUsageError;
 }
 
+int compileFailed(const support::Error& error) {
+    // A compile that ran out of time is the input's doing, like one libNVVM rejected or crashed on.
+    if (error.kind != support::ErrorKind::Timeout) return usage(error.message);
+    std::fprintf(stderr, "nvpg: %s\n", error.message.c_str());
+    return kCompileError;
+}
+
 int runCompile(const CommonOptions& common, const CompileOptions& o) {
     auto inputs = jobFromArgs(o);
     if (!inputs) return usage(inputs.error().message);
@@ -164,7 +171,7 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
     if (!tk) return usage(tk.error().message);
     auto compiler = makeCompiler(common, *tk);
     auto ran = compiler.run(job);
-    if (!ran) return usage(ran.error().message);
+    if (!ran) return compileFailed(ran.error());
     const auto& r = *ran;
     printDiagnostics(r.diagnostics);
 

@@ -112,7 +112,7 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
     if (!tk) return usage(tk.error().message);
     auto compiler = makeCompiler(common, *tk);
     auto compiled = compiler.run(job);
-    if (!compiled) return usage(compiled.error().message);
+    if (!compiled) return compileFailed(compiled.error());
     printDiagnostics(compiled->diagnostics);
     if (!compiled->ok) return kCompileError;
 
@@ -131,6 +131,9 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
             case support::ErrorKind::Environment: return kNoGpu;
             case support::ErrorKind::Usage:
             case support::ErrorKind::Input: return kUsageError;
+            // A launch that failed or ran past its timeout, and everything else the engine said.
+            case support::ErrorKind::Run:
+            case support::ErrorKind::Timeout:
             default: return kCompileError;
         }
     }

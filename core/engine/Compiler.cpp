@@ -30,18 +30,20 @@ std::vector<std::string> moduleNames(const pipeline::Job& job, bool bitcodeOnly 
     return names;
 }
 
-// The module the engine said it was adding ("adding module b.bc"), if that was the stage.
-std::string moduleBeingAdded(const std::string& stage) {
-    const std::string prefix = "adding module ";
-    return support::startsWith(stage, prefix) ? stage.substr(prefix.size()) : std::string();
+// The module the engine said it was adding, if that was the stage.
+std::string moduleBeingAdded(const std::optional<pipeline::StageEvent>& stage) {
+    return stage && stage->id == pipeline::StageId::AddModule ? stage->module : std::string();
 }
 
-std::string stageOrCompiling(const std::string& stage) { return stage.empty() ? "compiling" : stage; }
+std::string stageOrCompiling(const std::optional<pipeline::StageEvent>& stage) {
+    return stage ? pipeline::stageWords(*stage) : "compiling";
+}
 
 }  // namespace
 
-std::string describeCrash(const pipeline::Job& job, const std::string& stage, const std::string& how) {
-    const bool linking = support::startsWith(stage, "linking") || support::startsWith(stage, "assembling");
+std::string describeCrash(const pipeline::Job& job, const std::optional<pipeline::StageEvent>& stage,
+                          const std::string& how) {
+    const bool linking = stage && pipeline::isLinkStage(stage->id);
     const auto bitcode = moduleNames(job, true);
     std::string cause;
     if (const auto module = moduleBeingAdded(stage); !module.empty()) {
@@ -57,17 +59,31 @@ std::string describeCrash(const pipeline::Job& job, const std::string& stage, co
                        support::join(moduleNames(job), ", "), cause);
 }
 
-support::Result<pipeline::Result> Compiler::run(const pipeline::Job& job) {
-    if (inProcess_) return inProcess_->run(job);
+support::Result<pipeline::Result> Compiler::run(const pipeline::Job& job,
+                                                const pipeline::Pipeline::StageListener& onStage) {
+    if (inProcess_) return inProcess_->run(job, onStage);
     support::Stopwatch watch;
-    std::string stage;
+    std::optional<pipeline::StageEvent> stage;
+    std::optional<support::Error> badProgress;
     const auto deadline = std::chrono::steady_clock::now() +
                           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                               std::chrono::duration<double>(timeoutSeconds_));
-    auto reply = engine_->call(makeCompileRequest(job, cudaPath_), deadline, [&](const Frame& progress) {
-        if (progress.header.is_object() && progress.header.contains("stage") && progress.header["stage"].is_string())
-            stage = progress.header["stage"].get<std::string>();
-    });
+    auto reply = engine_->call(
+        makeCompileRequest(job, cudaPath_), deadline,
+        [&](const Frame& progress) {
+            auto event = readProgress(progress);
+            if (!event) {
+                badProgress = event.error();
+                return;
+            }
+            stage = *event;
+            if (onStage) onStage(*event);
+        });
+    if (reply && badProgress) {
+        // An engine that speaks another protocol cannot be trusted with the next job either.
+        engine_->kill();
+        return *badProgress;
+    }
     if (reply) return readCompileReply(std::move(*reply));
 
     // The engine died or hung: the job fails with a diagnostic saying so; the next job starts a

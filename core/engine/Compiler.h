@@ -22,8 +22,10 @@ public:
              std::vector<std::string> engineCommand, double timeoutSeconds = 300);
 
     // Errors as Pipeline::run gives them (a bad option, a missing library), plus an engine that
-    // could not be started.
-    support::Result<pipeline::Result> run(const pipeline::Job& job);
+    // could not be started, and one that broke the protocol. `onStage` hears the stages as the
+    // engine starts them.
+    support::Result<pipeline::Result> run(const pipeline::Job& job,
+                                          const pipeline::Pipeline::StageListener& onStage = {});
 
     bool inProcess() const { return !engine_; }
     void setTimeout(double seconds) { timeoutSeconds_ = seconds; }
@@ -39,7 +41,8 @@ private:
 };
 
 // The words for a crash: "libNVVM crashed (SIGSEGV) while adding module b.bc; the bitcode of
-// b.bc is the likely cause". `stage` is the last stage the engine announced.
-std::string describeCrash(const pipeline::Job& job, const std::string& stage, const std::string& how);
+// b.bc is the likely cause". `stage` is the last stage the engine announced, if any.
+std::string describeCrash(const pipeline::Job& job, const std::optional<pipeline::StageEvent>& stage,
+                          const std::string& how);
 
 }  // namespace nvpg::engine

@@ -191,10 +191,10 @@ support::Result<Frame> EngineProcess::call(const Frame& request, std::chrono::st
     auto timedOut = [&] {
         failure_ = Failure::Timeout;
         kill();
-        return makeError(ErrorKind::Run, "the engine process did not answer in time and was stopped");
+        return makeError(ErrorKind::Timeout, "the engine process did not answer in time and was stopped");
     };
     if (auto st = writeFrame(fd_, request, deadline); !st) {
-        if (st.error().kind == ErrorKind::Run) return timedOut();
+        if (st.error().kind == ErrorKind::Timeout) return timedOut();
         failure_ = Failure::Died;
         return makeError(ErrorKind::Run, "the engine process died: " + describeExit());
     }
@@ -204,7 +204,7 @@ support::Result<Frame> EngineProcess::call(const Frame& request, std::chrono::st
         reply = readFrame(fd_, deadline);
     }
     if (reply) return reply;
-    if (reply.error().kind == ErrorKind::Run) return timedOut();
+    if (reply.error().kind == ErrorKind::Timeout) return timedOut();
     failure_ = Failure::Died;
     return makeError(ErrorKind::Run, "the engine process died: " + describeExit());
 }

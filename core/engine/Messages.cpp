@@ -50,7 +50,7 @@ json errorJson(const support::Error& e) { return {{"kind", int(e.kind)}, {"messa
 
 support::Error errorFromJson(const json& e) {
     const int kind = field(e, "kind", int(ErrorKind::Internal));
-    return makeError(kind >= 0 && kind <= int(ErrorKind::Internal) ? ErrorKind(kind) : ErrorKind::Internal,
+    return makeError(kind >= 0 && kind <= int(ErrorKind::Timeout) ? ErrorKind(kind) : ErrorKind::Internal,
                      field(e, "message", std::string("the engine failed without saying why")));
 }
 
@@ -128,11 +128,20 @@ ptx::ResourceUsage usageFromJson(const json& j) {
 
 }  // namespace
 
-Frame makeProgress(const std::string& stage) {
+Frame makeProgress(const pipeline::StageEvent& stage) {
     Frame f;
     f.type = kProgress;
-    f.header = {{"stage", stage}};
+    f.header = {{"stage", std::string(pipeline::stageName(stage.id))}, {"module", stage.module}};
     return f;
+}
+
+support::Result<pipeline::StageEvent> readProgress(const Frame& frame) {
+    if (frame.type != kProgress || !frame.header.is_object()) return malformed("not a progress message");
+    const auto name = field(frame.header, "stage", json());
+    if (!name.is_string()) return malformed("a progress message without its stage");
+    const auto id = pipeline::stageFromName(name.get<std::string>());
+    if (!id) return malformed("unknown stage \"" + name.get<std::string>() + "\"");
+    return pipeline::StageEvent{*id, field(frame.header, "module", "")};
 }
 
 Frame makeErrorReply(uint16_t type, const support::Error& error, bool fatal) {
@@ -203,7 +212,8 @@ Frame makeCompileReply(const support::Result<pipeline::Result>& result) {
     json diags = json::array();
     for (const auto& d : r.diagnostics) diags.push_back(diagnosticToJson(d));
     json stages = json::array();
-    for (const auto& s : r.stages) stages.push_back({{"name", s.name}, {"seconds", s.seconds}});
+    for (const auto& s : r.stages)
+        stages.push_back({{"name", std::string(pipeline::stageName(s.id))}, {"seconds", s.seconds}});
     json ltoNames = json::array();
     f.blobs = {r.ptx, r.linkedPtx, r.cubin};
     for (const auto& blob : r.ltoIr) {
@@ -257,7 +267,11 @@ support::Result<pipeline::Result> readCompileReply(Frame f) {
     }
     r.libdeviceFunctions = field(j, "libdevice_functions", std::vector<std::string>{});
     for (const auto& d : field(j, "diagnostics", json::array())) r.diagnostics.push_back(diagnosticFromJson(d));
-    for (const auto& s : field(j, "stages", json::array())) r.stages.push_back({field(s, "name", ""), field(s, "seconds", 0.0)});
+    for (const auto& s : field(j, "stages", json::array())) {
+        const auto id = pipeline::stageFromName(field(s, "name", ""));
+        if (!id) return malformed("a compile reply with an unknown stage");
+        r.stages.push_back({*id, field(s, "seconds", 0.0)});
+    }
     r.nvvmLog = field(j, "nvvm_log", "");
     r.linkInfoLog = field(j, "link_info_log", "");
     r.reusedProgram = field(j, "reused_program", false);

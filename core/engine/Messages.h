@@ -18,7 +18,7 @@ enum MessageType : uint16_t {
     kCompileReply = 2,
     kRunRequest = 3,
     kRunReply = 4,
-    kProgress = kProgressFrame,  // {"stage": "..."}: the engine starts a stage of the current request
+    kProgress = kProgressFrame,  // {"stage": "compile PTX", "module": ""}: the engine starts that stage
 };
 
 // Compiles. The toolkit is searched in the engine as in the front end, from `cudaPath` when set.
@@ -47,7 +47,9 @@ support::Result<RunRequestData> parseRunRequest(Frame frame);
 Frame makeRunReply(support::Result<gpu::RunOutcome> outcome, bool fatal);
 support::Result<gpu::RunOutcome> readRunReply(const Frame& frame, bool& fatal);
 
-Frame makeProgress(const std::string& stage);
+Frame makeProgress(const pipeline::StageEvent& stage);
+// A stage of another name than pipeline::stageName gives is a malformed message.
+support::Result<pipeline::StageEvent> readProgress(const Frame& frame);
 Frame makeErrorReply(uint16_t type, const support::Error& error, bool fatal = false);
 
 }  // namespace nvpg::engine

@@ -110,7 +110,7 @@ support::Status writeFrame(int fd, const Frame& frame, std::optional<std::chrono
         if (deadline) {
             const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline -
                                                                                     std::chrono::steady_clock::now());
-            if (left.count() <= 0) return makeError(ErrorKind::Run, "timed out sending to the engine");
+            if (left.count() <= 0) return makeError(ErrorKind::Timeout, "timed out sending to the engine");
             pollfd pfd{fd, POLLOUT, 0};
             const int ready = ::poll(&pfd, 1, int(std::min<long long>(left.count(), 1000)));
             if (ready == 0 || (ready < 0 && errno == EINTR)) continue;
@@ -139,7 +139,7 @@ support::Status readExact(int fd, char* p, size_t n, std::optional<std::chrono::
         if (deadline) {
             const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline -
                                                                                     std::chrono::steady_clock::now());
-            if (left.count() <= 0) return makeError(ErrorKind::Run, "timed out waiting for the engine");
+            if (left.count() <= 0) return makeError(ErrorKind::Timeout, "timed out waiting for the engine");
             waitMs = int(std::min<long long>(left.count(), 1000));
         }
         pollfd pfd{fd, POLLIN, 0};

@@ -39,10 +39,12 @@ std::string encodeFrame(const Frame& frame);
 support::Result<Frame> decodeFrame(std::string_view bytes);
 
 // Writes a frame to a file descriptor (a socket or pipe), all of it, by `deadline` if given (a
-// peer that stopped reading must not block the writer for ever).
+// peer that stopped reading must not block the writer for ever). Passing the deadline is a
+// Timeout error.
 support::Status writeFrame(int fd, const Frame& frame,
                            std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
-// Reads one frame, waiting at most until `deadline` (none: no limit). A closed pipe before the
+// Reads one frame, waiting at most until `deadline` (none: no limit; passing it is a Timeout
+// error). A closed pipe before the
 // first byte is an Input error saying the other side ended.
 support::Result<Frame> readFrame(int fd, std::optional<std::chrono::steady_clock::time_point> deadline);
 

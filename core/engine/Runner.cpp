@@ -52,7 +52,8 @@ support::Result<gpu::RunOutcome> Runner::run(const pipeline::Result& compiled, g
                                   std::chrono::duration<double>(config.timeoutSeconds * config.repeat + 60));
         auto reply = engine_->call(makeRunRequest(device_, image, cubin, **kernel, config, initial), deadline);
         if (!reply)
-            return makeError(ErrorKind::Run,
+            return makeError(engine_->lastFailure() == EngineProcess::Failure::Timeout ? ErrorKind::Timeout
+                                                                                       : ErrorKind::Run,
                              fmt::format("kernel {}: {}{}", config.kernel, reply.error().message,
                                          engine_->lastFailure() == EngineProcess::Failure::Start
                                              ? ""

@@ -24,7 +24,8 @@ public:
     ~Runner();
 
     // Errors: Usage (pipeline::checkRun's, a buffer file), Environment (no driver or GPU), Run (the
-    // launch failed or timed out). `baseDir` is where relative buffer files are.
+    // launch failed, or the engine died), Timeout (the kernel ran past its timeout, or the engine
+    // did not answer). `baseDir` is where relative buffer files are.
     support::Result<gpu::RunOutcome> run(const pipeline::Result& compiled, gpu::RunConfig config,
                                     const std::filesystem::path& baseDir);
 

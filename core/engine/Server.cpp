@@ -41,7 +41,7 @@ int serveEngine(int in, int out) {
                 pipe = std::make_unique<pipeline::Pipeline>(toolkit);
             }
             bool writable = true;
-            auto result = pipe->run(req->job, [&](const std::string& stage) {
+            auto result = pipe->run(req->job, [&](const pipeline::StageEvent& stage) {
                 writable = writable && writeFrame(out, makeProgress(stage)).ok();
             });
             if (!writable || !writeFrame(out, makeCompileReply(result))) return 0;

@@ -149,7 +149,7 @@ support::Result<RunOutcome> Session::run(const std::string& image, bool cubin, c
             if (std::chrono::steady_clock::now() > deadline) {
                 res.poisoned = true;
                 unusable_ = true;
-                return makeError(ErrorKind::Run,
+                return makeError(ErrorKind::Timeout,
                                  fmt::format("{} did not finish within {} s (give a longer timeout if it is only "
                                              "slow)",
                                              describeLaunch(kernel, config), config.timeoutSeconds));

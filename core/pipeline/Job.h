@@ -9,6 +9,7 @@
 #include "nvvm/Diagnostic.h"
 #include "nvvm/Module.h"
 #include "nvvm/Options.h"
+#include "pipeline/Stage.h"
 #include "ptx/Ptx.h"
 
 namespace nvpg::pipeline {
@@ -37,8 +38,9 @@ struct Job {
     uint64_t generation = 0;  // copied into the result, for front ends that drop stale ones
 };
 
+// How long a stage of the job took.
 struct Stage {
-    std::string name;  // "compile PTX", "link LTO-IR to PTX", ...
+    StageId id = StageId::CompilePtx;
     double seconds = 0;
 };
 
@@ -75,7 +77,8 @@ struct Result {
     double seconds = 0;
 
     bool hasErrors() const;
-    double stageSeconds(const std::string& name) const;
+    double stageSeconds(StageId id) const;  // 0 for a stage that did not run
+    const Stage* findStage(StageId id) const;  // null for a stage that did not run
 };
 
 }  // namespace nvpg::pipeline

@@ -22,10 +22,15 @@ bool Result::hasErrors() const {
     return false;
 }
 
-double Result::stageSeconds(const std::string& name) const {
+const Stage* Result::findStage(StageId id) const {
     for (const auto& s : stages)
-        if (s.name == name) return s.seconds;
-    return 0;
+        if (s.id == id) return &s;
+    return nullptr;
+}
+
+double Result::stageSeconds(StageId id) const {
+    const auto* s = findStage(id);
+    return s ? s->seconds : 0;
 }
 
 std::string programKey(const Job& job) {
@@ -75,7 +80,7 @@ namespace {
 std::unique_ptr<nvvm::Program> buildProgram(const toolkit::NvvmApi& api, const std::vector<nvvm::Module>& modules,
                                             std::shared_ptr<const std::string> libdevice,
                                             std::vector<nvvm::Diagnostic>& diags,
-                                            const std::function<void(const std::string&)>& stage) {
+                                            const Pipeline::StageListener& stage) {
     auto created = nvvm::Program::create(api);
     if (!created) {
         diags.push_back({"", 0, 0, nvvm::Severity::Error, created.error().message});
@@ -84,7 +89,7 @@ std::unique_ptr<nvvm::Program> buildProgram(const toolkit::NvvmApi& api, const s
     auto program = std::move(*created);
     bool ok = true;
     for (const auto& m : modules) {
-        stage("adding module " + m.name);
+        stage({StageId::AddModule, m.name});
         if (auto st = program->addModule(m); !st) {
             diags.push_back({m.name, 0, 0, nvvm::Severity::Error, st.error().message});
             ok = false;
@@ -101,8 +106,8 @@ void append(std::vector<nvvm::Diagnostic>& to, const std::vector<nvvm::Diagnosti
 }  // namespace
 
 support::Result<Result> Pipeline::run(const Job& job, const StageListener& onStage) {
-    auto stage = [&](const std::string& name) {
-        if (onStage) onStage(name);
+    const StageListener stage = [&](const StageEvent& event) {
+        if (onStage) onStage(event);
     };
     support::Stopwatch total;
     Result out;
@@ -141,7 +146,7 @@ support::Result<Result> Pipeline::run(const Job& job, const StageListener& onSta
         reset();
         support::Stopwatch watch;
         program_ = buildProgram(tk.nvvm(), job.modules, libdevice, out.diagnostics, stage);
-        out.stages.push_back({"add modules", watch.seconds()});
+        out.stages.push_back({StageId::AddModules, watch.seconds()});
         if (!program_) {
             out.seconds = total.seconds();
             return out;
@@ -151,9 +156,9 @@ support::Result<Result> Pipeline::run(const Job& job, const StageListener& onSta
     if (job.libdevice) out.libdeviceFunctions = nvvm::libdeviceFunctionsUsedBy(job.modules);
 
     if (job.verifyOnly) {
-        stage("verifying");
+        stage({StageId::Verify, {}});
         auto v = program_->verify(options);
-        out.stages.push_back({"verify", v.seconds});
+        out.stages.push_back({StageId::Verify, v.seconds});
         out.nvvmLog = v.log;
         append(out.diagnostics, v.diagnostics);
         out.ok = v.ok && !out.hasErrors();
@@ -163,9 +168,9 @@ support::Result<Result> Pipeline::run(const Job& job, const StageListener& onSta
     }
 
     if (wantsPtx) {
-        stage(job.libdevice && !program_->libdeviceAdded() ? "compiling PTX (with libdevice)" : "compiling PTX");
+        stage({job.libdevice && !program_->libdeviceAdded() ? StageId::CompilePtxLibdevice : StageId::CompilePtx, {}});
         auto c = program_->compile(options);
-        out.stages.push_back({"compile PTX", c.seconds});
+        out.stages.push_back({StageId::CompilePtx, c.seconds});
         out.nvvmLog = c.log;
         append(out.diagnostics, c.diagnostics);
         if (!c.ok) {
@@ -176,7 +181,7 @@ support::Result<Result> Pipeline::run(const Job& job, const StageListener& onSta
         support::Stopwatch watch;
         out.ptxModule = ptx::readPtx(out.ptx);
         for (const auto* e : out.ptxModule.entries()) out.kernels.push_back({e->name, e->params, {}});
-        out.stages.push_back({"read PTX", watch.seconds()});
+        out.stages.push_back({StageId::ReadPtx, watch.seconds()});
     }
     if (options.arch) out.arch = *options.arch;
     else if (support::startsWith(out.ptxModule.target, "sm_")) out.arch = "compute_" + out.ptxModule.target.substr(3);
@@ -186,9 +191,9 @@ support::Result<Result> Pipeline::run(const Job& job, const StageListener& onSta
         nvvm::Options ltoOptions = options;
         ltoOptions.genLto = true;
         if (job.ltoMode == lto::Mode::Program) {
-            stage("compiling LTO-IR");
+            stage({StageId::CompileLtoIr, {}});
             auto c = program_->compile(ltoOptions);
-            out.stages.push_back({"compile LTO-IR", c.seconds});
+            out.stages.push_back({StageId::CompileLtoIr, c.seconds});
             append(out.diagnostics, c.diagnostics);
             if (!c.ok) {
                 out.seconds = total.seconds();
@@ -203,7 +208,7 @@ support::Result<Result> Pipeline::run(const Job& job, const StageListener& onSta
                 nvvm::Module eager = m;
                 eager.lazy = false;
                 auto p = buildProgram(tk.nvvm(), {eager}, libdevice, out.diagnostics, stage);
-                stage("compiling LTO-IR of " + m.name);
+                stage({StageId::CompileModuleLtoIr, m.name});
                 if (!p) {
                     ok = false;
                     continue;
@@ -216,7 +221,7 @@ support::Result<Result> Pipeline::run(const Job& job, const StageListener& onSta
                 }
                 out.ltoIr.push_back({m.name, std::move(c.result)});
             }
-            out.stages.push_back({"compile LTO-IR (separate)", watch.seconds()});
+            out.stages.push_back({StageId::CompileLtoIrSeparate, watch.seconds()});
             if (!ok) {
                 out.seconds = total.seconds();
                 return out;
@@ -229,9 +234,9 @@ support::Result<Result> Pipeline::run(const Job& job, const StageListener& onSta
     std::vector<std::string> linkedEntries;
     bool linkedEntriesKnown = false;
     if (job.outputs & kLtoPtx) {
-        stage("linking LTO-IR to PTX (nvJitLink)");
+        stage({StageId::LinkLtoPtx, {}});
         auto l = lto::link(*tk.nvJitLink(), smArch, ltoInputs, lto::LinkTarget::Ptx);
-        out.stages.push_back({"link LTO-IR to PTX", l.seconds});
+        out.stages.push_back({StageId::LinkLtoPtx, l.seconds});
         append(out.diagnostics, l.diagnostics);
         if (!l.ok) {
             out.seconds = total.seconds();
@@ -247,9 +252,10 @@ support::Result<Result> Pipeline::run(const Job& job, const StageListener& onSta
     if ((job.outputs & kCubin) || (wantsFigures && tk.nvJitLink())) {
         std::vector<lto::LinkInput> inputs = ltoInputs;
         if (!wantsLink) inputs = {{"program.ptx", out.ptx, NVJITLINK_INPUT_PTX}};
-        stage(wantsLink ? "linking LTO-IR to cubin (nvJitLink)" : "assembling PTX to cubin (nvJitLink)");
+        const StageId cubinStage = wantsLink ? StageId::LinkLtoCubin : StageId::AssembleCubin;
+        stage({cubinStage, {}});
         auto l = lto::link(*tk.nvJitLink(), smArch, inputs, lto::LinkTarget::Cubin);
-        out.stages.push_back({wantsLink ? "link LTO-IR to cubin" : "assemble PTX to cubin", l.seconds});
+        out.stages.push_back({cubinStage, l.seconds});
         append(out.diagnostics, l.diagnostics);
         if (!l.ok) {
             out.seconds = total.seconds();

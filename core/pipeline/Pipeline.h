@@ -22,10 +22,10 @@ public:
     // An Error for what stops the job before libNVVM runs: an invalid option (Usage), libdevice
     // or nvJitLink missing when wanted (Environment). What libNVVM and nvJitLink say about the
     // input comes back as diagnostics in the Result.
-    // `onStage` hears each stage as it starts ("adding module b.bc", "compiling PTX"): the
-    // engine process reports it, so that a library that crashes the process is named with the
-    // input it was working on.
-    using StageListener = std::function<void(const std::string& stage)>;
+    // `onStage` hears each stage as it starts (adding module b.bc, compiling PTX): the engine
+    // process reports it, so that a library that crashes the process is named with the input it
+    // was working on, and front ends can say what is going on.
+    using StageListener = std::function<void(const StageEvent& stage)>;
     support::Result<Result> run(const Job& job, const StageListener& onStage = {});
 
     // Forget the kept Program (the next job starts a new one).

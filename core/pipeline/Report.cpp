@@ -64,7 +64,7 @@ nlohmann::ordered_json reportJson(const Job& job, const Result& r, const std::ve
     j["diagnostics"] = std::move(diags);
 
     ordered_json stages = ordered_json::array();
-    for (const auto& s : r.stages) stages.push_back({{"name", s.name}, {"seconds", s.seconds}});
+    for (const auto& s : r.stages) stages.push_back({{"name", std::string(stageName(s.id))}, {"seconds", s.seconds}});
     j["stages"] = std::move(stages);
     j["seconds"] = r.seconds;
     j["sizes"] = {{"ptx", r.ptx.size()}, {"linked_ptx", r.linkedPtx.size()}, {"cubin", r.cubin.size()}};

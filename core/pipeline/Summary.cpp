@@ -21,13 +21,6 @@ std::string bytes(uint64_t n) {
     return support::formatBytes(n);
 }
 
-// Result::stageSeconds says 0 for a stage that did not run; the headers must tell the two apart.
-const Stage* findStage(const Result& r, std::string_view name) {
-    for (const auto& s : r.stages)
-        if (s.name == name) return &s;
-    return nullptr;
-}
-
 std::string firstLine(std::string_view s) {
     return std::string(s.substr(0, s.find('\n')));
 }
@@ -85,11 +78,11 @@ PaneSummary ptxPane(const Result& r) {
         head.push_back(bytes(r.ptx.size()));
         head.push_back(plural(r.kernels.size(), "kernel", "kernels"));
     }
-    if (const auto* s = findStage(r, "compile PTX")) {
+    if (const auto* s = r.findStage(StageId::CompilePtx)) {
         std::string t = "libNVVM " + formatSeconds(s->seconds);
         if (r.reusedProgram) t += " (program reused)";
         head.push_back(std::move(t));
-    } else if (const auto* v = findStage(r, "verify")) {
+    } else if (const auto* v = r.findStage(StageId::Verify)) {
         head.push_back("verify " + formatSeconds(v->seconds));
     }
     if (!r.arch.empty())
@@ -107,7 +100,7 @@ PaneSummary ptxPane(const Result& r) {
         }
     }
     // Without an LTO link the figures come from assembling the PTX itself; they belong here.
-    if (const auto* s = findStage(r, "assemble PTX to cubin")) {
+    if (const auto* s = r.findStage(StageId::AssembleCubin)) {
         if (const auto fig = figuresSummary(r); !fig.empty()) {
             head.push_back(fig);
             tip.push_back(
@@ -118,7 +111,7 @@ PaneSummary ptxPane(const Result& r) {
     pane.header = support::join(head, kSep);
     pane.toolTip = tip.empty() ? "libNVVM's PTX of the whole program" : support::join(tip, "\n");
     if (r.ptx.empty())
-        pane.notice = findStage(r, "verify")
+        pane.notice = r.findStage(StageId::Verify)
                           ? "Verify only: libNVVM's verifier ran; no PTX was generated."
                           : "No PTX: this compile did not ask for it.";
     return pane;
@@ -126,10 +119,10 @@ PaneSummary ptxPane(const Result& r) {
 
 std::string ltoNotice(const Result& r, std::string_view ltoUnavailable) {
     if (!r.linkedPtx.empty()) return {};
-    const auto* linkPtx = findStage(r, "link LTO-IR to PTX");
-    const auto* linkCubin = findStage(r, "link LTO-IR to cubin");
+    const auto* linkPtx = r.findStage(StageId::LinkLtoPtx);
+    const auto* linkCubin = r.findStage(StageId::LinkLtoCubin);
     const bool compiledLto =
-        findStage(r, "compile LTO-IR") || findStage(r, "compile LTO-IR (separate)");
+        r.findStage(StageId::CompileLtoIr) || r.findStage(StageId::CompileLtoIrSeparate);
     auto firstError = [&](const char* source) -> std::string {
         for (const auto& d : r.diagnostics)
             if (d.severity == nvvm::Severity::Error && (!source || d.source == source))
@@ -169,10 +162,10 @@ PaneSummary ltoPane(const Result& r, const std::vector<std::string>& dropped,
     PaneSummary pane;
     std::vector<std::string> head{"LTO"};
     std::vector<std::string> tip;
-    const auto* linkPtx = findStage(r, "link LTO-IR to PTX");
-    const auto* linkCubin = findStage(r, "link LTO-IR to cubin");
-    const auto* compileLto = findStage(r, "compile LTO-IR");
-    if (!compileLto) compileLto = findStage(r, "compile LTO-IR (separate)");
+    const auto* linkPtx = r.findStage(StageId::LinkLtoPtx);
+    const auto* linkCubin = r.findStage(StageId::LinkLtoCubin);
+    const auto* compileLto = r.findStage(StageId::CompileLtoIr);
+    if (!compileLto) compileLto = r.findStage(StageId::CompileLtoIrSeparate);
     if (!r.linkedPtx.empty()) head.push_back("linked PTX " + bytes(r.linkedPtx.size()));
     if (!r.cubin.empty()) head.push_back("cubin " + bytes(r.cubin.size()));
     if (compileLto)

@@ -8,15 +8,17 @@
 
 namespace nvpg::support {
 
-// What kind of failure, so that front ends can map it (the CLI to its exit codes).
+// What kind of failure, so that front ends can map it (the CLI to its exit codes). The numbers
+// cross the engine protocol: add new kinds at the end.
 enum class ErrorKind {
     Usage,        // the request itself is wrong: a bad option value, an unknown name
     Environment,  // something outside the input is missing: libNVVM, libdevice, a GPU
     Input,        // an input file cannot be read or has the wrong format
     Compile,      // libNVVM rejected the program
     Link,         // nvJitLink rejected the inputs
-    Run,          // a kernel launch failed or did not finish
+    Run,          // a kernel launch failed (Timeout: it did not finish)
     Internal,     // a library misbehaved in a way the input does not explain
+    Timeout,      // it did not finish in time: the engine did not answer, a kernel ran past its timeout
 };
 
 struct Error {

@@ -147,7 +147,7 @@ private slots:
         auto first = p.run(job);
         QVERIFY(first && first->ok);
         QVERIFY(!first->reusedProgram);
-        QVERIFY(first->stageSeconds("add modules") > 0);
+        QVERIFY(first->stageSeconds(pipeline::StageId::AddModules) > 0);
 
         job.options.opt = 0;
         job.generation = 2;
@@ -156,7 +156,7 @@ private slots:
         QVERIFY(second->reusedProgram);
         QCOMPARE(second->generation, uint64_t(2));
         QVERIFY(second->ptx != first->ptx);
-        QCOMPARE(second->stageSeconds("add modules"), 0.0);  // nothing added again
+        QCOMPARE(second->stageSeconds(pipeline::StageId::AddModules), 0.0);  // nothing added again
 
         job.modules[0].bytes += "\n; an edit\n";
         auto third = p.run(job);

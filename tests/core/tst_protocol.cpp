@@ -189,8 +189,48 @@ private slots:
         auto reply = engine.call(sample(), std::chrono::steady_clock::now() + std::chrono::seconds(1));
         QVERIFY(!reply);
         QVERIFY(reply.error().message.find("did not answer in time") != std::string::npos);
+        QCOMPARE(reply.error().kind, support::ErrorKind::Timeout);
+        QCOMPARE(engine.lastFailure(), EngineProcess::Failure::Timeout);
         QVERIFY(t.elapsed() < 10000);
         QVERIFY(!engine.running());
+    }
+
+    void stagesCrossByTheirNames() {
+        for (auto id : {pipeline::StageId::AddModule, pipeline::StageId::CompilePtx, pipeline::StageId::LinkLtoCubin}) {
+            auto back = readProgress(*decodeFrame(encodeFrame(makeProgress({id, "b.bc"}))));
+            QVERIFY(back);
+            QVERIFY(*back == (pipeline::StageEvent{id, "b.bc"}));
+        }
+        QCOMPARE(pipeline::stageWords({pipeline::StageId::AddModule, "b.bc"}), std::string("adding module b.bc"));
+        QCOMPARE(pipeline::stageWords({pipeline::StageId::CompilePtx, {}}), std::string("compiling PTX"));
+        // A stage this side does not know is a protocol error, not a blank status.
+        Frame unknown;
+        unknown.type = kProgress;
+        unknown.header = {{"stage", "compiling PTX"}};
+        auto bad = readProgress(unknown);
+        QVERIFY(!bad);
+        QVERIFY2(bad.error().message.find("unknown stage") != std::string::npos, bad.error().message.c_str());
+        unknown.header = {{"stage", 3}};
+        QVERIFY(!readProgress(unknown));
+
+        // Stage timings in a reply too.
+        pipeline::Result r;
+        r.stages = {{pipeline::StageId::CompilePtx, 0.25}, {pipeline::StageId::LinkLtoPtx, 0.5}};
+        auto reply = makeCompileReply(r);
+        auto read = readCompileReply(reply);
+        QVERIFY(read);
+        QCOMPARE(read->stageSeconds(pipeline::StageId::LinkLtoPtx), 0.5);
+        QVERIFY(!read->findStage(pipeline::StageId::Verify));
+        reply.header["result"]["stages"][0]["name"] = "compile ptx";
+        auto wrong = readCompileReply(reply);
+        QVERIFY(!wrong);
+        QVERIFY2(wrong.error().message.find("unknown stage") != std::string::npos, wrong.error().message.c_str());
+        // A timeout keeps its kind across the protocol.
+        bool fatal = false;
+        const auto timedOut =
+            readRunReply(makeRunReply(support::makeError(support::ErrorKind::Timeout, "slow"), true), fatal);
+        QVERIFY(!timedOut);
+        QCOMPARE(timedOut.error().kind, support::ErrorKind::Timeout);
     }
 
     void engineCommandFromTheEnvironment() {

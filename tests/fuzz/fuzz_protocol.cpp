@@ -44,6 +44,11 @@ void checkMessages(const engine::Frame& frame) {
                                            again->config, again->initial)) == encoded(made),
             "a run request survives", [&] { return made.header.dump(); });
     }
+    if (auto stage = engine::readProgress(frame)) {
+        auto again = engine::readProgress(engine::makeProgress(*stage));
+        require(again.ok() && *again == *stage, "a progress message survives",
+                [&] { return frame.header.dump(); });
+    }
     if (frame.type == engine::kCompileReply) {
         const auto made = engine::makeCompileReply(engine::readCompileReply(frame));
         require(encoded(engine::makeCompileReply(engine::readCompileReply(made))) == encoded(made),

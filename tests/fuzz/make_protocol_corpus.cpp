@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
     r.diagnostics = {
         {"main.ll", 8, 8, nvvm::Severity::Error, "parse expected instruction opcode", "libNVVM"},
         {"main.ll", 3, 0, nvvm::Severity::Warning, "kernel k is not in @llvm.used", "nvpg"}};
-    r.stages = {{"compile PTX", 0.25}, {"link LTO-IR to PTX", 0.5}};
+    r.stages = {{pipeline::StageId::CompilePtx, 0.25}, {pipeline::StageId::LinkLtoPtx, 0.5}};
     r.nvvmLog = "main.ll (8, 7): parse expected instruction opcode\n";
     r.linkInfoLog = "info    : used 12 registers, used 0 barriers, 540 bytes cmem[0]\n";
     r.seconds = 0.75;
@@ -113,7 +113,7 @@ int main(int argc, char** argv) {
               support::makeError(support::ErrorKind::Run, "CUDA_ERROR_ILLEGAL_ADDRESS"), true)));
 
     // What readFrame meets on a socket: progress before the answer, and a frame cut short.
-    const auto progress = encodeFrame(engine::makeProgress("compile PTX"));
+    const auto progress = encodeFrame(engine::makeProgress({pipeline::StageId::CompilePtx, {}}));
     write(dir, "progress-then-reply", progress + encodeFrame(engine::makeCompileReply(r)));
     write(dir, "truncated", runRequest.substr(0, runRequest.size() / 2));
     return 0;

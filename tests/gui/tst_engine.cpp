@@ -168,6 +168,40 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(shown.size(), 1, 60000);
     }
 
+    void stagesArriveOnTheUiThreadAsTheEngineStartsThem() {
+        ThreadEngine engine(test::realToolkit(), {});
+        WorkspaceDocument doc;
+        workspace::Workspace ws;
+        ws.modules = {test::irFixture("sinf.ll")};
+        ws.options.arch = "compute_90";
+        doc.reset(ws, {});
+        CompileController controller(&engine, &doc);
+        controller.setOutputs(pipeline::kPtx | pipeline::kLtoIr);
+        std::vector<pipeline::StageEvent> stages;
+        QStringList words;
+        QThread* stageThread = nullptr;
+        connect(&engine, &Engine::stageStarted, this, [&](quint64 g, const pipeline::StageEvent& s) {
+            QCOMPARE(g, controller.newestGeneration());
+            stages.push_back(s);
+            stageThread = QThread::currentThread();
+        });
+        connect(&controller, &CompileController::stageChanged, this, [&](const QString& w) { words << w; });
+        QSignalSpy shown(&controller, &CompileController::replyShown);
+        controller.compileNow();
+        QVERIFY(shown.wait(60000));
+        QCOMPARE(stageThread, QThread::currentThread());
+        const std::vector<pipeline::StageEvent> expected = {{pipeline::StageId::AddModule, "sinf.ll"},
+                                                            {pipeline::StageId::CompilePtx, ""},
+                                                            {pipeline::StageId::CompileLtoIr, ""}};
+        QVERIFY(stages == expected);
+        QCOMPARE(words, (QStringList{"adding module sinf.ll", "compiling PTX", "compiling LTO-IR"}));
+        QVERIFY(controller.stage().isEmpty());  // nothing is going on once the result is shown
+        // The timings in the result carry the same ids.
+        const auto& r = *shown.at(0).at(0).value<EngineReply>().result;
+        QVERIFY(r.findStage(pipeline::StageId::CompilePtx) && r.findStage(pipeline::StageId::CompileLtoIr));
+        QVERIFY(!r.findStage(pipeline::StageId::LinkLtoPtx));
+    }
+
     void editCompilesAfterTheDelay() {
         ThreadEngine engine(test::realToolkit(), {});
         WorkspaceDocument doc;

@@ -13,6 +13,7 @@ CompileController::CompileController(Engine* engine, WorkspaceDocument* document
     debounce_.setInterval(400);
     connect(&debounce_, &QTimer::timeout, this, &CompileController::compileNow);
     connect(engine_, &Engine::replied, this, &CompileController::onReply);
+    connect(engine_, &Engine::stageStarted, this, &CompileController::onStage);
 }
 
 void CompileController::settingsEdited() {
@@ -42,6 +43,7 @@ void CompileController::compileNow() {
     job.generation = ++generation_;
     engine_->submit(job);
     clock_.start();
+    stage_.clear();
     setBusy(true);
 }
 
@@ -49,8 +51,15 @@ void CompileController::cancel() {
     if (!busy_) return;
     cancelledUpTo_ = generation_;
     debounce_.stop();
+    stage_.clear();
     setBusy(false);
     emit cancelled();
+}
+
+void CompileController::onStage(quint64 generation, const pipeline::StageEvent& stage) {
+    if (!busy_ || generation != generation_) return;
+    stage_ = QString::fromStdString(pipeline::stageWords(stage));
+    emit stageChanged(stage_);
 }
 
 void CompileController::onReply(const EngineReply& reply) {
@@ -58,6 +67,7 @@ void CompileController::onReply(const EngineReply& reply) {
         ++dropped_;
         return;
     }
+    stage_.clear();
     setBusy(false);
     emit replyShown(reply);
 }

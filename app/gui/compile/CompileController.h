@@ -33,6 +33,8 @@ public:
     bool busy() const { return busy_; }
     double elapsedSeconds() const { return busy_ ? clock_.elapsed() / 1000.0 : 0; }
     quint64 newestGeneration() const { return generation_; }
+    // What the engine is doing for the newest request ("compiling PTX"), empty before it says.
+    QString stage() const { return stage_; }
     int droppedReplies() const { return dropped_; }
 
 public slots:
@@ -45,9 +47,11 @@ signals:
     void busyChanged(bool busy);
     void replyShown(const nvpg::gui::EngineReply& reply);  // the newest, not cancelled
     void cancelled();
+    void stageChanged(const QString& stage);
 
 private:
     void onReply(const EngineReply& reply);
+    void onStage(quint64 generation, const pipeline::StageEvent& stage);
     void setBusy(bool b);
 
     Engine* engine_;
@@ -56,6 +60,7 @@ private:
     unsigned outputs_;
     QTimer debounce_;
     QElapsedTimer clock_;
+    QString stage_;
     quint64 generation_ = 0;
     quint64 cancelledUpTo_ = 0;
     bool auto_ = true;

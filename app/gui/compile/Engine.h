@@ -67,6 +67,8 @@ public:
 
 signals:
     void replied(const nvpg::gui::EngineReply& reply);
+    // The engine started a stage of that request's compile (delivered on the UI thread).
+    void stageStarted(quint64 generation, const nvpg::pipeline::StageEvent& stage);
     void runReplied(const nvpg::gui::RunReply& reply);
     // `why` says why not when `available` is false.
     void gpuStatus(bool available, const QString& why);
@@ -90,4 +92,5 @@ Q_DECLARE_METATYPE(nvpg::gui::EngineReply)
 Q_DECLARE_METATYPE(nvpg::gui::RunRequest)
 Q_DECLARE_METATYPE(nvpg::gui::RunReply)
 Q_DECLARE_METATYPE(nvpg::pipeline::Job)
+Q_DECLARE_METATYPE(nvpg::pipeline::StageEvent)
 Q_DECLARE_METATYPE(std::shared_ptr<const nvpg::toolkit::Toolkit>)

@@ -27,7 +27,8 @@ public slots:
             emit replied(reply);
             return;
         }
-        auto r = compiler_->run(job);
+        auto r = compiler_->run(job,
+                                [&](const pipeline::StageEvent& stage) { emit stageStarted(job.generation, stage); });
         enginePid_.store(compiler_->enginePid());
         if (r)
             reply.result = std::make_shared<const pipeline::Result>(std::move(*r));
@@ -49,6 +50,7 @@ public:
 
 signals:
     void replied(const nvpg::gui::EngineReply& reply);
+    void stageStarted(quint64 generation, const nvpg::pipeline::StageEvent& stage);
 
 private:
     std::unique_ptr<engine::Compiler> compiler_;
@@ -120,6 +122,7 @@ ThreadEngine::ThreadEngine(std::shared_ptr<const toolkit::Toolkit> toolkit, cons
     : Engine(parent) {
     qRegisterMetaType<nvpg::gui::EngineReply>();
     qRegisterMetaType<nvpg::pipeline::Job>("nvpg::pipeline::Job");
+    qRegisterMetaType<nvpg::pipeline::StageEvent>("nvpg::pipeline::StageEvent");
     qRegisterMetaType<std::shared_ptr<const nvpg::toolkit::Toolkit>>("std::shared_ptr<const nvpg::toolkit::Toolkit>");
     qRegisterMetaType<nvpg::gui::RunRequest>();
     qRegisterMetaType<nvpg::gui::RunReply>();
@@ -130,6 +133,7 @@ ThreadEngine::ThreadEngine(std::shared_ptr<const toolkit::Toolkit> toolkit, cons
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &CompileWorker::replied, this, &Engine::replied, Qt::QueuedConnection);
+    connect(worker_, &CompileWorker::stageStarted, this, &Engine::stageStarted, Qt::QueuedConnection);
     thread_.start();
 
     runThread_.setObjectName("nvpg-run");

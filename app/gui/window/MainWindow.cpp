@@ -400,6 +400,7 @@ void MainWindow::buildActions() {
 void MainWindow::buildStatusBar() {
     if (!busyLabel_) {
         busyLabel_ = new QLabel(this);
+        busyLabel_->setObjectName("compileStatus");
         cancelButton_ = new QToolButton(this);
         cancelButton_->setText(tr("Cancel"));
         cancelButton_->hide();
@@ -412,9 +413,15 @@ void MainWindow::buildStatusBar() {
         statusBar()->addPermanentWidget(gpuLabel_);
         busyTicker_ = new QTimer(this);
         busyTicker_->setInterval(100);
-        connect(busyTicker_, &QTimer::timeout, this, [this] {
-            busyLabel_->setText(tr("Compiling… %1 s").arg(controller_->elapsedSeconds(), 0, 'f', 1));
-        });
+        // The engine's current stage as it says it, and the time so far.
+        auto showProgress = [this] {
+            const auto seconds = controller_->elapsedSeconds();
+            const auto stage = controller_->stage();
+            busyLabel_->setText(stage.isEmpty() ? tr("Compiling… %1 s").arg(seconds, 0, 'f', 1)
+                                                : tr("Compiling… %1 (%2 s)").arg(stage).arg(seconds, 0, 'f', 1));
+        };
+        connect(busyTicker_, &QTimer::timeout, this, showProgress);
+        connect(controller_, &CompileController::stageChanged, this, showProgress);
         connect(controller_, &CompileController::busyChanged, this, [this](bool busy) {
             cancelButton_->setVisible(busy);
             if (busy) {
