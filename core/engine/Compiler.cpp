@@ -60,8 +60,12 @@ std::string describeCrash(const pipeline::Job& job, const std::optional<pipeline
 }
 
 support::Result<pipeline::Result> Compiler::run(const pipeline::Job& job,
-                                                const pipeline::Pipeline::StageListener& onStage) {
-    if (inProcess_) return inProcess_->run(job, onStage);
+                                                const pipeline::Pipeline::StageListener& onStage,
+                                                const CallCancel* cancel) {
+    if (inProcess_) {
+        sentInProcess_ = std::chrono::steady_clock::now();
+        return inProcess_->run(job, onStage);
+    }
     support::Stopwatch watch;
     std::optional<pipeline::StageEvent> stage;
     std::optional<support::Error> badProgress;
@@ -78,7 +82,8 @@ support::Result<pipeline::Result> Compiler::run(const pipeline::Job& job,
             }
             stage = *event;
             if (onStage) onStage(*event);
-        });
+        },
+        cancel);
     if (reply && badProgress) {
         // An engine that speaks another protocol cannot be trusted with the next job either.
         engine_->kill();
@@ -89,7 +94,8 @@ support::Result<pipeline::Result> Compiler::run(const pipeline::Job& job,
     // The engine died or hung: the job fails with a diagnostic saying so; the next job starts a
     // new engine.
     const auto failure = engine_->lastFailure();
-    if (failure == EngineProcess::Failure::Start) return reply.error();
+    if (failure == EngineProcess::Failure::Start || failure == EngineProcess::Failure::Cancelled)
+        return reply.error();
     nvvm::Diagnostic d;
     d.source = "nvpg";
     if (failure == EngineProcess::Failure::Timeout) {

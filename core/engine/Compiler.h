@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -23,14 +24,19 @@ public:
 
     // Errors as Pipeline::run gives them (a bad option, a missing library), plus an engine that
     // could not be started, and one that broke the protocol. `onStage` hears the stages as the
-    // engine starts them.
+    // engine starts them. Cancelling `cancel` stops the engine mid-compile (the next job starts a
+    // new one) and gives an Internal error saying so; in this process a compile cannot be
+    // stopped (libNVVM has no way to interrupt one), so there it runs to its end.
     support::Result<pipeline::Result> run(const pipeline::Job& job,
-                                          const pipeline::Pipeline::StageListener& onStage = {});
+                                          const pipeline::Pipeline::StageListener& onStage = {},
+                                          const CallCancel* cancel = nullptr);
 
     bool inProcess() const { return !engine_; }
     void setTimeout(double seconds) { timeoutSeconds_ = seconds; }
     // For tests: the engine's process id (0 when in-process or not started).
     int enginePid() const { return engine_ && engine_->running() ? int(engine_->pid()) : 0; }
+    // For tests: when the last job's request was sent to the engine.
+    std::chrono::steady_clock::time_point lastSent() const { return engine_ ? engine_->lastSent() : sentInProcess_; }
 
 private:
     std::shared_ptr<const toolkit::Toolkit> toolkit_;
@@ -38,6 +44,7 @@ private:
     std::unique_ptr<EngineProcess> engine_;
     std::unique_ptr<pipeline::Pipeline> inProcess_;
     double timeoutSeconds_;
+    std::chrono::steady_clock::time_point sentInProcess_{};
 };
 
 // The words for a crash: "libNVVM crashed (SIGSEGV) while adding module b.bc; the bitcode of

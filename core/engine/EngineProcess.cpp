@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -54,6 +55,18 @@ std::vector<std::string> engineCommand(const std::string& engineArgument) {
     for (auto part : support::split(env, ' '))
         if (!part.empty()) argv.emplace_back(part);
     return argv;
+}
+
+CallCancel::CallCancel() : fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {}
+
+CallCancel::~CallCancel() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+void CallCancel::cancel() {
+    cancelled_.store(true);
+    const uint64_t one = 1;
+    if (fd_ >= 0) (void)!::write(fd_, &one, sizeof one);
 }
 
 EngineProcess::EngineProcess(std::vector<std::string> argv) : argv_(std::move(argv)) {}
@@ -179,34 +192,45 @@ std::string EngineProcess::describeExit() {
 }
 
 support::Result<Frame> EngineProcess::call(const Frame& request, std::chrono::steady_clock::time_point deadline,
-                                           const std::function<void(const Frame&)>& onProgress) {
+                                           const std::function<void(const Frame&)>& onProgress,
+                                           const CallCancel* cancel) {
     failure_ = Failure::None;
     signal_ = 0;
+    auto cancelled = [&] {
+        failure_ = Failure::Cancelled;
+        kill();
+        return makeError(ErrorKind::Internal, "cancelled: the engine process was stopped");
+    };
+    if (cancel && cancel->cancelled()) {
+        failure_ = Failure::Cancelled;  // before anything was sent: the engine is idle and stays
+        return makeError(ErrorKind::Internal, "cancelled before it was sent to the engine");
+    }
     if (pid_ <= 0) {
         if (auto st = start(); !st) {
             failure_ = Failure::Start;
             return st.error();
         }
     }
-    auto timedOut = [&] {
-        failure_ = Failure::Timeout;
-        kill();
-        return makeError(ErrorKind::Timeout, "the engine process did not answer in time and was stopped");
-    };
-    if (auto st = writeFrame(fd_, request, deadline); !st) {
-        if (st.error().kind == ErrorKind::Timeout) return timedOut();
+    auto failed = [&](const support::Error& e) {
+        if (cancel && cancel->cancelled()) return cancelled();
+        if (e.kind == ErrorKind::Timeout) {
+            failure_ = Failure::Timeout;
+            kill();
+            return makeError(ErrorKind::Timeout, "the engine process did not answer in time and was stopped");
+        }
         failure_ = Failure::Died;
         return makeError(ErrorKind::Run, "the engine process died: " + describeExit());
-    }
-    auto reply = readFrame(fd_, deadline);
+    };
+    const int wake = cancel ? cancel->fd() : -1;
+    if (auto st = writeFrame(fd_, request, deadline, wake); !st) return failed(st.error());
+    sent_ = std::chrono::steady_clock::now();
+    auto reply = readFrame(fd_, deadline, wake);
     while (reply && reply->type == kProgressFrame) {
         if (onProgress) onProgress(*reply);
-        reply = readFrame(fd_, deadline);
+        reply = readFrame(fd_, deadline, wake);
     }
     if (reply) return reply;
-    if (reply.error().kind == ErrorKind::Timeout) return timedOut();
-    failure_ = Failure::Died;
-    return makeError(ErrorKind::Run, "the engine process died: " + describeExit());
+    return failed(reply.error());
 }
 
 std::string EngineProcess::lastWords() const {

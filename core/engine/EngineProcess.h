@@ -16,6 +16,25 @@
 
 namespace nvpg::engine {
 
+// Stops a call to an engine from another thread: cancel() wakes the call waiting on the
+// engine, which then ends the engine process (the only way to stop libNVVM mid-compile). One
+// per request, so that a cancel cannot reach the next one.
+class CallCancel {
+public:
+    CallCancel();
+    ~CallCancel();
+    CallCancel(const CallCancel&) = delete;
+    CallCancel& operator=(const CallCancel&) = delete;
+
+    void cancel();  // from any thread, any number of times
+    bool cancelled() const { return cancelled_.load(); }
+    int fd() const { return fd_; }  // readable once cancelled
+
+private:
+    int fd_ = -1;
+    std::atomic<bool> cancelled_{false};
+};
+
 // A child process speaking the engine protocol on a socket that is its stdin and stdout. The
 // front end owns it: starts it on first use, kills it when it does not answer in time, and
 // says how it died when it dies. What the child writes to stderr (libNVVM's "LLVM ERROR: ..."
@@ -28,14 +47,18 @@ public:
     EngineProcess& operator=(const EngineProcess&) = delete;
 
     // How a call ended, when it did not end with an answer.
-    enum class Failure { None, Start, Timeout, Died };
+    enum class Failure { None, Start, Timeout, Died, Cancelled };
 
     // Sends a request and waits for the answer until `deadline`. A process that is not running
     // is started first. On a timeout the process is killed; when it dies, `lastFailure()` and
     // the error say how (its exit status, or the signal by name, and its last stderr line).
-    // Progress frames that come before the answer go to `onProgress`.
+    // Progress frames that come before the answer go to `onProgress`. When `cancel` is
+    // cancelled the process is killed at once and the call fails with Failure::Cancelled.
     support::Result<Frame> call(const Frame& request, std::chrono::steady_clock::time_point deadline,
-                                const std::function<void(const Frame&)>& onProgress = {});
+                                const std::function<void(const Frame&)>& onProgress = {},
+                                const CallCancel* cancel = nullptr);
+    // When the last call's request was written to the engine.
+    std::chrono::steady_clock::time_point lastSent() const { return sent_; }
     Failure lastFailure() const { return failure_; }
     // The signal that ended the process in the last failed call (0 when none).
     int lastSignal() const { return signal_; }
@@ -65,6 +88,7 @@ private:
     std::shared_ptr<std::mutex> errMutex_ = std::make_shared<std::mutex>();
     std::shared_ptr<std::string> lastErrLine_ = std::make_shared<std::string>();
     Failure failure_ = Failure::None;
+    std::chrono::steady_clock::time_point sent_{};
     int signal_ = 0;
 };
 

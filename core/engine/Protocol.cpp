@@ -103,7 +103,17 @@ support::Result<Frame> decodeFrame(std::string_view bytes) {
     return f;
 }
 
-support::Status writeFrame(int fd, const Frame& frame, std::optional<std::chrono::steady_clock::time_point> deadline) {
+namespace {
+
+support::Error woken() { return makeError(ErrorKind::Internal, "stopped waiting for the engine"); }
+
+// Whether the other thread asked the wait to end.
+bool isWoken(const pollfd& wake) { return wake.fd >= 0 && (wake.revents & (POLLIN | POLLERR | POLLHUP)); }
+
+}  // namespace
+
+support::Status writeFrame(int fd, const Frame& frame, std::optional<std::chrono::steady_clock::time_point> deadline,
+                           int wakeFd) {
     const auto bytes = encodeFrame(frame);
     size_t done = 0;
     while (done < bytes.size()) {
@@ -111,8 +121,9 @@ support::Status writeFrame(int fd, const Frame& frame, std::optional<std::chrono
             const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline -
                                                                                     std::chrono::steady_clock::now());
             if (left.count() <= 0) return makeError(ErrorKind::Timeout, "timed out sending to the engine");
-            pollfd pfd{fd, POLLOUT, 0};
-            const int ready = ::poll(&pfd, 1, int(std::min<long long>(left.count(), 1000)));
+            pollfd pfd[2] = {{fd, POLLOUT, 0}, {wakeFd, POLLIN, 0}};
+            const int ready = ::poll(pfd, wakeFd >= 0 ? 2 : 1, int(std::min<long long>(left.count(), 1000)));
+            if (ready > 0 && isWoken(pfd[1])) return woken();
             if (ready == 0 || (ready < 0 && errno == EINTR)) continue;
         }
         // send() with MSG_NOSIGNAL on a socket: a peer that died must give an error, not SIGPIPE.
@@ -132,7 +143,7 @@ namespace {
 
 // Reads exactly `n` bytes, or fails on end of file, an error or the deadline.
 support::Status readExact(int fd, char* p, size_t n, std::optional<std::chrono::steady_clock::time_point> deadline,
-                          bool atStart) {
+                          bool atStart, int wakeFd) {
     size_t done = 0;
     while (done < n) {
         int waitMs = -1;
@@ -142,11 +153,12 @@ support::Status readExact(int fd, char* p, size_t n, std::optional<std::chrono::
             if (left.count() <= 0) return makeError(ErrorKind::Timeout, "timed out waiting for the engine");
             waitMs = int(std::min<long long>(left.count(), 1000));
         }
-        pollfd pfd{fd, POLLIN, 0};
-        const int ready = ::poll(&pfd, 1, waitMs);
+        pollfd pfd[2] = {{fd, POLLIN, 0}, {wakeFd, POLLIN, 0}};
+        const int ready = ::poll(pfd, wakeFd >= 0 ? 2 : 1, waitMs);
         if (ready < 0 && errno != EINTR)
             return makeError(ErrorKind::Internal, fmt::format("waiting for the engine: {}", std::strerror(errno)));
-        if (ready <= 0) continue;
+        if (ready > 0 && isWoken(pfd[1])) return woken();
+        if (ready <= 0 || !(pfd[0].revents & (POLLIN | POLLERR | POLLHUP))) continue;
         const ssize_t got = ::read(fd, p + done, n - done);
         if (got < 0) {
             if (errno == EINTR || errno == EAGAIN) continue;
@@ -162,9 +174,10 @@ support::Status readExact(int fd, char* p, size_t n, std::optional<std::chrono::
 
 }  // namespace
 
-support::Result<Frame> readFrame(int fd, std::optional<std::chrono::steady_clock::time_point> deadline) {
+support::Result<Frame> readFrame(int fd, std::optional<std::chrono::steady_clock::time_point> deadline,
+                                 int wakeFd) {
     char head[kHeaderBytes];
-    if (auto st = readExact(fd, head, sizeof head, deadline, true); !st) return st.error();
+    if (auto st = readExact(fd, head, sizeof head, deadline, true, wakeFd); !st) return st.error();
     Frame f;
     auto sizes = checkHeader(head, f.type);
     if (!sizes) return sizes.error();
@@ -175,7 +188,7 @@ support::Result<Frame> readFrame(int fd, std::optional<std::chrono::steady_clock
         while (into.size() < len) {
             const size_t old = into.size();
             into.resize(old + size_t(std::min(kChunk, len - old)));
-            if (auto st = readExact(fd, into.data() + old, into.size() - old, deadline, false); !st) return st;
+            if (auto st = readExact(fd, into.data() + old, into.size() - old, deadline, false, wakeFd); !st) return st;
         }
         return {};
     };
@@ -186,7 +199,7 @@ support::Result<Frame> readFrame(int fd, std::optional<std::chrono::steady_clock
     f.header = std::move(*j);
     for (uint32_t i = 0; i < blobs; ++i) {
         char lenBytes[8];
-        if (auto st = readExact(fd, lenBytes, 8, deadline, false); !st) return st.error();
+        if (auto st = readExact(fd, lenBytes, 8, deadline, false, wakeFd); !st) return st.error();
         const auto len = get<uint64_t>(lenBytes);
         if (len > kMaxBlobBytes) return bad(fmt::format("blob {} of {} bytes is over the limit", i, len));
         std::string blob;

@@ -40,12 +40,15 @@ support::Result<Frame> decodeFrame(std::string_view bytes);
 
 // Writes a frame to a file descriptor (a socket or pipe), all of it, by `deadline` if given (a
 // peer that stopped reading must not block the writer for ever). Passing the deadline is a
-// Timeout error.
+// Timeout error. With a deadline, a readable `wakeFd` (an eventfd another thread writes) stops
+// the wait too, with an Internal error: the caller knows why it woke it.
 support::Status writeFrame(int fd, const Frame& frame,
-                           std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
+                           std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt,
+                           int wakeFd = -1);
 // Reads one frame, waiting at most until `deadline` (none: no limit; passing it is a Timeout
-// error). A closed pipe before the
-// first byte is an Input error saying the other side ended.
-support::Result<Frame> readFrame(int fd, std::optional<std::chrono::steady_clock::time_point> deadline);
+// error) or until `wakeFd` is readable, as for writeFrame. A closed pipe before the first byte
+// is an Input error saying the other side ended.
+support::Result<Frame> readFrame(int fd, std::optional<std::chrono::steady_clock::time_point> deadline,
+                                 int wakeFd = -1);
 
 }  // namespace nvpg::engine

@@ -195,6 +195,31 @@ private slots:
         QVERIFY(!engine.running());
     }
 
+    void aCancelledCallStopsTheEngineAtOnce() {
+        // Another thread cancels while the call waits on an engine that would take minutes.
+        EngineProcess engine({"/bin/sh", "-c", "sleep 600"});
+        CallCancel cancel;
+        QElapsedTimer t;
+        t.start();
+        std::thread canceller([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            cancel.cancel();
+        });
+        auto reply = engine.call(sample(), std::chrono::steady_clock::now() + std::chrono::seconds(60),
+                                 [&](const Frame&) {}, &cancel);
+        canceller.join();
+        QVERIFY(!reply);
+        QVERIFY(engine.lastSent() != std::chrono::steady_clock::time_point{});  // it had gone out
+        QCOMPARE(engine.lastFailure(), EngineProcess::Failure::Cancelled);
+        QVERIFY2(t.elapsed() < 5000, qPrintable(QString::number(t.elapsed())));
+        QVERIFY(!engine.running());
+        // A cancel given before the call: nothing is sent, and no engine is started for it.
+        auto again = engine.call(sample(), std::chrono::steady_clock::now() + std::chrono::seconds(60), {}, &cancel);
+        QVERIFY(!again);
+        QCOMPARE(engine.lastFailure(), EngineProcess::Failure::Cancelled);
+        QVERIFY(!engine.running());
+    }
+
     void stagesCrossByTheirNames() {
         for (auto id : {pipeline::StageId::AddModule, pipeline::StageId::CompilePtx, pipeline::StageId::LinkLtoCubin}) {
             auto back = readProgress(*decodeFrame(encodeFrame(makeProgress({id, "b.bc"}))));

@@ -63,7 +63,11 @@ private slots:
     }
 
     void olderRequestsQueuedBehindAreSkipped() {
-        ThreadEngine engine(test::realToolkit(), {});
+        // The long compile runs to its end here, as it would in-process (tst_gui_cancel has
+        // newer requests stopping it).
+        auto settings = EngineSettings::defaults();
+        settings.stopAfterSeconds = -1;
+        ThreadEngine engine(test::realToolkit(), {}, settings);
         QSignalSpy spy(&engine, &Engine::replied);
         engine.submit(jobFor({test::manyKernelsModule(200)}, 1));  // busy for a while
         QTest::qWait(150);                            // let the worker start on it

@@ -51,6 +51,7 @@ public:
     std::function<RunReply(const RunRequest&)> answer;
 
     void submit(const pipeline::Job&) override {}
+    void cancel(quint64) override {}
     void setToolkit(std::shared_ptr<const toolkit::Toolkit>, const QString&) override {}
     void run(const RunRequest& request) override {
         runs.push_back(request);

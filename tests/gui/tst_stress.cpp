@@ -155,7 +155,11 @@ void TestStress::tenThousandRequestsWithEditsAndCancels() {
     // and which are superseded first depends on timing, as in the app.
     test::Rng rng(20240611);
 
-    auto engine = std::make_unique<ThreadEngine>(test::realToolkit(), QString());
+    // One engine over every compile, so that its memory can be watched: cancels and newer
+    // requests drop results here and stop no compile (ending engines is tst_gui_cancel's).
+    auto settings = EngineSettings::defaults();
+    settings.stopAfterSeconds = -1;
+    auto engine = std::make_unique<ThreadEngine>(test::realToolkit(), QString(), settings);
     WorkspaceDocument doc;
     workspace::Workspace ws;
     ws.modules = {{"stress.ll", moduleText(0, Kind::Good), false}};

@@ -50,6 +50,7 @@ void CompileController::compileNow() {
 void CompileController::cancel() {
     if (!busy_) return;
     cancelledUpTo_ = generation_;
+    engine_->cancel(generation_);
     debounce_.stop();
     stage_.clear();
     setBusy(false);
@@ -63,7 +64,7 @@ void CompileController::onStage(quint64 generation, const pipeline::StageEvent& 
 }
 
 void CompileController::onReply(const EngineReply& reply) {
-    if (reply.generation != generation_ || reply.generation <= cancelledUpTo_) {
+    if (reply.cancelled || reply.generation != generation_ || reply.generation <= cancelledUpTo_) {
         ++dropped_;
         return;
     }

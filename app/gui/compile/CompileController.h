@@ -13,7 +13,7 @@ class WorkspaceDocument;
 // Decides when to compile and which replies to show. Every request gets the next generation
 // number; a reply older than the newest request, or one the user cancelled, is dropped (the
 // latest edit wins). Compiles run on Ctrl+B, once a workspace opens, and ~400 ms after the last
-// edit while auto-compile is on.
+// edit while auto-compile is on. Cancel asks the engine to stop the compile in flight.
 class CompileController : public QObject {
     Q_OBJECT
 
@@ -39,7 +39,7 @@ public:
 
 public slots:
     void compileNow();
-    void cancel();    // the reply of the compile in flight will not be shown
+    void cancel();    // the compile in flight is stopped, and its reply not shown
     void edited();    // a module's text changed: compile after the delay when auto-compile is on
     void settingsEdited();  // options, libdevice or LTO mode changed: compile now when auto is on
 

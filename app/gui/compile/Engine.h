@@ -21,6 +21,7 @@ struct EngineReply {
     quint64 generation = 0;
     std::shared_ptr<const pipeline::Result> result;  // null when `error` says why
     QString error;
+    bool cancelled = false;  // stopped by Engine::cancel: nothing to show, the user chose it
 };
 
 // One kernel launch: a compiled program (the PTX, or the LTO cubin when the configuration
@@ -46,8 +47,13 @@ class Engine : public QObject {
 
 public:
     using QObject::QObject;
-    // Returns at once. Requests older than the newest one may be skipped unanswered.
+    // Returns at once. Requests older than the newest one may be skipped unanswered, and one
+    // that has been compiling for a while is stopped (see ThreadEngine::kStopAfter).
     virtual void submit(const pipeline::Job& job) = 0;
+    // Returns at once: requests up to generation `upTo` are not wanted any more. One being
+    // compiled is stopped when that can be done (its reply, if any, says `cancelled`); queued
+    // ones are skipped.
+    virtual void cancel(quint64 upTo) = 0;
     // Libraries found anew (a CUDA path setting): later requests use them. A null toolkit makes
     // every later request reply with `whyNone`.
     virtual void setToolkit(std::shared_ptr<const toolkit::Toolkit> toolkit, const QString& whyNone = {}) = 0;

@@ -1,5 +1,9 @@
 #include "compile/ThreadEngine.h"
 
+#include <cmath>
+
+#include <QTimer>
+
 #include "engine/Compiler.h"
 #include "engine/Runner.h"
 
@@ -10,15 +14,33 @@ class CompileWorker : public QObject {
     Q_OBJECT
 
 public:
-    CompileWorker(std::shared_ptr<std::atomic<quint64>> newest, std::atomic<int>& skipped,
-                  std::atomic<int>& enginePid)
-        : newest_(std::move(newest)), skipped_(skipped), enginePid_(enginePid) {}
+    CompileWorker(std::shared_ptr<std::atomic<quint64>> newest, std::shared_ptr<InFlight> inFlight,
+                  std::atomic<int>& skipped, std::atomic<int>& enginePid)
+        : newest_(std::move(newest)), inFlight_(std::move(inFlight)), skipped_(skipped), enginePid_(enginePid) {}
 
 public slots:
     void run(const nvpg::pipeline::Job& job) {
-        if (job.generation < newest_->load()) {
-            ++skipped_;  // a newer request is queued behind this one
-            return;
+        auto cancel = std::make_shared<engine::CallCancel>();
+        {
+            std::lock_guard lock(inFlight_->mutex);
+            if (job.generation < newest_->load()) {
+                ++skipped_;  // a newer request is queued behind this one
+                return;
+            }
+            if (job.generation <= inFlight_->cancelledUpTo) {
+                // Cancelled while it waited: answered as a stopped compile would be.
+                EngineReply reply;
+                reply.generation = job.generation;
+                reply.cancelled = true;
+                reply.error = QStringLiteral("cancelled");
+                emit replied(reply);
+                return;
+            }
+            if (compiler_) {
+                inFlight_->generation = job.generation;
+                inFlight_->since = std::chrono::steady_clock::now();
+                inFlight_->cancel = cancel;
+            }
         }
         EngineReply reply;
         reply.generation = job.generation;
@@ -27,10 +49,21 @@ public slots:
             emit replied(reply);
             return;
         }
-        auto r = compiler_->run(job,
-                                [&](const pipeline::StageEvent& stage) { emit stageStarted(job.generation, stage); });
+        auto r = compiler_->run(
+            job, [&](const pipeline::StageEvent& stage) { emit stageStarted(job.generation, stage); }, cancel.get());
         enginePid_.store(compiler_->enginePid());
-        if (r)
+        {
+            std::lock_guard lock(inFlight_->mutex);
+            inFlight_->generation = 0;
+            inFlight_->cancel.reset();
+            inFlight_->sentGeneration = job.generation;
+            inFlight_->sentAt = compiler_->lastSent();
+            if (cancel->cancelled() && !compiler_->inProcess()) ++inFlight_->stopped;
+        }
+        reply.cancelled = cancel->cancelled();
+        if (reply.cancelled)
+            reply.error = QStringLiteral("cancelled");
+        else if (r)
             reply.result = std::make_shared<const pipeline::Result>(std::move(*r));
         else
             reply.error = QString::fromStdString(r.error().message);
@@ -43,6 +76,8 @@ public slots:
                             : nullptr;
         enginePid_.store(0);  // the old Compiler took its engine with it
         whyNone_ = whyNone;
+        std::lock_guard lock(inFlight_->mutex);
+        inFlight_->stopAfterSeconds = settings_.stopAfterSeconds;
     }
 
 public:
@@ -56,6 +91,7 @@ private:
     std::unique_ptr<engine::Compiler> compiler_;
     QString whyNone_;
     std::shared_ptr<std::atomic<quint64>> newest_;
+    std::shared_ptr<InFlight> inFlight_;
     std::atomic<int>& skipped_;
     std::atomic<int>& enginePid_;
 };
@@ -127,7 +163,7 @@ ThreadEngine::ThreadEngine(std::shared_ptr<const toolkit::Toolkit> toolkit, cons
     qRegisterMetaType<nvpg::gui::RunRequest>();
     qRegisterMetaType<nvpg::gui::RunReply>();
     thread_.setObjectName("nvpg-engine");
-    worker_ = new CompileWorker(newest_, skipped_, enginePid_);
+    worker_ = new CompileWorker(newest_, inFlight_, skipped_, enginePid_);
     worker_->settings_ = settings;
     worker_->setToolkit(toolkit, whyNone);
     worker_->moveToThread(&thread_);
@@ -166,6 +202,42 @@ void ThreadEngine::probeGpu() {
 void ThreadEngine::submit(const pipeline::Job& job) {
     newest_->store(job.generation);
     QMetaObject::invokeMethod(worker_, "run", Qt::QueuedConnection, Q_ARG(nvpg::pipeline::Job, job));
+    // The compile in flight is not wanted any more. A young one is likely to end sooner than a
+    // new engine would be ready, so it gets until stopAfterSeconds to do so.
+    std::lock_guard lock(inFlight_->mutex);
+    const auto& f = *inFlight_;
+    if (f.generation == 0 || f.generation >= job.generation || f.stopAfterSeconds < 0) return;
+    const auto age = std::chrono::duration<double>(std::chrono::steady_clock::now() - f.since).count();
+    if (age >= f.stopAfterSeconds) {
+        f.cancel->cancel();
+    } else {
+        const int waitMs = int(std::ceil((f.stopAfterSeconds - age) * 1000));
+        QTimer::singleShot(waitMs, this, [this, g = f.generation] { stopIfOld(g); });
+    }
+}
+
+void ThreadEngine::stopIfOld(quint64 generation) {
+    std::lock_guard lock(inFlight_->mutex);
+    if (inFlight_->generation == generation && newest_->load() > generation) inFlight_->cancel->cancel();
+}
+
+void ThreadEngine::cancel(quint64 upTo) {
+    // The user chose to stop it: at once, however young it is.
+    std::lock_guard lock(inFlight_->mutex);
+    if (inFlight_->stopAfterSeconds < 0) return;
+    inFlight_->cancelledUpTo = std::max(inFlight_->cancelledUpTo, upTo);
+    if (inFlight_->generation != 0 && inFlight_->generation <= upTo) inFlight_->cancel->cancel();
+}
+
+int ThreadEngine::stoppedCompiles() const {
+    std::lock_guard lock(inFlight_->mutex);
+    return inFlight_->stopped;
+}
+
+std::chrono::steady_clock::time_point ThreadEngine::lastRequestSent(quint64* generation) const {
+    std::lock_guard lock(inFlight_->mutex);
+    if (generation) *generation = inFlight_->sentGeneration;
+    return inFlight_->sentAt;
 }
 
 void ThreadEngine::setEngineSettings(const EngineSettings& settings) {

@@ -1,8 +1,10 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +12,7 @@
 #include <QThread>
 
 #include "compile/Engine.h"
+#include "engine/EngineProcess.h"
 
 namespace nvpg::gui {
 
@@ -22,15 +25,39 @@ struct EngineSettings {
     std::vector<std::string> command;
     std::optional<std::filesystem::path> cudaPath;
     double compileTimeoutSeconds = 300;  // a compile still running then is stopped, its engine too
+    // A newer request stops a compile that has run this long (a younger one is stopped when it
+    // gets there). 0.1 s is about what a fresh engine needs before it compiles (starting the
+    // process and loading libNVVM: a small compile takes 0.10-0.17 s in-process and 0.17 s with a
+    // new engine here), so a younger compile is as likely to end first; and a wait that short is
+    // not felt. Negative: never stop or skip a compile for a newer request or a cancel, only drop
+    // its result.
+    double stopAfterSeconds = 0.1;
     static EngineSettings defaults();  // this executable with --engine, or NVPG_ENGINE's
+};
+
+// What the compile thread is working on, shared with the UI thread so that it can stop it.
+struct InFlight {
+    std::mutex mutex;
+    quint64 generation = 0;  // 0: nothing is being compiled
+    std::chrono::steady_clock::time_point since;
+    std::shared_ptr<engine::CallCancel> cancel;
+    quint64 cancelledUpTo = 0;
+    double stopAfterSeconds = 0.1;
+    int stopped = 0;  // compiles stopped mid-way
+    quint64 sentGeneration = 0;
+    std::chrono::steady_clock::time_point sentAt;
 };
 
 // The engine on two background QThreads, each talking to an engine process of its own (libNVVM
 // and the GPU work there, so that what kills them leaves the window up). The compile side's
 // engine keeps the NVVM Program of the current modules: an edit makes a new Program, an
 // options change compiles the same one again. When requests pile up during a long compile,
-// only the newest is run. Runs have their own thread and engine: a kernel that hangs blocks
-// them until the run's timeout, and compiles must go on meanwhile.
+// only the newest is run; and a compile that is not wanted any more (cancelled, or a newer
+// request waits once it has run for stopAfterSeconds) is stopped by ending its engine process,
+// the only way to stop libNVVM mid-compile: the next request starts a fresh engine. In-process
+// work cannot be stopped: it runs to its end and its reply is dropped. Runs have their own
+// thread and engine: a kernel that hangs blocks them until the run's timeout, and compiles must
+// go on meanwhile.
 class ThreadEngine : public Engine {
     Q_OBJECT
 
@@ -41,6 +68,7 @@ public:
     ~ThreadEngine() override;  // waits for a compile or run in flight to end
 
     void submit(const pipeline::Job& job) override;
+    void cancel(quint64 upTo) override;
     void setToolkit(std::shared_ptr<const toolkit::Toolkit> toolkit, const QString& whyNone = {}) override;
     void run(const RunRequest& request) override;
     void probeGpu() override;
@@ -52,13 +80,21 @@ public:
     int skipped() const { return skipped_.load(); }
     // For tests: the compile engine process's id after the last compile (0: none running).
     int enginePid() const { return enginePid_.load(); }
+    // For tests: how many compiles were stopped mid-way (their engine ended), and when the
+    // request of the last compile that ended went to the engine.
+    int stoppedCompiles() const;
+    std::chrono::steady_clock::time_point lastRequestSent(quint64* generation) const;
 
 private:
+    // Stops the compile in flight when it is `generation`'s and has run long enough.
+    void stopIfOld(quint64 generation);
+
     QThread thread_;
     QThread runThread_;
     CompileWorker* worker_ = nullptr;
     RunWorker* runWorker_ = nullptr;
     std::shared_ptr<std::atomic<quint64>> newest_ = std::make_shared<std::atomic<quint64>>(0);
+    std::shared_ptr<InFlight> inFlight_ = std::make_shared<InFlight>();
     std::atomic<int> skipped_{0};
     std::atomic<int> enginePid_{0};
 };
