@@ -197,6 +197,32 @@ private slots:
         QCOMPARE(engine.stoppedCompiles(), 4);
     }
 
+    void closingStopsTheCompile() {
+        // Closing the window mid-compile: the engine goes with it rather than holding the exit.
+        auto engine = std::make_unique<ThreadEngine>(test::realToolkit(), QString());
+        QSignalSpy warm(engine.get(), &Engine::replied);
+        pipeline::Job job;
+        job.modules = {test::irFixture("sinf.ll")};
+        job.options.arch = "compute_90";
+        job.generation = 1;
+        engine->submit(job);
+        QVERIFY(warm.wait(60000));
+        const int compiling = engine->enginePid();
+        QSignalSpy stages(engine.get(), &Engine::stageStarted);
+        job.modules = {test::manyKernelsModule(kLongKernels)};
+        job.generation = 2;
+        engine->submit(job);
+        QTRY_VERIFY_WITH_TIMEOUT(!stages.isEmpty() && stages.last().at(1).value<pipeline::StageEvent>().id ==
+                                                          pipeline::StageId::CompilePtx,
+                                 30000);
+        QElapsedTimer t;
+        t.start();
+        engine.reset();
+        qInfo("closed mid-compile in %lld ms", t.elapsed());
+        QVERIFY(t.elapsed() < 1000);
+        QVERIFY(!processExists(compiling));
+    }
+
     void shortCompilesAreNotStoppedForNewerRequests() {
         // Typing: each request comes while the last one is still compiling, and each of those is
         // quicker than a new engine would be: none is stopped.

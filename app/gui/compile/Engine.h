@@ -48,7 +48,7 @@ class Engine : public QObject {
 public:
     using QObject::QObject;
     // Returns at once. Requests older than the newest one may be skipped unanswered, and one
-    // that has been compiling for a while is stopped (see ThreadEngine::kStopAfter).
+    // that has been compiling for a while is stopped (EngineSettings::stopAfterSeconds).
     virtual void submit(const pipeline::Job& job) = 0;
     // Returns at once: requests up to generation `upTo` are not wanted any more. One being
     // compiled is stopped when that can be done (its reply, if any, says `cancelled`); queued

@@ -185,6 +185,11 @@ ThreadEngine::ThreadEngine(std::shared_ptr<const toolkit::Toolkit> toolkit, cons
 }
 
 ThreadEngine::~ThreadEngine() {
+    {
+        // Nobody waits for that compile any more: closing the window must not wait for it.
+        std::lock_guard lock(inFlight_->mutex);
+        if (inFlight_->cancel && inFlight_->stopAfterSeconds >= 0) inFlight_->cancel->cancel();
+    }
     thread_.quit();
     runThread_.quit();
     thread_.wait();

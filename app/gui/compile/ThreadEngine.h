@@ -65,7 +65,7 @@ public:
     // A null toolkit: every request replies with `whyNone` until setToolkit gives one.
     ThreadEngine(std::shared_ptr<const toolkit::Toolkit> toolkit, const QString& whyNone,
                  EngineSettings settings = EngineSettings::defaults(), QObject* parent = nullptr);
-    ~ThreadEngine() override;  // waits for a compile or run in flight to end
+    ~ThreadEngine() override;  // stops a compile in flight; waits for a run in flight to end
 
     void submit(const pipeline::Job& job) override;
     void cancel(quint64 upTo) override;
