@@ -54,8 +54,9 @@ private slots:
         r.linkedPtx = std::string(100, 'y');
         r.cubin = std::string(1536, 'z');
         r.ltoIr = {{"program", std::string(10, 'l')}};
-        r.stages = {{"compile PTX", 0.0031}, {"compile LTO-IR", 0.002}, {"link LTO-IR to PTX", 0.0105},
-                    {"link LTO-IR to cubin", 1.5}};
+        using pipeline::StageId;
+        r.stages = {{StageId::CompilePtx, 0.0031}, {StageId::CompileLtoIr, 0.002}, {StageId::LinkLtoPtx, 0.0105},
+                    {StageId::LinkLtoCubin, 1.5}};
         ptx::ResourceUsage usage;
         usage.registers = 12;
         r.kernels = {{"kept", {}, usage}, {"dropped", {}, std::nullopt}};
@@ -73,7 +74,7 @@ private slots:
 
         // No link: each pane says why it is empty; the front end's reason for a missing nvJitLink wins.
         pipeline::Result verify;
-        verify.stages = {{"verify", 0.001}};
+        verify.stages = {{pipeline::StageId::Verify, 0.001}};
         const auto v = pipeline::summarizeResult(verify, "nvJitLink: not in /opt/cuda");
         QCOMPARE(v.ptx.header, std::string("PTX · verify 1.00 ms"));
         QCOMPARE(v.ptx.notice, std::string("Verify only: libNVVM's verifier ran; no PTX was generated."));
