@@ -59,7 +59,7 @@ std::string describeCrash(const pipeline::Job& job, const std::optional<pipeline
                        support::join(moduleNames(job), ", "), cause);
 }
 
-support::Result<pipeline::Result> Compiler::run(const pipeline::Job& job,
+support::Result<pipeline::CompileResult> Compiler::run(const pipeline::Job& job,
                                                 const pipeline::Pipeline::StageListener& onStage,
                                                 const CallCancel* cancel) {
     if (inProcess_) {
@@ -113,7 +113,7 @@ support::Result<pipeline::Result> Compiler::run(const pipeline::Job& job,
     if (const auto bitcode = moduleNames(job, true);
         d.module.empty() && bitcode.size() == 1 && failure == EngineProcess::Failure::Died)
         d.module = bitcode.front();
-    pipeline::Result failed;
+    pipeline::CompileResult failed;
     failed.generation = job.generation;
     failed.ok = false;
     failed.diagnostics.push_back(std::move(d));

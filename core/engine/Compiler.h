@@ -27,7 +27,7 @@ public:
     // engine starts them. Cancelling `cancel` stops the engine mid-compile (the next job starts a
     // new one) and gives an Internal error saying so; in this process a compile cannot be
     // stopped (libNVVM has no way to interrupt one), so there it runs to its end.
-    support::Result<pipeline::Result> run(const pipeline::Job& job,
+    support::Result<pipeline::CompileResult> run(const pipeline::Job& job,
                                           const pipeline::Pipeline::StageListener& onStage = {},
                                           const CallCancel* cancel = nullptr);
 

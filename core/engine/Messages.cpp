@@ -202,7 +202,7 @@ support::Result<CompileRequestData> parseCompileRequest(Frame f) {
     return d;
 }
 
-Frame makeCompileReply(const support::Result<pipeline::Result>& result) {
+Frame makeCompileReply(const support::Result<pipeline::CompileResult>& result) {
     if (!result) return makeErrorReply(kCompileReply, result.error());
     const auto& r = *result;
     Frame f;
@@ -239,13 +239,13 @@ Frame makeCompileReply(const support::Result<pipeline::Result>& result) {
     return f;
 }
 
-support::Result<pipeline::Result> readCompileReply(Frame f) {
+support::Result<pipeline::CompileResult> readCompileReply(Frame f) {
     if (f.type != kCompileReply || !f.header.is_object()) return malformed("not a compile reply");
     if (!field(f.header, "ok", false)) return errorFromJson(field(f.header, "error", json::object()));
     const auto j = field(f.header, "result", json::object());
     const auto ltoNames = field(j, "lto_ir", std::vector<std::string>{});
     if (f.blobs.size() != 3 + ltoNames.size()) return malformed("a compile reply without all its outputs");
-    pipeline::Result r;
+    pipeline::CompileResult r;
     r.generation = field(j, "generation", uint64_t(0));
     r.ok = field(j, "ok", false);
     r.arch = field(j, "arch", "");

@@ -8,6 +8,7 @@
 #include "engine/Protocol.h"
 #include "gpu/RunConfig.h"
 #include "gpu/RunOutcome.h"
+#include "pipeline/CompileResult.h"
 #include "pipeline/Job.h"
 
 namespace nvpg::engine {
@@ -28,8 +29,8 @@ struct CompileRequestData {
     std::optional<std::filesystem::path> cudaPath;
 };
 support::Result<CompileRequestData> parseCompileRequest(Frame frame);
-Frame makeCompileReply(const support::Result<pipeline::Result>& result);
-support::Result<pipeline::Result> readCompileReply(Frame frame);
+Frame makeCompileReply(const support::Result<pipeline::CompileResult>& result);
+support::Result<pipeline::CompileResult> readCompileReply(Frame frame);
 
 // Runs.
 Frame makeRunRequest(int device, const std::string& image, bool cubin, const ptx::Function& kernel,

@@ -28,7 +28,7 @@ bool Runner::gpuAvailable(std::string* why) const {
     return false;
 }
 
-support::Result<gpu::RunOutcome> Runner::run(const pipeline::Result& compiled, gpu::RunConfig config,
+support::Result<gpu::RunOutcome> Runner::run(const pipeline::CompileResult& compiled, gpu::RunConfig config,
                                         const std::filesystem::path& baseDir) {
     auto kernel = pipeline::checkRun(compiled, config);
     if (!kernel) return kernel.error();

@@ -5,7 +5,7 @@
 
 #include "engine/EngineProcess.h"
 #include "gpu/Session.h"
-#include "pipeline/Job.h"
+#include "pipeline/CompileResult.h"
 
 namespace nvpg::engine {
 
@@ -26,7 +26,7 @@ public:
     // Errors: Usage (pipeline::checkRun's, a buffer file), Environment (no driver or GPU), Run (the
     // launch failed, or the engine died), Timeout (the kernel ran past its timeout, or the engine
     // did not answer). `baseDir` is where relative buffer files are.
-    support::Result<gpu::RunOutcome> run(const pipeline::Result& compiled, gpu::RunConfig config,
+    support::Result<gpu::RunOutcome> run(const pipeline::CompileResult& compiled, gpu::RunConfig config,
                                     const std::filesystem::path& baseDir);
 
     // Whether a GPU can be used here, and why not (for disabling run buttons up front).

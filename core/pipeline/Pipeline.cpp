@@ -16,23 +16,6 @@ using nvpg::support::makeError;
 
 namespace nvpg::pipeline {
 
-bool Result::hasErrors() const {
-    for (const auto& d : diagnostics)
-        if (d.severity == nvvm::Severity::Error) return true;
-    return false;
-}
-
-const Stage* Result::findStage(StageId id) const {
-    for (const auto& s : stages)
-        if (s.id == id) return &s;
-    return nullptr;
-}
-
-double Result::stageSeconds(StageId id) const {
-    const auto* s = findStage(id);
-    return s ? s->seconds : 0;
-}
-
 std::string programKey(const Job& job) {
     XXH3_state_t* st = XXH3_createState();
     XXH3_128bits_reset(st);
@@ -105,12 +88,12 @@ void append(std::vector<nvvm::Diagnostic>& to, const std::vector<nvvm::Diagnosti
 
 }  // namespace
 
-support::Result<Result> Pipeline::run(const Job& job, const StageListener& onStage) {
+support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener& onStage) {
     const StageListener stage = [&](const StageEvent& event) {
         if (onStage) onStage(event);
     };
     support::Stopwatch total;
-    Result out;
+    CompileResult out;
     out.generation = job.generation;
     const auto& tk = *toolkit_;
 

@@ -5,13 +5,14 @@
 #include <optional>
 
 #include "nvvm/Program.h"
+#include "pipeline/CompileResult.h"
 #include "pipeline/Job.h"
 #include "support/Result.h"
 #include "toolkit/Toolkit.h"
 
 namespace nvpg::pipeline {
 
-// The one compile path of both front ends: a Job in, a Result out. A Pipeline keeps the Program
+// The one compile path of both front ends: a Job in, a CompileResult out. A Pipeline keeps the Program
 // of its last job: when the next job has the same modules and libdevice choice, that Program is
 // compiled again (libdevice is not added again); any change to a module makes a new Program.
 // One Pipeline is used by one thread at a time; separate Pipelines run in parallel.
@@ -26,7 +27,7 @@ public:
     // process reports it, so that a library that crashes the process is named with the input it
     // was working on, and front ends can say what is going on.
     using StageListener = std::function<void(const StageEvent& stage)>;
-    support::Result<Result> run(const Job& job, const StageListener& onStage = {});
+    support::Result<CompileResult> run(const Job& job, const StageListener& onStage = {});
 
     // Forget the kept Program (the next job starts a new one).
     void reset();

@@ -2,7 +2,7 @@
 
 namespace nvpg::pipeline {
 
-nlohmann::ordered_json reportJson(const Job& job, const Result& r, const std::vector<std::string>& inputs) {
+nlohmann::ordered_json reportJson(const Job& job, const CompileResult& r, const std::vector<std::string>& inputs) {
     using nlohmann::ordered_json;
     ordered_json j;
     j["format"] = "nvpg-report";

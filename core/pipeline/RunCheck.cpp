@@ -11,7 +11,7 @@ using nvpg::support::makeError;
 
 namespace nvpg::pipeline {
 
-support::Result<const ptx::Function*> findKernel(const Result& compiled, const std::string& kernel, bool fromLto) {
+support::Result<const ptx::Function*> findKernel(const CompileResult& compiled, const std::string& kernel, bool fromLto) {
     const auto* k = kernel.empty() ? nullptr : compiled.ptxModule.find(kernel);
     if (!k || !k->isEntry) {
         std::vector<std::string> names;
@@ -37,7 +37,7 @@ support::Result<const ptx::Function*> findKernel(const Result& compiled, const s
     return k;
 }
 
-support::Result<const ptx::Function*> checkRun(const Result& compiled, const gpu::RunConfig& config) {
+support::Result<const ptx::Function*> checkRun(const CompileResult& compiled, const gpu::RunConfig& config) {
     auto k = findKernel(compiled, config.kernel, config.fromLto);
     if (!k) return k;
     if (auto st = gpu::checkRunConfig(config, **k); !st) return st.error();

@@ -18,7 +18,7 @@ gpu::RunConfig configOf(const RunDraft& draft) {
     return c;
 }
 
-DraftCheck checkRunDraft(const RunDraft& draft, const Result* compiled) {
+DraftCheck checkRunDraft(const RunDraft& draft, const CompileResult* compiled) {
     DraftCheck out;
     out.config = configOf(draft);
     out.parses = true;

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "gpu/RunConfig.h"
-#include "pipeline/Job.h"
+#include "pipeline/CompileResult.h"
 #include "ptx/Ptx.h"
 
 namespace nvpg::pipeline {
@@ -36,6 +36,6 @@ gpu::RunConfig configOf(const RunDraft& draft);
 // `compiled`: the last successful compile, or null. Each argument is checked against its
 // parameter alone so that its message lands on its row, then the whole configuration
 // (kernel present, launch shape) when every part of it is sound.
-DraftCheck checkRunDraft(const RunDraft& draft, const Result* compiled);
+DraftCheck checkRunDraft(const RunDraft& draft, const CompileResult* compiled);
 
 }  // namespace nvpg::pipeline

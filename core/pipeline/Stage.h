@@ -1,5 +1,5 @@
 // The stages of a compile job, typed: the pipeline announces them as it starts each, times them
-// in its Result, and the engine sends both across the process boundary by their stable names.
+// in its CompileResult, and the engine sends both across the process boundary by their stable names.
 #pragma once
 
 #include <optional>

@@ -43,7 +43,7 @@ std::string longFigures(const std::string& kernel, const ptx::ResourceUsage& u) 
 
 // A few kernels are listed in the header; with many it would wrap over several lines, so the
 // header says the worst of them and the tooltip lists all.
-std::string figuresSummary(const Result& r) {
+std::string figuresSummary(const CompileResult& r) {
     std::vector<const Kernel*> withUsage;
     for (const auto& k : r.kernels)
         if (k.usage) withUsage.push_back(&k);
@@ -65,12 +65,12 @@ std::string figuresSummary(const Result& r) {
         spilling == 0 ? std::string("none spilling") : fmt::format("{} spilling", spilling));
 }
 
-void appendFigures(const Result& r, std::vector<std::string>& lines) {
+void appendFigures(const CompileResult& r, std::vector<std::string>& lines) {
     for (const auto& k : r.kernels)
         if (k.usage) lines.push_back(longFigures(k.name, *k.usage));
 }
 
-PaneSummary ptxPane(const Result& r) {
+PaneSummary ptxPane(const CompileResult& r) {
     PaneSummary pane;
     std::vector<std::string> head{"PTX"};
     std::vector<std::string> tip;
@@ -117,7 +117,7 @@ PaneSummary ptxPane(const Result& r) {
     return pane;
 }
 
-std::string ltoNotice(const Result& r, std::string_view ltoUnavailable) {
+std::string ltoNotice(const CompileResult& r, std::string_view ltoUnavailable) {
     if (!r.linkedPtx.empty()) return {};
     const auto* linkPtx = r.findStage(StageId::LinkLtoPtx);
     const auto* linkCubin = r.findStage(StageId::LinkLtoCubin);
@@ -157,7 +157,7 @@ std::string ltoNotice(const Result& r, std::string_view ltoUnavailable) {
            "the CUDA path in Settings at a toolkit that has it.";
 }
 
-PaneSummary ltoPane(const Result& r, const std::vector<std::string>& dropped,
+PaneSummary ltoPane(const CompileResult& r, const std::vector<std::string>& dropped,
                     std::string_view ltoUnavailable) {
     PaneSummary pane;
     std::vector<std::string> head{"LTO"};
@@ -207,7 +207,7 @@ std::string formatSeconds(double s) {
     return fmt::format("{:.2f} s", s);
 }
 
-ResultSummary summarizeResult(const Result& r, std::string_view ltoUnavailable) {
+ResultSummary summarizeResult(const CompileResult& r, std::string_view ltoUnavailable) {
     ResultSummary out;
     out.droppedKernels = lto::droppedKernels(r.diagnostics);
     out.ptx = ptxPane(r);
@@ -215,7 +215,7 @@ ResultSummary summarizeResult(const Result& r, std::string_view ltoUnavailable) 
     return out;
 }
 
-std::string failureSummary(const Result& r) {
+std::string failureSummary(const CompileResult& r) {
     size_t errors = 0;
     const nvvm::Diagnostic* first = nullptr;
     for (const auto& d : r.diagnostics) {

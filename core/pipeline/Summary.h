@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "pipeline/Job.h"
+#include "pipeline/CompileResult.h"
 
 namespace nvpg::pipeline {
 
@@ -26,11 +26,11 @@ struct ResultSummary {
 
 // `ltoUnavailable` is what the front end knows and the result does not: why nvJitLink is
 // missing here. It is the LTO notice of a PTX-only result when given.
-ResultSummary summarizeResult(const Result& result, std::string_view ltoUnavailable = {});
+ResultSummary summarizeResult(const CompileResult& result, std::string_view ltoUnavailable = {});
 
 // The one-line banner for a compile that libNVVM rejected: "Compile failed with 2 errors (see
 // Problems): a.ll:3:1: error: ...". Empty when the result has no error.
-std::string failureSummary(const Result& result);
+std::string failureSummary(const CompileResult& result);
 
 // "0.42 ms", "12.3 ms", "1.25 s": stage times as the headers write them.
 std::string formatSeconds(double seconds);

@@ -194,7 +194,7 @@ void TestEngineFuzz::mutatedInputsNeverTakeTheFrontEndDown() {
     for (int i = 0; i < inputs; ++i) {
         const auto in = makeInput(i);
         const int pidBefore = compiler.enginePid();
-        support::Result<pipeline::Result> ran =
+        support::Result<pipeline::CompileResult> ran =
             support::makeError(support::ErrorKind::Internal, "not run");
         try {
             ran = compiler.run(in.job);

@@ -19,7 +19,7 @@ pipeline::Job job(std::vector<nvvm::Module> modules, unsigned outputs) {
     return j;
 }
 
-pipeline::Result runOk(const pipeline::Job& j) {
+pipeline::CompileResult runOk(const pipeline::Job& j) {
     pipeline::Pipeline p(test::realToolkit());
     auto r = p.run(j);
     if (!r) qFatal("%s", r.error().message.c_str());

@@ -47,7 +47,7 @@ class TestPipeline : public QObject {
 
 private slots:
     void summaryGivesTheHeadersAndNotices() {
-        pipeline::Result r;
+        pipeline::CompileResult r;
         r.arch = "compute_90";
         r.archSource = "options";
         r.ptx = std::string(2048, 'x');
@@ -73,7 +73,7 @@ private slots:
         QVERIFY(s.lto.notice.empty());
 
         // No link: each pane says why it is empty; the front end's reason for a missing nvJitLink wins.
-        pipeline::Result verify;
+        pipeline::CompileResult verify;
         verify.stages = {{pipeline::StageId::Verify, 0.001}};
         const auto v = pipeline::summarizeResult(verify, "nvJitLink: not in /opt/cuda");
         QCOMPARE(v.ptx.header, std::string("PTX · verify 1.00 ms"));
@@ -83,7 +83,7 @@ private slots:
         QVERIFY(pipeline::summarizeResult(verify).lto.notice.find("libnvJitLink.so") != std::string::npos);
         QVERIFY(pipeline::failureSummary(verify).empty());
 
-        pipeline::Result failed;
+        pipeline::CompileResult failed;
         failed.diagnostics = {{"a.ll", 3, 1, nvvm::Severity::Error, "parse expected type\nmore", "libNVVM"},
                               {"a.ll", 4, 1, nvvm::Severity::Error, "another", "libNVVM"}};
         QCOMPARE(pipeline::failureSummary(failed),

@@ -239,7 +239,7 @@ private slots:
         QVERIFY(!readProgress(unknown));
 
         // Stage timings in a reply too.
-        pipeline::Result r;
+        pipeline::CompileResult r;
         r.stages = {{pipeline::StageId::CompilePtx, 0.25}, {pipeline::StageId::LinkLtoPtx, 0.5}};
         auto reply = makeCompileReply(r);
         auto read = readCompileReply(reply);

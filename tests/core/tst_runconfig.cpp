@@ -62,7 +62,7 @@ class TestRunConfig : public QObject {
 
 private slots:
     void aDraftPutsEachProblemOnItsField() {
-        pipeline::Result compiled;
+        pipeline::CompileResult compiled;
         compiled.ok = true;
         compiled.ptxModule = ptx::readPtx(kSaxpyPtx);
         const auto saxpy = kernel("saxpy");

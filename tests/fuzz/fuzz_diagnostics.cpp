@@ -87,7 +87,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
 
     // The engine sends diagnostics and the raw log to the front end: they arrive as they were.
-    pipeline::Result r;
+    pipeline::CompileResult r;
     r.diagnostics = placed;
     r.nvvmLog = std::string(log);
     for (const auto& n : names) r.ltoIr.push_back({n, "lto"});

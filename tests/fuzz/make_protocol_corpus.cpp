@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
     write(dir, "compile-request",
           encodeFrame(engine::makeCompileRequest(job, std::filesystem::path("/usr/local/cuda"))));
 
-    pipeline::Result r;
+    pipeline::CompileResult r;
     r.generation = 7;
     r.ok = false;
     r.arch = "compute_90";

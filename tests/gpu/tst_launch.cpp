@@ -16,7 +16,7 @@ using namespace nvpg;
 namespace {
 
 struct Compiled {
-    pipeline::Result result;
+    pipeline::CompileResult result;
     std::vector<gpu::RunConfig> runs;
 };
 

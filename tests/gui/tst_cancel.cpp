@@ -13,7 +13,7 @@
 
 #include "TestSupport.h"
 #include "compile/CompileController.h"
-#include "compile/ThreadEngine.h"
+#include "compile/SupervisedEngine.h"
 #include "document/WorkspaceDocument.h"
 #include "editor/EditorArea.h"
 #include "window/MainWindow.h"
@@ -65,7 +65,7 @@ private slots:
 
     // The long module must really be long, or the tests below stop nothing.
     void theLongCompileTakesSeconds() {
-        ThreadEngine engine(test::realToolkit(), {});
+        SupervisedEngine engine(test::realToolkit(), {});
         QSignalSpy spy(&engine, &Engine::replied);
         auto job = pipeline::Job();
         job.modules = {test::manyKernelsModule(kLongKernels)};
@@ -84,7 +84,7 @@ private slots:
     }
 
     void cancelStopsTheEngineAndTheNextRequestStartsAtOnce() {
-        ThreadEngine engine(test::realToolkit(), {});
+        SupervisedEngine engine(test::realToolkit(), {});
         WorkspaceDocument doc;
         doc.reset(workspaceOf(test::irFixture("sinf.ll")), {});
         CompileController controller(&engine, &doc);
@@ -140,7 +140,7 @@ private slots:
     }
 
     void aNewerRequestStopsALongCompile() {
-        ThreadEngine engine(test::realToolkit(), {});
+        SupervisedEngine engine(test::realToolkit(), {});
         QSignalSpy replied(&engine, &Engine::replied);
         auto job = [](nvvm::Module m, quint64 g) {
             pipeline::Job j;
@@ -199,7 +199,7 @@ private slots:
 
     void closingStopsTheCompile() {
         // Closing the window mid-compile: the engine goes with it rather than holding the exit.
-        auto engine = std::make_unique<ThreadEngine>(test::realToolkit(), QString());
+        auto engine = std::make_unique<SupervisedEngine>(test::realToolkit(), QString());
         QSignalSpy warm(engine.get(), &Engine::replied);
         pipeline::Job job;
         job.modules = {test::irFixture("sinf.ll")};
@@ -226,7 +226,7 @@ private slots:
     void shortCompilesAreNotStoppedForNewerRequests() {
         // Typing: each request comes while the last one is still compiling, and each of those is
         // quicker than a new engine would be: none is stopped.
-        ThreadEngine engine(test::realToolkit(), {});
+        SupervisedEngine engine(test::realToolkit(), {});
         QSignalSpy replied(&engine, &Engine::replied);
         for (quint64 g = 1; g <= 20; ++g) {
             pipeline::Job j;
@@ -247,7 +247,7 @@ private slots:
         // marked cancelled and dropped.
         EngineSettings here = EngineSettings::defaults();
         here.command.clear();
-        ThreadEngine engine(test::realToolkit(), {}, here);
+        SupervisedEngine engine(test::realToolkit(), {}, here);
         WorkspaceDocument doc;
         doc.reset(workspaceOf(test::manyKernelsModule(300)), {});
         CompileController controller(&engine, &doc);

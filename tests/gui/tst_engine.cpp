@@ -5,7 +5,7 @@
 #include "TestSupport.h"
 #include "document/WorkspaceDocument.h"
 #include "compile/CompileController.h"
-#include "compile/ThreadEngine.h"
+#include "compile/SupervisedEngine.h"
 
 using namespace nvpg;
 using namespace nvpg::gui;
@@ -31,7 +31,7 @@ private slots:
     void initTestCase() { test::useNvpgAsEngine(); }
 
     void compilesOffTheUiThread() {
-        ThreadEngine engine(test::realToolkit(), {});
+        SupervisedEngine engine(test::realToolkit(), {});
         QThread* replyThread = nullptr;
         connect(&engine, &Engine::replied, this, [&](const EngineReply&) { replyThread = QThread::currentThread(); });
         QSignalSpy spy(&engine, &Engine::replied);
@@ -67,7 +67,7 @@ private slots:
         // newer requests stopping it).
         auto settings = EngineSettings::defaults();
         settings.stopAfterSeconds = -1;
-        ThreadEngine engine(test::realToolkit(), {}, settings);
+        SupervisedEngine engine(test::realToolkit(), {}, settings);
         QSignalSpy spy(&engine, &Engine::replied);
         engine.submit(jobFor({test::manyKernelsModule(200)}, 1));  // busy for a while
         QTest::qWait(150);                            // let the worker start on it
@@ -90,7 +90,7 @@ private slots:
         EngineSettings hung;
         hung.command = {"/bin/sleep", "600"};
         hung.compileTimeoutSeconds = 1;
-        ThreadEngine engine(test::realToolkit(), {}, hung);
+        SupervisedEngine engine(test::realToolkit(), {}, hung);
         QSignalSpy spy(&engine, &Engine::replied);
         QElapsedTimer t;
         t.start();
@@ -116,7 +116,7 @@ private slots:
     }
 
     void noToolkitRepliesWithTheReason() {
-        ThreadEngine engine(nullptr, "libNVVM not found: tried /x");
+        SupervisedEngine engine(nullptr, "libNVVM not found: tried /x");
         QSignalSpy spy(&engine, &Engine::replied);
         engine.submit(jobFor({test::irFixture("sinf.ll")}, 7));
         QVERIFY(spy.wait(10000));
@@ -130,7 +130,7 @@ private slots:
     }
 
     void controllerShowsOnlyTheNewest() {
-        ThreadEngine engine(test::realToolkit(), {});
+        SupervisedEngine engine(test::realToolkit(), {});
         WorkspaceDocument doc;
         workspace::Workspace ws;
         ws.modules = {test::manyKernelsModule(60)};
@@ -152,7 +152,7 @@ private slots:
     }
 
     void cancelDiscardsTheResult() {
-        ThreadEngine engine(test::realToolkit(), {});
+        SupervisedEngine engine(test::realToolkit(), {});
         WorkspaceDocument doc;
         workspace::Workspace ws;
         ws.modules = {test::irFixture("sinf.ll")};
@@ -173,7 +173,7 @@ private slots:
     }
 
     void stagesArriveOnTheUiThreadAsTheEngineStartsThem() {
-        ThreadEngine engine(test::realToolkit(), {});
+        SupervisedEngine engine(test::realToolkit(), {});
         WorkspaceDocument doc;
         workspace::Workspace ws;
         ws.modules = {test::irFixture("sinf.ll")};
@@ -207,7 +207,7 @@ private slots:
     }
 
     void editCompilesAfterTheDelay() {
-        ThreadEngine engine(test::realToolkit(), {});
+        SupervisedEngine engine(test::realToolkit(), {});
         WorkspaceDocument doc;
         workspace::Workspace ws;
         ws.modules = {test::irFixture("sinf.ll")};

@@ -18,7 +18,7 @@ using nvpg::gui::OutputView;
 
 namespace {
 
-std::shared_ptr<const pipeline::Result> compile(const std::vector<nvvm::Module>& modules,
+std::shared_ptr<const pipeline::CompileResult> compile(const std::vector<nvvm::Module>& modules,
                                                 lto::Mode mode = lto::Mode::Program) {
     pipeline::Pipeline p(test::realToolkit());
     pipeline::Job job;
@@ -29,11 +29,11 @@ std::shared_ptr<const pipeline::Result> compile(const std::vector<nvvm::Module>&
                   pipeline::kFigures;
     auto r = p.run(job);
     if (!r) qFatal("%s", r.error().message.c_str());
-    return std::make_shared<const pipeline::Result>(std::move(*r));
+    return std::make_shared<const pipeline::CompileResult>(std::move(*r));
 }
 
 
-EngineReply reply(std::shared_ptr<const pipeline::Result> r, quint64 generation = 1) {
+EngineReply reply(std::shared_ptr<const pipeline::CompileResult> r, quint64 generation = 1) {
     EngineReply e;
     e.generation = generation;
     e.result = std::move(r);
@@ -78,7 +78,7 @@ class TestOutput : public QObject {
     Q_OBJECT
 
 private:
-    std::shared_ptr<const pipeline::Result> keptDropped_;
+    std::shared_ptr<const pipeline::CompileResult> keptDropped_;
 
 private slots:
     void initTestCase() { keptDropped_ = compile({test::irFixture("lto-kept-dropped.ll")}); }
@@ -134,7 +134,7 @@ private slots:
         auto r = p.run(job);
         QVERIFY(r);
         OutputView v;
-        v.showReply(reply(std::make_shared<const pipeline::Result>(std::move(*r))));
+        v.showReply(reply(std::make_shared<const pipeline::CompileResult>(std::move(*r))));
         QVERIFY2(v.ptxHeader().contains("5 kernels: up to"), qPrintable(v.ptxHeader()));
         for (int i = 0; i < 5; ++i)
             QVERIFY2(v.ptxHeaderToolTip().contains(QStringLiteral("k%1:").arg(i)),
@@ -152,7 +152,7 @@ private slots:
         QVERIFY(!r->libdeviceFunctions.empty());
         const auto first = QString::fromStdString(r->libdeviceFunctions.front());
         OutputView v;
-        v.showReply(reply(std::make_shared<const pipeline::Result>(std::move(*r))));
+        v.showReply(reply(std::make_shared<const pipeline::CompileResult>(std::move(*r))));
         QVERIFY2(v.ptxHeader().contains("libdevice:"), qPrintable(v.ptxHeader()));
         QVERIFY2(v.ptxHeaderToolTip().contains(first), qPrintable(v.ptxHeaderToolTip()));
         // PTX only: the LTO pane says why it is empty.

@@ -4,7 +4,7 @@
 // show what the engine replied, and the window keeps working while a run is in flight.
 //
 // A fake engine isolates the panel where a GPU's answers are needed (this build machine has
-// none); the real ThreadEngine proves the compile and the no-GPU path, and runs saxpy for real
+// none); the real SupervisedEngine proves the compile and the no-GPU path, and runs saxpy for real
 // where a GPU is present.
 #include <QtTest>
 #include <QAbstractItemModelTester>
@@ -30,7 +30,7 @@
 #include "TestSupport.h"
 #include "document/WorkspaceDocument.h"
 #include "compile/CompileController.h"
-#include "compile/ThreadEngine.h"
+#include "compile/SupervisedEngine.h"
 #include "pipeline/Pipeline.h"
 #include "run/BufferView.h"
 #include "run/RunPanel.h"
@@ -82,7 +82,7 @@ EngineReply compiled(const workspace::Workspace& ws) {
     if (!r) qFatal("%s", r.error().message.c_str());
     EngineReply reply;
     reply.generation = 1;
-    reply.result = std::make_shared<const pipeline::Result>(std::move(*r));
+    reply.result = std::make_shared<const pipeline::CompileResult>(std::move(*r));
     return reply;
 }
 
@@ -360,7 +360,7 @@ private slots:
 
     void withoutAGpuRunIsDisabledAndSaysWhy() {
         // The real engine: compile on its thread, probe the GPU on its run thread.
-        ThreadEngine engine(test::realToolkit(), {});
+        SupervisedEngine engine(test::realToolkit(), {});
         QSignalSpy status(&engine, &Engine::gpuStatus);
         QVERIFY(status.wait(30000));
         const bool gpu = status.last().at(0).toBool();

@@ -1,5 +1,5 @@
 // The compile thread under a long, seeded stream of edits, compiles and cancels, as the app
-// drives it (the real CompileController, ThreadEngine and engine process): it never deadlocks,
+// drives it (the real CompileController, SupervisedEngine and engine process): it never deadlocks,
 // never shows a stale or cancelled result, keeps the memory of both processes flat, survives a
 // few modules that kill libNVVM, and leaves no engine process behind.
 #include <QtTest>
@@ -12,7 +12,7 @@
 #include "TestSupport.h"
 #include "document/WorkspaceDocument.h"
 #include "compile/CompileController.h"
-#include "compile/ThreadEngine.h"
+#include "compile/SupervisedEngine.h"
 
 using namespace nvpg;
 using namespace nvpg::gui;
@@ -159,7 +159,7 @@ void TestStress::tenThousandRequestsWithEditsAndCancels() {
     // requests drop results here and stop no compile (ending engines is tst_gui_cancel's).
     auto settings = EngineSettings::defaults();
     settings.stopAfterSeconds = -1;
-    auto engine = std::make_unique<ThreadEngine>(test::realToolkit(), QString(), settings);
+    auto engine = std::make_unique<SupervisedEngine>(test::realToolkit(), QString(), settings);
     WorkspaceDocument doc;
     workspace::Workspace ws;
     ws.modules = {{"stress.ll", moduleText(0, Kind::Good), false}};

@@ -8,6 +8,7 @@
 
 #include "gpu/RunConfig.h"
 #include "gpu/Session.h"
+#include "pipeline/CompileResult.h"
 #include "pipeline/Job.h"
 #include "support/Result.h"
 #include "toolkit/Toolkit.h"
@@ -19,7 +20,7 @@ namespace nvpg::gui {
 // and tests make their own without any process.
 struct EngineReply {
     quint64 generation = 0;
-    std::shared_ptr<const pipeline::Result> result;  // null when `error` says why
+    std::shared_ptr<const pipeline::CompileResult> result;  // null when `error` says why
     QString error;
     bool cancelled = false;  // stopped by Engine::cancel: nothing to show, the user chose it
 };
@@ -28,7 +29,7 @@ struct EngineReply {
 // says so) and how to launch it. Plain data for the same reason as EngineReply.
 struct RunRequest {
     quint64 id = 0;
-    std::shared_ptr<const pipeline::Result> compiled;
+    std::shared_ptr<const pipeline::CompileResult> compiled;
     gpu::RunConfig config;
     std::filesystem::path baseDir;  // where relative buffer files (buf:@x.npy) are
 };

@@ -319,7 +319,7 @@ void OutputView::showBanner(const QString& text) {
     banner_->show();
 }
 
-void OutputView::showResult(const std::shared_ptr<const pipeline::Result>& result) {
+void OutputView::showResult(const std::shared_ptr<const pipeline::CompileResult>& result) {
     result_ = result;
     diffStale_ = true;
     const auto& r = *result_;

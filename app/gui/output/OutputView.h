@@ -57,7 +57,7 @@ public:
     void setLtoUnavailableReason(const QString& why);
 
     // The last result shown (kept across error replies); null before the first one.
-    std::shared_ptr<const pipeline::Result> result() const { return result_; }
+    std::shared_ptr<const pipeline::CompileResult> result() const { return result_; }
 
     bool canExport(Kind kind) const;
     // The files exportTo(kind, path) writes: `path` itself, or with several LTO-IR blobs one
@@ -85,7 +85,7 @@ signals:
     void exported(const QStringList& paths);
 
 private:
-    void showResult(const std::shared_ptr<const pipeline::Result>& result);
+    void showResult(const std::shared_ptr<const pipeline::CompileResult>& result);
     void showBanner(const QString& text);
     void updateHeaders();
     void updateLtoPane();
@@ -93,7 +93,7 @@ private:
     void refreshDiff() const;
     void exportWithDialog(Kind kind);
 
-    std::shared_ptr<const pipeline::Result> result_;
+    std::shared_ptr<const pipeline::CompileResult> result_;
     pipeline::ResultSummary summary_;  // of result_: the headers and notices shown
     QString ltoUnavailable_;
     QString exportBase_ = QStringLiteral("program");

@@ -114,7 +114,7 @@ private:
 
     Engine* engine_;
     WorkspaceDocument* document_;
-    std::shared_ptr<const pipeline::Result> compiled_;  // the last successful compile
+    std::shared_ptr<const pipeline::CompileResult> compiled_;  // the last successful compile
     bool compileOk_ = false;                            // the newest compile reply was a success
     QString compileProblem_;
     bool gpuOk_ = false;

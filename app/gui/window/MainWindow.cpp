@@ -33,7 +33,7 @@
 #include "editor/FindBar.h"
 #include "editor/ModuleEditor.h"
 #include "compile/CompileController.h"
-#include "compile/ThreadEngine.h"
+#include "compile/SupervisedEngine.h"
 #include "gpu/Devices.h"
 #include "nvvm/Options.h"
 #include "output/OutputView.h"
@@ -90,7 +90,7 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     setAcceptDrops(true);
     loadToolkit();
     if (!engine_)
-        engine_ = std::make_unique<ThreadEngine>(
+        engine_ = std::make_unique<SupervisedEngine>(
             toolkit_, toolkit_ ? QString() : QString("libNVVM is not available: see the status bar"), engineSettings());
     controller_ = new CompileController(engine_.get(), document_, this);
     if (toolkit_ && !toolkit_->nvJitLink()) controller_->setOutputs(pipeline::kPtx | pipeline::kFigures);
@@ -286,7 +286,7 @@ void MainWindow::buildActions() {
         SettingsDialog dialog(this);
         if (dialog.exec() != QDialog::Accepted) return;
         loadToolkit();
-        if (auto* threads = dynamic_cast<ThreadEngine*>(engine_.get())) threads->setEngineSettings(engineSettings());
+        if (auto* threads = dynamic_cast<SupervisedEngine*>(engine_.get())) threads->setEngineSettings(engineSettings());
         engine_->setToolkit(toolkit_, toolkit_ ? QString() : libsErrorForStatus_);
         controller_->setOutputs(toolkit_ && !toolkit_->nvJitLink() ? pipeline::kPtx | pipeline::kFigures
                                                                    : pipeline::kPtx | pipeline::kLtoIr | pipeline::kLtoPtx |

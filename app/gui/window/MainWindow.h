@@ -32,7 +32,7 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
-    // `engine`: null for the default (a ThreadEngine over the toolkit found as nvpg finds it,
+    // `engine`: null for the default (a SupervisedEngine over the toolkit found as nvpg finds it,
     // or the one the settings name).
     explicit MainWindow(std::unique_ptr<Engine> engine = nullptr, QWidget* parent = nullptr);
     ~MainWindow() override;

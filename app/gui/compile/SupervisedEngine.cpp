@@ -1,4 +1,4 @@
-#include "compile/ThreadEngine.h"
+#include "compile/SupervisedEngine.h"
 
 #include <cmath>
 
@@ -64,7 +64,7 @@ public slots:
         if (reply.cancelled)
             reply.error = QStringLiteral("cancelled");
         else if (r)
-            reply.result = std::make_shared<const pipeline::Result>(std::move(*r));
+            reply.result = std::make_shared<const pipeline::CompileResult>(std::move(*r));
         else
             reply.error = QString::fromStdString(r.error().message);
         emit replied(reply);
@@ -153,7 +153,7 @@ EngineSettings EngineSettings::defaults() {
     return {engine::engineCommand("--engine"), std::nullopt};
 }
 
-ThreadEngine::ThreadEngine(std::shared_ptr<const toolkit::Toolkit> toolkit, const QString& whyNone,
+SupervisedEngine::SupervisedEngine(std::shared_ptr<const toolkit::Toolkit> toolkit, const QString& whyNone,
                            EngineSettings settings, QObject* parent)
     : Engine(parent) {
     qRegisterMetaType<nvpg::gui::EngineReply>();
@@ -179,12 +179,12 @@ ThreadEngine::ThreadEngine(std::shared_ptr<const toolkit::Toolkit> toolkit, cons
     runWorker_->moveToThread(&runThread_);
     connect(&runThread_, &QThread::finished, runWorker_, &QObject::deleteLater);
     connect(runWorker_, &RunWorker::replied, this, &Engine::runReplied, Qt::QueuedConnection);
-    connect(runWorker_, &RunWorker::probed, this, &ThreadEngine::setGpuStatus, Qt::QueuedConnection);
+    connect(runWorker_, &RunWorker::probed, this, &SupervisedEngine::setGpuStatus, Qt::QueuedConnection);
     runThread_.start();
     probeGpu();
 }
 
-ThreadEngine::~ThreadEngine() {
+SupervisedEngine::~SupervisedEngine() {
     {
         // Nobody waits for that compile any more: closing the window must not wait for it.
         std::lock_guard lock(inFlight_->mutex);
@@ -196,15 +196,15 @@ ThreadEngine::~ThreadEngine() {
     runThread_.wait();
 }
 
-void ThreadEngine::run(const RunRequest& request) {
+void SupervisedEngine::run(const RunRequest& request) {
     QMetaObject::invokeMethod(runWorker_, [w = runWorker_, request] { w->run(request); }, Qt::QueuedConnection);
 }
 
-void ThreadEngine::probeGpu() {
+void SupervisedEngine::probeGpu() {
     QMetaObject::invokeMethod(runWorker_, [w = runWorker_] { w->probe(); }, Qt::QueuedConnection);
 }
 
-void ThreadEngine::submit(const pipeline::Job& job) {
+void SupervisedEngine::submit(const pipeline::Job& job) {
     newest_->store(job.generation);
     QMetaObject::invokeMethod(worker_, "run", Qt::QueuedConnection, Q_ARG(nvpg::pipeline::Job, job));
     // The compile in flight is not wanted any more. A young one is likely to end sooner than a
@@ -221,12 +221,12 @@ void ThreadEngine::submit(const pipeline::Job& job) {
     }
 }
 
-void ThreadEngine::stopIfOld(quint64 generation) {
+void SupervisedEngine::stopIfOld(quint64 generation) {
     std::lock_guard lock(inFlight_->mutex);
     if (inFlight_->generation == generation && newest_->load() > generation) inFlight_->cancel->cancel();
 }
 
-void ThreadEngine::cancel(quint64 upTo) {
+void SupervisedEngine::cancel(quint64 upTo) {
     // The user chose to stop it: at once, however young it is.
     std::lock_guard lock(inFlight_->mutex);
     if (inFlight_->stopAfterSeconds < 0) return;
@@ -234,23 +234,23 @@ void ThreadEngine::cancel(quint64 upTo) {
     if (inFlight_->generation != 0 && inFlight_->generation <= upTo) inFlight_->cancel->cancel();
 }
 
-int ThreadEngine::stoppedCompiles() const {
+int SupervisedEngine::stoppedCompiles() const {
     std::lock_guard lock(inFlight_->mutex);
     return inFlight_->stopped;
 }
 
-std::chrono::steady_clock::time_point ThreadEngine::lastRequestSent(quint64* generation) const {
+std::chrono::steady_clock::time_point SupervisedEngine::lastRequestSent(quint64* generation) const {
     std::lock_guard lock(inFlight_->mutex);
     if (generation) *generation = inFlight_->sentGeneration;
     return inFlight_->sentAt;
 }
 
-void ThreadEngine::setEngineSettings(const EngineSettings& settings) {
+void SupervisedEngine::setEngineSettings(const EngineSettings& settings) {
     QMetaObject::invokeMethod(worker_, [w = worker_, settings] { w->settings_ = settings; }, Qt::QueuedConnection);
     QMetaObject::invokeMethod(runWorker_, [w = runWorker_, settings] { w->settings_ = settings; }, Qt::QueuedConnection);
 }
 
-void ThreadEngine::setToolkit(std::shared_ptr<const toolkit::Toolkit> toolkit, const QString& whyNone) {
+void SupervisedEngine::setToolkit(std::shared_ptr<const toolkit::Toolkit> toolkit, const QString& whyNone) {
     QMetaObject::invokeMethod(worker_, "setToolkit", Qt::QueuedConnection,
                               Q_ARG(std::shared_ptr<const nvpg::toolkit::Toolkit>, toolkit),
                               Q_ARG(QString, whyNone));
@@ -261,4 +261,4 @@ void ThreadEngine::setToolkit(std::shared_ptr<const toolkit::Toolkit> toolkit, c
 
 }  // namespace nvpg::gui
 
-#include "ThreadEngine.moc"
+#include "SupervisedEngine.moc"

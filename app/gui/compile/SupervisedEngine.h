@@ -58,14 +58,14 @@ struct InFlight {
 // work cannot be stopped: it runs to its end and its reply is dropped. Runs have their own
 // thread and engine: a kernel that hangs blocks them until the run's timeout, and compiles must
 // go on meanwhile.
-class ThreadEngine : public Engine {
+class SupervisedEngine : public Engine {
     Q_OBJECT
 
 public:
     // A null toolkit: every request replies with `whyNone` until setToolkit gives one.
-    ThreadEngine(std::shared_ptr<const toolkit::Toolkit> toolkit, const QString& whyNone,
+    SupervisedEngine(std::shared_ptr<const toolkit::Toolkit> toolkit, const QString& whyNone,
                  EngineSettings settings = EngineSettings::defaults(), QObject* parent = nullptr);
-    ~ThreadEngine() override;  // stops a compile in flight; waits for a run in flight to end
+    ~SupervisedEngine() override;  // stops a compile in flight; waits for a run in flight to end
 
     void submit(const pipeline::Job& job) override;
     void cancel(quint64 upTo) override;
