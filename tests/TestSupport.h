@@ -121,6 +121,15 @@ inline nvvm::Module irFixture(const std::string& name, bool lazy = false, const 
     return {name, readText(dataDir() / folder / name), lazy};
 }
 
+// Settings, journals and other app data of this suite in Qt's test locations, apart from the
+// user's and from other suites', with no settings left from an earlier run.
+inline void isolateAppData(const char* suite) {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName("nvpg-test");
+    QCoreApplication::setApplicationName(suite);
+    QSettings().clear();
+}
+
 // A text module with `kernels` small looping kernels (k0, k1, ...), optionally calling libdevice's
 // __nv_expf: big enough that compiling it takes a while, for tests about concurrency.
 inline nvvm::Module manyKernelsModule(int kernels, bool libdevice = false) {

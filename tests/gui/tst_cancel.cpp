@@ -57,10 +57,7 @@ class TestCancel : public QObject {
 private slots:
     void initTestCase() {
         test::useNvpgAsEngine();
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("nvpg-test");
-        QCoreApplication::setApplicationName("tst_gui_cancel");
-        QSettings().clear();
+        test::isolateAppData("tst_gui_cancel");
     }
 
     // The long module must really be long, or the tests below stop nothing.

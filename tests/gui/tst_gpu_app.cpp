@@ -20,9 +20,7 @@ class TestGpuApp : public QObject {
 
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("nvpg-test");
-        QCoreApplication::setApplicationName("tst_gui_gpu_app");
+        test::isolateAppData("tst_gui_gpu_app");
         test::useNvpgAsEngine();
         auto drv = test::realToolkit()->driver();
         if (!drv) QSKIP(qPrintable("no GPU here: " + QString::fromStdString(drv.error().message)));

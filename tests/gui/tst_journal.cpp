@@ -72,10 +72,7 @@ class TestJournal : public QObject {
 private slots:
     void initTestCase() {
         test::useNvpgAsEngine();
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("nvpg-test");
-        QCoreApplication::setApplicationName("tst_gui_journal");
-        QSettings().clear();
+        test::isolateAppData("tst_gui_journal");
         QDir(Journal::folder()).removeRecursively();
     }
     void init() {

@@ -51,10 +51,7 @@ class TestMainWindow : public QObject {
 private slots:
     void initTestCase() {
         test::useNvpgAsEngine();
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("nvpg-test");
-        QCoreApplication::setApplicationName("tst_gui_mainwindow");
-        QSettings().clear();
+        test::isolateAppData("tst_gui_mainwindow");
     }
     void init() { errors_.clear(); }
 

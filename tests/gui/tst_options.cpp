@@ -60,6 +60,14 @@ bool waitForPreview(SettingsDialog& dlg, const QString& path) {
 
 }  // namespace
 
+// A table option's control in the dock, as the type its kind makes.
+template <class W>
+W* control(const nvpg::gui::OptionsPanel& panel, std::string_view name) {
+    auto* w = qobject_cast<W*>(panel.optionControl(name));
+    if (!w) qFatal("the Options dock has no %s control for %s", W::staticMetaObject.className(), std::string(name).c_str());
+    return w;
+}
+
 class TestOptions : public QObject {
     Q_OBJECT
 
@@ -91,10 +99,7 @@ private slots:
 
 void TestOptions::initTestCase() {
     // Before any QSettings: Qt picks the settings path once.
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("nvpg-test"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_gui_options"));
-    QSettings().clear();
+    nvpg::test::isolateAppData("tst_gui_options");
 }
 
 void TestOptions::cleanup() {
@@ -108,14 +113,14 @@ void TestOptions::defaultsShowLibnvvmValues() {
     QCOMPARE(panel.archCombo()->itemText(0), QStringLiteral("default: libNVVM's (compute_75)"));
     QCOMPARE(panel.archCombo()->count(), int(nvvm::supportedArchs(13).size()) + 1);
     QCOMPARE(panel.archCombo()->currentIndex(), 0);
-    QCOMPARE(panel.optCombo()->currentText(), QStringLiteral("default (3)"));
-    QCOMPARE(panel.ftzCombo()->currentText(), QStringLiteral("default (0)"));
-    QCOMPARE(panel.precDivCombo()->currentText(), QStringLiteral("default (1)"));
-    QCOMPARE(panel.precSqrtCombo()->currentText(), QStringLiteral("default (1)"));
-    QCOMPARE(panel.fmaCombo()->currentText(), QStringLiteral("default (1)"));
-    QCOMPARE(panel.jumpTableSpin()->text(), QStringLiteral("default (101)"));
-    QVERIFY(panel.ftzCombo()->toolTip().contains("denormals"));
-    QVERIFY(panel.jumpTableSpin()->toolTip().contains("-jump-table-density="));
+    QCOMPARE(control<QComboBox>(panel, "opt")->currentText(), QStringLiteral("default (3)"));
+    QCOMPARE(control<QComboBox>(panel, "ftz")->currentText(), QStringLiteral("default (0)"));
+    QCOMPARE(control<QComboBox>(panel, "prec-div")->currentText(), QStringLiteral("default (1)"));
+    QCOMPARE(control<QComboBox>(panel, "prec-sqrt")->currentText(), QStringLiteral("default (1)"));
+    QCOMPARE(control<QComboBox>(panel, "fma")->currentText(), QStringLiteral("default (1)"));
+    QCOMPARE(control<QSpinBox>(panel, "jump-table-density")->text(), QStringLiteral("default (101)"));
+    QVERIFY(control<QComboBox>(panel, "ftz")->toolTip().contains("denormals"));
+    QVERIFY(control<QSpinBox>(panel, "jump-table-density")->toolTip().contains("-jump-table-density="));
     QVERIFY(!panel.hasInvalidInput());
     QVERIFY(!doc.isModified());  // building the panel edits nothing
 }
@@ -237,24 +242,24 @@ void TestOptions::triStatesMapToOptional() {
 void TestOptions::optLevel() {
     WorkspaceDocument doc;
     OptionsPanel panel(&doc);
-    selectData(panel.optCombo(), 0);
+    selectData(control<QComboBox>(panel, "opt"), 0);
     QCOMPARE(doc.workspace().options.opt, std::optional(0));
-    selectData(panel.optCombo(), 3);
+    selectData(control<QComboBox>(panel, "opt"), 3);
     QCOMPARE(doc.workspace().options.opt, std::optional(3));
-    panel.optCombo()->setCurrentIndex(0);
+    control<QComboBox>(panel, "opt")->setCurrentIndex(0);
     QVERIFY(!doc.workspace().options.opt);
 }
 
 void TestOptions::jumpTableDensity() {
     WorkspaceDocument doc;
     OptionsPanel panel(&doc);
-    panel.jumpTableSpin()->setValue(40);
+    control<QSpinBox>(panel, "jump-table-density")->setValue(40);
     QCOMPARE(doc.workspace().options.jumpTableDensity, std::optional(40));
-    panel.jumpTableSpin()->setValue(101);
+    control<QSpinBox>(panel, "jump-table-density")->setValue(101);
     QCOMPARE(doc.workspace().options.jumpTableDensity, std::optional(101));
-    panel.jumpTableSpin()->setValue(-1);
+    control<QSpinBox>(panel, "jump-table-density")->setValue(-1);
     QVERIFY(!doc.workspace().options.jumpTableDensity);
-    QCOMPARE(panel.jumpTableSpin()->text(), QStringLiteral("default (101)"));
+    QCOMPARE(control<QSpinBox>(panel, "jump-table-density")->text(), QStringLiteral("default (101)"));
     QCOMPARE(doc.workspace().options.flags(), std::vector<std::string>{});
 }
 
@@ -279,17 +284,17 @@ void TestOptions::debugNoteWithoutOpt0() {
     WorkspaceDocument doc;
     OptionsPanel panel(&doc);
     QVERIFY(panel.debugNote()->isHidden());
-    panel.debugCheck()->setChecked(true);
+    control<QCheckBox>(panel, "g")->setChecked(true);
     QVERIFY(doc.workspace().options.debug);
     // opt unset means libNVVM's 3: the note shows, and it is a note, not invalid input.
     QVERIFY(!panel.debugNote()->isHidden());
     QVERIFY(panel.debugNote()->text().contains("opt 0"));
     QVERIFY(!panel.hasInvalidInput());
-    selectData(panel.optCombo(), 0);
+    selectData(control<QComboBox>(panel, "opt"), 0);
     QVERIFY(panel.debugNote()->isHidden());
-    selectData(panel.optCombo(), 3);
+    selectData(control<QComboBox>(panel, "opt"), 3);
     QVERIFY(!panel.debugNote()->isHidden());
-    panel.debugCheck()->setChecked(false);
+    control<QCheckBox>(panel, "g")->setChecked(false);
     QVERIFY(panel.debugNote()->isHidden());
     QVERIFY(!doc.workspace().options.debug);
 }
@@ -298,15 +303,15 @@ void TestOptions::oneSettingsChangePerEdit() {
     WorkspaceDocument doc;
     OptionsPanel panel(&doc);
     QSignalSpy spy(&doc, &WorkspaceDocument::settingsChanged);
-    selectData(panel.ftzCombo(), 1);
+    selectData(control<QComboBox>(panel, "ftz"), 1);
     QCOMPARE(spy.count(), 1);
-    panel.jumpTableSpin()->setValue(7);
+    control<QSpinBox>(panel, "jump-table-density")->setValue(7);
     QCOMPARE(spy.count(), 2);
     panel.libdeviceCheck()->setChecked(true);
     QCOMPARE(spy.count(), 3);
     // The document's echo did not move any control.
-    QCOMPARE(panel.ftzCombo()->currentData(), QVariant(1));
-    QCOMPARE(panel.jumpTableSpin()->value(), 7);
+    QCOMPARE(control<QComboBox>(panel, "ftz")->currentData(), QVariant(1));
+    QCOMPARE(control<QSpinBox>(panel, "jump-table-density")->value(), 7);
 }
 
 void TestOptions::badExtraFlagIsNotApplied() {
@@ -353,7 +358,7 @@ void TestOptions::invalidTextSurvivesOtherEdits() {
     OptionsPanel panel(&doc);
     panel.extraFlagsEdit()->setText("--g");
     QVERIFY(panel.hasInvalidInput());
-    selectData(panel.fmaCombo(), 0);
+    selectData(control<QComboBox>(panel, "fma"), 0);
     QCOMPARE(doc.workspace().options.fma, std::optional(false));
     QCOMPARE(panel.extraFlagsEdit()->text(), QStringLiteral("--g"));
     QVERIFY(panel.hasInvalidInput());
@@ -409,14 +414,14 @@ void TestOptions::resetUpdatesControlsWithoutEditing() {
     QVERIFY(doc.workspace().options == ws.options);
 
     QCOMPARE(panel.archCombo()->currentData().toString(), QStringLiteral("compute_90"));
-    QCOMPARE(panel.optCombo()->currentData(), QVariant(0));
-    QCOMPARE(panel.ftzCombo()->currentData(), QVariant(1));
-    QCOMPARE(panel.precDivCombo()->currentData(), QVariant(0));
-    QCOMPARE(panel.precSqrtCombo()->currentIndex(), 0);
-    QCOMPARE(panel.fmaCombo()->currentData(), QVariant(0));
-    QVERIFY(panel.debugCheck()->isChecked());
+    QCOMPARE(control<QComboBox>(panel, "opt")->currentData(), QVariant(0));
+    QCOMPARE(control<QComboBox>(panel, "ftz")->currentData(), QVariant(1));
+    QCOMPARE(control<QComboBox>(panel, "prec-div")->currentData(), QVariant(0));
+    QCOMPARE(control<QComboBox>(panel, "prec-sqrt")->currentIndex(), 0);
+    QCOMPARE(control<QComboBox>(panel, "fma")->currentData(), QVariant(0));
+    QVERIFY(control<QCheckBox>(panel, "g")->isChecked());
     QVERIFY(panel.debugNote()->isHidden());  // opt 0
-    QCOMPARE(panel.jumpTableSpin()->value(), 10);
+    QCOMPARE(control<QSpinBox>(panel, "jump-table-density")->value(), 10);
     QVERIFY(panel.libdeviceCheck()->isChecked());
     QCOMPARE(panel.ltoModeCombo()->currentData().toString(), QStringLiteral("separate"));
     QCOMPARE(panel.extraFlagsEdit()->text(), QStringLiteral("-generate-line-info"));
@@ -427,10 +432,10 @@ void TestOptions::resetUpdatesControlsWithoutEditing() {
     doc.reset(nvpg::workspace::Workspace{}, QString());
     QVERIFY(!doc.isModified());
     QCOMPARE(panel.archCombo()->currentIndex(), 0);
-    QCOMPARE(panel.optCombo()->currentIndex(), 0);
-    QCOMPARE(panel.ftzCombo()->currentIndex(), 0);
-    QCOMPARE(panel.jumpTableSpin()->value(), -1);
-    QVERIFY(!panel.debugCheck()->isChecked());
+    QCOMPARE(control<QComboBox>(panel, "opt")->currentIndex(), 0);
+    QCOMPARE(control<QComboBox>(panel, "ftz")->currentIndex(), 0);
+    QCOMPARE(control<QSpinBox>(panel, "jump-table-density")->value(), -1);
+    QVERIFY(!control<QCheckBox>(panel, "g")->isChecked());
     QVERIFY(!panel.libdeviceCheck()->isChecked());
     QCOMPARE(panel.ltoModeCombo()->currentData().toString(), QStringLiteral("program"));
     QVERIFY(panel.extraFlagsEdit()->text().isEmpty());

@@ -140,9 +140,7 @@ class TestRun : public QObject {
 
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("nvpg-test");
-        QCoreApplication::setApplicationName("tst_gui_run");
+        test::isolateAppData("tst_gui_run");
         test::useNvpgAsEngine();
         QSettings().clear();
     }

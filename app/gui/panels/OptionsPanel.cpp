@@ -267,28 +267,6 @@ QWidget* OptionsPanel::optionControl(std::string_view name) const {
     return nullptr;
 }
 
-QComboBox* OptionsPanel::optCombo() const {
-    return qobject_cast<QComboBox*>(optionControl("opt"));
-}
-QComboBox* OptionsPanel::ftzCombo() const {
-    return qobject_cast<QComboBox*>(optionControl("ftz"));
-}
-QComboBox* OptionsPanel::precDivCombo() const {
-    return qobject_cast<QComboBox*>(optionControl("prec-div"));
-}
-QComboBox* OptionsPanel::precSqrtCombo() const {
-    return qobject_cast<QComboBox*>(optionControl("prec-sqrt"));
-}
-QComboBox* OptionsPanel::fmaCombo() const {
-    return qobject_cast<QComboBox*>(optionControl("fma"));
-}
-QCheckBox* OptionsPanel::debugCheck() const {
-    return qobject_cast<QCheckBox*>(optionControl("g"));
-}
-QSpinBox* OptionsPanel::jumpTableSpin() const {
-    return qobject_cast<QSpinBox*>(optionControl("jump-table-density"));
-}
-
 void OptionsPanel::setArchs(const std::vector<std::string>& archs, int cudaMajor,
                             const QString& defaultLabel) {
     cudaMajor_ = cudaMajor;

@@ -45,13 +45,6 @@ public:
     // range); nullptr for a name the dock does not show.
     QWidget* optionControl(std::string_view name) const;
     QComboBox* archCombo() const { return arch_; }
-    QComboBox* optCombo() const;
-    QComboBox* ftzCombo() const;
-    QComboBox* precDivCombo() const;
-    QComboBox* precSqrtCombo() const;
-    QComboBox* fmaCombo() const;
-    QCheckBox* debugCheck() const;
-    QSpinBox* jumpTableSpin() const;
     QCheckBox* libdeviceCheck() const { return libdevice_; }
     QComboBox* ltoModeCombo() const { return ltoMode_; }
     QLineEdit* extraFlagsEdit() const { return extra_; }
