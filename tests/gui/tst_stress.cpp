@@ -136,6 +136,11 @@ struct Session {
         bool killer;
     };
 
+    // Taken before the engine starts. Each engine start opens a socket, a pipe and a thread
+    // reading the engine's stderr; all must be gone with the compile thread, crashed and stopped
+    // engines included.
+    const qsizetype filesBefore = openFiles();
+    const long threadsBefore = procStatus("self", "Threads");
     std::unique_ptr<SupervisedEngine> engine;
     WorkspaceDocument doc;
     std::unique_ptr<CompileController> owned;
@@ -294,6 +299,17 @@ struct Session {
         doc.setOptions(options);
     }
 
+    // The gaps of someone typing fast, or with `pause` one of `pauseMs` + up to `spreadMs` to
+    // read the result.
+    void gap(test::Rng& rng, bool pause, int pauseMs, int spreadMs) {
+        if (pause)
+            QTest::qWait(pauseMs + int(rng.below(size_t(spreadMs))));
+        else if (rng.below(100) < 40)
+            QTest::qWait(1 + int(rng.below(8)));
+        else
+            QCoreApplication::processEvents();
+    }
+
     // Esc.
     void cancel() {
         if (controller.busy()) {
@@ -330,12 +346,12 @@ private:
     void answerLastRequest(Session& s);
     // The compile thread ends with the session's engine: it must take its engine process, file
     // descriptors and threads with it.
-    void endWithoutLeaks(Session& s, qsizetype filesBefore, long threadsBefore);
+    void endWithoutLeaks(Session& s);
 };
 
 void TestStress::answerLastRequest(Session& s) {
     QVERIFY2(s.problems.isEmpty(), qPrintable(s.problems.join('\n')));
-    s.edit++;
+    ++s.edit;
     s.kind = Kind::Good;
     s.editorText = moduleText(s.edit, s.kind);
     s.controller.compileNow();
@@ -350,17 +366,17 @@ void TestStress::answerLastRequest(Session& s) {
     QCOMPARE(quint64(s.compiles + s.engine->skipped()), last);
 }
 
-void TestStress::endWithoutLeaks(Session& s, qsizetype filesBefore, long threadsBefore) {
+void TestStress::endWithoutLeaks(Session& s) {
     s.engine.reset();
     QVERIFY2(childProcesses().empty(), "the engine process outlived the compile thread");
     qInfo("open files %lld before the compile thread, %lld after; threads %ld, %ld",
-          (long long)filesBefore, (long long)openFiles(), threadsBefore,
+          (long long)s.filesBefore, (long long)openFiles(), s.threadsBefore,
           procStatus("self", "Threads"));
-    QCOMPARE(openFiles(), filesBefore);
+    QCOMPARE(openFiles(), s.filesBefore);
     // QThread::wait() returns when the thread's function has returned; the kernel drops the
     // thread from /proc/self/task a moment later (seen: one run in two still counted it). A
     // thread that leaked never goes, so waiting for the count cannot hide one.
-    QTRY_COMPARE_WITH_TIMEOUT(procStatus("self", "Threads"), threadsBefore, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(procStatus("self", "Threads"), s.threadsBefore, 10000);
 }
 
 void TestStress::tenThousandRequestsWithEditsAndCancels() {
@@ -369,10 +385,6 @@ void TestStress::tenThousandRequestsWithEditsAndCancels() {
     QVERIFY2(killerPath, qPrintable(why));
     const std::string killer = test::readText(*killerPath);
     QVERIFY(childProcesses().empty());  // what follows is ours
-    // Each engine start opens a socket, a pipe and a thread reading the engine's stderr; all must
-    // be gone with the compile thread, crashed engines included.
-    const auto filesBefore = openFiles();
-    const long threadsBefore = procStatus("self", "Threads");
 
     QElapsedTimer clock;
     clock.start();
@@ -428,13 +440,7 @@ void TestStress::tenThousandRequestsWithEditsAndCancels() {
             pause = rng.below(2) == 0;  // Esc, then a look at the screen
         }
 
-        // The gaps of someone typing fast, now and then a pause to read the result.
-        if (pause)
-            QTest::qWait(30 + int(rng.below(250)));
-        else if (rng.below(100) < 40)
-            QTest::qWait(1 + int(rng.below(8)));
-        else
-            QCoreApplication::processEvents();
+        s.gap(rng, pause, 30, 250);
     }
     answerLastRequest(s);
     if (QTest::currentTestFailed()) return;
@@ -489,7 +495,7 @@ void TestStress::tenThousandRequestsWithEditsAndCancels() {
     // Processes: the one live engine, reaped crashed ones, and none once the engine is gone.
     QVERIFY2(kids.size() == 1 && kids[0].pid == endEngine && kids[0].state != 'Z',
              "only the live engine should be a child of the app");
-    endWithoutLeaks(s, filesBefore, threadsBefore);
+    endWithoutLeaks(s);
 }
 
 void TestStress::requestsWithStoppingOn() {
@@ -498,8 +504,6 @@ void TestStress::requestsWithStoppingOn() {
     QVERIFY2(killerPath, qPrintable(why));
     const std::string killer = test::readText(*killerPath);
     QVERIFY(childProcesses().empty());  // what follows is ours
-    const auto filesBefore = openFiles();
-    const long threadsBefore = procStatus("self", "Threads");
 
     QElapsedTimer clock;
     clock.start();
@@ -548,13 +552,8 @@ void TestStress::requestsWithStoppingOn() {
             s.cancel();
             pause = rng.below(3) == 0;
         }
-        // Now and then long enough a pause that the compile in flight ends and is shown.
-        if (pause)
-            QTest::qWait(80 + int(rng.below(300)));
-        else if (rng.below(100) < 40)
-            QTest::qWait(1 + int(rng.below(8)));
-        else
-            QCoreApplication::processEvents();
+        // A pause is long enough, now and then, for the compile in flight to end and be shown.
+        s.gap(rng, pause, 80, 300);
     }
     answerLastRequest(s);
     if (QTest::currentTestFailed()) return;
@@ -594,7 +593,7 @@ void TestStress::requestsWithStoppingOn() {
     for (const auto& kid : kids)
         QVERIFY2(kid.pid == endEngine && kid.state != 'Z',
                  "only the live engine should be a child of the app");
-    endWithoutLeaks(s, filesBefore, threadsBefore);
+    endWithoutLeaks(s);
     QVERIFY2(clock.elapsed() < 90000, "the stream should take well under 90 s");
 }
 QTEST_MAIN(TestStress)
