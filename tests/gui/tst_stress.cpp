@@ -334,7 +334,14 @@ public:
     }
 
 private slots:
-    void initTestCase() { test::useNvpgAsEngine(); }
+    // Both streams crash libNVVM with the same module; finding one takes mutating and trying.
+    void initTestCase() {
+        test::useNvpgAsEngine();
+        QString why;
+        const auto killerPath = test::bitcodeThatKillsLibnvvm(&why);
+        QVERIFY2(killerPath, qPrintable(why));
+        killer_ = test::readText(*killerPath);
+    }
 
     void tenThousandRequestsWithEditsAndCancels();
     // The same checks with the app's settings: a newer request or a cancel stops the compile in
@@ -342,6 +349,7 @@ private slots:
     void requestsWithStoppingOn();
 
 private:
+    std::string killer_;
     // The last request, a good edit compiled now: its result must come, and be this edit's.
     void answerLastRequest(Session& s);
     // The compile thread ends with the session's engine: it must take its engine process, file
@@ -380,10 +388,6 @@ void TestStress::endWithoutLeaks(Session& s) {
 }
 
 void TestStress::tenThousandRequestsWithEditsAndCancels() {
-    QString why;
-    const auto killerPath = test::bitcodeThatKillsLibnvvm(&why);
-    QVERIFY2(killerPath, qPrintable(why));
-    const std::string killer = test::readText(*killerPath);
     QVERIFY(childProcesses().empty());  // what follows is ours
 
     QElapsedTimer clock;
@@ -407,7 +411,7 @@ void TestStress::tenThousandRequestsWithEditsAndCancels() {
         const quint64 g = controller.newestGeneration();
         if (nextKiller < std::size(kKillersAt) && g >= kKillersAt[nextKiller]) {
             ++nextKiller;
-            s.compileKiller(killer);
+            s.compileKiller(killer_);
             continue;
         }
         if (selfStart == 0 && g >= kBaselineAt) {
@@ -499,10 +503,6 @@ void TestStress::tenThousandRequestsWithEditsAndCancels() {
 }
 
 void TestStress::requestsWithStoppingOn() {
-    QString why;
-    const auto killerPath = test::bitcodeThatKillsLibnvvm(&why);
-    QVERIFY2(killerPath, qPrintable(why));
-    const std::string killer = test::readText(*killerPath);
     QVERIFY(childProcesses().empty());  // what follows is ours
 
     QElapsedTimer clock;
@@ -522,7 +522,7 @@ void TestStress::requestsWithStoppingOn() {
         const quint64 g = controller.newestGeneration();
         if (nextKiller < std::size(kStopKillersAt) && g >= kStopKillersAt[nextKiller]) {
             ++nextKiller;
-            s.compileKiller(killer);
+            s.compileKiller(killer_);
             continue;
         }
         // One step: an edit compiled after the delay or now, an edit that comes once the compile

@@ -29,11 +29,7 @@ public slots:
             }
             if (job.generation <= inFlight_->cancelledUpTo) {
                 // Cancelled while it waited: answered as a stopped compile would be.
-                EngineReply reply;
-                reply.generation = job.generation;
-                reply.cancelled = true;
-                reply.error = QStringLiteral("cancelled");
-                emit replied(reply);
+                emit replied(cancelledReply(job.generation));
                 return;
             }
             if (compiler_) {
@@ -60,9 +56,8 @@ public slots:
             inFlight_->sentAt = compiler_->lastSent();
             if (cancel->cancelled() && !compiler_->inProcess()) ++inFlight_->stopped;
         }
-        reply.cancelled = cancel->cancelled();
-        if (reply.cancelled)
-            reply.error = QStringLiteral("cancelled");
+        if (cancel->cancelled())
+            reply = cancelledReply(job.generation);
         else if (r)
             reply.result = std::make_shared<const pipeline::CompileResult>(std::move(*r));
         else
@@ -88,6 +83,14 @@ signals:
     void stageStarted(quint64 generation, const nvpg::pipeline::StageEvent& stage);
 
 private:
+    static EngineReply cancelledReply(quint64 generation) {
+        EngineReply reply;
+        reply.generation = generation;
+        reply.cancelled = true;
+        reply.error = QStringLiteral("cancelled");
+        return reply;
+    }
+
     std::unique_ptr<engine::Compiler> compiler_;
     QString whyNone_;
     std::shared_ptr<std::atomic<quint64>> newest_;

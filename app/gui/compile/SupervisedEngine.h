@@ -19,6 +19,9 @@ namespace nvpg::gui {
 class CompileWorker;
 class RunWorker;
 
+// How long a compile runs before a newer request stops it (EngineSettings::stopAfterSeconds).
+inline constexpr double kStopAfterSeconds = 0.1;
+
 // Where the engine works: the command that starts the engine process (empty: in this process,
 // for debugging) and the CUDA toolkit it uses (none: searched as nvpg does).
 struct EngineSettings {
@@ -31,7 +34,7 @@ struct EngineSettings {
     // new engine here), so a younger compile is as likely to end first; and a wait that short is
     // not felt. Negative: never stop or skip a compile for a newer request or a cancel, only drop
     // its result.
-    double stopAfterSeconds = 0.1;
+    double stopAfterSeconds = kStopAfterSeconds;
     static EngineSettings defaults();  // this executable with --engine, or NVPG_ENGINE's
 };
 
@@ -42,7 +45,7 @@ struct InFlight {
     std::chrono::steady_clock::time_point since;
     std::shared_ptr<engine::CallCancel> cancel;
     quint64 cancelledUpTo = 0;
-    double stopAfterSeconds = 0.1;
+    double stopAfterSeconds = kStopAfterSeconds;  // the compile thread's EngineSettings', copied for the UI thread
     int stopped = 0;  // compiles stopped mid-way
     quint64 sentGeneration = 0;
     std::chrono::steady_clock::time_point sentAt;
