@@ -23,10 +23,9 @@ DraftCheck checkRunDraft(const RunDraft& draft, const CompileResult* compiled) {
     out.config = configOf(draft);
     out.parses = true;
     const ptx::Function* kernel = nullptr;
-    if (compiled && !draft.config.kernel.empty()) {
-        const auto* k = compiled->ptxModule.find(draft.config.kernel);
-        if (k && k->isEntry) kernel = k;
-    }
+    // The rows are checked against the PTX's kernel even when LTO dropped it (said below).
+    if (compiled)
+        if (auto k = findKernel(*compiled, draft.config.kernel, /*fromLto=*/false)) kernel = *k;
     bool argsOk = true;
     for (size_t i = 0; i < draft.specs.size(); ++i) {
         std::string error;
