@@ -448,7 +448,7 @@ support::Result<std::string> loadBuffer(ArgSpec& arg, const std::filesystem::pat
     if (arg.init.kind == BufferInit::NpyFile || arg.init.kind == BufferInit::RawFile) {
         // operator/ keeps an absolute file as it is.
         const auto path = baseDir / arg.init.file;
-        auto bytes = support::readFile(path);
+        auto bytes = support::readFile(path, support::kBufferFileLimit);
         if (!bytes) return bytes.error();
         if (arg.init.kind == BufferInit::NpyFile) {
             auto npy = readNpy(*bytes, path.string());

@@ -7,25 +7,102 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <sstream>
+#include <new>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "support/Text.h"
+
 namespace nvpg::support {
 
-Result<std::string> readFile(const std::filesystem::path& path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        return makeError(ErrorKind::Input, fmt::format("cannot read {}: it is a directory", path.string()));
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return makeError(ErrorKind::Input,
-                         fmt::format("cannot read {}: {}", path.string(), std::strerror(errno)));
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad())
-        return makeError(ErrorKind::Input, fmt::format("cannot read {}: read error", path.string()));
-    return ss.str();
+namespace {
+
+// Closes a descriptor on every way out of a function.
+class Fd {
+public:
+    explicit Fd(int fd) : fd_(fd) {}
+    ~Fd() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    int get() const { return fd_; }
+    // Closes now, for the caller to see the error (close can report a delayed write error).
+    int close() {
+        const int fd = fd_;
+        fd_ = -1;
+        return ::close(fd);
+    }
+
+private:
+    int fd_;
+};
+
+std::string_view typeName(mode_t mode) {
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "a special file";
+}
+
+Error inputError(const std::string& message) { return makeError(ErrorKind::Input, message); }
+
+Error notRegular(const std::string& name, mode_t mode) {
+    if (S_ISDIR(mode)) return inputError(fmt::format("cannot read {}: it is a directory", name));
+    return inputError(fmt::format("{} is {}, not a regular file; inputs are read from regular files only (save "
+                                  "what it gives to a file and use that)",
+                                  name, typeName(mode)));
+}
+
+}  // namespace
+
+Result<std::string> readFile(const std::filesystem::path& path, SizeLimit limit) {
+    const std::string name = path.string();
+    auto failed = [&](int err) { return inputError(fmt::format("cannot read {}: {}", name, std::strerror(err))); };
+    // The type first, without opening: opening a FIFO waits for a writer, and a device may have
+    // effects of its own.
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return failed(errno);
+    if (!S_ISREG(st.st_mode)) return notRegular(name, st.st_mode);
+    // O_NONBLOCK: should the name have become a FIFO since, open does not wait for a writer.
+    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+    if (fd.get() < 0) return failed(errno);
+    if (::fstat(fd.get(), &st) != 0) return failed(errno);
+    if (!S_ISREG(st.st_mode)) return notRegular(name, st.st_mode);
+    const auto size = uint64_t(st.st_size);
+    if (size > limit.bytes)
+        return inputError(fmt::format("{} is {} ({} bytes), more than the {} ({} bytes) {} may be", name,
+                                      formatBytes(size), size, formatBytes(limit.bytes), limit.bytes, limit.what));
+    std::string bytes;
+    try {
+        bytes.resize(size);
+    } catch (const std::bad_alloc&) {
+        return inputError(fmt::format("not enough memory to read {} ({} bytes)", name, size));
+    } catch (const std::length_error&) {
+        return inputError(fmt::format("not enough memory to read {} ({} bytes)", name, size));
+    }
+    size_t got = 0;
+    while (got < bytes.size()) {
+        const ssize_t n = ::read(fd.get(), bytes.data() + got, bytes.size() - got);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return failed(errno);
+        }
+        if (n == 0) break;
+        got += size_t(n);
+    }
+    // A file written while it is read gives neither the old contents nor the new.
+    char more = 0;
+    ssize_t extra = 0;
+    while ((extra = ::read(fd.get(), &more, 1)) < 0 && errno == EINTR) {
+    }
+    if (got != size || extra > 0)
+        return inputError(fmt::format("cannot read {}: it changed size while it was read ({} bytes at the start, {} "
+                                      "read); read it again once nothing writes to it",
+                                      name, size, got + size_t(extra > 0)));
+    return bytes;
 }
 
 namespace {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -8,8 +9,26 @@
 
 namespace nvpg::support {
 
-// The whole file as bytes; the error names the file and the reason.
-Result<std::string> readFile(const std::filesystem::path& path);
+// The most a file read as one kind of input may hold, checked before a byte is read: generous
+// for real inputs (libdevice is 0.5 MiB, large numba modules a few MiB), and small enough that
+// a wrong or hostile path fails at once with a message instead of taking the machine's memory.
+struct SizeLimit {
+    uint64_t bytes;
+    std::string_view what;  // the kind of input, as messages name it
+};
+inline constexpr SizeLimit kModuleFileLimit{uint64_t(1) << 30, "an NVVM IR module"};
+// A workspace holds its modules as text (bitcode as base64) and is parsed whole into JSON.
+inline constexpr SizeLimit kWorkspaceFileLimit{uint64_t(1) << 30, "a workspace"};
+// A buffer goes to the engine process as one blob, which may be 16 GiB (engine::kMaxBlobBytes).
+inline constexpr SizeLimit kBufferFileLimit{uint64_t(16) << 30, "a buffer file"};
+
+// The whole file as bytes, or an error naming the file and the reason; never a part of it.
+// Only regular files are read: a device (/dev/zero), FIFO or socket is refused by its type
+// without being opened, since it may never end or block until a writer comes. A file over
+// `limit`, a file that does not fit in memory and one that changes size while it is read are
+// errors too.
+Result<std::string> readFile(const std::filesystem::path& path, SizeLimit limit = kModuleFileLimit);
+
 // Writes to a temporary file beside `path`, then renames it over `path`, so that a crash or a
 // full disk never leaves a half-written file where the old one was. A symbolic link is followed
 // (its target is replaced); a device or FIFO (/dev/null, /dev/stdout) is written in place.

@@ -210,7 +210,7 @@ support::Result<std::shared_ptr<const std::string>> Toolkit::libdevice() const {
         return makeError(ErrorKind::Environment,
                          fmt::format("{} Places tried:\n{}", libdeviceReport_.problem,
                                      formatTried(libdeviceReport_.tried)));
-    auto bytes = support::readFile(libdeviceReport_.path);
+    auto bytes = support::readFile(libdeviceReport_.path, support::kModuleFileLimit);
     if (!bytes) return makeError(ErrorKind::Environment, bytes.error().message);
     libdeviceBytes_ = std::make_shared<const std::string>(std::move(*bytes));
     return libdeviceBytes_;

@@ -451,7 +451,7 @@ support::Result<Workspace> parseWorkspace(std::string_view text, std::string_vie
 }
 
 support::Result<Workspace> loadWorkspace(const std::filesystem::path& path) {
-    auto bytes = support::readFile(path);
+    auto bytes = support::readFile(path, support::kWorkspaceFileLimit);
     if (!bytes) return bytes.error();
     return parseWorkspace(*bytes, path.string());
 }
