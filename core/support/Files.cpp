@@ -107,68 +107,143 @@ Result<std::string> readFile(const std::filesystem::path& path, SizeLimit limit)
 
 namespace {
 
+Error outputError(const std::string& message) { return makeError(ErrorKind::Input, message); }
+
 // Writing to /dev/null, a FIFO or a terminal: there is nothing to replace, so write in place.
 Status writeInPlace(const std::filesystem::path& path, std::string_view bytes) {
     std::ofstream out(path, std::ios::binary);
-    if (!out)
-        return makeError(ErrorKind::Input, fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
+    if (!out) return outputError(fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     out.flush();
-    if (!out) return makeError(ErrorKind::Input, fmt::format("cannot write {}: write error", path.string()));
+    if (!out) return outputError(fmt::format("cannot write {}: write error", path.string()));
     return {};
 }
 
-}  // namespace
-
-Status writeFileAtomic(const std::filesystem::path& requested, std::string_view bytes) {
-    std::error_code ec;
-    const auto status = std::filesystem::status(requested, ec);
-    if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
-        return writeInPlace(requested, bytes);
-    // Through a symbolic link, replace the file it points to, not the link.
-    auto path = requested;
-    if (std::filesystem::is_symlink(requested, ec)) {
-        auto target = std::filesystem::canonical(requested, ec);
-        if (!ec) path = target;
-    }
-    const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-    std::string tmpl = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
-    const int fd = ::mkstemp(tmpl.data());
-    if (fd < 0)
-        return makeError(ErrorKind::Input, fmt::format("cannot write {}: {}", path.string(),
-                                                       std::strerror(errno)));
+// All of `bytes` at `fd`'s offset; 0 or the errno.
+int writeAll(int fd, std::string_view bytes) {
     const char* p = bytes.data();
     size_t left = bytes.size();
     while (left > 0) {
         const ssize_t n = ::write(fd, p, left);
         if (n < 0) {
             if (errno == EINTR) continue;
-            const int err = errno;
-            ::close(fd);
-            ::unlink(tmpl.c_str());
-            return makeError(ErrorKind::Input,
-                             fmt::format("cannot write {}: {}", path.string(), std::strerror(err)));
+            return errno;
         }
         p += n;
-        left -= static_cast<size_t>(n);
+        left -= size_t(n);
     }
-    // Keep the permissions a plain create would have given (mkstemp makes 0600).
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    ::fchmod(fd, 0666 & ~mask);
-    if (::fsync(fd) != 0 || ::close(fd) != 0) {
-        const int err = errno;
+    return 0;
+}
+
+// The file a chain of symbolic links ends at, which need not exist (a link may name a file to
+// be made). A relative link is relative to the folder it is in.
+Result<std::filesystem::path> followLinks(const std::filesystem::path& requested) {
+    auto path = requested;
+    for (int hops = 0; hops < 40; ++hops) {
+        struct stat st {};
+        if (::lstat(path.c_str(), &st) != 0) {
+            if (errno == ENOENT) return path;
+            return outputError(fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
+        }
+        if (!S_ISLNK(st.st_mode)) return path;
+        std::error_code ec;
+        const auto target = std::filesystem::read_symlink(path, ec);
+        if (ec) return outputError(fmt::format("cannot write {}: {}", path.string(), ec.message()));
+        path = target.is_absolute() ? target : path.parent_path() / target;
+    }
+    return outputError(fmt::format("cannot write {}: {}", requested.string(), std::strerror(ELOOP)));
+}
+
+bool readOnly(const std::filesystem::path& path, const struct stat& st) {
+    // The mode bits too: root may write anything, but a file made 0444 says "keep this".
+    return (st.st_mode & 0222) == 0 || (::access(path.c_str(), W_OK) != 0 && errno == EACCES);
+}
+
+// A file with several names: replacing it by rename would leave the other names on the old
+// contents, so it is written where it is. Its new size is reserved first, so that a full disk
+// fails before the old contents are touched.
+Status rewriteInPlace(const std::filesystem::path& path, const std::string& where, std::string_view bytes) {
+    auto failed = [&](int err) { return outputError(fmt::format("cannot write {}: {}", where, std::strerror(err))); };
+    Fd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY));
+    if (fd.get() < 0) return failed(errno);
+    if (!bytes.empty()) {
+        const int err = ::posix_fallocate(fd.get(), 0, off_t(bytes.size()));
+        if (err != 0 && err != EOPNOTSUPP && err != EINVAL) return failed(err);
+    }
+    if (const int err = writeAll(fd.get(), bytes)) return failed(err);
+    if (::ftruncate(fd.get(), off_t(bytes.size())) != 0 || ::fsync(fd.get()) != 0) return failed(errno);
+    if (fd.close() != 0) return failed(errno);
+    return {};
+}
+
+}  // namespace
+
+Status writeFileAtomic(const std::filesystem::path& requested, std::string_view bytes, const WriteOptions& options) {
+    struct stat st {};
+    if (::stat(requested.c_str(), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return outputError(fmt::format("cannot write {}: it is a directory", requested.string()));
+        if (!S_ISREG(st.st_mode)) return writeInPlace(requested, bytes);
+    }
+    // Through symbolic links, the file they name is written and the links stay.
+    auto resolved = followLinks(requested);
+    if (!resolved) return resolved.error();
+    const auto& path = *resolved;
+    const std::string where =
+        path == requested ? path.string() : fmt::format("{} (the file {} links to)", path.string(), requested.string());
+    auto failed = [&](int err) { return outputError(fmt::format("cannot write {}: {}", where, std::strerror(err))); };
+
+    const bool exists = ::stat(path.c_str(), &st) == 0;
+    if (!exists && errno != ENOENT) return failed(errno);
+    if (exists) {
+        if (S_ISDIR(st.st_mode)) return outputError(fmt::format("cannot write {}: it is a directory", where));
+        if (readOnly(path, st) && !options.replaceReadOnly)
+            return outputError(fmt::format("{} is read-only (mode {:04o}), so it was not replaced; make it writable{}",
+                                           where, st.st_mode & 07777,
+                                           options.howToReplaceReadOnly.empty()
+                                               ? std::string()
+                                               : fmt::format(", or {}", options.howToReplaceReadOnly)));
+        if (st.st_nlink > 1) {
+            auto st2 = rewriteInPlace(path, where, bytes);
+            // A read-only file the user asked to replace cannot be opened for writing: it is
+            // replaced instead (its other names keep the old contents).
+            if (st2 || !options.replaceReadOnly) return st2;
+        }
+    }
+
+    const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    std::string tmpl = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
+    Fd fd(::mkstemp(tmpl.data()));
+    if (fd.get() < 0) return failed(errno);
+    auto discard = [&](int err) {
         ::unlink(tmpl.c_str());
-        return makeError(ErrorKind::Input,
-                         fmt::format("cannot write {}: {}", path.string(), std::strerror(err)));
+        return failed(err);
+    };
+    if (const int err = writeAll(fd.get(), bytes)) return discard(err);
+    if (exists) {
+        // The file replaced keeps its mode, and its owner where this process may give it.
+        ::fchmod(fd.get(), st.st_mode & 07777);
+        if (st.st_uid != ::geteuid() || st.st_gid != ::getegid())
+            if (::fchown(fd.get(), st.st_uid, st.st_gid) != 0) ::fchmod(fd.get(), st.st_mode & 0777);
+    } else {
+        // The permissions a plain create would have given (mkstemp makes 0600).
+        const mode_t mask = ::umask(0);
+        ::umask(mask);
+        ::fchmod(fd.get(), 0666 & ~mask);
     }
+    if (::fsync(fd.get()) != 0) return discard(errno);
+    if (fd.close() != 0) return discard(errno);
     if (::rename(tmpl.c_str(), path.c_str()) != 0) {
         const int err = errno;
         ::unlink(tmpl.c_str());
-        return makeError(ErrorKind::Input,
-                         fmt::format("cannot replace {}: {}", path.string(), std::strerror(err)));
+        return outputError(fmt::format("cannot replace {}: {}", where, std::strerror(err)));
     }
     return {};
+}
+
+bool sameFile(const std::filesystem::path& a, const std::filesystem::path& b) {
+    struct stat sa {}, sb {};
+    if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) return false;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 }  // namespace nvpg::support

@@ -29,9 +29,23 @@ inline constexpr SizeLimit kBufferFileLimit{uint64_t(16) << 30, "a buffer file"}
 // errors too.
 Result<std::string> readFile(const std::filesystem::path& path, SizeLimit limit = kModuleFileLimit);
 
+struct WriteOptions {
+    // Replace a file that is read-only (no write permission), which is otherwise refused.
+    bool replaceReadOnly = false;
+    // How the user asks for that, for the message that refuses: "give --force to replace it".
+    std::string_view howToReplaceReadOnly;
+};
 // Writes to a temporary file beside `path`, then renames it over `path`, so that a crash or a
-// full disk never leaves a half-written file where the old one was. A symbolic link is followed
-// (its target is replaced); a device or FIFO (/dev/null, /dev/stdout) is written in place.
-Status writeFileAtomic(const std::filesystem::path& path, std::string_view bytes);
+// full disk never leaves a half-written file where the old one was. What the user set on the
+// file is kept: its mode (and owner, where allowed); its other names (a file with several hard
+// links is rewritten in place, after its new size is reserved on the disk); symbolic links
+// (the file a chain of links names is written, and created when it is not there yet). A
+// read-only file is refused unless `options` allow it. A device or FIFO (/dev/null,
+// /dev/stdout) is written in place.
+Status writeFileAtomic(const std::filesystem::path& path, std::string_view bytes, const WriteOptions& options = {});
+
+// Whether two paths name one existing file, whatever their spelling: through symbolic links,
+// hard links, "./" or "..", by device and inode. False when either does not exist.
+bool sameFile(const std::filesystem::path& a, const std::filesystem::path& b);
 
 }  // namespace nvpg::support

@@ -88,6 +88,17 @@ fs::path sparseFile(const fs::path& p, uint64_t size) {
     return p;
 }
 
+mode_t modeOf(const fs::path& p) {
+    struct stat st {};
+    if (::stat(p.c_str(), &st) != 0) return 0;
+    return st.st_mode & 07777;
+}
+
+std::string contents(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
 constexpr size_t kMiB = size_t(1) << 20;
 
 }  // namespace
@@ -192,6 +203,96 @@ private slots:
         });
         QVERIFY2(got.find("/dev/zero is a character device, not a regular file") != std::string::npos,
                  got.substr(0, 300).c_str());
+    }
+
+    void writeKeepsTheModeOfTheFileItReplaces() {
+        QTemporaryDir dir;
+        const fs::path d = dir.path().toStdString();
+        for (const mode_t mode : {mode_t(0600), mode_t(0640), mode_t(0755)}) {
+            const auto p = d / ("out" + std::to_string(mode) + ".ptx");
+            std::ofstream(p) << "old";
+            QCOMPARE(::chmod(p.c_str(), mode), 0);
+            QVERIFY(support::writeFileAtomic(p, "new"));
+            QCOMPARE(contents(p), std::string("new"));
+            QCOMPARE(modeOf(p), mode);
+        }
+    }
+
+    // A read-only file is not replaced behind the user's back; the message says how to ask.
+    void writeRefusesAReadOnlyFile() {
+        QTemporaryDir dir;
+        const fs::path p = fs::path(dir.path().toStdString()) / "keep.ptx";
+        std::ofstream(p) << "old";
+        QCOMPARE(::chmod(p.c_str(), 0444), 0);
+        const auto st = support::writeFileAtomic(p, "new");
+        QVERIFY(!st);
+        QVERIFY2(st.error().message.find(p.string() + " is read-only") != std::string::npos,
+                 st.error().message.c_str());
+        QCOMPARE(contents(p), std::string("old"));
+        QCOMPARE(modeOf(p), mode_t(0444));
+        // Asked for, it is replaced, and stays read-only; the message says how to ask.
+        const auto hinted = support::writeFileAtomic(p, "new", {false, "give --force"});
+        QVERIFY(!hinted && hinted.error().message.ends_with("make it writable, or give --force"));
+        QVERIFY(support::writeFileAtomic(p, "new", {true, {}}));
+        QCOMPARE(contents(p), std::string("new"));
+        QCOMPARE(modeOf(p), mode_t(0444));
+    }
+
+    // One file by identity, whatever the spelling: the check that keeps -o off an input.
+    void sameFileComparesIdentityNotNames() {
+        QTemporaryDir dir;
+        const fs::path d = dir.path().toStdString();
+        std::ofstream(d / "k.ll") << "x";
+        std::ofstream(d / "other.ll") << "x";
+        fs::create_symlink("k.ll", d / "link.ll");
+        fs::create_hard_link(d / "k.ll", d / "hard.ll");
+        QVERIFY(support::sameFile(d / "k.ll", d / "k.ll"));
+        QVERIFY(support::sameFile(d / "k.ll", d / "link.ll"));
+        QVERIFY(support::sameFile(d / "k.ll", d / "hard.ll"));
+        QVERIFY(support::sameFile(d / "k.ll", d / "." / ".." / d.filename() / "k.ll"));
+        QVERIFY(!support::sameFile(d / "k.ll", d / "other.ll"));
+        QVERIFY(!support::sameFile(d / "missing.ll", d / "missing.ll"));
+    }
+
+    // A file with several names keeps them all: each name sees the new contents.
+    void writeKeepsHardLinks() {
+        QTemporaryDir dir;
+        const fs::path d = dir.path().toStdString();
+        std::ofstream(d / "a.ptx") << "old contents, longer than the new";
+        fs::create_hard_link(d / "a.ptx", d / "b.ptx");
+        QVERIFY(support::writeFileAtomic(d / "a.ptx", "new"));
+        QCOMPARE(contents(d / "a.ptx"), std::string("new"));
+        QCOMPARE(contents(d / "b.ptx"), std::string("new"));
+        QCOMPARE(int(fs::hard_link_count(d / "a.ptx")), 2);
+        int files = 0;
+        for ([[maybe_unused]] const auto& e : fs::directory_iterator(d)) ++files;
+        QCOMPARE(files, 2);  // no temporary left behind
+    }
+
+    // A link whose target does not exist yet: the target is created, the link stays a link.
+    void writeThroughADanglingSymlinkCreatesItsTarget() {
+        QTemporaryDir dir;
+        const fs::path d = dir.path().toStdString();
+        fs::create_directory(d / "real");
+        fs::create_symlink("real/out.ptx", d / "link.ptx");      // relative to the link's folder
+        fs::create_symlink(d / "link.ptx", d / "link2.ptx");     // and a link to that link
+        QVERIFY(support::writeFileAtomic(d / "link2.ptx", "new"));
+        QVERIFY(fs::is_symlink(d / "link.ptx"));
+        QVERIFY(fs::is_symlink(d / "link2.ptx"));
+        QCOMPARE(contents(d / "real/out.ptx"), std::string("new"));
+        QVERIFY(!fs::exists(d / "out.ptx"));
+    }
+
+    void writeThroughASymlinkKeepsTheTargetsMode() {
+        QTemporaryDir dir;
+        const fs::path d = dir.path().toStdString();
+        std::ofstream(d / "real.ptx") << "old";
+        QCOMPARE(::chmod((d / "real.ptx").c_str(), 0600), 0);
+        fs::create_symlink("real.ptx", d / "link.ptx");
+        QVERIFY(support::writeFileAtomic(d / "link.ptx", "new"));
+        QVERIFY(fs::is_symlink(d / "link.ptx"));
+        QCOMPARE(contents(d / "real.ptx"), std::string("new"));
+        QCOMPARE(modeOf(d / "real.ptx"), mode_t(0600));
     }
 };
 
