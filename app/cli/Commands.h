@@ -9,6 +9,7 @@
 
 #include "engine/Compiler.h"
 #include "pipeline/Job.h"
+#include "support/Files.h"
 #include "support/Result.h"
 #include "toolkit/Toolkit.h"
 #include "workspace/Workspace.h"
@@ -38,6 +39,7 @@ struct CompileOptions {
     std::string emit = "ptx";
     std::optional<std::string> ltoMode;
     bool verifyOnly = false;
+    bool force = false;  // replace read-only output files
     std::optional<std::string> report;
     std::optional<std::string> output;
 };
@@ -66,6 +68,8 @@ support::Result<std::shared_ptr<toolkit::Toolkit>> loadToolkit(const CommonOptio
 engine::Compiler makeCompiler(const CommonOptions& common, std::shared_ptr<const toolkit::Toolkit> toolkit);
 void printDiagnostics(const std::vector<nvvm::Diagnostic>& diags);
 int usage(const std::string& message);
+// How output files are written: --force replaces read-only ones.
+support::WriteOptions outputWriting(const CompileOptions& o);
 // Prints an error that stopped a compile; its status: 1 for a timeout (as for input libNVVM
 // rejected or crashed on), 2 for the rest (usage, environment).
 int compileFailed(const support::Error& error);

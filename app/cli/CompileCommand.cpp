@@ -48,6 +48,7 @@ void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun) {
     cmd.add_option("--lto-mode", o.ltoMode,
                    "program: recompile the PTX's Program with -gen-lto (default); separate: one Program per module")
         ->check(CLI::IsMember({"program", "separate"}));
+    cmd.add_flag("--force", o.force, "replace output files that are read-only");
     if (forRun) return;
     cmd.add_option("--emit", o.emit, "what to write: ptx, ltoir, lto-ptx or cubin")
         ->check(CLI::IsMember({"ptx", "ltoir", "lto-ptx", "cubin"}));
@@ -59,7 +60,7 @@ void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun) {
 namespace {
 
 bool writeOut(const std::optional<std::string>& path, const std::string& bytes, bool binary,
-              std::string& error) {
+              const support::WriteOptions& options, std::string& error) {
     if (!path || *path == "-") {
         if (binary && ::isatty(STDOUT_FILENO)) {
             error = "this output is binary: write it to a file with -o FILE";
@@ -69,14 +70,39 @@ bool writeOut(const std::optional<std::string>& path, const std::string& bytes, 
         std::fflush(stdout);
         return true;
     }
-    if (auto st = support::writeFileAtomic(*path, bytes); !st) {
+    if (auto st = support::writeFileAtomic(*path, bytes, options); !st) {
         error = st.error().message;
         return false;
     }
     return true;
 }
 
+// An output onto an input would replace the source with what it compiled to; two outputs onto
+// one file would leave only the second. Files are compared by identity (device and inode), so
+// a link or another spelling of the input's name is caught too.
+std::optional<std::string> outputOntoInput(const CompileOptions& o) {
+    std::vector<std::pair<std::string, std::string>> outputs;  // option, file
+    if (o.output && *o.output != "-") outputs.emplace_back("-o", *o.output);
+    if (o.report) outputs.emplace_back("--report", *o.report);
+    for (const auto& [option, file] : outputs)
+        for (const auto& input : o.inputs)
+            if (support::sameFile(file, input))
+                return fmt::format("{} {} is the input {}: writing there would replace it; write to another file",
+                                   option, file, input);
+    if (outputs.size() == 2) {
+        const auto& a = outputs[0].second;
+        const auto& b = outputs[1].second;
+        if (support::sameFile(a, b) || fs::absolute(a).lexically_normal() == fs::absolute(b).lexically_normal())
+            return fmt::format("-o and --report name the same file ({}): give each its own", b);
+    }
+    return std::nullopt;
+}
+
 }  // namespace
+
+support::WriteOptions outputWriting(const CompileOptions& o) {
+    return {o.force, "give --force to replace it anyway"};
+}
 
 support::Result<JobInputs> jobFromArgs(const CompileOptions& o) {
     // The job: modules from the files or the workspace, then the command line's choices on top.
@@ -99,12 +125,13 @@ support::Result<JobInputs> jobFromArgs(const CompileOptions& o) {
         in.workspace = std::move(*ws);
     } else {
         for (const auto& input : o.inputs) {
-            auto bytes = support::readFile(input);
-            if (!bytes) return bad(bytes.error().message);
+            // The name first: what is not a module is not read at all.
             const auto ext = fs::path(input).extension();
-            nvvm::Module m{input, std::move(*bytes), false};
             if (ext != ".ll" && ext != ".bc")
                 return bad(fmt::format("{}: expected a .ll (text) or .bc (bitcode) module, or a .nvpg workspace", input));
+            auto bytes = support::readFile(input, support::kModuleFileLimit);
+            if (!bytes) return bad(bytes.error().message);
+            nvvm::Module m{input, std::move(*bytes), false};
             if (ext == ".bc" && !m.isBitcode())
                 return bad(fmt::format("{}: named .bc but does not start with bitcode magic (BC C0 DE); is it text IR?", input));
             job.modules.push_back(std::move(m));
@@ -158,8 +185,10 @@ int compileFailed(const support::Error& error) {
 int runCompile(const CommonOptions& common, const CompileOptions& o) {
     auto inputs = jobFromArgs(o);
     if (!inputs) return usage(inputs.error().message);
+    if (auto onto = outputOntoInput(o)) return usage(*onto);
     auto& job = inputs->job;
     const auto& inputNames = inputs->names;
+    const auto writing = outputWriting(o);
 
     if (o.emit == "ptx") job.outputs = pipeline::kPtx;
     else if (o.emit == "ltoir") job.outputs = pipeline::kLtoIr;
@@ -177,17 +206,17 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
 
     if (o.report) {
         const auto text = pipeline::reportJson(job, r, inputNames).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-        if (auto st = support::writeFileAtomic(*o.report, text); !st) return usage(st.error().message);
+        if (auto st = support::writeFileAtomic(*o.report, text, writing); !st) return usage(st.error().message);
     }
     if (!r.ok) return kCompileError;
     if (o.verifyOnly) return kOk;
 
     std::string error;
     bool written = true;
-    if (o.emit == "ptx") written = writeOut(o.output, r.ptx, false, error);
-    else if (o.emit == "lto-ptx") written = writeOut(o.output, r.linkedPtx, false, error);
-    else if (o.emit == "cubin") written = writeOut(o.output, r.cubin, true, error);
-    else if (r.ltoIr.size() == 1) written = writeOut(o.output, r.ltoIr.front().bytes, true, error);
+    if (o.emit == "ptx") written = writeOut(o.output, r.ptx, false, writing, error);
+    else if (o.emit == "lto-ptx") written = writeOut(o.output, r.linkedPtx, false, writing, error);
+    else if (o.emit == "cubin") written = writeOut(o.output, r.cubin, true, writing, error);
+    else if (r.ltoIr.size() == 1) written = writeOut(o.output, r.ltoIr.front().bytes, true, writing, error);
     else {
         if (!o.output || *o.output == "-")
             return usage("--lto-mode separate makes one LTO-IR per module: give -o FILE, and each is "
@@ -197,7 +226,7 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
         const auto paths = pipeline::perModulePaths(*o.output, modules);
         for (size_t i = 0; i < r.ltoIr.size(); ++i) {
             const auto& blob = r.ltoIr[i];
-            if (!(written = writeOut(paths[i], blob.bytes, true, error))) break;
+            if (!(written = writeOut(paths[i], blob.bytes, true, writing, error))) break;
             std::fprintf(stderr, "nvpg: wrote %s (LTO-IR of %s)\n", paths[i].c_str(), blob.name.c_str());
         }
     }

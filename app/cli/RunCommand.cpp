@@ -152,7 +152,8 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
             a.shape = {b.count};
             a.data = b.bytes;
             const auto path = fs::path(*r.saveOutputs) / fmt::format("arg{}.npy", b.arg);
-            if (auto st = support::writeFileAtomic(path, gpu::writeNpy(a)); !st) return usage(st.error().message);
+            if (auto st = support::writeFileAtomic(path, gpu::writeNpy(a), outputWriting(o)); !st)
+                return usage(st.error().message);
         }
     }
     return kOk;

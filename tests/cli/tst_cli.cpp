@@ -2,12 +2,27 @@
 // byte-identical to plain libNVVM calls.
 #include <QtTest>
 
+#include <sys/stat.h>
+
 #include <nlohmann/json.hpp>
 
 #include "PlainNvvm.h"
 #include "TestSupport.h"
 #include "nvvm/Options.h"
 #include "support/Text.h"
+
+// AddressSanitizer reserves terabytes of address space: under a lowered limit on it, ASan fails
+// before the code under test runs. Such a build checks the rest.
+#if defined(__SANITIZE_ADDRESS__)
+#define NVPG_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NVPG_ASAN 1
+#endif
+#endif
+#ifndef NVPG_ASAN
+#define NVPG_ASAN 0
+#endif
 
 using namespace nvpg;
 
@@ -18,15 +33,44 @@ struct Run {
     QByteArray out, err;
 };
 
-Run runNvpg(const QStringList& args, const QString& workDir = {}, const QProcessEnvironment& env = {}) {
+Run runNvpgAs(const QString& program, const QStringList& args, const QString& workDir,
+              const QProcessEnvironment& env) {
     QProcess p;
     if (!workDir.isEmpty()) p.setWorkingDirectory(workDir);
     if (!env.isEmpty()) p.setProcessEnvironment(env);
-    const char* moved = std::getenv("NVPG_CLI");  // the binary at another path (GPU machine)
-    p.start(moved && *moved ? QString(moved) : QString(NVPG_CLI), args);
+    p.start(program, args);
     if (!p.waitForFinished(120000)) qFatal("nvpg did not finish: %s", qPrintable(args.join(' ')));
     if (p.exitStatus() != QProcess::NormalExit) qFatal("nvpg crashed: %s", qPrintable(args.join(' ')));
     return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+Run runNvpg(const QStringList& args, const QString& workDir = {}, const QProcessEnvironment& env = {}) {
+    const char* moved = std::getenv("NVPG_CLI");  // the binary at another path (GPU machine)
+    return runNvpgAs(moved && *moved ? QString(moved) : QString(NVPG_CLI), args, workDir, env);
+}
+
+// Hostile inputs run with 1 GB of address space and 60 s, so that a regression costs neither
+// the machine's memory nor the suite's time.
+const QString kBounded = QString::fromLatin1(NVPG_ASAN ? "exec timeout 60 \"$NVPG\" \"$@\""
+                                                       : "ulimit -v 1000000; exec timeout 60 \"$NVPG\" \"$@\"");
+
+mode_t modeOf(const QString& path) {
+    struct stat st {};
+    return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? st.st_mode & 07777 : 0;
+}
+
+QByteArray contents(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// nvpg under /bin/sh, for what QProcess does not set up: a closed stdout, a memory limit, a
+// time limit. The script finds nvpg in $NVPG and its arguments in $1, $2, ...
+Run runShell(const QString& script, const QStringList& args = {}, const QString& workDir = {}) {
+    auto env = QProcessEnvironment::systemEnvironment();
+    const char* moved = std::getenv("NVPG_CLI");
+    env.insert("NVPG", moved && *moved ? QString(moved) : QString(NVPG_CLI));
+    return runNvpgAs("/bin/sh", QStringList{"-c", script, "sh"} + args, workDir, env);
 }
 
 QString data(const char* rel) { return QString::fromStdString((test::dataDir() / rel).string()); }
@@ -385,6 +429,145 @@ private slots:
         QCOMPARE(viaEngine.exitCode, 0);
         QCOMPARE(inProcess.exitCode, 0);
         QCOMPARE(inProcess.out, viaEngine.out);
+    }
+
+    // Inputs that never end (a device, a FIFO) are refused by type, before any byte is read.
+    void inputsThatAreNotRegularFilesAreRefused() {
+        QTemporaryDir dir;
+        const auto fifo = dir.filePath("pipe.ll");
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        QVERIFY(QFile::link("/dev/zero", dir.filePath("zero.ll")));
+        QVERIFY(QFile::link("/dev/zero", dir.filePath("zero.nvpg")));
+        const std::pair<QString, QString> cases[] = {
+            {dir.filePath("zero.ll"), dir.filePath("zero.ll") + " is a character device, not a regular file"},
+            {dir.filePath("zero.nvpg"), dir.filePath("zero.nvpg") + " is a character device, not a regular file"},
+            {fifo, fifo + " is a FIFO (named pipe), not a regular file"},
+        };
+        for (const auto& [input, says] : cases) {
+            const auto r = runShell(kBounded, {"compile", input});
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains(says.toUtf8()), r.err.left(300).constData());
+            QVERIFY(r.out.isEmpty());
+        }
+    }
+
+    // What is not a .ll, .bc or .nvpg is refused by its name, without opening it.
+    void theExtensionIsCheckedBeforeReading() {
+        QTemporaryDir dir;
+        for (const auto& input : {dir.filePath("missing.ptx"), QString("/dev/zero")}) {
+            const auto r = runShell(kBounded, {"compile", input});
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains((input + ": expected a .ll (text) or .bc (bitcode) module").toUtf8()),
+                     r.err.left(300).constData());
+        }
+    }
+
+    // A module over the size cap is refused at once, naming it, its size and the cap (the file
+    // is a hole: it takes no disk).
+    void aModuleOverTheSizeCapIsRefused() {
+        QTemporaryDir dir;
+        const auto big = dir.filePath("big.ll");
+        QFile f(big);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QVERIFY(f.resize((qint64(1) << 30) + 1));
+        f.close();
+        QElapsedTimer t;
+        t.start();
+        const auto r = runShell(kBounded, {"compile", big});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains((big + " is 1 GiB (1073741825 bytes), more than the 1 GiB (1073741824 bytes) an "
+                                       "NVVM IR module may be").toUtf8()),
+                 r.err.left(300).constData());
+        QVERIFY(t.elapsed() < 10000);
+    }
+
+    // Short of memory, nvpg says so; it never compiles the part of a file it managed to read.
+    void aModuleThatDoesNotFitInMemoryIsNotCutShort() {
+        if (NVPG_ASAN) QSKIP("AddressSanitizer cannot run under ulimit -v");
+        QTemporaryDir dir;
+        const auto big = dir.filePath("big.ll");
+        QFile f(big);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QVERIFY(f.resize(qint64(1000) << 20));  // under the cap, over the memory left
+        f.close();
+        const auto r = runShell(kBounded, {"compile", big});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(("not enough memory to read " + big + " (1048576000 bytes)").toUtf8()),
+                 r.err.left(300).constData());
+    }
+
+    // -o and --report replace a file as the user set it up: its mode, its other names (hard
+    // links), the file a symbolic link names (even one not there yet); a read-only file only
+    // with --force.
+    void outputFilesKeepTheirModeAndLinks() {
+        QTemporaryDir dir;
+        const QStringList compile = {"compile", "--arch", "compute_90", data("ir/sinf.ll"), "--libdevice"};
+        const auto ptx = dir.filePath("k.ptx"), report = dir.filePath("r.json");
+        for (const auto& p : {ptx, report}) {
+            QVERIFY(QFile(p).open(QIODevice::WriteOnly));
+            QVERIFY(::chmod(QFile::encodeName(p).constData(), 0600) == 0);
+        }
+        QCOMPARE(runNvpg(compile + QStringList{"-o", ptx, "--report", report}).exitCode, 0);
+        QVERIFY(contents(ptx).contains(".entry sin_kernel"));
+        QVERIFY(contents(report).contains("\"kernels\""));
+        QCOMPARE(modeOf(ptx), mode_t(0600));
+        QCOMPARE(modeOf(report), mode_t(0600));
+
+        const auto readOnly = dir.filePath("ro.ptx");
+        {
+            QFile f(readOnly);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("keep");
+        }
+        QVERIFY(::chmod(QFile::encodeName(readOnly).constData(), 0444) == 0);
+        const auto refused = runNvpg(compile + QStringList{"-o", readOnly});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains((readOnly + " is read-only").toUtf8()), refused.err.constData());
+        QVERIFY2(refused.err.contains("--force"), refused.err.constData());
+        QCOMPARE(contents(readOnly), QByteArray("keep"));
+        QCOMPARE(runNvpg(compile + QStringList{"-o", readOnly, "--force"}).exitCode, 0);
+        QVERIFY(contents(readOnly).contains(".entry sin_kernel"));
+        QCOMPARE(modeOf(readOnly), mode_t(0444));
+
+        const auto linked = dir.filePath("linked.ptx"), other = dir.filePath("other-name.ptx");
+        QVERIFY(QFile(linked).open(QIODevice::WriteOnly));
+        QVERIFY(::link(QFile::encodeName(linked).constData(), QFile::encodeName(other).constData()) == 0);
+        QCOMPARE(runNvpg(compile + QStringList{"-o", linked}).exitCode, 0);
+        QVERIFY(contents(other).contains(".entry sin_kernel"));
+
+        QVERIFY(QDir(dir.path()).mkdir("real"));
+        const auto dangling = dir.filePath("dangling.ptx");
+        QVERIFY(::symlink("real/made.ptx", QFile::encodeName(dangling).constData()) == 0);
+        QCOMPARE(runNvpg(compile + QStringList{"-o", dangling}).exitCode, 0);
+        QVERIFY(QFileInfo(dangling).isSymLink());
+        QVERIFY(contents(dir.filePath("real/made.ptx")).contains(".entry sin_kernel"));
+    }
+
+    // -o or --report naming an input (as written, through a link or another name) would replace
+    // the source with the output: refused, the input left as it was.
+    void anOutputThatIsAnInputIsRefused() {
+        QTemporaryDir dir;
+        const auto source = dir.filePath("k.ll");
+        QVERIFY(QFile::copy(data("ir/sinf.ll"), source));
+        const auto original = contents(source);
+        QVERIFY(QFile::link(source, dir.filePath("alias.ptx")));
+        QVERIFY(::link(QFile::encodeName(source).constData(), QFile::encodeName(dir.filePath("hard.ptx")).constData()) == 0);
+        const QStringList outputs[] = {
+            {"-o", source},
+            {"-o", "./k.ll"},
+            {"-o", dir.filePath("alias.ptx")},
+            {"-o", dir.filePath("hard.ptx")},
+            {"--report", source},
+        };
+        for (const auto& out : outputs) {
+            const auto r = runNvpg(QStringList{"compile", "--libdevice", "k.ll"} + out, dir.path());
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains("is the input k.ll"), qPrintable(out.join(' ') + ": " + r.err));
+            QCOMPARE(contents(source), original);
+        }
+        const auto same = runNvpg({"compile", "--libdevice", "k.ll", "-o", "x.ptx", "--report", "x.ptx"}, dir.path());
+        QCOMPARE(same.exitCode, 2);
+        QVERIFY2(same.err.contains("-o and --report name the same file"), same.err.constData());
     }
 
     void compilesAWorkspace() {
