@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "Commands.h"
+#include "Output.h"
 #include "nvvm/Diagnostic.h"
 #include "nvvm/Options.h"
 #include "engine/Compiler.h"
@@ -66,8 +67,10 @@ bool writeOut(const std::optional<std::string>& path, const std::string& bytes, 
             error = "this output is binary: write it to a file with -o FILE";
             return false;
         }
-        std::fwrite(bytes.data(), 1, bytes.size(), stdout);
-        std::fflush(stdout);
+        if (auto failed = writeStdout(bytes)) {
+            error = *failed;
+            return false;
+        }
         return true;
     }
     if (auto st = support::writeFileAtomic(*path, bytes, options); !st) {

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "Commands.h"
+#include "Output.h"
 #include "gpu/Devices.h"
 #include "nvvm/Options.h"
 #include "support/Text.h"
@@ -63,7 +64,7 @@ int runInfo(const CommonOptions& common, bool json) {
             j["no_gpu_reason"] = devices.error().message;
         }
         std::puts(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
-        return kOk;
+        return flushStdout(kOk);
     }
 
     fmt::print("NVVM Playground {}\n\n", NVPG_VERSION);
@@ -87,7 +88,7 @@ int runInfo(const CommonOptions& common, bool json) {
         const bool noDriver = !reports.empty() && reports.back().name == "CUDA driver" && !reports.back().found;
         fmt::print("{:<12}none: {}\n", "GPUs", noDriver ? "no CUDA driver (above)" : devices.error().message);
     }
-    return kOk;
+    return flushStdout(kOk);
 }
 
 }  // namespace nvpg::cli

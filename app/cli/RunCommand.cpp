@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "Commands.h"
+#include "Output.h"
 #include "gpu/Npy.h"
 #include "engine/Runner.h"
 #include "pipeline/Pipeline.h"
@@ -156,7 +157,7 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
                 return usage(st.error().message);
         }
     }
-    return kOk;
+    return flushStdout(kOk);
 }
 
 }  // namespace nvpg::cli

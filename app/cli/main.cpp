@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "Commands.h"
+#include "Output.h"
 #include "engine/Server.h"
 
 int main(int argc, char** argv) {
@@ -10,6 +11,7 @@ int main(int argc, char** argv) {
     // The engine process (started by nvpg itself for compiles and runs): requests on stdin,
     // replies on stdout. Not for people, so not in --help.
     if (argc == 2 && std::string_view(argv[1]) == "engine") return nvpg::engine::serveEngine(0, 1);
+    checkStdoutAtExit();
     CLI::App app{"nvpg: compile NVVM IR with libNVVM and nvJitLink, headless"};
     app.require_subcommand(1);
     app.fallthrough();  // --cuda-path may follow the subcommand

@@ -496,6 +496,32 @@ private slots:
                  r.err.left(300).constData());
     }
 
+    // Output that cannot be written is an error, whichever output and however stdout failed.
+    void aFailedWriteToStdoutExitsTwo_data() {
+        QTest::addColumn<QStringList>("args");
+        const auto sinf = data("ir/sinf.ll"), lto = data("ir/lto-kept-dropped.ll");
+        QTest::newRow("compile ptx") << QStringList{"compile", "--arch", "compute_90", sinf};
+        QTest::newRow("compile lto-ptx") << QStringList{"compile", "--arch", "compute_90", "--emit", "lto-ptx", lto};
+        QTest::newRow("compile ltoir") << QStringList{"compile", "--arch", "compute_90", "--emit", "ltoir", lto};
+        QTest::newRow("compile cubin") << QStringList{"compile", "--arch", "compute_90", "--emit", "cubin", lto};
+        QTest::newRow("compile -o -") << QStringList{"compile", "--arch", "compute_90", sinf, "-o", "-"};
+        QTest::newRow("info") << QStringList{"info"};
+        QTest::newRow("info --json") << QStringList{"info", "--json"};
+    }
+    void aFailedWriteToStdoutExitsTwo() {
+        QFETCH(QStringList, args);
+        const auto full = runShell("exec \"$NVPG\" \"$@\" > /dev/full", args);
+        QCOMPARE(full.exitCode, 2);
+        QVERIFY2(full.err.contains("nvpg: cannot write to standard output: No space left on device\n"),
+                 full.err.constData());
+        const auto closed = runShell("exec \"$NVPG\" \"$@\" >&-", args);
+        QCOMPARE(closed.exitCode, 2);
+        QVERIFY2(closed.err.contains("nvpg: cannot write to standard output: Bad file descriptor\n"),
+                 closed.err.constData());
+        // Nothing to write and stdout closed is no error.
+        QCOMPARE(runShell("exec \"$NVPG\" \"$@\" >&-", {"compile", "--verify-only", data("ir/sinf.ll")}).exitCode, 0);
+    }
+
     // -o and --report replace a file as the user set it up: its mode, its other names (hard
     // links), the file a symbolic link names (even one not there yet); a read-only file only
     // with --force.
