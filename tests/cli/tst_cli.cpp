@@ -522,6 +522,16 @@ private slots:
         QCOMPARE(runShell("exec \"$NVPG\" \"$@\" >&-", {"compile", "--verify-only", data("ir/sinf.ll")}).exitCode, 0);
     }
 
+    // A run's report to stdout is checked as well (on a machine with a GPU: elsewhere the run
+    // stops before it prints, as runWithoutAGpuExitsThreeSayingWhy checks).
+    void aRunWhoseOutputCannotBeWrittenExitsTwo() {
+        if (!test::realToolkit()->driver()) QSKIP("no CUDA driver here, so no run gets as far as its output");
+        const auto r = runShell("exec \"$NVPG\" \"$@\" > /dev/full", {"run", example("saxpy.nvpg")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("nvpg: cannot write to standard output: No space left on device\n"), r.err.constData());
+        QCOMPARE(runShell("exec \"$NVPG\" \"$@\" > /dev/null", {"run", example("saxpy.nvpg")}).exitCode, 0);
+    }
+
     // -o and --report replace a file as the user set it up: its mode, its other names (hard
     // links), the file a symbolic link names (even one not there yet); a read-only file only
     // with --force.
