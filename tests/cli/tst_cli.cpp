@@ -297,6 +297,48 @@ private slots:
         QVERIFY(noOut.err.contains("-o FILE"));
     }
 
+    void separateLtoModeNeverWritesTwoModulesToOnePath() {
+        // Two files of one stem in two folders: each module gets its own file, holding its own LTO-IR.
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("d1") && QDir(dir.path()).mkpath("d2") && QDir(dir.path()).mkpath("out"));
+        const auto k1 = dir.filePath("d1/k.ll"), k2 = dir.filePath("d2/k.ll");
+        QVERIFY(QFile::copy(data("ir/caller.ll"), k1) && QFile::copy(data("ir/callee.ll"), k2));
+        const QStringList separate = {"compile", "--arch", "compute_90", "--emit", "ltoir", "--lto-mode", "separate"};
+        const auto r = runNvpg(separate + QStringList{"-o", dir.filePath("out/out.ltoir"), k1, k2});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(QDir(dir.filePath("out")).entryList(QDir::Files), QStringList({"out.k-2.ltoir", "out.k.ltoir"}));
+        QVERIFY2(r.err.contains(("wrote " + dir.filePath("out/out.k.ltoir") + " (LTO-IR of " + k1).toUtf8()),
+                 r.err.constData());
+        QVERIFY2(r.err.contains(("wrote " + dir.filePath("out/out.k-2.ltoir") + " (LTO-IR of " + k2).toUtf8()),
+                 r.err.constData());
+        for (const auto& [input, written] : {std::pair{k1, QString("out/out.k.ltoir")}, {k2, "out/out.k-2.ltoir"}}) {
+            const auto alone = dir.filePath("alone.ltoir");
+            QCOMPARE(runNvpg(separate + QStringList{"-o", alone, input}).exitCode, 0);
+            QFile a(alone), w(dir.filePath(written));
+            QVERIFY(a.open(QIODevice::ReadOnly) && w.open(QIODevice::ReadOnly));
+            QCOMPARE(w.readAll(), a.readAll());
+        }
+
+        // Workspace module names are free text: "..", "x/.." stay in the -o file's folder, apart.
+        auto ws = nlohmann::json::parse(R"({"format": "nvvm-playground-workspace", "version": 1, "modules": []})");
+        for (const auto& [name, file] : {std::pair{"..", k1}, {"x/..", k2}}) {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            ws["modules"].push_back({{"name", name}, {"text", f.readAll().toStdString()}});
+        }
+        const auto wsPath = dir.filePath("odd.nvpg");
+        QFile wf(wsPath);
+        QVERIFY(wf.open(QIODevice::WriteOnly));
+        wf.write(QByteArray::fromStdString(ws.dump()));
+        wf.close();
+        QVERIFY(QDir(dir.path()).mkpath("odd"));
+        const auto odd = runNvpg(separate + QStringList{"-o", dir.filePath("odd/p.ltoir"), wsPath});
+        QCOMPARE(odd.exitCode, 0);
+        QCOMPARE(QDir(dir.filePath("odd")).entryList(QDir::Files),
+                 QStringList({"p.module-2.ltoir", "p.module.ltoir"}));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList({"alone.ltoir", "odd.nvpg"}));
+    }
+
     void reportJson() {
         QTemporaryDir dir;
         const auto report = dir.filePath("r.json");

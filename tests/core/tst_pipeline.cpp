@@ -2,6 +2,9 @@
 // Program reuse across option changes, libdevice functions, timings and the report.
 #include <QtTest>
 
+#include <filesystem>
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include "PlainNvvm.h"
@@ -107,6 +110,43 @@ private slots:
         QCOMPARE(pipeline::perModulePaths("/t/p.ltoir", {"my kernel.ll", "a/k.ll", "b/k.ll", ".ll"}),
                  (std::vector<std::string>{"/t/p.my_kernel.ltoir", "/t/p.k.ltoir", "/t/p.k-2.ltoir",
                                            "/t/p.module.ltoir"}));
+    }
+
+    void perModulePathsNeverShareAPathNorLeaveTheFolder() {
+        // Workspace module names are free text: directory references, paths, nothing at all.
+        for (const char* odd : {"..", "x/..", ".", "", "a/b/", "...", "/"})
+            QCOMPARE(pipeline::fileStemOf(odd), std::string("module"));
+        QCOMPARE(pipeline::fileStemOf("../../etc/passwd"), std::string("passwd"));
+        const std::vector<std::string> names = {"..",  "x/..", ".",     "",          "a/b/", "../../etc/k.ll",
+                                                "k.ll", "k.ll", "k-2.ll", "module.ll", "/",   std::string(5000, 'n')};
+        const auto paths = pipeline::perModulePaths("/t/out.ltoir", names);
+        QCOMPARE(paths.size(), names.size());
+        QCOMPARE(paths[0], std::string("/t/out.module.ltoir"));
+        QCOMPARE(paths[1], std::string("/t/out.module-2.ltoir"));
+        std::set<std::string> seen;
+        for (const auto& p : paths) {
+            const std::filesystem::path path(p);
+            QVERIFY2(seen.insert(p).second, p.c_str());
+            QCOMPARE(path.parent_path().string(), std::string("/t"));
+            const auto file = path.filename().string();
+            QVERIFY2(file.starts_with("out.") && file.ends_with(".ltoir"), p.c_str());
+            QVERIFY2(file.find("..") == std::string::npos, p.c_str());
+            QVERIFY2(file.size() <= 255, "a file name longer than NAME_MAX cannot be created");
+        }
+        // The folder of `-o dir/` alone: the files still get a name in front of the module's.
+        QCOMPARE(pipeline::perModulePaths("/t/", {"a.ll", "b.ll"}),
+                 (std::vector<std::string>{"/t/program.a", "/t/program.b"}));
+    }
+
+    void perModulePathsTakeLinearTime() {
+        // 20,000 modules of one stem: a scan per name (k, k-2, ... k-N for each) takes minutes.
+        const std::vector<std::string> names(20000, "k.ll");
+        QElapsedTimer t;
+        t.start();
+        const auto paths = pipeline::perModulePaths("/t/out.ltoir", names);
+        QVERIFY2(t.elapsed() < 5000, qPrintable(QString("%1 ms").arg(t.elapsed())));
+        QCOMPARE(std::set<std::string>(paths.begin(), paths.end()).size(), names.size());
+        QCOMPARE(paths.back(), std::string("/t/out.k-20000.ltoir"));
     }
 
     void numbaIrGivesThePtxOfPlainLibnvvmCalls_data() {

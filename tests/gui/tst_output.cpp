@@ -6,6 +6,8 @@
 #include <QLabel>
 #include <QTemporaryDir>
 
+#include <tuple>
+
 #include <Qsci/qsciscintilla.h>
 
 #include "TestSupport.h"
@@ -241,6 +243,28 @@ private slots:
         QVERIFY(!QFile::exists(path));
         QCOMPARE(readAll(paths[0]), bytes(r->ltoIr[0].bytes));
         QCOMPARE(readAll(paths[1]), bytes(r->ltoIr[1].bytes));
+    }
+
+    void separateModeExportNeverWritesTwoModulesToOnePath() {
+        // nvpg's rule (pipeline::perModulePaths): one stem in two folders, and names of folders.
+        auto caller = test::irFixture("caller.ll"), callee = test::irFixture("callee.ll");
+        QTemporaryDir dir;
+        for (const auto& [first, second, files] :
+             {std::tuple{"d1/k.ll", "d2/k.ll", QStringList{"p.k.ltoir", "p.k-2.ltoir"}},
+              {"..", "x/..", QStringList{"p.module.ltoir", "p.module-2.ltoir"}}}) {
+            caller.name = first;
+            callee.name = second;
+            auto r = compile({caller, callee}, lto::Mode::Separate);
+            OutputView v;
+            v.showReply(reply(r));
+            QTemporaryDir out(dir.filePath("out-XXXXXX"));
+            QString error;
+            QVERIFY2(v.exportTo(OutputView::Kind::LtoIr, out.filePath("p.ltoir"), &error), qPrintable(error));
+            QCOMPARE(QDir(out.path()).entryList(QDir::Files, QDir::Name | QDir::Reversed), files);
+            QCOMPARE(readAll(out.filePath(files[0])), bytes(r->ltoIr[0].bytes));
+            QCOMPARE(readAll(out.filePath(files[1])), bytes(r->ltoIr[1].bytes));
+        }
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList());
     }
 
     void errorReplyShowsABannerAndKeepsTheOutput() {
