@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "engine/Messages.h"
+#include "engine/Protocol.h"
 #include "pipeline/RunCheck.h"
 #include "support/Text.h"
 
@@ -21,10 +22,18 @@ Runner::Runner(std::shared_ptr<const toolkit::Toolkit> toolkit, int device, std:
 
 Runner::~Runner() = default;
 
-bool Runner::gpuAvailable(std::string* why) const {
+support::Result<gpu::DeviceInfo> Runner::findDevice() const {
     auto devices = gpu::listDevices(*toolkit_);
-    if (devices && int(devices->size()) > device_) return true;
-    if (why) *why = devices ? fmt::format("there is no GPU {}", device_) : devices.error().message;
+    if (!devices) return devices.error();
+    if (int(devices->size()) <= device_)
+        return makeError(ErrorKind::Environment, fmt::format("there is no GPU {}", device_));
+    return (*devices)[size_t(device_)];
+}
+
+bool Runner::gpuAvailable(std::string* why) const {
+    auto device = findDevice();
+    if (device) return true;
+    if (why) *why = device.error().message;
     return false;
 }
 
@@ -32,56 +41,94 @@ support::Result<gpu::RunOutcome> Runner::run(const pipeline::CompileResult& comp
                                         const std::filesystem::path& baseDir) {
     auto kernel = pipeline::checkRun(compiled, config);
     if (!kernel) return kernel.error();
+    // In this order, so that a run that cannot happen costs neither time nor memory: files are
+    // read (their errors are the input's, the same on every machine), every buffer's size is
+    // checked by arithmetic, the GPU is found, and only then are the other buffers built.
+    const auto fromFile = [](const gpu::ArgSpec& arg) {
+        return arg.init.kind == gpu::BufferInit::NpyFile || arg.init.kind == gpu::BufferInit::RawFile;
+    };
     std::vector<std::string> initial(config.args.size());
     for (size_t i = 0; i < config.args.size(); ++i) {
-        if (config.args[i].kind != gpu::ArgSpec::Buffer) continue;
-        auto bytes = gpu::loadBuffer(config.args[i], baseDir);
+        auto& arg = config.args[i];
+        if (arg.kind != gpu::ArgSpec::Buffer || !fromFile(arg)) continue;
+        auto bytes = gpu::loadBuffer(arg, baseDir);
         if (!bytes) return makeError(ErrorKind::Usage, fmt::format("argument {}: {}", i, bytes.error().message));
         initial[i] = std::move(*bytes);
     }
+    uint64_t total = 0;
+    for (size_t i = 0; i < config.args.size(); ++i) {
+        const auto& arg = config.args[i];
+        if (arg.kind != gpu::ArgSpec::Buffer) continue;
+        const size_t elem = gpu::elemInfo(arg.type).size;
+        // One buffer is one blob of the message to the engine (in-process runs keep the same limit).
+        if (arg.count > kMaxBlobBytes / elem)
+            return makeError(ErrorKind::Usage,
+                             fmt::format("argument {} ({}): its {} are more than the {} one buffer can have; give "
+                                         "a smaller COUNT",
+                                         i, arg.text, support::formatBytes(uint64_t(arg.count) * elem),
+                                         support::formatBytes(kMaxBlobBytes)));
+        total += uint64_t(arg.count) * elem;  // each under 2^35 bytes: fewer than 2^29 buffers cannot overflow
+    }
     const bool cubin = config.fromLto;
     const auto& image = cubin ? compiled.cubin : compiled.ptx;
+    gpu::DeviceInfo device;
     if (engine_) {
-        // Check here what needs no GPU, so these errors read the same with and without one.
-        std::string why;
-        if (!gpuAvailable(&why)) return makeError(ErrorKind::Environment, why);
-        // The engine stops a launch at its timeout; this deadline is for an engine that hangs
-        // anyway (in the driver), and leaves room for copies.
-        const auto deadline = std::chrono::steady_clock::now() +
-                              std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                  std::chrono::duration<double>(config.timeoutSeconds * config.repeat + 60));
-        auto reply = engine_->call(makeRunRequest(device_, image, cubin, **kernel, config, initial), deadline);
-        if (!reply)
-            return makeError(engine_->lastFailure() == EngineProcess::Failure::Timeout ? ErrorKind::Timeout
-                                                                                       : ErrorKind::Run,
-                             fmt::format("kernel {}: {}{}", config.kernel, reply.error().message,
-                                         engine_->lastFailure() == EngineProcess::Failure::Start
-                                             ? ""
-                                             : "; the next run starts a new engine process"));
-        bool fatal = false;
-        auto out = readRunReply(*reply, fatal);
-        if (fatal) {
-            engine_->reap();
-            if (!out)
-                return makeError(out.error().kind,
-                                 out.error().message +
-                                     "; the engine process that ran it has ended, so the next run starts with a "
-                                     "fresh GPU context");
+        // Here, not only in the engine: no buffer is built for a run that has no GPU.
+        auto found = findDevice();
+        if (!found) return makeError(ErrorKind::Environment, found.error().message);
+        device = std::move(*found);
+    } else {
+        if (!session_ || session_->unusable()) {
+            auto driver = toolkit_->driver();
+            if (!driver) return driver.error();
+            if (session_ && session_->unusable())
+                return makeError(ErrorKind::Run, "an earlier kernel left the GPU context of this process unusable "
+                                                 "(in-process runs cannot recover it); restart, or run in an engine "
+                                                 "process");
+            auto s = gpu::Session::open(*driver, device_);
+            if (!s) return s.error();
+            session_ = std::move(*s);
         }
-        return out;
+        device = session_->device();
     }
-    if (!session_ || session_->unusable()) {
-        auto driver = toolkit_->driver();
-        if (!driver) return driver.error();
-        if (session_ && session_->unusable())
-            return makeError(ErrorKind::Run, "an earlier kernel left the GPU context of this process unusable "
-                                             "(in-process runs cannot recover it); restart, or run in an engine "
-                                             "process");
-        auto s = gpu::Session::open(*driver, device_);
-        if (!s) return s.error();
-        session_ = std::move(*s);
+    if (device.totalMemory && total > device.totalMemory)
+        return makeError(ErrorKind::Usage,
+                         fmt::format("the buffers need {}, more than the {} of GPU {} ({}); give smaller COUNTs",
+                                     support::formatBytes(total), support::formatBytes(device.totalMemory),
+                                     device.ordinal, device.name));
+    for (size_t i = 0; i < config.args.size(); ++i) {
+        auto& arg = config.args[i];
+        if (arg.kind != gpu::ArgSpec::Buffer || fromFile(arg)) continue;
+        auto bytes = gpu::loadBuffer(arg, baseDir);
+        if (!bytes) return makeError(ErrorKind::Usage, fmt::format("argument {}: {}", i, bytes.error().message));
+        initial[i] = std::move(*bytes);
     }
-    return session_->run(image, cubin, **kernel, config, initial);
+    if (!engine_) return session_->run(image, cubin, **kernel, config, initial);
+
+    // The engine stops a launch at its timeout; this deadline is for an engine that hangs
+    // anyway (in the driver), and leaves room for copies.
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(config.timeoutSeconds * config.repeat + 60));
+    auto reply = engine_->call(makeRunRequest(device_, image, cubin, **kernel, config, initial), deadline);
+    if (!reply)
+        return makeError(engine_->lastFailure() == EngineProcess::Failure::Timeout ? ErrorKind::Timeout
+                                                                                   : ErrorKind::Run,
+                         fmt::format("kernel {}: {}{}", config.kernel, reply.error().message,
+                                     engine_->lastFailure() == EngineProcess::Failure::Start
+                                         ? ""
+                                         : "; the next run starts a new engine process"));
+    bool fatal = false;
+    auto out = readRunReply(*reply, fatal);
+    if (fatal) {
+        engine_->reap();
+        if (!out)
+            return makeError(out.error().kind,
+                             out.error().message +
+                                 "; the engine process that ran it has ended, so the next run starts with a "
+                                 "fresh GPU context");
+    }
+    return out;
 }
 
 }  // namespace nvpg::engine

@@ -2,7 +2,10 @@
 // byte-identical to plain libNVVM calls.
 #include <QtTest>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
+
+#include <functional>
 
 #include <nlohmann/json.hpp>
 
@@ -33,9 +36,11 @@ struct Run {
     QByteArray out, err;
 };
 
+// `inChild` runs in the child before nvpg starts (to set resource limits, say).
 Run runNvpgAs(const QString& program, const QStringList& args, const QString& workDir,
-              const QProcessEnvironment& env) {
+              const QProcessEnvironment& env, const std::function<void()>& inChild = {}) {
     QProcess p;
+    if (inChild) p.setChildProcessModifier(inChild);
     if (!workDir.isEmpty()) p.setWorkingDirectory(workDir);
     if (!env.isEmpty()) p.setProcessEnvironment(env);
     p.start(program, args);
@@ -44,9 +49,10 @@ Run runNvpgAs(const QString& program, const QStringList& args, const QString& wo
     return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
 }
 
-Run runNvpg(const QStringList& args, const QString& workDir = {}, const QProcessEnvironment& env = {}) {
+Run runNvpg(const QStringList& args, const QString& workDir = {}, const QProcessEnvironment& env = {},
+            const std::function<void()>& inChild = {}) {
     const char* moved = std::getenv("NVPG_CLI");  // the binary at another path (GPU machine)
-    return runNvpgAs(moved && *moved ? QString(moved) : QString(NVPG_CLI), args, workDir, env);
+    return runNvpgAs(moved && *moved ? QString(moved) : QString(NVPG_CLI), args, workDir, env, inChild);
 }
 
 // Hostile inputs run with 1 GB of address space and 60 s, so that a regression costs neither
@@ -71,6 +77,14 @@ Run runShell(const QString& script, const QStringList& args = {}, const QString&
     const char* moved = std::getenv("NVPG_CLI");
     env.insert("NVPG", moved && *moved ? QString(moved) : QString(NVPG_CLI));
     return runNvpgAs("/bin/sh", QStringList{"-c", script, "sh"} + args, workDir, env);
+}
+
+// An address space of 1 GiB for nvpg and its engine: a run that built a 4 GB buffer would fail.
+// (Under ASan, the tests that use it check the exit status and the time alone.)
+void limitAddressSpace() {
+    if (NVPG_ASAN) return;
+    const rlimit limit{1ull << 30, 1ull << 30};
+    setrlimit(RLIMIT_AS, &limit);
 }
 
 QString data(const char* rel) { return QString::fromStdString((test::dataDir() / rel).string()); }
@@ -419,6 +433,41 @@ private slots:
         const auto r = runNvpg({"run", workspace});
         QCOMPARE(r.exitCode, 3);
         QVERIFY2(r.err.contains("libcuda.so.1"), r.err.constData());
+    }
+
+    void runLooksForTheGpuBeforeBuildingBuffers() {
+        if (test::realToolkit()->driver()) QSKIP("this machine has a CUDA driver: the buffer would be built and used");
+        QElapsedTimer t;
+        t.start();
+        const auto r = runNvpg({"run", example("saxpy.nvpg"), "--kernel", "saxpy", "--grid", "16", "--block", "256",
+                                "--arg", "i32:4096", "--arg", "f32:2", "--arg", "buf:f32:1000000000:random:7", "--arg",
+                                "ptr:null"},
+                               {}, {}, limitAddressSpace);
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains("libcuda.so.1") && !r.err.contains("allocate"), r.err.constData());
+        QVERIFY2(t.elapsed() < 10000, qPrintable(QString("%1 ms").arg(t.elapsed())));
+    }
+
+    // Sizes are checked by arithmetic, before any GPU or memory is used, naming the argument.
+    void runRefusesBuffersTooLargeToSend_data() {
+        QTest::addColumn<QString>("spec");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("20 GB") << "buf:f32:5000000000:zeros"
+                               << "argument 2 (buf:f32:5000000000:zeros): its 18.6 GiB are more than the 16 GiB";
+        QTest::newRow("400 GB") << "buf:f32:100000000000:random:7"
+                                << "argument 2 (buf:f32:100000000000:random:7): its 372.5 GiB are more than the 16 GiB";
+        QTest::newRow("past size_t") << "buf:f64:3000000000000000000:iota"
+                                     << "SPEC 'buf:f64:3000000000000000000:iota': count '3000000000000000000' is too large";
+    }
+    void runRefusesBuffersTooLargeToSend() {
+        QFETCH(QString, spec);
+        QFETCH(QString, mentions);
+        const auto r = runNvpg({"run", example("saxpy.nvpg"), "--kernel", "saxpy", "--grid", "16", "--block", "256",
+                                "--arg", "i32:4096", "--arg", "f32:2", "--arg", spec, "--arg", "ptr:null"},
+                               {}, {}, limitAddressSpace);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(mentions.toUtf8()), r.err.constData());
+        QVERIFY(r.out.isEmpty());
     }
 
     void bitcodeThatKillsLibnvvmExitsOneNamingIt() {
