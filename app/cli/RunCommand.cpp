@@ -1,5 +1,10 @@
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -51,11 +56,41 @@ std::string preview(const gpu::BufferOut& b) {
     return support::join(parts, " ");
 }
 
+// Whether --save-outputs DIR can take the argK.npy files: checked before the compile and the run,
+// so that a long run is not lost at its end. DIR need not exist yet; the folder it would be made
+// in must be writable. The error says what is wrong.
+std::optional<std::string> saveOutputsProblem(const std::string& dir) {
+    const auto say = [&](const std::string& problem) {
+        return fmt::format("--save-outputs {}: {}", dir.empty() ? "''" : dir, problem);
+    };
+    if (dir.empty()) return say("needs a folder for the argK.npy files");
+    std::error_code ec;
+    fs::path p(dir);
+    if (fs::exists(fs::symlink_status(p, ec)) && !fs::exists(fs::status(p, ec)))
+        return say("is a symbolic link to nothing; give a folder for the argK.npy files");
+    // The folder itself, or the nearest folder above it that exists (where it would be made).
+    fs::path existing = p;
+    while (!existing.empty() && !fs::exists(fs::status(existing, ec))) existing = existing.parent_path();
+    if (existing.empty()) existing = ".";
+    if (!fs::is_directory(existing, ec)) {
+        if (existing == p) return say("is a file, not a folder; give a folder for the argK.npy files");
+        return say(fmt::format("cannot be made: {} is a file, not a folder", existing.string()));
+    }
+    if (::access(existing.c_str(), W_OK | X_OK) != 0) {
+        const std::string why = std::strerror(errno);
+        if (existing == p) return say(fmt::format("the folder is not writable ({})", why));
+        return say(fmt::format("cannot be made in {} ({})", existing.string(), why));
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 int runRun(const CommonOptions& common, const CompileOptions& o, const RunOptions& r) {
     auto inputs = jobFromArgs(o);
     if (!inputs) return usage(inputs.error().message);
+    if (r.saveOutputs)
+        if (auto problem = saveOutputsProblem(*r.saveOutputs)) return usage(*problem);
 
     // The configuration: the workspace's (when there is one), then the command line on top.
     gpu::RunConfig config;
@@ -147,6 +182,8 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
     if (r.saveOutputs) {
         std::error_code ec;
         fs::create_directories(*r.saveOutputs, ec);
+        if (ec)
+            return usage(fmt::format("--save-outputs {}: cannot make the folder: {}", *r.saveOutputs, ec.message()));
         for (const auto& b : out.buffers) {
             gpu::NpyArray a;
             a.type = b.type;

@@ -470,6 +470,32 @@ private slots:
         QVERIFY(r.out.isEmpty());
     }
 
+    // A --save-outputs that cannot be written is found before the compile, not after a long run.
+    void badSaveOutputsIsRefusedBeforeTheCompile_data() {
+        QTest::addColumn<QString>("where");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("a file") << "file" << "is a file, not a folder";
+        QTest::newRow("under a file") << "file/outputs" << "cannot be made: ";
+        QTest::newRow("empty") << "" << "needs a folder";
+    }
+    void badSaveOutputsIsRefusedBeforeTheCompile() {
+        QFETCH(QString, where);
+        QFETCH(QString, mentions);
+        QTemporaryDir dir;
+        QFile file(dir.filePath("file"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        const auto target = where.isEmpty() ? where : dir.filePath(where);
+        // broken.ll fails to compile (exit 1): the --save-outputs error must come first.
+        const auto r = runNvpg({"run", data("ir/broken.ll"), "--kernel", "broken", "--save-outputs", target});
+        QCOMPARE(r.exitCode, 2);
+        const auto named = "--save-outputs " + (target.isEmpty() ? "''" : target) + ":";
+        QVERIFY2(r.err.contains(named.toUtf8()), r.err.constData());
+        QVERIFY2(r.err.contains(mentions.toUtf8()), r.err.constData());
+        QVERIFY2(!r.err.contains(":8:8: error:"), r.err.constData());
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList{"file"});
+    }
+
     void bitcodeThatKillsLibnvvmExitsOneNamingIt() {
         QString why;
         const auto killer = test::bitcodeThatKillsLibnvvm(&why);
