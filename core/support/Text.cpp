@@ -55,6 +55,95 @@ std::string joinOr(const std::vector<std::string>& parts) {
     return join(head, ", ") + " or " + parts.back();
 }
 
+namespace {
+
+// The code point that starts at s[i] and its length in bytes; length 0 when the bytes there are
+// not UTF-8.
+std::pair<char32_t, size_t> decodeUtf8(std::string_view s, size_t i) {
+    const auto u = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char c = u(i);
+    size_t n = 0;  // continuation bytes that follow
+    char32_t cp = c;
+    if (c < 0x80) return {cp, 1};
+    if ((c & 0xE0) == 0xC0) {
+        n = 1;
+        cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+        n = 2;
+        cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+        n = 3;
+        cp = c & 0x07;
+    } else {
+        return {0, 0};
+    }
+    if (i + n >= s.size()) return {0, 0};
+    for (size_t k = 1; k <= n; ++k) {
+        if ((u(i + k) & 0xC0) != 0x80) return {0, 0};
+        cp = (cp << 6) | (u(i + k) & 0x3F);
+    }
+    const bool overlong = (n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000);
+    if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return {0, 0};
+    return {cp, n + 1};
+}
+
+bool isControl(char32_t cp) { return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F); }
+
+// Characters that reorder what follows on screen ("Trojan Source"): shown escaped, not refused.
+bool isBidiControl(char32_t cp) {
+    return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E || cp == 0x200F ||
+           cp == 0x061C;
+}
+
+}  // namespace
+
+std::optional<size_t> firstNonUtf8(std::string_view s) {
+    for (size_t i = 0; i < s.size();) {
+        const auto [cp, len] = decodeUtf8(s, i);
+        if (len == 0) return i;
+        i += len;
+    }
+    return std::nullopt;
+}
+
+std::optional<size_t> firstControlCharacter(std::string_view s) {
+    for (size_t i = 0; i < s.size();) {
+        const auto [cp, len] = decodeUtf8(s, i);
+        if (len != 0 && isControl(cp)) return i;
+        i += len == 0 ? 1 : len;
+    }
+    return std::nullopt;
+}
+
+std::string printable(std::string_view s, bool keepLines) {
+    std::string out;
+    out.reserve(s.size());
+    for (size_t i = 0; i < s.size();) {
+        const auto [cp, len] = decodeUtf8(s, i);
+        if (len == 0) {
+            out += fmt::format("\\x{:02x}", static_cast<unsigned char>(s[i]));
+            ++i;
+            continue;
+        }
+        if (keepLines && (cp == '\n' || cp == '\t'))
+            out += static_cast<char>(cp);
+        else if (cp == '\n')
+            out += "\\n";
+        else if (cp == '\r')
+            out += "\\r";
+        else if (cp == '\t')
+            out += "\\t";
+        else if (cp < 0x80 && isControl(cp))
+            out += fmt::format("\\x{:02x}", static_cast<unsigned>(cp));
+        else if (isControl(cp) || isBidiControl(cp))
+            out += fmt::format("\\u{:04x}", static_cast<unsigned>(cp));
+        else
+            out.append(s.substr(i, len));
+        i += len;
+    }
+    return out;
+}
+
 bool parseInt(std::string_view s, long long& out) {
     if (s.empty()) return false;
     const auto* end = s.data() + s.size();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,18 @@ bool startsWith(std::string_view s, std::string_view prefix);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 // "a", "a or b", "a, b or c": for messages that list the allowed values.
 std::string joinOr(const std::vector<std::string>& parts);
+// The first byte that breaks UTF-8 (a stray continuation byte, an overlong form, a surrogate,
+// past U+10FFFF, cut short), if any.
+std::optional<size_t> firstNonUtf8(std::string_view s);
+// The first control character in `s` (C0, DEL, or C1 such as U+0085 written as UTF-8), if any,
+// as its byte offset: names with one can rewrite a terminal (ESC sequences), forge lines
+// (a newline) or be cut (NUL) wherever they are shown.
+std::optional<size_t> firstControlCharacter(std::string_view s);
+// `s` made safe to show on a terminal, the one escaping of names and messages for people:
+// control characters as \n, \r, \t, \xNN (C0, DEL), \u0085 (C1), bidirectional overrides as
+// \u202E, bytes that are not UTF-8 as \xNN; everything else as it is. With keepLines, newlines
+// and tabs stay (for messages of several lines).
+std::string printable(std::string_view s, bool keepLines = false);
 // Strict integer parse of the whole string; false when it is not one.
 bool parseInt(std::string_view s, long long& out);
 // "512 B", "19.5 KiB", "4 MiB", "1.2 GiB": the one way sizes are written, in the GUI and in nvpg.

@@ -93,6 +93,21 @@ private slots:
         QCOMPARE(support::trim("  x \n"), std::string_view("x"));
     }
 
+    // The one escaping of names for terminals, and the check behind refusing them.
+    void printableEscapesWhatDrivesATerminal() {
+        QCOMPARE(support::printable("k\x1b]0;t\a\x1b[2J.ll"), std::string(R"(k\x1b]0;t\x07\x1b[2J.ll)"));
+        QCOMPARE(support::printable("a\nb\tc\rd"), std::string(R"(a\nb\tc\rd)"));
+        QCOMPARE(support::printable("a\nb\tc\rd", true), std::string("a\nb\tc\\rd"));
+        QCOMPARE(support::printable(std::string("x\0y", 3)), std::string(R"(x\x00y)"));
+        QCOMPARE(support::printable("\x7f \xc2\x85 \xc2\x9b \xe2\x80\xae"), std::string(R"(\x7f \u0085 \u009b \u202e)"));
+        QCOMPARE(support::printable("\xff\xc3"), std::string(R"(\xff\xc3)"));  // not UTF-8
+        QCOMPARE(support::printable("ядро ✓ \\ \"q\""), std::string("ядро ✓ \\ \"q\""));
+        QCOMPARE(support::firstControlCharacter("ok ✓.ll"), std::optional<size_t>());
+        QCOMPARE(support::firstControlCharacter("ab\xc2\x85"), std::optional<size_t>(2));
+        QCOMPARE(support::firstControlCharacter("\xff\x1b"), std::optional<size_t>(1));
+        QCOMPARE(support::firstNonUtf8("ok\xed\xa0\x80"), std::optional<size_t>(2));  // a surrogate
+    }
+
     void unifiedDiffMatchesDiffU_data() {
         QTest::addColumn<QByteArray>("before");
         QTest::addColumn<QByteArray>("after");
