@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "support/Json.h"
+
 using nvpg::support::ErrorKind;
 using nvpg::support::makeError;
 
@@ -53,9 +55,13 @@ support::Result<std::pair<uint64_t, uint32_t>> checkHeader(const char* p, uint16
 }
 
 support::Result<nlohmann::json> parseJson(std::string_view text) {
-    auto j = nlohmann::json::parse(text, nullptr, false);
-    if (j.is_discarded()) return bad("its header is not valid JSON");
-    return j;
+    // Depth-limited like every JSON core reads: a header nested without end would overflow the
+    // stack of whichever side copies or dumps it.
+    auto parsed = support::parseJson(text);
+    if (parsed.problem)
+        return bad(fmt::format("its header is not valid JSON (line {}, column {}: {})", parsed.problem->line,
+                               parsed.problem->column, parsed.problem->reason));
+    return std::move(parsed.doc);
 }
 
 }  // namespace

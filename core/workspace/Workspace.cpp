@@ -12,6 +12,7 @@
 
 #include "support/Base64.h"
 #include "support/Files.h"
+#include "support/Json.h"
 #include "support/Text.h"
 
 using nlohmann::json;
@@ -84,114 +85,19 @@ std::string child(std::string_view pointer, size_t index) {
     return fmt::format("{}/{}", pointer, index);
 }
 
-// nlohmann reports the 1-based index of the last byte it read; people want line and column.
-std::pair<size_t, size_t> lineAndColumn(std::string_view text, size_t byte) {
-    size_t pos = byte == 0 ? 0 : byte - 1;
-    pos = std::min(pos, text.size());
-    const auto head = text.substr(0, pos);
-    const size_t line = 1 + static_cast<size_t>(std::count(head.begin(), head.end(), '\n'));
-    const size_t nl = head.rfind('\n');
-    const size_t column = nl == std::string_view::npos ? pos + 1 : pos - nl;
-    return {line, column};
-}
-
-// The first byte that breaks UTF-8, if any: JSON strings are Unicode, so such text cannot be
-// written as it is.
-std::optional<size_t> firstNonUtf8(std::string_view s) {
-    const auto u = [&](size_t i) { return static_cast<unsigned char>(s[i]); };
-    size_t i = 0;
-    while (i < s.size()) {
-        const unsigned char c = u(i);
-        // n: continuation bytes that follow; cp: the code point they build.
-        size_t n = 0;
-        unsigned cp = c;
-        if ((c & 0xE0) == 0xC0) {
-            n = 1;
-            cp = c & 0x1F;
-        } else if ((c & 0xF0) == 0xE0) {
-            n = 2;
-            cp = c & 0x0F;
-        } else if ((c & 0xF8) == 0xF0) {
-            n = 3;
-            cp = c & 0x07;
-        } else if (c >= 0x80) {
-            return i;
-        }
-        if (n > 0 && i + n >= s.size()) return i;
-        for (size_t k = 1; k <= n; ++k) {
-            if ((u(i + k) & 0xC0) != 0x80) return i;
-            cp = (cp << 6) | (u(i + k) & 0x3F);
-        }
-        const bool overlong =
-            (n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000);
-        if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
-        i += n + 1;
-    }
-    return std::nullopt;
-}
-
-// "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..." -> the
-// part after the position, which we give again in our own form.
-std::string parseErrorReason(std::string_view what) {
-    const auto at = what.find("parse error");
-    if (at == std::string_view::npos) return std::string(what);
-    const auto colon = what.find(": ", at);
-    if (colon == std::string_view::npos) return std::string(what);
-    std::string reason(what.substr(colon + 2));
-    // The "last read" part quotes the input as it was, which may be the very bytes that are not
-    // UTF-8; spell those out so that the message itself stays displayable.
-    if (!firstNonUtf8(reason)) return reason;
-    std::string clean;
-    for (char c : reason) {
-        const auto u = static_cast<unsigned char>(c);
-        clean += u < 0x80 ? std::string(1, c) : fmt::format("\\x{:02X}", u);
-    }
-    return clean;
-}
-
 struct Parsed {
     json doc;
     std::optional<Error> error;
 };
 
-// Only called on text the parser refused, to learn where: a SAX pass that builds nothing and
-// keeps the first error, so that no exception is needed to get nlohmann's byte position.
-struct SyntaxErrorFinder : nlohmann::json_sax<json> {
-    size_t byte = 0;
-    std::string what = "syntax error";
-
-    bool null() override { return true; }
-    bool boolean(bool) override { return true; }
-    bool number_integer(number_integer_t) override { return true; }
-    bool number_unsigned(number_unsigned_t) override { return true; }
-    bool number_float(number_float_t, const string_t&) override { return true; }
-    bool string(string_t&) override { return true; }
-    bool binary(binary_t&) override { return true; }
-    bool start_object(std::size_t) override { return true; }
-    bool key(string_t&) override { return true; }
-    bool end_object() override { return true; }
-    bool start_array(std::size_t) override { return true; }
-    bool end_array() override { return true; }
-    bool parse_error(std::size_t position, const std::string&,
-                     const nlohmann::detail::exception& e) override {
-        byte = position;
-        what = e.what();
-        return false;
-    }
-};
-
 Parsed parseJson(std::string_view text, const Reader& r) {
-    Parsed p;
-    p.doc = json::parse(text.begin(), text.end(), nullptr, false);
-    if (!p.doc.is_discarded()) return p;
-    SyntaxErrorFinder finder;
-    json::sax_parse(text.begin(), text.end(), &finder);
-    const auto [line, column] = lineAndColumn(text, finder.byte);
-    p.error = r.error(fmt::format("line {}, column {}", line, column),
-                      fmt::format("not valid JSON: {}; fix the file or save it again from NVVM "
-                                  "Playground",
-                                  parseErrorReason(finder.what)));
-    return p;
+    auto parsed = support::parseJson(text);
+    if (!parsed.problem) return {std::move(parsed.doc), std::nullopt};
+    const auto& pr = *parsed.problem;
+    return {nullptr, r.error(fmt::format("line {}, column {}", pr.line, pr.column),
+                             fmt::format("not valid JSON: {}; fix the file or save it again from NVVM "
+                                         "Playground",
+                                         pr.reason))};
 }
 
 std::optional<Error> readString(const json& obj, std::string_view key, std::string_view pointer,
@@ -512,7 +418,7 @@ std::string serializeWorkspace(const Workspace& ws) {
 support::Result<std::string> workspaceFileBytes(const Workspace& ws, const std::filesystem::path& path) {
     // JSON holds Unicode text only; refuse here rather than let the serializer replace bytes.
     auto notUtf8 = [&](std::string_view what, std::string_view s) -> std::optional<Error> {
-        const auto at = firstNonUtf8(s);
+        const auto at = support::firstNonUtf8(s);
         if (!at) return std::nullopt;
         return support::makeError(
             ErrorKind::Input,
@@ -552,5 +458,4 @@ support::Status saveWorkspace(const Workspace& ws, const std::filesystem::path& 
     if (!bytes) return bytes.error();
     return support::writeFileAtomic(path, *bytes);
 }
-
 }  // namespace nvpg::workspace

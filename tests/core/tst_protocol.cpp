@@ -87,6 +87,15 @@ private slots:
         manyBlobs[8] = char(0xff);
         manyBlobs[9] = char(0xff);
         QTest::newRow("too many blobs") << QByteArray::fromStdString(manyBlobs) << "blobs is more than";
+        // 100,000 levels in a 200 KB header: whichever side copied or dumped it overflowed its stack.
+        Frame shallow;
+        shallow.type = 7;
+        shallow.header = nlohmann::json::array();
+        auto deep = encodeFrame(shallow);
+        deep.resize(deep.size() - 2);
+        deep += std::string(100000, '[') + std::string(100000, ']');
+        setU64(deep, 12, 200000);
+        QTest::newRow("nested without end") << QByteArray::fromStdString(deep) << "nested deeper than 64 levels";
     }
     void badMessagesAreClearErrors() {
         QFETCH(QByteArray, bytes);

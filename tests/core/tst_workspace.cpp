@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "TestSupport.h"
 #include "support/Base64.h"
 #include "workspace/Workspace.h"
@@ -77,6 +79,7 @@ private slots:
     void saveRefusesNonUtf8Text();
     void examplesSaveBackUnchanged();
     void runsAreKeptOnePerName();
+    void deeplyNestedJsonIsRefusedWithItsPlace();
 
     void base64KnownVectors_data();
     void base64KnownVectors();
@@ -586,6 +589,32 @@ void TestWorkspace::saveRefusesNonUtf8Text() {
         qs(named.error().message).contains("the name has a byte that is not UTF-8 at offset 4"),
         named.error().message.c_str());
     QCOMPARE(test::readText(path), before);
+}
+
+// 100,000 levels inside a run configuration: reading it, copying it or dumping it recursed once
+// per level and overflowed the stack (SIGSEGV, no message). The file is refused at the bracket
+// that goes too deep, before anything is built.
+void TestWorkspace::deeplyNestedJsonIsRefusedWithItsPlace() {
+    const size_t depth = 100000;
+    const std::string head = R"({"format":"nvvm-playground-workspace","version":1,"modules":[],)" "\n" R"("runs":[{"kernel":"k","y":)";
+    const std::string doc = head + std::string(depth, '[') + std::string(depth, ']') + "}]}";
+    auto r = workspace::parseWorkspace(doc, "deep.nvpg");
+    QVERIFY(!r.ok());
+    QVERIFY(r.error().kind == support::ErrorKind::Input);
+    const QString m = qs(r.error().message);
+    // Line 2: `"runs":[` opens level 2, `{` level 3, and the run's `[`s levels 4 on; the one that
+    // opens level 65 is the 62nd of them.
+    const size_t column = std::string(R"("runs":[{"kernel":"k","y":)").size() + 62;
+    QVERIFY2(m.startsWith(qs(fmt::format("deep.nvpg: line 2, column {}: ", column))), qPrintable(m));
+    QVERIFY2(m.contains("nested deeper than 64 levels"), qPrintable(m));
+
+    // Brackets inside strings are text, and 64 levels are still read.
+    std::string ok = R"({"format":"nvvm-playground-workspace","version":1,"modules":[],"name":")" +
+                     std::string(1000, '[') + R"(\"[","x":)";
+    ok += std::string(63, '[') + std::string(63, ']') + "}";
+    auto fine = workspace::parseWorkspace(ok, "ok.nvpg");
+    QVERIFY2(fine.ok(), fine.ok() ? "" : fine.error().message.c_str());
+    QCOMPARE(fine->name.size(), size_t(1002));
 }
 
 void TestWorkspace::base64KnownVectors_data() {
