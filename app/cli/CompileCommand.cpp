@@ -15,6 +15,7 @@
 #include "pipeline/Pipeline.h"
 #include "pipeline/Report.h"
 #include "support/Files.h"
+#include "support/Text.h"
 #include "toolkit/Toolkit.h"
 #include "workspace/Workspace.h"
 
@@ -127,7 +128,11 @@ support::Result<JobInputs> jobFromArgs(const CompileOptions& o) {
         in.baseDir = fs::absolute(o.inputs[0]).parent_path();
         in.workspace = std::move(*ws);
     } else {
-        for (const auto& input : o.inputs) {
+        for (size_t i = 0; i < o.inputs.size(); ++i) {
+            const auto& input = o.inputs[i];
+            // The file name is the module's name, so it is held to the rule for module names.
+            if (auto problem = nvvm::moduleNameProblem(input))
+                return bad(fmt::format("input {}: {}; rename the file ({})", i + 1, *problem, nvvm::kModuleNameAdvice));
             // The name first: what is not a module is not read at all.
             const auto ext = fs::path(input).extension();
             if (ext != ".ll" && ext != ".bc")
@@ -174,14 +179,15 @@ void printDiagnostics(const std::vector<nvvm::Diagnostic>& diags) {
 }
 
 int usage(const std::string& message) {
-    std::fprintf(stderr, "nvpg: %s\n", message.c_str());
+    // Messages quote file and module names, which must not drive the terminal.
+    std::fprintf(stderr, "nvpg: %s\n", support::printable(message, true).c_str());
     return kUsageError;
 }
 
 int compileFailed(const support::Error& error) {
     // A compile that ran out of time is the input's doing, like one libNVVM rejected or crashed on.
     if (error.kind != support::ErrorKind::Timeout) return usage(error.message);
-    std::fprintf(stderr, "nvpg: %s\n", error.message.c_str());
+    std::fprintf(stderr, "nvpg: %s\n", support::printable(error.message, true).c_str());
     return kCompileError;
 }
 
@@ -230,7 +236,8 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
         for (size_t i = 0; i < r.ltoIr.size(); ++i) {
             const auto& blob = r.ltoIr[i];
             if (!(written = writeOut(paths[i], blob.bytes, true, writing, error))) break;
-            std::fprintf(stderr, "nvpg: wrote %s (LTO-IR of %s)\n", paths[i].c_str(), blob.name.c_str());
+            std::fprintf(stderr, "nvpg: wrote %s (LTO-IR of %s)\n", support::printable(paths[i]).c_str(),
+                         support::printable(blob.name).c_str());
         }
     }
     if (!written) return usage(error);

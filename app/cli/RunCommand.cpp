@@ -113,7 +113,7 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
         config = runs[pick];  // checked when the workspace was read
         if (!r.config && runs.size() > 1)
             std::fprintf(stderr, "nvpg: running configuration %s (the first; --config picks another of %s)\n",
-                         names[0].c_str(), support::join(names, ", ").c_str());
+                         support::printable(names[0]).c_str(), support::printable(support::join(names, ", ")).c_str());
     } else if (r.config) {
         return usage(fmt::format("--config {}: run configurations come from a workspace (.nvpg), and {} has none",
                                  *r.config, o.inputs[0]));
@@ -162,7 +162,7 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
     }
     auto ran = runner.run(*compiled, config, inputs->baseDir);
     if (!ran) {
-        std::fprintf(stderr, "nvpg: %s\n", ran.error().message.c_str());
+        std::fprintf(stderr, "nvpg: %s\n", support::printable(ran.error().message, true).c_str());
         switch (ran.error().kind) {
             case support::ErrorKind::Environment: return kNoGpu;
             case support::ErrorKind::Usage:

@@ -21,14 +21,15 @@ std::string_view severityName(Severity s) {
 }
 
 std::string formatDiagnostic(const Diagnostic& d) {
+    // This text goes to terminals: a name or a quoted line must not be able to drive one.
     std::string where;
     if (!d.module.empty()) {
-        where = d.module;
+        where = support::printable(d.module);
         if (d.line > 0) where += fmt::format(":{}", d.line);
         if (d.line > 0 && d.column > 0) where += fmt::format(":{}", d.column);
         where += ": ";
     }
-    return fmt::format("{}{}: {}", where, severityName(d.severity), d.message);
+    return fmt::format("{}{}: {}", where, severityName(d.severity), support::printable(d.message, true));
 }
 
 namespace {

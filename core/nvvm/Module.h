@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,15 @@ struct Module {
     ModuleFormat format() const;
     bool isBitcode() const { return format() == ModuleFormat::Bitcode; }
 };
+
+// What is wrong with a module name, if anything: a control character (C0, DEL, C1). Names go
+// into libNVVM's log and onto terminals, where an ESC sequence rewrites the screen, a newline
+// forges a line of its own and a NUL cuts the name short. The text shows the name escaped;
+// kModuleNameAdvice says what to do.
+inline constexpr std::string_view kModuleNameAdvice =
+    "names are shown in messages and in libNVVM's log, where such a character would rewrite the terminal or "
+    "start a line of its own";
+std::optional<std::string> moduleNameProblem(std::string_view name);
 
 // Raw bitcode starts with 'B' 'C' 0xC0 0xDE; wrapped bitcode with 0x0B17C0DE (little-endian).
 bool looksLikeBitcode(std::string_view bytes);

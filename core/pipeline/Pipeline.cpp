@@ -98,6 +98,11 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
     const auto& tk = *toolkit_;
 
     if (auto st = job.options.validate(tk.cudaMajor()); !st) return st.error();
+    // Whatever front end named them: libNVVM's log and every message carry the names.
+    for (size_t i = 0; i < job.modules.size(); ++i)
+        if (auto problem = nvvm::moduleNameProblem(job.modules[i].name))
+            return makeError(ErrorKind::Usage, fmt::format("module {}: {}; rename the module ({})", i + 1, *problem,
+                                                           nvvm::kModuleNameAdvice));
     if (job.options.genLto)
         return makeError(ErrorKind::Usage,
                          "gen-lto is chosen through the wanted outputs (LTO-IR), not as an option");

@@ -131,6 +131,8 @@ std::optional<Error> readModule(const json& m, std::string_view pointer, const R
         return r.error(child(pointer, "name"),
                        "the module name is empty; give it a name such as \"kernel.ll\" (libNVVM "
                        "reports errors by module name)");
+    if (auto problem = nvvm::moduleNameProblem(out.name))
+        return r.error(child(pointer, "name"), fmt::format("{}; rename the module ({})", *problem, nvvm::kModuleNameAdvice));
 
     const auto text = m.find("text");
     const auto bitcode = m.find("bitcode");

@@ -31,6 +31,15 @@ void writeFile(const std::string& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary) << bytes;
 }
 
+// A byte that a terminal takes as a command, or that starts a line of its own.
+bool hasControlBytes(const QByteArray& text) {
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if ((u < 0x20 && c != '\n') || u == 0x7f) return true;
+    }
+    return text.contains("\xc2\x85") || text.contains("\xc2\x9b");
+}
+
 }  // namespace
 
 class TestCliInput : public QObject {
@@ -51,6 +60,27 @@ private slots:
                                       "nested deeper than 64 levels"),
                      r.err.constData());
         }
+    }
+
+    // Module names come from the command line too: a file name with ESC set the terminal's
+    // title and cleared the screen when nvpg named it in an error; a newline forged a line.
+    void controlCharactersInFileNamesAreRefused_data() {
+        QTest::addColumn<QByteArray>("name");
+        QTest::addColumn<QByteArray>("shown");
+        QTest::newRow("title and clear") << QByteArray("k\x1b]0;pwned\x07\x1b[2J.ll") << QByteArray("k\\x1b]0;pwned\\x07\\x1b[2J.ll");
+        QTest::newRow("forged line") << QByteArray("k.ll\nerror: all is well.ll") << QByteArray("k.ll\\nerror: all is well.ll");
+        QTest::newRow("C1 CSI") << QByteArray("k\xc2\x9b" "2J.ll") << QByteArray("k\\u009b2J.ll");
+    }
+    void controlCharactersInFileNamesAreRefused() {
+        QFETCH(QByteArray, name);
+        QFETCH(QByteArray, shown);
+        QTemporaryDir dir;
+        writeFile((dir.path() + "/").toStdString() + name.toStdString(), "define void @k( {\n");
+        const auto r = runNvpg({"compile", "--arch", "compute_90", QString::fromUtf8(name)}, dir.path());
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(!hasControlBytes(r.err.chopped(r.err.endsWith('\n') ? 1 : 0)), r.err.constData());
+        QVERIFY2(r.err.contains(shown), r.err.constData());
+        QVERIFY2(r.err.contains("control character"), r.err.constData());
     }
 
 

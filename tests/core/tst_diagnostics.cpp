@@ -103,6 +103,17 @@ private slots:
                  std::string("k.ll: warning: w"));
         QCOMPARE(nvvm::formatDiagnostic({"", 0, 0, nvvm::Severity::Error, "e"}), std::string("error: e"));
     }
+
+    // A module name set the terminal's title and cleared the screen; a newline in it forged a
+    // line of its own. Names and messages come out escaped; a message's own lines (the IR the
+    // verifier quotes below it) stay lines.
+    void formatEscapesControlCharacters() {
+        const nvvm::Diagnostic d{"k\x1b]0;pwned\a\x1b[2J\nerror: forged.ll", 3, 4, nvvm::Severity::Error,
+                                 "bad \x1b[31mred\x1b[0m\xc2\x85\n  %p = alloca float"};
+        const auto text = nvvm::formatDiagnostic(d);
+        QCOMPARE(text, std::string("k\\x1b]0;pwned\\x07\\x1b[2J\\nerror: forged.ll:3:4: error: "
+                                   "bad \\x1b[31mred\\x1b[0m\\u0085\n  %p = alloca float"));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestDiagnostics)

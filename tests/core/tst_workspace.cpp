@@ -80,6 +80,8 @@ private slots:
     void examplesSaveBackUnchanged();
     void runsAreKeptOnePerName();
     void deeplyNestedJsonIsRefusedWithItsPlace();
+    void controlCharactersInModuleNamesAreRefused_data();
+    void controlCharactersInModuleNamesAreRefused();
 
     void base64KnownVectors_data();
     void base64KnownVectors();
@@ -615,6 +617,37 @@ void TestWorkspace::deeplyNestedJsonIsRefusedWithItsPlace() {
     auto fine = workspace::parseWorkspace(ok, "ok.nvpg");
     QVERIFY2(fine.ok(), fine.ok() ? "" : fine.error().message.c_str());
     QCOMPARE(fine->name.size(), size_t(1002));
+}
+
+void TestWorkspace::controlCharactersInModuleNamesAreRefused_data() {
+    QTest::addColumn<QString>("name");  // as JSON writes it
+    QTest::addColumn<QString>("shown");  // as the message shows it
+    QTest::newRow("terminal title and clear") << R"(k\u001b]0;pwned\u0007\u001b[2J.ll)"
+                                              << R"(k\x1b]0;pwned\x07\x1b[2J.ll)";
+    QTest::newRow("newline forging an error line") << R"(k.ll\nerror: all is well)" << R"(k.ll\nerror: all is well)";
+    QTest::newRow("NUL cutting the name") << R"(k.ll\u0000.txt)" << R"(k.ll\x00.txt)";
+    QTest::newRow("DEL") << R"(k\u007f.ll)" << R"(k\x7f.ll)";
+    QTest::newRow("C1 next line") << R"(k\u0085.ll)" << R"(k\u0085.ll)";
+    QTest::newRow("C1 CSI") << R"(k\u009b2J.ll)" << R"(k\u009b2J.ll)";
+}
+
+void TestWorkspace::controlCharactersInModuleNamesAreRefused() {
+    QFETCH(QString, name);
+    QFETCH(QString, shown);
+    const std::string doc = R"({"format":"nvvm-playground-workspace","version":1,"modules":[)"
+                            R"({"name":"a.ll","text":"; a\n"},{"name":")" +
+                            name.toStdString() + R"(","text":"; b\n"}]})";
+    auto r = workspace::parseWorkspace(doc, "w.nvpg");
+    QVERIFY2(!r.ok(), "a module name with a control character was accepted");
+    const QString m = qs(r.error().message);
+    QVERIFY2(m.startsWith("w.nvpg: /modules/1/name: "), qPrintable(m));
+    QVERIFY2(m.contains(shown), qPrintable(m));
+    QVERIFY2(m.contains("control character"), qPrintable(m));
+    for (QChar c : m) QVERIFY2(c.unicode() >= 0x20 && !(c.unicode() >= 0x7f && c.unicode() <= 0x9f), qPrintable(m));
+
+    // Other Unicode is a name like any other.
+    auto fine = workspace::parseWorkspace(validWith({{"modules", {{{"name", "ядро ✓.ll"}, {"text", "; a\n"}}}}}), "u");
+    QVERIFY2(fine.ok(), fine.ok() ? "" : fine.error().message.c_str());
 }
 
 void TestWorkspace::base64KnownVectors_data() {
