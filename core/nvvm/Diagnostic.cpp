@@ -1,6 +1,7 @@
 #include "nvvm/Diagnostic.h"
 
 #include <climits>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -34,8 +35,10 @@ std::string formatDiagnostic(const Diagnostic& d) {
 
 namespace {
 
+using Names = std::unordered_set<std::string_view>;
+
 // "NAME (LINE, COL): MESSAGE" with NAME one of the module names (which may hold spaces).
-bool parsePlaced(std::string_view line, const std::vector<std::string>& names, Diagnostic& d) {
+bool parsePlaced(std::string_view line, const Names& names, Diagnostic& d) {
     const auto open = line.rfind(" (", line.find("): "));
     const auto close = line.find("): ");
     if (open == std::string_view::npos || close == std::string_view::npos || open > close)
@@ -50,9 +53,7 @@ bool parsePlaced(std::string_view line, const std::vector<std::string>& names, D
         return false;
     // Not a place libNVVM would print, and the column must not overflow on the way to 1-based.
     if (ln < 0 || ln > INT_MAX || col < 0 || col >= INT_MAX) return false;
-    bool known = names.empty();
-    for (const auto& n : names) known = known || n == name;
-    if (!known) return false;
+    if (!names.empty() && !names.count(name)) return false;
     d.module = std::string(name);
     d.line = static_cast<int>(ln);
     d.column = static_cast<int>(col) + 1;  // libNVVM counts columns from 0
@@ -60,17 +61,18 @@ bool parsePlaced(std::string_view line, const std::vector<std::string>& names, D
     return true;
 }
 
-// "NAME: error: MESSAGE", "NAME: warning: MESSAGE", "libnvvm : error: MESSAGE".
-bool parseTagged(std::string_view line, const std::vector<std::string>& names, Diagnostic& d) {
-    for (auto [tag, sev] : {std::pair{": error: ", Severity::Error},
+// "NAME: error: MESSAGE", "NAME: warning: MESSAGE", "libnvvm : error: MESSAGE", and
+// "NAME: link error: error: MESSAGE" (a symbol NAME defines again).
+bool parseTagged(std::string_view line, const Names& names, Diagnostic& d) {
+    for (auto [tag, sev] : {std::pair{": link error: error: ", Severity::Error},
+                            std::pair{": error: ", Severity::Error},
                             std::pair{": warning: ", Severity::Warning},
                             std::pair{" : error: ", Severity::Error},
                             std::pair{" : warning: ", Severity::Warning}}) {
         const auto pos = line.find(tag);
         if (pos == std::string_view::npos) continue;
         const auto who = line.substr(0, pos);
-        for (const auto& n : names)
-            if (n == who) d.module = n;
+        if (names.count(who)) d.module = std::string(who);
         d.severity = sev;
         d.message = std::string(line.substr(pos + std::string_view(tag).size()));
         return true;
@@ -92,6 +94,8 @@ std::vector<Diagnostic> parseNvvmLog(std::string_view log, bool failed,
                                      const std::vector<std::string>& moduleNames) {
     std::vector<Diagnostic> out;
     const Severity unmarked = failed ? Severity::Error : Severity::Warning;
+    // A set, as a program may hold thousands of modules and its log a line for each.
+    const Names names(moduleNames.begin(), moduleNames.end());
     for (auto raw : support::splitLines(log)) {
         // libNVVM ends its log with a NUL; the verifier quotes the offending IR on indented lines.
         while (!raw.empty() && raw.back() == '\0') raw.remove_suffix(1);
@@ -102,7 +106,7 @@ std::vector<Diagnostic> parseNvvmLog(std::string_view log, bool failed,
         }
         Diagnostic d;
         d.severity = unmarked;
-        if (!parsePlaced(raw, moduleNames, d) && !parseTagged(raw, moduleNames, d))
+        if (!parsePlaced(raw, names, d) && !parseTagged(raw, names, d))
             d.message = std::string(trim(raw));
         out.push_back(std::move(d));
     }

@@ -1,8 +1,13 @@
 #include "nvvm/Program.h"
 
+#include <algorithm>
+#include <optional>
+
 #include <fmt/format.h>
 
+#include "nvvm/IrScan.h"
 #include "support/Stopwatch.h"
+#include "support/Text.h"
 
 using nvpg::support::ErrorKind;
 using nvpg::support::makeError;
@@ -148,6 +153,119 @@ CompileOutput Program::run(const Options& options, bool compile) {
                                                api_.getErrorString(out.code))});
     out.seconds = watch.seconds();
     return out;
+}
+
+namespace {
+
+// Modules tried alone for an error libNVVM gave without a module; past this many the error says
+// "in one of" them instead, so that a failed compile of thousands of modules stays quick.
+constexpr size_t kMaxModulesTriedAlone = 64;
+
+// "Linking globals named 'k': symbol multiply defined!" -> "k".
+std::optional<std::string> multiplyDefinedSymbol(std::string_view message) {
+    constexpr std::string_view head = "Linking globals named '";
+    const auto at = message.find(head);
+    if (at == std::string_view::npos) return std::nullopt;
+    const auto start = at + head.size();
+    const auto end = message.find('\'', start);
+    if (end == std::string_view::npos || message.find("multiply defined", end) == std::string_view::npos)
+        return std::nullopt;
+    return std::string(message.substr(start, end - start));
+}
+
+// Whether text IR defines `symbol`: a function with a body, or a global variable that is not
+// only declared (`@g = external global`).
+bool definesSymbol(const Module& m, const std::string& symbol) {
+    if (m.isBitcode()) return false;
+    for (const auto& f : scanFunctions(m.bytes))
+        if (f.isDefinition && f.name == symbol) return true;
+    const std::string plain = "@" + symbol + " =", quoted = "@\"" + symbol + "\" =";
+    for (auto line : support::splitLines(m.bytes)) {
+        line = support::trim(line);
+        if (!support::startsWith(line, plain) && !support::startsWith(line, quoted)) continue;
+        if (line.find(" external ") == std::string_view::npos) return true;
+    }
+    return false;
+}
+
+std::string namesOf(const std::vector<const Module*>& modules) {
+    std::vector<std::string> names;
+    for (const auto* m : modules) names.push_back(m->name);
+    if (names.size() == 2) return fmt::format("both {} and {}", names[0], names[1]);
+    std::vector<std::string> head(names.begin(), names.end() - 1);
+    return support::join(head, ", ") + " and " + names.back();
+}
+
+void nameDefiners(Diagnostic& d, const std::string& symbol, const std::vector<Module>& modules) {
+    std::vector<const Module*> definers;
+    for (const auto& m : modules)
+        if (definesSymbol(m, symbol)) definers.push_back(&m);
+    if (d.module.empty() && !definers.empty()) d.module = definers.back()->name;
+    if (definers.size() == 2 && definers[0]->name == definers[1]->name) {
+        d.message += fmt::format(" @{} is defined twice: {} is given twice; give it once", symbol, definers[0]->name);
+        return;
+    }
+    std::string where;
+    if (definers.size() >= 2)
+        where = fmt::format("@{} is defined in {}", symbol, namesOf(definers));
+    else
+        // Bitcode cannot be read here: the other definition is in one of its modules.
+        where = fmt::format("@{} is defined in {} and in another module", symbol,
+                            d.module.empty() ? std::string("one module") : d.module);
+    d.message += fmt::format(" {}; keep one definition (declare it in the others)", where);
+}
+
+}  // namespace
+
+void nameModulesOfErrors(CompileOutput& out, const std::vector<Module>& modules, const toolkit::NvvmApi& api) {
+    std::vector<Diagnostic*> unnamed;
+    for (auto& d : out.diagnostics) {
+        if (d.severity != Severity::Error || d.source != "libNVVM") continue;
+        if (auto symbol = multiplyDefinedSymbol(d.message)) {
+            nameDefiners(d, *symbol, modules);
+            continue;
+        }
+        // An option error names libNVVM itself, which is right.
+        if (d.module.empty() && out.log.find("libnvvm : error: " + d.message) == std::string::npos)
+            unnamed.push_back(&d);
+    }
+    if (unnamed.empty() || modules.empty()) return;
+    // libNVVM stops at the first module it cannot read, so the first that fails alone with the
+    // message is the one.
+    if (modules.size() <= kMaxModulesTriedAlone) {
+        for (const auto& m : modules) {
+            if (std::all_of(unnamed.begin(), unnamed.end(), [](const Diagnostic* d) { return !d->module.empty(); }))
+                break;
+            auto alone = Program::create(api);
+            if (!alone) return;
+            Module eager = m;
+            eager.lazy = false;
+            const auto added = (*alone)->addModule(eager);
+            // A compile, not a verify: libNVVM's verifier aborts ("LLVM ERROR: out of memory") on a
+            // module with a bad datalayout, where its compile reports it (CUDA 13.0).
+            const auto v = added ? (*alone)->compile(Options{}) : CompileOutput{};
+            for (auto* d : unnamed) {
+                if (!d->module.empty()) continue;
+                const bool same = added ? std::any_of(v.diagnostics.begin(), v.diagnostics.end(),
+                                                      [&](const Diagnostic& e) { return e.message == d->message; })
+                                        : added.error().message.find(d->message) != std::string::npos;
+                if (same) d->module = m.name;
+            }
+        }
+    }
+    for (auto* d : unnamed) {
+        if (!d->module.empty()) continue;
+        if (modules.size() == 1) {
+            d->module = modules[0].name;
+        } else if (modules.size() <= 8) {
+            std::vector<std::string> names;
+            for (const auto& m : modules) names.push_back(m.name);
+            d->message += fmt::format(" (in one of {})", support::join(names, ", "));
+        } else {
+            d->message += fmt::format(" (in one of the {} modules, from {} to {})", modules.size(), modules.front().name,
+                                      modules.back().name);
+        }
+    }
 }
 
 }  // namespace nvpg::nvvm

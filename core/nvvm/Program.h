@@ -64,4 +64,12 @@ private:
     bool libdeviceAdded_ = false;
 };
 
+// libNVVM names no module on some errors: bitcode it cannot read ("Invalid abbrev number",
+// "Invalid encoding"), "Unknown specifier in datalayout string", and of two modules that define
+// one symbol it names only the second. After a failed compile or verify of `modules`, gives each
+// such error of `out` its module: the one that alone fails with the same message (each is tried
+// in a Program of its own, with no options, so that an option error is matched by none), else
+// "in one of" the modules; a symbol defined twice is said with both modules that define it.
+void nameModulesOfErrors(CompileOutput& out, const std::vector<Module>& modules, const toolkit::NvvmApi& api);
+
 }  // namespace nvpg::nvvm

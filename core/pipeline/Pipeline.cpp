@@ -146,6 +146,7 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
     if (job.verifyOnly) {
         stage({StageId::Verify, {}});
         auto v = program_->verify(options);
+        if (!v.ok) nvvm::nameModulesOfErrors(v, job.modules, tk.nvvm());
         out.stages.push_back({StageId::Verify, v.seconds});
         out.nvvmLog = v.log;
         append(out.diagnostics, v.diagnostics);
@@ -158,6 +159,7 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
     if (wantsPtx) {
         stage({job.libdevice && !program_->libdeviceAdded() ? StageId::CompilePtxLibdevice : StageId::CompilePtx, {}});
         auto c = program_->compile(options);
+        if (!c.ok) nvvm::nameModulesOfErrors(c, job.modules, tk.nvvm());
         out.stages.push_back({StageId::CompilePtx, c.seconds});
         out.nvvmLog = c.log;
         append(out.diagnostics, c.diagnostics);
@@ -181,6 +183,7 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
         if (job.ltoMode == lto::Mode::Program) {
             stage({StageId::CompileLtoIr, {}});
             auto c = program_->compile(ltoOptions);
+            if (!c.ok) nvvm::nameModulesOfErrors(c, job.modules, tk.nvvm());
             out.stages.push_back({StageId::CompileLtoIr, c.seconds});
             append(out.diagnostics, c.diagnostics);
             if (!c.ok) {
@@ -202,6 +205,7 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
                     continue;
                 }
                 auto c = p->compile(ltoOptions);
+                if (!c.ok) nvvm::nameModulesOfErrors(c, {eager}, tk.nvvm());
                 append(out.diagnostics, c.diagnostics);
                 if (!c.ok) {
                     ok = false;

@@ -83,6 +83,27 @@ private slots:
         QVERIFY2(r.err.contains("control character"), r.err.constData());
     }
 
+    // "symbol multiply defined!" came with no file, and a damaged datalayout with none either.
+    void compileErrorsNameTheModules() {
+        QTemporaryDir dir;
+        const auto text = test::readText(test::dataDir() / "ir/sinf.ll");
+        QDir(dir.path()).mkpath("d1");
+        QDir(dir.path()).mkpath("d2");
+        writeFile((dir.path() + "/d1/k.ll").toStdString(), text);
+        writeFile((dir.path() + "/d2/k.ll").toStdString(), text);
+        auto r = runNvpg({"compile", "--arch", "compute_90", "d1/k.ll", "d2/k.ll"}, dir.path());
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.startsWith("d2/k.ll: error: "), r.err.constData());
+        QVERIFY2(r.err.contains("@sin_kernel is defined in both d1/k.ll and d2/k.ll"), r.err.constData());
+
+        std::string layout = text;
+        layout.insert(layout.find("target datalayout = \"") + 21, "q7-");
+        writeFile((dir.path() + "/layout.ll").toStdString(), layout);
+        r = runNvpg({"compile", "--arch", "compute_90", "d1/k.ll", "layout.ll"}, dir.path());
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.startsWith("layout.ll: error: Unknown specifier in datalayout string"), r.err.constData());
+    }
+
 
 };
 

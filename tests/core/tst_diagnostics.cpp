@@ -38,6 +38,10 @@ private slots:
                                              << "something to note";
         QTest::newRow("tagged warning") << "a.ll: warning: deprecated" << true << "a.ll" << 0 << 0
                                         << "warning" << "deprecated";
+        // Two modules defining one symbol: libNVVM names the second, before "link error".
+        QTest::newRow("link error") << "b.ll: link error: error: Linking globals named 'k': symbol multiply defined!\n\n"
+                                    << true << "b.ll" << 0 << 0 << "error"
+                                    << "Linking globals named 'k': symbol multiply defined!";
         QTest::newRow("log ends with NUL") << QString("a.ll (1, 2): x") + QChar(0) << true << "a.ll" << 1 << 3
                                            << "error" << "x";
     }

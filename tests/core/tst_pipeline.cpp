@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "Mutate.h"
 #include "PlainNvvm.h"
 #include "TestSupport.h"
 #include "nvvm/Libdevice.h"
@@ -304,6 +305,70 @@ private slots:
         for (const char* s : {"add modules", "compile PTX", "compile LTO-IR", "link LTO-IR to PTX", "link LTO-IR to cubin"})
             QVERIFY2(std::find(stages.begin(), stages.end(), s) != stages.end(), s);
     }
+
+    // libNVVM names no module on some errors: damaged bitcode ("Invalid abbrev number",
+    // "Invalid encoding", ...), a bad datalayout, and it names only the second of two modules
+    // that define one symbol, after a "link error:" that hid even that. Every error the pipeline
+    // returns names the module it is about.
+    void everyErrorNamesItsModule() {
+        const auto text = test::readText(test::dataDir() / "ir/sinf.ll");
+        auto errorsOf = [](std::vector<nvvm::Module> modules) {
+            pipeline::Pipeline p(test::realToolkit());
+            pipeline::Job job;
+            job.modules = std::move(modules);
+            job.options.arch = "compute_90";
+            job.outputs = pipeline::kPtx;
+            auto r = p.run(job);
+            if (!r) qFatal("%s", r.error().message.c_str());
+            std::vector<nvvm::Diagnostic> errors;
+            for (const auto& d : r->diagnostics)
+                if (d.severity == nvvm::Severity::Error) errors.push_back(d);
+            if (r->ok || errors.empty()) qFatal("the compile did not fail");
+            return errors;
+        };
+        auto shown = [](const std::vector<nvvm::Diagnostic>& ds) {
+            std::string s;
+            for (const auto& d : ds) s += nvvm::formatDiagnostic(d) + "\n";
+            return s;
+        };
+
+        // A datalayout with a specifier LLVM does not know, in the second of two modules.
+        std::string badLayout = text;
+        const auto dl = badLayout.find("target datalayout = \"") + 21;
+        badLayout.insert(dl, "q7-");
+        auto errors = errorsOf({{"a.ll", text}, {"layout.ll", badLayout}});
+        for (const auto& d : errors) QVERIFY2(d.module == "layout.ll", shown(errors).c_str());
+        QVERIFY2(shown(errors).find("Unknown specifier in datalayout string") != std::string::npos, shown(errors).c_str());
+
+        // The same kernel defined by two modules: the message says which two.
+        errors = errorsOf({{"d1/k.ll", text}, {"d2/k.ll", text}});
+        QVERIFY2(errors.size() == 1 && errors[0].module == "d2/k.ll", shown(errors).c_str());
+        QVERIFY2(errors[0].message.find("@sin_kernel is defined in both d1/k.ll and d2/k.ll") != std::string::npos,
+                 shown(errors).c_str());
+        // And one file given twice.
+        errors = errorsOf({{"k.ll", text}, {"k.ll", text}});
+        QVERIFY2(errors.size() == 1 && errors[0].module == "k.ll", shown(errors).c_str());
+        QVERIFY2(errors[0].message.find("@sin_kernel is defined twice: k.ll is given twice; give it once") != std::string::npos,
+                 shown(errors).c_str());
+
+        // Damaged bitcode after a text module: libNVVM's messages are of the bitcode reader alone.
+        const auto llvmAs = QStandardPaths::findExecutable("llvm-as-14");
+        if (llvmAs.isEmpty()) QSKIP("llvm-as-14 is not installed (Debian package llvm-14)");
+        QProcess as;
+        as.start(llvmAs, {QString::fromStdString((test::dataDir() / "ir/sinf.ll").string()), "-o", "-"});
+        QVERIFY(as.waitForFinished(30000) && as.exitCode() == 0);
+        const std::string bitcode = as.readAllStandardOutput().toStdString();
+        int unplacedByLibnvvm = 0;
+        for (uint64_t seed = 1; seed <= 6; ++seed) {
+            const std::string damaged = test::mutateBytes(bitcode, seed, 4);
+            errors = errorsOf({{"a.ll", text}, {"m.bc", damaged}});
+            for (const auto& d : errors) QVERIFY2(d.module == "m.bc", (std::to_string(seed) + ": " + shown(errors)).c_str());
+            for (const char* m : {"Invalid abbrev number", "Invalid encoding", "not a number", "Invalid record"})
+                if (shown(errors).find(m) != std::string::npos) ++unplacedByLibnvvm;
+        }
+        QVERIFY2(unplacedByLibnvvm > 0, "no seed gave one of the bitcode reader's unplaced messages");
+    }
+
 };
 
 QTEST_GUILESS_MAIN(TestPipeline)
