@@ -2,6 +2,7 @@
 // the file and a JSON pointer in the message, and saving never leaves a half-written file.
 #include <QtTest>
 
+#include <chrono>
 #include <filesystem>
 #include <string>
 
@@ -82,6 +83,7 @@ private slots:
     void deeplyNestedJsonIsRefusedWithItsPlace();
     void controlCharactersInModuleNamesAreRefused_data();
     void controlCharactersInModuleNamesAreRefused();
+    void manyModulesLoadInLinearTime();
 
     void base64KnownVectors_data();
     void base64KnownVectors();
@@ -648,6 +650,36 @@ void TestWorkspace::controlCharactersInModuleNamesAreRefused() {
     // Other Unicode is a name like any other.
     auto fine = workspace::parseWorkspace(validWith({{"modules", {{{"name", "ядро ✓.ll"}, {"text", "; a\n"}}}}}), "u");
     QVERIFY2(fine.ok(), fine.ok() ? "" : fine.error().message.c_str());
+}
+
+// 100,000 modules took 222 s to load (each name was compared with every earlier one). Loading
+// is to grow with the number of modules, not its square: 8 times the modules may take at most
+// 30 times as long (a square takes 64 times; caches and malloc make a linear load take ~12).
+void TestWorkspace::manyModulesLoadInLinearTime() {
+    auto documentOf = [](size_t n) {
+        nlohmann::json modules = nlohmann::json::array();
+        for (size_t i = 0; i < n; ++i)
+            modules.push_back({{"name", fmt::format("dir{}/module{}.ll", i % 7, i)}, {"text", "; m\n"}});
+        return nlohmann::json{{"format", "nvvm-playground-workspace"}, {"version", 1}, {"modules", modules}}.dump();
+    };
+    // The best of a few rounds, so that a busy machine does not make the small load look slow.
+    auto secondsToLoad = [](const std::string& doc, size_t n, int rounds) {
+        double best = 1e9;
+        for (int round = 0; round < rounds; ++round) {
+            const auto start = std::chrono::steady_clock::now();
+            auto r = workspace::parseWorkspace(doc, "many.nvpg");
+            const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+            if (!r.ok()) qFatal("%s", r.error().message.c_str());
+            if (r->modules.size() != n) qFatal("read %zu modules of %zu", r->modules.size(), n);
+            best = std::min(best, took.count());
+        }
+        return best;
+    };
+    const double small = secondsToLoad(documentOf(5000), 5000, 3);
+    const double large = secondsToLoad(documentOf(40000), 40000, 2);
+    qInfo("5,000 modules: %.4f s; 40,000 modules: %.4f s (%.1fx)", small, large, large / small);
+    QVERIFY2(large < 30 * std::max(small, 1e-3),
+             qPrintable(QString("40,000 modules took %1x as long as 5,000").arg(large / small)));
 }
 
 void TestWorkspace::base64KnownVectors_data() {
