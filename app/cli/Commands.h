@@ -51,6 +51,7 @@ struct RunOptions {
     int repeat = 1;
     double timeout = 10;
     int device = 0;
+    bool allowOutsideFiles = false;  // a workspace's buffer files may lie outside its folder
 };
 
 // What the compile options give, before anything is compiled.

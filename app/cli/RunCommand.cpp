@@ -38,6 +38,9 @@ void addRunOptions(CLI::App& cmd, RunOptions& r) {
     cmd.add_option("--timeout", r.timeout, "seconds a launch may take before it is stopped (default 10)")
         ->check(CLI::PositiveNumber);
     cmd.add_option("--device", r.device, "the GPU to use (default 0)")->check(CLI::NonNegativeNumber);
+    cmd.add_flag("--allow-outside-files", r.allowOutsideFiles,
+                 "let the workspace's run configuration read buffer files outside the workspace's folder "
+                 "(absolute paths, '..', links that lead out)");
 }
 
 namespace {
@@ -111,6 +114,12 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
             return usage(fmt::format("no run configuration {} in {}; it has {}", *r.config, o.inputs[0],
                                      support::join(names, ", ")));
         config = runs[pick];  // checked when the workspace was read
+        // Files named by the workspace, not by the person typing: one from elsewhere is asked for.
+        if (r.args.empty() && !r.allowOutsideFiles)
+            for (const auto& outside : workspace::filesOutsideFolder(runs, inputs->baseDir))
+                if (outside.run == pick)
+                    return usage(fmt::format("{}: {}; give --allow-outside-files to read it", o.inputs[0],
+                                             workspace::describeOutsideFile(runs, outside, inputs->baseDir)));
         if (!r.config && runs.size() > 1)
             std::fprintf(stderr, "nvpg: running configuration %s (the first; --config picks another of %s)\n",
                          support::printable(names[0]).c_str(), support::printable(support::join(names, ", ")).c_str());

@@ -465,4 +465,39 @@ support::Status saveWorkspace(const Workspace& ws, const std::filesystem::path& 
     if (!bytes) return bytes.error();
     return support::writeFileAtomic(path, *bytes);
 }
+
+std::vector<OutsideFile> filesOutsideFolder(const std::vector<gpu::RunConfig>& runs,
+                                            const std::filesystem::path& folder) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    // Links resolved on both sides, so that neither a link to the folder nor one inside it
+    // that points out decides wrongly; a part that does not exist yet is taken as written.
+    const fs::path base = fs::weakly_canonical(fs::absolute(folder, ec), ec);
+    std::vector<OutsideFile> out;
+    for (size_t r = 0; r < runs.size(); ++r) {
+        for (size_t a = 0; a < runs[r].args.size(); ++a) {
+            const auto& arg = runs[r].args[a];
+            if (arg.kind != gpu::ArgSpec::Buffer) continue;
+            if (arg.init.kind != gpu::BufferInit::NpyFile && arg.init.kind != gpu::BufferInit::RawFile) continue;
+            const fs::path file = fs::weakly_canonical(base / arg.init.file, ec);
+            const fs::path rel = file.lexically_relative(base);
+            const bool inside = !rel.empty() && *rel.begin() != "..";
+            if (!inside) out.push_back({r, a, file});
+        }
+    }
+    return out;
+}
+
+std::string describeOutsideFile(const std::vector<gpu::RunConfig>& runs, const OutsideFile& file,
+                                const std::filesystem::path& folder) {
+    const auto& arg = runs.at(file.run).args.at(file.arg);
+    const std::string label = runs[file.run].name.empty() ? runLabel(runs, file.run)
+                                                          : fmt::format("\"{}\"", runs[file.run].name);
+    std::error_code ec;
+    const auto base = std::filesystem::weakly_canonical(std::filesystem::absolute(folder, ec), ec);
+    return fmt::format("run configuration {}, argument {} ({}) reads {}, which is outside the workspace's folder {}",
+                       label, file.arg, arg.text.empty() ? gpu::formatArgSpec(arg) : arg.text,
+                       file.path.string(), base.string());
+}
+
 }  // namespace nvpg::workspace

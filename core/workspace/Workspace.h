@@ -46,4 +46,22 @@ support::Result<std::string> workspaceFileBytes(const Workspace& ws, const std::
 // Atomic: a temporary file beside `path`, then a rename.
 support::Status saveWorkspace(const Workspace& ws, const std::filesystem::path& path);
 
+// A buffer file that a saved run configuration reads from outside the workspace's folder: an
+// absolute path, one that climbs out with "..", or a link inside the folder that leads out. A
+// workspace from someone else should not read /etc/passwd or ~/.ssh into a GPU buffer (and on
+// to --save-outputs) unnoticed, so front ends ask first: the app in a dialog, nvpg through
+// --allow-outside-files.
+struct OutsideFile {
+    size_t run = 0;             // index into the runs
+    size_t arg = 0;             // 0-based argument
+    std::filesystem::path path; // the file as it resolves
+};
+// The arguments of `runs` whose files lie outside `folder` (the workspace's folder), in order.
+std::vector<OutsideFile> filesOutsideFolder(const std::vector<gpu::RunConfig>& runs,
+                                            const std::filesystem::path& folder);
+// "run configuration "saxpy 4096", argument 2 (buf:@../../etc/x.npy) reads /etc/x.npy, which is
+// outside the workspace's folder /home/me/ws"
+std::string describeOutsideFile(const std::vector<gpu::RunConfig>& runs, const OutsideFile& file,
+                                const std::filesystem::path& folder);
+
 }  // namespace nvpg::workspace

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "TestSupport.h"
 
 using namespace nvpg;
@@ -104,6 +106,44 @@ private slots:
         QVERIFY2(r.err.startsWith("layout.ll: error: Unknown specifier in datalayout string"), r.err.constData());
     }
 
+    // A workspace's run configuration read any file it named (buf:@/etc/passwd,
+    // buf:@../../x) into a GPU buffer. nvpg refuses one outside the workspace's folder unless
+    // --allow-outside-files says yes; the message names the configuration, argument and path.
+    void runFilesOutsideTheWorkspaceNeedAFlag_data() {
+        QTest::addColumn<QString>("spec");  // %1: the folder that holds the workspace's folder
+        QTest::newRow("climbing out") << "buf:f32:@../secret.bin";
+        QTest::newRow("absolute") << "buf:f32:@%1/secret.bin";
+        QTest::newRow("a link inside that leads out") << "buf:f32:@link.bin";
+    }
+    void runFilesOutsideTheWorkspaceNeedAFlag() {
+        QFETCH(QString, spec);
+        QTemporaryDir dir;
+        if (spec.contains("%1")) spec = spec.arg(dir.path());
+        QDir(dir.path()).mkpath("ws");
+        writeFile((dir.path() + "/secret.bin").toStdString(), std::string(4096 * 4, '\0'));
+        QFile::link(dir.path() + "/secret.bin", dir.path() + "/ws/link.bin");
+        writeFile((dir.path() + "/ws/inside.bin").toStdString(), std::string(4096 * 4, '\0'));
+        auto doc = nlohmann::json::parse(test::readText(test::examplesDir() / "saxpy.nvpg"));
+        doc["runs"][0]["args"][3] = spec.toStdString();
+        doc["runs"][0]["args"][2] = "buf:f32:@inside.bin";  // a file inside is fine
+        writeFile((dir.path() + "/ws/w.nvpg").toStdString(), doc.dump(2));
+
+        auto r = runNvpg({"run", "ws/w.nvpg"}, dir.path());
+        QCOMPARE(r.exitCode, 2);
+        const QString secret = QFileInfo(dir.path() + "/secret.bin").canonicalFilePath();
+        const QString folder = QFileInfo(dir.path() + "/ws").canonicalFilePath();
+        QVERIFY2(r.err.contains(("run configuration \"saxpy 4096\", argument 3 (" + spec + ") reads " +
+                                 secret + ", which is outside the workspace's folder " + folder)
+                                    .toUtf8()),
+                 r.err.constData());
+        QVERIFY2(r.err.contains("--allow-outside-files"), r.err.constData());
+        QVERIFY2(!r.err.contains("inside.bin"), r.err.constData());
+
+        // Allowed, it goes on to the GPU (exit 3 where there is none).
+        r = runNvpg({"run", "--allow-outside-files", "ws/w.nvpg"}, dir.path());
+        QVERIFY2(r.exitCode == 0 || r.exitCode == 3, r.err.constData());
+        QVERIFY2(!r.err.contains("outside the workspace"), r.err.constData());
+    }
 
 };
 
