@@ -166,4 +166,18 @@ std::string formatBytes(uint64_t bytes) {
     return s + " " + kUnits[unit];
 }
 
+std::string formatCount(uint64_t n) {
+    auto digits = std::to_string(n);
+    for (size_t i = digits.size(); i > 3; i -= 3) digits.insert(i - 3, ",");
+    return digits;
+}
+
+std::string joinShort(const std::vector<std::string>& parts, bool alternatives) {
+    constexpr size_t kAll = 5, kShown = 3;
+    if (parts.size() <= kAll) return alternatives ? joinOr(parts) : join(parts, ", ");
+    const std::vector<std::string> shown(parts.begin(), parts.begin() + kShown);
+    return fmt::format("{} {} {} more", join(shown, ", "), alternatives ? "or" : "and",
+                       formatCount(parts.size() - kShown));
+}
+
 }  // namespace nvpg::support

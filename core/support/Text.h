@@ -34,4 +34,11 @@ bool parseInt(std::string_view s, long long& out);
 // 1000 or 1024 depending on who reads it. One decimal, dropped when it is ".0".
 std::string formatBytes(uint64_t bytes);
 
+// "4,097": counts in messages, with thousands separators (English, whatever the locale).
+std::string formatCount(uint64_t n);
+// A list of names short enough for one message, however many there are: all of them while they
+// are few ("a, b, c", or "a, b or c" for `alternatives`), else the first three and how many
+// more ("m0.ll, m1.ll, m2.ll and 4,094 more"): a message listing 4,097 modules fills a terminal.
+std::string joinShort(const std::vector<std::string>& parts, bool alternatives = false);
+
 }  // namespace nvpg::support
