@@ -1,12 +1,26 @@
 #include "toolkit/Locator.h"
 
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fcntl.h>
+
+#include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "support/Text.h"
 
 namespace fs = std::filesystem;
+
+extern char** environ;
 
 namespace nvpg::toolkit {
 
@@ -38,22 +52,64 @@ bool olderVersion(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-std::vector<fs::path> askPythonForSitePackages() {
+std::vector<fs::path> askPythonForSitePackages(std::string* problem) {
     if (!onPath("python3")) return {};
     // -I -S: no PYTHON* variables, no site import at start-up (the shim and the interpreter
     // are the cost; this keeps the query to tens of milliseconds), then ask for the paths.
-    FILE* p = ::popen(
-        "python3 -I -S -c \"import sysconfig,site\n"
-        "p=sysconfig.get_paths()\n"
-        "for d in [p['purelib'],p['platlib']]+site.getsitepackages()+[site.getusersitepackages()]: print(d)\" "
-        "2>/dev/null",
-        "r");
-    if (!p) return {};
+    const char* script = "import sysconfig,site\n"
+                         "p=sysconfig.get_paths()\n"
+                         "for d in [p['purelib'],p['platlib']]+site.getsitepackages()+[site.getusersitepackages()]: "
+                         "print(d)";
+    int pipe[2];
+    if (::pipe2(pipe, O_CLOEXEC) != 0) return {};
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, pipe[1], 1);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    // Its own process group: a python3 that is a script (a shim, a wrapper) is stopped whole.
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
+    std::string a0 = "python3", a1 = "-I", a2 = "-S", a3 = "-c", a4 = script;
+    char* argv[] = {a0.data(), a1.data(), a2.data(), a3.data(), a4.data(), nullptr};
+    pid_t pid = -1;
+    const int rc = ::posix_spawnp(&pid, "python3", &actions, &attr, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    ::close(pipe[1]);
     std::string out;
-    char buf[4096];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-    ::pclose(p);
+    bool answered = rc != 0;
+    if (rc == 0) {
+        // A python3 that hangs (a broken shim, a network home) must not hang every search.
+        const auto deadline = std::chrono::steady_clock::now() + kPythonWait;
+        char buf[4096];
+        while (out.size() < (1u << 20)) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline -
+                                                                                    std::chrono::steady_clock::now());
+            if (left.count() <= 0) break;
+            pollfd p{pipe[0], POLLIN, 0};
+            const int ready = ::poll(&p, 1, int(left.count()));
+            if (ready < 0 && errno == EINTR) continue;
+            if (ready <= 0) break;
+            const ssize_t n = ::read(pipe[0], buf, sizeof buf);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+                answered = true;
+                break;
+            }
+            out.append(buf, size_t(n));
+        }
+        if (!answered) {
+            ::kill(-pid, SIGKILL);
+            out.clear();
+            if (problem)
+                *problem = fmt::format("python3 did not answer within {} s, so pip wheels were not searched",
+                                       std::chrono::duration_cast<std::chrono::seconds>(kPythonWait).count());
+        }
+        ::waitpid(pid, nullptr, 0);
+    }
+    ::close(pipe[0]);
     std::vector<fs::path> dirs;
     std::set<std::string> seen;
     for (auto line : support::splitLines(out)) {
@@ -70,7 +126,7 @@ Locator::Locator(SearchConfig config) : config_(std::move(config)) {
             if (!v || !*v) return std::nullopt;
             return std::string(v);
         };
-    if (!config_.pythonSitePackages) config_.pythonSitePackages = askPythonForSitePackages;
+    askPython_ = !config_.pythonSitePackages;
 }
 
 std::optional<std::string> Locator::env(const char* name) const { return config_.env(name); }
@@ -78,7 +134,7 @@ std::optional<std::string> Locator::env(const char* name) const { return config_
 std::vector<SearchRoot> Locator::pythonRoots() {
     if (!python_) {
         std::vector<SearchRoot> roots;
-        const auto sites = config_.pythonSitePackages();
+        const auto sites = askPython_ ? askPythonForSitePackages(&pythonProblem_) : config_.pythonSitePackages();
         for (const char* tree : {"nvidia/cu13", "nvidia/cu12", "nvidia/cuda_nvcc", "nvidia/nvjitlink"})
             for (const auto& site : sites)
                 roots.push_back({site / tree, std::string("via python3 site-packages (") + tree + ")"});
@@ -98,8 +154,13 @@ void Locator::forEachRoot(const std::function<bool(const SearchRoot&)>& visit) {
     for (const auto& r : pythonRoots())
         if (!visit(r)) return;
 
+    // What was found after a python3 that did not answer says so: a pip wheel may have won.
+    const auto visitNoting = [&](SearchRoot root) {
+        if (!pythonProblem_.empty()) root.via += " (" + pythonProblem_ + ")";
+        return visit(root);
+    };
     const fs::path usrLocal = config_.systemPrefix / "usr/local";
-    if (!visit({usrLocal / "cuda", "via /usr/local/cuda"})) return;
+    if (!visitNoting({usrLocal / "cuda", "via /usr/local/cuda"})) return;
     std::string newest;
     std::error_code ec;
     for (auto it = fs::directory_iterator(usrLocal, ec); !ec && it != fs::directory_iterator();
@@ -112,8 +173,8 @@ void Locator::forEachRoot(const std::function<bool(const SearchRoot&)>& visit) {
         if (newest.empty() || olderVersion(newest, ver)) newest = ver;
     }
     if (!newest.empty())
-        if (!visit({usrLocal / ("cuda-" + newest), "via the newest /usr/local/cuda-X.Y"})) return;
-    visit({config_.systemPrefix / "opt/cuda", "via /opt/cuda"});
+        if (!visitNoting({usrLocal / ("cuda-" + newest), "via the newest /usr/local/cuda-X.Y"})) return;
+    visitNoting({config_.systemPrefix / "opt/cuda", "via /opt/cuda"});
 }
 
 std::optional<std::pair<fs::path, std::string>> Locator::findFile(

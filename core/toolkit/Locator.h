@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -62,10 +63,16 @@ public:
 private:
     std::vector<SearchRoot> pythonRoots();
     SearchConfig config_;
+    bool askPython_ = false;    // no pythonSitePackages given: ask python3 itself
+    std::string pythonProblem_;  // why python3 gave no answer, for the roots after it
     std::optional<std::vector<SearchRoot>> python_;
 };
 
-// python3's site-packages (purelib, platlib, user site), or nothing when python3 is absent.
-std::vector<std::filesystem::path> askPythonForSitePackages();
+// How long python3 may take to say where its site-packages are.
+inline constexpr std::chrono::milliseconds kPythonWait{2000};
+
+// python3's site-packages (purelib, platlib, user site), or nothing when python3 is absent or
+// does not answer within kPythonWait (then it is killed and `problem` says so).
+std::vector<std::filesystem::path> askPythonForSitePackages(std::string* problem = nullptr);
 
 }  // namespace nvpg::toolkit
