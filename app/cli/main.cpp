@@ -1,10 +1,41 @@
 // nvpg: NVVM Playground's command line. Compiles NVVM IR modules or .nvpg workspaces through
 // the same pipeline as the desktop app.
+#include <signal.h>
+
+#include <charconv>
+#include <cmath>
+#include <new>
+#include <system_error>
+
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "Commands.h"
 #include "Output.h"
+#include "engine/EngineProcess.h"
 #include "engine/Server.h"
+
+namespace {
+
+// Ctrl-C or kill of nvpg takes its engines along, then nvpg ends by the signal as it would have
+// (SA_RESETHAND: the shell sees 130 or 143). Signals that nvpg was started ignoring stay ignored.
+void endWithEngines(int sig) {
+    nvpg::engine::killAllEngines();
+    ::raise(sig);
+}
+
+void forwardStopSignals() {
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+        struct sigaction old{}, sa{};
+        if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        sa.sa_handler = endWithEngines;
+        sa.sa_flags = SA_RESETHAND;
+        sigemptyset(&sa.sa_mask);
+        ::sigaction(sig, &sa, nullptr);
+    }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     using namespace nvpg::cli;
@@ -24,8 +55,20 @@ int main(int argc, char** argv) {
                  "compile and run in this process instead of an engine process (for debugging: input that "
                  "crashes libNVVM then takes nvpg down with it)");
     app.add_option("--engine-timeout", common.engineTimeout,
-                   "seconds a compile may take before the engine is stopped (default 300)")
-        ->check(CLI::PositiveNumber);
+                   fmt::format("seconds a compile may take before the engine is stopped (default 300, at most {})",
+                               nvpg::engine::kMaxTimeoutSeconds))
+        ->check(CLI::Validator(
+            [](const std::string& text) {
+                double s = 0;
+                const auto end = text.data() + text.size();
+                const auto r = std::from_chars(text.data(), end, s);
+                if (r.ec == std::errc() && r.ptr == end && std::isfinite(s) && s > 0 &&
+                    s <= nvpg::engine::kMaxTimeoutSeconds)
+                    return std::string();
+                return fmt::format("'{}' is not a number of seconds above 0 and at most {} (a day)", text,
+                                   nvpg::engine::kMaxTimeoutSeconds);
+            },
+            "SECONDS"));
 
     auto* info = app.add_subcommand("info", "libraries, versions, paths and how each was found; archs; GPUs");
     bool json = false;
@@ -53,7 +96,15 @@ int main(int argc, char** argv) {
         app.exit(e);
         return kUsageError;
     }
-    if (*info) return runInfo(common, json);
-    if (*run) return runRun(common, runCompileOptions, ro);
-    return runCompile(common, co);
+    forwardStopSignals();
+    // Core turns what runs out into errors where it can; this is for the rest.
+    try {
+        if (*info) return runInfo(common, json);
+        if (*run) return runRun(common, runCompileOptions, ro);
+        return runCompile(common, co);
+    } catch (const std::bad_alloc&) {
+        return usage("out of memory: nvpg may not have more (ulimit -v) or the machine has no more");
+    } catch (const std::system_error& e) {
+        return usage(fmt::format("{}: a limit on threads, processes or memory (ulimit -u, -v) was reached", e.what()));
+    }
 }

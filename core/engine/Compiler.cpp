@@ -2,12 +2,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <new>
 
 #include <fmt/format.h>
 
 #include "engine/Messages.h"
 #include "support/Stopwatch.h"
 #include "support/Text.h"
+
+using nvpg::support::ErrorKind;
 
 namespace nvpg::engine {
 
@@ -51,21 +55,58 @@ std::string describeCrash(const pipeline::Job& job, const std::optional<pipeline
         cause = isBitcode ? fmt::format("; the bitcode of {} is the likely cause", module)
                           : fmt::format("; {} is the likely cause", module);
     } else if (!linking && !bitcode.empty()) {
-        cause = fmt::format("; the bitcode of {} is the likely cause", support::joinOr(bitcode));
+        cause = fmt::format("; the bitcode of {} is the likely cause", support::joinShort(bitcode, true));
     }
     return fmt::format("{} crashed ({}) while {} of modules {}{}. Change or remove that input and compile again "
                        "(the compile runs in a new engine process).",
                        linking ? "nvJitLink" : "libNVVM", how, stageOrCompiling(stage),
-                       support::join(moduleNames(job), ", "), cause);
+                       support::joinShort(moduleNames(job)), cause);
 }
 
 support::Result<pipeline::CompileResult> Compiler::run(const pipeline::Job& job,
                                                 const pipeline::Pipeline::StageListener& onStage,
                                                 const CallCancel* cancel) {
+    // The copies of the modules for the engine, or its answer, may not fit in memory (ulimit -v).
+    try {
+        return runOrThrow(job, onStage, cancel);
+    } catch (const std::bad_alloc&) {
+        if (engine_) engine_->kill();  // it may be half-way through a message
+        return support::makeError(
+            ErrorKind::Environment,
+            fmt::format("out of memory while compiling modules {}: this process may not have more (ulimit -v) or "
+                        "the machine has no more",
+                        support::joinShort(moduleNames(job))));
+    }
+}
+
+support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Job& job,
+                                                       const pipeline::Pipeline::StageListener& onStage,
+                                                       const CallCancel* cancel) {
     if (inProcess_) {
         sentInProcess_ = std::chrono::steady_clock::now();
         return inProcess_->run(job, onStage);
     }
+    // What the engine protocol cannot carry is refused here, naming the limit, rather than
+    // sent to an engine that would refuse it by ending.
+    if (job.modules.size() > kMaxModules)
+        return support::makeError(ErrorKind::Usage,
+                                  fmt::format("{} modules: the engine takes at most {} in one compile",
+                                              support::formatCount(job.modules.size()),
+                                              support::formatCount(kMaxModules)));
+    auto request = makeCompileRequest(job, cudaPath_);
+    if (const auto size = request.header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).size();
+        size > kMaxJsonBytes)
+        return support::makeError(
+            ErrorKind::Usage,
+            fmt::format("the module names and options of this compile come to {}; the engine takes at most {}: "
+                        "give the modules shorter names",
+                        support::formatBytes(size), support::formatBytes(kMaxJsonBytes)));
+    for (const auto& m : job.modules)
+        if (m.bytes.size() > kMaxBlobBytes)
+            return support::makeError(ErrorKind::Usage,
+                                      fmt::format("{} is {}; the engine takes modules of at most {}",
+                                                  m.name, support::formatBytes(m.bytes.size()),
+                                                  support::formatBytes(kMaxBlobBytes)));
     support::Stopwatch watch;
     std::optional<pipeline::StageEvent> stage;
     std::optional<support::Error> badProgress;
@@ -73,7 +114,7 @@ support::Result<pipeline::CompileResult> Compiler::run(const pipeline::Job& job,
                           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                               std::chrono::duration<double>(timeoutSeconds_));
     auto reply = engine_->call(
-        makeCompileRequest(job, cudaPath_), deadline,
+        std::move(request), deadline,
         [&](const Frame& progress) {
             auto event = readProgress(progress);
             if (!event) {
@@ -96,12 +137,19 @@ support::Result<pipeline::CompileResult> Compiler::run(const pipeline::Job& job,
     const auto failure = engine_->lastFailure();
     if (failure == EngineProcess::Failure::Start || failure == EngineProcess::Failure::Cancelled)
         return reply.error();
+    if (failure == EngineProcess::Failure::Protocol) {
+        // Not libNVVM crashing on the input: the engine command is not an engine (of this build).
+        const char* chosen = std::getenv("NVPG_ENGINE");
+        const auto hint = chosen && *chosen ? fmt::format("check NVPG_ENGINE (\"{}\")", chosen)
+                                            : std::string("reinstall nvpg");
+        return support::makeError(ErrorKind::Environment, reply.error().message + ": " + hint);
+    }
     nvvm::Diagnostic d;
     d.source = "nvpg";
     if (failure == EngineProcess::Failure::Timeout) {
         d.message = fmt::format("the engine did not finish {} of modules {} within {} s and was stopped; the next "
                                 "compile starts a new one",
-                                stageOrCompiling(stage), support::join(moduleNames(job), ", "), timeoutSeconds_);
+                                stageOrCompiling(stage), support::joinShort(moduleNames(job)), timeoutSeconds_);
     } else {
         std::string how = engine_->lastSignal() ? signalName(engine_->lastSignal()) : "the engine process ended";
         if (const auto words = engine_->lastWords(); !words.empty()) how += ": " + words;

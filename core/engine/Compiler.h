@@ -12,6 +12,9 @@
 
 namespace nvpg::engine {
 
+// The longest compile timeout a front end accepts: a day. Longer is a typo, not a plan.
+inline constexpr double kMaxTimeoutSeconds = 86400;
+
 // How both front ends compile: in an engine process by default, so that libNVVM dying on its
 // input (malformed bitcode can make it segfault or abort) takes only that process. The engine
 // is started on first use and again after it died; the job that killed it comes back as a
@@ -23,7 +26,8 @@ public:
              std::vector<std::string> engineCommand, double timeoutSeconds = 300);
 
     // Errors as Pipeline::run gives them (a bad option, a missing library), plus an engine that
-    // could not be started, and one that broke the protocol. `onStage` hears the stages as the
+    // could not be started, one that broke the protocol, a job the protocol cannot carry (too
+    // many modules, names too long: Usage) and memory that ran out (Environment). `onStage` hears the stages as the
     // engine starts them. Cancelling `cancel` stops the engine mid-compile (the next job starts a
     // new one) and gives an Internal error saying so; in this process a compile cannot be
     // stopped (libNVVM has no way to interrupt one), so there it runs to its end.
@@ -39,6 +43,10 @@ public:
     std::chrono::steady_clock::time_point lastSent() const { return engine_ ? engine_->lastSent() : sentInProcess_; }
 
 private:
+    support::Result<pipeline::CompileResult> runOrThrow(const pipeline::Job& job,
+                                                        const pipeline::Pipeline::StageListener& onStage,
+                                                        const CallCancel* cancel);
+
     std::shared_ptr<const toolkit::Toolkit> toolkit_;
     std::optional<std::filesystem::path> cudaPath_;
     std::unique_ptr<EngineProcess> engine_;

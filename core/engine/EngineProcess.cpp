@@ -10,10 +10,12 @@
 
 #include <fcntl.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -26,6 +28,34 @@ using nvpg::support::makeError;
 
 namespace nvpg::engine {
 
+namespace {
+
+// The engines this process has running, for killAllEngines() in a signal handler: a fixed table
+// of atomics, since a handler may neither lock nor allocate. More engines than slots still end
+// with this process (they ask for SIGKILL when it dies), only not before it.
+std::atomic<pid_t> gEngines[16];
+
+void remember(pid_t pid) {
+    for (auto& slot : gEngines) {
+        pid_t empty = 0;
+        if (slot.compare_exchange_strong(empty, pid)) return;
+    }
+}
+
+void forget(pid_t pid) {
+    for (auto& slot : gEngines) {
+        pid_t expected = pid;
+        if (slot.compare_exchange_strong(expected, 0)) return;
+    }
+}
+
+}  // namespace
+
+void killAllEngines() noexcept {
+    for (auto& slot : gEngines)
+        if (const pid_t pid = slot.load(); pid > 0) ::kill(-pid, SIGKILL);
+}
+
 std::string signalName(int sig) {
     switch (sig) {
         case SIGSEGV: return "SIGSEGV";
@@ -36,6 +66,7 @@ std::string signalName(int sig) {
         case SIGILL: return "SIGILL";
         case SIGTERM: return "SIGTERM";
         case SIGPIPE: return "SIGPIPE";
+        case SIGALRM: return "SIGALRM";
         default: return fmt::format("signal {}", sig);
     }
 }
@@ -97,8 +128,16 @@ support::Status EngineProcess::start() {
     std::vector<char*> argv;
     for (auto& a : argv_) argv.push_back(a.data());
     argv.push_back(nullptr);
+    // This environment, and who the engine's front end is: `nvpg engine` ends when it is gone.
+    const std::string parentPrefix = std::string(kEngineParentVariable) + "=";
+    std::string parent = parentPrefix + std::to_string(::getpid());
+    std::vector<char*> envp;
+    for (char** e = environ; *e; ++e)
+        if (!support::startsWith(*e, parentPrefix)) envp.push_back(*e);
+    envp.push_back(parent.data());
+    envp.push_back(nullptr);
     pid_t pid = -1;
-    const int rc = ::posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), environ);
+    const int rc = ::posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
     ::close(sv[1]);
@@ -112,13 +151,14 @@ support::Status EngineProcess::start() {
     pid_ = pid;
     fd_ = sv[0];
     errFd_ = err[0];
+    remember(pid_);
     {
         std::lock_guard lock(*errMutex_);
         lastErrLine_->clear();
     }
     // Pass the child's stderr on, and keep its last line: it often names why a library died.
     errStop_ = std::make_shared<std::atomic<bool>>(false);
-    errReader_ = std::thread([fd = errFd_, mu = errMutex_, last = lastErrLine_, stop = errStop_] {
+    auto reader = [fd = errFd_, mu = errMutex_, last = lastErrLine_, stop = errStop_] {
         std::string pending;
         char buf[4096];
         while (true) {
@@ -150,7 +190,17 @@ support::Status EngineProcess::start() {
             std::lock_guard lock(*mu);
             *last = line;
         }
-    });
+    };
+    try {
+        errReader_ = std::thread(std::move(reader));
+    } catch (const std::system_error& e) {
+        // Out of threads or of memory for a stack (ulimit -u, -v): no engine without its reader.
+        kill();
+        return makeError(ErrorKind::Environment,
+                         fmt::format("cannot start a thread to read the engine's stderr: {} (a limit on threads, "
+                                     "processes or memory, ulimit -u or -v, was reached)",
+                                     std::strerror(e.code().value())));
+    }
     return {};
 }
 
@@ -177,6 +227,7 @@ std::string EngineProcess::describeExit() {
     }
     ::close(fd_);
     fd_ = -1;
+    forget(pid_);
     pid_ = -1;
     stopStderrReader();
     std::string how = "it ended";
@@ -191,7 +242,7 @@ std::string EngineProcess::describeExit() {
     return how;
 }
 
-support::Result<Frame> EngineProcess::call(const Frame& request, std::chrono::steady_clock::time_point deadline,
+support::Result<Frame> EngineProcess::call(Frame request, std::chrono::steady_clock::time_point deadline,
                                            const std::function<void(const Frame&)>& onProgress,
                                            const CallCancel* cancel) {
     failure_ = Failure::None;
@@ -218,9 +269,26 @@ support::Result<Frame> EngineProcess::call(const Frame& request, std::chrono::st
             kill();
             return makeError(ErrorKind::Timeout, "the engine process did not answer in time and was stopped");
         }
+        if (e.kind == ErrorKind::Input) {
+            // It is alive and talking, but not the protocol: another program, another build.
+            failure_ = Failure::Protocol;
+            kill();
+            return makeError(ErrorKind::Environment,
+                             fmt::format("the engine process {} did not speak the engine protocol ({})", argv_[0],
+                                         e.message));
+        }
         failure_ = Failure::Died;
-        return makeError(ErrorKind::Run, "the engine process died: " + describeExit());
+        const auto how = describeExit();
+        if (signal_ == SIGALRM) {
+            // The engine's own limit (a little past the deadline) ended it before this process
+            // could: this process was stopped or busy, but the request timed out all the same.
+            failure_ = Failure::Timeout;
+            return makeError(ErrorKind::Timeout, "the engine process did not answer in time and stopped itself");
+        }
+        return makeError(ErrorKind::Run, "the engine process died: " + how);
     };
+    request.header[kDeadlineField] =
+        std::max(0.0, std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count());
     const int wake = cancel ? cancel->fd() : -1;
     if (auto st = writeFrame(fd_, request, deadline, wake); !st) return failed(st.error());
     sent_ = std::chrono::steady_clock::now();
@@ -251,6 +319,7 @@ void EngineProcess::kill() {
         ::kill(-pid_, SIGKILL);
         ::waitpid(pid_, &status, 0);
     }
+    forget(pid_);
     pid_ = -1;
     stopStderrReader();
 }

@@ -37,7 +37,9 @@ private:
 
 // A child process speaking the engine protocol on a socket that is its stdin and stdout. The
 // front end owns it: starts it on first use, kills it when it does not answer in time, and
-// says how it died when it dies. What the child writes to stderr (libNVVM's "LLVM ERROR: ..."
+// says how it died when it dies. The child learns this process's id (kEngineParentVariable)
+// so that it can end with it: `nvpg engine` asks the kernel for SIGKILL when the thread that
+// started it ends, so start and use an EngineProcess on a thread that lives as long as it. What the child writes to stderr (libNVVM's "LLVM ERROR: ..."
 // before an abort, say) is passed on to this process's stderr and kept for the report.
 class EngineProcess {
 public:
@@ -46,15 +48,18 @@ public:
     EngineProcess(const EngineProcess&) = delete;
     EngineProcess& operator=(const EngineProcess&) = delete;
 
-    // How a call ended, when it did not end with an answer.
-    enum class Failure { None, Start, Timeout, Died, Cancelled };
+    // How a call ended, when it did not end with an answer. Protocol: the process answered with
+    // something that is not the engine protocol (a wrong NVPG_ENGINE command, say).
+    enum class Failure { None, Start, Timeout, Died, Cancelled, Protocol };
 
     // Sends a request and waits for the answer until `deadline`. A process that is not running
     // is started first. On a timeout the process is killed; when it dies, `lastFailure()` and
     // the error say how (its exit status, or the signal by name, and its last stderr line).
     // Progress frames that come before the answer go to `onProgress`. When `cancel` is
     // cancelled the process is killed at once and the call fails with Failure::Cancelled.
-    support::Result<Frame> call(const Frame& request, std::chrono::steady_clock::time_point deadline,
+    // The request's header also says how long the front end waits (kDeadlineField), so that
+    // an engine whose front end stops watching still ends.
+    support::Result<Frame> call(Frame request, std::chrono::steady_clock::time_point deadline,
                                 const std::function<void(const Frame&)>& onProgress = {},
                                 const CallCancel* cancel = nullptr);
     // When the last call's request was written to the engine.
@@ -91,6 +96,13 @@ private:
     std::chrono::steady_clock::time_point sent_{};
     int signal_ = 0;
 };
+
+// The environment variable that gives an engine process its front end's process id.
+inline constexpr const char* kEngineParentVariable = "NVPG_ENGINE_PARENT";
+
+// Kills every engine process (and its process group) that this process has running. For a
+// signal handler (async-signal-safe): a front end that is interrupted takes its engines along.
+void killAllEngines() noexcept;
 
 // The command that starts the engine process: this executable with `engineArgument`, unless
 // the environment variable NVPG_ENGINE says otherwise: "inprocess" (an empty command: work in

@@ -22,6 +22,11 @@ enum MessageType : uint16_t {
     kProgress = kProgressFrame,  // {"stage": "compile PTX", "module": ""}: the engine starts that stage
 };
 
+// The most modules one compile can have: each module is a blob of the request, and a compile
+// with one LTO-IR per module (--lto-mode separate) answers with those beside PTX, linked PTX and
+// cubin, so that reply must fit within kMaxBlobs too.
+inline constexpr size_t kMaxModules = kMaxBlobs - 3;
+
 // Compiles. The toolkit is searched in the engine as in the front end, from `cudaPath` when set.
 Frame makeCompileRequest(const pipeline::Job& job, const std::optional<std::filesystem::path>& cudaPath);
 struct CompileRequestData {

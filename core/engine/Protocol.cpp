@@ -39,7 +39,15 @@ support::Error bad(std::string what) {
 
 // Checks the fixed header; returns the JSON length and blob count.
 support::Result<std::pair<uint64_t, uint32_t>> checkHeader(const char* p, uint16_t& type) {
-    if (std::memcmp(p, kMagic, 4) != 0) return bad("not an NVVM Playground engine message (bad magic)");
+    if (std::memcmp(p, kMagic, 4) != 0) {
+        // What came instead names the culprit ("y.y.y.y." is `yes`): printable ASCII as is,
+        // anything else as '.', as hexdump -C shows bytes.
+        std::string sent;
+        for (size_t i = 0; i < kHeaderBytes; ++i) sent += p[i] >= 0x20 && p[i] < 0x7f ? p[i] : '.';
+        return bad(fmt::format("not an NVVM Playground engine message (bad magic): it sent \"{}\" where one "
+                               "starts \"NVPG\"",
+                               sent));
+    }
     const auto version = get<uint16_t>(p + 4);
     if (version != kProtocolVersion)
         return bad(fmt::format("protocol version {}, but this side speaks {}: the engine and the front end "
@@ -171,7 +179,7 @@ support::Status readExact(int fd, char* p, size_t n, std::optional<std::chrono::
             return makeError(ErrorKind::Internal, fmt::format("reading from the engine: {}", std::strerror(errno)));
         }
         if (got == 0)
-            return makeError(ErrorKind::Input, atStart && done == 0 ? "the other side ended (closed its pipe)"
+            return makeError(ErrorKind::Internal, atStart && done == 0 ? "the other side ended (closed its pipe)"
                                                                     : "engine message: truncated (the pipe closed)");
         done += size_t(got);
     }

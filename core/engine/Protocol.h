@@ -32,6 +32,9 @@ inline constexpr uint16_t kProgressFrame = 5;
 inline constexpr uint64_t kMaxJsonBytes = 64ull << 20;
 inline constexpr uint64_t kMaxBlobBytes = 16ull << 30;
 inline constexpr uint32_t kMaxBlobs = 4096;
+// A request's header field: the seconds the front end waits for the answer. The engine ends by
+// itself a little after that (its front end may be stopped or hung and unable to end it).
+inline constexpr const char* kDeadlineField = "deadline_s";
 
 std::string encodeFrame(const Frame& frame);
 // Decodes one whole frame from `bytes` (which must hold exactly one). The error says what is
@@ -46,8 +49,9 @@ support::Status writeFrame(int fd, const Frame& frame,
                            std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt,
                            int wakeFd = -1);
 // Reads one frame, waiting at most until `deadline` (none: no limit; passing it is a Timeout
-// error) or until `wakeFd` is readable, as for writeFrame. A closed pipe before the first byte
-// is an Input error saying the other side ended.
+// error) or until `wakeFd` is readable, as for writeFrame. A closed pipe is an Internal error
+// saying the other side ended; bytes that are not a frame (a bad magic, another version, sizes
+// over the limits, a header that is not JSON) are an Input error.
 support::Result<Frame> readFrame(int fd, std::optional<std::chrono::steady_clock::time_point> deadline,
                                  int wakeFd = -1);
 

@@ -1,15 +1,79 @@
 #include "engine/Server.h"
 
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <memory>
 #include <optional>
+#include <system_error>
+#include <thread>
 
+#include "engine/EngineProcess.h"
 #include "engine/Messages.h"
 #include "gpu/Session.h"
 #include "pipeline/Pipeline.h"
+#include "support/Text.h"
 
 namespace nvpg::engine {
 
+namespace {
+
+// Seconds an engine may run past its front end's deadline: the front end kills it at the
+// deadline; this is for a front end that cannot (stopped, hung).
+constexpr double kDeadlineMargin = 2;
+
+// Ends this process with its front end. The kernel sends SIGKILL when the parent dies; a parent
+// that died before that was asked is seen by its id (when the front end said it: a wrapper
+// command in NVPG_ENGINE may stand between them, and then that wrapper is the parent watched).
+void endWithTheFrontEnd() {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    const char* parent = std::getenv(kEngineParentVariable);
+    long long pid = 0;
+    if (!parent || !support::parseInt(parent, pid) || pid <= 0) return;
+    if (::getppid() != pid_t(pid) && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH) ::_exit(0);
+}
+
+// Ends this process when the front end closes its end of the socket, even while libNVVM is busy
+// with a request (between requests the read sees it). Without a thread (a limit on threads was
+// reached) the engine still ends with its front end and at its deadlines.
+void watchTheSocket(int in) {
+    try {
+        std::thread([in] {
+            while (true) {
+                pollfd p{in, POLLRDHUP, 0};
+                const int ready = ::poll(&p, 1, -1);
+                if (ready < 0 && errno == EINTR) continue;
+                if (ready < 0 || (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL))) ::_exit(0);
+            }
+        }).detach();
+    } catch (const std::system_error&) {
+    }
+}
+
+// Arms SIGALRM (whose default is to end the process) for the request's deadline plus a margin;
+// no deadline disarms it.
+void limitTo(const Frame& request) {
+    const auto it = request.header.is_object() ? request.header.find(kDeadlineField) : request.header.end();
+    if (it == request.header.end() || !it->is_number()) {
+        ::alarm(0);
+        return;
+    }
+    const double seconds = it->get<double>() + kDeadlineMargin;
+    // alarm() takes whole seconds, at least one; an absurd deadline is no deadline.
+    ::alarm(std::isfinite(seconds) && seconds < 1e6 ? unsigned(std::ceil(std::max(seconds, 1.0))) : 0);
+}
+
+}  // namespace
+
 int serveEngine(int in, int out) {
+    endWithTheFrontEnd();
+    watchTheSocket(in);
     // Compiles.
     std::shared_ptr<toolkit::Toolkit> toolkit;
     std::optional<std::filesystem::path> toolkitPath;
@@ -20,8 +84,10 @@ int serveEngine(int in, int out) {
     int sessionDevice = -1;
 
     while (true) {
+        ::alarm(0);  // idle: the front end decides how long it keeps an engine
         auto request = readFrame(in, std::nullopt);
         if (!request) return 0;  // the front end closed the socket: nothing more to do
+        limitTo(*request);
         if (request->type == kCompileRequest) {
             auto req = parseCompileRequest(std::move(*request));
             if (!req) {
@@ -40,11 +106,11 @@ int serveEngine(int in, int out) {
                 toolkitPath = req->cudaPath;
                 pipe = std::make_unique<pipeline::Pipeline>(toolkit);
             }
-            bool writable = true;
             auto result = pipe->run(req->job, [&](const pipeline::StageEvent& stage) {
-                writable = writable && writeFrame(out, makeProgress(stage)).ok();
+                // A front end that is gone wants nothing more: stop before the next stage.
+                if (!writeFrame(out, makeProgress(stage))) ::_exit(0);
             });
-            if (!writable || !writeFrame(out, makeCompileReply(result))) return 0;
+            if (!writeFrame(out, makeCompileReply(result))) return 0;
             continue;
         }
         if (request->type == kRunRequest) {

@@ -7,6 +7,9 @@ namespace nvpg::engine {
 // again when only options change, as in-process. Before each stage it says which (progress
 // messages), so that a library that kills this process is named with its input. After a run
 // that left the GPU context unusable it answers and ends, so that the driver frees the context.
+// It is the whole process (`nvpg engine`): it ends with its front end (its parent, whose id
+// kEngineParentVariable gives, or the socket closing) and a little after each request's deadline
+// (SIGALRM), even while a library holds it.
 int serveEngine(int in, int out);
 
 }  // namespace nvpg::engine
