@@ -1,0 +1,392 @@
+// nvpg and its engine process under hostile conditions: nvpg killed mid-compile, a front end that
+// stops watching, limits of the engine protocol, an engine that is not one, resources that run
+// out, absurd option values and a python3 that never answers.
+#include <QtTest>
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fcntl.h>
+
+#include <chrono>
+#include <fstream>
+#include <optional>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "TestSupport.h"
+#include "engine/Compiler.h"
+#include "engine/Messages.h"
+#include "support/Text.h"
+
+extern char** environ;
+
+using namespace nvpg;
+
+namespace {
+
+// Compiling this many kernels at -opt=3 takes libNVVM many seconds here (900 take ~3.7 s): long
+// enough that an engine left behind is still at work when the tests look.
+constexpr int kSlowKernels = 3000;
+
+QString data(const char* rel) { return QString::fromStdString((test::dataDir() / rel).string()); }
+
+// A process started with posix_spawn, so that the test sees how it ended (the signal too) and
+// can stop, continue and kill it. stdout and stderr go to files in `dir`.
+struct Child {
+    pid_t pid = -1;
+    std::string errPath;
+
+    // Its exit status as waitpid gives it, once it ended within `ms`.
+    std::optional<int> wait(int ms) {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+        int status = 0;
+        while (true) {
+            const pid_t r = ::waitpid(pid, &status, WNOHANG);
+            if (r == pid) {
+                pid = -1;
+                return status;
+            }
+            if (std::chrono::steady_clock::now() > until) return std::nullopt;
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+    }
+    std::string err() const { return test::readText(errPath); }
+    ~Child() {
+        if (pid > 0) {
+            ::kill(pid, SIGKILL);
+            ::kill(pid, SIGCONT);
+            ::waitpid(pid, nullptr, 0);
+        }
+    }
+};
+
+// Starts `argv` with `env` added to this process's environment.
+std::unique_ptr<Child> spawn(const std::vector<std::string>& argv, const QString& dir,
+                             const std::vector<std::string>& env = {}) {
+    auto child = std::make_unique<Child>();
+    child->errPath = (dir + "/stderr.txt").toStdString();
+    const auto outPath = (dir + "/stdout.txt").toStdString();
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, child->errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    std::vector<std::string> envStrings(env);
+    for (char** e = environ; *e; ++e) envStrings.emplace_back(*e);
+    std::vector<char*> envp, args;
+    for (auto& e : envStrings) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    auto argCopy = argv;
+    for (auto& a : argCopy) args.push_back(a.data());
+    args.push_back(nullptr);
+    const int rc = ::posix_spawn(&child->pid, args[0], &actions, nullptr, args.data(), envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) qFatal("cannot start %s: %s", argv[0].c_str(), std::strerror(rc));
+    return child;
+}
+
+// /proc/PID/stat's fields after the command name: state, ppid, ...; empty when it is gone.
+std::vector<std::string> statFields(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(in, line)) return {};
+    const auto close = line.rfind(')');
+    if (close == std::string::npos) return {};
+    std::vector<std::string> fields;
+    for (auto f : support::split(std::string_view(line).substr(close + 2), ' ')) fields.emplace_back(f);
+    return fields;
+}
+
+// A zombie has ended: it only waits for whoever inherited it to reap it.
+bool alive(pid_t pid) {
+    const auto f = statFields(pid);
+    return !f.empty() && f[0] != "Z";
+}
+
+// CPU seconds the process has used (user + system).
+double cpuSeconds(pid_t pid) {
+    const auto f = statFields(pid);
+    if (f.size() < 13) return 0;
+    return double(std::stoll(f[11]) + std::stoll(f[12])) / double(::sysconf(_SC_CLK_TCK));
+}
+
+// The first child of `parent` that shows up within `ms`.
+pid_t childOf(pid_t parent, int ms) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    while (std::chrono::steady_clock::now() < until) {
+        QDir proc("/proc");
+        for (const auto& name : proc.entryList(QDir::Dirs)) {
+            bool isPid = false;
+            const pid_t pid = name.toInt(&isPid);
+            if (!isPid) continue;
+            const auto f = statFields(pid);
+            if (f.size() > 1 && f[1] == std::to_string(parent) && f[0] != "Z") return pid;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return -1;
+}
+
+// Waits until `pid` has used `seconds` of CPU: an engine that far is inside libNVVM's compile
+// (starting up takes it a few tens of milliseconds).
+bool busyFor(pid_t pid, double seconds, int ms) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    while (alive(pid) && cpuSeconds(pid) < seconds && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    return alive(pid) && cpuSeconds(pid) >= seconds;
+}
+
+// Whether `pid` ends within `ms`; kills it when it does not, so that no test leaves one behind.
+bool endsWithin(pid_t pid, int ms) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    while (alive(pid) && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (!alive(pid)) return true;
+    ::kill(pid, SIGKILL);
+    return false;
+}
+
+QString slowModule(const QTemporaryDir& dir) {
+    const auto path = dir.filePath("slow.ll");
+    if (!support::writeFileAtomic(path.toStdString(), test::manyKernelsModule(kSlowKernels).bytes))
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+std::vector<std::string> slowCompile(const QString& module, const char* timeout = "300") {
+    return {test::nvpgPath(), "compile", "--arch", "compute_90", "--opt", "3", "--engine-timeout", timeout,
+            "-o", "/dev/null", module.toStdString()};
+}
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Run runNvpg(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QString::fromStdString(test::nvpgPath()), args);
+    if (!p.waitForFinished(120000)) qFatal("nvpg did not finish: %s", qPrintable(args.join(' ')));
+    if (p.exitStatus() != QProcess::NormalExit) qFatal("nvpg crashed: %s", qPrintable(args.join(' ')));
+    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+// nvpg run through a shell that first lowers a limit (`ulimit -v 500000`): how it ended.
+std::pair<int, std::string> underLimit(const QString& limit, const QStringList& args, const QTemporaryDir& dir) {
+    QStringList quoted;
+    for (const auto& a : args) quoted << "'" + a + "'";
+    const auto script = QString("%1 && exec '%2' %3").arg(limit, QString::fromStdString(test::nvpgPath()),
+                                                          quoted.join(' '));
+    auto child = spawn({"/bin/sh", "-c", script.toStdString()}, dir.path());
+    const auto status = child->wait(60000);
+    if (!status) qFatal("nvpg under %s did not finish", qPrintable(limit));
+    return {*status, child->err()};
+}
+
+}  // namespace
+
+// ASan reserves terabytes of address space for its shadow memory, and intercepts thread
+// creation: the limits below would stop it, not nvpg.
+#if defined(__SANITIZE_ADDRESS__)
+#define SKIP_UNDER_ASAN() QSKIP("ulimit -v and -s cannot be applied to a program built with ASan")
+#else
+#define SKIP_UNDER_ASAN()
+#endif
+
+class TestCliEngine : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Ctrl-C, kill and kill -9 of nvpg mid-compile end its engine too, and nvpg ends as a
+    // process killed by that signal (a shell says 130, 143, 137).
+    void theEngineEndsWithNvpg_data() {
+        QTest::addColumn<int>("sig");
+        QTest::newRow("SIGINT") << int(SIGINT);
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+        QTest::newRow("SIGKILL") << int(SIGKILL);
+    }
+    void theEngineEndsWithNvpg() {
+        QFETCH(int, sig);
+        QTemporaryDir dir;
+        auto nvpg = spawn(slowCompile(slowModule(dir)), dir.path());
+        const pid_t engine = childOf(nvpg->pid, 20000);
+        QVERIFY2(engine > 0, "nvpg started no engine process");
+        QVERIFY2(busyFor(engine, 0.5, 30000), "the engine did not get to work");
+        QVERIFY(::kill(nvpg->pid, sig) == 0);
+        const auto status = nvpg->wait(5000);
+        QVERIFY2(status, "nvpg did not end on the signal");
+        QVERIFY2(WIFSIGNALED(*status) && WTERMSIG(*status) == sig, qPrintable(QString::number(*status, 16)));
+        QVERIFY2(endsWithin(engine, 2000), "the engine process ran on after nvpg was killed");
+    }
+
+    // A front end that stops watching (stopped, hung) cannot stop its engine at the deadline:
+    // the engine ends by itself soon after it.
+    void theEngineNeverOutlivesItsTimeout() {
+        QTemporaryDir dir;
+        QElapsedTimer t;
+        t.start();
+        auto nvpg = spawn(slowCompile(slowModule(dir), "4"), dir.path());
+        const pid_t engine = childOf(nvpg->pid, 20000);
+        QVERIFY2(engine > 0, "nvpg started no engine process");
+        QVERIFY2(busyFor(engine, 0.3, 30000), "the engine did not get to work");
+        QVERIFY2(t.elapsed() < 3500, "too slow to stop nvpg before its deadline");
+        QVERIFY(::kill(nvpg->pid, SIGSTOP) == 0);
+        // 4 s of timeout, the engine's margin of 2 s, and time for a loaded machine. Without its
+        // own limit the engine compiles, then waits for ever to write its answer to nvpg.
+        const bool ended = endsWithin(engine, int(9000 - t.elapsed()));
+        QVERIFY2(ended, qPrintable(QString("the engine ran on %1 ms past its 4 s timeout").arg(t.elapsed() - 4000)));
+        ::kill(nvpg->pid, SIGCONT);
+        const auto status = nvpg->wait(10000);
+        QVERIFY(status);
+        QCOMPARE(WEXITSTATUS(*status), 1);  // a compile that ran out of time
+        const auto err = nvpg->err();
+        QVERIFY2(err.find("did not finish") != std::string::npos && err.find("within 4 s") != std::string::npos,
+                 err.c_str());
+    }
+
+    // More modules than the engine protocol carries: a usage error naming the limit, before
+    // anything is sent, not a "libNVVM crash" listing every module.
+    void tooManyModulesIsAUsageErrorNamingTheLimit() {
+        QTemporaryDir dir;
+        QStringList args{"compile", "--arch", "compute_90"};
+        const size_t count = engine::kMaxModules + 1;
+        for (size_t i = 0; i < count; ++i) {
+            // Plain writes (not atomic ones, which sync): thousands of files in a second.
+            QFile f(dir.filePath(QString("m%1.ll").arg(i)));
+            QVERIFY(f.open(QIODevice::WriteOnly) && f.write("; never compiled\n") > 0);
+            args << f.fileName();
+        }
+        const auto r = runNvpg(args);
+        QCOMPARE(r.exitCode, 2);
+        const auto expected = fmt::format("nvpg: {} modules: the engine takes at most {}",
+                                          support::formatCount(count), support::formatCount(engine::kMaxModules));
+        QVERIFY2(r.err.startsWith(QByteArray::fromStdString(expected)), r.err.left(300).constData());
+        QVERIFY2(!r.err.contains("crashed"), r.err.left(300).constData());
+        QVERIFY2(r.err.size() < 1000, qPrintable(QString("%1 bytes of stderr").arg(r.err.size())));
+    }
+
+    // A module name longer than the protocol's header limit: said so, in a short message.
+    void aHugeModuleNameIsAUsageErrorNamingTheLimit() {
+        auto compiler = engine::Compiler(test::realToolkit(), std::nullopt, {test::nvpgPath(), "engine"});
+        pipeline::Job job;
+        auto module = test::irFixture("sinf.ll");
+        module.name = std::string(engine::kMaxJsonBytes + 1, 'n') + ".ll";
+        job.modules = {module};
+        const auto r = compiler.run(job);
+        QVERIFY(!r);
+        QCOMPARE(r.error().kind, support::ErrorKind::Usage);
+        QVERIFY2(r.error().message.size() < 1000, r.error().message.substr(0, 300).c_str());
+        QVERIFY2(r.error().message.find(support::formatBytes(engine::kMaxJsonBytes)) != std::string::npos,
+                 r.error().message.c_str());
+    }
+
+    // An "engine" that answers with anything but the protocol is a broken engine command, not
+    // libNVVM crashing on the input.
+    void anEngineThatSpeaksGarbageIsNotALibnvvmCrash() {
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("NVPG_ENGINE", "/usr/bin/yes");
+        const auto r = runNvpg({"compile", "--arch", "compute_90", data("ir/sinf.ll")}, env);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("did not speak the engine protocol") && r.err.contains("NVPG_ENGINE"),
+                 r.err.constData());
+        QVERIFY2(r.err.contains("\"y.y.y.y."), r.err.constData());
+        QVERIFY2(!r.err.contains("crashed"), r.err.constData());
+    }
+
+    // Lists of modules in messages: every name while they are few, then the first three and a count.
+    void longListsAreShortened() {
+        QCOMPARE(support::joinShort({"a", "b"}), std::string("a, b"));
+        QCOMPARE(support::joinShort({"a", "b", "c"}, true), std::string("a, b or c"));
+        std::vector<std::string> many;
+        for (int i = 0; i < 4097; ++i) many.push_back(fmt::format("m{}.ll", i));
+        QCOMPARE(support::joinShort(many), std::string("m0.ll, m1.ll, m2.ll and 4,094 more"));
+        QCOMPARE(support::joinShort(many, true), std::string("m0.ll, m1.ll, m2.ll or 4,094 more"));
+        QCOMPARE(support::formatCount(0), std::string("0"));
+        QCOMPARE(support::formatCount(999), std::string("999"));
+        QCOMPARE(support::formatCount(1234567), std::string("1,234,567"));
+
+        // The timeout message of a compile of many modules.
+        QTemporaryDir dir;
+        const auto module = test::readText(test::dataDir() / "ir/sinf.ll");
+        QStringList args{"compile", "--engine-timeout", "1"};
+        for (int i = 0; i < 40; ++i) {
+            const auto path = dir.filePath(QString("m%1.ll").arg(i));
+            QVERIFY(support::writeFileAtomic(path.toStdString(), module));
+            args << path;
+        }
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("NVPG_ENGINE", "/bin/sleep 600");
+        const auto r = runNvpg(args, env);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains((dir.filePath("m2.ll") + " and 37 more").toUtf8()), r.err.constData());
+        QVERIFY2(!r.err.contains("m3.ll"), r.err.constData());
+    }
+
+    // Memory that runs out is an error saying so (exit 2), not an abort. The address-space cap
+    // leaves room for nvpg, the toolkit (~80 MiB) and a 100 MiB module, not for its copies.
+    void runningOutOfMemoryIsAnErrorNotAnAbort() {
+        SKIP_UNDER_ASAN();
+        QTemporaryDir dir;
+        const auto big = dir.filePath("big.ll");
+        QVERIFY(QFile(big).open(QIODevice::WriteOnly));
+        QVERIFY(::truncate(big.toUtf8().constData(), 100 << 20) == 0);  // sparse: no disk used
+        const auto [status, err] = underLimit("ulimit -v 300000", {"compile", "--arch", "compute_90", big}, dir);
+        QVERIFY2(WIFEXITED(status), qPrintable(QString("ended by signal %1: %2").arg(WTERMSIG(status)).arg(err.c_str())));
+        QCOMPARE(WEXITSTATUS(status), 2);
+        QVERIFY2(support::startsWith(err, "nvpg: out of memory"), err.c_str());
+    }
+
+    // A thread that cannot be made (here: glibc gives each thread a stack of RLIMIT_STACK, and
+    // one of ~1 EiB cannot be mapped) is an error saying so, not an abort. `ulimit -u` would be
+    // the natural way, but root (as CI runs) is exempt from it and for others it counts every
+    // process of the user: not deterministic.
+    void aThreadThatCannotStartIsAnErrorNotAnAbort() {
+        SKIP_UNDER_ASAN();
+        QTemporaryDir dir;
+        const auto [status, err] =
+            underLimit("ulimit -s 1000000000000", {"compile", "--arch", "compute_90", data("ir/sinf.ll")}, dir);
+        QVERIFY2(WIFEXITED(status), qPrintable(QString("ended by signal %1: %2").arg(WTERMSIG(status)).arg(err.c_str())));
+        QCOMPARE(WEXITSTATUS(status), 2);
+        QVERIFY2(err.find("cannot start a thread") != std::string::npos, err.c_str());
+    }
+
+    // Timeouts that are not a number of seconds in range are usage errors naming the range.
+    void absurdEngineTimeoutsAreRefused_data() {
+        QTest::addColumn<QString>("value");
+        for (const char* v : {"nan", "inf", "1e300", "0", "-1", "86401"}) QTest::newRow(v) << QString(v);
+    }
+    void absurdEngineTimeoutsAreRefused() {
+        QFETCH(QString, value);
+        const auto r = runNvpg({"compile", "--engine-timeout", value, data("ir/sinf.ll")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--engine-timeout") && r.err.contains("86400"), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(runNvpg({"compile", "--engine-timeout", "86400", "--arch", "compute_90", data("ir/sinf.ll")}).exitCode,
+                 0);
+    }
+
+    // A python3 on PATH that never answers delays nvpg by a bounded wait, and the report says
+    // the wheels were not searched.
+    void aHangingPython3DoesNotHangNvpg() {
+        QTemporaryDir dir;
+        const auto python = dir.filePath("python3");
+        QVERIFY(support::writeFileAtomic(python.toStdString(), "#!/bin/sh\nsleep 60\n"));
+        QVERIFY(QFile::setPermissions(python, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("PATH", dir.path() + ":" + env.value("PATH"));
+        for (const char* var : {"CUDA_PATH", "CUDA_HOME", "CONDA_PREFIX"}) env.remove(var);
+        QElapsedTimer t;
+        t.start();
+        const auto r = runNvpg({"info"}, env);
+        QVERIFY2(t.elapsed() < 10000, qPrintable(QString("nvpg info took %1 ms").arg(t.elapsed())));
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("python3 did not answer"), r.out.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliEngine)
+#include "tst_cli_engine.moc"
