@@ -1,7 +1,5 @@
 // nvpg: NVVM Playground's command line. Compiles NVVM IR modules or .nvpg workspaces through
 // the same pipeline as the desktop app.
-#include <signal.h>
-
 #include <charconv>
 #include <cmath>
 #include <new>
@@ -14,28 +12,6 @@
 #include "Output.h"
 #include "engine/EngineProcess.h"
 #include "engine/Server.h"
-
-namespace {
-
-// Ctrl-C or kill of nvpg takes its engines along, then nvpg ends by the signal as it would have
-// (SA_RESETHAND: the shell sees 130 or 143). Signals that nvpg was started ignoring stay ignored.
-void endWithEngines(int sig) {
-    nvpg::engine::killAllEngines();
-    ::raise(sig);
-}
-
-void forwardStopSignals() {
-    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
-        struct sigaction old{}, sa{};
-        if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
-        sa.sa_handler = endWithEngines;
-        sa.sa_flags = SA_RESETHAND;
-        sigemptyset(&sa.sa_mask);
-        ::sigaction(sig, &sa, nullptr);
-    }
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
     using namespace nvpg::cli;
@@ -96,7 +72,7 @@ int main(int argc, char** argv) {
         app.exit(e);
         return kUsageError;
     }
-    forwardStopSignals();
+    nvpg::engine::endEnginesOnStopSignals();
     // Core turns what runs out into errors where it can; this is for the rest.
     try {
         if (*info) return runInfo(common, json);

@@ -56,6 +56,21 @@ void killAllEngines() noexcept {
         if (const pid_t pid = slot.load(); pid > 0) ::kill(-pid, SIGKILL);
 }
 
+void endEnginesOnStopSignals() {
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+        struct sigaction old{}, sa{};
+        if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        // SA_RESETHAND: the handler's raise() ends the process by the default action.
+        sa.sa_handler = [](int s) {
+            killAllEngines();
+            ::raise(s);
+        };
+        sa.sa_flags = SA_RESETHAND;
+        sigemptyset(&sa.sa_mask);
+        ::sigaction(sig, &sa, nullptr);
+    }
+}
+
 std::string signalName(int sig) {
     switch (sig) {
         case SIGSEGV: return "SIGSEGV";

@@ -103,6 +103,9 @@ inline constexpr const char* kEngineParentVariable = "NVPG_ENGINE_PARENT";
 // Kills every engine process (and its process group) that this process has running. For a
 // signal handler (async-signal-safe): a front end that is interrupted takes its engines along.
 void killAllEngines() noexcept;
+// For a front end's main(): SIGINT, SIGTERM and SIGHUP kill its engines, then end the process by
+// that signal as before (a shell sees 130, 143). Signals it was started ignoring stay ignored.
+void endEnginesOnStopSignals();
 
 // The command that starts the engine process: this executable with `engineArgument`, unless
 // the environment variable NVPG_ENGINE says otherwise: "inprocess" (an empty command: work in
