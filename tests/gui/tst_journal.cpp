@@ -14,7 +14,14 @@
 #include "editor/EditorArea.h"
 #include "editor/ModuleEditor.h"
 #include "compile/CompileController.h"
+#include "panels/OptionsPanel.h"
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLineEdit>
+#include "run/RunPanel.h"
 #include "window/MainWindow.h"
+
+#include <sys/stat.h>
 
 using namespace nvpg;
 using namespace nvpg::gui;
@@ -35,6 +42,20 @@ std::string journaledWorkspace(const QString& file) {
     std::string all;
     for (const auto& m : ws->modules) all += m.bytes;
     return all;
+}
+
+// The whole workspace a journal file holds; nullopt when there is none (yet).
+std::optional<workspace::Workspace> journaledWs(const QString& file) {
+    const auto j = nlohmann::json::parse(readAll(file).toStdString(), nullptr, false);
+    if (!j.is_object() || !j.contains("workspace")) return std::nullopt;
+    auto ws = workspace::parseWorkspace(j["workspace"].get<std::string>(), "journal");
+    if (!ws) return std::nullopt;
+    return std::move(*ws);
+}
+
+int modeOf(const QString& path) {
+    struct stat st {};
+    return ::stat(path.toLocal8Bit().constData(), &st) == 0 ? int(st.st_mode & 07777) : -1;
 }
 
 // Runs a program and waits; its standard output.
@@ -240,6 +261,111 @@ private slots:
         QVERIFY(w->document()->isModified());
         QVERIFY(w->editors()->editor(0)->text().contains("; precious"));
         QVERIFY(!QFile::exists("/nonexistent-folder/ws.nvpg"));
+    }
+
+    // Every change that sets the title's * is journaled, whichever control made it: the
+    // libdevice check box, an option (ftz), a run configuration saved in the Runs dock. The
+    // window compiles after each option change, as the app does by default (Auto-compile on).
+    void everyChangeThatSetsTheStarIsJournaled_data() {
+        QTest::addColumn<QString>("change");
+        QTest::newRow("libdevice") << "libdevice";
+        QTest::newRow("ftz") << "ftz";
+        QTest::newRow("saved run configuration") << "run";
+    }
+    void everyChangeThatSetsTheStarIsJournaled() {
+        QFETCH(QString, change);
+        QString orphan;
+        bool libdeviceBefore = false;
+        {
+            auto w = makeWindow();
+            w->controller()->setAutoCompile(true);
+            QVERIFY(w->openExample("saxpy"));
+            QTRY_VERIFY_WITH_TIMEOUT(!w->controller()->busy(), 20000);
+            QVERIFY(!w->isWindowModified());
+            const auto file = w->journalFile();
+            if (change == "libdevice") {
+                libdeviceBefore = w->document()->workspace().libdevice;
+                w->optionsPanel()->libdeviceCheck()->click();
+            } else if (change == "ftz") {
+                auto* ftz = qobject_cast<QComboBox*>(w->optionsPanel()->optionControl("ftz"));
+                QVERIFY(ftz);
+                ftz->setCurrentIndex(ftz->findData(1));
+            } else {
+                w->runPanel()->nameEdit()->setText("mine");
+                QVERIFY(w->runPanel()->saveConfig());
+            }
+            QVERIFY(w->isWindowModified());
+            const auto holdsIt = [&](const workspace::Workspace& ws) {
+                if (change == "libdevice") return ws.libdevice != libdeviceBefore;
+                if (change == "ftz") return ws.options.ftz == std::optional<bool>(true);
+                return std::any_of(ws.runs.begin(), ws.runs.end(), [](const auto& r) { return r.name == "mine"; });
+            };
+            QTRY_VERIFY_WITH_TIMEOUT(journaledWs(file) && holdsIt(*journaledWs(file)), 3000);
+            // What kill -9 leaves: that journal, with no live lock beside it.
+            orphan = Journal::folder() + "/journal-99999997-1.json";
+            QVERIFY(QFile::copy(file, orphan));
+        }
+        auto w = makeWindow();
+        w->setRestoreQuestion([](const QString&) { return MainWindow::RestoreChoice::Restore; });
+        QVERIFY(w->offerRestore());
+        QVERIFY(w->isWindowModified());
+        const auto& ws = w->document()->workspace();
+        if (change == "libdevice") {
+            QCOMPARE(ws.libdevice, !libdeviceBefore);
+            QCOMPARE(w->optionsPanel()->libdeviceCheck()->isChecked(), !libdeviceBefore);
+        } else if (change == "ftz") {
+            QCOMPARE(ws.options.ftz, std::optional<bool>(true));
+        } else {
+            QVERIFY(w->runPanel()->savedCombo()->findText("mine", Qt::MatchContains) >= 0);
+        }
+    }
+
+    // The journal holds what the workspace holds: it is as private as the workspace file (a
+    // 0600 workspace gives a 0600 journal), and private (0600) for a workspace not saved yet.
+    void theJournalIsAsPrivateAsTheWorkspace() {
+        QTemporaryDir dir;
+        auto w = makeWindow();
+        QVERIFY(w->openExample("saxpy"));
+        w->editors()->editor(0)->append("; unsaved\n");
+        w->writeJournal();
+        QCOMPARE(modeOf(w->journalFile()), 0600);  // a new workspace
+        const auto path = dir.filePath("secret.nvpg");
+        QVERIFY(w->saveAs(path));
+        QVERIFY(QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+        w->editors()->editor(0)->append("; more\n");
+        w->writeJournal();
+        QCOMPARE(modeOf(w->journalFile()), 0600);
+        QVERIFY(QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup));
+        w->editors()->editor(0)->append("; and more\n");
+        w->writeJournal();
+        QCOMPARE(modeOf(w->journalFile()), 0640);
+    }
+
+    // A window killed with nothing unsaved leaves only its lock; a start removes such locks of
+    // processes that are gone, and keeps those of live windows.
+    void staleLockFilesAreRemoved() {
+        auto live = makeWindow();
+        QVERIFY(live->openExample("saxpy"));
+        const auto liveLock = live->journalFile() + ".lock";
+        QVERIFY(QFile::exists(liveLock));
+        // A lock as QLockFile writes it, for a process that has ended.
+        QProcess gone;
+        gone.start("true");
+        QVERIFY(gone.waitForStarted());
+        const qint64 deadPid = gone.processId();
+        QVERIFY(gone.waitForFinished());
+        QStringList lines = readAll(liveLock).split('\n');
+        QVERIFY2(lines.size() >= 3, qPrintable(readAll(liveLock)));
+        lines[0] = QString::number(deadPid);
+        const auto stale = Journal::folder() + QStringLiteral("/journal-%1-1.json.lock").arg(deadPid);
+        {
+            QFile f(stale);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(lines.join('\n').toUtf8());
+        }
+        QVERIFY(Journal::orphans().isEmpty());  // what a start does
+        QVERIFY2(!QFile::exists(stale), "the lock of a process that is gone stayed");
+        QVERIFY(QFile::exists(liveLock));
     }
 
     void killMinus9AfterTypingOffersItBack() {

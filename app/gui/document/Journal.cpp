@@ -1,5 +1,7 @@
 #include "document/Journal.h"
 
+#include <sys/stat.h>
+
 #include <map>
 
 #include <QCoreApplication>
@@ -52,6 +54,32 @@ support::Result<Journal::Entry> readEntry(const QString& file) {
     return e;
 }
 
+// The journal holds what the workspace holds, so it is as private as the workspace file; a
+// workspace that has no file yet gets a private one (0600). Its owner may always rewrite it.
+QFileDevice::Permissions permissionsFor(const QString& workspacePath) {
+    constexpr QFileDevice::Permissions kPrivate = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
+    struct stat st {};
+    if (workspacePath.isEmpty() || ::stat(QFile::encodeName(workspacePath).constData(), &st) != 0) return kPrivate;
+    QFileDevice::Permissions p = kPrivate;
+    if (st.st_mode & S_IRGRP) p |= QFileDevice::ReadGroup;
+    if (st.st_mode & S_IWGRP) p |= QFileDevice::WriteGroup;
+    if (st.st_mode & S_IROTH) p |= QFileDevice::ReadOther;
+    if (st.st_mode & S_IWOTH) p |= QFileDevice::WriteOther;
+    return p;
+}
+
+// A window killed with nothing unsaved leaves its lock and no journal. A lock whose process is
+// gone (QLockFile checks the pid and the program it names) is taken and let go, which removes it;
+// the locks of live windows stay.
+void removeStaleLocks(const QDir& dir) {
+    for (const auto& name : dir.entryList({"journal-*.json.lock"}, QDir::Files | QDir::Hidden)) {
+        const auto journalFile = dir.filePath(name.chopped(int(sizeof(".lock") - 1)));
+        if (QFile::exists(journalFile) || claimed().count(journalFile)) continue;  // orphans() looks at those
+        auto lock = lockFor(journalFile);
+        if (lock->tryLock(0)) lock->unlock();
+    }
+}
+
 }  // namespace
 
 QString Journal::folder() {
@@ -82,7 +110,10 @@ support::Status Journal::write(const workspace::Workspace& ws, const QString& wo
                               {"workspace", workspace::serializeWorkspace(ws)}};
     QSaveFile f(file_);
     const auto bytes = QByteArray::fromStdString(j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace));
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+    // The permissions go on the temporary file before any byte is written, so the journal is
+    // never readable by more people than the workspace, not even for a moment.
+    if (!f.open(QIODevice::WriteOnly) || !f.setPermissions(permissionsFor(workspacePath)) ||
+        f.write(bytes) != bytes.size() || !f.commit())
         return support::makeError(support::ErrorKind::Environment,
                                   "cannot write the journal " + file_.toStdString() + ": " + f.errorString().toStdString());
     return {};
@@ -93,6 +124,7 @@ void Journal::clear() { QFile::remove(file_); }
 QList<Journal::Entry> Journal::orphans() {
     QList<Entry> found;
     const QDir dir(folder());
+    removeStaleLocks(dir);
     for (const auto& name : dir.entryList({"journal-*.json"}, QDir::Files)) {
         const auto file = dir.filePath(name);
         if (claimed().count(file)) {

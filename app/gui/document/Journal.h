@@ -36,13 +36,15 @@ public:
     // Journals left by processes that ended without cleaning up, newest first. Each one found is
     // locked by this process until discard() or release() (or until it ends), so two starting
     // windows never offer the same work twice. A restored journal is discarded once its
-    // workspace is open: the window's own journal holds that work from then on.
+    // workspace is open: the window's own journal holds that work from then on. Locks left by
+    // processes that are gone, with no journal beside them, are removed.
     static QList<Entry> orphans();
     static void discard(const QString& file);
     // Leaves it for a later start (unlocked, kept).
     static void release(const QString& file);
 
-    // Writes atomically (a temporary file renamed over the last journal).
+    // Writes atomically (a temporary file renamed over the last journal), with the permissions
+    // of the workspace file at `workspacePath` (0600 when there is none).
     support::Status write(const workspace::Workspace& ws, const QString& workspacePath, const QByteArray& diskHash);
     // Nothing unsaved any more: the journal file goes (the lock stays until the end).
     void clear();

@@ -179,9 +179,10 @@ void WorkspaceDocument::setRuns(std::vector<gpu::RunConfig> runs) {
 void WorkspaceDocument::markModified() { setModified(true); }
 
 void WorkspaceDocument::setModified(bool m) {
-    if (modified_ == m) return;
+    const bool was = modified_;
     modified_ = m;
-    emit modifiedChanged(m);
+    if (was != m) emit modifiedChanged(m);
+    if (m) emit changed();
 }
 
 }  // namespace nvpg::gui

@@ -60,6 +60,9 @@ public:
     void markModified();
 
 signals:
+    // Every change that marks the document modified (each one, also when it was modified
+    // already). The journal follows this one signal, so whatever sets the title's * is journaled.
+    void changed();
     void reloaded();        // reset() replaced everything; modulesChanged follows
     void modulesChanged();  // added, removed, renamed, moved, lazy flag, or reset
     void settingsChanged();  // options, libdevice, LTO mode

@@ -142,12 +142,11 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     journalTimer_->setSingleShot(true);
     journalTimer_->setInterval(1000);
     connect(journalTimer_, &QTimer::timeout, this, &MainWindow::writeJournal);
-    auto scheduleJournal = [this] {
+    // One rule: every change that marks the document modified (the title's *) is journaled, be
+    // it typing, an option, a module's flag or a saved run configuration.
+    connect(document_, &WorkspaceDocument::changed, this, [this] {
         if (!opening_ && !journalTimer_->isActive()) journalTimer_->start();
-    };
-    connect(editors_, &EditorArea::edited, this, scheduleJournal);
-    connect(document_, &WorkspaceDocument::modulesChanged, this, scheduleJournal);
-    connect(document_, &WorkspaceDocument::settingsChanged, this, scheduleJournal);
+    });
     connect(controller_, &CompileController::busyChanged, this, [this](bool busy) {
         if (busy) writeJournal();
     });
@@ -191,13 +190,15 @@ MainWindow::~MainWindow() = default;
 QString MainWindow::journalFile() const { return journal_ ? journal_->file() : QString(); }
 
 void MainWindow::writeJournal() {
-    journalTimer_->stop();
     if (!journal_) return;
+    // First: copying the editors' text in marks the document modified, which would schedule
+    // this write again.
+    editors_->flush();
+    journalTimer_->stop();
     if (!document_->isModified()) {
         journal_->clear();
         return;
     }
-    editors_->flush();
     if (auto st = journal_->write(document_->workspace(), document_->path(), document_->diskHash()); !st)
         statusBar()->showMessage(QString::fromStdString(st.error().message), 10000);
 }
