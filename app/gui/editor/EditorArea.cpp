@@ -1,10 +1,15 @@
 #include "editor/EditorArea.h"
 
+#include <algorithm>
+
+#include <QComboBox>
+#include <QHash>
 #include <QHBoxLayout>
 #include <QStyle>
 #include <QSplitter>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QVBoxLayout>
 
 #include "document/WorkspaceDocument.h"
 #include "editor/ModuleEditor.h"
@@ -13,25 +18,42 @@ namespace nvpg::gui {
 
 EditorArea::EditorArea(WorkspaceDocument* document, QWidget* parent)
     : QWidget(parent), document_(document) {
-    auto* layout = new QHBoxLayout(this);
+    auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    moduleBox_ = new QComboBox(this);
+    moduleBox_->setObjectName(QStringLiteral("moduleBox"));
+    moduleBox_->setToolTip(tr("Every module of this workspace: pick one to open its tab"));
+    moduleBox_->hide();
+    connect(moduleBox_, &QComboBox::activated, this, [this](int module) { activate(module); });
+    layout->addWidget(moduleBox_);
     splitter_ = new QSplitter(Qt::Horizontal, this);
     for (int side = 0; side < 2; ++side) {
         panes_[side] = new QTabWidget(splitter_);
         panes_[side]->setDocumentMode(true);
         panes_[side]->setMovable(false);  // order is the document's: use Move Up/Down
-        connect(panes_[side], &QTabWidget::currentChanged, this,
-                [this] { emit currentModuleChanged(currentModule()); });
+        connect(panes_[side], &QTabWidget::currentChanged, this, [this, side](int tab) {
+            makeEditor(moduleOfPage(panes_[side]->widget(tab)));  // a tab shown has its editor
+            if (moduleBox_->isVisible()) {
+                const QSignalBlocker block(moduleBox_);
+                moduleBox_->setCurrentIndex(currentModule());
+            }
+            emit currentModuleChanged(currentModule());
+        });
         splitter_->addWidget(panes_[side]);
     }
     panes_[1]->hide();
     layout->addWidget(splitter_);
     connect(document_, &WorkspaceDocument::reloaded, this, [this] {
         // Another workspace: nothing of the old editors carries over.
-        for (auto* e : editors_) e->deleteLater();
+        for (auto* page : pages_) page->deleteLater();
+        pages_.clear();
+        opened_.clear();
         editors_.clear();
         dirty_.clear();
         side_.clear();
+        diagnostics_.clear();
+        levels_.clear();
     });
     connect(document_, &WorkspaceDocument::modulesChanged, this, &EditorArea::rebuild);
     rebuild();
@@ -39,8 +61,8 @@ EditorArea::EditorArea(WorkspaceDocument* document, QWidget* parent)
 
 void EditorArea::flush() {
     for (size_t i = 0; i < editors_.size(); ++i) {
-        if (!dirty_[i] || editors_[i]->isBitcodeView()) continue;
-        const int module = document_->indexOf(editors_[i]->property("moduleName").toString());
+        if (!editors_[i] || !dirty_[i] || editors_[i]->isBitcodeView()) continue;
+        const int module = document_->indexOf(pages_[i]->property("moduleName").toString());
         if (module >= 0) document_->setModuleText(module, editors_[i]->moduleText());
         dirty_[i] = false;
     }
@@ -53,111 +75,183 @@ int EditorArea::currentModule() const {
         if (panes_[side]->isVisible()) w = panes_[side]->currentWidget();
     // The pane holding the focused editor wins, so actions apply to what the user looks at.
     for (size_t i = 0; i < editors_.size(); ++i)
-        if (editors_[i]->hasFocus()) return int(i);
-    for (size_t i = 0; i < editors_.size(); ++i)
-        if (editors_[i] == w) return int(i);
-    return -1;
+        if (editors_[i] && editors_[i]->hasFocus()) return int(i);
+    return moduleOfPage(w);
 }
 
 ModuleEditor* EditorArea::editor(int module) const {
-    return module >= 0 && module < int(editors_.size()) ? editors_[size_t(module)] : nullptr;
+    // Making the editor a module already has changes no state anyone can see: hence const.
+    return const_cast<EditorArea*>(this)->makeEditor(module);
+}
+
+int EditorArea::editorCount() const {
+    return int(std::count_if(editors_.begin(), editors_.end(), [](auto* e) { return e != nullptr; }));
 }
 
 ModuleEditor* EditorArea::currentEditor() const {
     return editor(currentModule());
 }
 
+int EditorArea::moduleOfPage(QWidget* page) const {
+    if (!page) return -1;
+    const auto it = std::find(pages_.begin(), pages_.end(), page);
+    return it == pages_.end() ? -1 : int(it - pages_.begin());
+}
+
+ModuleEditor* EditorArea::makeEditor(int module) {
+    if (module < 0 || module >= int(pages_.size())) return nullptr;
+    if (auto* e = editors_[size_t(module)]) return e;
+    const auto& m = document_->module(module);
+    auto* e = new ModuleEditor(pages_[size_t(module)]);
+    const bool wasLoading = loading_;
+    loading_ = true;
+    e->setModule(m.bytes, m.isBitcode());
+    e->setDiagnostics(diagnostics_[size_t(module)]);
+    loading_ = wasLoading;
+    pages_[size_t(module)]->layout()->addWidget(e);
+    pages_[size_t(module)]->setFocusProxy(e);
+    connect(e, &QsciScintilla::textChanged, this, [this, e] {
+        if (loading_) return;
+        for (size_t k = 0; k < editors_.size(); ++k)
+            if (editors_[k] == e) dirty_[k] = true;
+        document_->markModified();
+        emit edited();
+    });
+    editors_[size_t(module)] = e;
+    return e;
+}
+
 void EditorArea::rebuild() {
     // No flush here: the document's order may already have changed, and a dirty editor keeps
-    // its text until the next flush maps it to the right module by name. Reuse the editor of each
-    // module that is still there (matched by name), in the new order.
-    std::vector<ModuleEditor*> next;
-    std::vector<bool> nextDirty;
-    std::vector<int> nextSide;
-    std::vector<bool> used(editors_.size(), false);
+    // its text until the next flush maps it to the right module by name. Reuse the page (and
+    // editor) of each module that is still there (matched by name), in the new order.
+    QHash<QString, QList<size_t>> byName;
+    for (size_t k = 0; k < pages_.size(); ++k) byName[pages_[k]->property("moduleName").toString()] << k;
+    std::vector<QWidget*> next;
+    std::vector<ModuleEditor*> nextEditors;
+    std::vector<bool> nextDirty, nextOpened;
+    std::vector<int> nextSide, nextLevels;
+    std::vector<std::vector<nvvm::Diagnostic>> nextDiagnostics;
+    std::vector<bool> used(pages_.size(), false);
     loading_ = true;
     for (int i = 0; i < document_->moduleCount(); ++i) {
         const auto& m = document_->module(i);
-        ModuleEditor* found = nullptr;
-        for (size_t k = 0; k < editors_.size(); ++k) {
-            if (!used[k] &&
-                editors_[k]->property("moduleName").toString().toStdString() == m.name) {
-                found = editors_[k];
-                used[k] = true;
-                nextDirty.push_back(dirty_[k]);
-                nextSide.push_back(side_[k]);
-                break;
-            }
+        const auto name = QString::fromStdString(m.name);
+        auto same = byName.find(name);
+        if (same != byName.end() && !same->isEmpty()) {
+            const size_t k = same->takeFirst();
+            used[k] = true;
+            auto* e = editors_[k];
+            if (e && !dirty_[k] && e->moduleText() != m.bytes) e->setModule(m.bytes, m.isBitcode());
+            next.push_back(pages_[k]);
+            nextOpened.push_back(opened_[k]);
+            nextEditors.push_back(e);
+            nextDirty.push_back(dirty_[k]);
+            nextSide.push_back(side_[k]);
+            nextLevels.push_back(levels_[k]);
+            nextDiagnostics.push_back(std::move(diagnostics_[k]));
+            continue;
         }
-        if (found && !nextDirty.back() && found->moduleText() != m.bytes)
-            found->setModule(m.bytes, m.isBitcode());
-        if (!found) {
-            found = new ModuleEditor(this);
-            found->setModule(m.bytes, m.isBitcode());
-            found->setProperty("moduleName", QString::fromStdString(m.name));
-            connect(found, &QsciScintilla::textChanged, this, [this, found] {
-                if (loading_) return;
-                for (size_t k = 0; k < editors_.size(); ++k)
-                    if (editors_[k] == found) dirty_[k] = true;
-                document_->markModified();
-                emit edited();
-            });
-            nextDirty.push_back(false);
-            nextSide.push_back(0);
-        }
-        next.push_back(found);
+        auto* page = new QWidget(this);
+        auto* layout = new QVBoxLayout(page);
+        layout->setContentsMargins(0, 0, 0, 0);
+        page->setProperty("moduleName", name);
+        page->hide();  // until it is in a tab
+        next.push_back(page);
+        nextOpened.push_back(false);
+        nextEditors.push_back(nullptr);
+        nextDirty.push_back(false);
+        nextSide.push_back(0);
+        nextLevels.push_back(0);
+        nextDiagnostics.emplace_back();
     }
-    for (size_t k = 0; k < editors_.size(); ++k)
-        if (!used[k]) editors_[k]->deleteLater();
-    editors_ = std::move(next);
+    for (size_t k = 0; k < pages_.size(); ++k)
+        if (!used[k]) pages_[k]->deleteLater();
+    pages_ = std::move(next);
+    opened_ = std::move(nextOpened);
+    editors_ = std::move(nextEditors);
     dirty_ = std::move(nextDirty);
     side_ = std::move(nextSide);
+    levels_ = std::move(nextLevels);
+    diagnostics_ = std::move(nextDiagnostics);
     loading_ = false;
     refreshTabs();
 }
 
+bool EditorArea::hasTab(int module) const {
+    return module < kMaxTabs || opened_[size_t(module)];
+}
+
+void EditorArea::addTab(int module, int position) {
+    const auto& m = document_->module(module);
+    QString label = QString::fromStdString(m.name);
+    QStringList badges;
+    if (m.isBitcode()) badges << "bitcode";
+    if (m.lazy) badges << "lazy";
+    if (!badges.isEmpty()) label += "  [" + badges.join(", ") + "]";
+    auto* pane = panes_[side_[size_t(module)]];
+    const int tab = pane->insertTab(position, pages_[size_t(module)], label);
+    pane->setTabToolTip(tab, QStringLiteral("%1: %2 module %3 of %4, %5 bytes%6")
+                                 .arg(QString::fromStdString(m.name))
+                                 .arg(m.isBitcode() ? "bitcode" : "text IR")
+                                 .arg(module + 1)
+                                 .arg(pages_.size())
+                                 .arg(m.bytes.size())
+                                 .arg(m.lazy ? ", loaded lazily (only what other modules use)" : ""));
+    if (levels_[size_t(module)]) showTabIcon(module);
+}
+
 void EditorArea::refreshTabs() {
-    ModuleEditor* current = currentEditor();
+    QWidget* current = nullptr;
+    if (const int i = currentModule(); i >= 0) current = pages_[size_t(i)];
     for (auto* pane : panes_) {
         const QSignalBlocker block(pane);
         while (pane->count()) pane->removeTab(0);
+        // A tab bar that is not visible lays its tabs out once, when shown, instead of after each
+        // tab added.
+        pane->tabBar()->hide();
     }
-    for (size_t i = 0; i < editors_.size(); ++i) {
-        const auto& m = document_->module(int(i));
-        QString label = QString::fromStdString(m.name);
-        QStringList badges;
-        if (m.isBitcode()) badges << "bitcode";
-        if (m.lazy) badges << "lazy";
-        if (!badges.isEmpty()) label += "  [" + badges.join(", ") + "]";
-        auto* pane = panes_[side_[i]];
-        const int tab = pane->addTab(editors_[i], label);
-        pane->setTabToolTip(
-            tab, QStringLiteral("%1: %2 module %3 of %4, %5 bytes%6")
-                     .arg(QString::fromStdString(m.name))
-                     .arg(m.isBitcode() ? "bitcode" : "text IR")
-                     .arg(i + 1)
-                     .arg(editors_.size())
-                     .arg(m.bytes.size())
-                     .arg(m.lazy ? ", loaded lazily (only what other modules use)" : ""));
+    for (size_t i = 0; i < pages_.size(); ++i) {
+        if (hasTab(int(i))) addTab(int(i), -1);
+        else pages_[i]->hide();
     }
+    for (auto* pane : panes_) pane->tabBar()->show();
     panes_[1]->setVisible(panes_[1]->count() > 0);
-    refreshTabIcons();
     if (current) {
         for (auto* pane : panes_)
             if (pane->indexOf(current) >= 0) pane->setCurrentWidget(current);
     }
+    for (auto* pane : panes_) makeEditor(moduleOfPage(pane->currentWidget()));
+    // More modules than tabs: every one of them is in the list above the tabs.
+    const QSignalBlocker block(moduleBox_);
+    moduleBox_->clear();
+    if (int(pages_.size()) > kMaxTabs) {
+        QStringList names;
+        names.reserve(qsizetype(pages_.size()));
+        for (auto* page : pages_) names << page->property("moduleName").toString();
+        moduleBox_->addItems(names);
+        moduleBox_->setCurrentIndex(currentModule());
+    }
+    moduleBox_->setVisible(int(pages_.size()) > kMaxTabs);
 }
 
-QTabWidget* EditorArea::paneOf(ModuleEditor* e) const {
+QTabWidget* EditorArea::paneOf(QWidget* page) const {
     for (auto* pane : panes_)
-        if (pane->indexOf(e) >= 0) return pane;
+        if (pane->indexOf(page) >= 0) return pane;
     return nullptr;
 }
 
 void EditorArea::activate(int module) {
     auto* e = editor(module);
     if (!e) return;
-    if (auto* pane = paneOf(e)) pane->setCurrentWidget(e);
+    if (!hasTab(module)) {
+        // Its tab goes among the others in module order.
+        opened_[size_t(module)] = true;
+        int position = 0;
+        for (int j = 0; j < module; ++j) position += hasTab(j) && side_[size_t(j)] == side_[size_t(module)];
+        addTab(module, position);
+    }
+    if (auto* pane = paneOf(pages_[size_t(module)])) pane->setCurrentWidget(pages_[size_t(module)]);
     e->setFocus();
 }
 
@@ -174,13 +268,13 @@ void EditorArea::removeModule(int module) {
 }
 
 bool EditorArea::renameModule(int module, const QString& name, QString* error) {
-    auto* e = editor(module);
-    if (!e) return false;
+    if (!editor(module)) return false;
     flush();
-    const QString old = e->property("moduleName").toString();
-    e->setProperty("moduleName", name.trimmed());  // so rebuild() keeps this editor
+    auto* page = pages_[size_t(module)];
+    const QString old = page->property("moduleName").toString();
+    page->setProperty("moduleName", name.trimmed());  // so rebuild() keeps this editor
     if (auto st = document_->renameModule(module, name); !st) {
-        e->setProperty("moduleName", old);
+        page->setProperty("moduleName", old);
         if (error) *error = QString::fromStdString(st.error().message);
         return false;
     }
@@ -189,7 +283,7 @@ bool EditorArea::renameModule(int module, const QString& name, QString* error) {
 
 void EditorArea::moveModule(int module, int delta) {
     const int to = module + delta;
-    if (!editor(module) || to < 0 || to >= int(editors_.size())) return;
+    if (!editor(module) || to < 0 || to >= int(pages_.size())) return;
     flush();
     document_->moveModule(module, to);
     activate(to);
@@ -208,7 +302,7 @@ void EditorArea::setSplit(bool split) {
     if (split == isSplit()) return;
     if (split) {
         const int current = currentModule();
-        if (current < 0 || editors_.size() < 2) return;  // two modules are needed to see two
+        if (current < 0 || pages_.size() < 2) return;  // two modules are needed to see two
         side_[size_t(current)] = 1;
     } else {
         std::fill(side_.begin(), side_.end(), 0);
@@ -221,36 +315,41 @@ void EditorArea::setSplit(bool split) {
 }
 
 void EditorArea::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnostics) {
-    for (size_t i = 0; i < editors_.size(); ++i) {
-        std::vector<nvvm::Diagnostic> mine;
-        for (const auto& d : diagnostics)
-            if (d.module == document_->module(int(i)).name) mine.push_back(d);
-        loading_ = true;  // annotations are not edits
-        editors_[i]->setDiagnostics(mine);
-        loading_ = false;
+    QHash<QString, std::vector<nvvm::Diagnostic>> byModule;
+    for (const auto& d : diagnostics) byModule[QString::fromStdString(d.module)].push_back(d);
+    for (size_t i = 0; i < pages_.size(); ++i) {
+        auto mine = byModule.value(pages_[i]->property("moduleName").toString());
+        if (editors_[i]) {
+            loading_ = true;  // annotations are not edits
+            editors_[i]->setDiagnostics(mine);
+            loading_ = false;
+        }
         int worst = 0;  // 2 error, 1 warning: shown on the tab, so a problem in a hidden module shows
         for (const auto& d : mine) worst = std::max(worst, d.severity == nvvm::Severity::Error ? 2 : 1);
-        editors_[i]->setProperty("problemLevel", worst);
+        diagnostics_[i] = std::move(mine);
+        // Only the icons that change: each one set lays out every tab again.
+        if (levels_[i] != worst) {
+            levels_[i] = worst;
+            showTabIcon(int(i));
+        }
     }
-    refreshTabIcons();
 }
 
-void EditorArea::refreshTabIcons() {
-    for (auto* e : editors_) {
-        auto* pane = paneOf(e);
-        if (!pane) continue;
-        const int level = e->property("problemLevel").toInt();
-        pane->setTabIcon(pane->indexOf(e), level == 2   ? style()->standardIcon(QStyle::SP_MessageBoxCritical)
-                                           : level == 1 ? style()->standardIcon(QStyle::SP_MessageBoxWarning)
-                                                        : QIcon());
-    }
+void EditorArea::showTabIcon(int module) {
+    auto* page = pages_[size_t(module)];
+    auto* pane = paneOf(page);
+    if (!pane) return;
+    const int level = levels_[size_t(module)];
+    pane->setTabIcon(pane->indexOf(page), level == 2   ? style()->standardIcon(QStyle::SP_MessageBoxCritical)
+                                          : level == 1 ? style()->standardIcon(QStyle::SP_MessageBoxWarning)
+                                                       : QIcon());
 }
 
 void EditorArea::showLocation(const QString& module, int line, int column) {
     const int i = document_->indexOf(module);
     if (i < 0) return;
     activate(i);
-    if (line > 0) editors_[size_t(i)]->goTo(line, std::max(column, 1));
+    if (line > 0) editor(i)->goTo(line, std::max(column, 1));
 }
 
 }  // namespace nvpg::gui

@@ -6,6 +6,7 @@
 
 #include "nvvm/Diagnostic.h"
 
+class QComboBox;
 class QSplitter;
 class QTabWidget;
 
@@ -16,7 +17,10 @@ class WorkspaceDocument;
 
 // The left side: one editor per module, as tabs in one or two panes side by side (split), in
 // the document's module order. Structure changes go through here so the editors (with their
-// undo history and cursor) follow their modules.
+// undo history and cursor) follow their modules. A module's editor is made when its tab is first
+// shown (or editor() asks for it), so a workspace of thousands of modules does not make thousands
+// of QScintilla editors. The first kMaxTabs modules have tabs from the start; with more, a list
+// above the tabs holds every module, and picking one (or going to it from Problems) opens its tab.
 class EditorArea : public QWidget {
     Q_OBJECT
 
@@ -27,7 +31,14 @@ public:
     void flush();
 
     int currentModule() const;  // -1 when none
+    // Made on first use, so a module's editor is there for whoever asks.
     ModuleEditor* editor(int module) const;
+    // Editors made so far (for tests: a large workspace does not make them all).
+    int editorCount() const;
+    // Adding a tab lays out every tab again (QTabBar), so tens of thousands of tabs took minutes:
+    // beyond this many, tabs open on demand.
+    static constexpr int kMaxTabs = 256;
+    bool hasTab(int module) const;
     ModuleEditor* currentEditor() const;
 
     void addModule(const std::string& name, const std::string& bytes, bool lazy);
@@ -49,16 +60,25 @@ signals:
 private:
     void rebuild();  // match editors to the document's modules, by name
     void refreshTabs();
-    void refreshTabIcons();
-    QTabWidget* paneOf(ModuleEditor* e) const;
+    QTabWidget* paneOf(QWidget* page) const;
+    int moduleOfPage(QWidget* page) const;  // -1 when none
     void activate(int module);
+    ModuleEditor* makeEditor(int module);
+    void showTabIcon(int module);
+    void addTab(int module, int position);  // -1: at the end
 
     WorkspaceDocument* document_;
     QSplitter* splitter_;
     QTabWidget* panes_[2];
-    std::vector<ModuleEditor*> editors_;  // parallel to the document's modules
+    // Parallel to the document's modules: each one's tab page, which holds its editor once made.
+    std::vector<QWidget*> pages_;
+    std::vector<bool> opened_;  // has a tab beyond the first kMaxTabs
+    QComboBox* moduleBox_;
+    std::vector<ModuleEditor*> editors_;  // null until made
     std::vector<bool> dirty_;
     std::vector<int> side_;  // 0 or 1: the pane a module's tab is in
+    std::vector<std::vector<nvvm::Diagnostic>> diagnostics_;  // also for editors not made yet
+    std::vector<int> levels_;  // 2 error, 1 warning, 0 none: the tab's icon
     bool loading_ = false;
 };
 
