@@ -3,8 +3,8 @@
 #include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 
+#include "document/FileChecks.h"
 #include "support/Files.h"
 
 namespace nvpg::gui {
@@ -31,13 +31,21 @@ void WorkspaceDocument::reset(workspace::Workspace ws, const QString& path, cons
     setModified(false);
 }
 
-support::Status WorkspaceDocument::load(const QString& path) {
+support::Result<WorkspaceDocument::Read> WorkspaceDocument::read(const QString& path) {
+    if (const auto why = notRegularFile(path); !why.isEmpty())
+        return support::makeError(support::ErrorKind::Input, why.toStdString());
     // One read for both the parse and the hash: nothing can change in between.
     auto bytes = support::readFile(path.toStdString());
     if (!bytes) return bytes.error();
     auto ws = workspace::parseWorkspace(*bytes, path.toStdString());
     if (!ws) return ws.error();
-    reset(std::move(*ws), path, fileHash(QByteArray::fromStdString(*bytes)));
+    return Read{std::move(*ws), fileHash(QByteArray::fromStdString(*bytes))};
+}
+
+support::Status WorkspaceDocument::load(const QString& path) {
+    auto r = read(path);
+    if (!r) return r.error();
+    reset(std::move(r->workspace), path, r->diskHash);
     return {};
 }
 
@@ -45,31 +53,50 @@ QByteArray WorkspaceDocument::fileHash(const QByteArray& bytes) {
     return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256);
 }
 
-bool WorkspaceDocument::changedOnDisk() const {
-    if (path_.isEmpty()) return false;
-    QFile f(path_);
-    if (!f.exists()) return false;
-    if (!f.open(QIODevice::ReadOnly)) return true;  // cannot tell: ask rather than overwrite
-    return fileHash(f.readAll()) != diskHash_;
+bool WorkspaceDocument::changedOnDisk(const QString& path, const QByteArray& diskHash) {
+    if (path.isEmpty()) return false;
+    const QFileInfo info(path);
+    if (!info.exists()) return false;
+    // Reading a FIFO waits for a writer and /dev/zero never ends (Save onto one froze the app and
+    // took 5.3 GB): what is not a regular file any more has changed, and is never read.
+    if (!notRegularFile(path).isEmpty()) return true;
+    auto bytes = support::readFile(path.toStdString());
+    if (!bytes) return true;  // cannot tell: ask rather than overwrite
+    return fileHash(QByteArray::fromStdString(*bytes)) != diskHash;
 }
 
-support::Status WorkspaceDocument::saveAs(const QString& path) {
+support::Result<QByteArray> WorkspaceDocument::bytesFor(const QString& path) const {
     auto bytes = workspace::workspaceFileBytes(ws_, path.toStdString());
     if (!bytes) return bytes.error();
-    QSaveFile file(path);
-    const auto data = QByteArray::fromStdString(*bytes);
-    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit())
-        return support::makeError(support::ErrorKind::Environment,
-                                  QStringLiteral("cannot save %1: %2; the workspace is still open here, unsaved: "
-                                                 "try another folder with Save As")
-                                      .arg(path, file.errorString())
-                                      .toStdString());
+    return QByteArray::fromStdString(*bytes);
+}
+
+support::Status WorkspaceDocument::write(const QString& path, const QByteArray& data) {
+    if (const auto why = notRegularFile(path); !why.isEmpty())
+        return support::makeError(support::ErrorKind::Input,
+                                  why.toStdString() + "; the workspace is still open here, unsaved: save it elsewhere "
+                                                      "with Save As");
+    if (auto st = support::writeFileAtomic(path.toStdString(), std::string_view(data.constData(), size_t(data.size())));
+        !st)
+        return support::makeError(st.error().kind, st.error().message + "; the workspace is still open here, unsaved: "
+                                                                        "try another folder with Save As");
+    return {};
+}
+
+void WorkspaceDocument::savedAs(const QString& path, const QByteArray& data) {
     diskHash_ = fileHash(data);
     if (path != path_) {
         path_ = path;
         emit pathChanged(path_);
     }
     setModified(false);
+}
+
+support::Status WorkspaceDocument::saveAs(const QString& path) {
+    auto data = bytesFor(path);
+    if (!data) return data.error();
+    if (auto st = write(path, *data); !st) return st;
+    savedAs(path, *data);
     return {};
 }
 

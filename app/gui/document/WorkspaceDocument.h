@@ -25,14 +25,30 @@ public:
     // Replaces everything; the document is then unmodified. `diskHash`: fileHash() of the bytes
     // `path` held when they were read, so that a save can tell whether someone changed the file.
     void reset(workspace::Workspace ws, const QString& path, const QByteArray& diskHash = {});
+    // A workspace file read and parsed, with the hash of its bytes: what load() reads. It touches
+    // no document, so it runs on a worker thread while the window stays responsive.
+    struct Read {
+        workspace::Workspace workspace;
+        QByteArray diskHash;
+    };
+    static support::Result<Read> read(const QString& path);
     support::Status load(const QString& path);
     // Atomic (QSaveFile: a temporary file renamed over the old one); the document becomes that
     // file. It does not look at what is there: ask changedOnDisk() first.
     support::Status saveAs(const QString& path);
+    // saveAs() in three steps, so that the writing can run on a worker thread: the bytes for
+    // `path` (UI thread), write() them (any thread: it touches no document; it refuses a target
+    // that is not a regular file, such as a FIFO or a link to /dev/zero), then savedAs() (UI
+    // thread) once they are there.
+    support::Result<QByteArray> bytesFor(const QString& path) const;
+    static support::Status write(const QString& path, const QByteArray& data);
+    void savedAs(const QString& path, const QByteArray& data);
 
     // True when the file at path() is no longer what this document read or last wrote there
     // (another program or another window saved it). A deleted file has not "changed".
-    bool changedOnDisk() const;
+    bool changedOnDisk() const { return changedOnDisk(path_, diskHash_); }
+    // The same for any path and hash; it touches no document (a worker thread runs it).
+    static bool changedOnDisk(const QString& path, const QByteArray& diskHash);
     QByteArray diskHash() const { return diskHash_; }
     static QByteArray fileHash(const QByteArray& bytes);
 

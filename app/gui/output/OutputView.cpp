@@ -24,6 +24,7 @@
 #include <Qsci/qscilexerdiff.h>
 #include <Qsci/qsciscintilla.h>
 
+#include "document/FileChecks.h"
 #include "editor/PtxLexer.h"
 #include "pipeline/Summary.h"
 #include "support/Diff.h"
@@ -529,6 +530,8 @@ bool OutputView::exportTo(Kind kind, const QString& path, QString* error) {
     const QStringList paths = exportPaths(kind, path);
     for (qsizetype i = 0; i < paths.size(); ++i) {
         const std::string& bytes = *contents[size_t(i)];
+        // Never onto a FIFO (it would wait for a reader) or a device.
+        if (const auto why = notRegularFile(paths[i]); !why.isEmpty()) return fail(why);
         // QSaveFile: a failed or interrupted export leaves any earlier file of that name whole.
         QSaveFile file(paths[i]);
         if (!file.open(QIODevice::WriteOnly))

@@ -1,6 +1,9 @@
 #include "window/MainWindow.h"
 
 #include <algorithm>
+#include <chrono>
+#include <future>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -10,6 +13,8 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
+#include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -27,6 +32,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "document/FileChecks.h"
 #include "document/Journal.h"
 #include "document/WorkspaceDocument.h"
 #include "editor/EditorArea.h"
@@ -558,14 +564,63 @@ void MainWindow::afterOpen() {
     controller_->compileNow();
 }
 
+template <class T>
+T MainWindow::awaitWorker(const QString& what, std::function<T()> work) {
+    std::promise<T> promise;
+    auto future = promise.get_future();
+    QEventLoop loop;
+    std::thread worker([&] {
+        promise.set_value(work());
+        QMetaObject::invokeMethod(&loop, &QEventLoop::quit, Qt::QueuedConnection);
+    });
+    // A small file is done before anyone could see a message flash by.
+    if (future.wait_for(std::chrono::milliseconds(30)) != std::future_status::ready) {
+        fileTask_ = what;
+        QList<QWidget*> parts{menuBar(), centralWidget()};
+        for (auto* dock : findChildren<QDockWidget*>()) parts << dock;
+        for (auto* bar : findChildren<QToolBar*>()) parts << bar;
+        for (auto* part : parts) part->setEnabled(false);
+        QElapsedTimer clock;
+        clock.start();
+        QTimer ticker;
+        ticker.setInterval(100);
+        const auto show = [&] {
+            statusBar()->showMessage(tr("%1… %2 s").arg(what).arg(clock.elapsed() / 1000.0, 0, 'f', 1));
+        };
+        connect(&ticker, &QTimer::timeout, this, show);
+        show();
+        ticker.start();
+        loop.exec();
+        ticker.stop();
+        statusBar()->clearMessage();
+        for (auto* part : parts) part->setEnabled(true);
+        fileTask_.clear();
+    }
+    worker.join();
+    return future.get();
+}
+
+bool MainWindow::busyWithFile() {
+    if (fileTask_.isEmpty()) return false;
+    statusBar()->showMessage(tr("Wait: %1…").arg(fileTask_), 5000);
+    return true;
+}
+
 bool MainWindow::openWorkspace(const QString& path) {
-    const auto absolute = QFileInfo(path).absoluteFilePath();
-    opening_ = true;
-    if (auto st = document_->load(absolute); !st) {
-        opening_ = false;
-        showError(tr("Open workspace"), QString::fromStdString(st.error().message));
+    if (busyWithFile()) return false;
+    const QFileInfo info(path);
+    const auto absolute = info.absoluteFilePath();
+    // Read and parsed off the UI thread: a large workspace (thousands of modules) or a slow disk
+    // would otherwise freeze the window.
+    auto read = awaitWorker<support::Result<WorkspaceDocument::Read>>(
+        tr("Opening %1 (%2)").arg(info.fileName(), QLocale().formattedDataSize(info.size())),
+        [absolute] { return WorkspaceDocument::read(absolute); });
+    if (!read) {
+        showError(tr("Open workspace"), QString::fromStdString(read.error().message));
         return false;
     }
+    opening_ = true;
+    document_->reset(std::move(read->workspace), absolute, read->diskHash);
     addRecent(absolute);
     afterOpen();
     return true;
@@ -597,9 +652,16 @@ bool MainWindow::openExample(const QString& name) {
 }
 
 void MainWindow::addModuleFiles(const QStringList& paths) {
+    if (paths.isEmpty() || busyWithFile()) return;
     QStringList problems;
     for (const auto& path : paths) {
-        auto bytes = support::readFile(path.toStdString());
+        if (const auto why = notRegularFile(path); !why.isEmpty()) {
+            problems << why;
+            continue;
+        }
+        auto bytes = awaitWorker<support::Result<std::string>>(
+            tr("Reading %1 (%2)").arg(QFileInfo(path).fileName(), QLocale().formattedDataSize(QFileInfo(path).size())),
+            [file = path.toStdString()] { return support::readFile(file); });
         if (!bytes) {
             problems << QString::fromStdString(bytes.error().message);
             continue;
@@ -652,8 +714,21 @@ bool MainWindow::saveAsDialog() {
 }
 
 bool MainWindow::saveAs(const QString& path) {
+    if (busyWithFile()) return false;
     editors_->flush();
-    if (QFileInfo(path).absoluteFilePath() == document_->path() && document_->changedOnDisk()) {
+    const auto absolute = QFileInfo(path).absoluteFilePath();
+    // A FIFO would hold the save until a reader came, /dev/zero (through a link) would be read
+    // back for the changed-on-disk check until memory ran out: neither is a workspace file.
+    if (const auto why = notRegularFile(absolute); !why.isEmpty()) {
+        showError(tr("Save workspace"),
+                  tr("%1; the workspace is still open here, unsaved: save it elsewhere with Save As").arg(why));
+        return false;
+    }
+    const QString ownPath = document_->path();
+    const QByteArray hash = document_->diskHash();
+    if (absolute == ownPath &&
+        awaitWorker<bool>(tr("Checking %1").arg(QFileInfo(absolute).fileName()),
+                          [ownPath, hash] { return WorkspaceDocument::changedOnDisk(ownPath, hash); })) {
         const auto text = tr("%1 was changed on disk since you opened it (by another program or window). Overwrite "
                              "it with your version, or save yours elsewhere?")
                               .arg(document_->path());
@@ -674,10 +749,20 @@ bool MainWindow::saveAs(const QString& path) {
         if (choice == DiskConflict::SaveElsewhere) return saveAsDialog();
     }
     if (document_->workspace().name == "untitled") document_->setName(QFileInfo(path).completeBaseName());
-    if (auto st = document_->saveAs(QFileInfo(path).absoluteFilePath()); !st) {
+    auto data = document_->bytesFor(absolute);
+    if (!data) {
+        showError(tr("Save workspace"), QString::fromStdString(data.error().message));
+        return false;
+    }
+    const auto bytes = *data;
+    if (auto st = awaitWorker<support::Status>(
+            tr("Saving %1 (%2)").arg(QFileInfo(absolute).fileName(), QLocale().formattedDataSize(bytes.size())),
+            [absolute, bytes] { return WorkspaceDocument::write(absolute, bytes); });
+        !st) {
         showError(tr("Save workspace"), QString::fromStdString(st.error().message));
         return false;
     }
+    document_->savedAs(absolute, bytes);
     addRecent(document_->path());
     updateTitle();
     return true;
@@ -711,6 +796,10 @@ void MainWindow::showError(const QString& title, const QString& message) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (busyWithFile()) {  // the worker writes into this window's document: let it finish
+        event->ignore();
+        return;
+    }
     editors_->flush();
     if (!maybeSave()) {
         event->ignore();

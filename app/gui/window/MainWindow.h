@@ -99,6 +99,13 @@ private:
     void afterOpen();
     void showError(const QString& title, const QString& message);
     bool saveAsDialog();
+    // Runs `work` (reading or writing a file) on a worker thread. The UI thread keeps serving
+    // events meanwhile (the window repaints; the status bar shows `what` and the time so far),
+    // with the window's controls disabled, so that nothing edits the document under the worker.
+    template <class T>
+    T awaitWorker(const QString& what, std::function<T()> work);
+    // True (after saying so) while a file is being read or written: a second one waits.
+    bool busyWithFile();
 
     WorkspaceDocument* document_;
     std::unique_ptr<Engine> engine_;
@@ -130,6 +137,7 @@ private:
     std::unique_ptr<Journal> journal_;
     QTimer* journalTimer_ = nullptr;
     bool opening_ = false;
+    QString fileTask_;  // what awaitWorker is doing; empty when idle
 };
 
 }  // namespace nvpg::gui

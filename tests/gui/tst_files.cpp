@@ -1,0 +1,245 @@
+// Files that are not what they seem, and files that are large: a FIFO, /dev/zero or a link to it
+// is refused by name instead of freezing the window or filling memory (opening, adding a module,
+// saving over the workspace's own file that was replaced); a workspace of 4,097 modules opens
+// with the window answering all along, every module there.
+#include <QtTest>
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "TestSupport.h"
+#include "compile/CompileController.h"
+#include "document/WorkspaceDocument.h"
+#include "editor/EditorArea.h"
+#include "editor/ModuleEditor.h"
+#include "window/MainWindow.h"
+
+#include <QComboBox>
+
+using namespace nvpg;
+using namespace nvpg::gui;
+
+namespace {
+
+// Lets a test that would block on a FIFO end: after `ms` it opens the FIFO's other end and closes
+// it (EOF for a reader, and a reader gone for a writer), so the test fails instead of hanging.
+class FifoUnblocker {
+public:
+    FifoUnblocker(QString fifo, int ms) : fifo_(std::move(fifo)) {
+        thread_ = std::thread([this, ms] {
+            for (int waited = 0; waited < ms && !stop_; waited += 10) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            if (stop_) return;
+            const auto name = QFile::encodeName(fifo_);
+            int fd = ::open(name.constData(), O_WRONLY | O_NONBLOCK);  // unblocks a reader
+            if (fd < 0) fd = ::open(name.constData(), O_RDONLY | O_NONBLOCK);  // or a writer
+            if (fd >= 0) ::close(fd);
+        });
+    }
+    ~FifoUnblocker() {
+        stop_ = true;
+        thread_.join();
+    }
+
+private:
+    QString fifo_;
+    std::atomic<bool> stop_{false};
+    std::thread thread_;
+};
+
+// Caps this process's address space at what it uses now plus `headroomMb` (NVPG_TEST_HEADROOM_MB
+// overrides), so a read that never ends fails in a moment instead of filling the machine.
+class AddressSpaceCap {
+public:
+    explicit AddressSpaceCap(long headroomMb = 1024) {
+        if (const auto env = qEnvironmentVariableIntValue("NVPG_TEST_HEADROOM_MB")) headroomMb = env;
+        ::getrlimit(RLIMIT_AS, &saved_);
+        long pages = 0;
+        if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+            if (std::fscanf(f, "%ld", &pages) != 1) pages = 0;
+            std::fclose(f);
+        }
+        rlimit cap = saved_;
+        cap.rlim_cur = rlim_t(pages) * rlim_t(::sysconf(_SC_PAGESIZE)) + (rlim_t(headroomMb) << 20);
+        ::setrlimit(RLIMIT_AS, &cap);
+    }
+    ~AddressSpaceCap() { ::setrlimit(RLIMIT_AS, &saved_); }
+
+private:
+    rlimit saved_{};
+};
+
+// A workspace of `count` small text modules, each with its own kernel.
+QByteArray manyModulesWorkspace(int count) {
+    nlohmann::json modules = nlohmann::json::array();
+    for (int i = 0; i < count; ++i)
+        modules.push_back({{"name", "m" + std::to_string(i) + ".ll"},
+                           {"text", "; module " + std::to_string(i) +
+                                        "\ntarget triple = \"nvptx64-nvidia-cuda\"\n\ndefine void @k" +
+                                        std::to_string(i) + "() {\n  ret void\n}\n\n!nvvmir.version = !{!0}\n!0 = !{i32 2, i32 0}\n"},
+                           {"lazy", false}});
+    const nlohmann::json ws = {{"format", "nvvm-playground-workspace"}, {"version", 1}, {"name", "many"},
+                               {"modules", modules}};
+    return QByteArray::fromStdString(ws.dump(1));
+}
+
+bool writeBytes(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
+}
+
+}  // namespace
+
+class TestFiles : public QObject {
+    Q_OBJECT
+
+    QStringList errors_;
+    std::unique_ptr<MainWindow> makeWindow() {
+        auto w = std::make_unique<MainWindow>();
+        w->setErrorSink([this](const QString& title, const QString& message) { errors_ << title + ": " + message; });
+        w->setSaveQuestion([] { return QMessageBox::Discard; });
+        w->setDiskConflictQuestion([](const QString&) { return MainWindow::DiskConflict::Overwrite; });
+        w->controller()->setAutoCompile(false);
+        w->show();
+        return w;
+    }
+
+private slots:
+    void initTestCase() {
+        ::signal(SIGPIPE, SIG_IGN);  // a FIFO's reader going away must not end the test
+        test::useNvpgAsEngine();
+        test::isolateAppData("tst_gui_files");
+    }
+    void init() { errors_.clear(); }
+
+    void aFifoIsRefusedByNameNotWaitedOn() {
+        QTemporaryDir dir;
+        const auto workspace = dir.filePath("pipe.nvpg"), module = dir.filePath("pipe.ll");
+        QCOMPARE(::mkfifo(QFile::encodeName(workspace).constData(), 0600), 0);
+        QCOMPARE(::mkfifo(QFile::encodeName(module).constData(), 0600), 0);
+        auto w = makeWindow();
+        QElapsedTimer clock;
+        {
+            FifoUnblocker unblock(workspace, 3000);
+            clock.start();
+            QVERIFY(!w->openWorkspace(workspace));
+            QVERIFY2(clock.elapsed() < 2000, qPrintable(QString("waited %1 ms on the FIFO").arg(clock.elapsed())));
+        }
+        QCOMPARE(errors_.size(), 1);
+        QVERIFY2(errors_[0].contains(workspace + " is a FIFO (named pipe), not a regular file"), qPrintable(errors_[0]));
+        {
+            FifoUnblocker unblock(module, 3000);
+            clock.start();
+            w->addModuleFiles({module});
+            QVERIFY2(clock.elapsed() < 2000, qPrintable(QString("waited %1 ms on the FIFO").arg(clock.elapsed())));
+        }
+        QCOMPARE(errors_.size(), 2);
+        QVERIFY2(errors_[1].contains(module + " is a FIFO (named pipe), not a regular file"), qPrintable(errors_[1]));
+        QCOMPARE(w->document()->moduleCount(), 0);
+    }
+
+    // The workspace's own file replaced by a FIFO, or by a link to /dev/zero, since it was opened:
+    // Save says so at once. Before, it read the file back to see whether it changed (waiting for
+    // a writer; reading /dev/zero until memory ran out, 5.3 GB).
+    void saveOntoAFifoOrALinkToDevZeroIsRefused_data() {
+        QTest::addColumn<QString>("replacement");
+        QTest::newRow("FIFO") << "fifo";
+        QTest::newRow("link to /dev/zero") << "zero";
+    }
+    void saveOntoAFifoOrALinkToDevZeroIsRefused() {
+        QFETCH(QString, replacement);
+        QTemporaryDir dir;
+        const auto path = dir.filePath("ws.nvpg");
+        auto w = makeWindow();
+        QVERIFY(w->openExample("saxpy"));
+        QVERIFY(w->saveAs(path));
+        QVERIFY(QFile::remove(path));
+        if (replacement == "fifo") QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+        else QVERIFY(QFile::link("/dev/zero", path));
+        w->editors()->editor(0)->append("; unsaved\n");
+        QElapsedTimer clock;
+        bool saved = true;
+        {
+            FifoUnblocker unblock(path, 3000);
+            AddressSpaceCap cap;
+            clock.start();
+            saved = w->save();
+        }
+        QVERIFY2(clock.elapsed() < 2000, qPrintable(QString("Save took %1 ms").arg(clock.elapsed())));
+        QVERIFY(!saved);
+        QCOMPARE(errors_.size(), 1);
+        const auto expected = replacement == "fifo" ? path + " is a FIFO (named pipe), not a regular file"
+                                                    : path + " is a link to /dev/zero, a character device, not a regular file";
+        QVERIFY2(errors_[0].contains(expected), qPrintable(errors_[0]));
+        QVERIFY(w->document()->isModified());  // still unsaved, still here
+        QVERIFY(w->editors()->editor(0)->text().contains("; unsaved"));
+        QFileInfo still(path);
+        QVERIFY(replacement == "fifo" ? !still.isFile() : still.isSymLink());  // left as it was
+    }
+
+    // /dev/zero never ends: opening it (as a workspace, or through a link named like a module)
+    // is refused by name, without reading a byte.
+    void devZeroIsRefusedWithoutReadingIt() {
+        QTemporaryDir dir;
+        const auto link = dir.filePath("zero.ll");
+        QVERIFY(QFile::link("/dev/zero", link));
+        auto w = makeWindow();
+        AddressSpaceCap cap;
+        QVERIFY(!w->openWorkspace("/dev/zero"));
+        w->addModuleFiles({link});
+        QCOMPARE(errors_.size(), 2);
+        QVERIFY2(errors_[0].contains("/dev/zero is a character device, not a regular file"), qPrintable(errors_[0]));
+        QVERIFY2(errors_[1].contains(link + " is a link to /dev/zero, a character device, not a regular file"),
+                 qPrintable(errors_[1]));
+        QCOMPARE(w->document()->moduleCount(), 0);
+    }
+
+    // 4,097 modules: the file is read and parsed on a worker thread and each module gets its tab
+    // at once, its editor only when shown, so the window keeps answering (a 5 ms timer keeps
+    // firing) and every module is there afterwards.
+    void aLargeWorkspaceOpensWithoutFreezingTheWindow() {
+        constexpr int kModules = 4097;
+        QTemporaryDir dir;
+        const auto path = dir.filePath("many.nvpg");
+        QVERIFY(writeBytes(path, manyModulesWorkspace(kModules)));
+        auto w = makeWindow();
+        bool opening = true;
+        test::EventLoopProbe probe([&] { return opening; });
+        QElapsedTimer clock;
+        clock.start();
+        QVERIFY(w->openWorkspace(path));
+        const auto openMs = clock.elapsed();
+        QTest::qWait(50);  // the probe's next tick measures any stall at the end of the open
+        opening = false;
+        probe.stop();
+        qInfo("opened %d modules in %lld ms; %d timer ticks during it; longest event-loop gap %lld ms", kModules, openMs,
+              probe.ticks(), probe.worstGapMs());
+        QCOMPARE(w->document()->moduleCount(), kModules);
+        QCOMPARE(w->document()->module(kModules - 1).name, std::string("m4096.ll"));
+        QVERIFY2(w->editors()->editorCount() <= 2, qPrintable(QString::number(w->editors()->editorCount())));
+        // Every module is in the list above the tabs; going to one opens its tab and its editor.
+        auto* list = w->editors()->findChild<QComboBox*>("moduleBox");
+        QVERIFY(list && list->isVisible());
+        QCOMPARE(list->count(), kModules);
+        QCOMPARE(list->itemText(kModules - 1), QString("m4096.ll"));
+        QVERIFY(!w->editors()->hasTab(kModules - 1));
+        w->editors()->showLocation("m4096.ll", 5, 1);
+        QCOMPARE(w->editors()->currentModule(), kModules - 1);
+        QVERIFY(w->editors()->hasTab(kModules - 1));
+        QVERIFY(w->editors()->currentEditor()->text().contains("define void @k4096()"));
+        QCOMPARE(list->currentIndex(), kModules - 1);
+        if (openMs > 200) QVERIFY2(probe.ticks() > 0, "the timer never fired while the workspace was read");
+        QVERIFY2(probe.worstGapMs() < 1000, qPrintable(QString("the window froze for %1 ms").arg(probe.worstGapMs())));
+    }
+};
+
+QTEST_MAIN(TestFiles)
+#include "tst_files.moc"
