@@ -427,6 +427,77 @@ private slots:
         QCOMPARE(panel.bufferTabs()->count(), 2);
     }
 
+    // A workspace's run configuration may name buffer files anywhere (buf:f32:@../../x.bin,
+    // buf:@/home/me/secret.npy): the panel asks before a run reads files outside the workspace's
+    // folder, naming them, and keeps the answer for that workspace for the session. Files inside
+    // it are read without asking.
+    void filesOutsideTheWorkspaceAreReadOnlyWhenTheUserSaysSo() {
+        FakeEngine engine;
+        engine.probeGpu();
+        engine.answer = [](const RunRequest& request) {
+            RunReply reply;
+            reply.id = request.id;
+            reply.error = "fake";
+            return reply;
+        };
+        QTemporaryDir root;
+        QVERIFY(QDir(root.path()).mkpath("ws"));
+        for (const auto& name : {"ws/inside.bin", "outside.bin", "absolute.bin"}) {
+            QFile f(root.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray(64, '\0'));
+        }
+        const auto ws = saxpyWorkspace(false);
+        const auto reply = compiled(ws);
+        const auto run = [&](const QString& workspaceFile, bool answerRead, QStringList& asked) {
+            auto r = rig(engine, ws, nullptr);
+            r->document.reset(ws, workspaceFile);
+            r->panel->setCompiled(reply);
+            r->panel->setOutsideFilesQuestion([&asked, answerRead](const QString& text) {
+                asked << text;
+                return answerRead;
+            });
+            return r;
+        };
+        QStringList asked;
+        auto r = run(root.filePath("ws/a.nvpg"), false, asked);
+        auto& p = *r->panel;
+        setSpec(p, 2, "buf:f32:@inside.bin");
+        setSpec(p, 3, "buf:f32:@inside.bin");
+        QVERIFY2(p.runBlockers().isEmpty(), qPrintable(p.runBlockers().join('\n')));
+        p.runNow();
+        QVERIFY(asked.isEmpty());
+        QCOMPARE(engine.runs.size(), size_t(1));
+        QTRY_VERIFY(!p.isBusy());
+
+        setSpec(p, 2, "buf:f32:@../outside.bin");
+        setSpec(p, 3, "buf:f32:@" + root.filePath("absolute.bin"));
+        p.runNow();
+        QCOMPARE(asked.size(), 1);
+        QVERIFY2(asked[0].contains(root.filePath("outside.bin")) && asked[0].contains(root.filePath("absolute.bin")) &&
+                     !asked[0].contains("inside.bin"),
+                 qPrintable(asked[0]));
+        QCOMPARE(engine.runs.size(), size_t(1));  // not read, not run
+        QVERIFY2(p.messageLabel()->text().contains("outside the workspace's folder"), qPrintable(p.messageLabel()->text()));
+        p.runNow();  // the answer holds: not asked again
+        QCOMPARE(asked.size(), 1);
+        QCOMPARE(engine.runs.size(), size_t(1));
+
+        // Another workspace asks anew; Read runs it, and holds too.
+        QStringList askedB;
+        auto rb = run(root.filePath("ws/b.nvpg"), true, askedB);
+        auto& pb = *rb->panel;
+        setSpec(pb, 2, "buf:f32:@../outside.bin");
+        pb.runNow();
+        QCOMPARE(askedB.size(), 1);
+        QCOMPARE(engine.runs.size(), size_t(2));
+        QCOMPARE(engine.runs.back().config.args[2].text, std::string("buf:f32:@../outside.bin"));
+        QTRY_VERIFY(!pb.isBusy());
+        pb.runNow();
+        QCOMPARE(askedB.size(), 1);
+        QCOMPARE(engine.runs.size(), size_t(3));
+    }
+
     void aReplyShowsTimesBuffersPlotsAndHistory() {
         FakeEngine engine;
         engine.probeGpu();

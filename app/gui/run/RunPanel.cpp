@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
@@ -588,9 +589,75 @@ void RunPanel::setBusy(bool busy) {
     emit busyChanged(busy);
 }
 
+namespace {
+
+// The buffer files of `runs` outside `folder`: absolute paths, and relative ones that climb out of
+// it (..), links resolved. A stand-in for the workspace layer's own check, to be replaced by it.
+std::vector<std::filesystem::path> filesOutsideFolder(const std::vector<gpu::RunConfig>& runs,
+                                                      const std::filesystem::path& folder) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const auto root = fs::weakly_canonical(folder, ec);
+    std::vector<fs::path> outside;
+    for (const auto& run : runs)
+        for (const auto& a : run.args) {
+            if (a.kind != gpu::ArgSpec::Buffer ||
+                (a.init.kind != gpu::BufferInit::NpyFile && a.init.kind != gpu::BufferInit::RawFile))
+                continue;
+            const auto file = fs::weakly_canonical(folder / a.init.file, ec);
+            const auto inside = file.lexically_relative(root);
+            if (inside.empty() || *inside.begin() == ".." || inside.is_absolute()) outside.push_back(file);
+        }
+    return outside;
+}
+
+}  // namespace
+
+bool RunPanel::mayReadOutsideFiles(const gpu::RunConfig& config) {
+    const auto folder = baseDir();
+    const auto outside = filesOutsideFolder({config}, folder);
+    if (outside.empty()) return true;
+    QStringList names;
+    for (const auto& f : outside) names << QString::fromStdString(f.string());
+    names.removeDuplicates();
+    constexpr int kListed = 10;
+    const QString listed = names.size() <= kListed
+                               ? names.join('\n')
+                               : names.mid(0, kListed).join('\n') + '\n' + tr("and %1 more").arg(names.size() - kListed);
+    // This session's answers, per workspace (its file; its folder while it has none).
+    static QHash<QString, bool> answers;
+    const QString key = document_->path().isEmpty() ? QString::fromStdString(folder.string()) : document_->path();
+    auto answer = answers.constFind(key);
+    if (answer == answers.constEnd()) {
+        const QString text = tr("This run reads files outside the workspace's folder %1:\n%2\n\nRead them? The answer "
+                                "holds for this workspace until the app ends.")
+                                 .arg(QString::fromStdString(folder.string()), listed);
+        bool read = false;
+        if (askOutside_) {
+            read = askOutside_(text);
+        } else {
+            QMessageBox box(QMessageBox::Warning, tr("Files outside the workspace"), text, QMessageBox::NoButton, this);
+            auto* yes = box.addButton(tr("Read"), QMessageBox::AcceptRole);
+            auto* no = box.addButton(tr("Don't Read"), QMessageBox::RejectRole);
+            box.setDefaultButton(static_cast<QPushButton*>(no));
+            box.setEscapeButton(no);
+            box.exec();
+            read = box.clickedButton() == yes;
+        }
+        answer = answers.insert(key, read);
+    }
+    if (*answer) return true;
+    message_->setText(tr("Not run: it reads files outside the workspace's folder, which you chose not to read for "
+                         "this workspace: %1")
+                          .arg(names.join(", ")));
+    message_->show();
+    return false;
+}
+
 void RunPanel::runNow() {
     validate();
     if (!blockers_.isEmpty()) return;
+    if (!mayReadOutsideFiles(currentConfig())) return;
     RunRequest request;
     request.id = ++nextId_;
     request.compiled = compiled_;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include <QElapsedTimer>
@@ -79,6 +80,11 @@ public:
     QTabWidget* bufferTabs() const { return buffers_; }
     RunHistory* history() const { return history_; }
 
+    // Asked before a run reads buffer files outside the workspace's folder (absolute paths, or
+    // ones that climb out of it): true to read them. The answer holds for that workspace for the
+    // rest of the session. A message box (Read / Don't Read) unless a test answers.
+    void setOutsideFilesQuestion(std::function<bool(const QString& text)> ask) { askOutside_ = std::move(ask); }
+
     // "saxpy on NVIDIA H200: 0.0123 ms (median of 5), 32 KiB in, 32 KiB out, 5.2 GB/s"
     static QString summarize(const gpu::RunOutcome& outcome);
     static QString bytesText(size_t bytes);
@@ -111,6 +117,9 @@ private:
     void showRecord(const RunRecord& record);
     void clearResults();
     void setBusy(bool busy);
+    // False (saying why) when `config` reads files outside the workspace's folder and the user
+    // does not want them read.
+    bool mayReadOutsideFiles(const gpu::RunConfig& config);
 
     Engine* engine_;
     WorkspaceDocument* document_;
@@ -151,6 +160,7 @@ private:
     QLabel* summary_;
     QTabWidget* buffers_;
     RunHistory* history_;
+    std::function<bool(const QString&)> askOutside_;
 };
 
 }  // namespace nvpg::gui
