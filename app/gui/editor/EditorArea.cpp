@@ -109,6 +109,7 @@ ModuleEditor* EditorArea::makeEditor(int module) {
     e->setDiagnostics(diagnostics_[size_t(module)]);
     loading_ = wasLoading;
     pages_[size_t(module)]->layout()->addWidget(e);
+    e->show();  // at once (a layout would show it only at the next event), and with its page
     pages_[size_t(module)]->setFocusProxy(e);
     connect(e, &QsciScintilla::textChanged, this, [this, e] {
         if (loading_) return;
