@@ -44,6 +44,7 @@ std::string_view typeName(mode_t mode) {
     if (S_ISBLK(mode)) return "a block device";
     if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
     if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISDIR(mode)) return "a folder";
     return "a special file";
 }
 
@@ -57,6 +58,18 @@ Error notRegular(const std::string& name, mode_t mode) {
 }
 
 }  // namespace
+
+std::optional<std::string> notRegularFileReason(const std::filesystem::path& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return std::nullopt;
+    std::error_code ec;
+    if (std::filesystem::is_symlink(path, ec)) {
+        const auto target = std::filesystem::read_symlink(path, ec);
+        return fmt::format("{} is a link to {}, {}, not a regular file", path.string(), target.string(),
+                           typeName(st.st_mode));
+    }
+    return fmt::format("{} is {}, not a regular file", path.string(), typeName(st.st_mode));
+}
 
 Result<std::string> readFile(const std::filesystem::path& path, SizeLimit limit) {
     const std::string name = path.string();

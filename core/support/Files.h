@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -43,6 +44,11 @@ struct WriteOptions {
 // read-only file is refused unless `options` allow it. A device or FIFO (/dev/null,
 // /dev/stdout) is written in place.
 Status writeFileAtomic(const std::filesystem::path& path, std::string_view bytes, const WriteOptions& options = {});
+
+// Why `path` is no file to read or replace as a document: "/tmp/p is a FIFO (named pipe), not a
+// regular file" (links followed and named). Nothing for a regular file, and for a path that does
+// not exist (reading it says so; writing creates it).
+std::optional<std::string> notRegularFileReason(const std::filesystem::path& path);
 
 // Whether two paths name one existing file, whatever their spelling: through symbolic links,
 // hard links, "./" or "..", by device and inode. False when either does not exist.
