@@ -589,36 +589,12 @@ void RunPanel::setBusy(bool busy) {
     emit busyChanged(busy);
 }
 
-namespace {
-
-// The buffer files of `runs` outside `folder`: absolute paths, and relative ones that climb out of
-// it (..), links resolved. A stand-in for the workspace layer's own check, to be replaced by it.
-std::vector<std::filesystem::path> filesOutsideFolder(const std::vector<gpu::RunConfig>& runs,
-                                                      const std::filesystem::path& folder) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const auto root = fs::weakly_canonical(folder, ec);
-    std::vector<fs::path> outside;
-    for (const auto& run : runs)
-        for (const auto& a : run.args) {
-            if (a.kind != gpu::ArgSpec::Buffer ||
-                (a.init.kind != gpu::BufferInit::NpyFile && a.init.kind != gpu::BufferInit::RawFile))
-                continue;
-            const auto file = fs::weakly_canonical(folder / a.init.file, ec);
-            const auto inside = file.lexically_relative(root);
-            if (inside.empty() || *inside.begin() == ".." || inside.is_absolute()) outside.push_back(file);
-        }
-    return outside;
-}
-
-}  // namespace
-
 bool RunPanel::mayReadOutsideFiles(const gpu::RunConfig& config) {
     const auto folder = baseDir();
-    const auto outside = filesOutsideFolder({config}, folder);
+    const auto outside = workspace::filesOutsideFolder({config}, folder);
     if (outside.empty()) return true;
     QStringList names;
-    for (const auto& f : outside) names << QString::fromStdString(f.string());
+    for (const auto& f : outside) names << QString::fromStdString(f.path.string());
     names.removeDuplicates();
     constexpr int kListed = 10;
     const QString listed = names.size() <= kListed
