@@ -95,6 +95,8 @@ private slots:
     void previewOfEmptyFolder();
     void previewOfRealToolkit();
     void okStoresCancelLeaves();
+    void absurdStoredTimeoutsAreNotUsed_data();
+    void absurdStoredTimeoutsAreNotUsed();
 };
 
 void TestOptions::initTestCase() {
@@ -533,3 +535,26 @@ void TestOptions::okStoresCancelLeaves() {
 
 QTEST_MAIN(TestOptions)
 #include "tst_options.moc"
+
+void TestOptions::absurdStoredTimeoutsAreNotUsed_data() {
+    QTest::addColumn<QVariant>("stored");
+    QTest::addColumn<double>("used");
+    QTest::newRow("nan") << QVariant(QStringLiteral("nan")) << 300.0;
+    QTest::newRow("inf") << QVariant(QStringLiteral("inf")) << 300.0;
+    QTest::newRow("1e300") << QVariant(QStringLiteral("1e300")) << 300.0;
+    QTest::newRow("zero") << QVariant(0) << 300.0;
+    QTest::newRow("negative") << QVariant(-5) << 300.0;
+    QTest::newRow("text") << QVariant(QStringLiteral("soon")) << 300.0;
+    QTest::newRow("a day and a second") << QVariant(86401) << 300.0;
+    QTest::newRow("a minute") << QVariant(60) << 60.0;
+}
+
+// The settings file is the user's to edit; what nvpg's --engine-timeout refuses must not reach
+// the engine from there either.
+void TestOptions::absurdStoredTimeoutsAreNotUsed() {
+    QFETCH(QVariant, stored);
+    QFETCH(double, used);
+    QSettings().setValue(QStringLiteral("engine/compileTimeout"), stored);
+    QCOMPARE(SettingsDialog::compileTimeoutSeconds(), used);
+    QSettings().remove(QStringLiteral("engine/compileTimeout"));
+}

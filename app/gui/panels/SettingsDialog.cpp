@@ -1,5 +1,6 @@
 #include "panels/SettingsDialog.h"
 
+#include <cmath>
 #include <memory>
 
 #include <QCheckBox>
@@ -17,6 +18,7 @@
 #include <QThread>
 #include <QVBoxLayout>
 
+#include "engine/Compiler.h"
 #include "toolkit/Toolkit.h"
 
 namespace nvpg::gui {
@@ -80,7 +82,7 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
     timeoutRow->addWidget(new QLabel(tr("Stop a compile that takes longer than"), this));
     compileTimeout_ = new QSpinBox(this);
     compileTimeout_->setObjectName(QStringLiteral("compileTimeout"));
-    compileTimeout_->setRange(5, 24 * 3600);
+    compileTimeout_->setRange(5, int(engine::kMaxTimeoutSeconds));
     compileTimeout_->setSuffix(tr(" s"));
     compileTimeout_->setValue(int(compileTimeoutSeconds()));
     timeoutRow->addWidget(compileTimeout_);
@@ -118,7 +120,12 @@ QString SettingsDialog::cudaPath() {
 }
 
 double SettingsDialog::compileTimeoutSeconds() {
-    return QSettings().value(QStringLiteral("engine/compileTimeout"), 300).toDouble();
+    // The settings file is the user's to edit: a value nvpg's --engine-timeout would refuse (nan,
+    // 0, 1e300, text) is taken as the default rather than passed to the engine.
+    constexpr double kDefault = 300;
+    bool ok = false;
+    const double s = QSettings().value(QStringLiteral("engine/compileTimeout"), kDefault).toDouble(&ok);
+    return ok && std::isfinite(s) && s > 0 && s <= engine::kMaxTimeoutSeconds ? s : kDefault;
 }
 
 bool SettingsDialog::inProcessEngine() {
