@@ -239,6 +239,29 @@ private slots:
         if (openMs > 200) QVERIFY2(probe.ticks() > 0, "the timer never fired while the workspace was read");
         QVERIFY2(probe.worstGapMs() < 1000, qPrintable(QString("the window froze for %1 ms").arg(probe.worstGapMs())));
     }
+
+    // A module's name goes into libNVVM's log and onto terminals: a file whose name holds an ESC
+    // sequence is not added, and a rename to a name with a newline is refused, both saying why.
+    void controlCharactersInModuleNamesAreRefused() {
+        QTemporaryDir dir;
+        const auto hostile = dir.filePath(QString::fromUtf8("k\x1b]0;pwned\x07.ll"));
+        QVERIFY(writeBytes(hostile, "define void @k() {\n  ret void\n}\n"));
+        auto w = makeWindow();
+        w->addModuleFiles({hostile});
+        QCOMPARE(errors_.size(), 1);
+        QVERIFY2(errors_[0].contains("has a control character"), qPrintable(errors_[0]));
+        QVERIFY2(!errors_[0].contains(QChar(0x1b)), "the name was shown raw");
+        QCOMPARE(w->document()->moduleCount(), 0);
+
+        const auto plain = dir.filePath("k.ll");
+        QVERIFY(writeBytes(plain, "define void @k() {\n  ret void\n}\n"));
+        w->addModuleFiles({plain});
+        QCOMPARE(w->document()->moduleCount(), 1);
+        const auto renamed = w->document()->renameModule(0, QStringLiteral("k\nerror: forged.ll"));
+        QVERIFY(!renamed);
+        QVERIFY2(renamed.error().message.find("control character") != std::string::npos, renamed.error().message.c_str());
+        QCOMPARE(w->document()->module(0).name, std::string("k.ll"));
+    }
 };
 
 QTEST_MAIN(TestFiles)

@@ -136,6 +136,8 @@ support::Status WorkspaceDocument::renameModule(int i, const QString& name) {
     const auto trimmed = name.trimmed();
     if (trimmed.isEmpty())
         return support::makeError(support::ErrorKind::Usage, "a module needs a name: libNVVM reports errors by it");
+    if (auto problem = nvvm::moduleNameProblem(trimmed.toStdString()))
+        return support::makeError(support::ErrorKind::Usage, *problem + ": " + std::string(nvvm::kModuleNameAdvice));
     const int other = indexOf(trimmed);
     if (other >= 0 && other != i)
         return support::makeError(support::ErrorKind::Usage,

@@ -48,6 +48,7 @@
 #include "panels/SettingsDialog.h"
 #include "run/RunPanel.h"
 #include "support/Files.h"
+#include "support/Text.h"
 
 namespace nvpg::gui {
 
@@ -657,6 +658,12 @@ void MainWindow::addModuleFiles(const QStringList& paths) {
     for (const auto& path : paths) {
         if (const auto why = notRegularFile(path); !why.isEmpty()) {
             problems << why;
+            continue;
+        }
+        if (auto why = nvvm::moduleNameProblem(QFileInfo(path).fileName().toStdString())) {
+            problems << tr("%1: %2; rename the file.")
+                            .arg(QString::fromStdString(support::printable(path.toStdString())),
+                                 QString::fromStdString(*why));
             continue;
         }
         auto bytes = awaitWorker<support::Result<std::string>>(
