@@ -257,13 +257,10 @@ void nameModulesOfErrors(CompileOutput& out, const std::vector<Module>& modules,
         if (!d->module.empty()) continue;
         if (modules.size() == 1) {
             d->module = modules[0].name;
-        } else if (modules.size() <= 8) {
+        } else {
             std::vector<std::string> names;
             for (const auto& m : modules) names.push_back(m.name);
-            d->message += fmt::format(" (in one of {})", support::join(names, ", "));
-        } else {
-            d->message += fmt::format(" (in one of the {} modules, from {} to {})", modules.size(), modules.front().name,
-                                      modules.back().name);
+            d->message += fmt::format(" (in one of {})", support::joinShort(names, /*alternatives=*/true));
         }
     }
 }

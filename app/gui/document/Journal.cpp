@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/Json.h"
+
 namespace nvpg::gui {
 
 namespace {
@@ -36,8 +38,9 @@ support::Result<Journal::Entry> readEntry(const QString& file) {
     QFile f(file);
     if (!f.open(QIODevice::ReadOnly))
         return support::makeError(support::ErrorKind::Input, "cannot read " + file.toStdString());
-    const auto j = nlohmann::json::parse(f.readAll().toStdString(), nullptr, false);
-    if (!j.is_object() || j.value("format", "") != kFormat || !j.contains("workspace") || !j["workspace"].is_string())
+    const auto parsed = support::parseJson(f.readAll().toStdString());
+    const auto& j = parsed.doc;
+    if (parsed.problem || !j.is_object() || j.value("format", "") != kFormat || !j.contains("workspace") || !j["workspace"].is_string())
         return support::makeError(support::ErrorKind::Input, file.toStdString() + " is not a journal");
     auto ws = workspace::parseWorkspace(j["workspace"].get<std::string>(), file.toStdString());
     if (!ws) return ws.error();
