@@ -3,16 +3,39 @@
 
 #include <QtTest>
 
+#include <signal.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
+#include <vector>
+
+// AddressSanitizer reserves terabytes of address space for its shadow memory: under a lowered
+// limit on it (ulimit -v, RLIMIT_AS) a sanitized program fails before the code under test runs.
+// Tests that need such a limit skip it, or check the rest, in that build.
+#if defined(__SANITIZE_ADDRESS__)
+#define NVPG_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NVPG_ASAN 1
+#endif
+#endif
+#ifndef NVPG_ASAN
+#define NVPG_ASAN 0
+#endif
 
 #include "Mutate.h"
 #include "nvvm/Module.h"
 #include "support/Files.h"
+#include "support/Text.h"
 #include "toolkit/Toolkit.h"
 
 namespace nvpg::test {
@@ -154,6 +177,57 @@ inline nvvm::Module manyKernelsModule(int kernels, bool libdevice = false) {
         ir += "!" + std::to_string(k + 1) + " = !{void (float*, i32)* @k" + std::to_string(k) + ", !\"kernel\", i32 1}\n";
     ir += "!nvvmir.version = !{!0}\n!0 = !{i32 2, i32 0}\n";
     return {"big.ll", ir, false};
+}
+
+// /proc/PID/stat's fields after the command name: state, ppid, ...; empty when it is gone.
+inline std::vector<std::string> statFields(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(in, line)) return {};
+    const auto close = line.rfind(')');
+    if (close == std::string::npos) return {};
+    std::vector<std::string> fields;
+    for (auto f : support::split(std::string_view(line).substr(close + 2), ' ')) fields.emplace_back(f);
+    return fields;
+}
+
+// A zombie has ended: it only waits for whoever inherited it to reap it.
+inline bool alive(pid_t pid) {
+    const auto f = statFields(pid);
+    return !f.empty() && f[0] != "Z";
+}
+
+// The children of `parent` that are running now.
+inline std::vector<pid_t> childrenOf(pid_t parent) {
+    std::vector<pid_t> children;
+    for (const auto& name : QDir("/proc").entryList(QDir::Dirs)) {
+        bool isPid = false;
+        const pid_t pid = name.toInt(&isPid);
+        if (!isPid) continue;
+        const auto f = statFields(pid);
+        if (f.size() > 1 && f[1] == std::to_string(parent) && f[0] != "Z") children.push_back(pid);
+    }
+    return children;
+}
+
+// The first child of `parent` that shows up within `ms`.
+inline pid_t childOf(pid_t parent, int ms) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    while (std::chrono::steady_clock::now() < until) {
+        if (const auto children = childrenOf(parent); !children.empty()) return children.front();
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return -1;
+}
+
+// Whether `pid` ends within `ms`; kills it when it does not, so that no test leaves one behind.
+inline bool endsWithin(pid_t pid, int ms) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    while (alive(pid) && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (!alive(pid)) return true;
+    ::kill(pid, SIGKILL);
+    return false;
 }
 
 }  // namespace nvpg::test

@@ -88,65 +88,20 @@ std::unique_ptr<Child> spawn(const std::vector<std::string>& argv, const QString
     return child;
 }
 
-// /proc/PID/stat's fields after the command name: state, ppid, ...; empty when it is gone.
-std::vector<std::string> statFields(pid_t pid) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    if (!std::getline(in, line)) return {};
-    const auto close = line.rfind(')');
-    if (close == std::string::npos) return {};
-    std::vector<std::string> fields;
-    for (auto f : support::split(std::string_view(line).substr(close + 2), ' ')) fields.emplace_back(f);
-    return fields;
-}
-
-// A zombie has ended: it only waits for whoever inherited it to reap it.
-bool alive(pid_t pid) {
-    const auto f = statFields(pid);
-    return !f.empty() && f[0] != "Z";
-}
-
 // CPU seconds the process has used (user + system).
 double cpuSeconds(pid_t pid) {
-    const auto f = statFields(pid);
+    const auto f = test::statFields(pid);
     if (f.size() < 13) return 0;
     return double(std::stoll(f[11]) + std::stoll(f[12])) / double(::sysconf(_SC_CLK_TCK));
-}
-
-// The first child of `parent` that shows up within `ms`.
-pid_t childOf(pid_t parent, int ms) {
-    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-    while (std::chrono::steady_clock::now() < until) {
-        QDir proc("/proc");
-        for (const auto& name : proc.entryList(QDir::Dirs)) {
-            bool isPid = false;
-            const pid_t pid = name.toInt(&isPid);
-            if (!isPid) continue;
-            const auto f = statFields(pid);
-            if (f.size() > 1 && f[1] == std::to_string(parent) && f[0] != "Z") return pid;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return -1;
 }
 
 // Waits until `pid` has used `seconds` of CPU: an engine that far is inside libNVVM's compile
 // (starting up takes it a few tens of milliseconds).
 bool busyFor(pid_t pid, double seconds, int ms) {
     const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-    while (alive(pid) && cpuSeconds(pid) < seconds && std::chrono::steady_clock::now() < until)
+    while (test::alive(pid) && cpuSeconds(pid) < seconds && std::chrono::steady_clock::now() < until)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    return alive(pid) && cpuSeconds(pid) >= seconds;
-}
-
-// Whether `pid` ends within `ms`; kills it when it does not, so that no test leaves one behind.
-bool endsWithin(pid_t pid, int ms) {
-    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-    while (alive(pid) && std::chrono::steady_clock::now() < until)
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    if (!alive(pid)) return true;
-    ::kill(pid, SIGKILL);
-    return false;
+    return test::alive(pid) && cpuSeconds(pid) >= seconds;
 }
 
 QString slowModule(const QTemporaryDir& dir) {
@@ -191,11 +146,8 @@ std::pair<int, std::string> underLimit(const QString& limit, const QStringList& 
 
 // ASan reserves terabytes of address space for its shadow memory, and intercepts thread
 // creation: the limits below would stop it, not nvpg.
-#if defined(__SANITIZE_ADDRESS__)
-#define SKIP_UNDER_ASAN() QSKIP("ulimit -v and -s cannot be applied to a program built with ASan")
-#else
-#define SKIP_UNDER_ASAN()
-#endif
+#define SKIP_UNDER_ASAN() \
+    if (NVPG_ASAN) QSKIP("ulimit -v and -s cannot be applied to a program built with ASan")
 
 class TestCliEngine : public QObject {
     Q_OBJECT
@@ -213,14 +165,14 @@ private slots:
         QFETCH(int, sig);
         QTemporaryDir dir;
         auto nvpg = spawn(slowCompile(slowModule(dir)), dir.path());
-        const pid_t engine = childOf(nvpg->pid, 20000);
+        const pid_t engine = test::childOf(nvpg->pid, 20000);
         QVERIFY2(engine > 0, "nvpg started no engine process");
         QVERIFY2(busyFor(engine, 0.5, 30000), "the engine did not get to work");
         QVERIFY(::kill(nvpg->pid, sig) == 0);
         const auto status = nvpg->wait(5000);
         QVERIFY2(status, "nvpg did not end on the signal");
         QVERIFY2(WIFSIGNALED(*status) && WTERMSIG(*status) == sig, qPrintable(QString::number(*status, 16)));
-        QVERIFY2(endsWithin(engine, 2000), "the engine process ran on after nvpg was killed");
+        QVERIFY2(test::endsWithin(engine, 2000), "the engine process ran on after nvpg was killed");
     }
 
     // A front end that stops watching (stopped, hung) cannot stop its engine at the deadline:
@@ -230,14 +182,14 @@ private slots:
         QElapsedTimer t;
         t.start();
         auto nvpg = spawn(slowCompile(slowModule(dir), "4"), dir.path());
-        const pid_t engine = childOf(nvpg->pid, 20000);
+        const pid_t engine = test::childOf(nvpg->pid, 20000);
         QVERIFY2(engine > 0, "nvpg started no engine process");
         QVERIFY2(busyFor(engine, 0.3, 30000), "the engine did not get to work");
         QVERIFY2(t.elapsed() < 3500, "too slow to stop nvpg before its deadline");
         QVERIFY(::kill(nvpg->pid, SIGSTOP) == 0);
         // 4 s of timeout, the engine's margin of 2 s, and time for a loaded machine. Without its
         // own limit the engine compiles, then waits for ever to write its answer to nvpg.
-        const bool ended = endsWithin(engine, int(9000 - t.elapsed()));
+        const bool ended = test::endsWithin(engine, int(9000 - t.elapsed()));
         QVERIFY2(ended, qPrintable(QString("the engine ran on %1 ms past its 4 s timeout").arg(t.elapsed() - 4000)));
         ::kill(nvpg->pid, SIGCONT);
         const auto status = nvpg->wait(10000);

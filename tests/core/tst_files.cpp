@@ -12,25 +12,13 @@
 #include <fstream>
 #include <functional>
 
+#include "TestSupport.h"
 #include "gpu/ArgSpec.h"
 #include "gpu/Npy.h"
 #include "support/Files.h"
 
 using namespace nvpg;
 namespace fs = std::filesystem;
-
-// AddressSanitizer reserves terabytes of address space: under a lowered limit on it, ASan fails
-// before the code under test runs. Such a build checks the rest.
-#if defined(__SANITIZE_ADDRESS__)
-#define NVPG_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NVPG_ASAN 1
-#endif
-#endif
-#ifndef NVPG_ASAN
-#define NVPG_ASAN 0
-#endif
 
 namespace {
 

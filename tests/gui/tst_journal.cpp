@@ -406,9 +406,14 @@ private slots:
         QTest::qWait(2500);  // more than 2 s before the kill
         runTool(xdotool, {"key", "Return"}, env);
         runTool(xdotool, {"type", "--delay", "30", "; typed at the last moment"}, env);
+        // Its engine processes (the compile engine at least: the module was compiled) end with it.
+        const auto engines = test::childrenOf(pid_t(app.processId()));
+        QVERIFY2(!engines.empty(), "the app has no engine process");
         ::kill(pid_t(app.processId()), SIGKILL);
         QVERIFY(app.waitForFinished(10000));
         QCOMPARE(app.exitStatus(), QProcess::CrashExit);
+        for (const pid_t engine : engines)
+            QVERIFY2(test::endsWithin(engine, 3000), qPrintable(QString("engine %1 outlived the app").arg(engine)));
 
         // The next start, as the app: same data folder, same application names.
         qputenv("XDG_DATA_HOME", env.value("XDG_DATA_HOME").toUtf8());
