@@ -90,7 +90,8 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
     // sent to an engine that would refuse it by ending.
     if (job.modules.size() > kMaxModules)
         return support::makeError(ErrorKind::Usage,
-                                  fmt::format("{} modules: the engine takes at most {} in one compile",
+                                  fmt::format("{} modules: the engine takes at most {} in one compile; join modules into fewer "
+                                              "files, or compile fewer at once",
                                               support::formatCount(job.modules.size()),
                                               support::formatCount(kMaxModules)));
     auto request = makeCompileRequest(job, cudaPath_);
@@ -105,7 +106,7 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
         if (m.bytes.size() > kMaxBlobBytes)
             return support::makeError(ErrorKind::Usage,
                                       fmt::format("{} is {}; the engine takes modules of at most {}",
-                                                  m.name, support::formatBytes(m.bytes.size()),
+                                                  support::printable(m.name), support::formatBytes(m.bytes.size()),
                                                   support::formatBytes(kMaxBlobBytes)));
     support::Stopwatch watch;
     std::optional<pipeline::StageEvent> stage;
