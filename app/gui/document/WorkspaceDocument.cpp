@@ -35,7 +35,7 @@ support::Result<WorkspaceDocument::Read> WorkspaceDocument::read(const QString& 
     if (const auto why = notRegularFile(path); !why.isEmpty())
         return support::makeError(support::ErrorKind::Input, why.toStdString());
     // One read for both the parse and the hash: nothing can change in between.
-    auto bytes = support::readFile(path.toStdString());
+    auto bytes = support::readFile(path.toStdString(), support::kWorkspaceFileLimit);
     if (!bytes) return bytes.error();
     auto ws = workspace::parseWorkspace(*bytes, path.toStdString());
     if (!ws) return ws.error();
@@ -60,7 +60,7 @@ bool WorkspaceDocument::changedOnDisk(const QString& path, const QByteArray& dis
     // Reading a FIFO waits for a writer and /dev/zero never ends (Save onto one froze the app and
     // took 5.3 GB): what is not a regular file any more has changed, and is never read.
     if (!notRegularFile(path).isEmpty()) return true;
-    auto bytes = support::readFile(path.toStdString());
+    auto bytes = support::readFile(path.toStdString(), support::kWorkspaceFileLimit);
     if (!bytes) return true;  // cannot tell: ask rather than overwrite
     return fileHash(QByteArray::fromStdString(*bytes)) != diskHash;
 }
