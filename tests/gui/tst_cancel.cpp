@@ -16,6 +16,7 @@
 #include "compile/SupervisedEngine.h"
 #include "document/WorkspaceDocument.h"
 #include "editor/EditorArea.h"
+#include "editor/ModuleEditor.h"
 #include "window/MainWindow.h"
 
 using namespace nvpg;
@@ -288,6 +289,36 @@ private slots:
         QCOMPARE(status->text(), QString("Cancelled"));
         QTest::qWait(500);
         QCOMPARE(status->text(), QString("Cancelled"));
+        QVERIFY(shown.isEmpty());
+    }
+
+    void escapeCancelsWhileTheEditorHasFocus() {
+        // QScintilla binds Esc itself (to close its lists): with the cursor in the editor, where
+        // the user is when they want to stop a compile, Esc must still reach Build > Cancel.
+        MainWindow w;
+        w.setSaveQuestion([] { return QMessageBox::Discard; });
+        w.show();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        w.controller()->setAutoCompile(false);
+        w.openPaths({});
+        w.editors()->addModule("big.ll", test::manyKernelsModule(kLongKernels).bytes, false);
+        auto options = w.document()->workspace().options;
+        options.arch = "compute_90";
+        w.document()->setOptions(options);
+        auto* status = w.findChild<QLabel*>("compileStatus");
+        QVERIFY(status);
+        auto* editor = w.editors()->editor(0);
+        editor->setFocus();
+        QVERIFY(editor->hasFocus());
+
+        QSignalSpy shown(w.controller(), &CompileController::replyShown);
+        w.controller()->compileNow();
+        QVERIFY(waitForStage(*w.controller(), "compiling PTX", 30000));
+        QTest::keyClick(editor, Qt::Key_Escape);
+        QVERIFY(!w.controller()->busy());
+        QCOMPARE(status->text(), QString("Cancelled"));
+        QTest::qWait(300);
         QVERIFY(shown.isEmpty());
     }
 };

@@ -2,8 +2,11 @@
 // summary), problems shown in place, navigation, completions and call tips, and find/replace.
 #include <Qsci/qsciabstractapis.h>
 #include <Qsci/qscilexer.h>
+#include <QAction>
+#include <QLineEdit>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QVBoxLayout>
 #include <QtTest>
 
 #include "TestSupport.h"
@@ -59,6 +62,25 @@ long positionOf(const ModuleEditor& e, const QString& needle) {
 
 bool squiggledAt(const ModuleEditor& e, long pos) {
     return e.SendScintilla(B::SCI_INDICATORALLONFOR, static_cast<unsigned long>(pos)) != 0;
+}
+
+// The offscreen platform cannot raise the completion popup and says so each time.
+struct QuietPopups {
+    static inline QtMessageHandler previous = nullptr;
+    QuietPopups() {
+        previous = qInstallMessageHandler([](QtMsgType type, const QMessageLogContext& context, const QString& message) {
+            if (!message.contains(QStringLiteral("does not support raise()"))) previous(type, context, message);
+        });
+    }
+    ~QuietPopups() { qInstallMessageHandler(previous); }
+};
+
+// An editor shown and focused, as a user types into it.
+void showFocused(QWidget& w) {
+    w.resize(800, 400);
+    w.show();
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
 }
 
 }  // namespace
@@ -407,6 +429,134 @@ private slots:
         QVERIFY(bar.findNext());
         QCOMPARE(bar.replaceAll(), 0);
         QVERIFY(ed.text().contains(QStringLiteral("gamma")));
+    }
+
+    void enterAfterAnExactMatchStartsANewLine() {
+        // As in Qt Creator and VS Code: when the word typed is already the entry, Enter is a new
+        // line (the list closes); Tab, or Enter on an entry that would change the text, accepts.
+        QuietPopups quiet;
+        ModuleEditor e;
+        showFocused(e);
+        e.setModule("", false);
+        e.setFocus();
+        QTest::keyClicks(&e, "  ret void");
+        QVERIFY(e.isListActive());  // "void" is offered
+        QTest::keyClick(&e, Qt::Key_Return);
+        QVERIFY(!e.isListActive());
+        QTest::keyClicks(&e, "}");
+        QCOMPARE(e.text(), QStringLiteral("  ret void\n  }"));
+
+        e.setModule("", false);
+        QTest::keyClicks(&e, "  %a = fad");
+        QVERIFY(e.isListActive());
+        QTest::keyClick(&e, Qt::Key_Return);  // "fad" -> "fadd": the entry changes the text
+        QVERIFY(!e.isListActive());
+        QCOMPARE(e.text(), QStringLiteral("  %a = fadd"));
+
+        e.setModule("", false);
+        QTest::keyClicks(&e, "  ret void");
+        QVERIFY(e.isListActive());
+        QTest::keyClick(&e, Qt::Key_Tab);  // Tab accepts, whatever the entry
+        QVERIFY(!e.isListActive());
+        QCOMPARE(e.text(), QStringLiteral("  ret void"));
+    }
+
+    void braceAndEnterIndents() {
+        QuietPopups quiet;
+        ModuleEditor e;
+        showFocused(e);
+        e.setModule("", false);
+        e.setFocus();
+        QTest::keyClicks(&e, "define void @k() {");
+        if (e.isListActive()) e.cancelList();
+        QTest::keyClick(&e, Qt::Key_Return);
+        QTest::keyClicks(&e, "x");
+        QCOMPARE(e.text(), QStringLiteral("define void @k() {\n  x"));
+        // Deeper: the indentation of the brace's line plus two, as the examples are written.
+        e.setModule("  %v = load {\n", false);
+        e.setCursorPosition(0, 13);
+        QTest::keyClick(&e, Qt::Key_Return);
+        QTest::keyClicks(&e, "y");
+        QCOMPARE(e.text(), QStringLiteral("  %v = load {\n    y\n"));
+        // Any other line keeps its indentation only.
+        e.setModule("  ret void", false);
+        e.setCursorPosition(0, 10);
+        QTest::keyClick(&e, Qt::Key_Return);
+        QTest::keyClicks(&e, "z");
+        QCOMPARE(e.text(), QStringLiteral("  ret void\n  z"));
+    }
+
+    void annotationsWaitForAPauseInTyping() {
+        // A box under a line pushes the code below it down: while the user types, new boxes wait
+        // until the typing has paused; squiggles and margin markers come at once.
+        QuietPopups quiet;
+        ModuleEditor e;
+        showFocused(e);
+        e.setModule(test::readText(test::dataDir() / "ir" / "broken.ll"), false);
+        e.setFocus();
+        e.setCursorPosition(9, 0);
+        QTest::keyClicks(&e, "x");
+        e.setDiagnostics({diag(8, 8, nvvm::Severity::Error, "parse expected instruction opcode")});
+        QCOMPARE(e.markedLines(), std::vector<int>{8});
+        QVERIFY(squiggledAt(e, positionOf(e, QStringLiteral("fad float %a"))));
+        QVERIFY(e.annotation(7).isEmpty());
+        QTest::qWait(500);
+        QVERIFY(e.annotation(7).isEmpty());
+        QTest::keyClicks(&e, "y");  // still typing: the wait starts again
+        QTest::qWait(700);
+        QVERIFY(e.annotation(7).isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(e.annotation(7).contains(QStringLiteral("parse expected instruction opcode")), 3000);
+
+        // Not while the completion list is open either.
+        e.setCursorPosition(10, 0);
+        QTest::keyClicks(&e, "  fad");
+        QVERIFY(e.isListActive());
+        e.setDiagnostics({diag(8, 8, nvvm::Severity::Error, "a newer message")});
+        QTest::qWait(1500);
+        QVERIFY(e.isListActive());
+        QVERIFY(!e.annotation(7).contains(QStringLiteral("a newer message")));
+        e.cancelList();
+        QTRY_VERIFY_WITH_TIMEOUT(e.annotation(7).contains(QStringLiteral("a newer message")), 3000);
+    }
+
+    void escapeClosesTheFindBarThenCancels() {
+        // The window's Esc (Build > Cancel) and the editor's and find bar's own uses of the key:
+        // Esc closes the find bar when its field has focus, closes the completion list when it is
+        // open, and otherwise reaches the window's Cancel, also from the editor.
+        QuietPopups quiet;
+        QWidget host;
+        auto* layout = new QVBoxLayout(&host);
+        auto* ed = new ModuleEditor(&host);
+        auto* bar = new FindBar(&host);
+        layout->addWidget(ed);
+        layout->addWidget(bar);
+        int cancels = 0;
+        auto* cancel = new QAction(&host);
+        cancel->setShortcut(Qt::Key_Escape);
+        host.addAction(cancel);
+        connect(cancel, &QAction::triggered, &host, [&] { ++cancels; });
+        showFocused(host);
+        ed->setModule("; one two\n", false);
+        bar->attach(ed);
+        bar->showFind();
+        auto* field = bar->findChild<QLineEdit*>();
+        QVERIFY(field && field->hasFocus());
+        QTest::keyClicks(field, "two");
+        QTest::keyClick(field, Qt::Key_Escape);
+        QVERIFY(!bar->isVisible());
+        QCOMPARE(cancels, 0);
+        QVERIFY(ed->hasFocus());
+
+        ed->setCursorPosition(1, 0);
+        QTest::keyClicks(ed, "  fad");
+        QVERIFY(ed->isListActive());
+        QTest::keyClick(ed, Qt::Key_Escape);
+        QVERIFY(!ed->isListActive());
+        QCOMPARE(cancels, 0);
+
+        QTest::keyClick(ed, Qt::Key_Escape);
+        QCOMPARE(cancels, 1);
+        QVERIFY(ed->text().endsWith(QStringLiteral("  fad")));
     }
 
     void findBarOpens() {

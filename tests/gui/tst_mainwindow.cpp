@@ -3,7 +3,13 @@
 // reuse the Program, workspaces round-trip, and the window stays responsive during a compile.
 #include <QtTest>
 
+#include <QFontDatabase>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
 #include <QRegularExpression>
+#include <QSpinBox>
 
 #include "TestSupport.h"
 #include "document/WorkspaceDocument.h"
@@ -11,7 +17,9 @@
 #include "editor/ModuleEditor.h"
 #include "compile/CompileController.h"
 #include "output/OutputView.h"
+#include "editor/FindBar.h"
 #include "panels/ProblemsPanel.h"
+#include "panels/SettingsDialog.h"
 #include "window/MainWindow.h"
 
 using namespace nvpg;
@@ -33,6 +41,18 @@ EngineReply waitForReply(MainWindow& w, int timeoutMs = 120000) {
     return spy.last().at(0).value<EngineReply>();
 }
 
+
+// A menu's action by its text without the '&' (e.g. "Edit", "Go to Line…").
+QAction* menuAction(QMainWindow& w, const QString& menu, const QString& text) {
+    for (auto* top : w.menuBar()->actions()) {
+        if (top->text().remove('&') != menu || !top->menu()) continue;
+        for (auto* a : top->menu()->actions())
+            if (a->text().remove('&') == text) return a;
+    }
+    return nullptr;
+}
+
+long zoomOf(QsciScintilla* e) { return e->SendScintilla(QsciScintillaBase::SCI_GETZOOM); }
 
 }  // namespace
 
@@ -68,7 +88,8 @@ private slots:
         QVERIFY(spy.wait(120000));
         const auto reply = spy.last().at(0).value<EngineReply>();
         QVERIFY2(reply.result, qPrintable(reply.error));
-        QVERIFY(w->windowTitle().contains("NVVM Playground — "));
+        // The workspace's name, then the application's, once.
+        QCOMPARE(w->windowTitle(), w->document()->displayName() + "[*] — " + QGuiApplication::applicationDisplayName());
         QVERIFY(w->document()->path().isEmpty());  // a copy: saving asks where
         QStringList kernels;
         for (int i = 0; i < w->document()->moduleCount(); ++i) kernels << kernelsIn(w->document()->module(i).bytes);
@@ -195,6 +216,220 @@ private slots:
         QVERIFY(!w->isWindowModified());
         w->editors()->editor(0)->append("\n; a note\n");
         QVERIFY(w->isWindowModified());  // shown as "*" after the name by Qt's [*] placeholder
+    }
+
+    void titleNamesTheAppOnce() {
+        QGuiApplication::setApplicationDisplayName("NVVM Playground");
+        auto w = makeWindow();
+        w->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(w.get()));
+        QVERIFY(w->openExample("saxpy"));
+        waitForReply(*w);
+        // As the window system gets it: it ends with the display name, so the platform adds none.
+        QCOMPARE(w->windowHandle()->title(), QString("saxpy — NVVM Playground"));
+        auto* editor = w->editors()->editor(0);
+        editor->setFocus();
+        QTest::keyClicks(editor, "x");
+        QCOMPARE(w->windowHandle()->title(), QString("saxpy* — NVVM Playground"));
+    }
+
+    void undoBackToSavedClearsTheMark() {
+        auto w = makeWindow();
+        w->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(w.get()));
+        QVERIFY(w->openExample("saxpy"));
+        waitForReply(*w);
+        auto* editor = w->editors()->editor(0);
+        editor->setFocus();
+        editor->setCursorPosition(0, 0);
+        QTest::keyClicks(editor, "x");
+        QVERIFY(w->isWindowModified());
+        w->writeJournal();
+        QVERIFY(QFile::exists(w->journalFile()));
+        QTest::keyClick(editor, Qt::Key_Z, Qt::ControlModifier);
+        QVERIFY(!w->isWindowModified());
+        QVERIFY(!w->document()->isModified());
+        QVERIFY(!QFile::exists(w->journalFile()));  // nothing unsaved to keep
+        QTest::keyClick(editor, Qt::Key_Y, Qt::ControlModifier);  // redo
+        QVERIFY(w->isWindowModified());
+
+        // After a save, the save is the point to come back to.
+        QTemporaryDir dir;
+        QVERIFY(w->saveAs(dir.filePath("s.nvpg")));
+        QVERIFY(!w->isWindowModified());
+        QTest::keyClick(editor, Qt::Key_Z, Qt::ControlModifier);  // before the save: modified
+        QVERIFY(w->isWindowModified());
+        QTest::keyClick(editor, Qt::Key_Y, Qt::ControlModifier);
+        QVERIFY(!w->isWindowModified());
+        // An option changed and a text undone: still modified, by the option.
+        auto options = w->document()->workspace().options;
+        options.opt = 1;
+        w->document()->setOptions(options);
+        QTest::keyClicks(editor, "q");
+        QTest::keyClick(editor, Qt::Key_Z, Qt::ControlModifier);
+        QVERIFY(w->isWindowModified());
+    }
+
+    void newWorkspaceClearsTheCompileStatus() {
+        auto w = makeWindow();
+        QVERIFY(w->openExample("saxpy"));
+        waitForReply(*w);
+        auto* status = w->findChild<QLabel*>("compileStatus");
+        QVERIFY(status);
+        QVERIFY2(status->text().startsWith("Compiled in"), qPrintable(status->text()));
+        auto* action = menuAction(*w, "File", "New Workspace");
+        QVERIFY(action);
+        action->trigger();
+        QCOMPARE(w->document()->moduleCount(), 0);
+        QCOMPARE(status->text(), QString());
+    }
+
+    void zoomKeysZoomEveryPaneTogether() {
+        auto w = makeWindow();
+        w->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(w.get()));
+        QVERIFY(w->openExample("two-modules"));
+        waitForReply(*w);
+        auto* editor = w->editors()->editor(0);
+        const QList<QsciScintilla*> panes{editor, w->editors()->editor(1), w->output()->ptxEditor(),
+                                          w->output()->ltoEditor(), w->output()->diffEditor()};
+        const auto text = editor->text();
+        const long start = zoomOf(editor);
+        editor->setFocus();
+        QTest::keyClick(editor, Qt::Key_Plus, Qt::ControlModifier);  // Ctrl++
+        for (auto* p : panes) QCOMPARE(zoomOf(p), start + 1);
+        QTest::keyClick(editor, Qt::Key_Equal, Qt::ControlModifier);  // the same key without Shift
+        for (auto* p : panes) QCOMPARE(zoomOf(p), start + 2);
+        // What a US keyboard sends for Ctrl++ (the platform maps it to Ctrl++ where it can): never typed.
+        QTest::keyClick(editor, Qt::Key_Plus, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(editor->text(), text);
+        const long zoomed = zoomOf(editor);
+        for (auto* p : panes) QCOMPARE(zoomOf(p), zoomed);
+        w->output()->ptxEditor()->setFocus();
+        QTest::keyClick(w->output()->ptxEditor(), Qt::Key_Minus, Qt::ControlModifier);
+        for (auto* p : panes) QCOMPARE(zoomOf(p), zoomed - 1);
+        QTest::keyClick(editor, Qt::Key_0, Qt::ControlModifier);
+        for (auto* p : panes) QCOMPARE(zoomOf(p), start);
+        QCOMPARE(editor->text(), text);
+    }
+
+    void fontSizeSettingIsRememberedAndApplied() {
+        {
+            SettingsDialog dialog;
+            auto* size = dialog.findChild<QSpinBox*>("editorFontSize");
+            QVERIFY(size);
+            size->setValue(24);
+            dialog.accept();
+        }
+        auto w = makeWindow();
+        QVERIFY(w->openExample("saxpy"));
+        waitForReply(*w);
+        const QList<QsciScintilla*> panes{w->editors()->editor(0), w->output()->ptxEditor(), w->output()->ltoEditor()};
+        const int base = QFontDatabase::systemFont(QFontDatabase::FixedFont).pointSize();
+        for (auto* p : panes) QCOMPARE(zoomOf(p), long(24 - base));
+        QSettings().remove("view/editorFontSize");
+    }
+
+    void findWorksInThePaneThatHasFocus() {
+        auto w = makeWindow();
+        w->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(w.get()));
+        QVERIFY(w->openExample("saxpy"));
+        waitForReply(*w);
+        auto* ptx = w->output()->ptxEditor();
+        ptx->setFocus();
+        QTest::keyClick(ptx, Qt::Key_F, Qt::ControlModifier);
+        auto* bar = w->findChild<FindBar*>();
+        QVERIFY(bar && bar->isVisible());
+        QCOMPARE(bar->editor(), ptx);
+        auto* field = bar->findChild<QLineEdit*>();
+        QVERIFY(field->hasFocus());
+        // Wide enough to read what is typed.
+        QVERIFY2(field->width() >= field->fontMetrics().averageCharWidth() * 24, qPrintable(QString::number(field->width())));
+        QTest::keyClicks(field, ".visible .entry");
+        QCOMPARE(ptx->selectedText(), QString(".visible .entry"));
+        QVERIFY(!w->editors()->editor(0)->hasSelectedText());
+        QTest::keyClick(field, Qt::Key_Escape);
+        QVERIFY(!bar->isVisible());
+        QVERIFY(ptx->hasFocus());
+
+        // Back in the IR editor, Ctrl+F searches the IR.
+        auto* editor = w->editors()->editor(0);
+        editor->setFocus();
+        QTest::keyClick(editor, Qt::Key_F, Qt::ControlModifier);
+        QCOMPARE(bar->editor(), editor);
+        QTest::keyClicks(field, "fmul");
+        QCOMPARE(editor->selectedText(), QString("fmul"));
+        QTest::keyClick(field, Qt::Key_Escape);
+    }
+
+    void editMenuGoToLineAndToggleComment() {
+        auto w = makeWindow();
+        w->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(w.get()));
+        QVERIFY(w->openExample("saxpy"));
+        waitForReply(*w);
+        for (const auto* name : {"Undo", "Redo", "Cut", "Copy", "Paste", "Go to Line…", "Toggle Comment"})
+            QVERIFY2(menuAction(*w, "Edit", name), name);
+        QCOMPARE(menuAction(*w, "Edit", "Go to Line…")->shortcut(), QKeySequence("Ctrl+L"));
+        QCOMPARE(menuAction(*w, "Edit", "Toggle Comment")->shortcut(), QKeySequence("Ctrl+/"));
+        auto* editor = w->editors()->editor(0);
+        editor->setFocus();
+        const auto text = editor->text();
+
+        // Ctrl+L asks for a line and goes there.
+        QTimer::singleShot(0, [] {
+            auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+            if (!dialog) return;
+            dialog->setIntValue(6);
+            dialog->accept();
+        });
+        QTest::keyClick(editor, Qt::Key_L, Qt::ControlModifier);
+        int line = -1, index = -1;
+        editor->getCursorPosition(&line, &index);
+        QCOMPARE(line, 5);
+        QCOMPARE(editor->text(), text);  // not Scintilla's "cut line"
+
+        // Ctrl+/ comments the line with "; ", and uncomments it again.
+        // The offscreen platform leaves no window active after a dialog; a window manager would.
+        w->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(w.get()));
+        QVERIFY(editor->hasFocus());
+        const auto before = editor->text(5);
+        QVERIFY2(before.startsWith("target datalayout"), qPrintable(before));
+        QTest::keyClick(editor, Qt::Key_Slash, Qt::ControlModifier);
+        QCOMPARE(editor->text(5), "; " + before);
+        QTest::keyClick(editor, Qt::Key_Slash, Qt::ControlModifier);
+        QCOMPARE(editor->text(5), before);
+        // Several lines: all of them, at their common indentation.
+        editor->setModule("  a\n    b\n  c\n", false);
+        editor->setSelection(0, 1, 1, 2);
+        QTest::keyClick(editor, Qt::Key_Slash, Qt::ControlModifier);
+        QCOMPARE(editor->text(), QString("  ; a\n  ;   b\n  c\n"));
+        QTest::keyClick(editor, Qt::Key_Slash, Qt::ControlModifier);
+        QCOMPARE(editor->text(), QString("  a\n    b\n  c\n"));
+        // Edit > Undo undoes in the editor that has focus.
+        QTest::keyClick(editor, Qt::Key_Slash, Qt::ControlModifier);
+        menuAction(*w, "Edit", "Undo")->trigger();
+        QCOMPARE(editor->text(), QString("  a\n    b\n  c\n"));
+    }
+
+    void helpLinksToTheGuideAndNvidiasDocuments() {
+        auto w = makeWindow();
+        const auto url = [&](const QString& text) {
+            auto* a = menuAction(*w, "Help", text);
+            return a ? a->data().toUrl() : QUrl();
+        };
+        QCOMPARE(url("PTX ISA"), QUrl("https://docs.nvidia.com/cuda/parallel-thread-execution/"));
+        QCOMPARE(url("NVVM IR Specification"), QUrl("https://docs.nvidia.com/cuda/nvvm-ir-spec/"));
+        QCOMPARE(url("libdevice User's Guide"), QUrl("https://docs.nvidia.com/cuda/libdevice-users-guide/"));
+        // The README's sections, from the README next to the app (here: the source tree's).
+        const auto tour = url("Guide: A Short Tour");
+        QVERIFY2(tour.isLocalFile() && QFileInfo(tour.toLocalFile()).fileName() == "README.md", qPrintable(tour.toString()));
+        QVERIFY(QFile::exists(tour.toLocalFile()));
+        QCOMPARE(tour.fragment(), QString("a-short-tour-of-the-app"));
+        QCOMPARE(url("Guide: nvpg").fragment(), QString("nvpg"));
+        QCOMPARE(url("Guide: Workspaces").fragment(), QString("workspaces-nvpg"));
     }
 
     void splitViewShowsTwoModulesSideBySide() {
