@@ -9,6 +9,7 @@
 #include <Qsci/qscistyledtext.h>
 #include <QFontDatabase>
 #include <QImage>
+#include <QKeyEvent>
 #include <QPainter>
 #include <QProcess>
 #include <QStandardPaths>
@@ -150,6 +151,21 @@ QString summaryText(const std::string& bytes, const Disassembly& dis) {
     return out;
 }
 
+// Scintilla binds these to its own commands (Ctrl+L cuts the line, Ctrl+/ moves by word part,
+// Ctrl++/- zoom this editor alone); the window's actions use them, for every pane at once.
+void freeKeys(QsciCommandSet* commands) {
+    for (QKeyCombination key : {QKeyCombination(Qt::CTRL | Qt::Key_Backslash), QKeyCombination(Qt::CTRL | Qt::Key_Slash),
+                                QKeyCombination(Qt::CTRL | Qt::Key_L), QKeyCombination(Qt::CTRL | Qt::Key_Plus),
+                                QKeyCombination(Qt::CTRL | Qt::Key_Equal), QKeyCombination(Qt::CTRL | Qt::Key_Minus),
+                                QKeyCombination(Qt::CTRL | Qt::Key_0)}) {
+        const int k = key.toCombined();
+        while (auto* cmd = commands->boundTo(k)) {
+            if (cmd->key() == k) cmd->setKey(0);
+            else cmd->setAlternateKey(0);
+        }
+    }
+}
+
 bool isTokenChar(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
            c == '.' || c == '$' || c == '-';
@@ -163,11 +179,8 @@ void ModuleEditor::setDisassemblerOverride(std::optional<QString> program) {
 
 ModuleEditor::ModuleEditor(QWidget* parent) : QsciScintilla(parent) {
     // Ctrl+\ splits the editor area (as in most editors); Scintilla's default binding for it,
-    // "move right one word part", would swallow the key.
-    if (auto* cmd = standardCommands()->boundTo(QKeyCombination(Qt::CTRL | Qt::Key_Backslash).toCombined())) {
-        if (cmd->key() == QKeyCombination(Qt::CTRL | Qt::Key_Backslash).toCombined()) cmd->setKey(0);
-        else cmd->setAlternateKey(0);
-    }
+    // "move right one word part", would swallow the key. The same for the window's other keys.
+    freeKeys(standardCommands());
     setUtf8(true);
     setEolMode(EolUnix);
     const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
@@ -215,6 +228,101 @@ ModuleEditor::ModuleEditor(QWidget* parent) : QsciScintilla(parent) {
     setMarginMarkerMask(kSymbolMargin, (1 << errorMarker_) | (1 << warningMarker_));
     setMarginMarkerMask(kLineNumberMargin, 0);
     setAnnotationDisplay(AnnotationBoxed);
+    pendingMarker_ = markerDefine(Invisible);
+    annotationTimer_.setSingleShot(true);
+    connect(&annotationTimer_, &QTimer::timeout, this, &ModuleEditor::showPendingAnnotations);
+}
+
+bool ModuleEditor::event(QEvent* event) {
+    // QScintilla claims every key it has a command for, Esc included, before the window's
+    // shortcuts see it: Esc is the editor's only while it has a list or tip to close.
+    if (event->type() == QEvent::ShortcutOverride) {
+        auto* key = static_cast<QKeyEvent*>(event);
+        if (key->key() == Qt::Key_Escape && !isListActive() && !isCallTipActive()) {
+            event->ignore();
+            return false;
+        }
+    }
+    return QsciScintilla::event(event);
+}
+
+QString ModuleEditor::wordBeforeCaret() const {
+    const long pos = SendScintilla(SCI_GETCURRENTPOS);
+    const long start = SendScintilla(SCI_POSITIONFROMLINE, SendScintilla(SCI_LINEFROMPOSITION, pos));
+    QByteArray before = bytes(static_cast<int>(start), static_cast<int>(pos));
+    before.chop(1);  // QsciScintilla::bytes() ends with Scintilla's terminating NUL
+    qsizetype from = before.size();
+    while (from > 0 && isTokenChar(before[from - 1])) --from;
+    return QString::fromUtf8(before.mid(from));
+}
+
+QString ModuleEditor::currentCompletion() const {
+    const long length = SendScintilla(SCI_AUTOCGETCURRENTTEXT, 0UL, static_cast<void*>(nullptr));
+    if (length <= 0) return {};
+    QByteArray text(length + 1, '\0');
+    SendScintilla(SCI_AUTOCGETCURRENTTEXT, 0UL, static_cast<void*>(text.data()));
+    text.truncate(length);
+    return QString::fromUtf8(text);
+}
+
+void ModuleEditor::keyPressEvent(QKeyEvent* event) {
+    lastKey_.start();
+    const auto mods = event->modifiers() & ~Qt::KeypadModifier;
+    // As Qt Creator and VS Code do: Enter on an entry that is what was typed already ends the
+    // line; accepting it would change nothing and swallow the newline.
+    if (isListActive() && (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) &&
+        mods == Qt::NoModifier && currentCompletion() == wordBeforeCaret())
+        cancelList();
+    // A Ctrl chord that is nobody's shortcut (Ctrl+Shift+= where the layout does not make it
+    // Ctrl++) must not type its character.
+    if ((mods & Qt::ControlModifier) &&
+        (event->key() == Qt::Key_Plus || event->key() == Qt::Key_Equal || event->key() == Qt::Key_Minus ||
+         event->key() == Qt::Key_0)) {
+        event->ignore();
+        return;
+    }
+    QsciScintilla::keyPressEvent(event);
+}
+
+void ModuleEditor::toggleComment() {
+    if (isReadOnly()) return;
+    int first = 0, last = 0, indexFrom = 0, indexTo = 0;
+    const bool selection = hasSelectedText();
+    if (selection) {
+        getSelection(&first, &indexFrom, &last, &indexTo);
+        if (indexTo == 0 && last > first) --last;  // a selection ending at a line's start
+    } else {
+        getCursorPosition(&first, &indexFrom);
+        last = first;
+    }
+    bool allComments = true;
+    int indent = -1;
+    for (int line = first; line <= last; ++line) {
+        const QString t = text(line).trimmed();
+        if (t.isEmpty()) continue;
+        indent = indent < 0 ? indentation(line) : std::min(indent, indentation(line));
+        if (!t.startsWith(QLatin1Char(';'))) allComments = false;
+    }
+    if (indent < 0) return;  // only blank lines
+    beginUndoAction();
+    for (int line = first; line <= last; ++line) {
+        if (text(line).trimmed().isEmpty()) continue;
+        if (allComments) {
+            const long at = SendScintilla(SCI_GETLINEINDENTPOSITION, line);
+            const bool space = SendScintilla(SCI_GETCHARAT, at + 1) == ' ';
+            SendScintilla(SCI_DELETERANGE, static_cast<unsigned long>(at), space ? 2L : 1L);
+        } else {
+            const long at = SendScintilla(SCI_FINDCOLUMN, line, indent);
+            SendScintilla(SCI_INSERTTEXT, static_cast<unsigned long>(at), "; ");
+        }
+    }
+    // The whole lines stay selected, so the same keys toggle them back.
+    if (selection) {
+        QString end = text(last);
+        while (end.endsWith(QLatin1Char('\n')) || end.endsWith(QLatin1Char('\r'))) end.chop(1);
+        setSelection(first, 0, last, int(end.size()));
+    }
+    endUndoAction();
 }
 
 void ModuleEditor::updateLineNumberWidth() {
@@ -280,11 +388,31 @@ void ModuleEditor::clearDiagnostics() {
     }
     markerDeleteAll(errorMarker_);
     markerDeleteAll(warningMarker_);
+    markerDeleteAll(pendingMarker_);
+    pendingNotes_.clear();
+    notesPending_ = false;
+    annotationTimer_.stop();
     clearAnnotations();
 }
 
 void ModuleEditor::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnostics) {
-    clearDiagnostics();
+    // While the user types, the boxes shown stay as they are (the code does not move) and the
+    // new ones wait: markers and squiggles change at once, as they take no room.
+    const bool typing = lastKey_.isValid() && lastKey_.elapsed() < kAnnotationPauseMs;
+    const bool wait = typing || isListActive();
+    if (wait) {
+        const long length = SendScintilla(SCI_GETLENGTH);
+        for (int indicator : {errorIndicator_, warningIndicator_}) {
+            SendScintilla(SCI_SETINDICATORCURRENT, indicator);
+            SendScintilla(SCI_INDICATORCLEARRANGE, 0UL, length);
+        }
+        markerDeleteAll(errorMarker_);
+        markerDeleteAll(warningMarker_);
+        markerDeleteAll(pendingMarker_);
+        pendingNotes_.clear();
+    } else {
+        clearDiagnostics();
+    }
     const int lineCount = lines();
     const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     const QsciStyle errorStyle(kErrorAnnotationStyle, QStringLiteral("Error annotation"),
@@ -349,14 +477,35 @@ void ModuleEditor::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnosti
     }
     for (const auto& [line, messages] : notes) {
         // Each message on its own line under the code line, each in its severity's colours.
-        QList<QsciStyledText> pieces;
+        const int handle = markerAdd(line, pendingMarker_);
         for (size_t i = 0; i < messages.size(); ++i) {
             const QString text =
                 i + 1 < messages.size() ? messages[i].first + QLatin1Char('\n') : messages[i].first;
-            pieces.append(QsciStyledText(text, messages[i].second->style()));
+            pendingNotes_.push_back({handle, text, messages[i].second->style()});
         }
-        annotate(line, pieces);
     }
+    notesPending_ = true;
+    if (wait) annotationTimer_.start(kAnnotationPauseMs);
+    else showPendingAnnotations();
+}
+
+void ModuleEditor::showPendingAnnotations() {
+    if (!notesPending_) return;
+    const qint64 since = lastKey_.isValid() ? lastKey_.elapsed() : kAnnotationPauseMs;
+    if (isListActive() || since < kAnnotationPauseMs) {
+        annotationTimer_.start(isListActive() ? 200 : int(kAnnotationPauseMs - since));
+        return;
+    }
+    clearAnnotations();
+    std::map<int, QList<QsciStyledText>> pieces;  // per line, where the line is now
+    for (const Note& n : pendingNotes_) {
+        const long line = SendScintilla(SCI_MARKERLINEFROMHANDLE, n.markerHandle);
+        if (line >= 0) pieces[int(line)].append(QsciStyledText(n.text, n.style));
+    }
+    for (const auto& [line, list] : pieces) annotate(line, list);
+    markerDeleteAll(pendingMarker_);
+    pendingNotes_.clear();
+    notesPending_ = false;
 }
 
 std::vector<int> ModuleEditor::markedLines() const {
@@ -392,6 +541,22 @@ bool ModuleEditor::caretInCommentOrString() const {
 }
 
 void ModuleEditor::onCharAdded(int ch) {
+    if ((ch == '\n' || ch == '\r') && !isReadOnly()) {
+        // QScintilla has copied the indentation of the line above; after a `{` the block's body
+        // goes two further in, as the examples are written.
+        int line = 0, index = 0;
+        getCursorPosition(&line, &index);
+        if (line > 0) {
+            const QString above = text(line - 1);
+            const qsizetype comment = above.indexOf(QLatin1Char(';'));
+            if ((comment < 0 ? above : above.left(comment)).trimmed().endsWith(QLatin1Char('{'))) {
+                const int indent = indentation(line - 1) + 2;
+                setIndentation(line, indent);
+                setCursorPosition(line, indent);
+            }
+        }
+        return;
+    }
     if (caretInCommentOrString()) {
         // Prose in comments should not pop up keyword lists or signatures.
         if (isListActive()) cancelList();

@@ -5,7 +5,9 @@
 #include <vector>
 
 #include <Qsci/qsciscintilla.h>
+#include <QElapsedTimer>
 #include <QString>
+#include <QTimer>
 
 #include "nvvm/Diagnostic.h"
 
@@ -18,6 +20,10 @@ class NvvmLexer;
 // giving libdevice signatures, and the problems of this module shown in place (squiggles, margin
 // markers, annotations under the line). A bitcode module is shown read-only: its disassembly by
 // llvm-dis-14 when installed, else a summary.
+//
+// Keys: Esc is the window's (Build > Cancel) unless a completion list or call tip is open; Enter
+// on a completion that is already what was typed is a new line (Tab accepts); Enter after `{`
+// indents by two; the window's zoom, Go to Line and Toggle Comment keys are not Scintilla's.
 class ModuleEditor : public QsciScintilla {
     Q_OBJECT
 
@@ -39,12 +45,31 @@ public:
 
     NvvmLexer* nvvmLexer() const { return lexer_; }
 
+    // Comments the lines of the selection (or the caret's line) with "; " at their common
+    // indentation, or uncomments them when every non-blank one is a comment already.
+    void toggleComment();
+    // Annotation boxes under lines push the code below them down: while the user is typing (a
+    // key within this many ms, or a completion list open) new ones wait.
+    static constexpr int kAnnotationPauseMs = 1000;
+
     // Which disassembler setModule runs for bitcode. Unset (the default): llvm-dis-14 found on
     // PATH. Set to a program path to use that one; set to an empty string to behave as if none
     // were installed (tests of the summary view).
     static void setDisassemblerOverride(std::optional<QString> program);
 
+protected:
+    bool event(QEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
 private:
+    struct Note {
+        int markerHandle;  // follows its line through edits made while it waits
+        QString text;
+        int style;
+    };
+    void showPendingAnnotations();
+    QString wordBeforeCaret() const;
+    QString currentCompletion() const;
     void loadBytes(const QByteArray& bytes);
     void clearDiagnostics();
     void updateLineNumberWidth();
@@ -59,6 +84,11 @@ private:
     int errorMarker_ = -1;
     int warningMarker_ = -1;
     int lineNumberDigits_ = 0;
+    int pendingMarker_ = -1;
+    std::vector<Note> pendingNotes_;
+    bool notesPending_ = false;
+    QElapsedTimer lastKey_;
+    QTimer annotationTimer_;
 };
 
 }  // namespace nvpg::gui
