@@ -22,6 +22,9 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent) {
     findEdit_->setClearButtonEnabled(true);
     replaceEdit_ = new QLineEdit(this);
     replaceEdit_->setPlaceholderText(tr("Replace with"));
+    // Room for a typical search (a register name, an instruction with its type) even beside a
+    // narrow pane.
+    for (QLineEdit* e : {findEdit_, replaceEdit_}) e->setMinimumWidth(e->fontMetrics().averageCharWidth() * 28);
     matchCase_ = new QCheckBox(tr("Match case"), this);
     regex_ = new QCheckBox(tr("Regex"), this);
     status_ = new QLabel(this);
@@ -76,8 +79,8 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent) {
                                editor_->SendScintilla(B::SCI_GETSELECTIONSTART));
         findNext();
     });
-    findEdit_->installEventFilter(this);
-    replaceEdit_->installEventFilter(this);
+    // Every part of the bar, so that Esc closes it from whichever has focus.
+    for (QWidget* w : findChildren<QWidget*>()) w->installEventFilter(this);
     replaceRow_->hide();
 }
 
@@ -268,7 +271,17 @@ int FindBar::replaceAll() {
 }
 
 bool FindBar::eventFilter(QObject* watched, QEvent* event) {
-    if (event->type() == QEvent::KeyPress) {
+    // Esc is also the window's shortcut (Build > Cancel): in the bar it closes the bar.
+    if (event->type() == QEvent::ShortcutOverride && static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape) {
+        event->accept();
+        return true;
+    }
+    if (event->type() == QEvent::KeyPress && static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape) {
+        hide();
+        if (editor_) editor_->setFocus();
+        return true;
+    }
+    if (event->type() == QEvent::KeyPress && (watched == findEdit_ || watched == replaceEdit_)) {
         auto* key = static_cast<QKeyEvent*>(event);
         if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) {
             if (watched == replaceEdit_)
