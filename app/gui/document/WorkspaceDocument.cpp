@@ -1,5 +1,7 @@
 #include "document/WorkspaceDocument.h"
 
+#include <algorithm>
+
 #include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
@@ -21,6 +23,7 @@ QString WorkspaceDocument::displayName() const {
 
 void WorkspaceDocument::reset(workspace::Workspace ws, const QString& path, const QByteArray& diskHash) {
     ws_ = std::move(ws);
+    saved_ = ws_;
     diskHash_ = diskHash;
     const bool pathChange = path != path_;
     path_ = path;
@@ -84,6 +87,7 @@ support::Status WorkspaceDocument::write(const QString& path, const QByteArray& 
 }
 
 void WorkspaceDocument::savedAs(const QString& path, const QByteArray& data) {
+    saved_ = ws_;
     diskHash_ = fileHash(data);
     if (path != path_) {
         path_ = path;
@@ -206,6 +210,19 @@ void WorkspaceDocument::setRuns(std::vector<gpu::RunConfig> runs) {
 }
 
 void WorkspaceDocument::markModified() { setModified(true); }
+
+void WorkspaceDocument::markUnmodifiedIfAsSaved() {
+    if (!modified_) return;
+    const auto sameModules = [](const std::vector<nvvm::Module>& a, const std::vector<nvvm::Module>& b) {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const nvvm::Module& x, const nvvm::Module& y) {
+            return x.name == y.name && x.bytes == y.bytes && x.lazy == y.lazy;
+        });
+    };
+    if (sameModules(ws_.modules, saved_.modules) && ws_.options == saved_.options && ws_.libdevice == saved_.libdevice &&
+        ws_.ltoMode == saved_.ltoMode && ws_.name == saved_.name && ws_.description == saved_.description &&
+        ws_.runs == saved_.runs)
+        setModified(false);
+}
 
 void WorkspaceDocument::setModified(bool m) {
     const bool was = modified_;

@@ -74,6 +74,8 @@ public:
     void setRuns(std::vector<gpu::RunConfig> runs);
     // An editor changed a module's text that is not copied in yet.
     void markModified();
+    // Unmodified again when everything is as it was when last read or saved (an edit undone).
+    void markUnmodifiedIfAsSaved();
 
 signals:
     // Every change that marks the document modified (each one, also when it was modified
@@ -89,6 +91,7 @@ private:
     void setModified(bool m);
 
     workspace::Workspace ws_;
+    workspace::Workspace saved_;  // as last read or saved: what "unmodified" means
     QString path_;
     QByteArray diskHash_;
     bool modified_ = false;

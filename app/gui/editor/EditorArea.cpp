@@ -56,6 +56,15 @@ EditorArea::EditorArea(WorkspaceDocument* document, QWidget* parent)
         levels_.clear();
     });
     connect(document_, &WorkspaceDocument::modulesChanged, this, &EditorArea::rebuild);
+    // Saved (or back to what was saved): each editor's undo history marks this as the point
+    // where it is unmodified, so undoing to it clears the title's * again.
+    connect(document_, &WorkspaceDocument::modifiedChanged, this, [this](bool modified) {
+        if (modified) return;
+        loading_ = true;
+        for (auto* e : editors_)
+            if (e && e->isModified()) e->setModified(false);
+        loading_ = false;
+    });
     rebuild();
 }
 
@@ -117,6 +126,12 @@ ModuleEditor* EditorArea::makeEditor(int module) {
             if (editors_[k] == e) dirty_[k] = true;
         document_->markModified();
         emit edited();
+    });
+    // Undone (or redone) back to the text last saved: the document may be as saved again.
+    connect(e, &QsciScintilla::modificationChanged, this, [this](bool modified) {
+        if (loading_ || modified) return;
+        flush();
+        document_->markUnmodifiedIfAsSaved();
     });
     editors_[size_t(module)] = e;
     return e;
