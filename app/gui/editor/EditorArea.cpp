@@ -116,6 +116,7 @@ ModuleEditor* EditorArea::makeEditor(int module) {
     loading_ = true;
     e->setModule(m.bytes, m.isBitcode());
     e->setDiagnostics(diagnostics_[size_t(module)]);
+    e->SendScintilla(QsciScintillaBase::SCI_SETZOOM, zoom_);
     loading_ = wasLoading;
     pages_[size_t(module)]->layout()->addWidget(e);
     e->show();  // at once (a layout would show it only at the next event), and with its page
@@ -328,6 +329,12 @@ void EditorArea::setSplit(bool split) {
         const int half = std::max(splitter_->width() / 2, 100);
         splitter_->setSizes({half, half});
     }
+}
+
+void EditorArea::setZoom(int zoom) {
+    zoom_ = zoom;
+    for (auto* e : editors_)
+        if (e) e->SendScintilla(QsciScintillaBase::SCI_SETZOOM, zoom);
 }
 
 void EditorArea::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnostics) {

@@ -50,6 +50,9 @@ public:
     bool isSplit() const;
     void setSplit(bool split);  // the current module goes to the other pane
 
+    // Scintilla's zoom (points added to every style) for every editor, also those made later.
+    void setZoom(int zoom);
+
     void setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnostics);
     void showLocation(const QString& module, int line, int column);
 
@@ -80,6 +83,7 @@ private:
     std::vector<std::vector<nvvm::Diagnostic>> diagnostics_;  // also for editors not made yet
     std::vector<int> levels_;  // 2 error, 1 warning, 0 none: the tab's icon
     bool loading_ = false;
+    int zoom_ = 0;
 };
 
 }  // namespace nvpg::gui

@@ -26,6 +26,7 @@ namespace nvpg::gui {
 namespace {
 
 const QString kCudaPathKey = QStringLiteral("toolkit/cudaPath");
+const QString kFontSizeKey = QStringLiteral("view/editorFontSize");
 
 QString q(const std::string& s) {
     return QString::fromStdString(s);
@@ -88,6 +89,17 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
     timeoutRow->addWidget(compileTimeout_);
     timeoutRow->addStretch(1);
     layout->addLayout(timeoutRow);
+    auto* fontRow = new QHBoxLayout;
+    fontRow->addWidget(new QLabel(tr("Font size of the editors and output panes"), this));
+    fontSize_ = new QSpinBox(this);
+    fontSize_->setObjectName(QStringLiteral("editorFontSize"));
+    fontSize_->setRange(6, 40);
+    fontSize_->setSuffix(tr(" pt"));
+    fontSize_->setValue(editorFontSize());
+    fontRow->addWidget(fontSize_);
+    fontRow->addWidget(new QLabel(tr("(View ▸ Zoom, Ctrl+= / Ctrl+- / Ctrl+0, adds to it)"), this));
+    fontRow->addStretch(1);
+    layout->addLayout(fontRow);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     layout->addWidget(buttons);
@@ -128,6 +140,13 @@ double SettingsDialog::compileTimeoutSeconds() {
     return ok && std::isfinite(s) && s > 0 && s <= engine::kMaxTimeoutSeconds ? s : kDefault;
 }
 
+int SettingsDialog::editorFontSize() {
+    const int system = QFontDatabase::systemFont(QFontDatabase::FixedFont).pointSize();
+    bool ok = false;
+    const int size = QSettings().value(kFontSizeKey, system).toInt(&ok);
+    return ok && size >= 6 && size <= 40 ? size : system;
+}
+
 bool SettingsDialog::inProcessEngine() {
     return QSettings().value(QStringLiteral("engine/inProcess"), false).toBool();
 }
@@ -157,6 +176,11 @@ void SettingsDialog::accept() {
         settings.setValue(kCudaPathKey, path());
     settings.setValue(QStringLiteral("engine/inProcess"), inProcess_->isChecked());
     settings.setValue(QStringLiteral("engine/compileTimeout"), compileTimeout_->value());
+    // The system's size is not stored, so the default follows the desktop's.
+    if (fontSize_->value() == QFontDatabase::systemFont(QFontDatabase::FixedFont).pointSize())
+        settings.remove(kFontSizeKey);
+    else
+        settings.setValue(kFontSizeKey, fontSize_->value());
     QDialog::accept();
 }
 

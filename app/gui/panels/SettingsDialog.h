@@ -15,7 +15,7 @@ class QSpinBox;
 namespace nvpg::gui {
 
 // Preferences: the CUDA toolkit to use (empty: search as nvpg does), shown with what was found
-// there. Stored in QSettings under "toolkit/cudaPath".
+// there. Stored in QSettings under "toolkit/cudaPath". Also the engine's and the font size's.
 class SettingsDialog : public QDialog {
     Q_OBJECT
 
@@ -26,6 +26,9 @@ public:
     // Whether compiles and runs happen in the app's process rather than an engine process.
     static bool inProcessEngine();
     static double compileTimeoutSeconds();  // default 300
+    // Points for the text of every editor and output pane (default: the system's fixed font),
+    // e.g. larger for a projector; the window's zoom adds to it.
+    static int editorFontSize();
 
     // The path being edited (not stored until OK).
     QString path() const;
@@ -56,6 +59,7 @@ private:
     QLineEdit* path_ = nullptr;
     QCheckBox* inProcess_ = nullptr;
     QSpinBox* compileTimeout_ = nullptr;
+    QSpinBox* fontSize_ = nullptr;
     QPushButton* browse_ = nullptr;
     QPlainTextEdit* preview_ = nullptr;
     QTimer debounce_;

@@ -10,6 +10,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -18,6 +19,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontDatabase>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
@@ -31,6 +33,8 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <Qsci/qsciscintilla.h>
 
 #include "document/FileChecks.h"
 #include "document/Journal.h"
@@ -88,6 +92,20 @@ int askThreeWay(QWidget* parent, QMessageBox::Icon icon, const QString& title, c
     return it == buttons.end() ? 2 : int(it - buttons.begin());
 }
 
+// The README this app came with: installed beside it (share/doc), else the source tree's when it
+// runs from a build. Empty when neither is there.
+QString readmePath() {
+    const QStringList candidates{
+        QCoreApplication::applicationDirPath() + "/../share/doc/nvvm-playground/README.md",
+#ifdef NVPG_SOURCE_README
+        QStringLiteral(NVPG_SOURCE_README),
+#endif
+    };
+    for (const auto& c : candidates)
+        if (QFileInfo(c).isFile()) return QFileInfo(c).canonicalFilePath();
+    return {};
+}
+
 }  // namespace
 
 MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
@@ -113,10 +131,18 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     leftLayout->addWidget(editors_, 1);
     leftLayout->addWidget(findBar_);
     output_ = new OutputView(this);
+    // The find bar sits under whichever side it searches.
+    auto* right = new QWidget(this);
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->setSpacing(0);
+    rightLayout->addWidget(output_, 1);
+    findSides_[0] = left;
+    findSides_[1] = right;
     auto* central = new QSplitter(Qt::Horizontal, this);
     central->setObjectName("centralSplitter");
     central->addWidget(left);
-    central->addWidget(output_);
+    central->addWidget(right);
     central->setStretchFactor(0, 1);
     central->setStretchFactor(1, 1);
     setCentralWidget(central);
@@ -174,6 +200,8 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     connect(problems_, &ProblemsPanel::activated, editors_, &EditorArea::showLocation);
     connect(editors_, &EditorArea::currentModuleChanged, this, [this] {
         updateModuleActions();
+        // A search in an output pane stays there; one in the editors follows the tab shown.
+        if (findBar_->editor() && output_->isAncestorOf(findBar_->editor())) return;
         if (auto* e = editors_->currentEditor()) findBar_->attach(e);
     });
 
@@ -190,6 +218,35 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
     newWorkspace();
+    applyZoom();
+}
+
+QsciScintilla* MainWindow::focusedPane() const {
+    for (QWidget* w = QApplication::focusWidget(); w; w = w->parentWidget()) {
+        if (auto* pane = qobject_cast<QsciScintilla*>(w); pane && isAncestorOf(pane)) return pane;
+        if (w == findBar_ && findBar_->editor()) return findBar_->editor();
+    }
+    return editors_->currentEditor();
+}
+
+void MainWindow::attachFindBar(QsciScintilla* pane) {
+    if (!pane) return;
+    findBar_->attach(pane);
+    auto* side = findSides_[output_->isAncestorOf(pane) ? 1 : 0];
+    if (findBar_->parentWidget() != side) {
+        const bool shown = findBar_->isVisible();
+        static_cast<QVBoxLayout*>(side->layout())->addWidget(findBar_);
+        findBar_->setVisible(shown);
+    }
+}
+
+void MainWindow::applyZoom() {
+    const int base = SettingsDialog::editorFontSize() - QFontDatabase::systemFont(QFontDatabase::FixedFont).pointSize();
+    // Scintilla ignores a zoom outside -10..20 points.
+    zoom_ = std::clamp(zoom_, -10 - base, 20 - base);
+    const int zoom = std::clamp(base + zoom_, -10, 20);
+    editors_->setZoom(zoom);
+    for (auto* pane : output_->findChildren<QsciScintilla*>()) pane->SendScintilla(QsciScintillaBase::SCI_SETZOOM, zoom);
 }
 
 MainWindow::~MainWindow() = default;
@@ -301,19 +358,50 @@ void MainWindow::buildActions() {
                                                                          pipeline::kCubin | pipeline::kFigures);
         buildStatusBar();
         queryGpu();
+        applyZoom();
         controller_->compileNow();
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     auto* edit = menuBar()->addMenu(tr("&Edit"));
+    // On the pane that has focus. In an editor Scintilla handles these keys itself; the menu
+    // entries are for the mouse and for the read-only output panes.
+    const auto onPane = [this](void (QsciScintilla::*f)()) {
+        return [this, f] {
+            if (auto* pane = focusedPane()) (pane->*f)();
+        };
+    };
+    edit->addAction(tr("&Undo"), QKeySequence::Undo, this, onPane(&QsciScintilla::undo));
+    edit->addAction(tr("&Redo"), QKeySequence::Redo, this, onPane(&QsciScintilla::redo));
+    edit->addSeparator();
+    edit->addAction(tr("Cu&t"), QKeySequence::Cut, this, onPane(&QsciScintilla::cut));
+    edit->addAction(tr("&Copy"), QKeySequence::Copy, this, onPane(&QsciScintilla::copy));
+    edit->addAction(tr("&Paste"), QKeySequence::Paste, this, onPane(&QsciScintilla::paste));
+    edit->addSeparator();
     edit->addAction(tr("&Find…"), QKeySequence::Find, this, [this] {
-        if (auto* e = editors_->currentEditor()) findBar_->attach(e);
+        attachFindBar(focusedPane());
         findBar_->showFind();
     });
     edit->addAction(tr("&Replace…"), QKeySequence(tr("Ctrl+H")), this, [this] {
-        if (auto* e = editors_->currentEditor()) findBar_->attach(e);
+        attachFindBar(focusedPane());
         findBar_->showReplace();
+    });
+    edit->addAction(tr("&Go to Line…"), QKeySequence(tr("Ctrl+L")), this, [this] {
+        auto* pane = focusedPane();
+        if (!pane) return;
+        int line = 0, index = 0;
+        pane->getCursorPosition(&line, &index);
+        bool ok = false;
+        const int last = std::max(1, pane->lines());
+        const int to = QInputDialog::getInt(this, tr("Go to Line"), tr("Line (1–%1):").arg(last), line + 1, 1, last, 1, &ok);
+        if (!ok) return;
+        pane->setCursorPosition(to - 1, 0);
+        pane->ensureLineVisible(to - 1);
+        pane->setFocus();
+    });
+    edit->addAction(tr("Toggle &Comment"), QKeySequence(tr("Ctrl+/")), this, [this] {
+        if (auto* e = qobject_cast<ModuleEditor*>(focusedPane())) e->toggleComment();
     });
 
     auto* module = menuBar()->addMenu(tr("&Module"));
@@ -384,8 +472,50 @@ void MainWindow::buildActions() {
     diff->setCheckable(true);
     connect(diff, &QAction::toggled, output_, &OutputView::setDiffMode);
     connect(output_, &OutputView::diffModeChanged, diff, &QAction::setChecked);  // its own button too
+    view->addSeparator();
+    // One zoom for every editor and output pane, for a projector (File > Settings sets the base).
+    auto* zoomIn = view->addAction(tr("Zoom &In"), this, [this] {
+        ++zoom_;
+        applyZoom();
+    });
+    zoomIn->setShortcuts({QKeySequence::ZoomIn, QKeySequence(tr("Ctrl+="))});
+    view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, this, [this] {
+        --zoom_;
+        applyZoom();
+    });
+    view->addAction(tr("&Reset Zoom"), QKeySequence(tr("Ctrl+0")), this, [this] {
+        zoom_ = 0;
+        applyZoom();
+    });
 
     auto* help = menuBar()->addMenu(tr("&Help"));
+    const auto link = [this, help](const QString& text, const QUrl& url) {
+        auto* a = help->addAction(text, this, [url] { QDesktopServices::openUrl(url); });
+        a->setData(url);
+        a->setToolTip(url.toString());
+        return a;
+    };
+    // The README's sections, from the README this app came with: GitHub is not reachable offline.
+    const QString readme = readmePath();
+    for (const auto& [title, anchor] : std::vector<std::pair<QString, QString>>{
+             {tr("Guide: A Short Tour"), "a-short-tour-of-the-app"},
+             {tr("Guide: nvpg"), "nvpg"},
+             {tr("Guide: Workspaces"), "workspaces-nvpg"},
+             {tr("Guide: Where the CUDA Libraries Come From"), "where-the-cuda-libraries-come-from"},
+             {tr("Guide: Things libNVVM Does"), "things-libnvvm-does-that-you-should-know-checked-on-cuda-130"}}) {
+        QUrl url = QUrl::fromLocalFile(readme);
+        url.setFragment(anchor);
+        auto* a = link(title, url);
+        if (readme.isEmpty()) {
+            a->setEnabled(false);
+            a->setToolTip(tr("README.md is not installed beside the app"));
+        }
+    }
+    help->addSeparator();
+    link(tr("PTX ISA"), QUrl("https://docs.nvidia.com/cuda/parallel-thread-execution/"));
+    link(tr("NVVM IR Specification"), QUrl("https://docs.nvidia.com/cuda/nvvm-ir-spec/"));
+    link(tr("libdevice User's Guide"), QUrl("https://docs.nvidia.com/cuda/libdevice-users-guide/"));
+    help->addSeparator();
     help->addAction(tr("&About NVVM Playground"), this, [this] {
         QMessageBox::about(this, tr("About NVVM Playground"),
                            tr("<b>NVVM Playground</b> %1<br>An IR playground for NVIDIA's libNVVM: edit NVVM IR "
@@ -495,7 +625,8 @@ void MainWindow::queryGpu() {
 }
 
 void MainWindow::updateTitle() {
-    setWindowTitle(tr("NVVM Playground — %1[*]").arg(document_->displayName()));
+    // The platform adds the application's display name (" — NVVM Playground") after it.
+    setWindowTitle(tr("%1[*]").arg(document_->displayName()));
     setWindowModified(document_->isModified());
 }
 
@@ -553,6 +684,7 @@ void MainWindow::newWorkspace() {
     opening_ = false;
     output_->clear();
     problems_->setDiagnostics({});
+    busyLabel_->clear();  // the last "Compiled in" was another workspace's
     updateTitle();
 }
 

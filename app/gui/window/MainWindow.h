@@ -10,6 +10,7 @@
 
 class QLabel;
 class QMenu;
+class QsciScintilla;
 class QTimer;
 class QToolButton;
 
@@ -94,6 +95,13 @@ private:
     void showReply(const EngineReply& reply);
     void updateTitle();
     void updateModuleActions();
+    // The editor or output pane that has focus (or holds the focused find bar's search), else
+    // the current module's editor: what Find, Go to Line and the Edit actions work on.
+    QsciScintilla* focusedPane() const;
+    // The find bar goes under the side (editors or output panes) whose pane it searches.
+    void attachFindBar(QsciScintilla* pane);
+    // The font-size setting plus the window's zoom, on every editor and output pane.
+    void applyZoom();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void afterOpen();
@@ -116,6 +124,8 @@ private:
     OptionsPanel* options_;
     RunPanel* runs_;
     FindBar* findBar_;
+    QWidget* findSides_[2] = {};  // under the editors, under the output panes
+    int zoom_ = 0;
     EngineReply lastReply_;
     std::shared_ptr<const toolkit::Toolkit> toolkit_;
     QString libsErrorForStatus_;
