@@ -625,8 +625,9 @@ void MainWindow::queryGpu() {
 }
 
 void MainWindow::updateTitle() {
-    // The platform adds the application's display name (" — NVVM Playground") after it.
-    setWindowTitle(tr("%1[*]").arg(document_->displayName()));
+    // The app's name once, at the end: a platform that adds the display name itself sees it is
+    // there already, and tools that read the plain X11 WM_NAME (which Qt leaves unadorned) see it.
+    setWindowTitle(tr("%1[*] — %2").arg(document_->displayName(), QGuiApplication::applicationDisplayName()));
     setWindowModified(document_->isModified());
 }
 
