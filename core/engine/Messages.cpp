@@ -214,6 +214,11 @@ Frame makeCompileReply(const support::Result<pipeline::CompileResult>& result) {
     json stages = json::array();
     for (const auto& s : r.stages)
         stages.push_back({{"name", std::string(pipeline::stageName(s.id))}, {"seconds", s.seconds}});
+    auto figuresJson = [](const pipeline::Figures& fig) {
+        json functions = json::array();
+        for (const auto& u : fig.functions) functions.push_back(usageToJson(u));
+        return json{{"source", fig.source}, {"functions", functions}, {"unavailable", fig.unavailable}};
+    };
     json ltoNames = json::array();
     f.blobs = {r.ptx, r.linkedPtx, r.cubin};
     for (const auto& blob : r.ltoIr) {
@@ -234,6 +239,9 @@ Frame makeCompileReply(const support::Result<pipeline::CompileResult>& result) {
                   {"stages", stages},
                   {"nvvm_log", r.nvvmLog},
                   {"link_info_log", r.linkInfoLog},
+                  {"link_flags", r.linkFlags},
+                  {"ptx_figures", figuresJson(r.ptxFigures)},
+                  {"lto_figures", figuresJson(r.ltoFigures)},
                   {"reused_program", r.reusedProgram},
                   {"seconds", r.seconds}}}};
     return f;
@@ -274,6 +282,16 @@ support::Result<pipeline::CompileResult> readCompileReply(Frame f) {
     }
     r.nvvmLog = field(j, "nvvm_log", "");
     r.linkInfoLog = field(j, "link_info_log", "");
+    r.linkFlags = field(j, "link_flags", std::vector<std::string>{});
+    auto readFigures = [&](const char* key, pipeline::Figures& fig) {
+        const auto fj = field(j, key, json::object());
+        fig.source = field(fj, "source", "");
+        fig.unavailable = field(fj, "unavailable", "");
+        for (const auto& u : field(fj, "functions", json::array()))
+            if (u.is_object()) fig.functions.push_back(usageFromJson(u));
+    };
+    readFigures("ptx_figures", r.ptxFigures);
+    readFigures("lto_figures", r.ltoFigures);
     r.reusedProgram = field(j, "reused_program", false);
     r.seconds = field(j, "seconds", 0.0);
     return r;

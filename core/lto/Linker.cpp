@@ -1,5 +1,7 @@
 #include "lto/Linker.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "support/Stopwatch.h"
@@ -29,10 +31,7 @@ void addFailure(LinkOutput& out, std::string_view step) {
                              text.find("error") == std::string_view::npos;
         d.severity = warning ? nvvm::Severity::Warning : nvvm::Severity::Error;
         d.message = std::string(text);
-        // libdevice's functions are all named __nv_*: the likely fix is to link it.
-        if (text.find("Undefined reference to '__nv_") != std::string_view::npos)
-            d.message += " (a libdevice function: link libdevice, e.g. nvpg --libdevice or the Options dock's "
-                         "\"link libdevice\")";
+        d.message += libdeviceHint(text);
         out.diagnostics.push_back(std::move(d));
     }
     if (!out.ok && out.diagnostics.empty())
@@ -44,14 +43,59 @@ void addFailure(LinkOutput& out, std::string_view step) {
 
 }  // namespace
 
+std::string libdeviceHint(std::string_view message) {
+    // libdevice's functions are all named __nv_*: the likely fix is to link it.
+    if (message.find("Undefined reference to '__nv_") == std::string_view::npos &&
+        message.find("Unresolved extern function '__nv_") == std::string_view::npos)
+        return {};
+    return " (a libdevice function: link libdevice, e.g. nvpg --libdevice or the Options dock's \"link libdevice\")";
+}
+
+const std::vector<LinkOption>& linkOptions() {
+    // nvJitLink's options (nvJitLink.h, "Supported Link Options"); -O takes only 0 and 3, as
+    // libNVVM's -opt does.
+    static const std::vector<LinkOption> table = {
+        {"opt", "-O"},
+        {"g", "-g"},
+        {"ftz", "-ftz="},
+        {"prec-div", "-prec-div="},
+        {"prec-sqrt", "-prec-sqrt="},
+        {"fma", "-fma="},
+        {"jump-table-density", "-jump-table-density="},
+        {"-generate-line-info", "-lineinfo"},
+    };
+    return table;
+}
+
+std::vector<std::string> linkOptionsFor(const nvvm::Options& options) {
+    std::vector<std::string> out;
+    for (const auto& [option, flag] : linkOptions()) {
+        if (support::startsWith(option, "-")) {
+            if (std::find(options.extraFlags.begin(), options.extraFlags.end(), option) != options.extraFlags.end())
+                out.emplace_back(flag);
+            continue;
+        }
+        const auto value = options.get(option);
+        if (!value) continue;
+        const auto* info = nvvm::findOption(option);
+        if (info && info->kind == nvvm::OptionKind::Switch) {
+            if (*value == "on") out.emplace_back(flag);
+        } else {
+            out.push_back(std::string(flag) + *value);
+        }
+    }
+    return out;
+}
+
 LinkOutput link(const toolkit::NvJitLinkApi& api, std::string_view smArch,
-                const std::vector<LinkInput>& inputs, LinkTarget target) {
+                const std::vector<LinkInput>& inputs, LinkTarget target, const std::vector<std::string>& options) {
     support::Stopwatch watch;
     LinkOutput out;
     std::vector<std::string> opts = {fmt::format("-arch={}", smArch)};
     bool anyLto = false;
     for (const auto& in : inputs) anyLto = anyLto || in.type == NVJITLINK_INPUT_LTOIR;
     if (anyLto) opts.push_back("-lto");
+    opts.insert(opts.end(), options.begin(), options.end());
     if (target == LinkTarget::Ptx) opts.push_back("-ptx");
     else opts.push_back("-verbose");
     std::vector<const char*> argv;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "nvvm/Diagnostic.h"
+#include "nvvm/Options.h"
 #include "toolkit/NvJitLinkApi.h"
 
 namespace nvpg::lto {
@@ -30,7 +31,24 @@ struct LinkOutput {
 
 // One nvJitLink link. LTO-IR inputs get -lto; PTX output needs -ptx, and nvJitLink then gives no
 // cubin, so PTX and cubin are separate links. `smArch` is "sm_90" (see nvvm::smArchFor).
+// `options` follow -arch and -lto (see linkOptionsFor).
 LinkOutput link(const toolkit::NvJitLinkApi& api, std::string_view smArch,
-                const std::vector<LinkInput>& inputs, LinkTarget target);
+                const std::vector<LinkInput>& inputs, LinkTarget target,
+                const std::vector<std::string>& options = {});
+
+// A libNVVM option that nvJitLink has too: nvJitLink optimises and generates code again at link
+// time, so these decide the LTO output as much as the -gen-lto compile does.
+struct LinkOption {
+    std::string_view option;  // its name in nvvm::optionTable(), or an extra flag as written
+    std::string_view flag;    // nvJitLink's spelling; a value follows one ending in '=' or "-O"
+};
+const std::vector<LinkOption>& linkOptions();
+// The nvJitLink options for `options`, in linkOptions()' order: only those set, so that an
+// unset one leaves nvJitLink's own default (-O3, no debug information).
+std::vector<std::string> linkOptionsFor(const nvvm::Options& options);
+
+// " (a libdevice function: link libdevice, ...)" for a message that names a missing __nv_
+// function (nvJitLink's "Undefined reference", ptxas' "Unresolved extern function"); else empty.
+std::string libdeviceHint(std::string_view message);
 
 }  // namespace nvpg::lto

@@ -2,6 +2,12 @@
 
 namespace nvpg::pipeline {
 
+const ptx::ResourceUsage* Figures::find(std::string_view function) const {
+    for (const auto& u : functions)
+        if (u.function == function) return &u;
+    return nullptr;
+}
+
 bool CompileResult::hasErrors() const {
     for (const auto& d : diagnostics)
         if (d.severity == nvvm::Severity::Error) return true;

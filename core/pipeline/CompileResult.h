@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "nvvm/Diagnostic.h"
@@ -20,7 +21,19 @@ struct Stage {
 struct Kernel {
     std::string name;
     std::vector<ptx::Param> params;
-    std::optional<ptx::ResourceUsage> usage;  // with kFigures
+    // With kFigures: its figures in the code the job ends with, the LTO cubin's when the job
+    // links LTO, else the PTX's (ptxFigures / ltoFigures have each output's).
+    std::optional<ptx::ResourceUsage> usage;
+};
+
+// ptxas' figures for the code of one output, and where they come from.
+struct Figures {
+    // How they were made, as a person would redo it: "ptxas -arch=sm_90 -v of the PTX (whole
+    // program, as the driver loads PTX)". Empty when none were made.
+    std::string source;
+    std::vector<ptx::ResourceUsage> functions;  // in ptxas' order; kernels have isEntry
+    std::string unavailable;  // why there are none, when they were wanted
+    const ptx::ResourceUsage* find(std::string_view function) const;
 };
 
 struct LtoIr {
@@ -48,6 +61,10 @@ struct CompileResult {
     std::vector<Stage> stages;
     std::string nvvmLog;      // libNVVM's log of the PTX compile (or verify)
     std::string linkInfoLog;  // nvJitLink -verbose (ptxas) of the cubin link
+    // nvJitLink's options of the LTO links, -arch first, without -ptx and -verbose.
+    std::vector<std::string> linkFlags;
+    Figures ptxFigures;  // with kFigures: the PTX assembled as a whole program, as the driver loads it
+    Figures ltoFigures;  // with kFigures or kCubin: the LTO-linked cubin's
     bool reusedProgram = false;  // the Program of the previous job was compiled again
     double seconds = 0;
 

@@ -8,6 +8,7 @@
 #include "lto/DroppedKernels.h"
 #include "lto/Linker.h"
 #include "nvvm/Libdevice.h"
+#include "ptx/Ptxas.h"
 #include "support/Stopwatch.h"
 #include "support/Text.h"
 
@@ -177,6 +178,29 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
     else if (support::startsWith(out.ptxModule.target, "sm_")) out.arch = "compute_" + out.ptxModule.target.substr(3);
     const std::string smArch = nvvm::smArchFor(out.arch);
 
+    // The PTX's figures are those of the code the driver makes of it when it loads it: a
+    // whole-program assembly by ptxas. nvJitLink would assemble it relocatably, into other code.
+    const bool wantsFigures = job.outputs & kFigures;
+    if (wantsFigures && !out.ptx.empty()) {
+        if (const auto* ptxas = tk.ptxas()) {
+            stage({StageId::AssembleCubin, {}});
+            auto a = ptx::assembleWholeProgram(*ptxas, out.ptx, smArch);
+            out.stages.push_back({StageId::AssembleCubin, a.seconds});
+            out.ptxFigures.source = a.command + " of the PTX (whole program, as the driver loads PTX)";
+            if (a.ok)
+                out.ptxFigures.functions = std::move(a.usage);
+            else
+                out.ptxFigures.unavailable = fmt::format("ptxas could not assemble the PTX as the driver would load it: {}{}",
+                                                         support::trim(a.error), lto::libdeviceHint(a.error));
+        } else {
+            out.ptxFigures.unavailable = tk.ptxasReport().problem;
+        }
+        if (!out.ptxFigures.unavailable.empty())
+            out.diagnostics.push_back({"", 0, 0, nvvm::Severity::Warning,
+                                       "no register or spill figures for the PTX: " + out.ptxFigures.unavailable,
+                                       "ptxas"});
+    }
+
     if (wantsLto) {
         nvvm::Options ltoOptions = options;
         ltoOptions.genLto = true;
@@ -223,11 +247,17 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
 
     std::vector<lto::LinkInput> ltoInputs;
     for (const auto& blob : out.ltoIr) ltoInputs.push_back({blob.name, blob.bytes, NVJITLINK_INPUT_LTOIR});
+    // nvJitLink optimises and generates code again: the options it shares with libNVVM go to it too.
+    const auto linkOptions = lto::linkOptionsFor(options);
+    if (wantsLink) {
+        out.linkFlags = {"-arch=" + smArch, "-lto"};
+        out.linkFlags.insert(out.linkFlags.end(), linkOptions.begin(), linkOptions.end());
+    }
     std::vector<std::string> linkedEntries;
     bool linkedEntriesKnown = false;
     if (job.outputs & kLtoPtx) {
         stage({StageId::LinkLtoPtx, {}});
-        auto l = lto::link(*tk.nvJitLink(), smArch, ltoInputs, lto::LinkTarget::Ptx);
+        auto l = lto::link(*tk.nvJitLink(), smArch, ltoInputs, lto::LinkTarget::Ptx, linkOptions);
         out.stages.push_back({StageId::LinkLtoPtx, l.seconds});
         append(out.diagnostics, l.diagnostics);
         if (!l.ok) {
@@ -239,37 +269,34 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
         for (const auto* e : out.linkedPtxModule.entries()) linkedEntries.push_back(e->name);
         linkedEntriesKnown = true;
     }
-    // Figures come from the LTO cubin when the job links LTO, else from the PTX alone.
-    const bool wantsFigures = job.outputs & kFigures;
-    if ((job.outputs & kCubin) || (wantsFigures && tk.nvJitLink())) {
-        std::vector<lto::LinkInput> inputs = ltoInputs;
-        if (!wantsLink) inputs = {{"program.ptx", out.ptx, NVJITLINK_INPUT_PTX}};
-        const StageId cubinStage = wantsLink ? StageId::LinkLtoCubin : StageId::AssembleCubin;
-        stage({cubinStage, {}});
-        auto l = lto::link(*tk.nvJitLink(), smArch, inputs, lto::LinkTarget::Cubin);
-        out.stages.push_back({cubinStage, l.seconds});
+    // The LTO output's figures are those of its cubin, which nvJitLink's ptxas reports.
+    if ((job.outputs & kCubin) || (wantsFigures && wantsLink)) {
+        stage({StageId::LinkLtoCubin, {}});
+        auto l = lto::link(*tk.nvJitLink(), smArch, ltoInputs, lto::LinkTarget::Cubin, linkOptions);
+        out.stages.push_back({StageId::LinkLtoCubin, l.seconds});
         append(out.diagnostics, l.diagnostics);
+        out.ltoFigures.source = fmt::format("nvJitLink {} -verbose: its ptxas on the LTO-linked cubin",
+                                            support::join(out.linkFlags, " "));
         if (!l.ok) {
+            out.ltoFigures.unavailable = "nvJitLink could not link the cubin (see Problems)";
             out.seconds = total.seconds();
             return out;
         }
         out.linkInfoLog = l.infoLog;
+        out.ltoFigures.functions = ptx::parsePtxasInfo(l.infoLog);
+        // nvJitLink prints constant bytes only for PTX input; the cubin has them for every link.
+        ptx::setConstantBytes(l.cubin, out.ltoFigures.functions);
         if (job.outputs & kCubin) out.cubin = std::move(l.cubin);
-        const auto usage = ptx::parsePtxasInfo(l.infoLog);
-        for (auto& k : out.kernels)
-            for (const auto& u : usage)
-                if (u.function == k.name) k.usage = u;
-        if (wantsLink && !linkedEntriesKnown) {
-            for (const auto& u : usage)
+        if (!linkedEntriesKnown) {
+            for (const auto& u : out.ltoFigures.functions)
                 if (u.isEntry) linkedEntries.push_back(u.function);
             linkedEntriesKnown = true;
         }
-    } else if (wantsFigures) {
-        out.diagnostics.push_back({"", 0, 0, nvvm::Severity::Warning,
-                                   "no register or spill figures: they come from ptxas through "
-                                   "nvJitLink, which was not found",
-                                   "nvpg"});
     }
+    // Each kernel's figures where the job ends: the LTO cubin when it was linked, else the PTX.
+    const Figures& last = out.ltoFigures.source.empty() ? out.ptxFigures : out.ltoFigures;
+    for (auto& k : out.kernels)
+        if (const auto* u = last.find(k.name)) k.usage = *u;
     if (wantsLink && linkedEntriesKnown && wantsPtx) {
         std::vector<std::string> ptxEntries;
         for (const auto& k : out.kernels) ptxEntries.push_back(k.name);

@@ -2,6 +2,39 @@
 
 namespace nvpg::pipeline {
 
+namespace {
+
+void putFigures(nlohmann::ordered_json& to, const ptx::ResourceUsage& u) {
+    to["registers"] = u.registers;
+    to["spill_stores"] = u.spillStores;
+    to["spill_loads"] = u.spillLoads;
+    to["stack_frame"] = u.stackFrame;
+    to["shared_bytes"] = u.sharedBytes;
+    to["local_bytes"] = u.localBytes;
+    to["const_bytes"] = u.constBytes;
+    to["barriers"] = u.barriers;
+    to["figures_for"] = u.arch;
+}
+
+// One output's figures: where they come from, or why there are none, and each kernel's.
+nlohmann::ordered_json figuresJson(const Figures& f) {
+    nlohmann::ordered_json j;
+    j["source"] = f.source;
+    if (!f.unavailable.empty()) j["unavailable"] = f.unavailable;
+    nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
+    for (const auto& u : f.functions) {
+        if (!u.isEntry) continue;
+        nlohmann::ordered_json k;
+        k["name"] = u.function;
+        putFigures(k, u);
+        kernels.push_back(std::move(k));
+    }
+    j["kernels"] = std::move(kernels);
+    return j;
+}
+
+}  // namespace
+
 nlohmann::ordered_json reportJson(const Job& job, const CompileResult& r, const std::vector<std::string>& inputs) {
     using nlohmann::ordered_json;
     ordered_json j;
@@ -12,6 +45,7 @@ nlohmann::ordered_json reportJson(const Job& job, const CompileResult& r, const 
     j["arch"] = r.arch;
     j["arch_source"] = r.archSource;
     j["flags"] = r.flags;
+    j["link_flags"] = r.linkFlags;  // what nvJitLink was given for the LTO links, when there were any
     j["libdevice"] = job.libdevice;
     j["lto_mode"] = std::string(lto::modeName(job.ltoMode));
     j["ptx_version"] = r.ptxModule.version;
@@ -34,20 +68,17 @@ nlohmann::ordered_json reportJson(const Job& job, const CompileResult& r, const 
         }
         kj["params"] = std::move(params);
         if (k.usage) {
-            const auto& u = *k.usage;
-            kj["registers"] = u.registers;
-            kj["spill_stores"] = u.spillStores;
-            kj["spill_loads"] = u.spillLoads;
-            kj["stack_frame"] = u.stackFrame;
-            kj["shared_bytes"] = u.sharedBytes;
-            kj["local_bytes"] = u.localBytes;
-            kj["const_bytes"] = u.constBytes;
-            kj["barriers"] = u.barriers;
-            kj["figures_for"] = u.arch;
+            putFigures(kj, *k.usage);
+            kj["figures_of"] = r.ltoFigures.source.empty() ? "ptx" : "lto";
         }
         kernels.push_back(std::move(kj));
     }
     j["kernels"] = std::move(kernels);
+    // Per output, since each runs as other code: the PTX as the driver loads it, the LTO cubin.
+    ordered_json figures = ordered_json::object();
+    if (!r.ptxFigures.source.empty() || !r.ptxFigures.unavailable.empty()) figures["ptx"] = figuresJson(r.ptxFigures);
+    if (!r.ltoFigures.source.empty() || !r.ltoFigures.unavailable.empty()) figures["lto"] = figuresJson(r.ltoFigures);
+    j["figures"] = std::move(figures);
     j["libdevice_functions"] = r.libdeviceFunctions;
 
     ordered_json diags = ordered_json::array();

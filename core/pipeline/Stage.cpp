@@ -25,7 +25,7 @@ constexpr std::array kStages{
     StageInfo{StageId::CompileLtoIrSeparate, "compile LTO-IR (separate)", "compiling LTO-IR (separate)"},
     StageInfo{StageId::LinkLtoPtx, "link LTO-IR to PTX", "linking LTO-IR to PTX (nvJitLink)"},
     StageInfo{StageId::LinkLtoCubin, "link LTO-IR to cubin", "linking LTO-IR to cubin (nvJitLink)"},
-    StageInfo{StageId::AssembleCubin, "assemble PTX to cubin", "assembling PTX to cubin (nvJitLink)"},
+    StageInfo{StageId::AssembleCubin, "assemble PTX to cubin", "assembling the PTX (ptxas, for its figures)"},
 };
 
 const StageInfo& info(StageId id) {
@@ -51,7 +51,7 @@ std::string stageWords(const StageEvent& stage) {
 }
 
 bool isLinkStage(StageId id) {
-    return id == StageId::LinkLtoPtx || id == StageId::LinkLtoCubin || id == StageId::AssembleCubin;
+    return id == StageId::LinkLtoPtx || id == StageId::LinkLtoCubin;
 }
 
 }  // namespace nvpg::pipeline

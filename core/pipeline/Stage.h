@@ -20,7 +20,7 @@ enum class StageId {
     CompileLtoIrSeparate,  // timing: -gen-lto of every module on its own
     LinkLtoPtx,            // nvJitLink: LTO-IR to PTX
     LinkLtoCubin,          // nvJitLink: LTO-IR to cubin
-    AssembleCubin,         // nvJitLink: PTX to cubin, for ptxas's figures
+    AssembleCubin,         // ptxas: the PTX as a whole program, for its figures
 };
 
 // A stage as announced while it runs: which one, and the module it works on where it has one.

@@ -1,5 +1,7 @@
 #include "toolkit/Toolkit.h"
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "support/Files.h"
@@ -17,6 +19,7 @@ const std::vector<std::string> kNvvmPaths = {"nvvm/lib64/libnvvm.so.4", "lib64/l
 const std::vector<std::string> kJitPaths = {"lib64/libnvJitLink.so.13", "lib/libnvJitLink.so.13",
                                             "lib64/libnvJitLink.so.12", "lib/libnvJitLink.so.12"};
 const std::vector<std::string> kLibdevicePaths = {"nvvm/libdevice/libdevice.10.bc"};
+const std::vector<std::string> kPtxasPaths = {"bin/ptxas"};
 
 std::string resolveNvvm(const Library& lib, NvvmApi& api) {
     struct Entry {
@@ -199,6 +202,32 @@ support::Result<std::shared_ptr<Toolkit>> Toolkit::load(SearchConfig config) {
         tk->libdeviceReport_.problem =
             "libdevice.10.bc not found: --libdevice cannot be used. Point at a toolkit that has "
             "nvvm/libdevice/libdevice.10.bc.";
+    }
+
+    tk->ptxasReport_.name = "ptxas";
+    const auto runnable = [](const fs::path& file) -> std::string {
+        return ::access(file.c_str(), X_OK) == 0 ? std::string() : "not executable";
+    };
+    // The ptxas of libNVVM's own toolkit first (bin/ above its lib/, lib64/ or nvvm/lib64/),
+    // then the roots in search order.
+    std::optional<std::pair<fs::path, std::string>> px;
+    auto dir = tk->nvvmReport_.path.parent_path();
+    for (int up = 0; up < 2 && !px; ++up, dir = dir.parent_path()) {
+        const auto beside = dir.parent_path() / "bin/ptxas";
+        if (std::string why = runnable(beside); why.empty())
+            px = {beside, "beside libNVVM"};
+        else
+            tk->ptxasReport_.tried.push_back({beside.string(), "beside libNVVM", "not found"});
+    }
+    if (!px) px = locator.findFile(kPtxasPaths, tk->ptxasReport_.tried, runnable);
+    if (px) {
+        tk->ptxasReport_.found = true;
+        tk->ptxasReport_.path = px->first;
+        tk->ptxasReport_.via = px->second;
+    } else {
+        tk->ptxasReport_.problem =
+            "ptxas not found: the PTX's registers and spills (its whole-program assembly, as the driver "
+            "loads PTX) cannot be shown. Point at a toolkit that has bin/ptxas (pip: nvidia-cuda-nvcc).";
     }
     return tk;
 }

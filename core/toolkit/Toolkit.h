@@ -62,13 +62,17 @@ public:
     const LibraryReport& nvvmReport() const { return nvvmReport_; }
     const LibraryReport& nvJitLinkReport() const { return jitReport_; }
     const LibraryReport& libdeviceReport() const { return libdeviceReport_; }
+    // ptxas (bin/ptxas), which assembles PTX as the driver does for the PTX's figures; null
+    // when not found (the report says where it was looked for).
+    const std::filesystem::path* ptxas() const { return ptxasReport_.found ? &ptxasReport_.path : nullptr; }
+    const LibraryReport& ptxasReport() const { return ptxasReport_; }
 
 private:
     NvvmApi nvvm_;
     std::optional<NvJitLinkApi> jit_;
     mutable std::vector<std::shared_ptr<Library>> libs_;
     int cudaMajor_ = 13;
-    LibraryReport nvvmReport_, jitReport_, libdeviceReport_;
+    LibraryReport nvvmReport_, jitReport_, libdeviceReport_, ptxasReport_;
 
     mutable std::mutex mu_;
     mutable std::shared_ptr<const std::string> libdeviceBytes_;

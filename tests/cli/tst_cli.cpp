@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "PlainNvvm.h"
+#include "PlainTools.h"
 #include "TestSupport.h"
 #include "nvvm/Options.h"
 #include "support/Text.h"
@@ -365,6 +366,52 @@ private slots:
         QCOMPARE(jb["ok"], false);
         QCOMPARE(jb["diagnostics"][0]["line"], 8);
         QCOMPARE(jb["diagnostics"][0]["column"], 8);
+    }
+
+    // The PTX output's figures are those of that PTX as the driver loads it (whole program), which
+    // is what `ptxas -v` on it says; nvJitLink's relocatable compile of it gave 17-18 registers
+    // and a 32-byte stack frame for libdevice-math's wave, where the PTX runs with 21 and none.
+    void reportFiguresAreThoseOfThePtxAsLoaded() {
+        QTemporaryDir dir;
+        const auto report = dir.filePath("r.json"), ptx = dir.filePath("wave.ptx");
+        const auto r = runNvpg({"compile", example("libdevice-math.nvpg"), "--report", report, "-o", ptx});
+        QCOMPARE(r.exitCode, 0);
+        const auto j = nlohmann::json::parse(test::readText(report.toStdString()));
+        QCOMPARE(j["kernels"].size(), 1u);
+        const auto& k = j["kernels"][0];
+        QCOMPARE(k["name"], "wave");
+        const auto plain = test::plainPtxas(ptx, QString::fromStdString(j["target"].get<std::string>()), "wave");
+        QVERIFY2(plain.registers > 0, qPrintable(plain.log));
+        QVERIFY2(k.contains("registers") && k.contains("stack_frame"), j.dump(2).c_str());
+        QCOMPARE(k["registers"].get<int>(), plain.registers);
+        QCOMPARE(k["stack_frame"].get<int>(), plain.stackFrame);
+        QCOMPARE(k["spill_stores"].get<int>(), plain.spillStores);
+        QCOMPARE(k["spill_loads"].get<int>(), plain.spillLoads);
+        // Where they come from, said in the report.
+        QCOMPARE(k["figures_of"], "ptx");
+        QVERIFY2(j.contains("figures") && j["figures"].contains("ptx"), j.dump(2).c_str());
+        const auto source = j["figures"]["ptx"]["source"].get<std::string>();
+        QVERIFY2(source.find("ptxas") != std::string::npos && source.find("whole program") != std::string::npos,
+                 source.c_str());
+    }
+
+    // --report asks for figures, and figures of a PTX that does not assemble cannot be had; the
+    // compile itself succeeded, so the exit status is the one without --report.
+    void reportDoesNotChangeTheExitStatus() {
+        QTemporaryDir dir;
+        const auto report = dir.filePath("r.json");
+        const QStringList compile = {"compile", "--arch", "compute_90", data("ir/sinf.ll"), "-o", dir.filePath("k.ptx")};
+        QCOMPARE(runNvpg(compile).exitCode, 0);
+        const auto r = runNvpg(compile + QStringList{"--report", report});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(test::readText(report.toStdString()));
+        QCOMPARE(j["ok"], true);
+        QVERIFY2(j.contains("figures") && j["figures"].contains("ptx"), j.dump(2).c_str());
+        const auto why = j["figures"]["ptx"].value("unavailable", std::string());
+        QVERIFY2(why.find("__nv_sinf") != std::string::npos && why.find("libdevice") != std::string::npos,
+                 j.dump(2).c_str());
+        QVERIFY(!j["kernels"][0].contains("registers"));
+        QVERIFY2(r.err.contains("__nv_sinf"), r.err.constData());  // said on stderr too, as a warning
     }
 
     void runUsageErrorsExitTwo_data() {

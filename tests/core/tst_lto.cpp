@@ -2,9 +2,12 @@
 // libNVVM and nvJitLink (through the pipeline, the only path the front ends use).
 #include <QtTest>
 
+#include "PlainTools.h"
 #include "TestSupport.h"
 #include "lto/DroppedKernels.h"
 #include "pipeline/Pipeline.h"
+#include "pipeline/Report.h"
+#include "support/Text.h"
 
 using namespace nvpg;
 
@@ -87,6 +90,48 @@ private slots:
         QVERIFY(kept.usage->registers > 0);
         QCOMPARE(kept.usage->arch, std::string("sm_90"));
         QVERIFY(!r.kernels.at(1).usage);  // nothing to measure: LTO dropped it
+    }
+
+    // nvJitLink optimises and generates code again at link time: the options that it has too
+    // reach it (opt as -O, -g, -generate-line-info as -lineinfo), and what it links is what a
+    // plain nvJitLink call with those options gives.
+    void linkGetsTheOptionsNvJitLinkHas() {
+        const auto api = test::realToolkit()->nvJitLink();
+        QVERIFY(api);
+        // What nvJitLink was given, as the report says it.
+        auto linkFlags = [](const pipeline::Job& j, const pipeline::CompileResult& r) {
+            const auto report = pipeline::reportJson(j, r, {});
+            return report.contains("link_flags") ? report["link_flags"].get<std::vector<std::string>>()
+                                                 : std::vector<std::string>{"(no link_flags in the report)"};
+        };
+        auto j = job({test::irFixture("lto-kept-dropped.ll")}, pipeline::kPtx | pipeline::kLtoPtx | pipeline::kCubin);
+        const auto plainResult = runOk(j);
+        QVERIFY(plainResult.cubin.find(".nv_debug_line_sass") == std::string::npos);
+
+        j.options.opt = 0;
+        j.options.debug = true;
+        const auto r = runOk(j);
+        QVERIFY(r.ok);
+        QCOMPARE(int(r.ltoIr.size()), 1);
+        const auto& ltoIr = r.ltoIr[0].bytes;
+        const auto plainPtx = test::plainLink(*api, {"-arch=sm_90", "-lto", "-ptx", "-O0", "-g"}, ltoIr,
+                                              NVJITLINK_INPUT_LTOIR);
+        QVERIFY(!plainPtx.empty() && !support::startsWith(plainPtx, "ERROR"));
+        QVERIFY(r.linkedPtx != plainResult.linkedPtx);  // -O0: the LTO pane changes with opt
+        QVERIFY(r.linkedPtx == plainPtx);
+        // -g makes nvJitLink's ptxas write debug code: the cubin carries the SASS line table.
+        QVERIFY(r.cubin.find(".nv_debug_line_sass") != std::string::npos);
+        // (-verbose, for ptxas' figures, is part of the cubin link; it changes bytes of the cubin.)
+        QVERIFY(r.cubin ==
+                test::plainLink(*api, {"-arch=sm_90", "-lto", "-O0", "-g", "-verbose"}, ltoIr, NVJITLINK_INPUT_LTOIR));
+        QCOMPARE(linkFlags(j, plainResult), (std::vector<std::string>{"-arch=sm_90", "-lto"}));
+        QCOMPARE(linkFlags(j, r), (std::vector<std::string>{"-arch=sm_90", "-lto", "-O0", "-g"}));
+
+        auto lines = job({test::irFixture("lto-kept-dropped.ll")}, pipeline::kPtx | pipeline::kCubin);
+        lines.options.extraFlags = {"-generate-line-info"};
+        const auto l = runOk(lines);
+        QVERIFY(l.cubin.find(".nv_debug_line_sass") != std::string::npos);
+        QCOMPARE(linkFlags(lines, l), (std::vector<std::string>{"-arch=sm_90", "-lto", "-lineinfo"}));
     }
 
     void separateModeLinksOneProgramPerModule() {
