@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "lto/DroppedKernels.h"
+#include "lto/Linker.h"
 #include "support/Text.h"
 
 namespace nvpg::pipeline {
@@ -41,33 +42,87 @@ std::string longFigures(const std::string& kernel, const ptx::ResourceUsage& u) 
         bytes(uint64_t(u.localBytes)), bytes(uint64_t(u.constBytes)), u.barriers);
 }
 
+// The kernels of a result that have figures in one output, with them.
+using KernelFigures = std::vector<std::pair<std::string, ptx::ResourceUsage>>;
+
+KernelFigures ptxKernelFigures(const CompileResult& r) {
+    KernelFigures out;
+    for (const auto& k : r.kernels)
+        if (const auto* u = r.ptxFigures.find(k.name)) out.emplace_back(k.name, *u);
+    return out;
+}
+
+KernelFigures ltoKernelFigures(const CompileResult& r) {
+    KernelFigures out;
+    for (const auto& k : r.kernels)
+        if (k.usage) out.emplace_back(k.name, *k.usage);
+    return out;
+}
+
 // A few kernels are listed in the header; with many it would wrap over several lines, so the
 // header says the worst of them and the tooltip lists all.
-std::string figuresSummary(const CompileResult& r) {
-    std::vector<const Kernel*> withUsage;
-    for (const auto& k : r.kernels)
-        if (k.usage) withUsage.push_back(&k);
+std::string figuresSummary(const KernelFigures& withUsage) {
     if (withUsage.empty()) return {};
     if (withUsage.size() <= 3) {
         std::vector<std::string> parts;
-        for (const auto* k : withUsage)
-            parts.push_back(fmt::format("{}: {}", k->name, shortFigures(*k->usage)));
+        for (const auto& [name, u] : withUsage) parts.push_back(fmt::format("{}: {}", name, shortFigures(u)));
         return support::join(parts, "; ");
     }
-    const auto* most = *std::max_element(withUsage.begin(), withUsage.end(), [](auto* a, auto* b) {
-        return a->usage->registers < b->usage->registers;
+    const auto most = std::max_element(withUsage.begin(), withUsage.end(), [](const auto& a, const auto& b) {
+        return a.second.registers < b.second.registers;
     });
-    const auto spilling = std::count_if(withUsage.begin(), withUsage.end(), [](auto* k) {
-        return k->usage->spillStores > 0 || k->usage->spillLoads > 0;
+    const auto spilling = std::count_if(withUsage.begin(), withUsage.end(), [](const auto& k) {
+        return k.second.spillStores > 0 || k.second.spillLoads > 0;
     });
     return fmt::format(
-        "{} kernels: up to {} regs ({}), {}", withUsage.size(), most->usage->registers, most->name,
+        "{} kernels: up to {} regs ({}), {}", withUsage.size(), most->second.registers, most->first,
         spilling == 0 ? std::string("none spilling") : fmt::format("{} spilling", spilling));
 }
 
-void appendFigures(const CompileResult& r, std::vector<std::string>& lines) {
-    for (const auto& k : r.kernels)
-        if (k.usage) lines.push_back(longFigures(k.name, *k.usage));
+void appendFigures(const KernelFigures& figures, std::vector<std::string>& lines) {
+    for (const auto& [name, u] : figures) lines.push_back(longFigures(name, u));
+}
+
+// The pane's table: every kernel of the output that ptxas measured, and where the figures are from.
+FiguresTable figuresTable(const Figures& f, const KernelFigures& kernels) {
+    FiguresTable t;
+    if (f.source.empty() && f.unavailable.empty()) return t;
+    t.caption = f.unavailable.empty() ? "Figures: " + f.source : "No figures: " + f.unavailable;
+    t.columns = {"kernel", "regs", "spill st", "spill ld", "stack", "shared", "local", "const"};
+    for (const auto& [name, u] : kernels)
+        t.rows.push_back({name, std::to_string(u.registers), bytes(uint64_t(u.spillStores)),
+                          bytes(uint64_t(u.spillLoads)), bytes(uint64_t(u.stackFrame)), bytes(uint64_t(u.sharedBytes)),
+                          bytes(uint64_t(u.localBytes)), bytes(uint64_t(u.constBytes))});
+    return t;
+}
+
+// nvJitLink optimises and generates code again when it links: what it was given, for the header.
+std::string linkOptimisation(const CompileResult& r) {
+    std::vector<std::string> given;
+    bool level = false;
+    for (const auto& f : r.linkFlags) {
+        if (support::startsWith(f, "-arch=") || f == "-lto") continue;
+        level = level || support::startsWith(f, "-O");
+        given.push_back(f);
+    }
+    if (!level) given.insert(given.begin(), "-O3 (its default)");
+    return "nvJitLink optimises at link time: " + support::join(given, " ");
+}
+
+std::string linkOptionsExplained(const CompileResult& r) {
+    std::vector<std::string> reaching;
+    for (const auto& o : lto::linkOptions()) {
+        std::string flag(o.flag);
+        if (!flag.empty() && flag.back() == '=') flag.pop_back();
+        reaching.push_back(flag == "-" + std::string(o.option) ? std::string(o.option)
+                                                               : fmt::format("{} (as {})", o.option, flag));
+    }
+    return fmt::format(
+        "nvJitLink optimises and generates code again when it links: the LTO output is not decided by the "
+        "-gen-lto compile alone.\nThe options that reach nvJitLink: {}; the others act on -gen-lto only.\n"
+        "-g and -lineinfo change the cubin (debug code, line tables), not the linked PTX, which carries the IR's "
+        "own debug metadata.\nnvJitLink was given: {}",
+        support::join(reaching, ", "), support::join(r.linkFlags, " "));
 }
 
 PaneSummary ptxPane(const CompileResult& r) {
@@ -99,15 +154,15 @@ PaneSummary ptxPane(const CompileResult& r) {
                 ", "));
         }
     }
-    // Without an LTO link the figures come from assembling the PTX itself; they belong here.
-    if (const auto* s = r.findStage(StageId::AssembleCubin)) {
-        if (const auto fig = figuresSummary(r); !fig.empty()) {
-            head.push_back(fig);
-            tip.push_back(
-                fmt::format("ptxas figures (assembling the PTX, {}):", formatSeconds(s->seconds)));
-            appendFigures(r, tip);
-        }
+    // The PTX's own figures: ptxas' whole-program assembly of it, as the driver loads it.
+    const auto figures = ptxKernelFigures(r);
+    if (const auto fig = figuresSummary(figures); !fig.empty()) {
+        head.push_back(fig);
+        tip.push_back(fmt::format("ptxas figures ({}, {}):", r.ptxFigures.source,
+                                  formatSeconds(r.stageSeconds(StageId::AssembleCubin))));
+        appendFigures(figures, tip);
     }
+    pane.figures = figuresTable(r.ptxFigures, figures);
     pane.header = support::join(head, kSep);
     pane.toolTip = tip.empty() ? "libNVVM's PTX of the whole program" : support::join(tip, "\n");
     if (r.ptx.empty())
@@ -175,12 +230,17 @@ PaneSummary ltoPane(const CompileResult& r, const std::vector<std::string>& drop
     if (linkPtx) head.push_back("link→PTX " + formatSeconds(linkPtx->seconds));
     if (linkCubin) head.push_back("link→cubin " + formatSeconds(linkCubin->seconds));
     if (linkCubin) {
-        if (const auto fig = figuresSummary(r); !fig.empty()) {
+        const auto figures = ltoKernelFigures(r);
+        if (const auto fig = figuresSummary(figures); !fig.empty()) {
             head.push_back(fig);
             tip.push_back("ptxas figures of the LTO cubin:");
-            appendFigures(r, tip);
+            appendFigures(figures, tip);
         }
     }
+    KernelFigures linked;
+    for (const auto& u : r.ltoFigures.functions)
+        if (u.isEntry) linked.emplace_back(u.function, u);
+    pane.figures = figuresTable(r.ltoFigures, linked);
     if (!dropped.empty()) {
         const auto names = support::join(dropped, ", ");
         head.push_back("dropped by LTO: " + names);
@@ -191,6 +251,10 @@ PaneSummary ltoPane(const CompileResult& r, const std::vector<std::string>& drop
         tip.push_back("LTO-IR:");
         for (const auto& blob : r.ltoIr)
             tip.push_back(fmt::format("  {}: {}", blob.name, bytes(blob.bytes.size())));
+    }
+    if (!r.linkFlags.empty()) {
+        head.push_back(linkOptimisation(r));
+        tip.push_back(linkOptionsExplained(r));
     }
     if (head.size() == 1) head.push_back("not linked");
     pane.header = support::join(head, kSep);

@@ -11,10 +11,19 @@ namespace nvpg::pipeline {
 // What the output panes say about a result, as plain text: each pane's header line and its
 // tooltip, and why a pane has no text. The GUI only displays these; they are kept here so that
 // what a result means is worked out once, without Qt, and tested as text.
+// One output's per-kernel figures as the pane's table shows them.
+struct FiguresTable {
+    // "Figures: <where they come from>", or "No figures: <why>"; empty when none were asked for.
+    std::string caption;
+    std::vector<std::string> columns;  // "kernel", "regs", "spill st", ...
+    std::vector<std::vector<std::string>> rows;  // a kernel each: its name, then its figures
+};
+
 struct PaneSummary {
     std::string header;  // "PTX · 12.5 KiB · 2 kernels · libNVVM 3.1 ms · compute_90 (options)"
     std::string toolTip;  // lines joined with '\n'; the details the header leaves out
     std::string notice;   // why the pane has no text; empty when it has
+    FiguresTable figures;
 };
 
 struct ResultSummary {

@@ -4,6 +4,7 @@
 
 #include <QAction>
 #include <QLabel>
+#include <QTableWidget>
 #include <QTemporaryDir>
 
 #include <tuple>
@@ -124,6 +125,81 @@ private slots:
         QVERIFY2(lto.contains(figures), qPrintable(lto));
         QVERIFY2(lto.contains("dropped by LTO: dropped"), qPrintable(lto));
         QVERIFY2(v.ltoHeaderToolTip().contains("kept:"), qPrintable(v.ltoHeaderToolTip()));
+    }
+
+    // Each pane shows its own kernels' figures in a table a person can read without hovering,
+    // with where they come from: the PTX as the driver loads it, and the LTO cubin.
+    void figuresTablesShowTheKernelsOfEachOutput() {
+        OutputView v;
+        v.resize(1400, 800);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.showReply(reply(keptDropped_));
+        const auto& r = *keptDropped_;
+        auto* ptx = v.findChild<QTableWidget*>(QStringLiteral("ptxFigures"));
+        auto* lto = v.findChild<QTableWidget*>(QStringLiteral("ltoFigures"));
+        QVERIFY(ptx && lto);
+        QVERIFY(ptx->isVisible() && lto->isVisible());
+        auto headers = [](QTableWidget* t) {
+            QStringList h;
+            for (int c = 0; c < t->columnCount(); ++c) h << t->horizontalHeaderItem(c)->text();
+            return h;
+        };
+        const QStringList columns = {"kernel", "regs", "spill st", "spill ld", "stack", "shared", "local", "const"};
+        QCOMPARE(headers(ptx), columns);
+        QCOMPARE(headers(lto), columns);
+        auto cell = [](QTableWidget* t, int row, int col) { return t->item(row, col) ? t->item(row, col)->text() : QString(); };
+
+        // The PTX has both kernels; its figures are ptxas' whole-program ones.
+        QCOMPARE(ptx->rowCount(), 2);
+        QCOMPARE(cell(ptx, 0, 0), QStringLiteral("kept"));
+        QCOMPARE(cell(ptx, 1, 0), QStringLiteral("dropped"));
+        QVERIFY(r.ptxFigures.find("kept"));
+        QCOMPARE(cell(ptx, 0, 1), QString::number(r.ptxFigures.find("kept")->registers));
+        QCOMPARE(cell(ptx, 0, 2), QStringLiteral("0 B"));
+        const auto ptxCaption = v.findChild<QLabel*>(QStringLiteral("ptxFiguresCaption"));
+        QVERIFY(ptxCaption && ptxCaption->isVisible());
+        QVERIFY2(ptxCaption->text().contains("ptxas -arch=sm_90 -v") && ptxCaption->text().contains("whole program"),
+                 qPrintable(ptxCaption->text()));
+
+        // LTO dropped a kernel: its table has the one kernel of the cubin.
+        QCOMPARE(lto->rowCount(), 1);
+        QCOMPARE(cell(lto, 0, 0), QStringLiteral("kept"));
+        const auto kept = std::find_if(r.kernels.begin(), r.kernels.end(), [](const auto& k) { return k.name == "kept"; });
+        QVERIFY(kept != r.kernels.end() && kept->usage);
+        QCOMPARE(cell(lto, 0, 1), QString::number(kept->usage->registers));
+        QVERIFY2(cell(lto, 0, 7).endsWith(" B") && cell(lto, 0, 7) != "0 B", qPrintable(cell(lto, 0, 7)));  // cmem[0]
+        const auto ltoCaption = v.findChild<QLabel*>(QStringLiteral("ltoFiguresCaption"));
+        QVERIFY(ltoCaption && ltoCaption->isVisible());
+        QVERIFY2(ltoCaption->text().contains("nvJitLink -arch=sm_90 -lto"), qPrintable(ltoCaption->text()));
+
+        // Nothing compiled: no tables.
+        v.clear();
+        QVERIFY(!ptx->isVisible() && !lto->isVisible());
+    }
+
+    // nvJitLink optimises again when it links: the LTO header says so and with which of the
+    // options, and they change what it links.
+    void ltoHeaderSaysWhatNvJitLinkWasGiven() {
+        OutputView v;
+        v.showReply(reply(keptDropped_));
+        QVERIFY2(v.ltoHeader().contains("nvJitLink optimises at link time: -O3 (its default)"),
+                 qPrintable(v.ltoHeader()));
+        QVERIFY2(v.ltoHeaderToolTip().contains("reach nvJitLink") && v.ltoHeaderToolTip().contains("-lineinfo"),
+                 qPrintable(v.ltoHeaderToolTip()));
+
+        pipeline::Pipeline p(test::realToolkit());
+        pipeline::Job job;
+        job.modules = {test::irFixture("lto-kept-dropped.ll")};
+        job.options.arch = "compute_90";
+        job.options.opt = 0;
+        job.options.debug = true;
+        job.outputs = pipeline::kPtx | pipeline::kLtoIr | pipeline::kLtoPtx | pipeline::kCubin | pipeline::kFigures;
+        auto r = p.run(job);
+        QVERIFY(r && r->ok);
+        QVERIFY(r->linkedPtx != keptDropped_->linkedPtx);
+        v.showReply(reply(std::make_shared<const pipeline::CompileResult>(std::move(*r)), 2));
+        QVERIFY2(v.ltoHeader().contains("nvJitLink optimises at link time: -O0 -g"), qPrintable(v.ltoHeader()));
     }
 
     void manyKernelsAreSummarisedWithTheListInTheTooltip() {
@@ -294,7 +370,8 @@ private slots:
 
     void firstVisibleLineIsKeptAcrossResults() {
         OutputView v;
-        v.resize(1200, 300);
+        // 300 pixels of editor-and-header as before the figures tables, which take up to 4 rows.
+        v.resize(1200, 380);
         v.show();
         QVERIFY(QTest::qWaitForWindowExposed(&v));
         v.showReply(reply(compile({{"many.ll", manyKernelsIr(12), false}}), 1));

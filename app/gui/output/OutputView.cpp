@@ -11,13 +11,16 @@
 #include <QFontDatabase>
 #include <QFontInfo>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
 #include <QRegularExpression>
 #include <QSaveFile>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -147,6 +150,73 @@ QLabel* makeNotice(QWidget* parent, const QString& objectName) {
     return l;
 }
 
+QLabel* makeFiguresCaption(QWidget* parent, const QString& objectName) {
+    auto* l = new QLabel(parent);
+    l->setObjectName(objectName);
+    l->setWordWrap(true);
+    l->setTextFormat(Qt::PlainText);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setContentsMargins(4, 0, 4, 1);
+    l->setForegroundRole(QPalette::PlaceholderText);
+    QFont f = l->font();
+    f.setPointSizeF(f.pointSizeF() * 0.9);
+    l->setFont(f);
+    l->hide();
+    return l;
+}
+
+// A compact read-only table, as tall as its rows up to a few (then it scrolls).
+QTableWidget* makeFiguresTable(QWidget* parent, const QString& objectName) {
+    auto* t = new QTableWidget(parent);
+    t->setObjectName(objectName);
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    t->setFocusPolicy(Qt::ClickFocus);
+    t->verticalHeader()->hide();
+    t->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 2);
+    t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    t->horizontalHeader()->setStretchLastSection(false);
+    t->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    t->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    t->hide();
+    return t;
+}
+
+void fillFiguresTable(QTableWidget* table, QLabel* caption, const pipeline::FiguresTable& figures) {
+    caption->setText(fromStd(figures.caption));
+    caption->setVisible(!figures.caption.empty());
+    table->clear();
+    table->setColumnCount(int(figures.columns.size()));
+    table->setRowCount(int(figures.rows.size()));
+    QStringList headers;
+    for (const auto& c : figures.columns) headers << fromStd(c);
+    table->setHorizontalHeaderLabels(headers);
+    for (int row = 0; row < table->rowCount(); ++row) {
+        const auto& cells = figures.rows[size_t(row)];
+        for (int col = 0; col < table->columnCount() && col < int(cells.size()); ++col) {
+            auto* item = new QTableWidgetItem(fromStd(cells[size_t(col)]));
+            item->setTextAlignment(col == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+            table->setItem(row, col, item);
+        }
+    }
+    table->setVisible(!figures.rows.empty());
+    if (!figures.rows.empty()) {
+        constexpr int kVisibleRows = 4;
+        const int rows = std::min(table->rowCount(), kVisibleRows);
+        // Room for the scroll bar only where the columns are wider than the pane.
+        const int scrollBar = table->horizontalHeader()->length() > table->viewport()->width()
+                                  ? table->horizontalScrollBar()->sizeHint().height()
+                                  : 0;
+        table->setFixedHeight(table->horizontalHeader()->sizeHint().height() +
+                              rows * table->verticalHeader()->defaultSectionSize() + 2 * table->frameWidth() +
+                              scrollBar);
+    }
+    // The pane below gets its new height now, before its text is replaced: the scroll position
+    // it keeps is clamped to the height it will have (headers are set before, for the same reason).
+    if (auto* layout = table->parentWidget()->layout()) layout->activate();
+}
+
 struct ExportSpec {
     const char* title;
     const char* filter;
@@ -234,13 +304,18 @@ OutputView::OutputView(QWidget* parent) : QWidget(parent) {
     splitter_ = new QSplitter(Qt::Horizontal, pages_);
     splitter_->setChildrenCollapsible(false);
     auto addPane = [this](const QString& name, QLabel*& header, QStackedWidget*& stack,
-                          QLabel*& notice, QsciScintilla*& edit) {
+                          QLabel*& notice, QsciScintilla*& edit, QLabel*& figuresCaption,
+                          QTableWidget*& figures) {
         auto* pane = new QWidget(splitter_);
         auto* v = new QVBoxLayout(pane);
         v->setContentsMargins(0, 0, 0, 0);
         v->setSpacing(0);
         header = makeHeader(pane, name + QStringLiteral("Header"));
         v->addWidget(header);
+        figuresCaption = makeFiguresCaption(pane, name + QStringLiteral("FiguresCaption"));
+        v->addWidget(figuresCaption);
+        figures = makeFiguresTable(pane, name + QStringLiteral("Figures"));
+        v->addWidget(figures);
         stack = new QStackedWidget(pane);
         edit = makePane(stack, new PtxLexer(), /*folding=*/true);
         edit->setObjectName(name + QStringLiteral("Editor"));
@@ -250,8 +325,8 @@ OutputView::OutputView(QWidget* parent) : QWidget(parent) {
         v->addWidget(stack, 1);
         splitter_->addWidget(pane);
     };
-    addPane(QStringLiteral("ptx"), ptxHeader_, ptxStack_, ptxNotice_, ptxEdit_);
-    addPane(QStringLiteral("lto"), ltoHeader_, ltoStack_, ltoNotice_, ltoEdit_);
+    addPane(QStringLiteral("ptx"), ptxHeader_, ptxStack_, ptxNotice_, ptxEdit_, ptxFiguresCaption_, ptxFigures_);
+    addPane(QStringLiteral("lto"), ltoHeader_, ltoStack_, ltoNotice_, ltoEdit_, ltoFiguresCaption_, ltoFigures_);
     pages_->addWidget(splitter_);
 
     // Page 1: the diff.
@@ -325,6 +400,8 @@ void OutputView::showResult(const std::shared_ptr<const pipeline::CompileResult>
     diffStale_ = true;
     const auto& r = *result_;
     summary_ = pipeline::summarizeResult(r, ltoUnavailable_.toStdString());
+    updateHeaders();
+    updateFigures();
     setPaneText(ptxEdit_, fromStd(r.ptx));
     if (!summary_.ptx.notice.empty()) {
         ptxNotice_->setText(fromStd(summary_.ptx.notice));
@@ -334,7 +411,6 @@ void OutputView::showResult(const std::shared_ptr<const pipeline::CompileResult>
     }
     setPaneText(ltoEdit_, fromStd(r.linkedPtx));
     updateLtoPane();
-    updateHeaders();
     updateActions();
     if (diffMode()) refreshDiff();
 }
@@ -351,6 +427,7 @@ void OutputView::clear() {
     ltoStack_->setCurrentWidget(ltoEdit_);
     ltoNotice_->clear();
     updateHeaders();
+    updateFigures();
     updateActions();
     if (diffMode()) refreshDiff();
 }
@@ -387,6 +464,13 @@ QString OutputView::ptxHeaderToolTip() const {
 }
 QString OutputView::ltoHeaderToolTip() const {
     return ltoHeader_->toolTip();
+}
+
+QString OutputView::ptxFiguresCaption() const {
+    return ptxFiguresCaption_->isHidden() ? QString() : ptxFiguresCaption_->text();
+}
+QString OutputView::ltoFiguresCaption() const {
+    return ltoFiguresCaption_->isHidden() ? QString() : ltoFiguresCaption_->text();
 }
 
 QString OutputView::diffText() const {
@@ -426,6 +510,11 @@ void OutputView::updateHeaders() {
     ptxHeader_->setToolTip(fromStd(summary_.ptx.toolTip));
     ltoHeader_->setText(fromStd(summary_.lto.header));
     ltoHeader_->setToolTip(fromStd(summary_.lto.toolTip));
+}
+
+void OutputView::updateFigures() {
+    fillFiguresTable(ptxFigures_, ptxFiguresCaption_, summary_.ptx.figures);
+    fillFiguresTable(ltoFigures_, ltoFiguresCaption_, summary_.lto.figures);
 }
 
 void OutputView::updateLtoPane() {

@@ -14,15 +14,17 @@ class QAction;
 class QLabel;
 class QSplitter;
 class QStackedWidget;
+class QTableWidget;
 class QToolButton;
 class QsciScintilla;
 
 namespace nvpg::gui {
 
 // The right-hand side: two read-only PTX panes side by side, the whole program's PTX (libNVVM)
-// and the LTO-linked PTX (nvJitLink), each under a header with sizes and stage times; the LTO
-// header adds the cubin size and per-kernel registers/spills. A toggle shows the diff of the
-// two instead. Export writes PTX, LTO-IR, linked PTX or cubin to a file.
+// and the LTO-linked PTX (nvJitLink), each under a header with sizes and stage times and a
+// table of its kernels' figures (registers, spills, ...); the LTO header adds the cubin size and
+// what nvJitLink was given. A toggle shows the diff of the two instead. Export writes PTX,
+// LTO-IR, linked PTX or cubin to a file.
 class OutputView : public QWidget {
     Q_OBJECT
 
@@ -46,6 +48,13 @@ public:
     // The header tooltips: libdevice functions (PTX), every kernel's figures (LTO).
     QString ptxHeaderToolTip() const;
     QString ltoHeaderToolTip() const;
+    // Each pane's per-kernel figures (registers, spills, stack, shared, local, constant) as a
+    // table under its header, and the caption over it that says where they come from (or why
+    // there are none). Hidden while a pane has neither.
+    QTableWidget* ptxFiguresTable() const { return ptxFigures_; }
+    QTableWidget* ltoFiguresTable() const { return ltoFigures_; }
+    QString ptxFiguresCaption() const;
+    QString ltoFiguresCaption() const;
     // Unified diff of PTX → linked PTX; computed on first use after each new result.
     QString diffText() const;
     QString diffHeader() const;
@@ -89,6 +98,7 @@ private:
     void showBanner(const QString& text);
     void updateHeaders();
     void updateLtoPane();
+    void updateFigures();
     void updateActions();
     void refreshDiff() const;
     void exportWithDialog(Kind kind);
@@ -104,6 +114,10 @@ private:
     QSplitter* splitter_ = nullptr;
     QLabel* ptxHeader_ = nullptr;
     QLabel* ltoHeader_ = nullptr;
+    QLabel* ptxFiguresCaption_ = nullptr;
+    QLabel* ltoFiguresCaption_ = nullptr;
+    QTableWidget* ptxFigures_ = nullptr;
+    QTableWidget* ltoFigures_ = nullptr;
     QStackedWidget* ptxStack_ = nullptr;
     QStackedWidget* ltoStack_ = nullptr;
     QLabel* ptxNotice_ = nullptr;
