@@ -19,7 +19,6 @@ const std::vector<std::string> kNvvmPaths = {"nvvm/lib64/libnvvm.so.4", "lib64/l
 const std::vector<std::string> kJitPaths = {"lib64/libnvJitLink.so.13", "lib/libnvJitLink.so.13",
                                             "lib64/libnvJitLink.so.12", "lib/libnvJitLink.so.12"};
 const std::vector<std::string> kLibdevicePaths = {"nvvm/libdevice/libdevice.10.bc"};
-const std::vector<std::string> kPtxasPaths = {"bin/ptxas"};
 
 std::string resolveNvvm(const Library& lib, NvvmApi& api) {
     struct Entry {
@@ -208,8 +207,9 @@ support::Result<std::shared_ptr<Toolkit>> Toolkit::load(SearchConfig config) {
     const auto runnable = [](const fs::path& file) -> std::string {
         return ::access(file.c_str(), X_OK) == 0 ? std::string() : "not executable";
     };
-    // The ptxas of libNVVM's own toolkit first (bin/ above its lib/, lib64/ or nvvm/lib64/),
-    // then the roots in search order.
+    // The ptxas of libNVVM's own toolkit (bin/ above its lib/, lib64/ or nvvm/lib64/): one of
+    // another release would give other figures, and searching every root would ask python3 on
+    // every start (see Locator).
     std::optional<std::pair<fs::path, std::string>> px;
     auto dir = tk->nvvmReport_.path.parent_path();
     for (int up = 0; up < 2 && !px; ++up, dir = dir.parent_path()) {
@@ -219,7 +219,6 @@ support::Result<std::shared_ptr<Toolkit>> Toolkit::load(SearchConfig config) {
         else
             tk->ptxasReport_.tried.push_back({beside.string(), "beside libNVVM", "not found"});
     }
-    if (!px) px = locator.findFile(kPtxasPaths, tk->ptxasReport_.tried, runnable);
     if (px) {
         tk->ptxasReport_.found = true;
         tk->ptxasReport_.path = px->first;
