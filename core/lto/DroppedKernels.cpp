@@ -33,52 +33,129 @@ std::string llvmUsedEntry(const std::string& kernel, const std::vector<std::stri
     return fmt::format("i8* bitcast (void ({})* {} to i8*)", support::join(paramTypes, ", "), symbol(kernel));
 }
 
+std::string llvmUsedLine(const std::vector<UsedKernel>& kernels, bool opaquePointers) {
+    std::vector<std::string> entries;
+    for (const auto& k : kernels) entries.push_back(llvmUsedEntry(k.name, k.paramTypes, opaquePointers));
+    return fmt::format("@llvm.used = appending global [{} x {}] [{}], section \"llvm.metadata\"", entries.size(),
+                       opaquePointers ? "ptr" : "i8*", support::join(entries, ", "));
+}
+
 std::string llvmUsedLine(const std::string& kernel, const std::vector<std::string>& paramTypes,
                          bool opaquePointers) {
-    return fmt::format("@llvm.used = appending global [1 x {}] [{}], section \"llvm.metadata\"",
-                       opaquePointers ? "ptr" : "i8*", llvmUsedEntry(kernel, paramTypes, opaquePointers));
+    return llvmUsedLine(std::vector<UsedKernel>{{kernel, paramTypes}}, opaquePointers);
 }
+
+std::optional<std::string> withLlvmUsedEntries(std::string_view line, const std::vector<std::string>& entries) {
+    // `[N x T] [init]`: N is the first bracket's count, init the bracket group after it.
+    const auto eq = line.find('=');
+    if (eq == std::string_view::npos) return std::nullopt;
+    const auto open = line.find('[', eq);
+    if (open == std::string_view::npos) return std::nullopt;
+    size_t digitsEnd = open + 1;
+    while (digitsEnd < line.size() && std::isdigit(static_cast<unsigned char>(line[digitsEnd]))) ++digitsEnd;
+    if (digitsEnd == open + 1 || line.substr(digitsEnd, 3) != " x ") return std::nullopt;
+    const auto typeEnd = line.find(']', digitsEnd);
+    if (typeEnd == std::string_view::npos) return std::nullopt;
+    const auto init = line.find('[', typeEnd);
+    if (init == std::string_view::npos) return std::nullopt;
+    int depth = 0;
+    size_t close = init;
+    for (; close < line.size(); ++close) {
+        if (line[close] == '[') ++depth;
+        if (line[close] == ']' && --depth == 0) break;
+    }
+    if (close == line.size()) return std::nullopt;
+    const auto count = std::stoul(std::string(line.substr(open + 1, digitsEnd - open - 1)));
+    const bool empty = line.find_first_not_of(' ', init + 1) == close;
+    return std::string(line.substr(0, open + 1)) + std::to_string(count + entries.size()) +
+           std::string(line.substr(digitsEnd, close - digitsEnd)) + (empty ? "" : ", ") +
+           support::join(entries, ", ") + std::string(line.substr(close));
+}
+
+namespace {
+
+// The fix for every kernel LTO dropped from text module `m`.
+std::string moduleFix(const nvvm::Module& m, const std::vector<UsedKernel>& kernels) {
+    const bool opaque = nvvm::usesOpaquePointers(m.bytes);
+    std::string names;
+    for (const auto& k : kernels) names += (names.empty() ? "'" : ", '") + k.name + "'";
+    const std::string all =
+        kernels.size() > 1
+            ? fmt::format("LTO dropped {} kernels of {} ({}) and one @llvm.used lists them all: ", kernels.size(),
+                          m.name, names)
+            : "";
+    if (const auto usedAt = nvvm::llvmUsedLine(m.bytes)) {
+        std::vector<std::string> entries;
+        for (const auto& k : kernels) entries.push_back(llvmUsedEntry(k.name, k.paramTypes, opaque));
+        std::string quoted;
+        for (const auto& e : entries) quoted += (quoted.empty() ? "`" : ", `") + e + "`";
+        const auto lines = support::splitLines(m.bytes);
+        const auto corrected = size_t(*usedAt) <= lines.size()
+                                   ? withLlvmUsedEntries(support::trim(lines[*usedAt - 1]), entries)
+                                   : std::nullopt;
+        if (corrected)
+            return fmt::format("{}add {} to the @llvm.used array on line {} of {}, that is, replace that line by: {}",
+                               all, quoted, *usedAt, m.name, *corrected);
+        return fmt::format("{}add {} to the @llvm.used array on line {} of {} and raise the array's length by {}", all,
+                           quoted, *usedAt, m.name, entries.size());
+    }
+    return fmt::format("{}add this line to {}: {}", all, m.name, llvmUsedLine(kernels, opaque));
+}
+
+}  // namespace
 
 std::vector<nvvm::Diagnostic> droppedKernelWarnings(const std::vector<std::string>& ptxEntries,
                                                     const std::vector<std::string>& linkedEntries,
                                                     const std::vector<nvvm::Module>& modules) {
-    std::vector<nvvm::Diagnostic> out;
+    // First place each dropped kernel on its definition, then give each module one fix.
+    struct Dropped {
+        std::string kernel;
+        const nvvm::Module* module = nullptr;
+        int line = 0;
+        std::vector<std::string> paramTypes;
+    };
+    std::vector<Dropped> dropped;
     for (const auto& kernel : ptxEntries) {
         if (std::find(linkedEntries.begin(), linkedEntries.end(), kernel) != linkedEntries.end())
             continue;
-        nvvm::Diagnostic d;
-        d.severity = nvvm::Severity::Warning;
-        d.source = "nvpg";
-        std::string fix;
+        Dropped d;
+        d.kernel = kernel;
         for (const auto& m : modules) {
             if (m.isBitcode()) continue;
             for (const auto& f : nvvm::scanFunctions(m.bytes)) {
                 if (!f.isDefinition || f.name != kernel) continue;
-                d.module = m.name;
+                d.module = &m;
                 d.line = f.line;
-                d.column = 1;
-                const auto usedAt = nvvm::llvmUsedLine(m.bytes);
-                const bool opaque = nvvm::usesOpaquePointers(m.bytes);
-                if (usedAt)
-                    fix = fmt::format(
-                        "add `{}` to the @llvm.used array on line {} of {} and raise the array's "
-                        "length by one",
-                        llvmUsedEntry(kernel, f.paramTypes, opaque), *usedAt, m.name);
-                else
-                    fix = fmt::format("add this line to {}: {}", m.name,
-                                      llvmUsedLine(kernel, f.paramTypes, opaque));
+                d.paramTypes = f.paramTypes;
                 break;
             }
-            if (!d.module.empty()) break;
+            if (d.module) break;
         }
-        if (fix.empty())
+        dropped.push_back(std::move(d));
+    }
+    std::vector<nvvm::Diagnostic> out;
+    for (const auto& k : dropped) {
+        nvvm::Diagnostic d;
+        d.severity = nvvm::Severity::Warning;
+        d.source = "nvpg";
+        std::string fix;
+        if (k.module) {
+            d.module = k.module->name;
+            d.line = k.line;
+            d.column = 1;
+            std::vector<UsedKernel> same;
+            for (const auto& o : dropped)
+                if (o.module == k.module) same.push_back({o.kernel, o.paramTypes});
+            fix = moduleFix(*k.module, same);
+        } else {
             fix = fmt::format("add the kernel to @llvm.used, e.g. {}",
-                              llvmUsedLine(kernel, {"<the kernel's parameter types>"}, false));
+                              llvmUsedLine(k.kernel, {"<the kernel's parameter types>"}, false));
+        }
         d.message = fmt::format(
             "{}{}{}nvJitLink's LTO keeps only "
             "kernels listed in @llvm.used, and libNVVM and nvJitLink both report success while "
             "dropping the rest; {}",
-            kDroppedBefore, kernel, kDroppedAfter, fix);
+            kDroppedBefore, k.kernel, kDroppedAfter, fix);
         out.push_back(std::move(d));
     }
     return out;

@@ -8,6 +8,7 @@
 #include "pipeline/Pipeline.h"
 #include "pipeline/Report.h"
 #include "support/Text.h"
+#include "workspace/Workspace.h"
 
 using namespace nvpg;
 
@@ -33,6 +34,38 @@ std::vector<std::string> entryNames(const ptx::PtxModule& m) {
     std::vector<std::string> out;
     for (const auto* e : m.entries()) out.push_back(e->name);
     return out;
+}
+
+// Applies a dropped-kernel warning's fix as a person would from its text: "add this line to
+// <module>: <line>" appends the line; "... replace that line (line N) by: <line>" replaces line N.
+bool applyFix(nvvm::Module& m, const std::string& message) {
+    const std::string add = "add this line to " + m.name + ": ";
+    if (const auto at = message.find(add); at != std::string::npos) {
+        m.bytes += "\n" + message.substr(at + add.size()) + "\n";
+        return true;
+    }
+    const std::string replace = "replace that line by: ";
+    const auto at = message.find(replace);
+    const auto used = m.bytes.find("@llvm.used = ");
+    if (at == std::string::npos || used == std::string::npos) return false;
+    m.bytes.replace(used, m.bytes.find('\n', used) - used, message.substr(at + replace.size()));
+    return true;
+}
+
+nvvm::Module withoutLlvmUsed(nvvm::Module m) {
+    const auto from = m.bytes.find("@llvm.used = ");
+    m.bytes.erase(from, m.bytes.find('\n', from) - from);
+    return m;
+}
+
+// lto-kept-dropped.ll with a third kernel "also", which @llvm.used does not list either.
+nvvm::Module threeKernels() {
+    auto m = test::irFixture("lto-kept-dropped.ll");
+    m.bytes.replace(m.bytes.find("!nvvm.annotations = !{!0, !1}"), 29, "!nvvm.annotations = !{!0, !1, !3}");
+    m.bytes.replace(m.bytes.find("!nvvm.annotations"), 0,
+                    "define void @also(float* %out) {\nentry:\n  store float 2.0, float* %out\n  ret void\n}\n\n");
+    m.bytes += "!3 = !{void (float*)* @also, !\"kernel\", i32 1}\n";
+    return m;
 }
 
 
@@ -73,6 +106,69 @@ private slots:
         QVERIFY(r.ok);
         QCOMPARE(entryNames(r.linkedPtxModule), (std::vector<std::string>{"kept", "dropped"}));
         QVERIFY(r.diagnostics.empty());
+    }
+
+    void twoDroppedKernelsGetOneLlvmUsedLine() {
+        // Neither kernel is in @llvm.used: every warning gives the same one line listing both, so
+        // applying any of them (or all, one after the other) keeps both kernels.
+        const auto m = withoutLlvmUsed(threeKernels());
+        const auto r = runOk(job({m}, pipeline::kPtx | pipeline::kLtoPtx));
+        QCOMPARE(entryNames(r.ptxModule), (std::vector<std::string>{"kept", "dropped", "also"}));
+        QVERIFY(entryNames(r.linkedPtxModule).empty());
+        QCOMPARE(int(r.diagnostics.size()), 3);
+        const std::string line =
+            "@llvm.used = appending global [3 x i8*] [i8* bitcast (void (float*, float)* @kept to i8*), i8* bitcast "
+            "(void (float*, float)* @dropped to i8*), i8* bitcast (void (float*)* @also to i8*)], section "
+            "\"llvm.metadata\"";
+        for (const auto& d : r.diagnostics) {
+            QVERIFY2(d.message.find("add this line to lto-kept-dropped.ll: " + line) != std::string::npos,
+                     d.message.c_str());
+            auto fixed = m;
+            QVERIFY(applyFix(fixed, d.message));
+            const auto again = runOk(job({fixed}, pipeline::kPtx | pipeline::kLtoPtx));
+            QVERIFY2(again.ok, again.diagnostics.empty() ? "" : again.diagnostics[0].message.c_str());
+            QCOMPARE(entryNames(again.linkedPtxModule), (std::vector<std::string>{"kept", "dropped", "also"}));
+            QVERIFY(again.diagnostics.empty());
+        }
+    }
+
+    void droppedKernelsAreAddedToTheExistingLlvmUsed() {
+        // @llvm.used lists "kept" only: both warnings name both elements to add and give the whole
+        // corrected line, which replaces the existing one.
+        const auto m = threeKernels();
+        const auto r = runOk(job({m}, pipeline::kPtx | pipeline::kLtoPtx));
+        QCOMPARE(entryNames(r.linkedPtxModule), std::vector<std::string>{"kept"});
+        QCOMPARE(int(r.diagnostics.size()), 2);
+        for (const auto& d : r.diagnostics) {
+            QVERIFY2(d.message.find("`i8* bitcast (void (float*, float)* @dropped to i8*)`, `i8* bitcast (void "
+                                    "(float*)* @also to i8*)`") != std::string::npos,
+                     d.message.c_str());
+            QVERIFY2(d.message.find("replace that line by: @llvm.used = appending global [3 x i8*] [i8* bitcast "
+                                    "(void (float*, float)* @kept to i8*), i8* bitcast (void (float*, float)* "
+                                    "@dropped to i8*), i8* bitcast (void (float*)* @also to i8*)], section "
+                                    "\"llvm.metadata\"") != std::string::npos,
+                     d.message.c_str());
+            auto fixed = m;
+            QVERIFY(applyFix(fixed, d.message));
+            const auto again = runOk(job({fixed}, pipeline::kPtx | pipeline::kLtoPtx));
+            QVERIFY(again.ok);
+            QCOMPARE(entryNames(again.linkedPtxModule), (std::vector<std::string>{"kept", "dropped", "also"}));
+            QVERIFY(again.diagnostics.empty());
+        }
+    }
+
+    void theLtoDroppedExampleIsFixedByOneWarning() {
+        const auto ws = workspace::loadWorkspace(test::examplesDir() / "lto-dropped.nvpg");
+        QVERIFY(ws);
+        auto j = job(ws->modules, pipeline::kPtx | pipeline::kLtoPtx);
+        const auto r = runOk(j);
+        QCOMPARE(int(r.diagnostics.size()), 2);
+        auto fixed = j.modules.at(0);
+        QVERIFY(applyFix(fixed, r.diagnostics[0].message));
+        j.modules = {fixed};
+        const auto again = runOk(j);
+        QVERIFY(again.ok);
+        QCOMPARE(entryNames(again.linkedPtxModule), (std::vector<std::string>{"scale", "shift"}));
     }
 
     void cubinAndFiguresFromTheLtoLink() {
