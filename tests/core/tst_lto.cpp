@@ -8,6 +8,7 @@
 #include "pipeline/Pipeline.h"
 #include "pipeline/Report.h"
 #include "support/Text.h"
+#include "workspace/NewModule.h"
 #include "workspace/Workspace.h"
 
 using namespace nvpg;
@@ -169,6 +170,38 @@ private slots:
         const auto again = runOk(j);
         QVERIFY(again.ok);
         QCOMPARE(entryNames(again.linkedPtxModule), (std::vector<std::string>{"scale", "shift"}));
+    }
+
+    void newModuleTemplateCompilesAndSurvivesLto() {
+        // What Module > New Module inserts: a whole kernel for the libNVVM in use, kept by LTO.
+        const auto tk = test::realToolkit();
+        int major = 0, minor = 0, dbgMajor = 0, dbgMinor = 0;
+        QCOMPARE(tk->nvvm().irVersion(&major, &minor, &dbgMajor, &dbgMinor), NVVM_SUCCESS);
+        const auto t = workspace::newModuleTemplate("module.ll", {}, workspace::irVersionOf(*tk));
+        const auto& ir = t.module.bytes;
+        QCOMPARE(t.module.name, std::string("module.ll"));
+        QVERIFY(ir.find("-i128:128:128-") != std::string::npos);
+        QVERIFY(ir.find("!{void (float*, float, i32)* @scale, !\"kernel\", i32 1}") != std::string::npos);
+        QVERIFY(ir.find(lto::llvmUsedLine("scale", {"float*", "float", "i32"}, false)) != std::string::npos);
+        QVERIFY2(ir.find(QString("!{i32 %1, i32 %2}").arg(major).arg(minor).toStdString()) != std::string::npos,
+                 ir.c_str());
+        const auto r = runOk(job({t.module}, pipeline::kPtx | pipeline::kLtoPtx | pipeline::kCubin));
+        QVERIFY2(r.ok, r.diagnostics.empty() ? "" : r.diagnostics[0].message.c_str());
+        QVERIFY(r.diagnostics.empty());
+        QCOMPARE(entryNames(r.ptxModule), std::vector<std::string>{"scale"});
+        QCOMPARE(entryNames(r.linkedPtxModule), std::vector<std::string>{"scale"});
+        // Its run configuration fits the kernel's parameters.
+        QCOMPARE(t.run.kernel, std::string("scale"));
+        const auto fits = gpu::checkRunConfig(t.run, *r.ptxModule.entries().at(0));
+        QVERIFY2(fits, fits ? "" : fits.error().message.c_str());
+
+        // A second template in the same workspace gets its own kernel name: one program, both kept.
+        const auto second = workspace::newModuleTemplate("module-2.ll", {t.module}, workspace::irVersionOf(*tk));
+        QCOMPARE(second.run.kernel, std::string("scale_2"));
+        const auto both = runOk(job({t.module, second.module}, pipeline::kPtx | pipeline::kLtoPtx));
+        QVERIFY(both.ok);
+        QVERIFY(both.diagnostics.empty());
+        QCOMPARE(entryNames(both.linkedPtxModule).size(), size_t(2));
     }
 
     void cubinAndFiguresFromTheLtoLink() {

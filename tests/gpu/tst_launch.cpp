@@ -9,6 +9,7 @@
 #include "gpu/Npy.h"
 #include "engine/Runner.h"
 #include "pipeline/Pipeline.h"
+#include "workspace/NewModule.h"
 #include "workspace/Workspace.h"
 
 using namespace nvpg;
@@ -147,6 +148,23 @@ private slots:
             const double t = std::clamp((double(x[i]) - 0.25) / 0.5, 0.0, 1.0);
             const double expect = t * t * (3.0 - 2.0 * t);
             QVERIFY2(std::abs(double(y[i]) - expect) < 1e-6, qPrintable(QString("x=%1 y=%2").arg(x[i]).arg(y[i])));
+        }
+    }
+
+    void newModuleTemplateRunsAsItIs() {
+        // Module > New Module's kernel with its own run configuration, from the PTX and from the
+        // LTO cubin (its @llvm.used keeps it there): data[i] = i * 2.
+        const auto tk = test::realToolkit();
+        const auto t = workspace::newModuleTemplate("module.ll", {}, workspace::irVersionOf(*tk));
+        auto c = compile({t.module}, false, pipeline::kPtx | pipeline::kLtoPtx | pipeline::kCubin);
+        for (bool fromLto : {false, true}) {
+            auto cfg = t.run;
+            cfg.fromLto = fromLto;
+            auto out = runner_->run(c.result, cfg, ".");
+            QVERIFY2(out, out ? "" : out.error().message.c_str());
+            const auto d = floats(out->buffers.at(0));
+            QCOMPARE(int(d.size()), 1024);
+            for (size_t i = 0; i < d.size(); ++i) QCOMPARE(d[i], 2.0f * float(i));
         }
     }
 
