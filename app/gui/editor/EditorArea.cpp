@@ -178,12 +178,16 @@ void EditorArea::rebuild() {
         nextOpened.push_back(false);
         nextEditors.push_back(nullptr);
         nextDirty.push_back(false);
-        nextSide.push_back(0);
+        nextSide.push_back(nextSide.empty() ? 0 : nextSide.back());
         nextLevels.push_back(0);
         nextDiagnostics.emplace_back();
     }
     for (size_t k = 0; k < pages_.size(); ++k)
         if (!used[k]) pages_[k]->deleteLater();
+    // A module moved across the split point: the right pane starts at the first module it holds,
+    // so the left one still shows only earlier modules.
+    for (size_t i = 1; i < nextSide.size(); ++i) nextSide[i] = std::max(nextSide[i], nextSide[i - 1]);
+    if (!nextSide.empty()) nextSide[0] = 0;
     pages_ = std::move(next);
     opened_ = std::move(nextOpened);
     editors_ = std::move(nextEditors);
@@ -320,15 +324,23 @@ void EditorArea::setSplit(bool split) {
     if (split) {
         const int current = currentModule();
         if (current < 0 || pages_.size() < 2) return;  // two modules are needed to see two
-        side_[size_t(current)] = 1;
+        // libNVVM's module order reads left to right: the modules before the split point stay on
+        // the left, the rest go right. The current module and its neighbour end up side by side
+        // (the first module's neighbour is the next one), the earlier one on the left.
+        const size_t at = size_t(std::max(current, 1));
+        for (size_t i = 0; i < side_.size(); ++i) side_[i] = i >= at;
+        refreshTabs();
+        panes_[0]->setCurrentWidget(pages_[at - 1]);
+        panes_[1]->setCurrentWidget(pages_[at]);
+        makeEditor(int(at - 1));
+        makeEditor(int(at));
+        const int half = std::max(splitter_->width() / 2, 100);
+        splitter_->setSizes({half, half});
+        return;
     } else {
         std::fill(side_.begin(), side_.end(), 0);
     }
     refreshTabs();
-    if (split) {
-        const int half = std::max(splitter_->width() / 2, 100);
-        splitter_->setSizes({half, half});
-    }
 }
 
 void EditorArea::setZoom(int zoom) {

@@ -48,7 +48,9 @@ public:
     void setLazy(int module, bool lazy);
 
     bool isSplit() const;
-    void setSplit(bool split);  // the current module goes to the other pane
+    // The current module and its neighbour side by side, the earlier module (in libNVVM's order)
+    // on the left; every module before the split point is a tab on the left, the rest on the right.
+    void setSplit(bool split);
 
     // Scintilla's zoom (points added to every style) for every editor, also those made later.
     void setZoom(int zoom);
