@@ -42,6 +42,8 @@ QAction* menuAction(MainWindow& w, const QString& menu, const QString& text) {
     return nullptr;
 }
 
+QWidget* startPage(MainWindow& w) { return w.findChild<QWidget*>("startPage"); }
+
 // The module names of a pane's tabs, in tab order.
 QStringList tabModules(QTabWidget* pane) {
     QStringList out;
@@ -82,6 +84,119 @@ private slots:
     void init() {
         errors_.clear();
         ModuleEditor::setDisassemblerOverride(std::nullopt);
+    }
+
+    void emptyStartShowsExamplesRecentAndNewModule() {
+        // A workspace saved once is in the recent list of the File menu and of the start page.
+        QTemporaryDir dir;
+        const QString saved = dir.filePath("mine.nvpg");
+        {
+            auto w = makeWindow();
+            QVERIFY(w->openExample("saxpy"));
+            waitForReply(*w);
+            QVERIFY(w->saveAs(saved));
+        }
+        auto w = makeWindow();
+        auto* page = startPage(*w);
+        QVERIFY(page);
+        QVERIFY(page->isVisible());
+        QVERIFY(!w->editors()->isVisible());
+
+        QStringList shown;
+        for (auto* b : page->findChildren<QCommandLinkButton*>("startExample")) shown << b->property("example").toString();
+        QCOMPARE(shown, MainWindow::exampleNames());  // the File > Examples list
+
+        QStringList recent;
+        for (auto* b : page->findChildren<QCommandLinkButton*>("startRecent")) recent << b->property("path").toString();
+        QStringList menuRecent;
+        for (auto* top : w->menuBar()->actions())
+            if (top->menu())
+                for (auto* a : top->menu()->actions())
+                    if (a->text().remove('&') == "Open Recent")
+                        for (auto* r : a->menu()->actions()) menuRecent << r->text();
+        QCOMPARE(recent, menuRecent);
+        QCOMPARE(recent.value(0), QFileInfo(saved).absoluteFilePath());
+
+        // An example button opens it; New Workspace brings the page back.
+        QAbstractButton* twoModules = nullptr;
+        for (auto* b : page->findChildren<QCommandLinkButton*>("startExample"))
+            if (b->property("example") == "two-modules") twoModules = b;
+        QVERIFY(twoModules);
+        QTest::mouseClick(twoModules, Qt::LeftButton);
+        QCOMPARE(w->document()->moduleCount(), 2);
+        QVERIFY(!page->isVisible());
+        QVERIFY(w->editors()->isVisible());
+        waitForReply(*w);
+        menuAction(*w, "File", "New Workspace")->trigger();
+        QVERIFY(page->isVisible());
+
+        // A recent file opens from there too.
+        for (auto* b : page->findChildren<QCommandLinkButton*>("startRecent"))
+            if (b->property("path") == QFileInfo(saved).absoluteFilePath()) QTest::mouseClick(b, Qt::LeftButton);
+        QCOMPARE(w->document()->path(), QFileInfo(saved).absoluteFilePath());
+        QVERIFY(!page->isVisible());
+    }
+
+    void newModuleMenuInsertsACompleteKernel() {
+        // What Module > New Module inserts compiles to a kernel that LTO keeps, with no warning.
+        auto w = makeWindow();
+        QVERIFY(w->openExample("saxpy"));
+        waitForReply(*w);
+        auto* action = menuAction(*w, "Module", "New Module");
+        QVERIFY(action);
+        QSignalSpy replies(w->controller(), &CompileController::replyShown);
+        action->trigger();
+        QCOMPARE(w->document()->moduleCount(), 2);
+        const auto& ir = w->document()->module(1).bytes;
+        QVERIFY2(ir.find("!\"kernel\", i32 1}") != std::string::npos, ir.c_str());
+        QVERIFY(ir.find("@llvm.used = ") != std::string::npos);
+        QVERIFY(ir.find("-i128:128:128-") != std::string::npos);
+        QVERIFY(replies.wait(120000));
+        QTRY_VERIFY(!w->controller()->busy());
+        const auto reply = w->lastReply();
+        QVERIFY2(reply.result, qPrintable(reply.error));
+        QVERIFY(reply.result->ok);
+        QVERIFY(reply.result->diagnostics.empty());
+        QVERIFY(w->output()->ltoText().contains(".entry scale"));
+        QVERIFY(w->output()->ltoText().contains(".entry saxpy"));
+    }
+
+    void newModuleButtonGivesAKernelThatCompilesAndSurvivesLto() {
+        auto w = makeWindow();
+        QVERIFY(startPage(*w));
+        auto* button = startPage(*w)->findChild<QPushButton*>("startNewModule");
+        QVERIFY(button);
+        QSignalSpy replies(w->controller(), &CompileController::replyShown);
+        QTest::mouseClick(button, Qt::LeftButton);
+        QCOMPARE(w->document()->moduleCount(), 1);
+        QVERIFY(!startPage(*w)->isVisible());
+        const auto& ir = w->document()->module(0).bytes;
+        QVERIFY(ir.find("!\"kernel\", i32 1}") != std::string::npos);
+        QVERIFY(ir.find("@llvm.used = appending global [1 x i8*]") != std::string::npos);
+        QVERIFY(ir.find("!nvvmir.version") != std::string::npos);
+        QVERIFY(replies.wait(120000));
+        const auto reply = replies.last().at(0).value<EngineReply>();
+        QVERIFY2(reply.result, qPrintable(reply.error));
+        QVERIFY(reply.result->ok);
+        QVERIFY(reply.result->diagnostics.empty());  // nothing dropped, nothing to say
+        QVERIFY(w->output()->ptxText().contains(".entry scale"));
+        QVERIFY(w->output()->ltoText().contains(".entry scale"));
+        // With the run configuration that launches it.
+        const auto& runs = w->document()->workspace().runs;
+        QCOMPARE(int(runs.size()), 1);
+        QCOMPARE(runs[0].kernel, std::string("scale"));
+
+        // Module > New Module adds a second one, with a kernel name of its own.
+        menuAction(*w, "Module", "New Module")->trigger();
+        QTRY_VERIFY(!w->controller()->busy());
+        QCOMPARE(w->document()->moduleCount(), 2);
+        QVERIFY(w->document()->module(1).bytes.find("define void @scale_2(") != std::string::npos);
+        QVERIFY(replies.wait(120000));
+        QTRY_VERIFY(!w->controller()->busy());
+        const auto second = w->lastReply();
+        QVERIFY(second.result && second.result->ok);
+        QVERIFY(w->output()->ltoText().contains(".entry scale_2"));
+        QCOMPARE(int(w->document()->workspace().runs.size()), 2);
     }
 
     void splitViewKeepsModuleOrderLeftToRight() {

@@ -51,6 +51,8 @@
 #include "panels/ProblemsPanel.h"
 #include "panels/SettingsDialog.h"
 #include "run/RunPanel.h"
+#include "window/StartPage.h"
+#include "workspace/NewModule.h"
 #include "support/Files.h"
 #include "support/Text.h"
 
@@ -128,6 +130,10 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     editors_ = new EditorArea(document_, left);
     findBar_ = new FindBar(left);
     findBar_->hide();
+    // While the workspace has no modules, the start page stands in for the editors.
+    startPage_ = new StartPage(left);
+    startPage_->hide();
+    leftLayout->addWidget(startPage_, 1);
     leftLayout->addWidget(editors_, 1);
     leftLayout->addWidget(findBar_);
     output_ = new OutputView(this);
@@ -193,8 +199,16 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     });
     connect(document_, &WorkspaceDocument::modulesChanged, this, [this] {
         updateModuleActions();
+        updateStartPage();
         if (!opening_) controller_->edited();
     });
+    connect(startPage_, &StartPage::exampleChosen, this, [this](const QString& name) {
+        if (maybeSave()) openExample(name);
+    });
+    connect(startPage_, &StartPage::recentChosen, this, [this](const QString& path) {
+        if (maybeSave()) openWorkspace(path);
+    });
+    connect(startPage_, &StartPage::newModuleRequested, this, &MainWindow::addTemplateModule);
     connect(document_, &WorkspaceDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(document_, &WorkspaceDocument::pathChanged, this, &MainWindow::updateTitle);
     connect(problems_, &ProblemsPanel::activated, editors_, &EditorArea::showLocation);
@@ -333,10 +347,18 @@ void MainWindow::buildActions() {
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     auto* examples = file->addMenu(tr("&Examples"));
-    for (const auto& name : exampleNames())
+    QList<QPair<QString, QString>> described;
+    for (const auto& name : exampleNames()) {
         examples->addAction(name, this, [this, name] {
             if (maybeSave()) openExample(name);
         });
+        QString description;  // the start page shows what each example is about
+        if (QFile f(":/examples/" + name + ".nvpg"); f.open(QIODevice::ReadOnly))
+            if (auto ws = workspace::parseWorkspace(f.readAll().toStdString(), name.toStdString()))
+                description = QString::fromStdString(ws->description);
+        described.append({name, description});
+    }
+    startPage_->setExamples(described);
     file->addSeparator();
     file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(); });
     file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this] { saveAsDialog(); });
@@ -405,16 +427,7 @@ void MainWindow::buildActions() {
     });
 
     auto* module = menuBar()->addMenu(tr("&Module"));
-    module->addAction(tr("&New Module"), QKeySequence(tr("Ctrl+Shift+N")), this, [this] {
-        const QString name = document_->uniqueName("module.ll");
-        editors_->addModule(name.toStdString(),
-                            "; " + name.toStdString() +
-                                "\ntarget datalayout = \"e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-"
-                                "i128:128:128-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64\"\n"
-                                "target triple = \"nvptx64-nvidia-cuda\"\n\n"
-                                "!nvvmir.version = !{!0}\n!0 = !{i32 2, i32 0}\n",
-                            false);
-    });
+    module->addAction(tr("&New Module"), QKeySequence(tr("Ctrl+Shift+N")), this, &MainWindow::addTemplateModule);
     module->addAction(tr("&Add Module Files…"), this, [this] {
         addModuleFiles(QFileDialog::getOpenFileNames(this, tr("Add modules"), {},
                                                      tr("NVVM IR (*.ll *.bc);;All files (*)")));
@@ -687,15 +700,25 @@ void MainWindow::newWorkspace() {
     problems_->setDiagnostics({});
     busyLabel_->clear();  // the last "Compiled in" was another workspace's
     updateTitle();
+    updateStartPage();
 }
 
-void MainWindow::afterOpen() {
-    opening_ = false;
-    updateTitle();
-    updateModuleActions();
-    output_->clear();
-    problems_->setDiagnostics({});
-    controller_->compileNow();
+void MainWindow::updateStartPage() {
+    const bool empty = document_->moduleCount() == 0;
+    startPage_->setVisible(empty);
+    editors_->setVisible(!empty);
+}
+
+void MainWindow::addTemplateModule() {
+    editors_->flush();
+    const QString name = document_->uniqueName("module.ll");
+    const auto t = workspace::newModuleTemplate(name.toStdString(), document_->workspace().modules,
+                                                toolkit_ ? workspace::irVersionOf(*toolkit_) : workspace::IrVersion{});
+    // Its run configuration comes with it, so Run works at once.
+    auto runs = document_->workspace().runs;
+    workspace::putRun(runs, t.run);
+    document_->setRuns(std::move(runs));
+    editors_->addModule(t.module.name, t.module.bytes, false);
 }
 
 template <class T>
@@ -922,6 +945,7 @@ void MainWindow::rebuildRecentMenu() {
     if (!recentMenu_) return;
     recentMenu_->clear();
     const auto recent = QSettings().value("recentFiles").toStringList();
+    startPage_->setRecent(recent);
     for (const auto& path : recent)
         recentMenu_->addAction(path, this, [this, path] {
             if (maybeSave()) openWorkspace(path);

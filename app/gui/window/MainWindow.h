@@ -24,6 +24,7 @@ class OptionsPanel;
 class OutputView;
 class ProblemsPanel;
 class RunPanel;
+class StartPage;
 class WorkspaceDocument;
 
 // NVVM Playground's window: module editors on the left, the PTX and LTO panes on the right,
@@ -105,6 +106,8 @@ private:
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void afterOpen();
+    void updateStartPage();  // shown while the workspace has no modules
+    void addTemplateModule();  // Module ▸ New Module: a kernel that compiles and runs as it is
     void showError(const QString& title, const QString& message);
     bool saveAsDialog();
     // Runs `work` (reading or writing a file) on a worker thread. The UI thread keeps serving
@@ -126,6 +129,7 @@ private:
     FindBar* findBar_;
     QWidget* findSides_[2] = {};  // under the editors, under the output panes
     int zoom_ = 0;
+    StartPage* startPage_;
     EngineReply lastReply_;
     std::shared_ptr<const toolkit::Toolkit> toolkit_;
     QString libsErrorForStatus_;
