@@ -61,6 +61,15 @@ std::pair<QTabWidget*, QTabWidget*> panes(MainWindow& w) {
     return {list[0], list[1]};
 }
 
+// Answers the next message box with `button` once it is up.
+void answerNextQuestion(QMessageBox::StandardButton button) {
+    QTimer::singleShot(0, qApp, [button] {
+        QTRY_VERIFY(qobject_cast<QMessageBox*>(QApplication::activeModalWidget()));
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        box->button(button)->click();
+    });
+}
+
 }  // namespace
 
 class TestStart : public QObject {
@@ -222,6 +231,73 @@ private slots:
         }
     }
 
+    void typingIntoBitcodeOffersConvertToText() {
+        if (QStandardPaths::findExecutable("llvm-dis-14").isEmpty()) QSKIP("llvm-dis-14 is not installed (llvm-14)");
+        auto w = makeWindow();
+        QVERIFY(w->openExample("bitcode"));
+        waitForReply(*w);
+        QCOMPARE(w->document()->module(1).name, std::string("mathlib.bc"));
+        const auto bitcode = w->document()->module(1).bytes;
+        w->editors()->showLocation("mathlib.bc", 1, 1);
+        auto* e = w->editors()->editor(1);
+        QVERIFY(e->isBitcodeView());
+        QTest::keyClicks(e, "x");
+        QCOMPARE(w->document()->module(1).bytes, bitcode);  // nothing typed
+        auto* bar = w->editors()->findChild<QWidget*>("bitcodeBar");
+        QVERIFY(bar);
+        QVERIFY(bar->isVisible());
+        QVERIFY(bar->findChild<QLabel*>("bitcodeBarText")->text().startsWith("Bitcode is read-only"));
+        auto* convert = bar->findChild<QPushButton*>("convertToTextButton");
+        QVERIFY(convert);
+        QCOMPARE(convert->text(), QString("Convert to text"));
+        QVERIFY(menuAction(*w, "Module", "Convert to Text"));
+        QVERIFY(menuAction(*w, "Module", "Convert to Text")->isEnabled());
+
+        // It asks first; "No" leaves the bitcode as it is.
+        answerNextQuestion(QMessageBox::No);
+        QTest::mouseClick(convert, Qt::LeftButton);
+        QCOMPARE(w->document()->module(1).bytes, bitcode);
+
+        QSignalSpy replies(w->controller(), &CompileController::replyShown);
+        answerNextQuestion(QMessageBox::Yes);
+        QTest::mouseClick(convert, Qt::LeftButton);
+        QCOMPARE(w->document()->module(1).name, std::string("mathlib.ll"));
+        QVERIFY(!w->document()->module(1).isBitcode());
+        QVERIFY(!w->document()->module(1).lazy);  // libNVVM loads only bitcode lazily
+        QVERIFY(w->document()->module(1).bytes.find("define") != std::string::npos);
+        e = w->editors()->editor(1);
+        QVERIFY(!e->isBitcodeView());
+        QVERIFY(!e->isReadOnly());
+        QVERIFY(!menuAction(*w, "Module", "Convert to Text")->isEnabled());
+        QTRY_VERIFY(!w->editors()->findChild<QWidget*>("bitcodeBar"));
+        QVERIFY(replies.wait(120000));
+        QTRY_VERIFY(!w->controller()->busy());
+        const auto reply = w->lastReply();
+        QVERIFY2(reply.result, qPrintable(reply.error));
+        QVERIFY2(reply.result->ok, reply.result->diagnostics.empty() ? "" : reply.result->diagnostics[0].message.c_str());
+        QVERIFY(errors_.isEmpty());
+        // Typing now edits it.
+        const auto text = w->document()->module(1).bytes;
+        e->setFocus();
+        QTest::keyClicks(e, "xy");
+        w->editors()->flush();
+        QCOMPARE(w->document()->module(1).bytes.size(), text.size() + 2);
+    }
+
+    void withoutLlvmDisTheBarSaysWhatIsNeeded() {
+        ModuleEditor::setDisassemblerOverride(QString());
+        auto w = makeWindow();
+        QVERIFY(w->openExample("bitcode"));
+        waitForReply(*w);
+        w->editors()->showLocation("mathlib.bc", 1, 1);
+        auto* e = w->editors()->editor(1);
+        QTest::keyClicks(e, "x");
+        auto* bar = w->editors()->findChild<QWidget*>("bitcodeBar");
+        QVERIFY(bar && bar->isVisible());
+        QVERIFY(bar->findChild<QLabel*>("bitcodeBarText")->text().contains("install llvm-14"));
+        QVERIFY(!bar->findChild<QPushButton*>("convertToTextButton"));
+        ModuleEditor::setDisassemblerOverride(std::nullopt);
+    }
 };
 
 QTEST_MAIN(TestStart)

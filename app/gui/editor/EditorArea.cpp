@@ -3,8 +3,12 @@
 #include <algorithm>
 
 #include <QComboBox>
+#include <QFileInfo>
+#include <QFrame>
 #include <QHash>
 #include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
 #include <QStyle>
 #include <QSplitter>
 #include <QTabBar>
@@ -121,6 +125,10 @@ ModuleEditor* EditorArea::makeEditor(int module) {
     pages_[size_t(module)]->layout()->addWidget(e);
     e->show();  // at once (a layout would show it only at the next event), and with its page
     pages_[size_t(module)]->setFocusProxy(e);
+    connect(e, &ModuleEditor::typingRefused, this, [this, e] {
+        const auto it = std::find(editors_.begin(), editors_.end(), e);
+        if (it != editors_.end()) showBitcodeBar(int(it - editors_.begin()));
+    });
     connect(e, &QsciScintilla::textChanged, this, [this, e] {
         if (loading_) return;
         for (size_t k = 0; k < editors_.size(); ++k)
@@ -347,6 +355,80 @@ void EditorArea::setZoom(int zoom) {
     zoom_ = zoom;
     for (auto* e : editors_)
         if (e) e->SendScintilla(QsciScintillaBase::SCI_SETZOOM, zoom);
+}
+
+void EditorArea::showBitcodeBar(int module) {
+    auto* page = pages_[size_t(module)];
+    auto* bar = page->findChild<QFrame*>(QStringLiteral("bitcodeBar"), Qt::FindDirectChildrenOnly);
+    if (!bar) {
+        bar = new QFrame(page);
+        bar->setObjectName(QStringLiteral("bitcodeBar"));
+        bar->setFrameShape(QFrame::StyledPanel);
+        bar->setStyleSheet(QStringLiteral("#bitcodeBar { background: #fff4ce; border: 1px solid #e0c060; }"));
+        auto* row = new QHBoxLayout(bar);
+        row->setContentsMargins(8, 4, 8, 4);
+        auto* label = new QLabel(bar);
+        label->setObjectName(QStringLiteral("bitcodeBarText"));
+        label->setWordWrap(true);
+        row->addWidget(label, 1);
+        if (ModuleEditor::hasDisassembler()) {
+            label->setText(tr("Bitcode is read-only: what you see is its llvm-dis-14 disassembly. Convert the module "
+                              "to text to edit it."));
+            auto* convert = new QPushButton(tr("Convert to text"), bar);
+            convert->setObjectName(QStringLiteral("convertToTextButton"));
+            connect(convert, &QPushButton::clicked, this, [this, page] {
+                const int i = moduleOfPage(page);
+                if (i >= 0) emit convertToTextRequested(i);
+            });
+            row->addWidget(convert);
+        } else {
+            label->setText(tr("Bitcode is read-only. To edit it as text, install llvm-14 (llvm-dis-14 disassembles "
+                              "it; Module ▸ Convert to Text then makes it a text module)."));
+        }
+        static_cast<QVBoxLayout*>(page->layout())->insertWidget(0, bar);
+    }
+    bar->show();
+}
+
+bool EditorArea::convertToText(int module, QString* error) {
+    auto* e = editor(module);
+    if (!e || !e->isBitcodeView()) {
+        if (error) *error = tr("Only a bitcode module can be converted to text.");
+        return false;
+    }
+    const auto text = e->disassembly();
+    if (!text) {
+        if (error)
+            *error = ModuleEditor::hasDisassembler()
+                         ? tr("llvm-dis-14 could not read %1; it stays bitcode.")
+                               .arg(QString::fromStdString(document_->module(module).name))
+                         : tr("Converting bitcode to text needs llvm-dis-14: install llvm-14.");
+        return false;
+    }
+    flush();
+    const QString old = QString::fromStdString(document_->module(module).name);
+    const QFileInfo fi(old);
+    const QString wanted = fi.suffix() == QLatin1String("bc")   ? fi.completeBaseName() + QStringLiteral(".ll")
+                           : fi.suffix() == QLatin1String("ll") ? old
+                                                                : old + QStringLiteral(".ll");
+    document_->setModuleText(module, "; " + old.toStdString() + ", converted to text by llvm-dis-14\n" + *text);
+    // libNVVM loads only bitcode lazily: a text module is added whole.
+    if (document_->module(module).lazy) document_->setLazy(module, false);
+    if (auto* bar = pages_[size_t(module)]->findChild<QFrame*>(QStringLiteral("bitcodeBar"))) bar->deleteLater();
+    // Renaming rebuilds the tabs, and the editor takes the new (text) bytes there.
+    auto* page = pages_[size_t(module)];
+    const QString name = wanted == old ? old : document_->uniqueName(wanted);
+    page->setProperty("moduleName", name);
+    if (auto st = document_->renameModule(module, name); !st) {
+        page->setProperty("moduleName", old);
+        const auto& m = document_->module(module);
+        loading_ = true;
+        e->setModule(m.bytes, m.isBitcode());
+        loading_ = false;
+        refreshTabs();
+        emit edited();
+    }
+    return true;
 }
 
 void EditorArea::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnostics) {

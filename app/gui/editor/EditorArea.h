@@ -54,12 +54,18 @@ public:
 
     // Scintilla's zoom (points added to every style) for every editor, also those made later.
     void setZoom(int zoom);
+    // A bitcode module's text: its llvm-dis-14 disassembly replaces the module's bytes, and the
+    // name follows (kernel.bc -> kernel.ll, made unique as any module name is). False (with
+    // `error` saying why) when it is not bitcode or there is no disassembly.
+    bool convertToText(int module, QString* error);
 
     void setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnostics);
     void showLocation(const QString& module, int line, int column);
 
 signals:
     void edited();  // a module's text changed
+    // The bar's Convert to text button: the window asks first, then calls convertToText.
+    void convertToTextRequested(int module);
     void currentModuleChanged(int module);
 
 private:
@@ -71,6 +77,7 @@ private:
     ModuleEditor* makeEditor(int module);
     void showTabIcon(int module);
     void addTab(int module, int position);  // -1: at the end
+    void showBitcodeBar(int module);  // typing into bitcode: say why nothing happens, offer the way out
 
     WorkspaceDocument* document_;
     QSplitter* splitter_;

@@ -87,10 +87,13 @@ struct Disassembly {
     QString error;
 };
 
-Disassembly disassemble(const std::string& bytes) {
+QString disassemblerProgram() {
     const std::optional<QString>& forced = disassemblerOverride();
-    const QString program =
-        forced ? *forced : QStandardPaths::findExecutable(QStringLiteral("llvm-dis-14"));
+    return forced ? *forced : QStandardPaths::findExecutable(QStringLiteral("llvm-dis-14"));
+}
+
+Disassembly disassemble(const std::string& bytes) {
+    const QString program = disassemblerProgram();
     if (program.isEmpty()) return {false, true, {}, QStringLiteral("llvm-dis-14 is not installed")};
     QProcess p;
     p.start(program, {QStringLiteral("-"), QStringLiteral("-o"), QStringLiteral("-")});
@@ -175,6 +178,14 @@ bool isTokenChar(char c) {
 
 void ModuleEditor::setDisassemblerOverride(std::optional<QString> program) {
     disassemblerOverride() = std::move(program);
+}
+
+bool ModuleEditor::hasDisassembler() {
+    return !disassemblerProgram().isEmpty();
+}
+
+std::optional<std::string> ModuleEditor::disassembly() const {
+    return bitcode_ ? disassembly_ : std::nullopt;
 }
 
 ModuleEditor::ModuleEditor(QWidget* parent) : QsciScintilla(parent) {
@@ -266,6 +277,19 @@ QString ModuleEditor::currentCompletion() const {
 }
 
 void ModuleEditor::keyPressEvent(QKeyEvent* event) {
+    // Only keys that would change the text: moving, selecting, copying and shortcuts still work.
+    const bool command = event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier);
+    const bool edits = event->matches(QKeySequence::Paste) || event->matches(QKeySequence::Cut) ||
+                       event->matches(QKeySequence::Undo) || event->matches(QKeySequence::Redo) ||
+                       (!command && (!event->text().isEmpty() && event->text().at(0).isPrint())) ||
+                       (!command && (event->key() == Qt::Key_Backspace || event->key() == Qt::Key_Delete ||
+                                     event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter ||
+                                     event->key() == Qt::Key_Tab));
+    if (bitcode_ && edits) {
+        event->accept();
+        emit typingRefused();
+        return;
+    }
     lastKey_.start();
     const auto mods = event->modifiers() & ~Qt::KeypadModifier;
     // As Qt Creator and VS Code do: Enter on an entry that is what was typed already ends the
@@ -351,6 +375,7 @@ void ModuleEditor::loadBytes(const QByteArray& bytes) {
 void ModuleEditor::setModule(const std::string& bytes, bool bitcode) {
     clearDiagnostics();
     bitcode_ = bitcode;
+    disassembly_.reset();
     if (!bitcode) {
         bitcodeBytes_.clear();
         loadBytes(QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())));
@@ -360,6 +385,7 @@ void ModuleEditor::setModule(const std::string& bytes, bool bitcode) {
     const Disassembly dis = disassemble(bytes);
     QString shown;
     if (dis.ok) {
+        disassembly_ = dis.text.toStdString();
         shown = QStringLiteral(
                     "; bitcode module (%1 bytes), shown as its llvm-dis-14 disassembly; "
                     "read-only\n")

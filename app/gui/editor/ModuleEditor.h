@@ -51,11 +51,21 @@ public:
     // Annotation boxes under lines push the code below them down: while the user is typing (a
     // key within this many ms, or a completion list open) new ones wait.
     static constexpr int kAnnotationPauseMs = 1000;
+    // A bitcode module's llvm-dis-14 text as shown (without the read-only header), for Convert to
+    // Text; nullopt for a text module or when no disassembly could be made.
+    std::optional<std::string> disassembly() const;
+    // Whether the disassembler (llvm-dis-14, or the override) is there.
+    static bool hasDisassembler();
 
     // Which disassembler setModule runs for bitcode. Unset (the default): llvm-dis-14 found on
     // PATH. Set to a program path to use that one; set to an empty string to behave as if none
     // were installed (tests of the summary view).
     static void setDisassemblerOverride(std::optional<QString> program);
+
+signals:
+    // A key that would edit was typed into the read-only bitcode view: nothing changed, and the
+    // editor area offers Convert to Text instead of ignoring the key.
+    void typingRefused();
 
 protected:
     bool event(QEvent* event) override;
@@ -78,6 +88,7 @@ private:
 
     bool bitcode_ = false;
     std::string bitcodeBytes_;
+    std::optional<std::string> disassembly_;
     NvvmLexer* lexer_ = nullptr;
     int errorIndicator_ = -1;
     int warningIndicator_ = -1;

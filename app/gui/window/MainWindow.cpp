@@ -209,6 +209,7 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
         if (maybeSave()) openWorkspace(path);
     });
     connect(startPage_, &StartPage::newModuleRequested, this, &MainWindow::addTemplateModule);
+    connect(editors_, &EditorArea::convertToTextRequested, this, &MainWindow::convertToText);
     connect(document_, &WorkspaceDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(document_, &WorkspaceDocument::pathChanged, this, &MainWindow::updateTitle);
     connect(problems_, &ProblemsPanel::activated, editors_, &EditorArea::showLocation);
@@ -453,6 +454,8 @@ void MainWindow::buildActions() {
                                         [this] { editors_->moveModule(editors_->currentModule(), -1); });
     moduleActions_ << module->addAction(tr("Move &Down"), QKeySequence(tr("Ctrl+Shift+Down")), this,
                                         [this] { editors_->moveModule(editors_->currentModule(), +1); });
+    convertAction_ = module->addAction(tr("&Convert to Text"), this, [this] { convertToText(editors_->currentModule()); });
+    convertAction_->setToolTip(tr("Replace a bitcode module by its llvm-dis-14 disassembly, as an editable .ll module"));
     lazyAction_ = module->addAction(tr("&Lazy (load only what other modules use)"));
     lazyAction_->setCheckable(true);
     connect(lazyAction_, &QAction::triggered, this, [this](bool on) { editors_->setLazy(editors_->currentModule(), on); });
@@ -651,6 +654,7 @@ void MainWindow::updateModuleActions() {
         const QSignalBlocker block(lazyAction_);
         lazyAction_->setChecked(document_->module(i).lazy);
     }
+    if (convertAction_) convertAction_->setEnabled(i >= 0 && document_->module(i).isBitcode());
     if (splitAction_) {
         splitAction_->setEnabled(document_->moduleCount() >= 2);
         splitAction_->setChecked(editors_->isSplit());
@@ -719,6 +723,31 @@ void MainWindow::addTemplateModule() {
     workspace::putRun(runs, t.run);
     document_->setRuns(std::move(runs));
     editors_->addModule(t.module.name, t.module.bytes, false);
+}
+
+void MainWindow::convertToText(int module) {
+    if (module < 0 || module >= document_->moduleCount() || !document_->module(module).isBitcode()) return;
+    const auto name = QString::fromStdString(document_->module(module).name);
+    if (QMessageBox::question(this, tr("Convert to text"),
+                              tr("Replace the bitcode of %1 by its llvm-dis-14 disassembly? It becomes an editable "
+                                 "text module (.ll). This cannot be undone: the bitcode is kept only in a saved "
+                                 "workspace file.%2")
+                                  .arg(name, document_->module(module).lazy
+                                                 ? tr(" It is loaded lazily now; libNVVM loads only bitcode so, "
+                                                      "so the text module will be added whole.")
+                                                 : QString())) != QMessageBox::Yes)
+        return;
+    QString error;
+    if (!editors_->convertToText(module, &error)) showError(tr("Convert to text"), error);
+}
+
+void MainWindow::afterOpen() {
+    opening_ = false;
+    updateTitle();
+    updateModuleActions();
+    output_->clear();
+    problems_->setDiagnostics({});
+    controller_->compileNow();
 }
 
 template <class T>

@@ -108,6 +108,7 @@ private:
     void afterOpen();
     void updateStartPage();  // shown while the workspace has no modules
     void addTemplateModule();  // Module ▸ New Module: a kernel that compiles and runs as it is
+    void convertToText(int module);  // asks, then makes a bitcode module its llvm-dis-14 text
     void showError(const QString& title, const QString& message);
     bool saveAsDialog();
     // Runs `work` (reading or writing a file) on a worker thread. The UI thread keeps serving
@@ -142,6 +143,7 @@ private:
     QTimer* busyTicker_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QAction* lazyAction_ = nullptr;
+    QAction* convertAction_ = nullptr;
     QAction* splitAction_ = nullptr;
     QAction* autoAction_ = nullptr;
     QList<QAction*> moduleActions_;
