@@ -109,7 +109,7 @@ private slots:
         auto* page = startPage(*w);
         QVERIFY(page);
         QVERIFY(page->isVisible());
-        QVERIFY(!w->editors()->isVisible());
+        QCOMPARE(page->geometry(), w->editors()->geometry());  // in the editors' place
 
         QStringList shown;
         for (auto* b : page->findChildren<QCommandLinkButton*>("startExample")) shown << b->property("example").toString();
@@ -134,7 +134,7 @@ private slots:
         QTest::mouseClick(twoModules, Qt::LeftButton);
         QCOMPARE(w->document()->moduleCount(), 2);
         QVERIFY(!page->isVisible());
-        QVERIFY(w->editors()->isVisible());
+        QVERIFY(w->editors()->editor(0)->isVisible());
         waitForReply(*w);
         menuAction(*w, "File", "New Workspace")->trigger();
         QVERIFY(page->isVisible());

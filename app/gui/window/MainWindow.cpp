@@ -130,11 +130,11 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     editors_ = new EditorArea(document_, left);
     findBar_ = new FindBar(left);
     findBar_->hide();
-    // While the workspace has no modules, the start page stands in for the editors.
-    startPage_ = new StartPage(left);
-    startPage_->hide();
-    leftLayout->addWidget(startPage_, 1);
     leftLayout->addWidget(editors_, 1);
+    // While the workspace has no modules, the start page lies over the editors.
+    startPage_ = new StartPage(left);
+    startPage_->cover(editors_);
+    startPage_->hide();
     leftLayout->addWidget(findBar_);
     output_ = new OutputView(this);
     // The find bar sits under whichever side it searches.
@@ -708,9 +708,8 @@ void MainWindow::newWorkspace() {
 }
 
 void MainWindow::updateStartPage() {
-    const bool empty = document_->moduleCount() == 0;
-    startPage_->setVisible(empty);
-    editors_->setVisible(!empty);
+    startPage_->setVisible(document_->moduleCount() == 0);
+    startPage_->raise();
 }
 
 void MainWindow::addTemplateModule() {

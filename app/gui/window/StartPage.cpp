@@ -1,6 +1,7 @@
 #include "window/StartPage.h"
 
 #include <QCommandLinkButton>
+#include <QEvent>
 #include <QFileInfo>
 #include <QLabel>
 #include <QPushButton>
@@ -64,6 +65,20 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent) {
     examples_->setSpacing(0);
     layout->addLayout(examples_);
     layout->addStretch(1);
+}
+
+void StartPage::cover(QWidget* widget) {
+    covered_ = widget;
+    setAutoFillBackground(true);
+    widget->installEventFilter(this);
+    setGeometry(widget->geometry());
+    raise();
+}
+
+bool StartPage::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == covered_ && (event->type() == QEvent::Resize || event->type() == QEvent::Move))
+        setGeometry(covered_->geometry());
+    return QWidget::eventFilter(watched, event);
 }
 
 void StartPage::setExamples(const QList<QPair<QString, QString>>& examples) {

@@ -19,13 +19,21 @@ public:
     // Each example: its name and its one-line description (the workspace's "description").
     void setExamples(const QList<QPair<QString, QString>>& examples);
     void setRecent(const QStringList& paths);
+    // Lies over `widget` (same parent, same geometry, kept so as it moves and resizes) instead of
+    // taking its place: the widget stays shown underneath, so the first module's editor is laid
+    // out and painted as it always was, without a stall when the page goes.
+    void cover(QWidget* widget);
 
 signals:
     void exampleChosen(const QString& name);
     void recentChosen(const QString& path);
     void newModuleRequested();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    QWidget* covered_ = nullptr;
     QVBoxLayout* examples_;
     QVBoxLayout* recent_;
 };
