@@ -168,6 +168,7 @@ Frame makeCompileRequest(const pipeline::Job& job, const std::optional<std::file
                 {"options", options},
                 {"extra_flags", job.options.extraFlags},
                 {"libdevice", job.libdevice},
+                {"verify", job.verify},
                 {"lto_mode", std::string(lto::modeName(job.ltoMode))},
                 {"outputs", job.outputs},
                 {"verify_only", job.verifyOnly},
@@ -193,6 +194,7 @@ support::Result<CompileRequestData> parseCompileRequest(Frame f) {
     }
     job.options.extraFlags = field(h, "extra_flags", std::vector<std::string>{});
     job.libdevice = field(h, "libdevice", false);
+    job.verify = field(h, "verify", true);
     job.ltoMode = lto::parseMode(field(h, "lto_mode", "program")).value_or(lto::Mode::Program);
     job.outputs = field(h, "outputs", unsigned(pipeline::kPtx));
     job.verifyOnly = field(h, "verify_only", false);

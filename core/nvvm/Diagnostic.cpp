@@ -37,6 +37,8 @@ namespace {
 
 using Names = std::unordered_set<std::string_view>;
 
+constexpr std::string_view kLayoutError = "DataLayoutError: ";
+
 // "NAME (LINE, COL): MESSAGE" with NAME one of the module names (which may hold spaces).
 bool parsePlaced(std::string_view line, const Names& names, Diagnostic& d) {
     const auto open = line.rfind(" (", line.find("): "));
@@ -104,10 +106,23 @@ std::vector<Diagnostic> parseNvvmLog(std::string_view log, bool failed,
             out.back().message += "\n" + std::string(raw);
             continue;
         }
+        // The verifier's DataLayoutError goes on for lines ("Example valid data layout:",
+        // "Error: 64-bit: e-p:64:64:64-..."), each with "Error: " in front: one problem, one row.
+        if (!out.empty() && startsWith(out.back().message, kLayoutError)) {
+            auto more = trim(raw);
+            if (startsWith(more, "Error: ")) more.remove_prefix(7);
+            out.back().message += "\n" + std::string(more);
+            continue;
+        }
         Diagnostic d;
         d.severity = unmarked;
         if (!parsePlaced(raw, names, d) && !parseTagged(raw, names, d))
             d.message = std::string(trim(raw));
+        if (startsWith(d.message, "Error: DataLayoutError: ")) {
+            d.message.erase(0, 7);
+            constexpr std::string_view tail = ".Error: ";
+            if (std::string_view(d.message).ends_with(tail)) d.message.resize(d.message.size() - tail.size() + 1);
+        }
         out.push_back(std::move(d));
     }
     return out;
@@ -135,6 +150,25 @@ void placeQuotedIr(std::vector<Diagnostic>& diagnostics, const std::vector<Modul
             }
         }
         if (matches == 1) d = placed;
+    }
+}
+
+void placeLayoutErrors(std::vector<Diagnostic>& diagnostics, const std::vector<Module>& modules) {
+    for (auto& d : diagnostics) {
+        if (d.module.empty() || d.line > 0 || !startsWith(d.message, kLayoutError)) continue;
+        for (const auto& m : modules) {
+            if (m.name != d.module || m.isBitcode()) continue;
+            int lineNo = 0;
+            for (auto line : support::splitLines(m.bytes)) {
+                ++lineNo;
+                const auto code = trim(line);
+                if (!startsWith(code, "target ") || !startsWith(trim(code.substr(7)), "datalayout")) continue;
+                d.line = lineNo;
+                d.column = static_cast<int>(line.find_first_not_of(" \t")) + 1;
+                break;
+            }
+            break;
+        }
     }
 }
 

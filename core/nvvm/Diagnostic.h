@@ -36,4 +36,8 @@ std::vector<Diagnostic> parseNvvmLog(std::string_view log, bool failed,
 // placed there.
 void placeQuotedIr(std::vector<Diagnostic>& diagnostics, const std::vector<Module>& modules);
 
+// The verifier's "DataLayoutError" names no place: once its module is known, it is placed on
+// that module's `target datalayout` line.
+void placeLayoutErrors(std::vector<Diagnostic>& diagnostics, const std::vector<Module>& modules);
+
 }  // namespace nvpg::nvvm

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <unordered_set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -61,6 +63,7 @@ support::Status Program::addModule(const Module& module) {
                                      module.bytes.size(), module.isBitcode() ? "bitcode" : "text", why));
     }
     modules_.push_back(module.isBitcode() ? Module{module.name, {}, module.lazy} : module);
+    if (module.isBitcode()) unreadBitcode_.push_back(module);
     anyEager_ = anyEager_ || !module.lazy;
     return {};
 }
@@ -102,6 +105,81 @@ bool Program::ensureLibdevice(CompileOutput& out) {
     return true;
 }
 
+namespace {
+
+// "target datalayout = ..." and "target triple = ..." of text IR, as written; empty when absent.
+std::pair<std::string, std::string> targetLines(std::string_view ir) {
+    std::string layout, triple;
+    for (auto line : support::splitLines(ir)) {
+        line = support::trim(line);
+        if (!support::startsWith(line, "target ")) continue;
+        const auto rest = support::trim(line.substr(7));
+        if (support::startsWith(rest, "datalayout")) layout = std::string(line);
+        else if (support::startsWith(rest, "triple")) triple = std::string(line);
+    }
+    return {layout, triple};
+}
+
+}  // namespace
+
+namespace {
+
+// Inputs that a compile of their own has read, for the process: the usual datalayout, and
+// bitcode modules, which the app shows read-only, are read once.
+std::mutex g_readMu;
+std::unordered_set<std::string> g_read;
+
+std::string readKey(std::string_view kind, std::string_view bytes) {
+    return fmt::format("{}:{}:{:x}", kind, bytes.size(), std::hash<std::string_view>{}(bytes));
+}
+
+}  // namespace
+
+// Called with mu_ held. libNVVM's verifier ends the process on input that its compile reports
+// as unreadable with no place: a datalayout LLVM cannot parse ("Unknown specifier in datalayout
+// string"), damaged bitcode ("Invalid abbrev number", "Invalid encoding"; CUDA 13.0). So each
+// text module's datalayout line (with its triple, which libNVVM wants) and each bitcode module
+// is first compiled alone, at -opt=0.
+std::optional<std::string> Program::unreadableModule() {
+    int major = 2, minor = 0, debugMajor = 0, debugMinor = 0;
+    if (api_.irVersion) api_.irVersion(&major, &minor, &debugMajor, &debugMinor);
+    if (unreadable_) return unreadable_;
+    struct Probe {
+        std::string key, bytes, module;
+    };
+    std::vector<Probe> probes;
+    for (const auto& m : modules_) {
+        if (m.isBitcode() || m.bytes.empty()) continue;
+        auto [layout, triple] = targetLines(m.bytes);
+        if (layout.empty()) continue;
+        if (triple.empty()) triple = "target triple = \"nvptx64-nvidia-cuda\"";
+        auto probe = fmt::format("{}\n{}\n!nvvmir.version = !{{!0}}\n!0 = !{{i32 {}, i32 {}}}\n", layout, triple, major,
+                                 minor);
+        probes.push_back({readKey("layout", probe), std::move(probe), m.name});
+    }
+    for (auto& m : unreadBitcode_) probes.push_back({readKey("bitcode", m.bytes), std::move(m.bytes), m.name});
+    unreadBitcode_.clear();
+    for (const auto& [key, bytes, module] : probes) {
+        {
+            std::lock_guard lock(g_readMu);
+            if (g_read.count(key)) continue;
+        }
+        nvvmProgram p = nullptr;
+        if (api_.createProgram(&p) != NVVM_SUCCESS) return module;
+        const char* flags[] = {"-opt=0"};
+        const bool read = api_.addModuleToProgram(p, bytes.data(), bytes.size(), "probe") == NVVM_SUCCESS &&
+                          api_.compileProgram(p, 1, flags) == NVVM_SUCCESS;
+        api_.destroyProgram(&p);
+        if (!read) {
+            unreadable_ = module;
+            return unreadable_;
+        }
+        std::lock_guard lock(g_readMu);
+        g_read.insert(key);
+    }
+    return std::nullopt;
+}
+
 CompileOutput Program::compile(const Options& options) { return run(options, true); }
 CompileOutput Program::verify(const Options& options) { return run(options, false); }
 
@@ -124,13 +202,23 @@ CompileOutput Program::run(const Options& options, bool compile) {
                                    message, "nvpg"});
         return out;
     }
-    if (!ensureLibdevice(out)) return out;
+    if (compile && !ensureLibdevice(out)) return out;
 
     const auto flags = options.flags();
     std::vector<const char*> argv;
     for (const auto& f : flags) argv.push_back(f.c_str());
-    const auto call = compile ? api_.compileProgram : api_.verifyProgram;
-    out.code = call(handle_, static_cast<int>(argv.size()), argv.data());
+    const int argc = static_cast<int>(argv.size());
+    std::optional<std::string> unreadable;
+    if (compile) {
+        out.code = api_.compileProgram(handle_, argc, argv.data());
+    } else if (unreadable = unreadableModule(); !unreadable) {
+        out.code = api_.verifyProgram(handle_, argc, argv.data());
+    } else {
+        // A compile says what it cannot read, in libNVVM's words; its result is not kept.
+        // Where it reads everything after all, the verifier is safe to run.
+        out.code = api_.compileProgram(handle_, argc, argv.data());
+        if (out.code == NVVM_SUCCESS) out.code = api_.verifyProgram(handle_, argc, argv.data());
+    }
     out.ok = out.code == NVVM_SUCCESS;
     out.log = programLog();
     if (out.ok && compile) {
@@ -147,6 +235,12 @@ CompileOutput Program::run(const Options& options, bool compile) {
     for (const auto& m : modules_) names.push_back(m.name);
     out.diagnostics = parseNvvmLog(out.log, !out.ok, names);
     placeQuotedIr(out.diagnostics, modules_);
+    // The module that failed to be read alone is the one an unplaced error is about: named
+    // here, it is not read again to find that out (damaged bitcode read again and again can
+    // bring libNVVM down).
+    if (unreadable && !out.ok)
+        for (auto& d : out.diagnostics)
+            if (d.module.empty() && d.severity == Severity::Error) d.module = *unreadable;
     if (!out.ok && out.diagnostics.empty())
         out.diagnostics.push_back({"", 0, 0, Severity::Error,
                                    fmt::format("libNVVM failed with {} and left no log",
@@ -217,7 +311,8 @@ void nameDefiners(Diagnostic& d, const std::string& symbol, const std::vector<Mo
 
 }  // namespace
 
-void nameModulesOfErrors(CompileOutput& out, const std::vector<Module>& modules, const toolkit::NvvmApi& api) {
+void nameModulesOfErrors(CompileOutput& out, const std::vector<Module>& modules, const toolkit::NvvmApi& api,
+                         bool verifier) {
     std::vector<Diagnostic*> unnamed;
     for (auto& d : out.diagnostics) {
         if (d.severity != Severity::Error || d.source != "libNVVM") continue;
@@ -229,21 +324,19 @@ void nameModulesOfErrors(CompileOutput& out, const std::vector<Module>& modules,
         if (d.module.empty() && out.log.find("libnvvm : error: " + d.message) == std::string::npos)
             unnamed.push_back(&d);
     }
-    if (unnamed.empty() || modules.empty()) return;
     // libNVVM stops at the first module it cannot read, so the first that fails alone with the
     // message is the one.
-    if (modules.size() <= kMaxModulesTriedAlone) {
+    if (!unnamed.empty() && modules.size() > 1 && modules.size() <= kMaxModulesTriedAlone) {
         for (const auto& m : modules) {
             if (std::all_of(unnamed.begin(), unnamed.end(), [](const Diagnostic* d) { return !d->module.empty(); }))
                 break;
             auto alone = Program::create(api);
-            if (!alone) return;
+            if (!alone) break;
             Module eager = m;
             eager.lazy = false;
             const auto added = (*alone)->addModule(eager);
-            // A compile, not a verify: libNVVM's verifier aborts ("LLVM ERROR: out of memory") on a
-            // module with a bad datalayout, where its compile reports it (CUDA 13.0).
-            const auto v = added ? (*alone)->compile(Options{}) : CompileOutput{};
+            // The verifier's messages come from verifying alone, the others from compiling.
+            const auto v = !added ? CompileOutput{} : verifier ? (*alone)->verify(Options{}) : (*alone)->compile(Options{});
             for (auto* d : unnamed) {
                 if (!d->module.empty()) continue;
                 const bool same = added ? std::any_of(v.diagnostics.begin(), v.diagnostics.end(),
@@ -254,7 +347,7 @@ void nameModulesOfErrors(CompileOutput& out, const std::vector<Module>& modules,
         }
     }
     for (auto* d : unnamed) {
-        if (!d->module.empty()) continue;
+        if (!d->module.empty() || modules.empty()) continue;
         if (modules.size() == 1) {
             d->module = modules[0].name;
         } else {
@@ -263,6 +356,7 @@ void nameModulesOfErrors(CompileOutput& out, const std::vector<Module>& modules,
             d->message += fmt::format(" (in one of {})", support::joinShort(names, /*alternatives=*/true));
         }
     }
+    placeLayoutErrors(out.diagnostics, modules);
 }
 
 }  // namespace nvpg::nvvm

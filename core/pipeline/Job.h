@@ -25,9 +25,12 @@ struct Job {
     std::vector<nvvm::Module> modules;
     nvvm::Options options;  // options.genLto is ignored: `outputs` decide what is compiled
     bool libdevice = false;
+    // libNVVM's verifier runs before the compile, and what it refuses is not compiled. Off, IR
+    // that only the verifier refuses is compiled anyway, to see what libNVVM makes of it.
+    bool verify = true;
     lto::Mode ltoMode = lto::Mode::Program;
     unsigned outputs = kPtx;
-    bool verifyOnly = false;
+    bool verifyOnly = false;  // the verifier alone, whatever `verify` says
     // With no arch in options: use the local GPU's when there is one, else libNVVM's default.
     bool archFromGpu = true;
     uint64_t generation = 0;  // copied into the result, for front ends that drop stale ones

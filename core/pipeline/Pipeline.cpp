@@ -2,6 +2,8 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "gpu/Devices.h"
@@ -87,6 +89,18 @@ void append(std::vector<nvvm::Diagnostic>& to, const std::vector<nvvm::Diagnosti
     to.insert(to.end(), from.begin(), from.end());
 }
 
+// A warning the verifier gave and the compile gives again is shown once.
+void appendNew(std::vector<nvvm::Diagnostic>& to, const std::vector<nvvm::Diagnostic>& from) {
+    const auto known = to.size();
+    for (const auto& d : from) {
+        const auto same = [&](const nvvm::Diagnostic& e) {
+            return e.module == d.module && e.line == d.line && e.column == d.column && e.severity == d.severity &&
+                   e.message == d.message && e.source == d.source;
+        };
+        if (std::none_of(to.begin(), to.begin() + long(known), same)) to.push_back(d);
+    }
+}
+
 }  // namespace
 
 support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener& onStage) {
@@ -144,17 +158,21 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
     }
     if (job.libdevice) out.libdeviceFunctions = nvvm::libdeviceFunctionsUsedBy(job.modules);
 
-    if (job.verifyOnly) {
+    // Verify, then libdevice, then compile, as cuda.core does: the verifier sees the modules
+    // as written, and the first compile adds libdevice.
+    if (job.verify || job.verifyOnly) {
         stage({StageId::Verify, {}});
         auto v = program_->verify(options);
-        if (!v.ok) nvvm::nameModulesOfErrors(v, job.modules, tk.nvvm());
+        if (!v.ok) nvvm::nameModulesOfErrors(v, job.modules, tk.nvvm(), /*verifier=*/true);
         out.stages.push_back({StageId::Verify, v.seconds});
         out.nvvmLog = v.log;
         append(out.diagnostics, v.diagnostics);
-        out.ok = v.ok && !out.hasErrors();
-        out.arch = options.arch.value_or("");
-        out.seconds = total.seconds();
-        return out;
+        if (job.verifyOnly || !v.ok) {
+            out.ok = v.ok && !out.hasErrors();
+            out.arch = options.arch.value_or("");
+            out.seconds = total.seconds();
+            return out;
+        }
     }
 
     if (wantsPtx) {
@@ -163,7 +181,7 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
         if (!c.ok) nvvm::nameModulesOfErrors(c, job.modules, tk.nvvm());
         out.stages.push_back({StageId::CompilePtx, c.seconds});
         out.nvvmLog = c.log;
-        append(out.diagnostics, c.diagnostics);
+        appendNew(out.diagnostics, c.diagnostics);
         if (!c.ok) {
             out.seconds = total.seconds();
             return out;

@@ -47,6 +47,7 @@ nlohmann::ordered_json reportJson(const Job& job, const CompileResult& r, const 
     j["flags"] = r.flags;
     j["link_flags"] = r.linkFlags;  // what nvJitLink was given for the LTO links, when there were any
     j["libdevice"] = job.libdevice;
+    j["verify"] = job.verify || job.verifyOnly;  // its time is the "verify" stage
     j["lto_mode"] = std::string(lto::modeName(job.ltoMode));
     j["ptx_version"] = r.ptxModule.version;
     j["target"] = r.ptxModule.target;

@@ -166,9 +166,9 @@ PaneSummary ptxPane(const CompileResult& r) {
     pane.header = support::join(head, kSep);
     pane.toolTip = tip.empty() ? "libNVVM's PTX of the whole program" : support::join(tip, "\n");
     if (r.ptx.empty())
-        pane.notice = r.findStage(StageId::Verify)
-                          ? "Verify only: libNVVM's verifier ran; no PTX was generated."
-                          : "No PTX: this compile did not ask for it.";
+        pane.notice = !r.findStage(StageId::Verify) ? "No PTX: this compile did not ask for it."
+                      : r.hasErrors() ? "No PTX: libNVVM's verifier found errors, so the IR was not compiled."
+                                      : "Verify only: libNVVM's verifier ran; no PTX was generated.";
     return pane;
 }
 

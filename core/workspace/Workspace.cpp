@@ -327,6 +327,7 @@ std::optional<Error> readWorkspace(const json& doc, const Reader& r, Workspace& 
     if (auto e = readModules(doc, r, ws.modules)) return e;
     if (auto e = readOptions(doc, r, ws.options)) return e;
     if (auto e = readBool(doc, "libdevice", "", r, ws.libdevice)) return e;
+    if (auto e = readBool(doc, "verify", "", r, ws.verify)) return e;
     if (auto e = readLto(doc, r, ws.ltoMode)) return e;
     if (const auto runs = doc.find("runs"); runs != doc.end()) {
         if (!runs->is_array()) return r.error("/runs", expected("an array", *runs));
@@ -410,6 +411,8 @@ std::string serializeWorkspace(const Workspace& ws) {
     doc["options"] = std::move(options);
 
     doc["libdevice"] = ws.libdevice;
+    // Written only when off, so that files saved before it existed (on) save back the same.
+    if (!ws.verify) doc["verify"] = false;
     doc["lto"] = ojson{{"mode", lto::modeName(ws.ltoMode)}};
     // Replace, not throw: serializing cannot fail, and saveWorkspace refuses non-UTF-8 text
     // before it gets here.

@@ -20,6 +20,7 @@ struct Workspace {
     std::vector<nvvm::Module> modules;  // in order; text or bitcode told apart by magic
     nvvm::Options options;              // genLto is never stored: it is an output choice
     bool libdevice = false;
+    bool verify = true;  // libNVVM's verifier before each compile; the file says "verify": false only when off
     lto::Mode ltoMode = lto::Mode::Program;
     std::vector<gpu::RunConfig> runs;   // saved run configurations, read and checked with the file
 };

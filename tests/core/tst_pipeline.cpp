@@ -265,6 +265,81 @@ private slots:
         QVERIFY(good && good->ok && good->ptx.empty());
     }
 
+    // libNVVM's verifier runs in every compile: what it refuses is not compiled, and its message
+    // is placed on its module and line, also in a program of two modules (the verifier checks
+    // the first module's datalayout, the one the program takes). With verify off the same job
+    // compiles, to show what libNVVM makes of it.
+    void verifierRefusesInEveryCompile_data() {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("alloca in addrspace(3)") << "verify-alloca.ll" << 8
+                                                << "Allocation instruction pointer not in the stack address space";
+        QTest::newRow("datalayout without i128") << "verify-layout.ll" << 3
+                                                 << "DataLayoutError: Unsupported integer alignment";
+    }
+    void verifierRefusesInEveryCompile() {
+        QFETCH(QString, fixture);
+        QFETCH(int, line);
+        QFETCH(QString, message);
+        const auto bad = test::irFixture(fixture.toStdString());
+        pipeline::Pipeline p(test::realToolkit());
+        pipeline::Job job;
+        job.modules = {bad, test::irFixture("sinf.ll")};
+        job.options.arch = "compute_90";
+        auto r = p.run(job);
+        QVERIFY(r);
+        QVERIFY(!r->ok);
+        QVERIFY(r->ptx.empty());
+        std::vector<nvvm::Diagnostic> errors;
+        for (const auto& d : r->diagnostics)
+            if (d.severity == nvvm::Severity::Error) errors.push_back(d);
+        QVERIFY(!errors.empty());
+        const auto shown = nvvm::formatDiagnostic(errors[0]);
+        QVERIFY2(errors.size() == 1, shown.c_str());
+        QCOMPARE(errors[0].module, bad.name);
+        QCOMPARE(errors[0].line, line);
+        QVERIFY2(support::startsWith(errors[0].message, message.toStdString()), shown.c_str());
+        QVERIFY(r->stageSeconds(pipeline::StageId::Verify) > 0);
+
+        job.verify = false;
+        auto anyway = p.run(job);
+        QVERIFY(anyway);
+        QVERIFY2(anyway->ok, anyway->nvvmLog.c_str());
+        QVERIFY(anyway->ptx.find(".entry sin_kernel") != std::string::npos);
+        QCOMPARE(anyway->stageSeconds(pipeline::StageId::Verify), 0.0);
+    }
+
+    // Verify, then libdevice, then compile, as cuda.core does: libdevice is added once, by the
+    // first compile, and the PTX is that of the plain libNVVM calls.
+    void verifyComesBeforeLibdeviceAddedOnce() {
+        pipeline::Pipeline p(test::realToolkit());
+        pipeline::Job job;
+        job.modules = {test::irFixture("sinf.ll")};
+        job.libdevice = true;
+        job.options.arch = "compute_90";
+        std::vector<pipeline::StageId> seen;
+        const auto listen = [&](const pipeline::StageEvent& e) { seen.push_back(e.id); };
+        auto first = p.run(job, listen);
+        QVERIFY(first && first->ok);
+        const auto at = [&](pipeline::StageId id) { return std::find(seen.begin(), seen.end(), id) - seen.begin(); };
+        QVERIFY(at(pipeline::StageId::Verify) < at(pipeline::StageId::CompilePtxLibdevice));
+        QVERIFY(at(pipeline::StageId::CompilePtxLibdevice) < long(seen.size()));
+        QVERIFY(first->ptx.find("__nv_sinf") == std::string::npos);  // linked, not called
+
+        seen.clear();
+        job.options.opt = 0;
+        auto second = p.run(job, listen);
+        QVERIFY(second && second->ok && second->reusedProgram);
+        QVERIFY(at(pipeline::StageId::Verify) < at(pipeline::StageId::CompilePtx));
+        QCOMPARE(at(pipeline::StageId::CompilePtxLibdevice), long(seen.size()));  // not added again
+
+        const std::vector<test::PlainModule> plain{{"sinf.ll", job.modules[0].bytes, false},
+                                                   {"libdevice.10.bc", **test::realToolkit()->libdevice(), true}};
+        QCOMPARE(first->ptx, test::plainCompile(test::realToolkit()->nvvm(), plain, first->flags));
+        QCOMPARE(second->ptx, test::plainCompile(test::realToolkit()->nvvm(), plain, second->flags));
+    }
+
     void archComesFromThePtxWhenNotGiven() {
         pipeline::Pipeline p(test::realToolkit());
         pipeline::Job job;

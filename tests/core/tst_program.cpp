@@ -208,6 +208,39 @@ private slots:
         QCOMPARE(d.column, 3);
     }
 
+    // libNVVM's verifier ends the process on a datalayout LLVM cannot parse (CUDA 13.0), and
+    // every compile now verifies first: the verify fails with the compile's words instead.
+    void verifyOfAnUnreadableLayoutFailsWithoutEndingTheProcess() {
+        std::string ir = test::readText(test::dataDir() / "ir/sinf.ll");
+        ir.insert(ir.find("target datalayout = \"") + 21, "q7-");
+        auto program = makeProgram(test::realToolkit()->nvvm());
+        QVERIFY(program->addModule({"layout.ll", ir, false}));
+        const auto out = program->verify(arch90());
+        QVERIFY(!out.ok);
+        QVERIFY(out.result.empty());
+        QVERIFY2(out.log.find("Unknown specifier in datalayout string") != std::string::npos, out.log.c_str());
+        // A readable layout is verified as before.
+        auto good = makeProgram(test::realToolkit()->nvvm());
+        QVERIFY(good->addModule(test::irFixture("verify-layout.ll")));
+        const auto refused = good->verify(arch90());
+        QVERIFY(!refused.ok);
+        QVERIFY2(refused.log.find("DataLayoutError") != std::string::npos, refused.log.c_str());
+    }
+
+    // Verify, then libdevice, then compile: a verify does not add libdevice, the compile does.
+    void verifyLeavesLibdeviceToTheCompile() {
+        auto program = makeProgram(countingApi());
+        QVERIFY(program->addModule(test::irFixture("sinf.ll")));
+        program->useLibdevice(libdevice());
+        QVERIFY(program->verify(arch90()).ok);
+        QVERIFY(!program->libdeviceAdded());
+        QCOMPARE(g_lazyLibdeviceAdds.load(), 0);
+        QVERIFY(program->compile(arch90()).ok);
+        QVERIFY(program->verify(arch90()).ok);
+        QVERIFY(program->compile(arch90()).ok);
+        QCOMPARE(g_lazyLibdeviceAdds.load(), 1);
+    }
+
     void allLazyProgramIsExplained() {
         const auto bc = assemble("sinf.ll");
         if (bc.empty()) QSKIP("llvm-as-14 is not installed (Debian package llvm-14)");

@@ -155,6 +155,23 @@ private slots:
                  bad.error().message.c_str());
     }
 
+    // The job's settings cross to the engine process; a request from before `verify` existed
+    // (no such key) verifies, as the default job does.
+    void compileRequestsCarryTheVerifyChoice() {
+        pipeline::Job job;
+        job.modules = {{"k.ll", "; k\n", false}};
+        QVERIFY(parseCompileRequest(makeCompileRequest(job, std::nullopt))->job.verify);
+        job.verify = false;
+        job.verifyOnly = true;
+        auto off = parseCompileRequest(makeCompileRequest(job, std::nullopt));
+        QVERIFY(off);
+        QVERIFY(!off->job.verify);
+        QVERIFY(off->job.verifyOnly);
+        auto old = makeCompileRequest(job, std::nullopt);
+        old.header.erase("verify");
+        QVERIFY(parseCompileRequest(old)->job.verify);
+    }
+
     void engineAnswersWithoutAGpu() {
         if (test::realToolkit()->driver()) QSKIP("a CUDA driver is here: the GPU tests cover real runs");
         EngineProcess engine({cli(), "engine"});

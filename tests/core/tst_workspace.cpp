@@ -35,6 +35,7 @@ void compareWorkspaces(const workspace::Workspace& a, const workspace::Workspace
     }
     QVERIFY(a.options == b.options);
     QCOMPARE(a.libdevice, b.libdevice);
+    QCOMPARE(a.verify, b.verify);
     QVERIFY(a.ltoMode == b.ltoMode);
     QVERIFY(a.runs == b.runs);
 }
@@ -103,6 +104,7 @@ void TestWorkspace::roundTrip_data() {
     QTest::newRow("options off") << 4;
     QTest::newRow("separate LTO, libdevice, runs") << 5;
     QTest::newRow("no modules, unicode text") << 6;
+    QTest::newRow("verify off") << 7;
 }
 
 void TestWorkspace::roundTrip() {
@@ -152,6 +154,10 @@ void TestWorkspace::roundTrip() {
                 QVERIFY2(config, config ? "" : config.error().message.c_str());
                 ws.runs.push_back(*config);
             }
+            break;
+        case 7:
+            ws.modules.push_back({"k.ll", "; k\n", false});
+            ws.verify = false;
             break;
         case 6:
             ws.name = "naïve — ünïcødé ✓";
@@ -285,8 +291,15 @@ void TestWorkspace::defaultsForOptionalKeys() {
     QCOMPARE(ws->modules[0].lazy, false);
     QVERIFY(ws->options == nvvm::Options{});
     QCOMPARE(ws->libdevice, false);
+    QCOMPARE(ws->verify, true);  // files from before the verify setting existed: on
     QVERIFY(ws->ltoMode == lto::Mode::Program);
     QVERIFY(ws->runs.empty());
+    // Off is written, and read back off.
+    ws->verify = false;
+    const auto text = workspace::serializeWorkspace(*ws);
+    QVERIFY2(text.find("\"verify\": false") != std::string::npos, text.c_str());
+    auto back = workspace::parseWorkspace(text, "off.nvpg");
+    QVERIFY(back.ok() && !back->verify);
 }
 
 void TestWorkspace::parseErrors_data() {
@@ -391,6 +404,7 @@ void TestWorkspace::parseErrors_data() {
         "not stored in a workspace");
     row("libdevice a string", validWith({{"libdevice", "yes"}}), "/libdevice",
         "expected true or false, got a string");
+    row("verify a string", validWith({{"verify", "yes"}}), "/verify", "expected true or false, got a string");
     row("lto not an object", validWith({{"lto", "program"}}), "/lto",
         "expected an object, got a string");
     row("lto mode unknown", validWith({{"lto", {{"mode", "whole"}}}}), "/lto/mode",
