@@ -33,6 +33,7 @@ struct CommonOptions {
 struct CompileOptions {
     std::vector<std::string> inputs;
     bool libdevice = false;
+    bool noVerify = false;
     // nvvm::optionTable()'s options as given, by name ("opt" -> "3"); checked by Options::set.
     std::map<std::string, std::string> nvvmOptions;
     std::vector<std::string> nvvmFlags;

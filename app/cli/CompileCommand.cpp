@@ -27,6 +27,8 @@ void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun) {
     cmd.add_option("INPUT", o.inputs, "NVVM IR modules in order (.ll text, .bc bitcode), or one .nvpg workspace")
         ->required();
     cmd.add_flag("--libdevice", o.libdevice, "link libdevice (lazily: only what the modules use)");
+    cmd.add_flag("--no-verify", o.noVerify,
+                 "do not run libNVVM's verifier before compiling: compile IR that only the verifier refuses");
     // One option per libNVVM option of the table, under its name: --opt, --prec-div, and -g
     // (one letter, one dash). Their values are checked by Options::set, as a workspace's are.
     for (const auto& info : nvvm::optionTable()) {
@@ -123,6 +125,7 @@ support::Result<JobInputs> jobFromArgs(const CompileOptions& o) {
         job.modules = ws->modules;
         job.options = ws->options;
         job.libdevice = ws->libdevice;
+        job.verify = ws->verify;
         job.ltoMode = ws->ltoMode;
         for (const auto& m : job.modules) in.names.push_back(m.name);
         in.baseDir = fs::absolute(o.inputs[0]).parent_path();
@@ -150,6 +153,7 @@ support::Result<JobInputs> jobFromArgs(const CompileOptions& o) {
     job.libdevice = job.libdevice || o.libdevice;
     if (o.ltoMode) job.ltoMode = *lto::parseMode(*o.ltoMode);
     job.verifyOnly = o.verifyOnly;
+    if (o.noVerify) job.verify = false;
     // In the table's order, which is --help's: of two bad values, the first listed is reported.
     for (const auto& info : nvvm::optionTable())
         if (const auto it = o.nvvmOptions.find(std::string(info.name)); it != o.nvvmOptions.end())

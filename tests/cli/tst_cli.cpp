@@ -188,6 +188,49 @@ private slots:
         QVERIFY(r.out.isEmpty());
     }
 
+    // Every compile runs libNVVM's verifier first: what it refuses exits 1 with module:line;
+    // --no-verify compiles it anyway. The report's stages list the verify.
+    void compileVerifiesFirst_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("alloca") << "ir/verify-alloca.ll" << 8
+                                << "Allocation instruction pointer not in the stack address space";
+        QTest::newRow("datalayout") << "ir/verify-layout.ll" << 3 << "DataLayoutError: Unsupported integer alignment";
+    }
+    void compileVerifiesFirst() {
+        QFETCH(QString, file);
+        QFETCH(int, line);
+        QFETCH(QString, message);
+        const QString path = data(file.toUtf8().constData());
+        auto r = runNvpg({"compile", "--arch", "compute_90", path});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.out.isEmpty());
+        const QString at = path + ":" + QString::number(line) + ":";
+        QVERIFY2(r.err.startsWith(at.toUtf8()) && r.err.contains((": error: " + message).toUtf8()), r.err.constData());
+
+        r = runNvpg({"compile", "--no-verify", "--arch", "compute_90", path});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(".target sm_90"), r.err.constData());
+
+        QTemporaryDir dir;
+        const auto report = dir.filePath("r.json");
+        for (const bool on : {true, false}) {
+            QStringList args{"compile", "--arch", "compute_90", data("ir/lto-kept-dropped.ll"), "--report", report,
+                             "-o", dir.filePath("k.ptx")};
+            if (!on) args << "--no-verify";
+            QCOMPARE(runNvpg(args).exitCode, 0);
+            const auto j = nlohmann::json::parse(test::readText(report.toStdString()));
+            QCOMPARE(j["verify"].get<bool>(), on);
+            QStringList stages;
+            for (const auto& st : j["stages"]) stages << QString::fromStdString(st["name"].get<std::string>());
+            QVERIFY2(stages.contains("compile PTX"), qPrintable(stages.join(", ")));
+            QVERIFY2(on ? stages.indexOf("verify") >= 0 && stages.indexOf("verify") < stages.indexOf("compile PTX")
+                        : !stages.contains("verify"),
+                     qPrintable(stages.join(", ")));
+        }
+    }
+
     // Each libNVVM option of nvvm::optionTable() is an option of nvpg compile under its name,
     // with the table's help and allowed values; gen-lto is not (it is --emit ltoir).
     void compileHelpListsEveryTableOption() {
