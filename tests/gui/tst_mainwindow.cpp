@@ -3,13 +3,17 @@
 // reuse the Program, workspaces round-trip, and the window stays responsive during a compile.
 #include <QtTest>
 
+#include <QCheckBox>
+#include <QDockWidget>
 #include <QFontDatabase>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMenuBar>
 #include <QRegularExpression>
 #include <QSpinBox>
+#include <QTreeWidget>
 
 #include "TestSupport.h"
 #include "document/WorkspaceDocument.h"
@@ -18,6 +22,7 @@
 #include "compile/CompileController.h"
 #include "output/OutputView.h"
 #include "editor/FindBar.h"
+#include "panels/OptionsPanel.h"
 #include "panels/ProblemsPanel.h"
 #include "panels/SettingsDialog.h"
 #include "window/MainWindow.h"
@@ -476,6 +481,78 @@ private slots:
         QVERIFY(reply.result && reply.result->ok);
         QVERIFY(w->output()->ptxText().contains(".entry sin_kernel"));
         QCOMPARE(w->problems()->errorCount(), 0);  // sinf.ll has no @llvm.used: only the LTO warning
+    }
+
+    // libNVVM's verifier runs in the app's compiles: its error is a Problems row and a mark on
+    // its line with the default options; unchecking "verify" in the Options dock compiles the
+    // same IR; Build ▸ Verify runs the verifier alone and leaves the outputs as they are.
+    void verifierErrorIsMarkedAndVerifyCanBeTurnedOff() {
+        auto w = makeWindow();
+        const auto dir = QString::fromStdString((test::dataDir() / "ir").string());
+        QVERIFY(w->openPaths({dir + "/verify-alloca.ll"}));
+        const auto refused = waitForReply(*w);
+        QVERIFY(refused.result && !refused.result->ok);
+        auto* editor = w->editors()->editor(0);
+        QCOMPARE(w->problems()->count(), 1);
+        auto* row = w->problems()->view()->topLevelItem(0);
+        QCOMPARE(row->text(ProblemsPanel::ModuleColumn), QString("verify-alloca.ll"));
+        QCOMPARE(row->text(ProblemsPanel::LineColumn), QString("8"));
+        QVERIFY2(row->text(ProblemsPanel::MessageColumn)
+                     .startsWith("Allocation instruction pointer not in the stack address space"),
+                 qPrintable(row->text(ProblemsPanel::MessageColumn)));
+        QCOMPARE(editor->markedLines(), std::vector<int>{8});
+        QVERIFY(!w->output()->ptxText().contains("bad_alloca"));
+
+        auto* verify = w->optionsPanel()->verifyCheck();
+        QVERIFY(verify->isChecked());
+        for (QWidget* up = verify; up; up = up->parentWidget())
+            if (auto* dock = qobject_cast<QDockWidget*>(up)) {
+                dock->show();
+                dock->raise();
+            }
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QTRY_VERIFY(verify->isVisible());
+        QSignalSpy shown(w->controller(), &CompileController::replyShown);
+        QTest::mouseClick(verify, Qt::LeftButton, {}, QPoint(8, verify->height() / 2));
+        QVERIFY(!verify->isChecked());
+        QVERIFY(!w->document()->workspace().verify);
+        QVERIFY(shown.wait(120000));
+        const auto anyway = shown.last().at(0).value<EngineReply>();
+        QVERIFY2(anyway.result && anyway.result->ok, qPrintable(anyway.error));
+        QCOMPARE(w->problems()->count(), 0);
+        QVERIFY(editor->markedLines().empty());
+        QVERIFY(w->output()->ptxText().contains("bad_alloca"));
+
+        // Build ▸ Verify, through the menu: the verifier alone, whatever the option says.
+        QMenu* buildMenu = nullptr;
+        for (auto* a : w->menuBar()->actions())
+            if (a->text() == "&Build") buildMenu = a->menu();
+        QVERIFY(buildMenu);
+        auto* verifyAction = buildMenu->findChild<QAction*>("verifyAction");
+        QVERIFY(verifyAction && buildMenu->actions().contains(verifyAction));
+        const auto ptx = w->output()->ptxText();
+        QSignalSpy verified(w->controller(), &CompileController::verified);
+        auto chooseVerify = [&] {
+            buildMenu->popup(w->mapToGlobal(QPoint(0, 0)));
+            QTRY_VERIFY(buildMenu->isVisible());
+            QTest::keyClick(buildMenu, Qt::Key_V);
+            QVERIFY(verified.wait(120000));
+        };
+        chooseVerify();
+        auto* status = w->findChild<QLabel*>("compileStatus");
+        QVERIFY(status);
+        QCOMPARE(w->problems()->count(), 1);
+        QCOMPARE(editor->markedLines(), std::vector<int>{8});
+        QVERIFY2(status->text().startsWith("Verify: 1 error"), qPrintable(status->text()));
+        QCOMPARE(w->output()->ptxText(), ptx);  // not replaced
+
+        editor->setText(QString::fromStdString(editor->moduleText()).replace("alloca float, addrspace(3)", "alloca float"));
+        chooseVerify();
+        QCOMPARE(w->problems()->count(), 0);
+        QVERIFY(editor->markedLines().empty());
+        QCOMPARE(status->text(), QString("Verified: no problems"));
+        QCOMPARE(w->output()->ptxText(), ptx);
+        QVERIFY(errors_.isEmpty());
     }
 
     void commandLineFilesBecomeModules() {

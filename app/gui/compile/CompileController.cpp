@@ -17,7 +17,7 @@ CompileController::CompileController(Engine* engine, WorkspaceDocument* document
 }
 
 void CompileController::settingsEdited() {
-    // Options, libdevice and LTO mode recompile at once: there is no typing to wait for.
+    // Options, libdevice, verify and LTO mode recompile at once: there is no typing to wait for.
     if (auto_) compileNow();
 }
 
@@ -30,7 +30,11 @@ void CompileController::edited() {
     if (auto_) debounce_.start();
 }
 
-void CompileController::compileNow() {
+void CompileController::compileNow() { submit(false); }
+
+void CompileController::verifyNow() { submit(true); }
+
+void CompileController::submit(bool verifyOnly) {
     debounce_.stop();
     if (flush_) flush_();
     const auto& ws = document_->workspace();
@@ -38,9 +42,12 @@ void CompileController::compileNow() {
     job.modules = ws.modules;
     job.options = ws.options;
     job.libdevice = ws.libdevice;
+    job.verify = ws.verify;
+    job.verifyOnly = verifyOnly;
     job.ltoMode = ws.ltoMode;
     job.outputs = outputs_;
     job.generation = ++generation_;
+    if (verifyOnly) verifyGeneration_ = job.generation;
     engine_->submit(job);
     clock_.start();
     stage_.clear();
@@ -70,7 +77,8 @@ void CompileController::onReply(const EngineReply& reply) {
     }
     stage_.clear();
     setBusy(false);
-    emit replyShown(reply);
+    if (reply.generation == verifyGeneration_) emit verified(reply);
+    else emit replyShown(reply);
 }
 
 void CompileController::setBusy(bool b) {

@@ -39,6 +39,8 @@ public:
 
 public slots:
     void compileNow();
+    // libNVVM's verifier alone; its reply comes as `verified`, and the outputs stay as they are.
+    void verifyNow();
     void cancel();    // the compile in flight is stopped, and its reply not shown
     void edited();    // a module's text changed: compile after the delay when auto-compile is on
     void settingsEdited();  // options, libdevice or LTO mode changed: compile now when auto is on
@@ -46,6 +48,7 @@ public slots:
 signals:
     void busyChanged(bool busy);
     void replyShown(const nvpg::gui::EngineReply& reply);  // the newest, not cancelled
+    void verified(const nvpg::gui::EngineReply& reply);    // the same, for verifyNow's request
     void cancelled();
     void stageChanged(const QString& stage);
 
@@ -53,6 +56,7 @@ private:
     void onReply(const EngineReply& reply);
     void onStage(quint64 generation, const pipeline::StageEvent& stage);
     void setBusy(bool b);
+    void submit(bool verifyOnly);
 
     Engine* engine_;
     WorkspaceDocument* document_;
@@ -63,6 +67,7 @@ private:
     QString stage_;
     quint64 generation_ = 0;
     quint64 cancelledUpTo_ = 0;
+    quint64 verifyGeneration_ = 0;  // the newest verify-only request
     bool auto_ = true;
     bool busy_ = false;
     int dropped_ = 0;

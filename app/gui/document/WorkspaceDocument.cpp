@@ -191,6 +191,13 @@ void WorkspaceDocument::setLibdevice(bool on) {
     setModified(true);
 }
 
+void WorkspaceDocument::setVerify(bool on) {
+    if (ws_.verify == on) return;
+    ws_.verify = on;
+    emit settingsChanged();
+    setModified(true);
+}
+
 void WorkspaceDocument::setLtoMode(lto::Mode mode) {
     if (ws_.ltoMode == mode) return;
     ws_.ltoMode = mode;

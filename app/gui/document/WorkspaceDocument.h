@@ -69,6 +69,7 @@ public:
     void setModuleText(int i, const std::string& text);  // no signal: editors are the source
     void setOptions(const nvvm::Options& options);
     void setLibdevice(bool on);
+    void setVerify(bool on);
     void setLtoMode(lto::Mode mode);
     void setName(const QString& name);
     void setRuns(std::vector<gpu::RunConfig> runs);
@@ -83,7 +84,7 @@ signals:
     void changed();
     void reloaded();        // reset() replaced everything; modulesChanged follows
     void modulesChanged();  // added, removed, renamed, moved, lazy flag, or reset
-    void settingsChanged();  // options, libdevice, LTO mode
+    void settingsChanged();  // options, libdevice, verify, LTO mode
     void modifiedChanged(bool modified);
     void pathChanged(const QString& path);
 

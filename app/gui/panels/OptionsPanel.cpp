@@ -120,6 +120,13 @@ OptionsPanel::OptionsPanel(WorkspaceDocument* document, QWidget* parent)
            "the functions the modules call are linked, once per program."));
     form->addRow(QString(), libdevice_);
 
+    verify_ = new QCheckBox(tr("verify before compiling"), this);
+    verify_->setObjectName(QStringLiteral("verify"));
+    verify_->setToolTip(
+        tr("Runs libNVVM's verifier (nvvmVerifyProgram) before each compile, as cuda.core does: IR it "
+           "refuses is not compiled. Uncheck to see what libNVVM makes of such IR anyway."));
+    form->addRow(QString(), verify_);
+
     ltoMode_ = new QComboBox(this);
     ltoMode_->setObjectName(QStringLiteral("ltoMode"));
     ltoMode_->addItem(tr("program (recompile the PTX's Program with -gen-lto)"),
@@ -162,6 +169,11 @@ OptionsPanel::OptionsPanel(WorkspaceDocument* document, QWidget* parent)
         if (syncing_) return;
         QScopedValueRollback guard(applying_, true);
         document_->setLibdevice(on);
+    });
+    connect(verify_, &QCheckBox::toggled, this, [this](bool on) {
+        if (syncing_) return;
+        QScopedValueRollback guard(applying_, true);
+        document_->setVerify(on);
     });
     connect(ltoMode_, &QComboBox::currentIndexChanged, this, [this] {
         if (syncing_) return;
@@ -353,12 +365,13 @@ void OptionsPanel::syncFromDocument() {
     const auto& ws = document_->workspace();
     const auto& o = ws.options;
     std::vector<QSignalBlocker> blockers;
-    blockers.reserve(options_.size() + 3);
+    blockers.reserve(options_.size() + 4);
     for (const auto& [info, control] : options_) blockers.emplace_back(control);
-    for (QObject* c : std::initializer_list<QObject*>{libdevice_, ltoMode_, extra_}) blockers.emplace_back(c);
+    for (QObject* c : std::initializer_list<QObject*>{libdevice_, verify_, ltoMode_, extra_}) blockers.emplace_back(c);
 
     for (const auto& [info, control] : options_) showOption(*info, control, o);
     libdevice_->setChecked(ws.libdevice);
+    verify_->setChecked(ws.verify);
     const auto mode = lto::modeName(ws.ltoMode);
     ltoMode_->setCurrentIndex(
         std::max(0, ltoMode_->findData(QString::fromLatin1(mode.data(), qsizetype(mode.size())))));

@@ -26,7 +26,7 @@ namespace nvpg::gui {
 class WorkspaceDocument;
 
 // The Options dock: one row per option of nvvm::optionTable() (arch from libNVVM's list, default:
-// the local GPU's; opt, ftz, prec-div, prec-sqrt, fma, -g, jump-table density), then libdevice,
+// the local GPU's; opt, ftz, prec-div, prec-sqrt, fma, -g, jump-table density), then libdevice, verify,
 // LTO mode and extra flags. Each control edits the document at once; invalid input (an extra
 // flag with two dashes, say) is explained next to the control and not applied, so the compile
 // never sees it.
@@ -46,6 +46,7 @@ public:
     QWidget* optionControl(std::string_view name) const;
     QComboBox* archCombo() const { return arch_; }
     QCheckBox* libdeviceCheck() const { return libdevice_; }
+    QCheckBox* verifyCheck() const { return verify_; }
     QComboBox* ltoModeCombo() const { return ltoMode_; }
     QLineEdit* extraFlagsEdit() const { return extra_; }
     QLabel* extraFlagsError() const { return extraError_; }
@@ -75,6 +76,7 @@ private:
     // The table's options the dock shows, in the table's order, with their controls.
     std::vector<std::pair<const nvvm::OptionInfo*, QWidget*>> options_;
     QCheckBox* libdevice_ = nullptr;
+    QCheckBox* verify_ = nullptr;
     QComboBox* ltoMode_ = nullptr;
     QLineEdit* extra_ = nullptr;
     QLabel* extraError_ = nullptr;

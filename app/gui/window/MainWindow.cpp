@@ -193,6 +193,7 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
         if (!modified && journal_) journal_->clear();
     });
     connect(controller_, &CompileController::replyShown, this, &MainWindow::showReply);
+    connect(controller_, &CompileController::verified, this, &MainWindow::showVerified);
     connect(editors_, &EditorArea::edited, controller_, &CompileController::edited);
     connect(document_, &WorkspaceDocument::settingsChanged, this, [this] {
         if (!opening_) controller_->settingsEdited();
@@ -470,6 +471,9 @@ void MainWindow::buildActions() {
 
     auto* build = menuBar()->addMenu(tr("&Build"));
     auto* compile = build->addAction(tr("&Compile"), QKeySequence(tr("Ctrl+B")), controller_, &CompileController::compileNow);
+    auto* verify = build->addAction(tr("&Verify"), controller_, &CompileController::verifyNow);
+    verify->setObjectName("verifyAction");
+    verify->setStatusTip(tr("Run libNVVM's verifier alone; the outputs stay as they are"));
     autoAction_ = build->addAction(tr("&Auto-compile after edits"));
     autoAction_->setCheckable(true);
     autoAction_->setChecked(QSettings().value("build/auto", true).toBool());
@@ -678,6 +682,23 @@ void MainWindow::showReply(const EngineReply& reply) {
     for (const auto& d : r.diagnostics) (d.severity == nvvm::Severity::Error ? errors : warnings)++;
     busyLabel_->setText(r.ok ? tr("Compiled in %1 s%2").arg(r.seconds, 0, 'f', 2).arg(warnings ? tr(", %n warning(s)", "", warnings) : QString())
                              : tr("%n error(s)", "", errors));
+}
+
+// A verify leaves the outputs and the Runs dock alone: it made nothing to show there.
+void MainWindow::showVerified(const EngineReply& reply) {
+    if (!reply.result) {
+        problems_->setError(reply.error);
+        editors_->setDiagnostics({});
+        busyLabel_->setText(tr("Not verified: %1").arg(reply.error.section('\n', 0, 0)));
+        return;
+    }
+    const auto& r = *reply.result;
+    problems_->setDiagnostics(r.diagnostics);
+    editors_->setDiagnostics(r.diagnostics);
+    int errors = 0, warnings = 0;
+    for (const auto& d : r.diagnostics) (d.severity == nvvm::Severity::Error ? errors : warnings)++;
+    if (!r.ok || errors) busyLabel_->setText(tr("Verify: %n error(s)", "", std::max(errors, 1)));
+    else busyLabel_->setText(warnings ? tr("Verified: %n warning(s)", "", warnings) : tr("Verified: no problems"));
 }
 
 bool MainWindow::maybeSave() {

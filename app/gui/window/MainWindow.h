@@ -94,6 +94,7 @@ private:
     void queryGpu();
     bool maybeSave();
     void showReply(const EngineReply& reply);
+    void showVerified(const EngineReply& reply);
     void updateTitle();
     void updateModuleActions();
     // The editor or output pane that has focus (or holds the focused find bar's search), else
