@@ -23,6 +23,15 @@ namespace fs = std::filesystem;
 
 namespace nvpg::cli {
 
+namespace {
+
+// nvpg's option for a table option: its name, with one dash for one letter (-g), else two.
+std::string cliOptionName(const nvvm::OptionInfo& info) {
+    return (info.name.size() == 1 ? "-" : "--") + std::string(info.name);
+}
+
+}  // namespace
+
 void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun) {
     cmd.add_option("INPUT", o.inputs, "NVVM IR modules in order (.ll text, .bc bitcode), or one .nvpg workspace")
         ->required();
@@ -34,7 +43,7 @@ void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun) {
     for (const auto& info : nvvm::optionTable()) {
         if (info.outputChoice) continue;  // gen-lto is --emit ltoir
         const std::string name(info.name);
-        const std::string cliName = (name.size() == 1 ? "-" : "--") + name;
+        const std::string cliName = cliOptionName(info);
         std::string help(info.help);
         if (info.kind == nvvm::OptionKind::Arch)
             help += ": " + nvvm::allowedValues(info) + "; default: the local GPU's, else libNVVM's default";
@@ -159,6 +168,12 @@ support::Result<JobInputs> jobFromArgs(const CompileOptions& o) {
         if (const auto it = o.nvvmOptions.find(std::string(info.name)); it != o.nvvmOptions.end())
             if (auto st = job.options.set(info.name, it->second); !st) return st.error();
     job.options.extraFlags.insert(job.options.extraFlags.end(), o.nvvmFlags.begin(), o.nvvmFlags.end());
+    // Checked here, before the pipeline's own check, so that the advice speaks of nvpg's options.
+    if (auto st = job.options.checkExtraFlags([](const nvvm::OptionInfo& info) {
+            return "its own nvpg option " + cliOptionName(info);
+        });
+        !st)
+        return st.error();
     return in;
 }
 

@@ -215,7 +215,7 @@ void Options::clear(std::string_view name) {
     std::visit([this](auto member) { this->*member = {}; }, info->field);
 }
 
-support::Status Options::validate(int cudaMajor) const {
+support::Status Options::validate(int cudaMajor, const OptionPlace& place) const {
     for (const auto& info : optionTable()) {
         switch (info.kind) {
             case OptionKind::Arch: {
@@ -247,23 +247,34 @@ support::Status Options::validate(int cudaMajor) const {
             case OptionKind::Switch: break;  // every value is allowed
         }
     }
+    return checkExtraFlags(place);
+}
+
+support::Status Options::checkExtraFlags(const OptionPlace& place) const {
     for (const auto& f : extraFlags) {
+        if (!support::startsWith(f, "-") || f.size() < 2)
+            return makeError(ErrorKind::Usage,
+                             fmt::format("extra flag '{}': a libNVVM flag starts with '-', e.g. -opt=3", f));
+        // The option a flag names, however it is dashed and whether or not it has its value yet:
+        // "-ftz" is a half-typed "-ftz=1", and libNVVM knows neither as an extra flag.
+        std::string_view named(f);
+        named.remove_prefix(support::startsWith(named, "--") ? 2 : 1);
+        named = named.substr(0, named.find('='));
+        if (const auto* o = findOption(named)) {
+            if (o->outputChoice)
+                return makeError(ErrorKind::Usage,
+                                 fmt::format("extra flag '{}': {} is chosen through the wanted outputs (LTO-IR), "
+                                             "not as a flag; leave it out",
+                                             f, o->name));
+            return makeError(ErrorKind::Usage,
+                             fmt::format("extra flag '{}' sets the option {}, which has {}: use that, not an "
+                                         "extra flag",
+                                         f, o->name, place ? place(*o) : std::string("its own setting")));
+        }
         if (support::startsWith(f, "--"))
             return makeError(ErrorKind::Usage,
                              fmt::format("extra flag '{}': libNVVM flags take a single dash: '{}'",
                                          f, f.substr(1)));
-        if (!support::startsWith(f, "-") || f.size() < 2)
-            return makeError(ErrorKind::Usage,
-                             fmt::format("extra flag '{}': a libNVVM flag starts with '-', e.g. -opt=3", f));
-        for (const auto& o : optionTable()) {
-            const std::string_view flag = o.flag;
-            const bool same = flag.back() == '=' ? support::startsWith(f, flag) : f == flag;
-            if (same)
-                return makeError(ErrorKind::Usage,
-                                 fmt::format("extra flag '{}' sets the option {}, which has its own "
-                                             "field: set {} there instead",
-                                             f, o.name, o.name));
-        }
     }
     return {};
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -9,6 +10,12 @@
 #include "support/Result.h"
 
 namespace nvpg::nvvm {
+
+struct OptionInfo;
+// Where a front end sets a typed option, in its own words, for the advice on an extra flag that
+// sets one: nvpg gives "its own option, --opt", the app "its own field above". Empty: core's
+// words, which name neither.
+using OptionPlace = std::function<std::string(const OptionInfo&)>;
 
 // libNVVM's compile options, typed. Unset fields are not passed, so libNVVM's own defaults apply
 // (and the PTX matches what a plain call with the same flags gives).
@@ -28,8 +35,12 @@ struct Options {
     // and workspace files use too. The error names the option and its allowed values.
     support::Status set(std::string_view name, std::string_view value);
     // Checks every field against the option table and the arch list of `cudaMajor`, and the
-    // extra flags for a libNVVM flag's shape.
-    support::Status validate(int cudaMajor = 13) const;
+    // extra flags as checkExtraFlags does.
+    support::Status validate(int cudaMajor = 13, const OptionPlace& place = {}) const;
+    // Checks the extra flags for a libNVVM flag's shape. A flag that names a typed option, with
+    // one dash or two, with a value or without ("-opt=3", "--opt=3", "-ftz"), is refused with
+    // one answer: the option is set where `place` says, not as an extra flag.
+    support::Status checkExtraFlags(const OptionPlace& place = {}) const;
     // The flags for libNVVM, in the option table's order, then the extra flags.
     std::vector<std::string> flags() const;
     // The value of an option as `set` takes it, or nothing when unset.
