@@ -12,14 +12,19 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTreeWidget>
 
 #include <functional>
 
 #include "TestSupport.h"
+#include "compile/CompileController.h"
 #include "document/WorkspaceDocument.h"
 #include "nvvm/Options.h"
+#include "output/OutputView.h"
 #include "panels/OptionsPanel.h"
+#include "panels/ProblemsPanel.h"
 #include "panels/SettingsDialog.h"
+#include "window/MainWindow.h"
 
 using nvpg::gui::OptionsPanel;
 using nvpg::gui::SettingsDialog;
@@ -89,6 +94,7 @@ private slots:
     void extraFlagWithOwnFieldIsRejected();
     void invalidTextSurvivesOtherEdits();
     void typedExtraFlagsApply();
+    void halfTypedFlagIsNeverCompiled();
     void resetUpdatesControlsWithoutEditing();
     void resetWithForeignArch();
 
@@ -378,13 +384,61 @@ void TestOptions::typedExtraFlagsApply() {
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
     panel.extraFlagsEdit()->setFocus();
     QTest::keyClicks(panel.extraFlagsEdit(), "-generate-line-info");
+    // Typed flags apply when the typing pauses.
+    QTRY_COMPARE(doc.workspace().options.extraFlags, std::vector<std::string>{"-generate-line-info"});
     QVERIFY(!panel.hasInvalidInput());
-    QCOMPARE(doc.workspace().options.extraFlags, std::vector<std::string>{"-generate-line-info"});
     QVERIFY(panel.extraFlagsError()->isHidden());
     QTest::keyClicks(panel.extraFlagsEdit(), " --x");
-    QVERIFY(panel.hasInvalidInput());
+    QTRY_VERIFY(panel.hasInvalidInput());
     QVERIFY(panel.extraFlagsError()->isVisible());
     QCOMPARE(doc.workspace().options.extraFlags, std::vector<std::string>{"-generate-line-info"});
+}
+
+// Someone typing "-ftz=1" into the window's field, key by key with the events of each key
+// processed: no compile starts with a part of it ("-ftz" is not a libNVVM flag), the field says
+// where ftz is set, and no "unsupported option" shows. A valid flag typed the same way compiles
+// once, whole.
+void TestOptions::halfTypedFlagIsNeverCompiled() {
+    nvpg::test::useNvpgAsEngine();
+    nvpg::gui::MainWindow w;
+    w.setSaveQuestion([] { return QMessageBox::Discard; });
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy replies(w.controller(), &nvpg::gui::CompileController::replyShown);
+    QVERIFY(w.openPaths({QString::fromStdString((nvpg::test::dataDir() / "ir/sinf.ll").string())}));
+    QVERIFY(replies.wait(60000));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.controller()->busy(), 60000);
+
+    // Every options change compiles at once: what the document holds at each is what is compiled.
+    std::vector<std::vector<std::string>> compiled;
+    connect(w.document(), &WorkspaceDocument::settingsChanged, this,
+            [&] { compiled.push_back(w.document()->workspace().options.extraFlags); });
+    auto* panel = w.optionsPanel();
+    auto* edit = panel->extraFlagsEdit();
+    edit->setFocus();
+    QTest::keyClicks(edit, "-ftz=1", Qt::NoModifier, 40);
+    QTest::qWait(1500);
+    QVERIFY2(compiled.empty(), compiled.empty() ? "" : nvpg::support::join(compiled.front(), " ").c_str());
+    QVERIFY(panel->hasInvalidInput());
+    QVERIFY(!panel->extraFlagsError()->isHidden());
+    QVERIFY2(panel->extraFlagsError()->text().contains("sets the option ftz, which has its own field above"),
+             qPrintable(panel->extraFlagsError()->text()));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.controller()->busy(), 60000);
+    QVERIFY2(!w.output()->errorText().contains("unsupported"), qPrintable(w.output()->errorText()));
+    auto* rows = w.problems()->view();
+    for (int i = 0; i < rows->topLevelItemCount(); ++i)
+        QVERIFY2(!rows->topLevelItem(i)->text(nvpg::gui::ProblemsPanel::MessageColumn).contains("unsupported"),
+                 qPrintable(rows->topLevelItem(i)->text(nvpg::gui::ProblemsPanel::MessageColumn)));
+    QCOMPARE(w.document()->workspace().options.extraFlags, std::vector<std::string>{});
+
+    edit->selectAll();
+    QTest::keyClicks(edit, "-generate-line-info", Qt::NoModifier, 40);
+    QTRY_COMPARE(compiled.size(), size_t(1));
+    QCOMPARE(compiled.front(), std::vector<std::string>{"-generate-line-info"});
+    QVERIFY(!panel->hasInvalidInput());
+    QVERIFY(panel->extraFlagsError()->isHidden());
+    QTest::qWait(1000);
+    QCOMPARE(compiled.size(), size_t(1));
 }
 
 void TestOptions::resetUpdatesControlsWithoutEditing() {

@@ -11,6 +11,7 @@
 #include <QScopedValueRollback>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QTimer>
 
 #include "document/WorkspaceDocument.h"
 #include "lto/Mode.h"
@@ -25,6 +26,11 @@ namespace {
 constexpr int kForeignArchRole = Qt::UserRole + 1;
 
 const QColor kErrorColor(0xc6, 0x28, 0x28);
+
+// How long typing in the extra-flags field pauses before its flags are checked and applied:
+// every option edit compiles at once, and "-ftz=1" on its way passes "-ftz", which libNVVM
+// refuses. Longer than the gap between two keys of someone typing, short enough to feel prompt.
+constexpr int kTypingPauseMs = 600;
 
 QString qs(std::string_view s) {
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
@@ -181,8 +187,19 @@ OptionsPanel::OptionsPanel(WorkspaceDocument* document, QWidget* parent)
         QScopedValueRollback guard(applying_, true);
         document_->setLtoMode(mode.value_or(lto::Mode::Program));
     });
+    // Typed text waits for a pause (or Enter, or leaving the field); text set by a program is
+    // whole, and applies at once.
+    extraPause_ = new QTimer(this);
+    extraPause_->setSingleShot(true);
+    extraPause_->setInterval(kTypingPauseMs);
+    connect(extraPause_, &QTimer::timeout, this, &OptionsPanel::onExtraFlagsEdited);
     connect(extra_, &QLineEdit::textChanged, this, [this] {
-        if (!syncing_) onExtraFlagsEdited();
+        if (syncing_) return;
+        if (extra_->isModified()) extraPause_->start();
+        else onExtraFlagsEdited();
+    });
+    connect(extra_, &QLineEdit::editingFinished, this, [this] {
+        if (extraPause_->isActive()) onExtraFlagsEdited();
     });
     connect(document_, &WorkspaceDocument::settingsChanged, this, &OptionsPanel::syncFromDocument);
 
@@ -313,8 +330,14 @@ void OptionsPanel::editOptions(const std::function<void(nvvm::Options&)>& edit) 
 bool OptionsPanel::checkExtraFlags(const std::vector<std::string>& flags) {
     nvvm::Options candidate;
     candidate.extraFlags = flags;
-    // Validated alone, so that the message is about these flags and not about another field.
-    const auto status = candidate.validate(cudaMajor_);
+    // Checked alone, so that the message is about these flags and not about another field; an
+    // option that has a control here is set there.
+    const auto status = candidate.checkExtraFlags([](const nvvm::OptionInfo& info) {
+        return (info.kind == nvvm::OptionKind::Switch ? tr("its own check box above, \"%1\"")
+                                                      : tr("its own field above, \"%1\""))
+            .arg(qs(info.label))
+            .toStdString();
+    });
     extraInvalid_ = !status.ok();
     extraError_->setText(extraInvalid_ ? QString::fromStdString(status.error().message)
                                        : QString());
@@ -328,6 +351,7 @@ bool OptionsPanel::checkExtraFlags(const std::vector<std::string>& flags) {
 }
 
 void OptionsPanel::onExtraFlagsEdited() {
+    extraPause_->stop();
     const auto tokens = splitFlags(extra_->text());
     if (!checkExtraFlags(tokens)) return;
     // Recorded first: the settingsChanged this causes must not rewrite what the user typed.
@@ -379,7 +403,8 @@ void OptionsPanel::syncFromDocument() {
     // The field keeps half-typed (invalid) text across unrelated setting changes; only new
     // flags in the document (a workspace load) replace it.
     const bool external = o.extraFlags != syncedExtraFlags_;
-    if (external || (!extraInvalid_ && splitFlags(extra_->text()) != o.extraFlags)) {
+    if (external || (!extraInvalid_ && !extraPause_->isActive() && splitFlags(extra_->text()) != o.extraFlags)) {
+        extraPause_->stop();  // what was being typed is replaced
         extra_->setText(joinFlags(o.extraFlags));
         syncedExtraFlags_ = o.extraFlags;
         // Flags a workspace file brings are checked too, so a bad one is explained here rather

@@ -15,6 +15,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
+class QTimer;
 
 namespace nvpg::nvvm {
 struct Options;
@@ -27,9 +28,10 @@ class WorkspaceDocument;
 
 // The Options dock: one row per option of nvvm::optionTable() (arch from libNVVM's list, default:
 // the local GPU's; opt, ftz, prec-div, prec-sqrt, fma, -g, jump-table density), then libdevice, verify,
-// LTO mode and extra flags. Each control edits the document at once; invalid input (an extra
-// flag with two dashes, say) is explained next to the control and not applied, so the compile
-// never sees it.
+// LTO mode and extra flags. Each control edits the document at once, but the extra-flags field
+// only when typing pauses (or on Enter): a half-typed flag is never compiled. Invalid input (an
+// extra flag with two dashes, say) is explained next to the control and not applied, so the
+// compile never sees it and the last valid flags stay.
 class OptionsPanel : public QWidget {
     Q_OBJECT
 
@@ -80,6 +82,7 @@ private:
     QComboBox* ltoMode_ = nullptr;
     QLineEdit* extra_ = nullptr;
     QLabel* extraError_ = nullptr;
+    QTimer* extraPause_ = nullptr;  // typing in extra_ paused: check and apply it
     QPalette extraPalette_;
 
     // Set while the controls are written from the document, and while this panel writes to
