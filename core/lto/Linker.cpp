@@ -1,6 +1,7 @@
 #include "lto/Linker.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -20,6 +21,57 @@ std::string readLog(nvJitLinkHandle h, nvJitLinkResult (*sizeFn)(nvJitLinkHandle
     while (!log.empty() && log.back() == '\0') log.pop_back();
     return log;
 }
+
+// How nvJitLink names a function nothing defines: at the LTO link ("Undefined reference to
+// '__nv_sinf' in ...") and from ptxas at the cubin link ("Unresolved extern function '__nv_sinf'").
+constexpr std::string_view kUndefinedSaid[] = {"Undefined reference to '", "Unresolved extern function '"};
+
+}  // namespace
+
+std::optional<std::string> undefinedFunction(std::string_view message) {
+    for (const auto said : kUndefinedSaid) {
+        const auto at = message.find(said);
+        if (at == std::string_view::npos) continue;
+        const auto from = at + said.size();
+        const auto to = message.find('\'', from);
+        if (to == std::string_view::npos || to == from) continue;
+        return std::string(message.substr(from, to - from));
+    }
+    return std::nullopt;
+}
+
+void placeUndefinedFunctions(std::vector<nvvm::Diagnostic>& diagnostics, const std::vector<nvvm::Module>& modules) {
+    for (auto& d : diagnostics) {
+        if (!d.module.empty()) continue;
+        const auto fn = undefinedFunction(d.message);
+        if (!fn) continue;
+        const std::string callee = "@" + *fn + "(";
+        // The first call is what to fix (or what libdevice supplies); a module that only
+        // declares it is the place when none calls it.
+        std::optional<nvvm::Diagnostic> call, declare;
+        for (const auto& m : modules) {
+            if (m.isBitcode()) continue;
+            int lineNo = 0;
+            for (auto line : support::splitLines(m.bytes)) {
+                ++lineNo;
+                const auto at = line.find(callee);
+                if (at == std::string_view::npos) continue;
+                const bool isCall = line.find("call ") != std::string_view::npos;
+                auto& slot = isCall ? call : declare;
+                if (slot) continue;
+                slot = d;
+                slot->module = m.name;
+                slot->line = lineNo;
+                slot->column = static_cast<int>(at) + 1;
+            }
+            if (call) break;
+        }
+        if (call) d = *call;
+        else if (declare) d = *declare;
+    }
+}
+
+namespace {
 
 void addFailure(LinkOutput& out, std::string_view step) {
     for (auto line : support::splitLines(out.errorLog)) {
@@ -45,9 +97,7 @@ void addFailure(LinkOutput& out, std::string_view step) {
 
 std::string libdeviceHint(std::string_view message) {
     // libdevice's functions are all named __nv_*: the likely fix is to link it.
-    if (message.find("Undefined reference to '__nv_") == std::string_view::npos &&
-        message.find("Unresolved extern function '__nv_") == std::string_view::npos)
-        return {};
+    if (const auto fn = undefinedFunction(message); !fn || !support::startsWith(*fn, "__nv_")) return {};
     return " (a libdevice function: link libdevice, e.g. nvpg --libdevice or the Options dock's \"link libdevice\")";
 }
 

@@ -1,10 +1,12 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "nvvm/Diagnostic.h"
+#include "nvvm/Module.h"
 #include "nvvm/Options.h"
 #include "toolkit/NvJitLinkApi.h"
 
@@ -50,5 +52,12 @@ std::vector<std::string> linkOptionsFor(const nvvm::Options& options);
 // " (a libdevice function: link libdevice, ...)" for a message that names a missing __nv_
 // function (nvJitLink's "Undefined reference", ptxas' "Unresolved extern function"); else empty.
 std::string libdeviceHint(std::string_view message);
+
+// The function an nvJitLink message says nothing defines ("__nv_sinf"), if it says so.
+std::optional<std::string> undefinedFunction(std::string_view message);
+// nvJitLink names an undefined function but no place: its diagnostic is placed at the first
+// call of that function in the text modules (else at its declaration), so the module that
+// needs it is marked and the line is one click away.
+void placeUndefinedFunctions(std::vector<nvvm::Diagnostic>& diagnostics, const std::vector<nvvm::Module>& modules);
 
 }  // namespace nvpg::lto

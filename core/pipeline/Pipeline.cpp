@@ -277,6 +277,7 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
         stage({StageId::LinkLtoPtx, {}});
         auto l = lto::link(*tk.nvJitLink(), smArch, ltoInputs, lto::LinkTarget::Ptx, linkOptions);
         out.stages.push_back({StageId::LinkLtoPtx, l.seconds});
+        lto::placeUndefinedFunctions(l.diagnostics, job.modules);
         append(out.diagnostics, l.diagnostics);
         if (!l.ok) {
             out.seconds = total.seconds();
@@ -292,6 +293,7 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
         stage({StageId::LinkLtoCubin, {}});
         auto l = lto::link(*tk.nvJitLink(), smArch, ltoInputs, lto::LinkTarget::Cubin, linkOptions);
         out.stages.push_back({StageId::LinkLtoCubin, l.seconds});
+        lto::placeUndefinedFunctions(l.diagnostics, job.modules);
         append(out.diagnostics, l.diagnostics);
         out.ltoFigures.source = fmt::format("nvJitLink {} -verbose: its ptxas on the LTO-linked cubin",
                                             support::join(out.linkFlags, " "));

@@ -1,6 +1,7 @@
 #include "pipeline/Summary.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -279,6 +280,22 @@ ResultSummary summarizeResult(const CompileResult& r, std::string_view ltoUnavai
     return out;
 }
 
+std::optional<Failure> failureOf(const CompileResult& r) {
+    if (r.ok || r.stages.empty()) return std::nullopt;
+    Failure f;
+    f.stage = r.stages.back().id;
+    switch (f.stage) {
+        case StageId::CompileLtoIr:
+        case StageId::CompileModuleLtoIr:
+        case StageId::CompileLtoIrSeparate:
+        case StageId::LinkLtoPtx:
+        case StageId::LinkLtoCubin: f.ltoPane = true; break;
+        default: break;
+    }
+    f.mark = fmt::format("{} failed", stageName(f.stage));
+    return f;
+}
+
 std::string failureSummary(const CompileResult& r) {
     size_t errors = 0;
     const nvvm::Diagnostic* first = nullptr;
@@ -288,7 +305,13 @@ std::string failureSummary(const CompileResult& r) {
         ++errors;
     }
     if (!first) return {};
-    return fmt::format("Compile failed with {} (see Problems): {}",
+    // libNVVM's compile of the PTX is "the compile"; a later stage is named.
+    std::string what = "Compile";
+    if (const auto f = failureOf(r); f && (f->ltoPane || isLinkStage(f->stage))) {
+        what = std::string(stageName(f->stage));
+        what[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(what[0])));
+    }
+    return fmt::format("{} failed with {} (see Problems): {}", what,
                        plural(errors, "error", "errors"),
                        firstLine(nvvm::formatDiagnostic(*first)));
 }

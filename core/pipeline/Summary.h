@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,8 +38,19 @@ struct ResultSummary {
 // missing here. It is the LTO notice of a PTX-only result when given.
 ResultSummary summarizeResult(const CompileResult& result, std::string_view ltoUnavailable = {});
 
-// The one-line banner for a compile that libNVVM rejected: "Compile failed with 2 errors (see
-// Problems): a.ll:3:1: error: ...". Empty when the result has no error.
+// The stage whose failure ended a result (the pipeline stops at the first that fails), and the
+// pane its output belongs in: the LTO pane for LTO-IR and the links, the PTX pane for the PTX
+// compile and for assembling the PTX (its figures). Nothing for a result that did not fail.
+struct Failure {
+    StageId stage = StageId::CompilePtx;
+    bool ltoPane = false;
+    std::string mark;  // the pane header's words: "link LTO-IR to cubin failed"
+};
+std::optional<Failure> failureOf(const CompileResult& result);
+
+// The one-line banner for a failed compile, naming the stage and the first error: "Compile
+// failed with 2 errors (see Problems): a.ll:3:1: error: ...", "Link LTO-IR to cubin failed with
+// 1 error (see Problems): ...". Empty when the result has no error.
 std::string failureSummary(const CompileResult& result);
 
 // "0.42 ms", "12.3 ms", "1.25 s": stage times as the headers write them.

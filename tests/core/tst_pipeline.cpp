@@ -228,6 +228,40 @@ private slots:
         QVERIFY(std::find(f.begin(), f.end(), "__nv_cosf") == f.end());
     }
 
+    // __nv_sinf called by a kernel LTO keeps, without libdevice: the PTX compiles, the cubin link fails. Its error is placed on
+    // the call (nvJitLink names no place), carries the hint to link libdevice, and the result
+    // says which stage failed and which pane it belongs to.
+    void linkFailureIsPlacedAndHinted() {
+        pipeline::Pipeline p(test::realToolkit());
+        pipeline::Job job;
+        job.modules = {test::irFixture("sinf-kept.ll")};
+        job.options.arch = "compute_90";
+        job.outputs = pipeline::kPtx | pipeline::kLtoIr | pipeline::kLtoPtx | pipeline::kCubin;
+        auto r = p.run(job);
+        QVERIFY(r);
+        QVERIFY(!r->ok && !r->ptx.empty());
+        const auto err = std::find_if(r->diagnostics.begin(), r->diagnostics.end(),
+                                      [](const auto& d) { return d.severity == nvvm::Severity::Error; });
+        QVERIFY(err != r->diagnostics.end());
+        QVERIFY2(err->message.find("'__nv_sinf'") != std::string::npos, err->message.c_str());
+        QVERIFY2(err->message.find("link libdevice") != std::string::npos, err->message.c_str());
+        QCOMPARE(err->source, std::string("nvJitLink"));
+        QCOMPARE(err->module, std::string("sinf-kept.ll"));
+        QCOMPARE(err->line, 12);  // "%r = call float @__nv_sinf(float %x)"
+        const auto failure = pipeline::failureOf(*r);
+        QVERIFY(failure);
+        // The LTO PTX link or the cubin link, both the LTO pane's.
+        QVERIFY(pipeline::isLinkStage(failure->stage));
+        QVERIFY(failure->ltoPane);
+        QVERIFY2(pipeline::failureSummary(*r).starts_with("Link LTO-IR to"), pipeline::failureSummary(*r).c_str());
+        QCOMPARE(failure->mark, std::string(pipeline::stageName(failure->stage)) + " failed");
+        // A result that did not fail has none.
+        job.libdevice = true;
+        auto ok = p.run(job);
+        QVERIFY(ok && ok->ok);
+        QVERIFY(!pipeline::failureOf(*ok));
+    }
+
     void libdeviceFunctionsFromBitcodeToo() {
         const auto llvmAs = QStandardPaths::findExecutable("llvm-as-14");
         if (llvmAs.isEmpty()) QSKIP("llvm-as-14 is not installed (Debian package llvm-14)");
