@@ -368,6 +368,34 @@ private slots:
         QVERIFY(!v.findChild<QLabel*>("errorBanner")->isVisibleTo(&v));
     }
 
+    // A stage after the PTX that fails (here ptxas at the cubin link: __nv_sinf without
+    // libdevice) is shown like a parse error: a banner naming it, and the pane its output
+    // belongs in marked failed. This compile's PTX is shown, so the banner does not say the
+    // output is older. A parse error marks the PTX pane; a good compile clears both.
+    void failedStagesAreMarkedOnTheirPane() {
+        OutputView v;
+        v.showReply(reply(compile({test::irFixture("sinf-kept.ll")}), 1));
+        QVERIFY2(v.errorText().contains("'__nv_sinf'") && v.errorText().contains("link libdevice"),
+                 qPrintable(v.errorText()));
+        QVERIFY2(v.errorText().startsWith("Link LTO-IR to"), qPrintable(v.errorText()));
+        QVERIFY2(!v.errorText().contains("last successful"), qPrintable(v.errorText()));
+        QVERIFY(v.findChild<QLabel*>("errorBanner")->isVisibleTo(&v));
+        QVERIFY2(v.ltoHeader().startsWith("LTO · ✗ link LTO-IR to"), qPrintable(v.ltoHeader()));
+        QVERIFY(v.findChild<QLabel*>("ltoHeader")->property("failed").toBool());
+        QVERIFY2(!v.ptxHeader().contains("✗"), qPrintable(v.ptxHeader()));
+        QVERIFY(v.ptxText().contains(".entry sin_kernel"));
+
+        v.showReply(reply(compile({test::irFixture("broken.ll")}), 2));
+        QVERIFY2(v.ptxHeader().contains("✗") && v.ptxHeader().contains("failed"), qPrintable(v.ptxHeader()));
+        QVERIFY2(!v.ltoHeader().contains("✗"), qPrintable(v.ltoHeader()));
+        QVERIFY(v.errorText().contains("last successful"));
+
+        v.showReply(reply(keptDropped_, 3));
+        QVERIFY(v.errorText().isEmpty());
+        QVERIFY(!v.ptxHeader().contains("✗") && !v.ltoHeader().contains("✗"));
+        QVERIFY(!v.findChild<QLabel*>("ltoHeader")->property("failed").toBool());
+    }
+
     void firstVisibleLineIsKeptAcrossResults() {
         OutputView v;
         // 300 pixels of editor-and-header as before the figures tables, which take up to 4 rows.

@@ -367,29 +367,51 @@ OutputView::OutputView(QWidget* parent) : QWidget(parent) {
 OutputView::~OutputView() = default;
 
 void OutputView::showReply(const EngineReply& reply) {
+    stale_ = false;
     if (!reply.result) {
+        ptxFailure_.clear();
+        ltoFailure_.clear();
+        updateHeaders();
         showBanner(reply.error.isEmpty() ? tr("The compile gave no result.") : reply.error);
         return;
     }
     const auto& r = *reply.result;
+    // A failed stage is marked on the pane its output belongs in, whichever it is.
+    ptxFailure_.clear();
+    ltoFailure_.clear();
+    if (const auto failure = pipeline::failureOf(r))
+        (failure->ltoPane ? ltoFailure_ : ptxFailure_) = fromStd(failure->mark);
     if (r.ptx.empty() && r.hasErrors()) {
         // A typo should not blank the panes someone is comparing: the Problems panel has the
         // details, the last good output stays.
+        updateHeaders();
         showBanner(fromStd(pipeline::failureSummary(r)));
         return;
     }
-    showBanner({});
     showResult(reply.result);
+    // A later stage that failed (a link, the cubin) leaves this compile's PTX to look at.
+    showBanner(fromStd(pipeline::failureSummary(r)), /*olderOutput=*/false);
 }
 
-void OutputView::showBanner(const QString& text) {
+void OutputView::markStale(const QString& why) {
+    if (!result_) return;  // no output to be stale
+    stale_ = true;
+    staleWhy_ = why;
+    updateHeaders();
+}
+
+bool OutputView::isStale() const {
+    return stale_;
+}
+
+void OutputView::showBanner(const QString& text, bool olderOutput) {
     if (text.isEmpty()) {
         banner_->clear();
         banner_->hide();
         return;
     }
     QString shown = text;
-    if (result_)
+    if (result_ && olderOutput)
         shown += QLatin1Char('\n') + tr("Showing the output of the last successful compile.");
     banner_->setText(shown);
     banner_->show();
@@ -418,6 +440,9 @@ void OutputView::showResult(const std::shared_ptr<const pipeline::CompileResult>
 void OutputView::clear() {
     result_.reset();
     summary_ = {};
+    ptxFailure_.clear();
+    ltoFailure_.clear();
+    stale_ = false;
     diffStale_ = true;
     showBanner({});
     setPaneText(ptxEdit_, {});
@@ -504,12 +529,31 @@ void OutputView::updateHeaders() {
         ptxHeader_->setToolTip(tr("libNVVM's PTX of the whole program"));
         ltoHeader_->setText(tr("LTO"));
         ltoHeader_->setToolTip(tr("nvJitLink's LTO link of the program's LTO-IR"));
-        return;
+    } else {
+        ptxHeader_->setText(fromStd(summary_.ptx.header));
+        ptxHeader_->setToolTip(fromStd(summary_.ptx.toolTip));
+        ltoHeader_->setText(fromStd(summary_.lto.header));
+        ltoHeader_->setToolTip(fromStd(summary_.lto.toolTip));
     }
-    ptxHeader_->setText(fromStd(summary_.ptx.header));
-    ptxHeader_->setToolTip(fromStd(summary_.ptx.toolTip));
-    ltoHeader_->setText(fromStd(summary_.lto.header));
-    ltoHeader_->setToolTip(fromStd(summary_.lto.toolTip));
+    // What the pane's text is, right after its name: a failed stage, output from before a cancel.
+    const QString sep = QStringLiteral(" · ");
+    auto mark = [&](QLabel* header, const QString& failure) {
+        QString text = header->text();
+        int at = text.indexOf(sep);
+        if (at < 0) at = int(text.size());
+        QString words;
+        if (!failure.isEmpty()) words += sep + QStringLiteral("✗ ") + failure;
+        if (stale_) words += sep + staleWhy_;
+        text.insert(at, words);
+        header->setText(text);
+        header->setProperty("failed", !failure.isEmpty());
+        header->setProperty("stale", stale_);
+        header->setStyleSheet(!failure.isEmpty() ? QStringLiteral("color: #b3261e;")
+                              : stale_          ? QStringLiteral("color: palette(mid);")
+                                                : QString());
+    };
+    mark(ptxHeader_, ptxFailure_);
+    mark(ltoHeader_, ltoFailure_);
 }
 
 void OutputView::updateFigures() {

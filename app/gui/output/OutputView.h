@@ -37,6 +37,10 @@ public:
     // Fills both panes from a reply; an error reply keeps the last output and says why on top.
     void showReply(const EngineReply& reply);
     void clear();
+    // The panes' text is from before a compile that was cancelled: the headers say so (`why`)
+    // until the next reply.
+    void markStale(const QString& why);
+    bool isStale() const;
     void setDiffMode(bool on);
     bool diffMode() const;
 
@@ -95,7 +99,8 @@ signals:
 
 private:
     void showResult(const std::shared_ptr<const pipeline::CompileResult>& result);
-    void showBanner(const QString& text);
+    // `olderOutput`: the panes keep an earlier compile's output, and the banner says so.
+    void showBanner(const QString& text, bool olderOutput = true);
     void updateHeaders();
     void updateLtoPane();
     void updateFigures();
@@ -106,6 +111,10 @@ private:
     std::shared_ptr<const pipeline::CompileResult> result_;
     pipeline::ResultSummary summary_;  // of result_: the headers and notices shown
     QString ltoUnavailable_;
+    // The headers' marks: the failed stage of the last reply on its pane; a cancel since then.
+    QString ptxFailure_, ltoFailure_;
+    bool stale_ = false;
+    QString staleWhy_;
     QString exportBase_ = QStringLiteral("program");
     QString exportDir_;
 
