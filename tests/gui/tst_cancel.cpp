@@ -17,6 +17,7 @@
 #include "document/WorkspaceDocument.h"
 #include "editor/EditorArea.h"
 #include "editor/ModuleEditor.h"
+#include "output/OutputView.h"
 #include "window/MainWindow.h"
 
 using namespace nvpg;
@@ -261,6 +262,39 @@ private slots:
         QTest::qWait(100);
         QVERIFY(shown.isEmpty());
         QCOMPARE(engine.stoppedCompiles(), 0);
+    }
+
+    // After a cancel the panes still show the compile before it: their headers say so until
+    // the next compile is shown.
+    void aCancelledCompileMarksThePanesStale() {
+        MainWindow w;
+        w.setSaveQuestion([] { return QMessageBox::Discard; });
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.controller()->setAutoCompile(false);
+        w.openPaths({});
+        w.editors()->addModule("sinf.ll", test::irFixture("sinf.ll").bytes, false);
+        w.document()->setLibdevice(true);
+        QSignalSpy shown(w.controller(), &CompileController::replyShown);
+        w.controller()->compileNow();
+        QVERIFY(shown.wait(60000));
+        QVERIFY(!w.output()->ptxHeader().contains("stale"));
+
+        w.editors()->addModule("big.ll", test::manyKernelsModule(kLongKernels).bytes, false);
+        w.controller()->compileNow();
+        QVERIFY(waitForStage(*w.controller(), "compiling PTX", 30000));
+        QTest::keyClick(&w, Qt::Key_Escape);
+        QVERIFY(!w.controller()->busy());
+        QVERIFY2(w.output()->ptxHeader().contains("stale: from before the cancelled compile"),
+                 qPrintable(w.output()->ptxHeader()));
+        QVERIFY2(w.output()->ltoHeader().contains("stale"), qPrintable(w.output()->ltoHeader()));
+        QVERIFY(w.output()->ptxText().contains(".entry sin_kernel"));
+
+        w.editors()->removeModule(w.document()->indexOf("big.ll"));
+        w.controller()->compileNow();
+        QVERIFY(shown.wait(60000));
+        QVERIFY2(!w.output()->ptxHeader().contains("stale"), qPrintable(w.output()->ptxHeader()));
+        QVERIFY(!w.output()->ltoHeader().contains("stale"));
     }
 
     void theStatusBarShowsTheStageAndCancelled() {

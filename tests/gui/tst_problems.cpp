@@ -3,10 +3,19 @@
 #include <QAbstractItemModelTester>
 
 #include <QClipboard>
+#include <QDockWidget>
 #include <QLabel>
+#include <QTabWidget>
 #include <QTreeWidget>
 
+#include "TestSupport.h"
+#include "compile/CompileController.h"
+#include "editor/EditorArea.h"
+#include "editor/ModuleEditor.h"
+#include "document/WorkspaceDocument.h"
+#include "output/OutputView.h"
 #include "panels/ProblemsPanel.h"
+#include "window/MainWindow.h"
 
 using namespace nvpg;
 using nvpg::gui::ProblemsPanel;
@@ -23,12 +32,101 @@ std::vector<nvvm::Diagnostic> sample() {
     };
 }
 
+QString fixture(const char* name) {
+    return QString::fromStdString((nvpg::test::dataDir() / "ir" / name).string());
+}
+
+// A window on the fixture, once its first compile is shown.
+std::unique_ptr<gui::MainWindow> windowOn(const char* name) {
+    auto w = std::make_unique<gui::MainWindow>();
+    w->setSaveQuestion([] { return QMessageBox::Discard; });
+    w->show();
+    if (!QTest::qWaitForWindowExposed(w.get())) return nullptr;
+    QSignalSpy shown(w->controller(), &gui::CompileController::replyShown);
+    if (!w->openPaths({fixture(name)}) || !shown.wait(60000)) return nullptr;
+    return w;
+}
+
 }  // namespace
 
 class TestProblems : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase() {
+        test::useNvpgAsEngine();
+        test::isolateAppData("tst_gui_problems");
+    }
+
+    // A kernel (kept by LTO) calling __nv_sinf without libdevice compiles to PTX, and then the cubin link
+    // fails in ptxas. That failure looks like one: the banner names it with the hint to link
+    // libdevice, the LTO pane's header says the link failed, the Problems row (with the same
+    // hint) is placed on the call, whose module's tab is marked, and Problems comes forward.
+    void linkErrorLooksLikeAFailure() {
+        auto w = windowOn("sinf-kept.ll");
+        QVERIFY(w);
+        QVERIFY(!w->document()->workspace().libdevice);
+        const auto& reply = w->lastReply();
+        QVERIFY(reply.result && !reply.result->ok);
+        QVERIFY(!reply.result->ptx.empty());
+
+        auto* rows = w->problems()->view();
+        QVERIFY(rows->topLevelItemCount() >= 1);
+        auto* row = rows->topLevelItem(0);
+        const QString message = row->text(ProblemsPanel::MessageColumn);
+        QVERIFY2(message.contains("'__nv_sinf'") && message.contains("link libdevice"), qPrintable(message));
+        QCOMPARE(row->text(ProblemsPanel::ModuleColumn), QString("sinf-kept.ll"));
+        QCOMPARE(row->text(ProblemsPanel::LineColumn), QString("12"));  // the call
+
+        const QString banner = w->output()->errorText();
+        QVERIFY2(banner.contains("'__nv_sinf'") && banner.contains("link libdevice"), qPrintable(banner));
+        QVERIFY2(!banner.contains("last successful compile"), qPrintable(banner));  // this compile's PTX is shown
+        QVERIFY2(w->output()->ltoHeader().contains("✗") && w->output()->ltoHeader().contains("failed"),
+                 qPrintable(w->output()->ltoHeader()));
+        QVERIFY2(!w->output()->ptxHeader().contains("failed"), qPrintable(w->output()->ptxHeader()));
+        QVERIFY(w->output()->ptxText().contains(".entry sin_kernel"));
+
+        auto* editor = w->editors()->editor(0);
+        QVERIFY(editor);
+        QCOMPARE(editor->markedLines(), std::vector<int>{12});
+        auto* tabs = w->editors()->findChild<QTabWidget*>();
+        QVERIFY(tabs && tabs->count() >= 1);
+        QVERIFY2(!tabs->tabIcon(0).isNull(), "the module's tab has no mark");
+        QVERIFY(w->findChild<QDockWidget*>("problemsDock")->isVisible());
+
+        // Linking libdevice fixes it, and every mark goes.
+        QSignalSpy shown(w->controller(), &gui::CompileController::replyShown);
+        w->document()->setLibdevice(true);
+        QVERIFY(shown.wait(60000));
+        QVERIFY(w->lastReply().result && w->lastReply().result->ok);
+        QVERIFY(w->output()->errorText().isEmpty());
+        QVERIFY(!w->output()->ltoHeader().contains("failed"));
+        QVERIFY(tabs->tabIcon(0).isNull());
+    }
+
+    // Problems comes to the front for errors, not for warnings alone.
+    void problemsComeForwardWhenACompileFails() {
+        auto w = windowOn("lto-kept-dropped.ll");
+        QVERIFY(w);
+        auto* problems = w->findChild<QDockWidget*>("problemsDock");
+        auto* runs = w->findChild<QDockWidget*>("runsDock");
+        runs->raise();
+        QTRY_VERIFY(runs->isVisible() && !problems->isVisible());
+        QSignalSpy shown(w->controller(), &gui::CompileController::replyShown);
+        w->controller()->compileNow();
+        QVERIFY(shown.wait(60000));
+        QVERIFY(w->problems()->warningCount() > 0 && w->problems()->errorCount() == 0);
+        QVERIFY2(runs->isVisible() && !problems->isVisible(), "warnings alone raised Problems");
+
+        auto* editor = w->editors()->editor(0);
+        const auto text = QString::fromStdString(editor->moduleText());
+        editor->setText(QString(text).replace("fadd float", "fad float"));
+        w->controller()->compileNow();
+        QVERIFY(shown.wait(60000));
+        QVERIFY(w->problems()->errorCount() > 0);
+        QTRY_VERIFY2(problems->isVisible(), "a failed compile left Problems behind the Runs dock");
+    }
+
     void emptyStateSaysNoProblems() {
         ProblemsPanel p;
         QAbstractItemModelTester tester(p.view()->model(), QAbstractItemModelTester::FailureReportingMode::Fatal);

@@ -74,6 +74,11 @@ EngineSettings engineSettings() {
     return s;
 }
 
+// The bottom docks' height on a first start: a few Problems rows; with a GPU, the Runs dock's
+// table and buttons (about a third of the window).
+constexpr int kSmallBottomDocks = 170;
+constexpr int kRunsDockHeight = 300;
+
 toolkit::SearchConfig searchConfig() {
     toolkit::SearchConfig config;
     const auto path = SettingsDialog::cudaPath();
@@ -169,8 +174,11 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     runsDock->setWidget(runs_);
     addDockWidget(Qt::BottomDockWidgetArea, runsDock);
     tabifyDockWidget(problemsDock, runsDock);
-    // Problems speak up elsewhere too (status bar, squiggles); the run features would go unseen.
-    runsDock->raise();
+    problemsDock_ = problemsDock;
+    runsDock_ = runsDock;
+    // Problems is in front until the GPU is known (placeRunsDock), and comes to the front when a
+    // compile fails.
+    problemsDock->raise();
     if (toolkit_) options_->setArchs(nvvm::supportedArchs(toolkit_->cudaMajor()), toolkit_->cudaMajor(),
                                      tr("default: libNVVM's (compute_75)"));
 
@@ -229,8 +237,10 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     resize(1500, 920);
     central->setSizes({640, 860});
     resizeDocks({optionsDock}, {270}, Qt::Horizontal);
-    resizeDocks({problemsDock}, {300}, Qt::Vertical);
+    // Small until the GPU is known: on a machine without one the Runs dock has nothing to run.
+    resizeDocks({problemsDock}, {kSmallBottomDocks}, Qt::Vertical);
     QSettings settings;
+    firstLayout_ = !settings.contains("window/state");
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
     newWorkspace();
@@ -565,6 +575,7 @@ void MainWindow::buildStatusBar() {
         connect(cancelButton_, &QToolButton::clicked, controller_, &CompileController::cancel);
         libsLabel_ = new QLabel(this);
         gpuLabel_ = new QLabel(this);
+        gpuLabel_->setObjectName("gpuStatus");
         statusBar()->addWidget(busyLabel_);
         statusBar()->addWidget(cancelButton_);
         statusBar()->addPermanentWidget(libsLabel_);
@@ -589,7 +600,10 @@ void MainWindow::buildStatusBar() {
                 busyTicker_->stop();
             }
         });
-        connect(controller_, &CompileController::cancelled, this, [this] { busyLabel_->setText(tr("Cancelled")); });
+        connect(controller_, &CompileController::cancelled, this, [this] {
+            busyLabel_->setText(tr("Cancelled"));
+            output_->markStale(tr("stale: from before the cancelled compile"));
+        });
     }
     if (!toolkit_) {
         libsLabel_->setText(tr("libNVVM not found — File ▸ Settings… to point at a CUDA toolkit"));
@@ -617,6 +631,7 @@ void MainWindow::queryGpu() {
     gpuLabel_->setText(tr("GPU: looking…"));
     if (!toolkit_) {
         gpuLabel_->setText(tr("no GPU"));
+        placeRunsDock(false);
         return;
     }
     // cuInit can take a while: ask off the UI thread.
@@ -635,13 +650,24 @@ void MainWindow::queryGpu() {
             label = tr("no GPU");
             tip = QString::fromStdString(devices ? std::string("the driver sees no GPU") : devices.error().message);
         }
-        QMetaObject::invokeMethod(qApp, [self, tk, label, tip, archLabel] {
+        const bool gpu = devices && !devices->empty();
+        QMetaObject::invokeMethod(qApp, [self, tk, label, tip, archLabel, gpu] {
             if (!self) return;
+            self->placeRunsDock(gpu);
             self->gpuLabel_->setText(label);
             self->gpuLabel_->setToolTip(tip);
             if (!archLabel.isEmpty()) self->options_->setArchs(nvvm::supportedArchs(tk->cudaMajor()), tk->cudaMajor(), archLabel);
         });
     }).detach();
+}
+
+void MainWindow::placeRunsDock(bool gpu) {
+    // Once, and only where no layout was saved: after that the docks stay where the user put them.
+    if (!firstLayout_) return;
+    firstLayout_ = false;
+    if (!gpu) return;  // Problems in front, the docks small
+    runsDock_->raise();
+    resizeDocks({runsDock_}, {kRunsDockHeight}, Qt::Vertical);
 }
 
 void MainWindow::updateTitle() {
@@ -680,6 +706,11 @@ void MainWindow::showReply(const EngineReply& reply) {
     editors_->setDiagnostics(r.diagnostics);
     int errors = 0, warnings = 0;
     for (const auto& d : r.diagnostics) (d.severity == nvvm::Severity::Error ? errors : warnings)++;
+    // A failed compile brings Problems forward (from behind Runs, or closed); warnings alone do not.
+    if (errors > 0 && !problemsDock_->isVisible()) {
+        problemsDock_->show();
+        problemsDock_->raise();
+    }
     busyLabel_->setText(r.ok ? tr("Compiled in %1 s%2").arg(r.seconds, 0, 'f', 2).arg(warnings ? tr(", %n warning(s)", "", warnings) : QString())
                              : tr("%n error(s)", "", errors));
 }

@@ -8,6 +8,7 @@
 
 #include "compile/Engine.h"
 
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QsciScintilla;
@@ -95,6 +96,9 @@ private:
     bool maybeSave();
     void showReply(const EngineReply& reply);
     void showVerified(const EngineReply& reply);
+    // The local GPU is known: on a first start, the Runs dock comes forward only where kernels
+    // can run.
+    void placeRunsDock(bool gpu);
     void updateTitle();
     void updateModuleActions();
     // The editor or output pane that has focus (or holds the focused find bar's search), else
@@ -141,6 +145,9 @@ private:
     QToolButton* cancelButton_ = nullptr;
     QLabel* libsLabel_ = nullptr;
     QLabel* gpuLabel_ = nullptr;
+    QDockWidget* problemsDock_ = nullptr;
+    QDockWidget* runsDock_ = nullptr;
+    bool firstLayout_ = false;  // no window layout saved: the docks are placed for this machine
     QTimer* busyTicker_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QAction* lazyAction_ = nullptr;
