@@ -49,6 +49,18 @@ std::string paramType(std::string_view param) {
     return support::join(kept, " ");
 }
 
+// "float* nocapture %x" -> "%x": the last word, when it is a %name after the type; "" for
+// "i32" or "%struct.S*" (a type alone).
+std::string paramName(std::string_view param) {
+    const auto sp = param.find_last_of(" \t");
+    if (sp == std::string_view::npos) return {};
+    const auto last = param.substr(sp + 1);
+    if (last.size() < 2 || last[0] != '%') return {};
+    // A %name ends the parameter; brackets in it would make it part of a type.
+    if (last.find_first_of("()[]{}<>*,") != std::string_view::npos) return {};
+    return std::string(last);
+}
+
 std::vector<std::string_view> splitTopLevel(std::string_view s) {
     std::vector<std::string_view> out;
     int depth = 0;
@@ -104,7 +116,10 @@ std::vector<IrFunction> scanFunctions(std::string_view ir) {
                 if (line[end] == ')' && --depth == 0) break;
             }
             for (auto param : splitTopLevel(line.substr(p + 1, end - p - 1)))
-                if (param != "...") f.paramTypes.push_back(paramType(param));
+                if (param != "...") {
+                    f.paramTypes.push_back(paramType(param));
+                    f.paramNames.push_back(paramName(param));
+                }
         }
         out.push_back(std::move(f));
     }

@@ -15,6 +15,7 @@ struct IrFunction {
     int line = 0;  // 1-based line of `define`/`declare`
     std::string returnType;
     std::vector<std::string> paramTypes;  // "float*", "i32", "%struct.S addrspace(1)*"
+    std::vector<std::string> paramNames;  // one per type: "%n", "%x"; "" for an unnamed one
 };
 
 std::vector<IrFunction> scanFunctions(std::string_view ir);

@@ -145,6 +145,54 @@ private slots:
         QSettings().clear();
     }
 
+    // Beside each PTX name (saxpy_param_2) the table shows the name the kernel's define gives
+    // it (%x): the one a person wrote and reads in the IR.
+    void argumentsShowTheirIrNames() {
+        FakeEngine engine;
+        engine.probeGpu();
+        const auto ws = saxpyWorkspace(false);
+        const auto reply = compiled(ws);
+        auto r = rig(engine, ws, &reply);
+        auto& p = *r->panel;
+        auto* model = p.argModel();
+        int irColumn = -1;
+        for (int c = 0; c < model->columnCount(); ++c)
+            if (model->headerData(c, Qt::Horizontal).toString() == "IR") irColumn = c;
+        QVERIFY2(irColumn >= 0, "no IR column in the argument table");
+        QCOMPARE(model->rowCount(), 4);
+        const QStringList want{"%n", "%a", "%x", "%y"};
+        for (int row = 0; row < 4; ++row) QCOMPARE(cell(p, row, irColumn), want[row]);
+        QCOMPARE(cell(p, 2, ArgTableModel::ParamColumn), QString("saxpy_param_2"));
+        QVERIFY2(cell(p, 2, irColumn, Qt::ToolTipRole).contains("%x in the IR, saxpy_param_2 in the PTX"),
+                 qPrintable(cell(p, 2, irColumn, Qt::ToolTipRole)));
+    }
+
+    // On a machine without a GPU (this one) the Runs dock starts behind Problems, and the
+    // bottom docks take a small part of the window, not a third of it.
+    void runsDockStaysSmallWithoutAGpu() {
+        QSettings().clear();
+        MainWindow w;
+        w.setSaveQuestion([] { return QMessageBox::Discard; });
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // The status bar's GPU label says when the GPU is known (before the fix it had no name:
+        // then the wait is a plain two seconds).
+        if (auto* gpu = w.findChild<QLabel*>("gpuStatus")) {
+            QTRY_VERIFY_WITH_TIMEOUT(!gpu->text().isEmpty() && !gpu->text().contains("looking"), 30000);
+            if (!gpu->text().contains("no GPU")) QSKIP("this machine has a GPU");
+        } else {
+            QTest::qWait(2000);
+        }
+        auto* runs = w.findChild<QDockWidget*>("runsDock");
+        auto* problems = w.findChild<QDockWidget*>("problemsDock");
+        QVERIFY(runs && problems);
+        QTest::qWait(200);
+        QVERIFY2(!runs->isVisible(), "the Runs dock is in front");
+        QVERIFY(problems->isVisible());
+        QVERIFY2(problems->height() < w.height() / 4,
+                 qPrintable(QStringLiteral("bottom docks %1 of %2 px").arg(problems->height()).arg(w.height())));
+    }
+
     void argumentRowsFollowTheKernelWithTypesFromTheIr() {
         FakeEngine engine;
         engine.probeGpu();

@@ -56,6 +56,8 @@ QVariant ArgTableModel::data(const QModelIndex& index, int role) const {
             switch (col) {
                 case IndexColumn:
                     return index.row();
+                case IrColumn:
+                    return r.irName.isEmpty() ? QStringLiteral("—") : r.irName;
                 case ParamColumn:
                     return r.param ? QString::fromStdString(r.param->name) : tr("?");
                 case PtxColumn:
@@ -73,9 +75,11 @@ QVariant ArgTableModel::data(const QModelIndex& index, int role) const {
                     "buf:i32:4096:iota  buf:f64:4096:random:SEED  buf:@FILE.npy  "
                     "buf:f32:@FILE.bin");
             }
-            if (col == ParamColumn || col == PtxColumn) {
+            if (col == IrColumn || col == ParamColumn || col == PtxColumn) {
                 if (!r.param) return tr("the kernel is not in the current compile");
-                QString tip = QString::fromStdString(r.param->name);
+                QString tip = r.irName.isEmpty() ? QString::fromStdString(r.param->name)
+                                                 : tr("%1 in the IR, %2 in the PTX")
+                                                       .arg(r.irName, QString::fromStdString(r.param->name));
                 if (r.param->isPointer)
                     tip += tr("\n.ptr %1").arg(QString::fromStdString(r.param->pointerSpace));
                 if (!r.irType.isEmpty()) tip += tr("\nIR type: %1").arg(r.irType);
@@ -90,7 +94,7 @@ QVariant ArgTableModel::data(const QModelIndex& index, int role) const {
             if (col == ArgColumn && !r.error.isEmpty()) return QColor(0xb0, 0x00, 0x20);
             break;
         case Qt::FontRole:
-            if (col == ArgColumn || col == PtxColumn) {
+            if (col == ArgColumn || col == PtxColumn || col == IrColumn) {
                 QFont f(QStringLiteral("monospace"));
                 f.setStyleHint(QFont::TypeWriter);
                 return f;
@@ -126,6 +130,8 @@ QVariant ArgTableModel::headerData(int section, Qt::Orientation orientation, int
     switch (section) {
         case IndexColumn:
             return tr("#");
+        case IrColumn:
+            return tr("IR");
         case ParamColumn:
             return tr("parameter");
         case PtxColumn:

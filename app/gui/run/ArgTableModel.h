@@ -10,14 +10,15 @@
 
 namespace nvpg::gui {
 
-// The Run panel's argument table: one row per kernel parameter (#, name, PTX type and size)
+// The Run panel's argument table: one row per kernel parameter (#, IR name, PTX name, PTX type
+// and size)
 // with the argument's SPEC, the only editable column. Problems the panel finds are shown on
 // the cell (a red background, the message as its tooltip); a guessed SPEC gets a hint instead.
 class ArgTableModel : public QAbstractTableModel {
     Q_OBJECT
 
 public:
-    enum Column { IndexColumn, ParamColumn, PtxColumn, ArgColumn, ColumnCount };
+    enum Column { IndexColumn, IrColumn, ParamColumn, PtxColumn, ArgColumn, ColumnCount };
 
     struct Row {
         std::optional<ptx::Param> param;  // none while the kernel is not in the compile
@@ -25,6 +26,7 @@ public:
         QString spec;
         QString hint;   // why the SPEC is only a guess; cleared by an edit
         QString error;  // set by the panel's checks
+        QString irName;  // the parameter's name in the kernel's define ("%n"), when known
     };
 
     using QAbstractTableModel::QAbstractTableModel;

@@ -182,6 +182,7 @@ void RunPanel::buildUi() {
     h->setSectionResizeMode(QHeaderView::Interactive);
     h->setStretchLastSection(true);
     argView_->setColumnWidth(ArgTableModel::IndexColumn, 26);
+    argView_->setColumnWidth(ArgTableModel::IrColumn, 56);
     argView_->setColumnWidth(ArgTableModel::ParamColumn, 120);
     argView_->setColumnWidth(ArgTableModel::PtxColumn, 84);
     argView_->setMinimumHeight(argView_->verticalHeader()->defaultSectionSize() * 2 +
@@ -433,14 +434,14 @@ void RunPanel::rebuildKernelCombo() {
     kernel_->setEnabled(kernel_->count() > 0);
 }
 
-std::vector<std::string> RunPanel::irParamTypes(const std::string& kernel) const {
+std::optional<nvvm::IrFunction> RunPanel::irDefinition(const std::string& kernel) const {
     for (int i = 0; i < document_->moduleCount(); ++i) {
         const auto& m = document_->module(i);
         if (m.isBitcode()) continue;
-        for (const auto& f : nvvm::scanFunctions(m.bytes))
-            if (f.isDefinition && f.name == kernel) return f.paramTypes;
+        for (auto& f : nvvm::scanFunctions(m.bytes))
+            if (f.isDefinition && f.name == kernel) return std::move(f);
     }
-    return {};
+    return std::nullopt;
 }
 
 ArgTableModel::Row RunPanel::prefill(const ptx::Param& p, const std::string& irType) const {
@@ -456,11 +457,12 @@ ArgTableModel::Row RunPanel::prefill(const ptx::Param& p, const std::string& irT
 void RunPanel::rebuildRows(const QStringList& specs) {
     std::vector<ArgTableModel::Row> rows;
     if (const auto* k = currentKernel()) {
-        auto irTypes = irParamTypes(k->name);
-        if (irTypes.size() != k->params.size())
-            irTypes.clear();  // byval splits: do not pair them up
+        auto ir = irDefinition(k->name);
+        if (ir && ir->paramTypes.size() != k->params.size())
+            ir.reset();  // byval splits: do not pair them up
         for (size_t i = 0; i < k->params.size(); ++i) {
-            auto row = prefill(k->params[i], irTypes.empty() ? std::string() : irTypes[i]);
+            auto row = prefill(k->params[i], ir ? ir->paramTypes[i] : std::string());
+            if (ir) row.irName = QString::fromStdString(ir->paramNames[i]);
             if (int(i) < specs.size() && !specs[int(i)].isEmpty() && specs[int(i)] != row.spec) {
                 row.spec = specs[int(i)];
                 row.hint.clear();

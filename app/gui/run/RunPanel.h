@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include "compile/Engine.h"
+#include "nvvm/IrScan.h"
 #include "pipeline/RunDraft.h"
 #include "run/ArgTableModel.h"
 #include "run/RunHistory.h"
@@ -108,7 +109,8 @@ private:
     void rebuildKernelCombo();
     void rebuildRows(const QStringList& specs);
     ArgTableModel::Row prefill(const ptx::Param& param, const std::string& irType) const;
-    std::vector<std::string> irParamTypes(const std::string& kernel) const;
+    // The kernel's define in the text modules (its parameters' IR types and names), if found.
+    std::optional<nvvm::IrFunction> irDefinition(const std::string& kernel) const;
     const ptx::Function* currentKernel() const;
     pipeline::RunDraft draft() const;  // the editors' fields as typed
     void validate();
