@@ -706,8 +706,9 @@ void MainWindow::showReply(const EngineReply& reply) {
     editors_->setDiagnostics(r.diagnostics);
     int errors = 0, warnings = 0;
     for (const auto& d : r.diagnostics) (d.severity == nvvm::Severity::Error ? errors : warnings)++;
-    // A failed compile brings Problems forward (from behind Runs, or closed); warnings alone do not.
-    if (errors > 0 && !problemsDock_->isVisible()) {
+    // A failed compile brings Problems forward (from behind Runs, or closed); warnings alone do
+    // not. A dock behind another's tab still counts as visible: what shows is its region.
+    if (errors > 0 && (!problemsDock_->isVisible() || problemsDock_->visibleRegion().isEmpty())) {
         problemsDock_->show();
         problemsDock_->raise();
     }
