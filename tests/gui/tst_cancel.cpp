@@ -273,8 +273,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         w.controller()->setAutoCompile(false);
         w.openPaths({});
-        w.editors()->addModule("sinf.ll", test::irFixture("sinf.ll").bytes, false);
-        w.document()->setLibdevice(true);
+        w.editors()->addModule("kept.ll", test::irFixture("lto-kept-dropped.ll").bytes, false);
         QSignalSpy shown(w.controller(), &CompileController::replyShown);
         w.controller()->compileNow();
         QVERIFY(shown.wait(60000));
@@ -288,7 +287,7 @@ private slots:
         QVERIFY2(w.output()->ptxHeader().contains("stale: from before the cancelled compile"),
                  qPrintable(w.output()->ptxHeader()));
         QVERIFY2(w.output()->ltoHeader().contains("stale"), qPrintable(w.output()->ltoHeader()));
-        QVERIFY(w.output()->ptxText().contains(".entry sin_kernel"));
+        QVERIFY(w.output()->ptxText().contains(".entry kept"));
 
         w.editors()->removeModule(w.document()->indexOf("big.ll"));
         w.controller()->compileNow();

@@ -329,7 +329,7 @@ void TestOptions::badExtraFlagIsNotApplied() {
     QCOMPARE(doc.workspace().options.extraFlags, std::vector<std::string>{"-generate-line-info"});
 
     QSignalSpy spy(&doc, &WorkspaceDocument::settingsChanged);
-    panel.extraFlagsEdit()->setText("--opt=3");
+    panel.extraFlagsEdit()->setText("--generate-line-info");
     QVERIFY(panel.hasInvalidInput());
     QVERIFY(!panel.extraFlagsError()->isHidden());
     QVERIFY2(panel.extraFlagsError()->text().contains("single dash"),
