@@ -217,6 +217,8 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
             out.diagnostics.push_back({"", 0, 0, nvvm::Severity::Warning,
                                        "no register or spill figures for the PTX: " + out.ptxFigures.unavailable,
                                        "ptxas"});
+        // An unresolved __nv_ function is the call's doing: the warning goes on that line too.
+        lto::placeUndefinedFunctions(out.diagnostics, job.modules);
     }
 
     if (wantsLto) {

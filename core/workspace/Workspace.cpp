@@ -224,7 +224,11 @@ std::optional<Error> readOptions(const json& doc, const Reader& r, nvvm::Options
                 if (!f.is_string()) return r.error(fp, expected("a string", f));
                 nvvm::Options one;
                 one.extraFlags.push_back(f.get<std::string>());
-                if (auto s = one.validate(); !s) return r.error(fp, s.error().message);
+                // In a file the option is set by its own key, beside extra-flags.
+                const nvvm::OptionPlace place = [](const nvvm::OptionInfo& info) {
+                    return fmt::format("its own key \"{}\" in \"options\"", info.name);
+                };
+                if (auto s = one.checkExtraFlags(place); !s) return r.error(fp, s.error().message);
                 out.extraFlags.push_back(f.get<std::string>());
             }
             continue;

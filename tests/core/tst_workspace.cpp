@@ -397,7 +397,7 @@ void TestWorkspace::parseErrors_data() {
     row("extra-flag without dash", validWith({{"options", {{"extra-flags", {"foo"}}}}}),
         "/options/extra-flags/0", "starts with '-'");
     row("extra-flag duplicating opt", validWith({{"options", {{"extra-flags", {"-opt=0"}}}}}),
-        "/options/extra-flags/0", "set opt there instead");
+        "/options/extra-flags/0", "sets the option opt, which has its own key \"opt\" in \"options\"");
     row("unknown option", validWith({{"options", {{"prec_div", true}}}}), "/options/prec_div",
         "unknown option");
     row("gen-lto stored", validWith({{"options", {{"gen-lto", true}}}}), "/options/gen-lto",
