@@ -406,7 +406,7 @@ std::string ModuleEditor::moduleText() const {
     return std::string(data, static_cast<size_t>(length));
 }
 
-void ModuleEditor::clearDiagnostics() {
+void ModuleEditor::clearMarks() {
     const long length = SendScintilla(SCI_GETLENGTH);
     for (int indicator : {errorIndicator_, warningIndicator_}) {
         SendScintilla(SCI_SETINDICATORCURRENT, indicator);
@@ -416,6 +416,10 @@ void ModuleEditor::clearDiagnostics() {
     markerDeleteAll(warningMarker_);
     markerDeleteAll(pendingMarker_);
     pendingNotes_.clear();
+}
+
+void ModuleEditor::clearDiagnostics() {
+    clearMarks();
     notesPending_ = false;
     annotationTimer_.stop();
     clearAnnotations();
@@ -427,15 +431,7 @@ void ModuleEditor::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnosti
     const bool typing = lastKey_.isValid() && lastKey_.elapsed() < kAnnotationPauseMs;
     const bool wait = typing || isListActive();
     if (wait) {
-        const long length = SendScintilla(SCI_GETLENGTH);
-        for (int indicator : {errorIndicator_, warningIndicator_}) {
-            SendScintilla(SCI_SETINDICATORCURRENT, indicator);
-            SendScintilla(SCI_INDICATORCLEARRANGE, 0UL, length);
-        }
-        markerDeleteAll(errorMarker_);
-        markerDeleteAll(warningMarker_);
-        markerDeleteAll(pendingMarker_);
-        pendingNotes_.clear();
+        clearMarks();  // the annotation boxes stay
     } else {
         clearDiagnostics();
     }

@@ -78,6 +78,8 @@ private:
         int style;
     };
     void showPendingAnnotations();
+    // Squiggles, margin markers and the boxes still waiting; the boxes shown are left.
+    void clearMarks();
     QString wordBeforeCaret() const;
     QString currentCompletion() const;
     void loadBytes(const QByteArray& bytes);

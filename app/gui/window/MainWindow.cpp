@@ -691,21 +691,27 @@ void MainWindow::updateModuleActions() {
     }
 }
 
+bool MainWindow::showDiagnostics(const EngineReply& reply, const QString& notDone, int& errors, int& warnings) {
+    if (!reply.result) {
+        problems_->setError(reply.error);
+        editors_->setDiagnostics({});
+        busyLabel_->setText(notDone.arg(reply.error.section('\n', 0, 0)));
+        return false;
+    }
+    const auto& diagnostics = reply.result->diagnostics;
+    problems_->setDiagnostics(diagnostics);
+    editors_->setDiagnostics(diagnostics);
+    for (const auto& d : diagnostics) (d.severity == nvvm::Severity::Error ? errors : warnings)++;
+    return true;
+}
+
 void MainWindow::showReply(const EngineReply& reply) {
     lastReply_ = reply;
     output_->showReply(reply);
     runs_->setCompiled(reply);
-    if (!reply.result) {
-        problems_->setError(reply.error);
-        editors_->setDiagnostics({});
-        busyLabel_->setText(tr("Not compiled: %1").arg(reply.error.section('\n', 0, 0)));
-        return;
-    }
-    const auto& r = *reply.result;
-    problems_->setDiagnostics(r.diagnostics);
-    editors_->setDiagnostics(r.diagnostics);
     int errors = 0, warnings = 0;
-    for (const auto& d : r.diagnostics) (d.severity == nvvm::Severity::Error ? errors : warnings)++;
+    if (!showDiagnostics(reply, tr("Not compiled: %1"), errors, warnings)) return;
+    const auto& r = *reply.result;
     // A failed compile brings Problems forward (from behind Runs, or closed); warnings alone do
     // not. A dock behind another's tab still counts as visible: what shows is its region.
     if (errors > 0 && (!problemsDock_->isVisible() || problemsDock_->visibleRegion().isEmpty())) {
@@ -718,17 +724,9 @@ void MainWindow::showReply(const EngineReply& reply) {
 
 // A verify leaves the outputs and the Runs dock alone: it made nothing to show there.
 void MainWindow::showVerified(const EngineReply& reply) {
-    if (!reply.result) {
-        problems_->setError(reply.error);
-        editors_->setDiagnostics({});
-        busyLabel_->setText(tr("Not verified: %1").arg(reply.error.section('\n', 0, 0)));
-        return;
-    }
-    const auto& r = *reply.result;
-    problems_->setDiagnostics(r.diagnostics);
-    editors_->setDiagnostics(r.diagnostics);
     int errors = 0, warnings = 0;
-    for (const auto& d : r.diagnostics) (d.severity == nvvm::Severity::Error ? errors : warnings)++;
+    if (!showDiagnostics(reply, tr("Not verified: %1"), errors, warnings)) return;
+    const auto& r = *reply.result;
     if (!r.ok || errors) busyLabel_->setText(tr("Verify: %n error(s)", "", std::max(errors, 1)));
     else busyLabel_->setText(warnings ? tr("Verified: %n warning(s)", "", warnings) : tr("Verified: no problems"));
 }

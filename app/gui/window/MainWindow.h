@@ -96,6 +96,9 @@ private:
     bool maybeSave();
     void showReply(const EngineReply& reply);
     void showVerified(const EngineReply& reply);
+    // Problems and the editors show the reply's diagnostics, counted into errors and warnings;
+    // without a result its error is shown instead (the status bar: notDone with it) and false.
+    bool showDiagnostics(const EngineReply& reply, const QString& notDone, int& errors, int& warnings);
     // The local GPU is known: on a first start, the Runs dock comes forward only where kernels
     // can run.
     void placeRunsDock(bool gpu);
