@@ -16,7 +16,7 @@ struct StageInfo {
 constexpr std::array kStages{
     StageInfo{StageId::AddModules, "add modules", "adding modules"},
     StageInfo{StageId::AddModule, "add module", "adding module {}"},
-    StageInfo{StageId::Verify, "verify", "verifying"},
+    StageInfo{StageId::Verify, "verify", "verifying the IR"},
     StageInfo{StageId::CompilePtx, "compile PTX", "compiling PTX"},
     StageInfo{StageId::CompilePtxLibdevice, "compile PTX with libdevice", "compiling PTX (with libdevice)"},
     StageInfo{StageId::ReadPtx, "read PTX", "reading PTX"},

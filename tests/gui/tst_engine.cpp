@@ -200,7 +200,7 @@ private slots:
                                                             {pipeline::StageId::CompilePtx, ""},
                                                             {pipeline::StageId::CompileLtoIr, ""}};
         QVERIFY(stages == expected);
-        QCOMPARE(words, (QStringList{"adding module sinf.ll", "verifying", "compiling PTX", "compiling LTO-IR"}));
+        QCOMPARE(words, (QStringList{"adding module sinf.ll", "verifying the IR", "compiling PTX", "compiling LTO-IR"}));
         QVERIFY(controller.stage().isEmpty());  // nothing is going on once the result is shown
         // The timings in the result carry the same ids.
         const auto& r = *shown.at(0).at(0).value<EngineReply>().result;
