@@ -27,9 +27,13 @@ constexpr quint64 kBaselineAt = 1000;  // memory is measured here and at the end
 constexpr quint64 kKillersAt[] = {200, 450, 700};
 // With stopping on: fewer requests, since every stop costs a new engine (~0.17 s), and a module
 // of this many kernels next to the edited one, so that compiles take longer than the stop age.
+// Each compile also runs ptxas on the PTX for its figures (about 13 ms a kernel on the 2-core CI
+// machine, twice libNVVM's own 6): 10 kernels make a compile of about 0.2 s, twice the stop age,
+// and short enough that the stream's pauses still let some finish and be shown (60 kernels, as
+// before the figures came from ptxas, took ~1.2 s: 7 results shown of 600 requests).
 constexpr quint64 kStopRequests = 600;
 constexpr quint64 kStopKillersAt[] = {200, 450};
-constexpr int kStopKernels = 60;
+constexpr int kStopKernels = 10;
 
 // A number from /proc/PID/status ("VmRSS" in KiB, "Threads"); 0 when the process is gone.
 long procStatus(const QString& pid, const QByteArray& field) {
