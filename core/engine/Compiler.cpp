@@ -65,7 +65,9 @@ std::string describeCrash(const pipeline::Job& job, const std::optional<pipeline
 
 support::Result<pipeline::CompileResult> Compiler::run(const pipeline::Job& job,
                                                 const pipeline::Pipeline::StageListener& onStage,
-                                                const CallCancel* cancel) {
+                                                const CallCancel* cancel,
+                                                const pipeline::Pipeline::ResultListener& onPlain) {
+    (void)onPlain;
     // The copies of the modules for the engine, or its answer, may not fit in memory (ulimit -v).
     try {
         return runOrThrow(job, onStage, cancel);

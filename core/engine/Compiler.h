@@ -31,9 +31,13 @@ public:
     // engine starts them. Cancelling `cancel` stops the engine mid-compile (the next job starts a
     // new one) and gives an Internal error saying so; in this process a compile cannot be
     // stopped (libNVVM has no way to interrupt one), so there it runs to its end.
+    // With job.lineMap, `onPlain` hears the plain result as soon as the engine sent it, and run
+    // returns once the map came too (a twin compile that crashed or was stopped leaves the plain
+    // result, with a map whose outputs say why they are unavailable).
     support::Result<pipeline::CompileResult> run(const pipeline::Job& job,
                                           const pipeline::Pipeline::StageListener& onStage = {},
-                                          const CallCancel* cancel = nullptr);
+                                          const CallCancel* cancel = nullptr,
+                                          const pipeline::Pipeline::ResultListener& onPlain = {});
 
     bool inProcess() const { return !engine_; }
     void setTimeout(double seconds) { timeoutSeconds_ = seconds; }

@@ -1,11 +1,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "inspect/LineMap.h"
+#include "inspect/Sass.h"
 #include "nvvm/Diagnostic.h"
 #include "pipeline/Stage.h"
 #include "ptx/Ptx.h"
@@ -65,6 +68,17 @@ struct CompileResult {
     std::vector<std::string> linkFlags;
     Figures ptxFigures;  // with kFigures: the PTX assembled as a whole program, as the driver loads it
     Figures ltoFigures;  // with kFigures or kCubin: the LTO-linked cubin's
+    // With kSass: `nvdisasm -c` of the cubin the job ends with (the LTO link's when it links,
+    // else ptxas' whole-program cubin of the PTX), its functions' instruction counts, what made
+    // it ("nvdisasm -c of the LTO-linked cubin (nvJitLink -arch=sm_90 -lto)"), or why there is
+    // none ("nvdisasm was not found: …how to get it").
+    std::string sass;
+    std::vector<inspect::SassFunction> sassFunctions;
+    std::string sassSource;
+    std::string sassUnavailable;
+    // With Job::lineMap: the line map, once the twin's compile is done (null in the result
+    // Pipeline::run's onPlain hears, and when it was not asked for).
+    std::shared_ptr<const inspect::LineMap> lineMap;
     bool reusedProgram = false;  // the Program of the previous job was compiled again
     double seconds = 0;
 

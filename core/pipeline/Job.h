@@ -17,6 +17,7 @@ enum Output : unsigned {
     kLtoPtx = 1u << 2,   // nvJitLink's LTO link to PTX
     kCubin = 1u << 3,    // nvJitLink's LTO link to cubin
     kFigures = 1u << 4,  // ptxas registers/spills per kernel (an extra cubin link when needed)
+    kSass = 1u << 5,     // nvdisasm of the cubin the job ends with (LTO's, else ptxas' of the PTX)
 };
 
 // A snapshot of everything a compile depends on. Front ends fill it and hand it over; the
@@ -31,6 +32,10 @@ struct Job {
     lto::Mode ltoMode = lto::Mode::Program;
     unsigned outputs = kPtx;
     bool verifyOnly = false;  // the verifier alone, whatever `verify` says
+    // The IR ↔ output line map of every wanted output (PTX, LTO PTX, SASS), from a
+    // line-annotated twin compiled beside the plain job (Pipeline::run). The outputs stay the
+    // plain ones, byte for byte.
+    bool lineMap = false;
     // With no arch in options: use the local GPU's when there is one, else libNVVM's default.
     bool archFromGpu = true;
     uint64_t generation = 0;  // copied into the result, for front ends that drop stale ones

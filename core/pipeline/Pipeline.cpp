@@ -103,7 +103,9 @@ void appendNew(std::vector<nvvm::Diagnostic>& to, const std::vector<nvvm::Diagno
 
 }  // namespace
 
-support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener& onStage) {
+support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener& onStage,
+                                            const ResultListener& onPlain) {
+    (void)onPlain;
     const StageListener stage = [&](const StageEvent& event) {
         if (onStage) onStage(event);
     };

@@ -27,7 +27,13 @@ public:
     // process reports it, so that a library that crashes the process is named with the input it
     // was working on, and front ends can say what is going on.
     using StageListener = std::function<void(const StageEvent& stage)>;
-    support::Result<CompileResult> run(const Job& job, const StageListener& onStage = {});
+    // With job.lineMap, the line-annotated twin compiles on a thread of its own beside the plain
+    // job, so the plain outputs come no later for it: `onPlain` hears the plain result (lineMap
+    // null) as soon as it is complete, and run returns it with the map. The map of an unchanged
+    // job is kept, and not computed again.
+    using ResultListener = std::function<void(const CompileResult& plain)>;
+    support::Result<CompileResult> run(const Job& job, const StageListener& onStage = {},
+                                       const ResultListener& onPlain = {});
 
     // Forget the kept Program (the next job starts a new one).
     void reset();

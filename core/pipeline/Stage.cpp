@@ -26,6 +26,8 @@ constexpr std::array kStages{
     StageInfo{StageId::LinkLtoPtx, "link LTO-IR to PTX", "linking LTO-IR to PTX (nvJitLink)"},
     StageInfo{StageId::LinkLtoCubin, "link LTO-IR to cubin", "linking LTO-IR to cubin (nvJitLink)"},
     StageInfo{StageId::AssembleCubin, "assemble PTX to cubin", "assembling the PTX (ptxas, for its figures)"},
+    StageInfo{StageId::Disassemble, "disassemble SASS", "disassembling the cubin (nvdisasm)"},
+    StageInfo{StageId::MapLines, "map lines", "mapping IR lines to the outputs"},
 };
 
 const StageInfo& info(StageId id) {

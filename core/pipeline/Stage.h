@@ -21,6 +21,8 @@ enum class StageId {
     LinkLtoPtx,            // nvJitLink: LTO-IR to PTX
     LinkLtoCubin,          // nvJitLink: LTO-IR to cubin
     AssembleCubin,         // ptxas: the PTX as a whole program, for its figures
+    Disassemble,           // nvdisasm: the SASS of the cubin
+    MapLines,              // the line-annotated twin's compiles and the map (after the plain result)
 };
 
 // A stage as announced while it runs: which one, and the module it works on where it has one.

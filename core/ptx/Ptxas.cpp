@@ -1,8 +1,5 @@
 #include "ptx/Ptxas.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,10 +13,9 @@
 #include <fmt/format.h>
 
 #include "support/Files.h"
+#include "support/Process.h"
 #include "support/Stopwatch.h"
 #include "support/Text.h"
-
-extern char** environ;
 
 namespace fs = std::filesystem;
 
@@ -34,48 +30,6 @@ uint64_t readLe(std::string_view bytes, size_t at, size_t width) {
     uint64_t v = 0;
     for (size_t i = 0; i < width; ++i) v |= uint64_t(uint8_t(bytes[at + i])) << (8 * i);
     return v;
-}
-
-// Runs argv with stdout and stderr into `output`; the exit status, or -1 with `output` saying
-// why it could not run, or -2 when a signal ended it.
-int run(const std::vector<std::string>& args, std::string& output) {
-    int pipe[2];
-    if (::pipe2(pipe, O_CLOEXEC) != 0) {
-        output = fmt::format("cannot make a pipe: {}", std::strerror(errno));
-        return -1;
-    }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, pipe[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, pipe[1], 2);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    std::vector<std::string> copies = args;
-    std::vector<char*> argv;
-    for (auto& a : copies) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    // In the caller's process group: stopping the engine process group stops ptxas with it.
-    pid_t pid = -1;
-    const int rc = ::posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(pipe[1]);
-    if (rc != 0) {
-        ::close(pipe[0]);
-        output = fmt::format("cannot start {}: {}", args[0], std::strerror(rc));
-        return -1;
-    }
-    char buf[4096];
-    for (;;) {
-        const ssize_t n = ::read(pipe[0], buf, sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        if (output.size() < kLogLimit) output.append(buf, size_t(n));
-    }
-    ::close(pipe[0]);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (WIFEXITED(status)) return WEXITSTATUS(status);
-    return -2;
 }
 
 // What ptxas said went wrong: its error and fatal lines, else its whole output.
@@ -153,9 +107,11 @@ PtxasRun assembleWholeProgram(const fs::path& ptxas, std::string_view ptx, std::
     if (auto st = support::writeFileAtomic(input, ptx); !st) {
         out.error = st.error().message;
     } else {
-        const int status = run({ptxas.string(), fmt::format("-arch={}", smArch), "-v", input.string(), "-o",
-                                cubin.string()},
-                               out.log);
+        auto ran = support::runProcess({ptxas.string(), fmt::format("-arch={}", smArch), "-v", input.string(), "-o",
+                                        cubin.string()},
+                                       kLogLimit);
+        const int status = ran.status;
+        out.log = std::move(ran.output);
         if (status == 0) {
             out.ok = true;
             out.usage = parsePtxasInfo(out.log);

@@ -7,7 +7,6 @@
 #include "gpu/ArgSpec.h"
 #include "lto/DroppedKernels.h"
 #include "nvvm/IrScan.h"
-#include "toolkit/Toolkit.h"
 
 namespace nvpg::workspace {
 
@@ -23,14 +22,8 @@ bool defined(const std::vector<nvvm::Module>& modules, const std::string& functi
 
 }  // namespace
 
-IrVersion irVersionOf(const toolkit::Toolkit& toolkit) {
-    int major = 0, minor = 0, debugMajor = 0, debugMinor = 0;
-    toolkit.nvvm().irVersion(&major, &minor, &debugMajor, &debugMinor);
-    return {major, minor};
-}
-
 ModuleTemplate newModuleTemplate(const std::string& name, const std::vector<nvvm::Module>& others,
-                                 IrVersion version) {
+                                 nvvm::IrVersion version) {
     std::string kernel = "scale";
     for (int k = 2; defined(others, kernel); ++k) kernel = "scale_" + std::to_string(k);
     const std::vector<std::string> params{"float*", "float", "i32"};

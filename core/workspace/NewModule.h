@@ -4,19 +4,10 @@
 #include <vector>
 
 #include "gpu/RunConfig.h"
+#include "nvvm/IrVersion.h"
 #include "nvvm/Module.h"
 
-namespace nvpg::toolkit {
-class Toolkit;
-}
-
 namespace nvpg::workspace {
-
-// The NVVM IR version a libNVVM reads (nvvmIRVersion): what a module's !nvvmir.version names.
-struct IrVersion {
-    int major = 2, minor = 0;
-};
-IrVersion irVersionOf(const toolkit::Toolkit& toolkit);
 
 // What Module ▸ New Module and the start page's "New module" add: a complete small kernel that
 // compiles, survives LTO and runs as it is (datalayout, triple, the kernel annotation, @llvm.used,
@@ -31,6 +22,6 @@ struct ModuleTemplate {
 // when a text module of `others` already has a function of that name (one program, one symbol).
 // `version`: the loaded libNVVM's, for !nvvmir.version.
 ModuleTemplate newModuleTemplate(const std::string& name, const std::vector<nvvm::Module>& others,
-                                 IrVersion version);
+                                 nvvm::IrVersion version);
 
 }  // namespace nvpg::workspace

@@ -8,6 +8,7 @@
 #include "pipeline/Pipeline.h"
 #include "pipeline/Report.h"
 #include "support/Text.h"
+#include "nvvm/IrVersion.h"
 #include "workspace/NewModule.h"
 #include "workspace/Workspace.h"
 
@@ -177,7 +178,7 @@ private slots:
         const auto tk = test::realToolkit();
         int major = 0, minor = 0, dbgMajor = 0, dbgMinor = 0;
         QCOMPARE(tk->nvvm().irVersion(&major, &minor, &dbgMajor, &dbgMinor), NVVM_SUCCESS);
-        const auto t = workspace::newModuleTemplate("module.ll", {}, workspace::irVersionOf(*tk));
+        const auto t = workspace::newModuleTemplate("module.ll", {}, nvvm::irVersionOf(*tk));
         const auto& ir = t.module.bytes;
         QCOMPARE(t.module.name, std::string("module.ll"));
         QVERIFY(ir.find("-i128:128:128-") != std::string::npos);
@@ -196,7 +197,7 @@ private slots:
         QVERIFY2(fits, fits ? "" : fits.error().message.c_str());
 
         // A second template in the same workspace gets its own kernel name: one program, both kept.
-        const auto second = workspace::newModuleTemplate("module-2.ll", {t.module}, workspace::irVersionOf(*tk));
+        const auto second = workspace::newModuleTemplate("module-2.ll", {t.module}, nvvm::irVersionOf(*tk));
         QCOMPARE(second.run.kernel, std::string("scale_2"));
         const auto both = runOk(job({t.module, second.module}, pipeline::kPtx | pipeline::kLtoPtx));
         QVERIFY(both.ok);

@@ -9,6 +9,7 @@
 #include "gpu/Npy.h"
 #include "engine/Runner.h"
 #include "pipeline/Pipeline.h"
+#include "nvvm/IrVersion.h"
 #include "workspace/NewModule.h"
 #include "workspace/Workspace.h"
 
@@ -155,7 +156,7 @@ private slots:
         // Module > New Module's kernel with its own run configuration, from the PTX and from the
         // LTO cubin (its @llvm.used keeps it there): data[i] = i * 2.
         const auto tk = test::realToolkit();
-        const auto t = workspace::newModuleTemplate("module.ll", {}, workspace::irVersionOf(*tk));
+        const auto t = workspace::newModuleTemplate("module.ll", {}, nvvm::irVersionOf(*tk));
         auto c = compile({t.module}, false, pipeline::kPtx | pipeline::kLtoPtx | pipeline::kCubin);
         for (bool fromLto : {false, true}) {
             auto cfg = t.run;

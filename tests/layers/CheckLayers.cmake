@@ -11,10 +11,11 @@ set(NVPG_LAYERS
     "nvvm:support toolkit"
     "ptx:support toolkit"
     "lto:support toolkit nvvm"
+    "inspect:support toolkit nvvm ptx"
     "gpu:support toolkit ptx"
     "workspace:support toolkit nvvm lto ptx gpu"
-    "pipeline:support toolkit nvvm lto ptx gpu"
-    "engine:support toolkit nvvm lto ptx gpu workspace pipeline")
+    "pipeline:support toolkit nvvm lto ptx inspect gpu"
+    "engine:support toolkit nvvm lto ptx inspect gpu workspace pipeline")
 
 if(NOT ROOT)
     message(FATAL_ERROR "usage: cmake -DROOT=<source tree> -P CheckLayers.cmake")

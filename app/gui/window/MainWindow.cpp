@@ -52,6 +52,7 @@
 #include "panels/SettingsDialog.h"
 #include "run/RunPanel.h"
 #include "window/StartPage.h"
+#include "nvvm/IrVersion.h"
 #include "workspace/NewModule.h"
 #include "support/Files.h"
 #include "support/Text.h"
@@ -767,7 +768,7 @@ void MainWindow::addTemplateModule() {
     editors_->flush();
     const QString name = document_->uniqueName("module.ll");
     const auto t = workspace::newModuleTemplate(name.toStdString(), document_->workspace().modules,
-                                                toolkit_ ? workspace::irVersionOf(*toolkit_) : workspace::IrVersion{});
+                                                toolkit_ ? nvvm::irVersionOf(*toolkit_) : nvvm::IrVersion{});
     // Its run configuration comes with it, so Run works at once.
     auto runs = document_->workspace().runs;
     workspace::putRun(runs, t.run);

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "nvvm/IrVersion.h"
+#include "nvvm/Module.h"
+#include "support/Result.h"
+
+namespace nvpg::inspect {
+
+// The LLVM 14 tools that let bitcode modules be mapped: llvm-dis-14 gives the text the editor
+// shows (whose lines the map names), llvm-as-14 turns the annotated text back into bitcode.
+struct BitcodeTools {
+    std::string llvmDis;  // empty: not installed
+    std::string llvmAs;
+};
+// Where PATH has them (llvm-dis-14, llvm-as-14).
+BitcodeTools findBitcodeTools();
+
+// A line-annotated twin of one module (shared/DESIGN.md, "Line maps"): every instruction of
+// every define has `!dbg` with its own line in `mappedText`, one DISubprogram per define, one
+// DICompileUnit (emissionKind: DebugDirectivesOnly) whose DIFile is the module's name, the
+// "Debug Info Version" module flag and !nvvmir.version with the debug pair. Debug metadata the
+// module already had (numba's lineinfo, -g) is replaced. Compiled with -generate-line-info, its
+// PTX carries .loc lines naming `mappedText`'s lines.
+struct Twin {
+    nvvm::Module module;      // same name and laziness; text, or bitcode made by llvm-as-14
+    std::string mappedText;   // the text the line numbers are of: the module's, or llvm-dis-14's
+    std::vector<int> instructionLines;  // 1-based lines of mappedText holding an instruction
+    // Lines that call a function, and its name ("__nv_sinf"): for labelling inlined bodies.
+    std::vector<std::pair<int, std::string>> calls;
+};
+
+// An Error (Unsupported-style message a pane shows) when the module cannot be annotated:
+// bitcode without llvm-dis-14/llvm-as-14 ("bitcode modules are mapped through their llvm-dis-14
+// disassembly: install llvm-14"), or text the annotator cannot read.
+support::Result<Twin> makeTwin(const nvvm::Module& module, const nvvm::IrVersion& version,
+                               const BitcodeTools& tools);
+
+}  // namespace nvpg::inspect

@@ -1,0 +1,13 @@
+#include "nvvm/IrVersion.h"
+
+#include "toolkit/Toolkit.h"
+
+namespace nvpg::nvvm {
+
+IrVersion irVersionOf(const toolkit::Toolkit& toolkit) {
+    IrVersion v;
+    if (toolkit.nvvm().irVersion) toolkit.nvvm().irVersion(&v.major, &v.minor, &v.debugMajor, &v.debugMinor);
+    return v;
+}
+
+}  // namespace nvpg::nvvm
