@@ -90,10 +90,12 @@ void setConstantBytes(std::string_view cubin, std::vector<ResourceUsage>& usage)
             if (u.function == function) u.constBytes = int(std::min<uint64_t>(size, 2147483647));
 }
 
-PtxasRun assembleWholeProgram(const fs::path& ptxas, std::string_view ptx, std::string_view smArch) {
+PtxasRun assembleWholeProgram(const fs::path& ptxas, std::string_view ptx, std::string_view smArch,
+                              const std::vector<std::string>& extraArgs) {
     support::Stopwatch watch;
     PtxasRun out;
     out.command = fmt::format("ptxas -arch={} -v", smArch);
+    for (const auto& a : extraArgs) out.command += " " + a;
     std::error_code ec;
     std::string pattern = (fs::temp_directory_path(ec) / "nvpg-ptxas-XXXXXX").string();
     if (ec || !::mkdtemp(pattern.data())) {
@@ -107,15 +109,19 @@ PtxasRun assembleWholeProgram(const fs::path& ptxas, std::string_view ptx, std::
     if (auto st = support::writeFileAtomic(input, ptx); !st) {
         out.error = st.error().message;
     } else {
-        auto ran = support::runProcess({ptxas.string(), fmt::format("-arch={}", smArch), "-v", input.string(), "-o",
-                                        cubin.string()},
-                                       kLogLimit);
+        std::vector<std::string> args{ptxas.string(), fmt::format("-arch={}", smArch), "-v"};
+        args.insert(args.end(), extraArgs.begin(), extraArgs.end());
+        args.insert(args.end(), {input.string(), "-o", cubin.string()});
+        auto ran = support::runProcess(args, kLogLimit);
         const int status = ran.status;
         out.log = std::move(ran.output);
         if (status == 0) {
             out.ok = true;
             out.usage = parsePtxasInfo(out.log);
-            if (auto bytes = support::readFile(cubin)) setConstantBytes(*bytes, out.usage);
+            if (auto bytes = support::readFile(cubin)) {
+                setConstantBytes(*bytes, out.usage);
+                out.cubin = std::move(*bytes);
+            }
         } else if (status == -1) {
             out.error = out.log;
             out.log.clear();

@@ -66,13 +66,17 @@ public:
     // when not found (the report says where it was looked for).
     const std::filesystem::path* ptxas() const { return ptxasReport_.found ? &ptxasReport_.path : nullptr; }
     const LibraryReport& ptxasReport() const { return ptxasReport_; }
+    // nvdisasm, which gives a cubin's SASS; null when not found (the report says where it was
+    // looked for and how to get it).
+    const std::filesystem::path* nvdisasm() const { return nvdisasmReport_.found ? &nvdisasmReport_.path : nullptr; }
+    const LibraryReport& nvdisasmReport() const { return nvdisasmReport_; }
 
 private:
     NvvmApi nvvm_;
     std::optional<NvJitLinkApi> jit_;
     mutable std::vector<std::shared_ptr<Library>> libs_;
     int cudaMajor_ = 13;
-    LibraryReport nvvmReport_, jitReport_, libdeviceReport_, ptxasReport_;
+    LibraryReport nvvmReport_, jitReport_, libdeviceReport_, ptxasReport_, nvdisasmReport_;
 
     mutable std::mutex mu_;
     mutable std::shared_ptr<const std::string> libdeviceBytes_;
