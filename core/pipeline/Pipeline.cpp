@@ -9,7 +9,9 @@
 #include "gpu/Devices.h"
 #include "lto/DroppedKernels.h"
 #include "lto/Linker.h"
+#include "inspect/Twin.h"
 #include "nvvm/Libdevice.h"
+#include "pipeline/LineMapping.h"
 #include "ptx/Ptxas.h"
 #include "support/Stopwatch.h"
 #include "support/Text.h"
@@ -103,9 +105,67 @@ void appendNew(std::vector<nvvm::Diagnostic>& to, const std::vector<nvvm::Diagno
 
 }  // namespace
 
+namespace {
+
+// Everything a job's map depends on beyond its Program: the flags, the outputs and how they are
+// linked, and the tools that made them (one Pipeline has one toolkit, but the LLVM tools on
+// PATH and what they can annotate may change).
+std::string lineMapKey(const Job& job, const nvvm::Options& resolved, const toolkit::Toolkit& tk) {
+    std::string key = programKey(job);
+    for (const auto& f : resolved.flags()) key += '\0' + f;
+    key += fmt::format("\1{}\1{}\1{}\1{}", job.outputs, lto::modeName(job.ltoMode), job.verify, tk.cudaMajor());
+    const auto tools = inspect::findBitcodeTools();
+    for (const auto* report : {&tk.nvvmReport(), &tk.nvJitLinkReport(), &tk.ptxasReport(), &tk.nvdisasmReport()})
+        key += '\1' + report->path.string() + '\1' + report->version;
+    return key + '\1' + tools.llvmDis + '\1' + tools.llvmAs;
+}
+
+}  // namespace
+
 support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener& onStage,
                                             const ResultListener& onPlain) {
-    (void)onPlain;
+    if (!job.lineMap) {
+        auto plain = runPlain(job, onStage, {});
+        if (plain && onPlain) onPlain(*plain);
+        return plain;
+    }
+    // The twin starts as soon as the plain job knows its options, unless its map is kept.
+    std::unique_ptr<TwinCompile> twin;
+    std::shared_ptr<const inspect::LineMap> kept;
+    std::string key;
+    auto result = runPlain(job, onStage, [&](const nvvm::Options& resolved, std::shared_ptr<const std::string> ld) {
+        key = lineMapKey(job, resolved, *toolkit_);
+        for (const auto& [k, map] : lineMaps_)
+            if (k == key) kept = map;
+        if (!kept) twin = std::make_unique<TwinCompile>(job, resolved, *toolkit_, std::move(ld));
+    });
+    if (!result) return result;
+    auto& plain = *result;
+    if (!plain.ok) {
+        if (twin) twin->stop();
+        plain.lineMap = std::make_shared<const inspect::LineMap>(unavailableLineMap(job, "the plain compile failed"));
+        return result;
+    }
+    if (onPlain) onPlain(plain);
+    if (!kept) {
+        if (onStage) onStage({StageId::MapLines, {}});
+        support::Stopwatch watch;
+        const auto& outputs = twin->join();
+        auto map = std::make_shared<const inspect::LineMap>(buildLineMap(job, twin->options(), plain, outputs));
+        plain.stages.push_back({StageId::MapLines, watch.seconds()});
+        // A twin that ran out of memory may do better next time.
+        if (outputs.complete) {
+            lineMaps_.emplace_back(key, map);
+            if (lineMaps_.size() > kKeptLineMaps) lineMaps_.erase(lineMaps_.begin());
+        }
+        kept = std::move(map);
+    }
+    plain.lineMap = std::move(kept);
+    return result;
+}
+
+support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageListener& onStage,
+                                                 const OptionsListener& onOptions) {
     const StageListener stage = [&](const StageEvent& event) {
         if (onStage) onStage(event);
     };
@@ -142,6 +202,7 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
     options.arch = arch.arch;
     out.archSource = arch.source;
     out.flags = options.flags();
+    if (onOptions) onOptions(options, libdevice);
 
     // The Program: the kept one when nothing it was built from changed.
     const auto key = programKey(job);

@@ -3,6 +3,9 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "nvvm/Program.h"
 #include "pipeline/CompileResult.h"
@@ -45,12 +48,22 @@ private:
         std::string source;
     };
     ArchChoice chooseArch(const Job& job);
+    // The plain job; `onOptions` hears its options once the arch is chosen (the twin starts then).
+    using OptionsListener = std::function<void(const nvvm::Options& resolved, std::shared_ptr<const std::string> libdevice)>;
+    support::Result<CompileResult> runPlain(const Job& job, const StageListener& onStage,
+                                            const OptionsListener& onOptions);
 
     std::shared_ptr<const toolkit::Toolkit> toolkit_;
     std::unique_ptr<nvvm::Program> program_;
     std::string programKey_;
     std::optional<ArchChoice> gpuArch_;
+    // The maps of the last few jobs, newest last, by lineMapKey: an unchanged job (a rerun, an
+    // undo back to it) gets its map without a second compile.
+    std::vector<std::pair<std::string, std::shared_ptr<const inspect::LineMap>>> lineMaps_;
 };
+
+// How many maps a Pipeline keeps.
+inline constexpr size_t kKeptLineMaps = 8;
 
 // The key under which a Program is reused: a hash of module names, bytes, lazy flags and order,
 // and the libdevice choice.

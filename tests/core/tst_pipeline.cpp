@@ -15,6 +15,7 @@
 #include "pipeline/Pipeline.h"
 #include "pipeline/Report.h"
 #include "pipeline/Summary.h"
+#include "workspace/Workspace.h"
 #include "lto/DroppedKernels.h"
 #include "support/Text.h"
 
@@ -44,6 +45,59 @@ NumbaCase numbaCase(const std::string& kernel) {
     return c;
 }
 
+
+// A job with the map on, run through the real Pipeline: what onPlain heard, and the result.
+struct MappedRun {
+    support::Result<pipeline::CompileResult> result = support::makeError(support::ErrorKind::Internal, "not run");
+    std::optional<pipeline::CompileResult> plain;  // what onPlain heard
+    bool plainBeforeMap = false;                   // onPlain came before any MapLines stage
+    bool mapStage = false;
+};
+MappedRun runMapped(pipeline::Pipeline& p, pipeline::Job job) {
+    job.lineMap = true;
+    MappedRun run;
+    run.result = p.run(
+        job,
+        [&](const pipeline::StageEvent& e) {
+            if (e.id == pipeline::StageId::MapLines) run.mapStage = true;
+        },
+        [&](const pipeline::CompileResult& plain) {
+            run.plain = plain;
+            run.plainBeforeMap = !run.mapStage;
+        });
+    return run;
+}
+
+// Every line that holds an instruction maps to at least one output line, or is reported as
+// optimised away: the map leaves no line unaccounted for.
+void checkEveryInstructionLineIsAccountedFor(const inspect::LineMap& map, const inspect::OutputMap& out) {
+    for (const auto& m : map.modules) {
+        if (!m.unmapped.empty()) continue;
+        for (const int line : m.instructionLines) {
+            if (!out.rangesOf(m.name, line).empty()) continue;
+            const bool away = std::any_of(out.optimisedAway.begin(), out.optimisedAway.end(),
+                                          [&](const auto& a) { return a.module == m.name && a.line == line; });
+            QVERIFY2(away, qPrintable(QString("%1:%2 maps to nothing and is not reported as optimised away")
+                                          .arg(QString::fromStdString(m.name))
+                                          .arg(line)));
+        }
+    }
+}
+
+int mappedLineCount(const std::vector<inspect::LineRange>& ranges) {
+    int n = 0;
+    for (const auto& r : ranges) n += r.last - r.first + 1;
+    return n;
+}
+
+int lineOf(const std::string& text, std::string_view needle) {
+    int n = 1;
+    for (auto line : support::splitLines(text)) {
+        if (line.find(needle) != std::string_view::npos) return n;
+        ++n;
+    }
+    return 0;
+}
 }  // namespace
 
 class TestPipeline : public QObject {
@@ -178,6 +232,188 @@ private slots:
         QCOMPARE(r->ptx, reference);
         // And what numba itself got back (it keeps libNVVM's trailing NUL).
         QCOMPARE(r->ptx + '\0', c.ptx);
+    }
+
+    // The map is an overlay: on every bundled example and numba-cuda's IR, the PTX (and the LTO
+    // PTX) with the map on is byte for byte the PTX with it off, onPlain hears it before the
+    // map is made, and every instruction line is mapped or reported as optimised away.
+    void lineMapLeavesTheOutputsAsTheyAre_data() {
+        QTest::addColumn<QString>("source");
+        for (const auto& e : std::filesystem::directory_iterator(test::examplesDir()))
+            if (e.path().extension() == ".nvpg")
+                QTest::newRow(("example " + e.path().stem().string()).c_str()) << QString::fromStdString(e.path().string());
+        for (const char* k : {"axpy", "math_kernel", "math_kernel_fastmath", "call_device"})
+            QTest::newRow((std::string("numba ") + k).c_str()) << k;
+    }
+    void lineMapLeavesTheOutputsAsTheyAre() {
+        QFETCH(QString, source);
+        pipeline::Job job;
+        if (source.endsWith(".nvpg")) {
+            auto ws = workspace::loadWorkspace(source.toStdString());
+            QVERIFY(ws);
+            job.modules = ws->modules;
+            job.options = ws->options;
+            job.libdevice = ws->libdevice;
+        } else {
+            const auto c = numbaCase(source.toStdString());
+            job.modules = c.modules;
+            job.libdevice = true;
+            for (const auto& flag : c.options) {
+                const auto eq = flag.find('=');
+                QVERIFY(job.options.set(flag.substr(1, eq - 1), flag.substr(eq + 1)));
+            }
+        }
+        if (!job.options.arch) job.options.arch = "compute_90";
+        job.outputs = pipeline::kPtx | pipeline::kLtoPtx;
+        pipeline::Pipeline plainPipe(test::realToolkit()), mappedPipe(test::realToolkit());
+        auto off = plainPipe.run(job);
+        QVERIFY(off && off->ok);
+        QVERIFY(!off->lineMap);
+        auto on = runMapped(mappedPipe, job);
+        QVERIFY(on.result && on.result->ok);
+        QCOMPARE(on.result->ptx, off->ptx);
+        QCOMPARE(on.result->linkedPtx, off->linkedPtx);
+        QVERIFY(on.plain);
+        QVERIFY(on.plainBeforeMap);
+        QVERIFY(!on.plain->lineMap);
+        QCOMPARE(on.plain->ptx, off->ptx);
+        QVERIFY(on.result->lineMap);
+        const auto& map = *on.result->lineMap;
+        QVERIFY2(map.ptx.available(), map.ptx.unavailable.c_str());
+        QVERIFY2(map.ltoPtx.available(), map.ltoPtx.unavailable.c_str());
+        const auto ptxLines = int(support::splitLines(off->ptx).size());
+        for (const auto& l : map.ptx.lines) QVERIFY(!l.ranges.empty() && l.ranges.back().last <= ptxLines);
+        QVERIFY(!map.sass.available());  // not asked for
+        for (const auto& m : map.modules) QVERIFY2(m.unmapped.empty(), (m.name + ": " + m.unmapped).c_str());
+        checkEveryInstructionLineIsAccountedFor(map, map.ptx);
+        checkEveryInstructionLineIsAccountedFor(map, map.ltoPtx);
+        QVERIFY(on.result->stageSeconds(pipeline::StageId::MapLines) > 0);
+    }
+
+    // What a teacher points at: the call of libdevice's sinf becomes the ~100 PTX lines of its
+    // inlined body, and the map says they are libdevice's.
+    void sinfCallMapsToLibdeviceLines() {
+        pipeline::Pipeline p(test::realToolkit());
+        pipeline::Job job;
+        job.modules = {test::irFixture("sinf.ll")};
+        job.libdevice = true;
+        job.options.arch = "compute_90";
+        auto run = runMapped(p, job);
+        QVERIFY(run.result && run.result->ok && run.result->lineMap);
+        const auto& map = *run.result->lineMap;
+        QVERIFY2(map.ptx.available(), map.ptx.unavailable.c_str());
+        const int call = lineOf(job.modules[0].bytes, "call float @__nv_sinf");
+        QVERIFY(call > 0);
+        const auto ranges = map.ptx.rangesOf("sinf.ll", call);
+        QVERIFY2(mappedLineCount(ranges) >= 30, qPrintable(QString::number(mappedLineCount(ranges))));
+        // Each of those lines is a PTX line of the plain output, and names that call.
+        const auto ptxLines = support::splitLines(run.result->ptx);
+        for (const auto& r : ranges) {
+            QVERIFY(r.first >= 1 && r.last <= int(ptxLines.size()));
+            QVERIFY(map.ptx.originOf(r.first) == (inspect::IrLine{0, call}));
+        }
+        const auto it = std::find_if(map.libdevice.begin(), map.libdevice.end(), [&](const auto& e) {
+            return e.module == "sinf.ll" && e.line == call && e.output == inspect::MappedOutput::Ptx;
+        });
+        QVERIFY(it != map.libdevice.end());
+        QCOMPARE(it->function, std::string("__nv_sinf"));
+        QVERIFY(it->lines >= 30);
+    }
+
+    // Lines of two modules map to their own files, whichever module the code ended up in.
+    void twoModulesMapToTheirOwnFiles() {
+        pipeline::Pipeline p(test::realToolkit());
+        pipeline::Job job;
+        job.modules = {test::irFixture("caller.ll"), test::irFixture("callee.ll")};
+        job.options.arch = "compute_90";
+        auto run = runMapped(p, job);
+        QVERIFY(run.result && run.result->ok && run.result->lineMap);
+        const auto& map = *run.result->lineMap;
+        QVERIFY2(map.ptx.available(), map.ptx.unavailable.c_str());
+        std::set<std::string> files;
+        for (const auto& l : map.ptx.lines) {
+            files.insert(l.module);
+            const auto& m = map.modules[size_t(map.moduleIndex(l.module))];
+            QVERIFY2(std::find(m.instructionLines.begin(), m.instructionLines.end(), l.line) != m.instructionLines.end(),
+                     qPrintable(QString("%1:%2 is no instruction line").arg(QString::fromStdString(l.module)).arg(l.line)));
+        }
+        QCOMPARE(files, (std::set<std::string>{"caller.ll", "callee.ll"}));
+        const int fmul = lineOf(job.modules[1].bytes, "fmul float");
+        QVERIFY(!map.ptx.rangesOf("callee.ll", fmul).empty());
+        checkEveryInstructionLineIsAccountedFor(map, map.ptx);
+    }
+
+    // At -opt=0 the twin's PTX is not the plain one: the map says so rather than being wrong.
+    void optZeroReportsTheMapUnavailable() {
+        pipeline::Pipeline p(test::realToolkit()), plain(test::realToolkit());
+        pipeline::Job job;
+        job.modules = {test::irFixture("sinf.ll")};
+        job.libdevice = true;
+        job.options.arch = "compute_90";
+        job.options.opt = 0;
+        auto off = plain.run(job);
+        auto run = runMapped(p, job);
+        QVERIFY(run.result && run.result->ok && run.result->lineMap);
+        QCOMPARE(run.result->ptx, off->ptx);
+        const auto& map = *run.result->lineMap;
+        QVERIFY(!map.ptx.available());
+        QVERIFY2(map.ptx.unavailable.find("-opt=0") != std::string::npos, map.ptx.unavailable.c_str());
+        QVERIFY(map.ptx.lines.empty());
+    }
+
+    // Lazy modules (whose unused functions libNVVM drops) and libdevice off and on.
+    void lazyModulesAndLibdeviceOffAndOn() {
+        for (const bool libdevice : {false, true}) {
+            pipeline::Pipeline p(test::realToolkit()), plain(test::realToolkit());
+            pipeline::Job job;
+            job.modules = {test::irFixture("caller.ll"), test::irFixture("callee.ll", /*lazy=*/true)};
+            job.libdevice = libdevice;
+            job.options.arch = "compute_90";
+            auto off = plain.run(job);
+            auto run = runMapped(p, job);
+            QVERIFY(off && run.result && run.result->ok && run.result->lineMap);
+            QCOMPARE(run.result->ptx, off->ptx);
+            const auto& map = *run.result->lineMap;
+            QVERIFY2(map.ptx.available(), map.ptx.unavailable.c_str());
+            QVERIFY(!map.ptx.rangesOf("caller.ll", lineOf(job.modules[0].bytes, "call float @scale")).empty() ||
+                    !map.ptx.rangesOf("callee.ll", lineOf(job.modules[1].bytes, "fmul float")).empty());
+            checkEveryInstructionLineIsAccountedFor(map, map.ptx);
+        }
+    }
+
+    // An unchanged job gets its map again without a second twin compile; a changed option
+    // makes a new one.
+    void theMapOfAnUnchangedJobIsKept() {
+        pipeline::Pipeline p(test::realToolkit());
+        pipeline::Job job;
+        job.modules = {test::irFixture("sinf.ll")};
+        job.libdevice = true;
+        job.options.arch = "compute_90";
+        auto first = runMapped(p, job);
+        QVERIFY(first.result && first.result->lineMap && first.mapStage);
+        auto second = runMapped(p, job);
+        QVERIFY(second.result && second.result->lineMap);
+        QVERIFY(!second.mapStage);
+        QCOMPARE(second.result->stageSeconds(pipeline::StageId::MapLines), 0.0);
+        QCOMPARE(inspect::toJson(*second.result->lineMap), inspect::toJson(*first.result->lineMap));
+        QVERIFY(second.plain);  // onPlain still heard the plain result first
+        job.options.fma = false;
+        auto third = runMapped(p, job);
+        QVERIFY(third.result && third.result->lineMap && third.mapStage);
+    }
+
+    // A compile that fails gives no plain result to onPlain, and a map saying why there is none.
+    void aFailedCompileHasNoMap() {
+        pipeline::Pipeline p(test::realToolkit());
+        pipeline::Job job;
+        job.modules = {test::irFixture("broken.ll")};
+        job.options.arch = "compute_90";
+        auto run = runMapped(p, job);
+        QVERIFY(run.result && !run.result->ok);
+        QVERIFY(!run.plain);
+        QVERIFY(run.result->lineMap);
+        for (const auto which : inspect::kMappedOutputs)
+            QCOMPARE(run.result->lineMap->output(which).unavailable, std::string("the plain compile failed"));
     }
 
     void optionChangeReusesTheProgramAndEditMakesANewOne() {
