@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "engine/Messages.h"
+#include "pipeline/LineMapping.h"
 #include "support/Stopwatch.h"
 #include "support/Text.h"
 
@@ -67,10 +68,9 @@ support::Result<pipeline::CompileResult> Compiler::run(const pipeline::Job& job,
                                                 const pipeline::Pipeline::StageListener& onStage,
                                                 const CallCancel* cancel,
                                                 const pipeline::Pipeline::ResultListener& onPlain) {
-    (void)onPlain;
     // The copies of the modules for the engine, or its answer, may not fit in memory (ulimit -v).
     try {
-        return runOrThrow(job, onStage, cancel);
+        return runOrThrow(job, onStage, cancel, onPlain);
     } catch (const std::bad_alloc&) {
         if (engine_) engine_->kill();  // it may be half-way through a message
         return support::makeError(
@@ -83,10 +83,11 @@ support::Result<pipeline::CompileResult> Compiler::run(const pipeline::Job& job,
 
 support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Job& job,
                                                        const pipeline::Pipeline::StageListener& onStage,
-                                                       const CallCancel* cancel) {
+                                                       const CallCancel* cancel,
+                                                       const pipeline::Pipeline::ResultListener& onPlain) {
     if (inProcess_) {
         sentInProcess_ = std::chrono::steady_clock::now();
-        return inProcess_->run(job, onStage);
+        return inProcess_->run(job, onStage, onPlain);
     }
     // What the engine protocol cannot carry is refused here, naming the limit, rather than
     // sent to an engine that would refuse it by ending.
@@ -133,7 +134,16 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
         engine_->kill();
         return *badProgress;
     }
-    if (reply) return readCompileReply(std::move(*reply));
+    if (reply) {
+        auto result = readCompileReply(std::move(*reply));
+        if (!job.lineMap) return result;
+        // The map frame follows every compile reply of a line-mapped request, so it is read
+        // even after an error, or the next request would read it as its answer.
+        if (result && result->ok && onPlain) onPlain(*result);
+        auto map = receiveLineMap(job, deadline, onStage, cancel);
+        if (result) result->lineMap = std::move(map);
+        return result;
+    }
 
     // The engine died or hung: the job fails with a diagnostic saying so; the next job starts a
     // new engine.
@@ -170,6 +180,46 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
     failed.diagnostics.push_back(std::move(d));
     failed.seconds = watch.seconds();
     return failed;
+}
+
+std::shared_ptr<const inspect::LineMap> Compiler::receiveLineMap(const pipeline::Job& job,
+                                                                 std::chrono::steady_clock::time_point deadline,
+                                                                 const pipeline::Pipeline::StageListener& onStage,
+                                                                 const CallCancel* cancel) {
+    std::optional<pipeline::StageEvent> stage;
+    auto frame = engine_->receive(
+        deadline,
+        [&](const Frame& progress) {
+            // A bad progress frame here costs only the map: the next reply shows whether the
+            // engine can still be trusted.
+            if (auto event = readProgress(progress)) {
+                stage = *event;
+                if (onStage) onStage(*event);
+            }
+        },
+        cancel);
+    std::string why;
+    if (frame) {
+        auto map = readLineMapReply(*frame);
+        if (map) return std::make_shared<const inspect::LineMap>(std::move(*map));
+        engine_->kill();  // it answered out of turn, or in another protocol
+        why = "the engine sent a line map that cannot be read: " + map.error().message;
+    } else {
+        switch (engine_->lastFailure()) {
+        case EngineProcess::Failure::Cancelled:
+            why = "stopped";
+            break;
+        case EngineProcess::Failure::Timeout:
+            why = fmt::format("the line-annotated twin did not finish within {} s and was stopped", timeoutSeconds_);
+            break;
+        default: {
+            std::string how = engine_->lastSignal() ? signalName(engine_->lastSignal()) : "the engine process ended";
+            if (const auto words = engine_->lastWords(); !words.empty()) how += ": " + words;
+            why = "libNVVM crashed while compiling the line-annotated twin: " + how;
+        }
+        }
+    }
+    return std::make_shared<const inspect::LineMap>(pipeline::unavailableLineMap(job, why));
 }
 
 }  // namespace nvpg::engine

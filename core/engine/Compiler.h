@@ -49,7 +49,14 @@ public:
 private:
     support::Result<pipeline::CompileResult> runOrThrow(const pipeline::Job& job,
                                                         const pipeline::Pipeline::StageListener& onStage,
-                                                        const CallCancel* cancel);
+                                                        const CallCancel* cancel,
+                                                        const pipeline::Pipeline::ResultListener& onPlain);
+    // After a compile reply to a request with a line map: the map frame, or a map saying why it
+    // did not come (the engine died, was stopped or timed out while compiling the twin).
+    std::shared_ptr<const inspect::LineMap> receiveLineMap(const pipeline::Job& job,
+                                                           std::chrono::steady_clock::time_point deadline,
+                                                           const pipeline::Pipeline::StageListener& onStage,
+                                                           const CallCancel* cancel);
 
     std::shared_ptr<const toolkit::Toolkit> toolkit_;
     std::optional<std::filesystem::path> cudaPath_;

@@ -257,16 +257,41 @@ std::string EngineProcess::describeExit() {
     return how;
 }
 
+support::Error EngineProcess::failed(const support::Error& e, const CallCancel* cancel) {
+    if (cancel && cancel->cancelled()) {
+        failure_ = Failure::Cancelled;
+        kill();
+        return makeError(ErrorKind::Internal, "cancelled: the engine process was stopped");
+    }
+    if (e.kind == ErrorKind::Timeout) {
+        failure_ = Failure::Timeout;
+        kill();
+        return makeError(ErrorKind::Timeout, "the engine process did not answer in time and was stopped");
+    }
+    if (e.kind == ErrorKind::Input) {
+        // It is alive and talking, but not the protocol: another program, another build.
+        failure_ = Failure::Protocol;
+        kill();
+        return makeError(ErrorKind::Environment,
+                         fmt::format("the engine process {} did not speak the engine protocol ({})", argv_[0],
+                                     e.message));
+    }
+    failure_ = Failure::Died;
+    const auto how = describeExit();
+    if (signal_ == SIGALRM) {
+        // The engine's own limit (a little past the deadline) ended it before this process
+        // could: this process was stopped or busy, but the request timed out all the same.
+        failure_ = Failure::Timeout;
+        return makeError(ErrorKind::Timeout, "the engine process did not answer in time and stopped itself");
+    }
+    return makeError(ErrorKind::Run, "the engine process died: " + how);
+}
+
 support::Result<Frame> EngineProcess::call(Frame request, std::chrono::steady_clock::time_point deadline,
                                            const std::function<void(const Frame&)>& onProgress,
                                            const CallCancel* cancel) {
     failure_ = Failure::None;
     signal_ = 0;
-    auto cancelled = [&] {
-        failure_ = Failure::Cancelled;
-        kill();
-        return makeError(ErrorKind::Internal, "cancelled: the engine process was stopped");
-    };
     if (cancel && cancel->cancelled()) {
         failure_ = Failure::Cancelled;  // before anything was sent: the engine is idle and stays
         return makeError(ErrorKind::Internal, "cancelled before it was sent to the engine");
@@ -277,43 +302,30 @@ support::Result<Frame> EngineProcess::call(Frame request, std::chrono::steady_cl
             return st.error();
         }
     }
-    auto failed = [&](const support::Error& e) {
-        if (cancel && cancel->cancelled()) return cancelled();
-        if (e.kind == ErrorKind::Timeout) {
-            failure_ = Failure::Timeout;
-            kill();
-            return makeError(ErrorKind::Timeout, "the engine process did not answer in time and was stopped");
-        }
-        if (e.kind == ErrorKind::Input) {
-            // It is alive and talking, but not the protocol: another program, another build.
-            failure_ = Failure::Protocol;
-            kill();
-            return makeError(ErrorKind::Environment,
-                             fmt::format("the engine process {} did not speak the engine protocol ({})", argv_[0],
-                                         e.message));
-        }
-        failure_ = Failure::Died;
-        const auto how = describeExit();
-        if (signal_ == SIGALRM) {
-            // The engine's own limit (a little past the deadline) ended it before this process
-            // could: this process was stopped or busy, but the request timed out all the same.
-            failure_ = Failure::Timeout;
-            return makeError(ErrorKind::Timeout, "the engine process did not answer in time and stopped itself");
-        }
-        return makeError(ErrorKind::Run, "the engine process died: " + how);
-    };
     request.header[kDeadlineField] =
         std::max(0.0, std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count());
     const int wake = cancel ? cancel->fd() : -1;
-    if (auto st = writeFrame(fd_, request, deadline, wake); !st) return failed(st.error());
+    if (auto st = writeFrame(fd_, request, deadline, wake); !st) return failed(st.error(), cancel);
     sent_ = std::chrono::steady_clock::now();
+    return receive(deadline, onProgress, cancel);
+}
+
+support::Result<Frame> EngineProcess::receive(std::chrono::steady_clock::time_point deadline,
+                                              const std::function<void(const Frame&)>& onProgress,
+                                              const CallCancel* cancel) {
+    failure_ = Failure::None;
+    if (pid_ <= 0) {
+        failure_ = Failure::Died;
+        return makeError(ErrorKind::Internal, "the engine process is not running");
+    }
+    const int wake = cancel ? cancel->fd() : -1;
     auto reply = readFrame(fd_, deadline, wake);
     while (reply && reply->type == kProgressFrame) {
         if (onProgress) onProgress(*reply);
         reply = readFrame(fd_, deadline, wake);
     }
     if (reply) return reply;
-    return failed(reply.error());
+    return failed(reply.error(), cancel);
 }
 
 std::string EngineProcess::lastWords() const {

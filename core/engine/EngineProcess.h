@@ -62,6 +62,11 @@ public:
     support::Result<Frame> call(Frame request, std::chrono::steady_clock::time_point deadline,
                                 const std::function<void(const Frame&)>& onProgress = {},
                                 const CallCancel* cancel = nullptr);
+    // The next answer to the last call's request, for a request answered by more than one frame
+    // (a compile with a line map: the plain reply, then the map). Fails as call() does.
+    support::Result<Frame> receive(std::chrono::steady_clock::time_point deadline,
+                                   const std::function<void(const Frame&)>& onProgress = {},
+                                   const CallCancel* cancel = nullptr);
     // When the last call's request was written to the engine.
     std::chrono::steady_clock::time_point lastSent() const { return sent_; }
     Failure lastFailure() const { return failure_; }
@@ -81,6 +86,8 @@ public:
 
 private:
     support::Status start();
+    // The error for a failed write or read, having killed or reaped the process; sets failure_.
+    support::Error failed(const support::Error& e, const CallCancel* cancel);
     std::string describeExit();
     void stopStderrReader();
 

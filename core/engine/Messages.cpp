@@ -172,6 +172,7 @@ Frame makeCompileRequest(const pipeline::Job& job, const std::optional<std::file
                 {"lto_mode", std::string(lto::modeName(job.ltoMode))},
                 {"outputs", job.outputs},
                 {"verify_only", job.verifyOnly},
+                {"line_map", job.lineMap},
                 {"arch_from_gpu", job.archFromGpu},
                 {"generation", job.generation},
                 {"cuda_path", cudaPath ? json(cudaPath->string()) : json()}};
@@ -198,6 +199,7 @@ support::Result<CompileRequestData> parseCompileRequest(Frame f) {
     job.ltoMode = lto::parseMode(field(h, "lto_mode", "program")).value_or(lto::Mode::Program);
     job.outputs = field(h, "outputs", unsigned(pipeline::kPtx));
     job.verifyOnly = field(h, "verify_only", false);
+    job.lineMap = field(h, "line_map", false);
     job.archFromGpu = field(h, "arch_from_gpu", true);
     job.generation = field(h, "generation", uint64_t(0));
     if (h.contains("cuda_path") && h["cuda_path"].is_string()) d.cudaPath = h["cuda_path"].get<std::string>();
@@ -297,6 +299,22 @@ support::Result<pipeline::CompileResult> readCompileReply(Frame f) {
     r.reusedProgram = field(j, "reused_program", false);
     r.seconds = field(j, "seconds", 0.0);
     return r;
+}
+
+Frame makeLineMapReply(const inspect::LineMap& map) {
+    Frame f;
+    f.type = kLineMapReply;
+    f.header = {{"line_map", inspect::toJson(map)}};
+    return f;
+}
+
+support::Result<inspect::LineMap> readLineMapReply(const Frame& frame) {
+    if (frame.type != kLineMapReply || !frame.header.is_object()) return malformed("not a line map");
+    const auto it = frame.header.find("line_map");
+    if (it == frame.header.end()) return malformed("a line map message without its map");
+    auto map = inspect::lineMapFromJson(*it);
+    if (!map) return malformed(map.error().message);
+    return map;
 }
 
 // ---- runs

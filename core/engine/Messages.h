@@ -20,6 +20,9 @@ enum MessageType : uint16_t {
     kRunRequest = 3,
     kRunReply = 4,
     kProgress = kProgressFrame,  // {"stage": "compile PTX", "module": ""}: the engine starts that stage
+    // {"line_map": inspect::toJson(map)}: after the compile reply of a request with line_map, always
+    // exactly one (its outputs unavailable when the compile failed), progress frames between.
+    kLineMapReply = 6,
 };
 
 // The most modules one compile can have: each module is a blob of the request, and a compile
@@ -36,6 +39,9 @@ struct CompileRequestData {
 support::Result<CompileRequestData> parseCompileRequest(Frame frame);
 Frame makeCompileReply(const support::Result<pipeline::CompileResult>& result);
 support::Result<pipeline::CompileResult> readCompileReply(Frame frame);
+Frame makeLineMapReply(const inspect::LineMap& map);
+// A map that lineMapFromJson refuses is a malformed message.
+support::Result<inspect::LineMap> readLineMapReply(const Frame& frame);
 
 // Runs.
 Frame makeRunRequest(int device, const std::string& image, bool cubin, const ptx::Function& kernel,

@@ -17,6 +17,7 @@
 #include "engine/EngineProcess.h"
 #include "engine/Messages.h"
 #include "gpu/Session.h"
+#include "pipeline/LineMapping.h"
 #include "pipeline/Pipeline.h"
 #include "support/Text.h"
 
@@ -69,6 +70,12 @@ void limitTo(const Frame& request) {
     ::alarm(std::isfinite(seconds) && seconds < 1e6 ? unsigned(std::ceil(std::max(seconds, 1.0))) : 0);
 }
 
+// The map frame's map: the one the pipeline made, else one saying why there is none.
+inspect::LineMap lineMapOf(const pipeline::Job& job, const support::Result<pipeline::CompileResult>& result) {
+    if (result && result->lineMap) return *result->lineMap;
+    return pipeline::unavailableLineMap(job, "the plain compile failed");
+}
+
 }  // namespace
 
 int serveEngine(int in, int out) {
@@ -100,17 +107,29 @@ int serveEngine(int in, int out) {
                 auto tk = toolkit::Toolkit::load(search);
                 if (!tk) {
                     (void)writeFrame(out, makeErrorReply(kCompileReply, tk.error()));
+                    if (req->job.lineMap) (void)writeFrame(out, makeLineMapReply(lineMapOf(req->job, tk.error())));
                     continue;
                 }
                 toolkit = *tk;
                 toolkitPath = req->cudaPath;
                 pipe = std::make_unique<pipeline::Pipeline>(toolkit);
             }
-            auto result = pipe->run(req->job, [&](const pipeline::StageEvent& stage) {
-                // A front end that is gone wants nothing more: stop before the next stage.
-                if (!writeFrame(out, makeProgress(stage))) ::_exit(0);
-            });
-            if (!writeFrame(out, makeCompileReply(result))) return 0;
+            // With a line map the plain reply goes as soon as the plain result is complete, and
+            // the map follows in a frame of its own once the twin is compiled.
+            bool replied = false;
+            auto result = pipe->run(
+                req->job,
+                [&](const pipeline::StageEvent& stage) {
+                    // A front end that is gone wants nothing more: stop before the next stage.
+                    if (!writeFrame(out, makeProgress(stage))) ::_exit(0);
+                },
+                [&](const pipeline::CompileResult& plain) {
+                    if (!req->job.lineMap) return;
+                    if (!writeFrame(out, makeCompileReply(plain))) ::_exit(0);
+                    replied = true;
+                });
+            if (!replied && !writeFrame(out, makeCompileReply(result))) return 0;
+            if (req->job.lineMap && !writeFrame(out, makeLineMapReply(lineMapOf(req->job, result)))) return 0;
             continue;
         }
         if (request->type == kRunRequest) {

@@ -236,6 +236,78 @@ private slots:
                  r.error().message.c_str());
     }
 
+    // Through the real engine process: the plain result comes first (onPlain), then the map in
+    // a frame of its own; the next compile on the same engine still gets its own answers.
+    void theEngineSendsThePlainResultThenTheMap() {
+        auto compiler = engine::Compiler(test::realToolkit(), std::nullopt, {test::nvpgPath(), "engine"});
+        pipeline::Job job;
+        job.modules = {test::irFixture("sinf.ll")};
+        job.libdevice = true;
+        job.options.arch = "compute_90";
+        auto plainOnly = compiler.run(job);
+        QVERIFY(plainOnly && plainOnly->ok && !plainOnly->lineMap);
+        job.lineMap = true;
+        std::optional<pipeline::CompileResult> plain;
+        bool mapStageBeforePlain = false;
+        auto r = compiler.run(
+            job,
+            [&](const pipeline::StageEvent& e) {
+                if (e.id == pipeline::StageId::MapLines && !plain) mapStageBeforePlain = true;
+            },
+            nullptr, [&](const pipeline::CompileResult& p) { plain = p; });
+        QVERIFY(r && r->ok);
+        QVERIFY(plain);
+        QVERIFY(!plain->lineMap);
+        QVERIFY(!mapStageBeforePlain);
+        QCOMPARE(plain->ptx, plainOnly->ptx);
+        QCOMPARE(r->ptx, plainOnly->ptx);
+        QVERIFY(r->lineMap);
+        QVERIFY2(r->lineMap->ptx.available(), r->lineMap->ptx.unavailable.c_str());
+        QVERIFY(!r->lineMap->libdevice.empty());
+        // The protocol stayed in step: a compile without the map right after gets its answer.
+        job.lineMap = false;
+        auto after = compiler.run(job);
+        QVERIFY(after && after->ok && !after->lineMap);
+        QCOMPARE(after->ptx, plainOnly->ptx);
+    }
+
+    // An engine that dies while only the map is missing costs the map, not the compile: the plain
+    // result stands, and the map's outputs say what happened.
+    void anEngineThatDiesDuringTheTwinLeavesThePlainResult() {
+        auto compiler = engine::Compiler(test::realToolkit(), std::nullopt, {test::nvpgPath(), "engine"});
+        pipeline::Job job;
+        job.modules = {test::irFixture("sinf.ll")};
+        job.libdevice = true;
+        job.options.arch = "compute_90";
+        job.lineMap = true;
+        // The map frame may beat the kill when the twin is done before the plain reply is read;
+        // a changed option each time defeats the map cache, and the plain job, reusing its
+        // Program with libdevice in it, is the faster one.
+        bool sawCrash = false;
+        for (int attempt = 0; attempt < 8 && !sawCrash; ++attempt) {
+            job.options.ftz = attempt % 2 == 0;
+            QVERIFY(compiler.run(job));  // a fresh engine with the Program made
+            job.options.fma = attempt % 2 == 0;
+            auto r = compiler.run(job, {}, nullptr,
+                                  [&](const pipeline::CompileResult&) { ::kill(pid_t(compiler.enginePid()), SIGKILL); });
+            QVERIFY(r && r->ok);
+            QVERIFY(!r->ptx.empty());
+            QVERIFY(r->lineMap);
+            if (r->lineMap->ptx.available()) continue;
+            for (const auto which : inspect::kMappedOutputs) {
+                const auto& why = r->lineMap->output(which).unavailable;
+                QVERIFY2(why.find("libNVVM crashed while compiling the line-annotated twin") != std::string::npos &&
+                             why.find("SIGKILL") != std::string::npos,
+                         why.c_str());
+            }
+            sawCrash = true;
+        }
+        QVERIFY(sawCrash);
+        job.lineMap = false;
+        auto again = compiler.run(job);  // a new engine
+        QVERIFY(again && again->ok);
+    }
+
     // An "engine" that answers with anything but the protocol is a broken engine command, not
     // libNVVM crashing on the input.
     void anEngineThatSpeaksGarbageIsNotALibnvvmCrash() {

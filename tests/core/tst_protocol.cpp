@@ -172,6 +172,88 @@ private slots:
         QVERIFY(parseCompileRequest(old)->job.verify);
     }
 
+    // The line map crosses to the front end in a frame of its own, the same JSON --line-map
+    // writes; `origin` is rebuilt from the ranges, and the request carries the choice.
+    void lineMapFramesRoundTrip() {
+        pipeline::Job job;
+        job.modules = {{"k.ll", "; k\n", false}};
+        QVERIFY(!parseCompileRequest(makeCompileRequest(job, std::nullopt))->job.lineMap);
+        job.lineMap = true;
+        QVERIFY(parseCompileRequest(makeCompileRequest(job, std::nullopt))->job.lineMap);
+
+        inspect::LineMap map;
+        map.modules = {{"k.ll", {}, {8, 9, 10, 12}}, {"b.bc", "bitcode: install llvm-14", {}}};
+        map.ptx.lines = {{"k.ll", 8, {{3, 3}}}, {"k.ll", 9, {{4, 6}, {9, 9}}}, {"k.ll", 10, {{7, 7}}}};
+        map.ptx.optimisedAway = {{"k.ll", 12, {}}};
+        map.ptx.origin = {{-1, 0}, {-1, 0}, {0, 8}, {0, 9}, {0, 9}, {0, 9}, {0, 10}, {-1, 0}, {0, 9}};
+        map.ltoPtx.unavailable = "no LTO link in this job";
+        map.sass.unavailable = "no SASS: nvdisasm was not found";
+        map.libdevice = {{"k.ll", 9, "__nv_sinf", inspect::MappedOutput::Ptx, 4}};
+        auto back = readLineMapReply(*decodeFrame(encodeFrame(makeLineMapReply(map))));
+        QVERIFY2(back, back ? "" : back.error().message.c_str());
+        QCOMPARE(back->modules.size(), size_t(2));
+        QCOMPARE(back->modules[0].instructionLines, (std::vector<int>{8, 9, 10, 12}));
+        QCOMPARE(back->modules[1].unmapped, std::string("bitcode: install llvm-14"));
+        QCOMPARE(back->ptx.lines.size(), size_t(3));
+        QCOMPARE(back->ptx.rangesOf("k.ll", 9), (std::vector<inspect::LineRange>{{4, 6}, {9, 9}}));
+        QVERIFY(back->ptx.originOf(5) == (inspect::IrLine{0, 9}));
+        QCOMPARE(back->ptx.originOf(8).module, -1);
+        QCOMPARE(back->ptx.optimisedAway.size(), size_t(1));
+        QCOMPARE(back->ptx.optimisedAway[0].line, 12);
+        QCOMPARE(back->ltoPtx.unavailable, map.ltoPtx.unavailable);
+        QCOMPARE(back->sass.unavailable, map.sass.unavailable);
+        QCOMPARE(back->libdevice.size(), size_t(1));
+        QCOMPARE(back->libdevice[0].function, std::string("__nv_sinf"));
+        QCOMPARE(back->libdevice[0].lines, 4);
+        // The file's shape, as the README documents it for scripts.
+        const auto j = inspect::toJson(map);
+        QCOMPARE(j["version"].get<int>(), 1);
+        QVERIFY(j["outputs"]["ptx"].is_array());
+        QCOMPARE(j["outputs"]["ptx"][1]["ranges"].dump(), std::string("[[4,6],[9,9]]"));
+        QCOMPARE(j["outputs"]["lto-ptx"]["unavailable"].get<std::string>(), map.ltoPtx.unavailable);
+        QCOMPARE(j["libdevice"][0]["output"].get<std::string>(), std::string("ptx"));
+    }
+
+    // A map from another process or a person's file is checked before use: garbage is an error
+    // that says what is wrong, never a crash or a huge allocation.
+    void garbageLineMapsAreRefused_data() {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("says");
+        const QString ok = R"({"version":1,"modules":[{"name":"k.ll"}],"outputs":{"ptx":%1,"lto-ptx":{"unavailable":"x"},"sass":{"unavailable":"x"}}})";
+        QTest::newRow("not an object") << "[1,2]" << "object";
+        QTest::newRow("other version") << R"({"version":2})" << "version";
+        QTest::newRow("no outputs") << R"({"version":1,"modules":[]})" << "outputs";
+        QTest::newRow("unknown module") << ok.arg(R"([{"module":"x.ll","line":1,"ranges":[[1,2]]}])") << "x.ll";
+        QTest::newRow("reversed range") << ok.arg(R"([{"module":"k.ll","line":1,"ranges":[[5,2]]}])") << "ends before";
+        QTest::newRow("unsorted ranges") << ok.arg(R"([{"module":"k.ll","line":1,"ranges":[[5,6],[1,2]]}])") << "not after";
+        QTest::newRow("line 0") << ok.arg(R"([{"module":"k.ll","line":0,"ranges":[[1,2]]}])") << "outside";
+        QTest::newRow("huge line") << ok.arg(R"([{"module":"k.ll","line":1,"ranges":[[1,4000000000]]}])") << "outside";
+        QTest::newRow("float line") << ok.arg(R"([{"module":"k.ll","line":1.5,"ranges":[[1,2]]}])") << "integer";
+        QTest::newRow("two claim a line")
+            << ok.arg(R"([{"module":"k.ll","line":1,"ranges":[[1,2]]},{"module":"k.ll","line":2,"ranges":[[2,3]]}])")
+            << "claimed";
+        QTest::newRow("entries out of order")
+            << ok.arg(R"([{"module":"k.ll","line":2,"ranges":[[1,1]]},{"module":"k.ll","line":1,"ranges":[[2,2]]}])")
+            << "not after";
+        QTest::newRow("ranges not a list") << ok.arg(R"([{"module":"k.ll","line":1,"ranges":"1-2"}])") << "ranges";
+        QTest::newRow("empty reason") << ok.arg(R"({"unavailable":""})") << "why";
+        QTest::newRow("output of another type") << ok.arg("7") << "list";
+    }
+    void garbageLineMapsAreRefused() {
+        QFETCH(QString, json);
+        QFETCH(QString, says);
+        const auto j = nlohmann::json::parse(json.toStdString());
+        auto map = inspect::lineMapFromJson(j);
+        QVERIFY(!map);
+        QVERIFY2(map.error().message.find(says.toStdString()) != std::string::npos, map.error().message.c_str());
+        Frame f;
+        f.type = kLineMapReply;
+        f.header = {{"line_map", j}};
+        auto read = readLineMapReply(f);
+        QVERIFY(!read);
+        QVERIFY2(read.error().message.find("malformed") != std::string::npos, read.error().message.c_str());
+    }
+
     void engineAnswersWithoutAGpu() {
         if (test::realToolkit()->driver()) QSKIP("a CUDA driver is here: the GPU tests cover real runs");
         EngineProcess engine({cli(), "engine"});
