@@ -42,6 +42,7 @@ struct CompileOptions {
     bool verifyOnly = false;
     bool force = false;  // replace read-only output files
     std::optional<std::string> report;
+    std::optional<std::string> lineMap;  // --line-map FILE.json
     std::optional<std::string> output;
 };
 

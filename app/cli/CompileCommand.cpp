@@ -11,6 +11,7 @@
 #include "nvvm/Diagnostic.h"
 #include "nvvm/Options.h"
 #include "engine/Compiler.h"
+#include "inspect/LineMap.h"
 #include "pipeline/OutputNames.h"
 #include "pipeline/Pipeline.h"
 #include "pipeline/Report.h"
@@ -67,6 +68,8 @@ void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun) {
         ->check(CLI::IsMember({"ptx", "ltoir", "lto-ptx", "cubin"}));
     cmd.add_flag("--verify-only", o.verifyOnly, "run libNVVM's verifier only; write nothing");
     cmd.add_option("--report", o.report, "write a JSON report: kernels, figures, libdevice functions, diagnostics, timings");
+    cmd.add_option("--line-map", o.lineMap,
+                   "write a JSON line map: the output lines each IR line became, in the outputs -o writes");
     cmd.add_option("-o,--output", o.output, "output file; default: stdout for text outputs");
 }
 
@@ -99,17 +102,20 @@ std::optional<std::string> outputOntoInput(const CompileOptions& o) {
     std::vector<std::pair<std::string, std::string>> outputs;  // option, file
     if (o.output && *o.output != "-") outputs.emplace_back("-o", *o.output);
     if (o.report) outputs.emplace_back("--report", *o.report);
+    if (o.lineMap) outputs.emplace_back("--line-map", *o.lineMap);
     for (const auto& [option, file] : outputs)
         for (const auto& input : o.inputs)
             if (support::sameFile(file, input))
                 return fmt::format("{} {} is the input {}: writing there would replace it; write to another file",
                                    option, file, input);
-    if (outputs.size() == 2) {
-        const auto& a = outputs[0].second;
-        const auto& b = outputs[1].second;
-        if (support::sameFile(a, b) || fs::absolute(a).lexically_normal() == fs::absolute(b).lexically_normal())
-            return fmt::format("-o and --report name the same file ({}): give each its own", b);
-    }
+    for (size_t i = 0; i < outputs.size(); ++i)
+        for (size_t k = i + 1; k < outputs.size(); ++k) {
+            const auto& a = outputs[i].second;
+            const auto& b = outputs[k].second;
+            if (support::sameFile(a, b) || fs::absolute(a).lexically_normal() == fs::absolute(b).lexically_normal())
+                return fmt::format("{} and {} name the same file ({}): give each its own", outputs[i].first,
+                                   outputs[k].first, b);
+        }
     return std::nullopt;
 }
 
@@ -223,6 +229,7 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
     else if (o.emit == "lto-ptx") job.outputs = pipeline::kPtx | pipeline::kLtoPtx;
     else job.outputs = pipeline::kPtx | pipeline::kCubin;
     if (o.report) job.outputs |= pipeline::kFigures;
+    job.lineMap = o.lineMap.has_value();
 
     auto tk = loadToolkit(common);
     if (!tk) return usage(tk.error().message);
@@ -260,6 +267,10 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
         }
     }
     if (!written) return usage(error);
+    if (o.lineMap && r.lineMap) {
+        const auto text = inspect::toJson(*r.lineMap).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+        if (auto st = support::writeFileAtomic(*o.lineMap, text, writing); !st) return usage(st.error().message);
+    }
     return kOk;
 }
 

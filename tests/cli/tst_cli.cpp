@@ -404,6 +404,68 @@ private slots:
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList({"alone.ltoir", "odd.nvpg"}));
     }
 
+    // --line-map on the libdevice example: a JSON file of the documented shape, whose sinf call
+    // line has a libdevice entry and ranges within the PTX that -o wrote; and the PTX -o writes
+    // is the same with the map as without.
+    void lineMapFileHasTheDocumentedShape() {
+        QTemporaryDir dir;
+        const auto map = dir.filePath("map.json");
+        const auto plain = runNvpg({"compile", example("libdevice-math.nvpg"), "-o", dir.filePath("plain.ptx")});
+        QCOMPARE(plain.exitCode, 0);
+        const auto r = runNvpg({"compile", example("libdevice-math.nvpg"), "--line-map", map, "-o", dir.filePath("k.ptx")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto ptx = test::readText(dir.filePath("k.ptx").toStdString());
+        QCOMPARE(ptx, test::readText(dir.filePath("plain.ptx").toStdString()));
+        const int ptxLines = int(support::splitLines(ptx).size());
+        const auto j = nlohmann::json::parse(test::readText(map.toStdString()));
+        QCOMPARE(j["version"].get<int>(), 1);
+        QVERIFY(j["outputs"]["ptx"].is_array());
+        QVERIFY(j["outputs"]["lto-ptx"]["unavailable"].is_string());  // --emit ptx links nothing
+        QVERIFY(j["outputs"]["sass"]["unavailable"].is_string());
+        const auto source = test::readText(test::examplesDir() / "src/libdevice-math/math.ll");
+        int call = 0, n = 1;
+        for (auto line : support::splitLines(source)) {
+            if (line.find("call float @__nv_sinf") != std::string_view::npos) call = n;
+            ++n;
+        }
+        QVERIFY(call > 0);
+        bool found = false;
+        for (const auto& e : j["libdevice"])
+            if (e["line"] == call && e["function"] == "__nv_sinf" && e["output"] == "ptx") {
+                QVERIFY(e["lines"].get<int>() >= 30);
+                found = true;
+            }
+        QVERIFY2(found, j["libdevice"].dump().c_str());
+        bool callMapped = false;
+        for (const auto& e : j["outputs"]["ptx"]) {
+            QVERIFY(e["module"].is_string());
+            for (const auto& range : e["ranges"]) {
+                QVERIFY(range[0].get<int>() >= 1 && range[0].get<int>() <= range[1].get<int>());
+                QVERIFY(range[1].get<int>() <= ptxLines);
+            }
+            if (e["line"] == call) callMapped = true;
+        }
+        QVERIFY(callMapped);
+    }
+
+    // At -opt=0 the map of the PTX is unavailable, saying why, rather than wrong.
+    void lineMapAtOptZeroIsUnavailable() {
+        QTemporaryDir dir;
+        const auto map = dir.filePath("map.json");
+        const auto r = runNvpg({"compile", "--opt", "0", "--arch", "compute_90", "--libdevice", data("ir/sinf.ll"),
+                                "--line-map", map, "-o", dir.filePath("k.ptx")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(test::readText(map.toStdString()));
+        QVERIFY(j["outputs"]["ptx"].is_object());
+        const auto why = j["outputs"]["ptx"]["unavailable"].get<std::string>();
+        QVERIFY2(why.find("-opt=0") != std::string::npos, why.c_str());
+        // --line-map onto the output is refused like --report onto it.
+        const auto same = runNvpg({"compile", "--arch", "compute_90", data("ir/sinf.ll"), "--line-map",
+                                   dir.filePath("k.ptx"), "-o", dir.filePath("k.ptx")});
+        QCOMPARE(same.exitCode, 2);
+        QVERIFY2(same.err.contains("--line-map") && same.err.contains("same file"), same.err.constData());
+    }
+
     void reportJson() {
         QTemporaryDir dir;
         const auto report = dir.filePath("r.json");
