@@ -96,9 +96,14 @@ int serveEngine(int in, int out) {
         if (!request) return 0;  // the front end closed the socket: nothing more to do
         limitTo(*request);
         if (request->type == kCompileRequest) {
+            // A front end that asked for a map waits for its frame after the reply, whatever the reply.
+            const auto& h = request->header;
+            const auto asked = h.is_object() ? h.find("line_map") : h.end();
+            const bool mapWanted = h.is_object() && asked != h.end() && asked->is_boolean() && asked->get<bool>();
             auto req = parseCompileRequest(std::move(*request));
             if (!req) {
                 (void)writeFrame(out, makeErrorReply(kCompileReply, req.error()));
+                if (mapWanted) (void)writeFrame(out, makeLineMapReply(lineMapOf({}, req.error())));
                 continue;
             }
             if (!pipe || req->cudaPath != toolkitPath) {
