@@ -134,6 +134,7 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
     std::shared_ptr<const inspect::LineMap> kept;
     std::string key;
     auto result = runPlain(job, onStage, [&](const nvvm::Options& resolved, std::shared_ptr<const std::string> ld) {
+        if (job.verifyOnly) return;  // nothing to map
         key = lineMapKey(job, resolved, *toolkit_);
         for (const auto& [k, map] : lineMaps_)
             if (k == key) kept = map;
@@ -147,7 +148,9 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
         return result;
     }
     if (onPlain) onPlain(plain);
-    if (!kept) {
+    if (!kept && !twin) {
+        kept = std::make_shared<const inspect::LineMap>(unavailableLineMap(job, "the job made no output to map"));
+    } else if (!kept) {
         if (onStage) onStage({StageId::MapLines, {}});
         support::Stopwatch watch;
         const auto& outputs = twin->join();
