@@ -253,6 +253,7 @@ private slots:
     void ltoLinkedPtxIsMapped_data();
     void ltoLinkedPtxIsMapped();
     void existingDebugInfoIsReplacedByTheLlLines();
+    void debugValueCallsMakeTheMapUnavailable();
     void bitcodeMapsToItsDisassembly();
     void bitcodeWithoutToolsSaysToInstallLlvm14();
     void twinTextCoversEveryInstruction();
@@ -477,6 +478,31 @@ void TestInspect::existingDebugInfoIsReplacedByTheLlLines() {
         QVERIFY2(l.line < 1000, "a .py line is in the map");
     }
     Q_UNUSED(fadd);
+}
+
+// -g's llvm.dbg.value calls change libNVVM's code (CUDA 13.0: the order of the %tid/%ntid reads)
+// though they make none: the twin, which drops them, then gives other PTX, and the map says so
+// rather than colour lines by the twin's code.
+void TestInspect::debugValueCallsMakeTheMapUnavailable() {
+    auto m = test::irFixture("lineinfo.ll");
+    const auto entry = m.bytes.find("entry:\n") + 7;
+    m.bytes.insert(entry, "  call void @\"llvm.dbg.value\"(metadata float %\"a\", metadata !10, metadata !DIExpression()), !dbg !7\n");
+    QVERIFY(m.bytes.find("declare void @\"llvm.dbg.value\"") != std::string::npos);
+    nvvm::Options options;
+    options.arch = "compute_90";
+    const auto plain = compile({m}, options, false);
+    QVERIFY2(plain.ok, qPrintable(logOf(plain)));
+    const auto t = twinsOf({m});
+    const int call = lineOf(m.bytes, "call void @\"llvm.dbg.value\"");
+    QVERIFY(!std::count(t.twins[0].instructionLines.begin(), t.twins[0].instructionLines.end(), call));
+    QVERIFY(t.modules[0].bytes.find("llvm.dbg.value\"(metadata float") == std::string::npos);
+    const auto twin = compile(t.modules, withLineInfo(options), false);
+    QVERIFY2(twin.ok, qPrintable(logOf(twin)));
+    const auto map = inspect::mapPtx(plain.result, twin.result, t.mapped, "PTX");
+    QVERIFY(inspect::readLocations(twin.result).text != plain.result);
+    QVERIFY(!map.available());
+    QVERIFY(map.origin.empty());
+    qInfo("with an llvm.dbg.value call: %s", map.available() ? "mapped" : map.unavailable.c_str());
 }
 
 void TestInspect::bitcodeMapsToItsDisassembly() {
