@@ -255,6 +255,7 @@ private slots:
     void optZeroIsUnavailableNotWrong();
     void ltoLinkedPtxIsMapped_data();
     void ltoLinkedPtxIsMapped();
+    void existingDebugInfoIsReplacedByTheLlLines_data();
     void existingDebugInfoIsReplacedByTheLlLines();
     void debugValueCallsMakeTheMapUnavailable();
     void bitcodeMapsToItsDisassembly();
@@ -484,8 +485,17 @@ void TestInspect::ltoLinkedPtxIsMapped() {
 
 // numba's lineinfo and -g locations name lines of a .py file; the twin replaces them, so the
 // map names the lines of the .ll that the editor shows.
+void TestInspect::existingDebugInfoIsReplacedByTheLlLines_data() {
+    QTest::addColumn<QString>("emissionKind");
+    QTest::newRow("DebugDirectivesOnly") << "DebugDirectivesOnly";  // numba-cuda's lineinfo today
+    QTest::newRow("LineTablesOnly") << "LineTablesOnly";            // older lineinfo, clang -gline-tables-only
+}
+
 void TestInspect::existingDebugInfoIsReplacedByTheLlLines() {
-    const auto m = test::irFixture("lineinfo.ll");
+    QFETCH(QString, emissionKind);
+    auto m = test::irFixture("lineinfo.ll");
+    const auto kind = m.bytes.find("DebugDirectivesOnly");
+    m.bytes.replace(kind, 19, emissionKind.toStdString());
     nvvm::Options options;
     options.arch = "compute_90";
     const auto plain = compile({m}, options, false);
