@@ -17,8 +17,10 @@ std::vector<LineRange> rangesOfLines(std::vector<int> lines) {
     std::sort(lines.begin(), lines.end());
     std::vector<LineRange> ranges;
     for (int l : lines) {
-        if (!ranges.empty() && l <= ranges.back().last + 1) ranges.back().last = std::max(ranges.back().last, l);
-        else ranges.push_back({l, l});
+        if (!ranges.empty() && l <= ranges.back().last + 1)
+            ranges.back().last = std::max(ranges.back().last, l);
+        else
+            ranges.push_back({l, l});
     }
     return ranges;
 }
@@ -64,9 +66,12 @@ std::vector<std::string_view> lines(std::string_view text) {
 
 std::string_view outputLabel(MappedOutput output) {
     switch (output) {
-    case MappedOutput::Ptx: return "PTX";
-    case MappedOutput::LtoPtx: return "LTO";
-    case MappedOutput::Sass: return "SASS";
+        case MappedOutput::Ptx:
+            return "PTX";
+        case MappedOutput::LtoPtx:
+            return "LTO";
+        case MappedOutput::Sass:
+            return "SASS";
     }
     return "";
 }
@@ -75,9 +80,12 @@ std::string_view outputLabel(MappedOutput output) {
 
 std::string_view mappedOutputName(MappedOutput output) {
     switch (output) {
-    case MappedOutput::Ptx: return "ptx";
-    case MappedOutput::LtoPtx: return "lto-ptx";
-    case MappedOutput::Sass: return "sass";
+        case MappedOutput::Ptx:
+            return "ptx";
+        case MappedOutput::LtoPtx:
+            return "lto-ptx";
+        case MappedOutput::Sass:
+            return "sass";
     }
     return "";
 }
@@ -95,9 +103,12 @@ std::vector<LineRange> OutputMap::rangesOf(std::string_view module, int line) co
 
 const OutputMap& LineMap::output(MappedOutput which) const {
     switch (which) {
-    case MappedOutput::Ptx: return ptx;
-    case MappedOutput::LtoPtx: return ltoPtx;
-    case MappedOutput::Sass: return sass;
+        case MappedOutput::Ptx:
+            return ptx;
+        case MappedOutput::LtoPtx:
+            return ltoPtx;
+        case MappedOutput::Sass:
+            return sass;
     }
     return ptx;
 }
@@ -159,8 +170,7 @@ OutputMap mapPtx(std::string_view plainPtx, std::string_view twinPtx, const std:
         const auto a = lines(plain.text), b = lines(twin.text);
         size_t i = 0;
         while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
-        const int plainLine = i < plain.plainLine.size() ? plain.plainLine[i]
-                                                         : int(lines(plainPtx).size()) + 1;
+        const int plainLine = i < plain.plainLine.size() ? plain.plainLine[i] : int(lines(plainPtx).size()) + 1;
         map.unavailable = fmt::format(
             "the line-annotated compile gave other {} than the plain one{} (first difference at line {}: {} vs {}), "
             "so its lines are not mapped",
@@ -191,9 +201,10 @@ void addLibdeviceExpansions(LineMap& map, const std::vector<CallLine>& calls) {
             if (!out.available()) continue;
             const int n = countLines(out.rangesOf(call.module, call.line));
             if (n == 0) continue;
-            const bool known = std::any_of(map.libdevice.begin(), map.libdevice.end(), [&](const LibdeviceExpansion& e) {
-                return e.module == call.module && e.line == call.line && e.output == which;
-            });
+            const bool known =
+                std::any_of(map.libdevice.begin(), map.libdevice.end(), [&](const LibdeviceExpansion& e) {
+                    return e.module == call.module && e.line == call.line && e.output == which;
+                });
             if (!known) map.libdevice.push_back({call.module, call.line, call.function, which, n});
         }
     }

@@ -28,7 +28,9 @@ std::string_view withoutBreak(std::string_view line) {
     return line;
 }
 
-bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+bool isBlank(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
 
 std::string_view afterDirective(std::string_view line, std::string_view directive) {
     line = support::trim(withoutBreak(line));
@@ -94,8 +96,7 @@ std::string takeString(std::string_view& s) {
 
 bool startsDirective(std::string_view line, std::string_view directive) {
     line = support::trim(withoutBreak(line));
-    return support::startsWith(line, directive) && line.size() > directive.size() &&
-           isBlank(line[directive.size()]);
+    return support::startsWith(line, directive) && line.size() > directive.size() && isBlank(line[directive.size()]);
 }
 
 // `.file N "name"` (DWARF 5 style: `.file N "directory" "name"`; a timestamp and size may follow).
@@ -150,7 +151,9 @@ std::vector<bool> lineInfoLines(const std::vector<std::string_view>& lines) {
 
 }  // namespace
 
-bool isLocationLine(std::string_view line) { return startsDirective(line, ".loc") || startsDirective(line, ".file"); }
+bool isLocationLine(std::string_view line) {
+    return startsDirective(line, ".loc") || startsDirective(line, ".file");
+}
 
 LocatedPtx readLocations(std::string_view ptx) {
     const auto lines = linesWithBreaks(ptx);
@@ -170,16 +173,20 @@ LocatedPtx readLocations(std::string_view ptx) {
             auto rest = afterDirective(line, ".loc");
             const long long file = takeNumber(rest), at = takeNumber(rest);
             const auto known = files.find(file);
-            if (file < 0 || at <= 0 || known == files.end()) current = {};
-            else current = {known->second, int(std::min<long long>(at, 1 << 30))};
+            if (file < 0 || at <= 0 || known == files.end())
+                current = {};
+            else
+                current = {known->second, int(std::min<long long>(at, 1 << 30))};
             continue;
         }
         out.text += line;
         out.lines.push_back(current);
         for (char c : withoutBreak(line)) {
-            if (c == '/' ) break;  // a comment (no brace in PTX code is after one)
-            if (c == '{') ++depth;
-            else if (c == '}') --depth;
+            if (c == '/') break;  // a comment (no brace in PTX code is after one)
+            if (c == '{')
+                ++depth;
+            else if (c == '}')
+                --depth;
         }
         if (isFunctionEnd(line) && depth <= 0) {
             current = {};

@@ -29,8 +29,10 @@ constexpr std::string_view kNoBitcodeTools =
 size_t commentStart(std::string_view s) {
     bool quoted = false;
     for (size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '"') quoted = !quoted;
-        else if (s[i] == ';' && !quoted) return i;
+        if (s[i] == '"')
+            quoted = !quoted;
+        else if (s[i] == ';' && !quoted)
+            return i;
     }
     return std::string_view::npos;
 }
@@ -47,8 +49,10 @@ int depthChange(std::string_view code) {
     for (char c : code) {
         if (c == '"') quoted = !quoted;
         if (quoted) continue;
-        if (c == '(' || c == '[' || c == '{') ++depth;
-        else if (c == ')' || c == ']' || c == '}') --depth;
+        if (c == '(' || c == '[' || c == '{')
+            ++depth;
+        else if (c == ')' || c == ']' || c == '}')
+            --depth;
     }
     return depth;
 }
@@ -81,8 +85,10 @@ std::string globalNameAt(std::string_view s, size_t at, size_t& end) {
 std::string escapeLlvmString(std::string_view s) {
     std::string out;
     for (unsigned char c : s) {
-        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') out += char(c);
-        else out += fmt::format("\\{:02X}", c);
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+            out += char(c);
+        else
+            out += fmt::format("\\{:02X}", c);
     }
     return out;
 }
@@ -108,7 +114,8 @@ std::string stripDbg(std::string_view code) {
                     for (; j < code.size(); ++j) {
                         if (code[j] == '"') q = !q;
                         if (q) continue;
-                        if (code[j] == '(') ++depth;
+                        if (code[j] == '(')
+                            ++depth;
                         else if (code[j] == ')' && --depth == 0) {
                             ++j;
                             break;
@@ -139,7 +146,8 @@ std::string_view opcodePart(std::string_view code) {
     if (!code.empty() && code[0] == '%') {
         bool quoted = false;
         for (size_t i = 0; i < code.size(); ++i) {
-            if (code[i] == '"') quoted = !quoted;
+            if (code[i] == '"')
+                quoted = !quoted;
             else if (code[i] == '=' && !quoted) {
                 code = support::trim(code.substr(i + 1));
                 break;
@@ -163,9 +171,12 @@ std::optional<std::string> calleeOf(std::string_view code) {
         const char c = op[i];
         if (c == '"') quoted = !quoted;
         if (quoted) continue;
-        if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
-        else if (c == ')' || c == ']' || c == '}' || c == '>') --depth;
-        else if (c == '%' && depth == 0) return std::nullopt;  // through a pointer
+        if (c == '(' || c == '[' || c == '{' || c == '<')
+            ++depth;
+        else if (c == ')' || c == ']' || c == '}' || c == '>')
+            --depth;
+        else if (c == '%' && depth == 0)
+            return std::nullopt;  // through a pointer
         else if (c == '@' && depth == 0) {
             size_t end = 0;
             return globalNameAt(op, i, end);
@@ -250,8 +261,7 @@ long long highestMetadataNumber(std::string_view text) {
 // `!name = ...`: the named metadata's name, or empty.
 std::string_view namedMetadata(std::string_view code) {
     code = support::trim(code);
-    if (code.size() < 2 || code[0] != '!' || !(isNameChar(code[1]) && !(code[1] >= '0' && code[1] <= '9')))
-        return {};
+    if (code.size() < 2 || code[0] != '!' || !(isNameChar(code[1]) && !(code[1] >= '0' && code[1] <= '9'))) return {};
     size_t i = 1;
     while (i < code.size() && isNameChar(code[i])) ++i;
     const auto rest = support::trim(code.substr(i));
@@ -298,9 +308,8 @@ bool isDebugIntrinsicCall(std::string_view code) {
 }
 
 support::Error unreadable(const nvvm::Module& module, int line, std::string_view why) {
-    return support::makeError(support::ErrorKind::Input,
-                              fmt::format("{} (line {}): {}; its lines are not mapped", support::printable(module.name),
-                                          line, why));
+    return support::makeError(support::ErrorKind::Input, fmt::format("{} (line {}): {}; its lines are not mapped",
+                                                                     support::printable(module.name), line, why));
 }
 
 struct Annotated {
@@ -324,9 +333,9 @@ support::Result<Annotated> annotate(const nvvm::Module& module, std::string_view
     HeaderScan header;
     int defineLine = 0;
     long long subprogram = -1;
-    int openDepth = 0;     // of the instruction that goes on over the next lines
-    int pendingLine = 0;   // the line it started on; 0: none
-    bool dropping = false; // that instruction is a call to @llvm.dbg.*, whose lines go
+    int openDepth = 0;      // of the instruction that goes on over the next lines
+    int pendingLine = 0;    // the line it started on; 0: none
+    bool dropping = false;  // that instruction is a call to @llvm.dbg.*, whose lines go
 
     const auto location = [&](int line) {
         const long long id = next++;
@@ -346,110 +355,112 @@ support::Result<Annotated> annotate(const nvvm::Module& module, std::string_view
         const int lineNo = int(i) + 1;
         const std::string_view code = codeOf(l.text);
         switch (state) {
-        case State::TopLevel: {
-            const auto trimmed = support::trim(code);
-            if (startsWithWord(trimmed, "define")) {
-                header = HeaderScan{};
-                defineLine = lineNo;
-                state = State::Header;
-                --i;  // the same line again, as the header's first
-                continue;
-            }
-            if (trimmed.empty()) continue;
-            if (trimmed[0] == '!') {
-                const auto named = namedMetadata(trimmed);
-                if (named == "llvm.dbg.cu" || named == "nvvmir.version") {
-                    l.text.clear();  // replaced by the twin's own
-                } else if (named == "llvm.module.flags") {
-                    moduleFlagsLine = (long long)i;
-                    flagNodes = listedNodes(trimmed);
-                } else if (const auto n = numberedMetadata(trimmed);
-                           n >= 0 && trimmed.find("!\"Debug Info Version\"") != std::string_view::npos) {
-                    debugVersionNodes.emplace_back(n, i);
+            case State::TopLevel: {
+                const auto trimmed = support::trim(code);
+                if (startsWithWord(trimmed, "define")) {
+                    header = HeaderScan{};
+                    defineLine = lineNo;
+                    state = State::Header;
+                    --i;  // the same line again, as the header's first
+                    continue;
                 }
-                continue;
-            }
-            // A global or a declaration: its debug attachment would name the old compile unit.
-            if (trimmed.find("!dbg") != std::string_view::npos) {
-                const auto cut = commentStart(l.text);
-                l.text = stripDbg(l.text.substr(0, std::min(l.text.size(), cut))) +
-                         (cut == std::string::npos ? std::string() : " " + l.text.substr(cut));
-            }
-            continue;
-        }
-        case State::Header: {
-            const std::string stripped = stripDbg(code);
-            const size_t brace = header.feed(stripped);
-            const auto cut = commentStart(l.text);
-            const std::string comment = cut == std::string::npos ? std::string() : l.text.substr(cut);
-            if (brace == std::string::npos) {
-                if (stripped != code) l.text = stripped + (comment.empty() ? "" : " " + comment);
-                continue;
-            }
-            if (!header.named) return unreadable(module, defineLine, "a define without a function name");
-            subprogram = next++;
-            nodes += fmt::format(
-                "!{} = distinct !DISubprogram(name: \"{}\", scope: !{}, file: !{}, line: {}, type: !{}, scopeLine: {}, "
-                "isLocal: false, isDefinition: true, isOptimized: true, unit: !{})\n",
-                subprogram, header.name, file, file, defineLine, subroutine, defineLine, cu);
-            std::string before(rtrim(std::string_view(stripped).substr(0, brace)));
-            l.text = fmt::format("{} !dbg !{} {}{}{}", before, subprogram, stripped.substr(brace),
-                                 comment.empty() ? "" : " ", comment);
-            state = State::Body;
-            openDepth = 0;
-            pendingLine = 0;
-            continue;
-        }
-        case State::Body: {
-            if (pendingLine) {  // the lines of an instruction that began above
-                openDepth += depthChange(code);
-                if (dropping) l.text.clear();
-                if (openDepth <= 0) {
-                    if (!dropping) attach(l, pendingLine);
-                    pendingLine = 0;
-                    dropping = false;
-                } else if (!dropping && code.find("!dbg") != std::string_view::npos) {
+                if (trimmed.empty()) continue;
+                if (trimmed[0] == '!') {
+                    const auto named = namedMetadata(trimmed);
+                    if (named == "llvm.dbg.cu" || named == "nvvmir.version") {
+                        l.text.clear();  // replaced by the twin's own
+                    } else if (named == "llvm.module.flags") {
+                        moduleFlagsLine = (long long)i;
+                        flagNodes = listedNodes(trimmed);
+                    } else if (const auto n = numberedMetadata(trimmed);
+                               n >= 0 && trimmed.find("!\"Debug Info Version\"") != std::string_view::npos) {
+                        debugVersionNodes.emplace_back(n, i);
+                    }
+                    continue;
+                }
+                // A global or a declaration: its debug attachment would name the old compile unit.
+                if (trimmed.find("!dbg") != std::string_view::npos) {
                     const auto cut = commentStart(l.text);
-                    l.text = stripDbg(code) + (cut == std::string::npos ? std::string() : " " + l.text.substr(cut));
+                    l.text = stripDbg(l.text.substr(0, std::min(l.text.size(), cut))) +
+                             (cut == std::string::npos ? std::string() : " " + l.text.substr(cut));
                 }
                 continue;
             }
-            const auto trimmed = support::trim(code);
-            if (trimmed.empty() || isLabel(trimmed)) continue;
-            if (trimmed == "}") {
-                state = State::TopLevel;
+            case State::Header: {
+                const std::string stripped = stripDbg(code);
+                const size_t brace = header.feed(stripped);
+                const auto cut = commentStart(l.text);
+                const std::string comment = cut == std::string::npos ? std::string() : l.text.substr(cut);
+                if (brace == std::string::npos) {
+                    if (stripped != code) l.text = stripped + (comment.empty() ? "" : " " + comment);
+                    continue;
+                }
+                if (!header.named) return unreadable(module, defineLine, "a define without a function name");
+                subprogram = next++;
+                nodes += fmt::format(
+                    "!{} = distinct !DISubprogram(name: \"{}\", scope: !{}, file: !{}, line: {}, type: !{}, scopeLine: "
+                    "{}, "
+                    "isLocal: false, isDefinition: true, isOptimized: true, unit: !{})\n",
+                    subprogram, header.name, file, file, defineLine, subroutine, defineLine, cu);
+                std::string before(rtrim(std::string_view(stripped).substr(0, brace)));
+                l.text = fmt::format("{} !dbg !{} {}{}{}", before, subprogram, stripped.substr(brace),
+                                     comment.empty() ? "" : " ", comment);
+                state = State::Body;
+                openDepth = 0;
+                pendingLine = 0;
                 continue;
             }
-            const int depth = depthChange(code);
-            if (isDebugIntrinsicCall(trimmed)) {
-                // @llvm.dbg.value/declare name the old variables and scopes: no code, no line.
-                l.text.clear();
+            case State::Body: {
+                if (pendingLine) {  // the lines of an instruction that began above
+                    openDepth += depthChange(code);
+                    if (dropping) l.text.clear();
+                    if (openDepth <= 0) {
+                        if (!dropping) attach(l, pendingLine);
+                        pendingLine = 0;
+                        dropping = false;
+                    } else if (!dropping && code.find("!dbg") != std::string_view::npos) {
+                        const auto cut = commentStart(l.text);
+                        l.text = stripDbg(code) + (cut == std::string::npos ? std::string() : " " + l.text.substr(cut));
+                    }
+                    continue;
+                }
+                const auto trimmed = support::trim(code);
+                if (trimmed.empty() || isLabel(trimmed)) continue;
+                if (trimmed == "}") {
+                    state = State::TopLevel;
+                    continue;
+                }
+                const int depth = depthChange(code);
+                if (isDebugIntrinsicCall(trimmed)) {
+                    // @llvm.dbg.value/declare name the old variables and scopes: no code, no line.
+                    l.text.clear();
+                    if (depth > 0) {
+                        pendingLine = lineNo;
+                        openDepth = depth;
+                        dropping = true;
+                    }
+                    continue;
+                }
+                out.instructionLines.push_back(lineNo);
+                if (auto callee = calleeOf(trimmed)) out.calls.emplace_back(lineNo, std::move(*callee));
                 if (depth > 0) {
                     pendingLine = lineNo;
                     openDepth = depth;
-                    dropping = true;
+                    const auto cut = commentStart(l.text);
+                    if (code.find("!dbg") != std::string_view::npos)
+                        l.text = stripDbg(code) + (cut == std::string::npos ? std::string() : " " + l.text.substr(cut));
+                } else {
+                    attach(l, lineNo);
                 }
                 continue;
             }
-            out.instructionLines.push_back(lineNo);
-            if (auto callee = calleeOf(trimmed)) out.calls.emplace_back(lineNo, std::move(*callee));
-            if (depth > 0) {
-                pendingLine = lineNo;
-                openDepth = depth;
-                const auto cut = commentStart(l.text);
-                if (code.find("!dbg") != std::string_view::npos)
-                    l.text = stripDbg(code) + (cut == std::string::npos ? std::string() : " " + l.text.substr(cut));
-            } else {
-                attach(l, lineNo);
-            }
-            continue;
-        }
         }
     }
     if (state == State::Header) return unreadable(module, defineLine, "the define's body never opens with `{`");
     if (state == State::Body)
-        return unreadable(module, pendingLine ? pendingLine : defineLine,
-                          pendingLine ? "an instruction whose brackets never close" : "the define's body never ends with `}`");
+        return unreadable(
+            module, pendingLine ? pendingLine : defineLine,
+            pendingLine ? "an instruction whose brackets never close" : "the define's body never ends with `}`");
 
     // "Debug Info Version" 3 is the one this LLVM keeps: other versions make it drop debug info.
     constexpr std::string_view kDebugVersionFlag = "!{i32 2, !\"Debug Info Version\", i32 3}";
@@ -466,8 +477,10 @@ support::Result<Annotated> annotate(const nvvm::Module& module, std::string_view
         std::vector<std::string> refs;
         for (auto n : flagNodes) refs.push_back(fmt::format("!{}", n));
         const std::string named = fmt::format("!llvm.module.flags = !{{{}}}", support::join(refs, ", "));
-        if (moduleFlagsLine >= 0) lines[size_t(moduleFlagsLine)].text = named;
-        else nodes += named + "\n";
+        if (moduleFlagsLine >= 0)
+            lines[size_t(moduleFlagsLine)].text = named;
+        else
+            nodes += named + "\n";
     }
     nodes += fmt::format("!llvm.dbg.cu = !{{!{}}}\n", cu);
     nodes += fmt::format(
@@ -497,9 +510,11 @@ public:
     ScratchDir() {
         std::error_code ec;
         std::string pattern = (fs::temp_directory_path(ec) / "nvpg-twin-XXXXXX").string();
-        if (!ec && ::mkdtemp(pattern.data())) path_ = pattern;
-        else error_ = fmt::format("cannot make a temporary folder in {}: {}", fs::path(pattern).parent_path().string(),
-                                  std::strerror(errno));
+        if (!ec && ::mkdtemp(pattern.data()))
+            path_ = pattern;
+        else
+            error_ = fmt::format("cannot make a temporary folder in {}: {}", fs::path(pattern).parent_path().string(),
+                                 std::strerror(errno));
     }
     ~ScratchDir() {
         std::error_code ec;

@@ -82,7 +82,8 @@ Case numbaCase(const std::string& name) {
             continue;
         }
         const auto eq = line.find('=');
-        if (line[0] != '-' || eq == std::string_view::npos) qFatal("%s: odd option %s", name.c_str(), std::string(line).c_str());
+        if (line[0] != '-' || eq == std::string_view::npos)
+            qFatal("%s: odd option %s", name.c_str(), std::string(line).c_str());
         if (auto st = c.options.set(line.substr(1, eq - 1), line.substr(eq + 1)); !st)
             qFatal("%s", st.error().message.c_str());
     }
@@ -196,7 +197,8 @@ void checkMapAgainstModules(const inspect::OutputMap& map, const Twins& t, std::
             if (l.module == m.name) seen.insert(l.line);
         for (const auto& l : map.optimisedAway)
             if (l.module == m.name) {
-                QVERIFY2(!seen.count(l.line), qPrintable(qs(m.name) + QString(":%1 mapped and optimised away").arg(l.line)));
+                QVERIFY2(!seen.count(l.line),
+                         qPrintable(qs(m.name) + QString(":%1 mapped and optimised away").arg(l.line)));
                 seen.insert(l.line);
             }
         for (int line : m.instructionLines)
@@ -249,9 +251,11 @@ private slots:
     void strippedTwinPtxIsThePlainPtx();
     void sinfCallMapsToLibdevicesBody();
     void twoModulesMapToTheirOwnFiles();
+    void oddModuleNamesAreFound();
     void optZeroIsUnavailableNotWrong();
     void ltoLinkedPtxIsMapped_data();
     void ltoLinkedPtxIsMapped();
+    void existingDebugInfoIsReplacedByTheLlLines_data();
     void existingDebugInfoIsReplacedByTheLlLines();
     void debugValueCallsMakeTheMapUnavailable();
     void bitcodeMapsToItsDisassembly();
@@ -289,8 +293,9 @@ void TestInspect::strippedTwinPtxIsThePlainPtx() {
     QVERIFY2(countLocLines(twin.result) > 0, "the twin's PTX has no .loc lines");
     QCOMPARE(countLocLines(plain.result), 0);
     const auto located = inspect::readLocations(twin.result);
-    QVERIFY2(located.text == plain.result, qPrintable("the twin's PTX without .loc/.file lines is not the plain PTX: " +
-                                                      qs(inspect::mapPtx(plain.result, twin.result, t.mapped, "PTX").unavailable)));
+    QVERIFY2(located.text == plain.result,
+             qPrintable("the twin's PTX without .loc/.file lines is not the plain PTX: " +
+                        qs(inspect::mapPtx(plain.result, twin.result, t.mapped, "PTX").unavailable)));
 
     const auto map = inspect::mapPtx(plain.result, twin.result, t.mapped, "PTX");
     QVERIFY2(map.available(), map.unavailable.c_str());
@@ -311,12 +316,12 @@ void TestInspect::strippedTwinPtxIsThePlainPtx() {
                                      [&](const inspect::IrLineRanges& l) { return l.module == m.name; });
         QVERIFY2(any, qPrintable(qs(m.name) + " has no line in the PTX"));
     }
-    for (const auto& m : t.mapped) mapped += int(std::count_if(map.lines.begin(), map.lines.end(), [&](const auto& l) {
-                                       return l.module == m.name;
-                                   }));
+    for (const auto& m : t.mapped)
+        mapped +=
+            int(std::count_if(map.lines.begin(), map.lines.end(), [&](const auto& l) { return l.module == m.name; }));
     qInfo("%s: %d instruction lines, %d mapped, %zu optimised away; %d of %zu PTX lines coloured, %d .loc lines",
-          qPrintable(name), instructions, mapped, map.optimisedAway.size(), mappedOutputLines(map),
-          map.origin.size(), countLocLines(twin.result));
+          qPrintable(name), instructions, mapped, map.optimisedAway.size(), mappedOutputLines(map), map.origin.size(),
+          countLocLines(twin.result));
 }
 
 void TestInspect::sinfCallMapsToLibdevicesBody() {
@@ -334,7 +339,8 @@ void TestInspect::sinfCallMapsToLibdevicesBody() {
     QVERIFY2(map.ptx.available(), map.ptx.unavailable.c_str());
 
     const int callLine = lineOf(m.bytes, "call float @__nv_sinf");
-    QVERIFY(std::count(t.twins[0].calls.begin(), t.twins[0].calls.end(), std::pair<int, std::string>{callLine, "__nv_sinf"}));
+    QVERIFY(std::count(t.twins[0].calls.begin(), t.twins[0].calls.end(),
+                       std::pair<int, std::string>{callLine, "__nv_sinf"}));
     int n = 0;
     for (const auto& r : map.ptx.rangesOf("sinf.ll", callLine)) n += r.last - r.first + 1;
     QVERIFY2(n >= 30, qPrintable(QString("the __nv_sinf call maps to %1 PTX lines").arg(n)));
@@ -379,7 +385,8 @@ void TestInspect::twoModulesMapToTheirOwnFiles() {
     bool divInKernel = false;
     for (const auto& r : ranges)
         for (int l = r.first; l <= r.last; ++l)
-            divInKernel = divInKernel || (l > entry && l < end && lines[size_t(l) - 1].find("div.rn.f32") != std::string_view::npos);
+            divInKernel = divInKernel ||
+                          (l > entry && l < end && lines[size_t(l) - 1].find("div.rn.f32") != std::string_view::npos);
     QVERIFY2(divInKernel, "helper.ll's fdiv is not the kernel's div.rn.f32");
     QVERIFY(support::startsWith(map.describe("helper.ll", fdiv), fmt::format("IR helper.ll:{} → PTX ", fdiv)));
     // main.ll's call line is not helper's: the inlined body keeps helper.ll's own lines.
@@ -387,6 +394,25 @@ void TestInspect::twoModulesMapToTheirOwnFiles() {
     for (const auto& r : map.ptx.rangesOf("main.ll", call))
         for (int l = r.first; l <= r.last; ++l)
             QVERIFY2(lines[size_t(l) - 1].find("div.rn.f32") == std::string_view::npos, "the division maps to main.ll");
+}
+
+// A module's name goes into the DIFile and comes back in .file, quoted by libNVVM's way: names
+// with a folder, quotes, backslashes, blanks and UTF-8 still find their module.
+void TestInspect::oddModuleNamesAreFound() {
+    for (const std::string name : {"src/k.ll", "my \"odd\" k.ll", "back\\slash.ll", "ü k.ll", "/abs/dir/k.ll"}) {
+        auto m = test::irFixture("sinf.ll");
+        m.name = name;
+        nvvm::Options options;
+        options.arch = "compute_90";
+        const auto plain = compile({m}, options, true);
+        QVERIFY2(plain.ok, qPrintable(logOf(plain)));
+        const auto t = twinsOf({m});
+        const auto twin = compile(t.modules, withLineInfo(options), true);
+        QVERIFY2(twin.ok, qPrintable(logOf(twin)));
+        const auto map = inspect::mapPtx(plain.result, twin.result, t.mapped, "PTX");
+        QVERIFY2(map.available(), map.unavailable.c_str());
+        QVERIFY2(map.rangesOf(name, lineOf(m.bytes, "call float @__nv_sinf")).size() > 0, name.c_str());
+    }
 }
 
 void TestInspect::optZeroIsUnavailableNotWrong() {
@@ -402,8 +428,9 @@ void TestInspect::optZeroIsUnavailableNotWrong() {
     QVERIFY(!map.available());
     QVERIFY(map.origin.empty());
     QVERIFY(map.lines.empty());
-    QVERIFY2(support::startsWith(map.unavailable, "the line-annotated compile gave other PTX than the plain one at -opt=0 "
-                                                  "(first difference at line "),
+    QVERIFY2(support::startsWith(map.unavailable,
+                                 "the line-annotated compile gave other PTX than the plain one at -opt=0 "
+                                 "(first difference at line "),
              map.unavailable.c_str());
     qInfo("-opt=0: %s", map.unavailable.c_str());
 }
@@ -411,10 +438,14 @@ void TestInspect::optZeroIsUnavailableNotWrong() {
 void TestInspect::ltoLinkedPtxIsMapped_data() {
     QTest::addColumn<QString>("source");
     QTest::addColumn<QString>("name");
-    QTest::newRow("example lto-kept") << "example" << "lto-kept";
-    QTest::newRow("example libdevice-math") << "example" << "libdevice-math";
-    QTest::newRow("numba axpy_lto") << "numba" << "axpy_lto";
-    QTest::newRow("numba math_kernel_lto") << "numba" << "math_kernel_lto";
+    QTest::newRow("example lto-kept") << "example"
+                                      << "lto-kept";
+    QTest::newRow("example libdevice-math") << "example"
+                                            << "libdevice-math";
+    QTest::newRow("numba axpy_lto") << "numba"
+                                    << "axpy_lto";
+    QTest::newRow("numba math_kernel_lto") << "numba"
+                                           << "math_kernel_lto";
 }
 
 // -gen-lto on both, nvJitLink -lto -ptx on each (-lineinfo for the twin): the linked PTX is the
@@ -454,8 +485,17 @@ void TestInspect::ltoLinkedPtxIsMapped() {
 
 // numba's lineinfo and -g locations name lines of a .py file; the twin replaces them, so the
 // map names the lines of the .ll that the editor shows.
+void TestInspect::existingDebugInfoIsReplacedByTheLlLines_data() {
+    QTest::addColumn<QString>("emissionKind");
+    QTest::newRow("DebugDirectivesOnly") << "DebugDirectivesOnly";  // numba-cuda's lineinfo today
+    QTest::newRow("LineTablesOnly") << "LineTablesOnly";            // older lineinfo, clang -gline-tables-only
+}
+
 void TestInspect::existingDebugInfoIsReplacedByTheLlLines() {
-    const auto m = test::irFixture("lineinfo.ll");
+    QFETCH(QString, emissionKind);
+    auto m = test::irFixture("lineinfo.ll");
+    const auto kind = m.bytes.find("DebugDirectivesOnly");
+    m.bytes.replace(kind, 19, emissionKind.toStdString());
     nvvm::Options options;
     options.arch = "compute_90";
     const auto plain = compile({m}, options, false);
@@ -486,7 +526,9 @@ void TestInspect::existingDebugInfoIsReplacedByTheLlLines() {
 void TestInspect::debugValueCallsMakeTheMapUnavailable() {
     auto m = test::irFixture("lineinfo.ll");
     const auto entry = m.bytes.find("entry:\n") + 7;
-    m.bytes.insert(entry, "  call void @\"llvm.dbg.value\"(metadata float %\"a\", metadata !10, metadata !DIExpression()), !dbg !7\n");
+    m.bytes.insert(
+        entry,
+        "  call void @\"llvm.dbg.value\"(metadata float %\"a\", metadata !10, metadata !DIExpression()), !dbg !7\n");
     QVERIFY(m.bytes.find("declare void @\"llvm.dbg.value\"") != std::string::npos);
     nvvm::Options options;
     options.arch = "compute_90";
@@ -547,7 +589,8 @@ void TestInspect::bitcodeWithoutToolsSaysToInstallLlvm14() {
 // table over several, a call split over lines, opaque pointers, comments with quotes and
 // semicolons, metadata above the module's own numbers.
 void TestInspect::twinTextCoversEveryInstruction() {
-    const std::string text = R"(target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64" target triple = "nvptx64-nvidia-cuda"
+    const std::string text =
+        R"(target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64" target triple = "nvptx64-nvidia-cuda"
 declare i32 @g(i32, i32)
 define i32 @"odd name"(ptr %p, i32 %x)
 {
@@ -638,24 +681,24 @@ void TestInspect::locationsAreRead() {
     QVERIFY(!inspect::isLocationLine("\tmov.u32 %r1, %tid.x; // .loc 1 2 3"));
 
     const std::string ptx =
-        "//\n"                                            // 1
-        ".visible .entry k(\n"                            // 2
-        "\t.param .u64 k_param_0\n"                       // 3
-        ")\n"                                             // 4
-        "{\n"                                             // 5
+        "//\n"                                           // 1
+        ".visible .entry k(\n"                           // 2
+        "\t.param .u64 k_param_0\n"                      // 3
+        ")\n"                                            // 4
+        "{\n"                                            // 5
         "\t.local .align 4 .b8 \t__local_depot0[16];\n"  // 6
-        "\t.loc\t1 24 1\n"                                // -
-        "\tmov.u32 %r1, %tid.x;\n"                        // 7
-        "\t{ // callseq 0, 0\n"                           // 8
+        "\t.loc\t1 24 1\n"                               // -
+        "\tmov.u32 %r1, %tid.x;\n"                       // 7
+        "\t{ // callseq 0, 0\n"                          // 8
         "\t.loc\t2 7 3, function_name $L__info_string0, inlined_at 1 20 3\n"
-        "\tadd.s32 %r2, %r1, 1;\n"                        // 9
-        "\t} // callseq 0\n"                              // 10
+        "\tadd.s32 %r2, %r1, 1;\n"  // 9
+        "\t} // callseq 0\n"        // 10
         "\t.loc\t1 0 0\n"
-        "\tret;\n"                                        // 11
+        "\tret;\n"  // 11
         "\t.loc\t1 30 1\n"
-        "\tbar.sync 0;\n"                                 // 12
-        "}\n"                                             // 13
-        "\t// after the function\n"                       // 14
+        "\tbar.sync 0;\n"            // 12
+        "}\n"                        // 13
+        "\t// after the function\n"  // 14
         "\t.file\t1 \"/home/me/dir/k.ll\"\n"
         "\t.file\t2 \"helper \\\"v2\\\".ll\"\n"
         "\t.file\t3 \"/src\" \"lib.ll\"\n";
@@ -669,10 +712,10 @@ void TestInspect::locationsAreRead() {
     QCOMPARE(at(6).file, std::string());
     QCOMPARE(at(7).file, std::string("/home/me/dir/k.ll"));
     QCOMPARE(at(7).line, 24);
-    QCOMPARE(at(8).line, 24);  // a location holds until the next .loc
+    QCOMPARE(at(8).line, 24);                               // a location holds until the next .loc
     QCOMPARE(at(9).file, std::string("helper \"v2\".ll"));  // the .loc's own place, not inlined_at's
     QCOMPARE(at(9).line, 7);
-    QCOMPARE(at(10).line, 7);  // a callseq's brace is not the function's end
+    QCOMPARE(at(10).line, 7);              // a callseq's brace is not the function's end
     QCOMPARE(at(11).file, std::string());  // line 0: no location
     QCOMPARE(at(12).line, 30);
     QCOMPARE(at(14).file, std::string());  // reset at the function's end
@@ -681,7 +724,7 @@ void TestInspect::locationsAreRead() {
     const auto stripped = inspect::stripLocations(ptx);
     QCOMPARE(stripped.text, located.text);
     QCOMPARE(stripped.plainLine.size(), size_t(14));
-    QCOMPARE(stripped.plainLine[6], 8);   // mov.u32, after the first .loc
+    QCOMPARE(stripped.plainLine[6], 8);  // mov.u32, after the first .loc
     QCOMPARE(stripped.plainLine[13], 18);
 
     // Two .file forms that name a folder: a path, and DWARF 5's folder and name.
@@ -693,12 +736,27 @@ void TestInspect::mappablePtxLines() {
     for (const char* code : {"\tmov.u32 \t%r1, %tid.x;", "$L__BB0_2:", "\t@%p1 bra \t$L__BB0_2;", "\tret;",
                              "\tcall.uni (retval0),", "\tsmoothstep,", "\tst.global.f32 \t[%rd8], %f3; // x"})
         QVERIFY2(inspect::isMappablePtxLine(code), code);
-    for (const char* other : {"", "\t", "{", "}", "\t{ // callseq 0, 0", "\t} // callseq 0", ")", "\t(", "\t);",
-                              "// Generated by NVIDIA NVVM Compiler", ".version 8.8", ".visible .entry saxpy(",
-                              "\t.param .u32 saxpy_param_0,", ".visible .func  (.param .b32 func_retval0) f(",
-                              "\t.reg .pred \t%p<2>;", "\t.local .align 4 .b8 \t__local_depot0[16];",
-                              "\t.shared .align 4 .b8 s[64];", "\t.pragma \"nounroll\";", "\t.loc\t1 24 1",
-                              ".maxntid 256, 1, 1", "\t/* block */"})
+    for (const char* other : {"",
+                              "\t",
+                              "{",
+                              "}",
+                              "\t{ // callseq 0, 0",
+                              "\t} // callseq 0",
+                              ")",
+                              "\t(",
+                              "\t);",
+                              "// Generated by NVIDIA NVVM Compiler",
+                              ".version 8.8",
+                              ".visible .entry saxpy(",
+                              "\t.param .u32 saxpy_param_0,",
+                              ".visible .func  (.param .b32 func_retval0) f(",
+                              "\t.reg .pred \t%p<2>;",
+                              "\t.local .align 4 .b8 \t__local_depot0[16];",
+                              "\t.shared .align 4 .b8 s[64];",
+                              "\t.pragma \"nounroll\";",
+                              "\t.loc\t1 24 1",
+                              ".maxntid 256, 1, 1",
+                              "\t/* block */"})
         QVERIFY2(!inspect::isMappablePtxLine(other), other);
 }
 
@@ -764,7 +822,8 @@ void TestInspect::differingPtxIsUnavailableWithWhere() {
                                           "its lines are not mapped"));
     // Equal once the .loc lines are gone: mapped, in the plain output's own line numbers, even
     // when the plain PTX has .loc lines of its own (a module compiled with -generate-line-info).
-    const std::string plainWithLocs = "//\n.entry k()\n{\n\t.loc 1 1000 1\n\tmov.u32 %r1, 2;\n\tret;\n}\n.file 1 \"k.py\"\n";
+    const std::string plainWithLocs =
+        "//\n.entry k()\n{\n\t.loc 1 1000 1\n\tmov.u32 %r1, 2;\n\tret;\n}\n.file 1 \"k.py\"\n";
     const auto mapped = inspect::mapPtx(plainWithLocs, twin, {{"k.ll", {}, {3}}}, "PTX");
     QVERIFY2(mapped.available(), mapped.unavailable.c_str());
     QCOMPARE(mapped.origin.size(), size_t(8));
