@@ -19,17 +19,18 @@ OutputMap mapSass(std::string_view plainSass, std::string_view twinSass, const s
            plain.instructions[differ].function == twin.instructions[differ].function)
         ++differ;
     if (differ < common || plain.instructions.size() != twin.instructions.size()) {
+        // Worded as mapPtx words it, for the pane's note.
         if (differ < common) {
             const auto& p = plain.instructions[differ];
             map.unavailable = fmt::format(
-                "the line-annotated (-lineinfo) cubin has other SASS than the plain one: they first differ at "
-                "instruction {} (SASS line {}, in {}): `{}` here, `{}` with line info",
+                "the line-annotated compile gave other SASS than the plain one (first difference at instruction {}, "
+                "SASS line {} in {}: `{}` vs `{}`), so its lines are not mapped",
                 differ + 1, p.line, p.function.empty() ? "no function" : p.function, p.code,
                 twin.instructions[differ].code);
         } else {
             map.unavailable = fmt::format(
-                "the line-annotated (-lineinfo) cubin has other SASS than the plain one: {} instructions here, {} "
-                "with line info (the same first {})",
+                "the line-annotated compile gave other SASS than the plain one ({} instructions vs {}, the first {} "
+                "the same), so its lines are not mapped",
                 plain.instructions.size(), twin.instructions.size(), common);
         }
         return map;

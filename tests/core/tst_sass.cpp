@@ -211,7 +211,7 @@ private slots:
         QVERIFY2(other.ok, other.error.c_str());
         const auto differ = inspect::mapSass(plainText, other.text, modules);
         QVERIFY(!differ.available());
-        QVERIFY2(differ.unavailable.find("first differ at instruction") != std::string::npos, differ.unavailable.c_str());
+        QVERIFY2(differ.unavailable.find("first difference at instruction") != std::string::npos, differ.unavailable.c_str());
         QVERIFY(differ.origin.empty() && differ.lines.empty());
         // The same instructions but one fewer at the end.
         auto lines = support::splitLines(twinText);
@@ -226,7 +226,7 @@ private slots:
         }
         const auto shorter = inspect::mapSass(plainText, cut, modules);
         QVERIFY(!shorter.available());
-        QVERIFY2(shorter.unavailable.find("instructions here") != std::string::npos, shorter.unavailable.c_str());
+        QVERIFY2(shorter.unavailable.find(" instructions vs ") != std::string::npos, shorter.unavailable.c_str());
     }
 
     void disassembleSaysWhatFailedAndLeavesNothingBehind() {
