@@ -45,8 +45,18 @@ public slots:
             emit replied(reply);
             return;
         }
+        // The plain result goes to the panes at once; the map follows when run returns.
+        bool plainSent = false;
         auto r = compiler_->run(
-            job, [&](const pipeline::StageEvent& stage) { emit stageStarted(job.generation, stage); }, cancel.get());
+            job, [&](const pipeline::StageEvent& stage) { emit stageStarted(job.generation, stage); }, cancel.get(),
+            [&](const pipeline::CompileResult& plain) {
+                if (cancel->cancelled()) return;
+                EngineReply early;
+                early.generation = job.generation;
+                early.result = std::make_shared<const pipeline::CompileResult>(plain);
+                plainSent = true;
+                emit replied(early);
+            });
         enginePid_.store(compiler_->enginePid());
         {
             std::lock_guard lock(inFlight_->mutex);
@@ -56,6 +66,11 @@ public slots:
             inFlight_->sentAt = compiler_->lastSent();
             if (cancel->cancelled() && !compiler_->inProcess()) ++inFlight_->stopped;
         }
+        if (plainSent) {
+            // Stopped while mapping: the plain result stands, there is just no map.
+            emit lineMapped(job.generation, !cancel->cancelled() && r ? r->lineMap : nullptr);
+            return;
+        }
         if (cancel->cancelled())
             reply = cancelledReply(job.generation);
         else if (r)
@@ -63,6 +78,7 @@ public slots:
         else
             reply.error = QString::fromStdString(r.error().message);
         emit replied(reply);
+        if (job.lineMap) emit lineMapped(job.generation, reply.result ? reply.result->lineMap : nullptr);
     }
     void setToolkit(std::shared_ptr<const nvpg::toolkit::Toolkit> toolkit, const QString& whyNone) {
         // libNVVM works in the engine process: input that kills it takes only that process.
@@ -81,6 +97,7 @@ public:
 signals:
     void replied(const nvpg::gui::EngineReply& reply);
     void stageStarted(quint64 generation, const nvpg::pipeline::StageEvent& stage);
+    void lineMapped(quint64 generation, std::shared_ptr<const nvpg::inspect::LineMap> map);
 
 private:
     static EngineReply cancelledReply(quint64 generation) {
@@ -163,6 +180,7 @@ SupervisedEngine::SupervisedEngine(std::shared_ptr<const toolkit::Toolkit> toolk
     qRegisterMetaType<nvpg::pipeline::Job>("nvpg::pipeline::Job");
     qRegisterMetaType<nvpg::pipeline::StageEvent>("nvpg::pipeline::StageEvent");
     qRegisterMetaType<std::shared_ptr<const nvpg::toolkit::Toolkit>>("std::shared_ptr<const nvpg::toolkit::Toolkit>");
+    qRegisterMetaType<std::shared_ptr<const nvpg::inspect::LineMap>>("std::shared_ptr<const nvpg::inspect::LineMap>");
     qRegisterMetaType<nvpg::gui::RunRequest>();
     qRegisterMetaType<nvpg::gui::RunReply>();
     thread_.setObjectName("nvpg-engine");
@@ -173,6 +191,7 @@ SupervisedEngine::SupervisedEngine(std::shared_ptr<const toolkit::Toolkit> toolk
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &CompileWorker::replied, this, &Engine::replied, Qt::QueuedConnection);
     connect(worker_, &CompileWorker::stageStarted, this, &Engine::stageStarted, Qt::QueuedConnection);
+    connect(worker_, &CompileWorker::lineMapped, this, &Engine::lineMapped, Qt::QueuedConnection);
     thread_.start();
 
     runThread_.setObjectName("nvpg-run");
