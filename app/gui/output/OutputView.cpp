@@ -562,10 +562,10 @@ void OutputView::updateSassPane() {
     if (r.sass.empty()) {
         sassHeader_->setText(tr("SASS"));
         sassHeader_->setToolTip({});
-        const QString why = r.sassUnavailable.empty()
-                                ? (r.ptx.empty() ? tr("No SASS: there is no PTX.")
-                                                 : tr("No SASS was made for this compile."))
-                                : fromStd(r.sassUnavailable);
+        const QString why = !r.sassUnavailable.empty() ? fromStd(r.sassUnavailable)
+                            : r.ptx.empty()                ? tr("No SASS: there is no PTX.")
+                            : !sassUnavailable_.isEmpty()  ? sassUnavailable_
+                                                           : tr("No SASS was made for this compile.");
         sassNotice_->setText(why);
         sassStack_->setCurrentWidget(sassNotice_);
         fillFiguresTable(sassFigures_, sassFiguresCaption_, table);
@@ -632,6 +632,11 @@ void OutputView::setLtoUnavailableReason(const QString& why) {
     if (!result_) return;
     summary_ = pipeline::summarizeResult(*result_, ltoUnavailable_.toStdString());
     updateLtoPane();
+}
+
+void OutputView::setSassUnavailableReason(const QString& why) {
+    sassUnavailable_ = why;
+    updateSassPane();
 }
 
 void OutputView::updateHeaders() {

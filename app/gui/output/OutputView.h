@@ -86,6 +86,8 @@ public:
     QString ltoNotice() const;
     // What the main window knows and the result does not: why nvJitLink is missing here.
     void setLtoUnavailableReason(const QString& why);
+    // The same for SASS: why no SASS is asked for here (nvdisasm not found, and how to get it).
+    void setSassUnavailableReason(const QString& why);
 
     // The last result shown (kept across error replies); null before the first one.
     std::shared_ptr<const pipeline::CompileResult> result() const { return result_; }
@@ -131,6 +133,7 @@ private:
     std::shared_ptr<const pipeline::CompileResult> result_;
     pipeline::ResultSummary summary_;  // of result_: the headers and notices shown
     QString ltoUnavailable_;
+    QString sassUnavailable_;
     // The headers' marks: the failed stage of the last reply on its pane; a cancel since then.
     QString ptxFailure_, ltoFailure_;
     bool stale_ = false;

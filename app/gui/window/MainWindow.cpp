@@ -125,6 +125,15 @@ unsigned outputsFor(const toolkit::Toolkit* toolkit) {
     return outputs;
 }
 
+// Why the SASS pane stays empty with this toolkit; empty when nvdisasm is there.
+QString sassMissing(const toolkit::Toolkit* toolkit) {
+    if (!toolkit || toolkit->nvdisasm()) return {};
+    const auto& problem = toolkit->nvdisasmReport().problem;
+    return QObject::tr("No SASS: nvdisasm was not found. %1")
+        .arg(problem.empty() ? QObject::tr("It is part of the CUDA toolkit; or: pip install nvidia-cuda-nvdisasm")
+                             : QString::fromStdString(problem));
+}
+
 }  // namespace
 
 MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
@@ -154,6 +163,7 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     startPage_->hide();
     leftLayout->addWidget(findBar_);
     output_ = new OutputView(this);
+    output_->setSassUnavailableReason(sassMissing(toolkit_.get()));
     // The find bar sits under whichever side it searches.
     auto* right = new QWidget(this);
     auto* rightLayout = new QVBoxLayout(right);
@@ -407,6 +417,7 @@ void MainWindow::buildActions() {
         if (auto* threads = dynamic_cast<SupervisedEngine*>(engine_.get())) threads->setEngineSettings(engineSettings());
         engine_->setToolkit(toolkit_, toolkit_ ? QString() : libsErrorForStatus_);
         controller_->setOutputs(outputsFor(toolkit_.get()));
+        output_->setSassUnavailableReason(sassMissing(toolkit_.get()));
         buildStatusBar();
         queryGpu();
         applyZoom();
