@@ -64,6 +64,35 @@ inline std::shared_ptr<toolkit::Toolkit> realToolkit() {
     return tk;
 }
 
+// nvdisasm for the suites that test SASS, found by the real toolkit search: the toolkit's own
+// where it has one (the GPU machine's), else the pip wheel that ctest's nvdisasm_wheel set-up
+// (tests/FetchNvdisasm.sh) put in a venv whose python3 is first on PATH. `skip` only when that
+// set-up could not get the wheel (no network) or did not run: the test skips, saying why. A
+// wheel that was set up but not found is the search's fault, and the test fails.
+struct NvdisasmForTests {
+    const std::filesystem::path* path = nullptr;
+    bool skip = false;
+    std::string why;
+};
+inline NvdisasmForTests nvdisasmForTests() {
+    NvdisasmForTests out;
+    out.path = realToolkit()->nvdisasm();
+    if (out.path) return out;
+    const char* venv = std::getenv("NVPG_TEST_PYTHON");
+    std::string status;
+    if (venv && *venv)
+        if (auto s = support::readFile(std::filesystem::path(venv) / "nvdisasm-status")) status = support::trim(*s);
+    const auto problem = realToolkit()->nvdisasmReport().problem;
+    if (status.rfind("ok", 0) == 0) {
+        out.why = "the nvdisasm_wheel set-up installed " + status + " but the toolkit search did not find it: " + problem;
+    } else {
+        out.skip = true;
+        out.why = status.empty() ? "no nvdisasm, and the nvdisasm_wheel set-up did not run (run the suite with ctest): " + problem
+                                 : "no nvdisasm: the set-up says " + status;
+    }
+    return out;
+}
+
 inline std::string readText(const std::filesystem::path& p) {
     auto r = support::readFile(p);
     if (!r) qFatal("%s", r.error().message.c_str());

@@ -64,8 +64,9 @@ void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun) {
         ->check(CLI::IsMember({"program", "separate"}));
     cmd.add_flag("--force", o.force, "replace output files that are read-only");
     if (forRun) return;
-    cmd.add_option("--emit", o.emit, "what to write: ptx, ltoir, lto-ptx or cubin")
-        ->check(CLI::IsMember({"ptx", "ltoir", "lto-ptx", "cubin"}));
+    cmd.add_option("--emit", o.emit,
+                   "what to write: ptx, ltoir, lto-ptx, cubin or sass (nvdisasm of the PTX's whole-program cubin)")
+        ->check(CLI::IsMember({"ptx", "ltoir", "lto-ptx", "cubin", "sass"}));
     cmd.add_flag("--verify-only", o.verifyOnly, "run libNVVM's verifier only; write nothing");
     cmd.add_option("--report", o.report, "write a JSON report: kernels, figures, libdevice functions, diagnostics, timings");
     cmd.add_option("--line-map", o.lineMap,
@@ -227,12 +228,19 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
     if (o.emit == "ptx") job.outputs = pipeline::kPtx;
     else if (o.emit == "ltoir") job.outputs = pipeline::kLtoIr;
     else if (o.emit == "lto-ptx") job.outputs = pipeline::kPtx | pipeline::kLtoPtx;
+    else if (o.emit == "sass") job.outputs = pipeline::kPtx | pipeline::kSass;
     else job.outputs = pipeline::kPtx | pipeline::kCubin;
-    if (o.report) job.outputs |= pipeline::kFigures;
+    // The report counts each kernel's SASS instructions where nvdisasm is there, else says why not.
+    if (o.report) job.outputs |= pipeline::kFigures | pipeline::kSass;
     job.lineMap = o.lineMap.has_value();
 
     auto tk = loadToolkit(common);
     if (!tk) return usage(tk.error().message);
+    if (o.emit == "sass" && !o.verifyOnly && !(*tk)->nvdisasm()) {
+        const auto& nvdisasm = (*tk)->nvdisasmReport();
+        return usage(fmt::format("--emit sass needs nvdisasm. {} Places tried:\n{}", nvdisasm.problem,
+                                 toolkit::formatTried(nvdisasm.tried)));
+    }
     auto compiler = makeCompiler(common, *tk);
     auto ran = compiler.run(job);
     if (!ran) return compileFailed(ran.error());
@@ -251,6 +259,10 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
     if (o.emit == "ptx") written = writeOut(o.output, r.ptx, false, writing, error);
     else if (o.emit == "lto-ptx") written = writeOut(o.output, r.linkedPtx, false, writing, error);
     else if (o.emit == "cubin") written = writeOut(o.output, r.cubin, true, writing, error);
+    else if (o.emit == "sass") {
+        if (r.sass.empty()) return usage("no SASS: " + r.sassUnavailable);
+        written = writeOut(o.output, r.sass, false, writing, error);
+    }
     else if (r.ltoIr.size() == 1) written = writeOut(o.output, r.ltoIr.front().bytes, true, writing, error);
     else {
         if (!o.output || *o.output == "-")

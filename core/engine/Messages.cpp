@@ -224,7 +224,10 @@ Frame makeCompileReply(const support::Result<pipeline::CompileResult>& result) {
         return json{{"source", fig.source}, {"functions", functions}, {"unavailable", fig.unavailable}};
     };
     json ltoNames = json::array();
-    f.blobs = {r.ptx, r.linkedPtx, r.cubin};
+    json sassFunctions = json::array();
+    for (const auto& fn : r.sassFunctions)
+        sassFunctions.push_back({{"name", fn.name}, {"instructions", fn.instructions}, {"entry", fn.isEntry}});
+    f.blobs = {r.ptx, r.linkedPtx, r.cubin, r.sass};
     for (const auto& blob : r.ltoIr) {
         ltoNames.push_back(blob.name);
         f.blobs.push_back(blob.bytes);
@@ -246,6 +249,9 @@ Frame makeCompileReply(const support::Result<pipeline::CompileResult>& result) {
                   {"link_flags", r.linkFlags},
                   {"ptx_figures", figuresJson(r.ptxFigures)},
                   {"lto_figures", figuresJson(r.ltoFigures)},
+                  {"sass_functions", sassFunctions},
+                  {"sass_source", r.sassSource},
+                  {"sass_unavailable", r.sassUnavailable},
                   {"reused_program", r.reusedProgram},
                   {"seconds", r.seconds}}}};
     return f;
@@ -256,7 +262,7 @@ support::Result<pipeline::CompileResult> readCompileReply(Frame f) {
     if (!field(f.header, "ok", false)) return errorFromJson(field(f.header, "error", json::object()));
     const auto j = field(f.header, "result", json::object());
     const auto ltoNames = field(j, "lto_ir", std::vector<std::string>{});
-    if (f.blobs.size() != 3 + ltoNames.size()) return malformed("a compile reply without all its outputs");
+    if (f.blobs.size() != 4 + ltoNames.size()) return malformed("a compile reply without all its outputs");
     pipeline::CompileResult r;
     r.generation = field(j, "generation", uint64_t(0));
     r.ok = field(j, "ok", false);
@@ -266,7 +272,8 @@ support::Result<pipeline::CompileResult> readCompileReply(Frame f) {
     r.ptx = std::move(f.blobs[0]);
     r.linkedPtx = std::move(f.blobs[1]);
     r.cubin = std::move(f.blobs[2]);
-    for (size_t i = 0; i < ltoNames.size(); ++i) r.ltoIr.push_back({ltoNames[i], std::move(f.blobs[3 + i])});
+    r.sass = std::move(f.blobs[3]);
+    for (size_t i = 0; i < ltoNames.size(); ++i) r.ltoIr.push_back({ltoNames[i], std::move(f.blobs[4 + i])});
     // The PTX travels as text; its declarations are read again here rather than sent twice.
     r.ptxModule = ptx::readPtx(r.ptx);
     r.linkedPtxModule = ptx::readPtx(r.linkedPtx);
@@ -296,6 +303,11 @@ support::Result<pipeline::CompileResult> readCompileReply(Frame f) {
     };
     readFigures("ptx_figures", r.ptxFigures);
     readFigures("lto_figures", r.ltoFigures);
+    for (const auto& fn : field(j, "sass_functions", json::array()))
+        if (fn.is_object())
+            r.sassFunctions.push_back({field(fn, "name", ""), field(fn, "instructions", 0), field(fn, "entry", false)});
+    r.sassSource = field(j, "sass_source", "");
+    r.sassUnavailable = field(j, "sass_unavailable", "");
     r.reusedProgram = field(j, "reused_program", false);
     r.seconds = field(j, "seconds", 0.0);
     return r;

@@ -9,8 +9,9 @@ namespace nvpg::inspect {
 // A `.loc F L C` / `.file F "name"` line of PTX (leading blanks allowed; `.local` is not one).
 bool isLocationLine(std::string_view line);
 
-// PTX compiled with -generate-line-info, read: the same text without its .loc/.file lines, and
-// for each remaining line the source file and line the .loc before it named.
+// PTX compiled with -generate-line-info, read: the same text without its line information (its
+// .loc/.file lines, the `$L__func_endN:` labels and a `.section .debug_str` block, which name
+// inlined functions), and for each remaining line the source file and line the .loc before it named.
 struct LocatedLine {
     std::string file;  // the .file name ("helper.ll"); empty: no location (or line 0)
     int line = 0;
@@ -21,7 +22,8 @@ struct LocatedPtx {
 };
 LocatedPtx readLocations(std::string_view ptx);
 
-// Plain PTX without its own .loc/.file lines (a module with debug info compiled plain), and
+// Plain PTX without its own line information, as readLocations removes it (a module with debug
+// info compiled plain), and
 // for each remaining line its line number in `ptx` (1-based).
 struct StrippedPtx {
     std::string text;

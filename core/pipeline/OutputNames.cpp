@@ -25,6 +25,8 @@ std::string_view artifactSuffix(Artifact artifact) {
             return ".lto.ptx";
         case Artifact::Cubin:
             return ".cubin";
+        case Artifact::Sass:
+            return ".sass";
     }
     return {};
 }

@@ -8,9 +8,9 @@ namespace nvpg::pipeline {
 
 // The files a compile can be written to, and the one naming rule both front ends use for them:
 // the GUI's Export suggestions and file lists, nvpg's per-module LTO-IR files.
-enum class Artifact { Ptx, LtoIr, LinkedPtx, Cubin };
+enum class Artifact { Ptx, LtoIr, LinkedPtx, Cubin, Sass };
 
-// ".ptx", ".ltoir", ".lto.ptx", ".cubin".
+// ".ptx", ".ltoir", ".lto.ptx", ".cubin", ".sass" (nvdisasm's listing).
 std::string_view artifactSuffix(Artifact artifact);
 // The suggested file name: "program" + suffix ("program.lto.ptx").
 std::string defaultOutputName(std::string_view stem, Artifact artifact);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "gpu/Devices.h"
+#include "inspect/Sass.h"
 #include "lto/DroppedKernels.h"
 #include "lto/Linker.h"
 #include "inspect/Twin.h"
@@ -189,9 +190,12 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
         if (!ld) return ld.error();
         libdevice = *ld;
     }
-    const bool wantsPtx = job.outputs & (kPtx | kLtoPtx | kCubin | kFigures);
+    const bool wantsPtx = job.outputs & (kPtx | kLtoPtx | kCubin | kFigures | kSass);
     const bool wantsLto = job.outputs & (kLtoIr | kLtoPtx | kCubin);
     const bool wantsLink = job.outputs & (kLtoPtx | kCubin);
+    // The SASS is that of the cubin the job ends with: the LTO link's, else ptxas' of the PTX.
+    const bool wantsSass = (job.outputs & kSass) && tk.nvdisasm();
+    std::string sassCubin, sassOf, sassWhy;
     if (wantsLink && !tk.nvJitLink())
         return makeError(ErrorKind::Environment,
                          fmt::format("{} Places tried:\n{}", tk.nvJitLinkReport().problem,
@@ -262,7 +266,8 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
     // The PTX's figures are those of the code the driver makes of it when it loads it: a
     // whole-program assembly by ptxas. nvJitLink would assemble it relocatably, into other code.
     const bool wantsFigures = job.outputs & kFigures;
-    if (wantsFigures && !out.ptx.empty()) {
+    const bool sassOfPtx = wantsSass && !wantsLink;
+    if ((wantsFigures || sassOfPtx) && !out.ptx.empty()) {
         if (const auto* ptxas = tk.ptxas()) {
             stage({StageId::AssembleCubin, {}});
             auto a = ptx::assembleWholeProgram(*ptxas, out.ptx, smArch);
@@ -273,9 +278,15 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
             else
                 out.ptxFigures.unavailable = fmt::format("ptxas could not assemble the PTX as the driver would load it: {}{}",
                                                          support::trim(a.error), lto::libdeviceHint(a.error));
+            sassCubin = std::move(a.cubin);
+            sassOf = fmt::format("the PTX's whole-program cubin ({}, as the driver loads PTX)", a.command);
         } else {
             out.ptxFigures.unavailable = tk.ptxasReport().problem;
         }
+        sassWhy = out.ptxFigures.unavailable;
+        if (!wantsFigures) out.ptxFigures = {};
+    }
+    if (wantsFigures && !out.ptx.empty()) {
         if (!out.ptxFigures.unavailable.empty())
             out.diagnostics.push_back({"", 0, 0, nvvm::Severity::Warning,
                                        "no register or spill figures for the PTX: " + out.ptxFigures.unavailable,
@@ -354,7 +365,7 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
         linkedEntriesKnown = true;
     }
     // The LTO output's figures are those of its cubin, which nvJitLink's ptxas reports.
-    if ((job.outputs & kCubin) || (wantsFigures && wantsLink)) {
+    if ((job.outputs & kCubin) || ((wantsFigures || wantsSass) && wantsLink)) {
         stage({StageId::LinkLtoCubin, {}});
         auto l = lto::link(*tk.nvJitLink(), smArch, ltoInputs, lto::LinkTarget::Cubin, linkOptions);
         out.stages.push_back({StageId::LinkLtoCubin, l.seconds});
@@ -364,6 +375,7 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
                                             support::join(out.linkFlags, " "));
         if (!l.ok) {
             out.ltoFigures.unavailable = "nvJitLink could not link the cubin (see Problems)";
+            if (wantsSass) out.sassUnavailable = out.ltoFigures.unavailable;
             out.seconds = total.seconds();
             return out;
         }
@@ -371,6 +383,10 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
         out.ltoFigures.functions = ptx::parsePtxasInfo(l.infoLog);
         // nvJitLink prints constant bytes only for PTX input; the cubin has them for every link.
         ptx::setConstantBytes(l.cubin, out.ltoFigures.functions);
+        if (wantsSass) {
+            sassCubin = l.cubin;
+            sassOf = fmt::format("the LTO-linked cubin (nvJitLink {})", support::join(out.linkFlags, " "));
+        }
         if (job.outputs & kCubin) out.cubin = std::move(l.cubin);
         if (!linkedEntriesKnown) {
             for (const auto& u : out.ltoFigures.functions)
@@ -386,6 +402,24 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
         std::vector<std::string> ptxEntries;
         for (const auto& k : out.kernels) ptxEntries.push_back(k.name);
         append(out.diagnostics, lto::droppedKernelWarnings(ptxEntries, linkedEntries, job.modules));
+    }
+    if (job.outputs & kSass) {
+        if (!wantsSass) {
+            out.sassUnavailable = tk.nvdisasmReport().problem;
+        } else if (sassCubin.empty()) {
+            out.sassUnavailable = "no cubin to disassemble: " + (sassWhy.empty() ? std::string("no PTX") : sassWhy);
+        } else {
+            stage({StageId::Disassemble, {}});
+            auto d = inspect::disassemble(*tk.nvdisasm(), sassCubin, /*lineInfo=*/false);
+            out.stages.push_back({StageId::Disassemble, d.seconds});
+            if (d.ok) {
+                out.sass = std::move(d.text);
+                out.sassFunctions = inspect::readSass(out.sass).functions;
+                out.sassSource = d.command + " of " + sassOf;
+            } else {
+                out.sassUnavailable = d.error;
+            }
+        }
     }
     out.ok = !out.hasErrors();
     out.seconds = total.seconds();

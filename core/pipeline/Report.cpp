@@ -72,6 +72,8 @@ nlohmann::ordered_json reportJson(const Job& job, const CompileResult& r, const 
             putFigures(kj, *k.usage);
             kj["figures_of"] = r.ltoFigures.source.empty() ? "ptx" : "lto";
         }
+        for (const auto& f : r.sassFunctions)
+            if (f.isEntry && f.name == k.name) kj["sass_instructions"] = f.instructions;
         kernels.push_back(std::move(kj));
     }
     j["kernels"] = std::move(kernels);
@@ -80,6 +82,20 @@ nlohmann::ordered_json reportJson(const Job& job, const CompileResult& r, const 
     if (!r.ptxFigures.source.empty() || !r.ptxFigures.unavailable.empty()) figures["ptx"] = figuresJson(r.ptxFigures);
     if (!r.ltoFigures.source.empty() || !r.ltoFigures.unavailable.empty()) figures["lto"] = figuresJson(r.ltoFigures);
     j["figures"] = std::move(figures);
+    // The SASS the kernels' instruction counts are of, or why there is none (no nvdisasm).
+    if (!r.sassSource.empty() || !r.sassUnavailable.empty()) {
+        ordered_json sass;
+        if (!r.sassSource.empty()) {
+            sass["source"] = r.sassSource;
+            ordered_json functions = ordered_json::array();
+            for (const auto& f : r.sassFunctions)
+                functions.push_back({{"name", f.name}, {"instructions", f.instructions}, {"entry", f.isEntry}});
+            sass["functions"] = std::move(functions);
+        } else {
+            sass["unavailable"] = r.sassUnavailable;
+        }
+        j["sass"] = std::move(sass);
+    }
     j["libdevice_functions"] = r.libdeviceFunctions;
 
     ordered_json diags = ordered_json::array();
@@ -99,7 +115,7 @@ nlohmann::ordered_json reportJson(const Job& job, const CompileResult& r, const 
     for (const auto& s : r.stages) stages.push_back({{"name", std::string(stageName(s.id))}, {"seconds", s.seconds}});
     j["stages"] = std::move(stages);
     j["seconds"] = r.seconds;
-    j["sizes"] = {{"ptx", r.ptx.size()}, {"linked_ptx", r.linkedPtx.size()}, {"cubin", r.cubin.size()}};
+    j["sizes"] = {{"ptx", r.ptx.size()}, {"linked_ptx", r.linkedPtx.size()}, {"cubin", r.cubin.size()}, {"sass", r.sass.size()}};
     return j;
 }
 

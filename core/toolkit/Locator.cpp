@@ -55,8 +55,13 @@ bool olderVersion(const std::string& a, const std::string& b) {
 std::vector<fs::path> askPythonForSitePackages(std::string* problem) {
     if (!onPath("python3")) return {};
     // -I -S: no PYTHON* variables, no site import at start-up (the shim and the interpreter
-    // are the cost; this keeps the query to tens of milliseconds), then ask for the paths.
-    const char* script = "import sysconfig,site\n"
+    // are the cost; this keeps the query to tens of milliseconds), then ask for the paths. -S
+    // also skips site's reading of pyvenv.cfg, so the script does that step itself: a venv's
+    // python3 would otherwise answer for its base interpreter, and miss the venv's wheels.
+    const char* script = "import site\n"
+                         "try: site.venv(set())\n"
+                         "except Exception: pass\n"
+                         "import sysconfig\n"
                          "p=sysconfig.get_paths()\n"
                          "for d in [p['purelib'],p['platlib']]+site.getsitepackages()+[site.getusersitepackages()]: "
                          "print(d)";

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include "support/Files.h"
+#include "support/Process.h"
+#include "support/Text.h"
 
 namespace fs = std::filesystem;
 using nvpg::support::ErrorKind;
@@ -122,6 +124,25 @@ std::shared_ptr<Library> findLibrary(Locator& locator, const std::vector<std::st
     return nullptr;
 }
 
+// A tool of libNVVM's own toolkit: bin/<tool> above its lib/, lib64/ or nvvm/lib64/. One of
+// another release would give other code and figures.
+std::optional<fs::path> besideNvvm(const fs::path& nvvm, const std::string& tool, const Locator::Accept& accept,
+                                   std::vector<Tried>& tried) {
+    auto dir = nvvm.parent_path();
+    for (int up = 0; up < 2; ++up, dir = dir.parent_path()) {
+        const auto beside = dir.parent_path() / "bin" / tool;
+        std::error_code ec;
+        std::string why = fs::is_regular_file(beside, ec) ? accept(beside) : "not found";
+        if (why.empty()) return beside;
+        tried.push_back({beside.string(), "beside libNVVM", std::move(why)});
+    }
+    return std::nullopt;
+}
+
+std::string runnable(const fs::path& file) {
+    return ::access(file.c_str(), X_OK) == 0 ? std::string() : "not executable";
+}
+
 }  // namespace
 
 std::string formatTried(const std::vector<Tried>& tried) {
@@ -139,7 +160,8 @@ std::string Driver::errorName(CUresult r) const {
 support::Result<std::shared_ptr<Toolkit>> Toolkit::load(SearchConfig config) {
     auto tk = std::shared_ptr<Toolkit>(new Toolkit());
     const bool explicitRoot = config.explicitRoot.has_value();
-    Locator locator(std::move(config));
+    tk->locator_ = std::make_unique<Locator>(std::move(config));
+    Locator& locator = *tk->locator_;
 
     tk->nvvmReport_.name = "libNVVM";
     auto nvvmLib = findLibrary(locator, kNvvmPaths, {"libnvvm.so.4"}, tk->nvvm_, resolveNvvm,
@@ -204,25 +226,12 @@ support::Result<std::shared_ptr<Toolkit>> Toolkit::load(SearchConfig config) {
     }
 
     tk->ptxasReport_.name = "ptxas";
-    const auto runnable = [](const fs::path& file) -> std::string {
-        return ::access(file.c_str(), X_OK) == 0 ? std::string() : "not executable";
-    };
-    // The ptxas of libNVVM's own toolkit (bin/ above its lib/, lib64/ or nvvm/lib64/): one of
-    // another release would give other figures, and searching every root would ask python3 on
-    // every start (see Locator).
-    std::optional<std::pair<fs::path, std::string>> px;
-    auto dir = tk->nvvmReport_.path.parent_path();
-    for (int up = 0; up < 2 && !px; ++up, dir = dir.parent_path()) {
-        const auto beside = dir.parent_path() / "bin/ptxas";
-        if (std::string why = runnable(beside); why.empty())
-            px = {beside, "beside libNVVM"};
-        else
-            tk->ptxasReport_.tried.push_back({beside.string(), "beside libNVVM", "not found"});
-    }
+    // Searching every root would ask python3 on every start (see Locator).
+    const auto px = besideNvvm(tk->nvvmReport_.path, "ptxas", runnable, tk->ptxasReport_.tried);
     if (px) {
         tk->ptxasReport_.found = true;
-        tk->ptxasReport_.path = px->first;
-        tk->ptxasReport_.via = px->second;
+        tk->ptxasReport_.path = *px;
+        tk->ptxasReport_.via = "beside libNVVM";
     } else {
         tk->ptxasReport_.problem =
             "ptxas not found: the PTX's registers and spills (its whole-program assembly, as the driver "
@@ -321,9 +330,62 @@ support::Result<std::shared_ptr<const Driver>> Toolkit::driver() const {
 }
 
 
+const fs::path* Toolkit::nvdisasm() const {
+    const auto& report = nvdisasmReport();
+    return report.found ? &report.path : nullptr;
+}
+
+const LibraryReport& Toolkit::nvdisasmReport() const {
+    std::call_once(nvdisasmOnce_, [this] {
+        auto& report = nvdisasmReport_;
+        report.name = "nvdisasm";
+        // It must run: a wheel unpacked without its modes, or one for another machine, is skipped.
+        const auto accept = [&](const fs::path& file) -> std::string {
+            if (auto why = runnable(file); !why.empty()) return why;
+            auto ran = support::runProcess({file.string(), "--version"}, size_t(1) << 16);
+            if (ran.status != 0)
+                return fmt::format("`{} --version` failed: {}", file.filename().string(),
+                                   support::trim(ran.output).empty() ? fmt::format("status {}", ran.status)
+                                                                     : std::string(support::trim(ran.output)));
+            // "Cuda compilation tools, release 13.2, V13.2.51"
+            std::string_view said = ran.output;
+            if (const auto v = said.find(", V"); v != std::string_view::npos) said.remove_prefix(v + 3);
+            const auto lines = support::splitLines(said);
+            report.version = lines.empty() ? std::string() : std::string(support::trim(lines.front()));
+            return {};
+        };
+        std::optional<std::pair<fs::path, std::string>> hit;
+        if (auto beside = besideNvvm(nvvmReport_.path, "nvdisasm", accept, report.tried)) hit = {*beside, "beside libNVVM"};
+        if (!hit) hit = locator_->findFile({"bin/nvdisasm"}, report.tried, accept);
+        // With an explicit root, that toolkit alone, as for the libraries.
+        if (!hit && !locator_->explicitOnly()) {
+            if (const auto onPath = support::findInPath("nvdisasm"); onPath.empty())
+                report.tried.push_back({"nvdisasm", "via PATH", "not on PATH"});
+            else if (auto why = accept(onPath); !why.empty())
+                report.tried.push_back({onPath, "via PATH", why});
+            else
+                hit = {onPath, "via PATH"};
+        }
+        if (hit) {
+            report.found = true;
+            report.path = hit->first;
+            report.via = hit->second;
+        } else {
+            report.version.clear();
+            report.problem = locator_->explicitOnly()
+                                 ? "nvdisasm not found in the chosen toolkit (only it is searched): no SASS can be "
+                                   "shown. Install that toolkit's nvdisasm (bin/nvdisasm), or choose a toolkit that has it."
+                                 : "nvdisasm not found: no SASS can be shown. Install the CUDA toolkit's nvdisasm, "
+                                   "or `pip install nvidia-cuda-nvdisasm`, or put nvdisasm on PATH.";
+        }
+    });
+    return nvdisasmReport_;
+}
+
 std::vector<LibraryReport> Toolkit::reports() const {
+    const auto& disassembler = nvdisasmReport();
     std::lock_guard lock(mu_);
-    std::vector<LibraryReport> out = {nvvmReport_, libdeviceReport_, jitReport_};
+    std::vector<LibraryReport> out = {nvvmReport_, libdeviceReport_, jitReport_, disassembler};
     if (driver_) out.push_back(driverReport_);
     return out;
 }

@@ -57,7 +57,7 @@ public:
     // The driver, opened from the system loader on the first call only.
     support::Result<std::shared_ptr<const Driver>> driver() const;
 
-    // libNVVM, libdevice, nvJitLink; the driver is added once driver() was called.
+    // libNVVM, libdevice, nvJitLink, nvdisasm; the driver is added once driver() was called.
     std::vector<LibraryReport> reports() const;
     const LibraryReport& nvvmReport() const { return nvvmReport_; }
     const LibraryReport& nvJitLinkReport() const { return jitReport_; }
@@ -67,16 +67,23 @@ public:
     const std::filesystem::path* ptxas() const { return ptxasReport_.found ? &ptxasReport_.path : nullptr; }
     const LibraryReport& ptxasReport() const { return ptxasReport_; }
     // nvdisasm, which gives a cubin's SASS; null when not found (the report says where it was
-    // looked for and how to get it).
-    const std::filesystem::path* nvdisasm() const { return nvdisasmReport_.found ? &nvdisasmReport_.path : nullptr; }
-    const LibraryReport& nvdisasmReport() const { return nvdisasmReport_; }
+    // looked for and how to get it). Looked for on the first call only, so that a start that
+    // needs no SASS never asks python3 for its pip wheels (see Locator): beside libNVVM (as
+    // ptxas), then the toolkit roots (CUDA_PATH, ..., the nvidia-cuda-nvdisasm wheel's
+    // nvidia/cu13/bin), then PATH; with an explicit root, that root alone.
+    const std::filesystem::path* nvdisasm() const;
+    const LibraryReport& nvdisasmReport() const;
 
 private:
     NvvmApi nvvm_;
     std::optional<NvJitLinkApi> jit_;
     mutable std::vector<std::shared_ptr<Library>> libs_;
     int cudaMajor_ = 13;
-    LibraryReport nvvmReport_, jitReport_, libdeviceReport_, ptxasReport_, nvdisasmReport_;
+    LibraryReport nvvmReport_, jitReport_, libdeviceReport_, ptxasReport_;
+    // The search that found libNVVM, kept for nvdisasm's (python3 is asked at most once).
+    std::unique_ptr<Locator> locator_;
+    mutable std::once_flag nvdisasmOnce_;
+    mutable LibraryReport nvdisasmReport_;
 
     mutable std::mutex mu_;
     mutable std::shared_ptr<const std::string> libdeviceBytes_;

@@ -107,6 +107,59 @@ private slots:
         QVERIFY(j["gpus"].size() > 0 || j.contains("no_gpu_reason"));
     }
 
+    void infoListsNvdisasm() {
+        const auto r = runNvpg({"info"});
+        QCOMPARE(r.exitCode, 0);
+        const auto& nvdisasm = test::realToolkit()->nvdisasmReport();
+        if (nvdisasm.found) {
+            QVERIFY2(r.out.contains("nvdisasm    " + QByteArray::fromStdString(nvdisasm.version)), r.out.constData());
+            QVERIFY(r.out.contains(QByteArray::fromStdString(nvdisasm.path.string())));
+        } else {
+            // Where it looked, and how to get it.
+            QVERIFY2(r.out.contains("nvdisasm    not found: "), r.out.constData());
+            QVERIFY(r.out.contains("pip install nvidia-cuda-nvdisasm"));
+            QVERIFY(r.out.contains("tried nvdisasm (via PATH): not on PATH"));
+        }
+        const auto j = nlohmann::json::parse(runNvpg({"info", "--json"}).out.toStdString());
+        bool listed = false;
+        for (const auto& lib : j["libraries"])
+            listed = listed || (lib["name"] == "nvdisasm" && lib["found"] == nvdisasm.found &&
+                                (nvdisasm.found || lib["problem"].get<std::string>().find("nvdisasm") != std::string::npos));
+        QVERIFY(listed);
+    }
+
+    void emitSassWithoutNvdisasmExitsTwoSayingWhereItLooked() {
+        // A toolkit of links to the real libraries and ptxas, without bin/nvdisasm.
+        QTemporaryDir dir;
+        const std::filesystem::path root = dir.path().toStdString();
+        const auto& real = *test::realToolkit();
+        std::filesystem::create_directories(root / "nvvm/lib64");
+        std::filesystem::create_directories(root / "nvvm/libdevice");
+        std::filesystem::create_directories(root / "lib64");
+        std::filesystem::create_directories(root / "bin");
+        std::filesystem::create_symlink(real.nvvmReport().path, root / "nvvm/lib64/libnvvm.so.4");
+        std::filesystem::create_symlink(real.libdeviceReport().path, root / "nvvm/libdevice/libdevice.10.bc");
+        std::filesystem::create_symlink(real.nvJitLinkReport().path, root / "lib64" / real.nvJitLinkReport().path.filename());
+        if (const auto* ptxas = real.ptxas()) std::filesystem::create_symlink(*ptxas, root / "bin/ptxas");
+        const auto r = runNvpg({"compile", "--cuda-path", dir.path(), "--arch", "compute_90", "--emit", "sass",
+                                example("src/saxpy/saxpy.ll")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.contains("--emit sass needs nvdisasm"), r.err.constData());
+        QVERIFY(r.err.contains("nvdisasm not found in the chosen toolkit"));
+        QVERIFY(r.err.contains(QByteArray::fromStdString((root / "bin/nvdisasm").string() + " (beside libNVVM): not found")));
+        QVERIFY(r.err.contains("(via --cuda-path)"));
+        // The report says why it has no SASS counts, and the compile still succeeds.
+        const auto report = dir.filePath("r.json");
+        const auto withReport = runNvpg({"compile", "--cuda-path", dir.path(), "--arch", "compute_90", "--report",
+                                         report, "-o", "/dev/null", example("src/saxpy/saxpy.ll")});
+        QCOMPARE(withReport.exitCode, 0);
+        const auto j = nlohmann::json::parse(test::readText(report.toStdString()));
+        QVERIFY2(j["sass"]["unavailable"].get<std::string>().find("nvdisasm not found") != std::string::npos,
+                 j["sass"].dump().c_str());
+        QVERIFY(!j["kernels"][0].contains("sass_instructions"));
+    }
+
     void emptyCudaPathExitsTwoListingPlacesTried() {
         QTemporaryDir empty;
         for (const QStringList& args : {QStringList{"compile", "--cuda-path", empty.path(), data("ir/sinf.ll")},

@@ -154,6 +154,7 @@ private slots:
         QCOMPARE(pipeline::defaultOutputName("saxpy", Artifact::LtoIr), std::string("saxpy.ltoir"));
         QCOMPARE(pipeline::defaultOutputName("saxpy", Artifact::LinkedPtx), std::string("saxpy.lto.ptx"));
         QCOMPARE(pipeline::defaultOutputName("", Artifact::Cubin), std::string("program.cubin"));
+        QCOMPARE(pipeline::defaultOutputName("saxpy", Artifact::Sass), std::string("saxpy.sass"));
         // One blob: the path asked for. Several: the module's stem before the suffix.
         QCOMPARE(pipeline::perModulePaths("/t/out.ltoir", {"caller.ll"}), std::vector<std::string>{"/t/out.ltoir"});
         QCOMPARE(pipeline::perModulePaths("/t/out.ltoir", {"caller.ll", "lib/callee.bc"}),
@@ -414,6 +415,38 @@ private slots:
         QVERIFY(run.result->lineMap);
         for (const auto which : inspect::kMappedOutputs)
             QCOMPARE(run.result->lineMap->output(which).unavailable, std::string("the plain compile failed"));
+    }
+
+    void sassWithoutNvdisasmSaysHowToGetIt() {
+        // A toolkit of links to the real libraries and ptxas, without bin/nvdisasm, used alone.
+        QTemporaryDir dir;
+        const std::filesystem::path root = dir.path().toStdString();
+        const auto& real = *test::realToolkit();
+        for (const char* sub : {"nvvm/lib64", "nvvm/libdevice", "lib64", "bin"}) std::filesystem::create_directories(root / sub);
+        std::filesystem::create_symlink(real.nvvmReport().path, root / "nvvm/lib64/libnvvm.so.4");
+        std::filesystem::create_symlink(real.libdeviceReport().path, root / "nvvm/libdevice/libdevice.10.bc");
+        std::filesystem::create_symlink(real.nvJitLinkReport().path, root / "lib64" / real.nvJitLinkReport().path.filename());
+        if (const auto* ptxas = real.ptxas()) std::filesystem::create_symlink(*ptxas, root / "bin/ptxas");
+        toolkit::SearchConfig config;
+        config.explicitRoot = root;
+        auto tk = toolkit::Toolkit::load(config);
+        QVERIFY2(tk, tk ? "" : tk.error().message.c_str());
+        QVERIFY(!(*tk)->nvdisasm());
+        pipeline::Pipeline p(*tk);
+        pipeline::Job job;
+        job.modules = {test::irFixture("sinf.ll")};
+        job.libdevice = true;
+        job.options.arch = "compute_90";
+        job.outputs = pipeline::kPtx | pipeline::kLtoIr | pipeline::kLtoPtx | pipeline::kSass;
+        auto r = p.run(job);
+        QVERIFY2(r, r ? "" : r.error().message.c_str());
+        QVERIFY(r->ok);  // the other outputs are made; the SASS says why it is not there
+        QVERIFY(!r->ptx.empty() && !r->linkedPtx.empty());
+        QVERIFY(r->sass.empty() && r->sassFunctions.empty() && r->sassSource.empty());
+        QCOMPARE(r->sassUnavailable, (*tk)->nvdisasmReport().problem);
+        QVERIFY2(r->sassUnavailable.find("nvdisasm") != std::string::npos, r->sassUnavailable.c_str());
+        QVERIFY(!r->findStage(pipeline::StageId::Disassemble));
+        QVERIFY(!r->findStage(pipeline::StageId::LinkLtoCubin));  // no cubin linked for SASS that cannot be made
     }
 
     void optionChangeReusesTheProgramAndEditMakesANewOne() {

@@ -366,6 +366,36 @@ private slots:
         QCOMPARE(timedOut.error().kind, support::ErrorKind::Timeout);
     }
 
+    void sassCrossesWithItsCountsAndSource() {
+        pipeline::CompileResult r;
+        r.ptx = ".version 9.0\n";
+        r.sass = std::string("\t.target\tsm_90\n        /*0000*/                   EXIT ;\n") + std::string(3, '\0') + "\xff";
+        r.sassFunctions = {{"k", 12, true}, {"$k$helper", 3, false}};
+        r.sassSource = "nvdisasm -c of the LTO-linked cubin (nvJitLink -arch=sm_90 -lto)";
+        r.ltoIr = {{"a.ll", "A"}, {"b.ll", "B"}};
+        auto read = readCompileReply(*decodeFrame(encodeFrame(makeCompileReply(r))));
+        QVERIFY2(read, read ? "" : read.error().message.c_str());
+        QCOMPARE(read->sass, r.sass);  // byte for byte, as a blob
+        QCOMPARE(read->sassFunctions.size(), size_t(2));
+        QCOMPARE(read->sassFunctions[0].name, std::string("k"));
+        QCOMPARE(read->sassFunctions[0].instructions, 12);
+        QVERIFY(read->sassFunctions[0].isEntry);
+        QCOMPARE(read->sassFunctions[1].name, std::string("$k$helper"));
+        QVERIFY(!read->sassFunctions[1].isEntry);
+        QCOMPARE(read->sassSource, r.sassSource);
+        QVERIFY(read->sassUnavailable.empty());
+        QCOMPARE(read->ltoIr.size(), size_t(2));  // the blobs after the SASS are still the LTO-IR
+        QCOMPARE(read->ltoIr[1].bytes, std::string("B"));
+        QCOMPARE(read->ptx, r.ptx);
+
+        pipeline::CompileResult none;
+        none.sassUnavailable = "nvdisasm not found: … `pip install nvidia-cuda-nvdisasm` …";
+        auto readNone = readCompileReply(*decodeFrame(encodeFrame(makeCompileReply(none))));
+        QVERIFY(readNone);
+        QCOMPARE(readNone->sassUnavailable, none.sassUnavailable);
+        QVERIFY(readNone->sass.empty());
+    }
+
     void engineCommandFromTheEnvironment() {
         qputenv("NVPG_ENGINE", "inprocess");
         QVERIFY(engineCommand("engine").empty());

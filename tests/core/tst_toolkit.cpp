@@ -2,6 +2,7 @@
 // explicit path used alone, and reports that say where each library came from.
 #include <QtTest>
 
+#include <cctype>
 #include <fstream>
 #include <map>
 
@@ -41,6 +42,35 @@ toolkit::SearchConfig isolated(const fs::path& systemPrefix, std::map<std::strin
     c.systemPrefix = systemPrefix;
     c.useSystemLoader = false;
     return c;
+}
+
+// A stand-in nvdisasm that answers --version as the real one does (or fails, when `works` is off).
+void plantNvdisasm(const fs::path& file, bool works = true) {
+    fs::create_directories(file.parent_path());
+    std::ofstream(file) << "#!/bin/sh\n"
+                        << (works ? "echo 'nvdisasm: NVIDIA (R) CUDA disassembler'\n"
+                                    "echo 'Cuda compilation tools, release 13.0, V13.0.88'\n"
+                                  : "echo 'cannot execute binary file' >&2; exit 126\n");
+    fs::permissions(file, fs::perms::owner_all | fs::perms::group_read | fs::perms::others_read);
+}
+
+// PATH without any nvdisasm while it lives (a GPU machine may have the toolkit's bin/ on PATH).
+struct PathWithout {
+    QTemporaryDir empty;
+    QByteArray saved = qgetenv("PATH");
+    PathWithout() { qputenv("PATH", empty.path().toUtf8()); }
+    ~PathWithout() { qputenv("PATH", saved); }
+};
+
+std::string lower(std::string s) {
+    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+bool triedPlace(const toolkit::LibraryReport& r, const std::string& place, const std::string& via) {
+    for (const auto& t : r.tried)
+        if (t.place == place && t.via == via) return true;
+    return false;
 }
 
 }  // namespace
@@ -207,6 +237,138 @@ private slots:
         none.pythonSitePackages = config.pythonSitePackages;
         QVERIFY(!toolkit::Toolkit::load(none));
         QCOMPARE(asked, 1);  // once, though three libraries were searched
+    }
+
+    void nvdisasmViaCudaPath() {
+        QTemporaryDir base;
+        const fs::path b = base.path().toStdString();
+        plantToolkit(b / "home", true);  // libNVVM from CUDA_HOME, which has no nvdisasm
+        plantNvdisasm(b / "path/bin/nvdisasm");
+        PathWithout path;
+        auto tk = toolkit::Toolkit::load(
+            isolated(b / "none", {{"CUDA_PATH", (b / "path").string()}, {"CUDA_HOME", (b / "home").string()}}));
+        QVERIFY2(tk, tk ? "" : tk.error().message.c_str());
+        QCOMPARE((*tk)->nvvmReport().via, std::string("via CUDA_HOME"));
+        const auto& r = (*tk)->nvdisasmReport();
+        QVERIFY2(r.found, r.problem.c_str());
+        QCOMPARE(r.name, std::string("nvdisasm"));
+        QCOMPARE(r.path, b / "path/bin/nvdisasm");
+        QCOMPARE(r.via, std::string("via CUDA_PATH"));
+        QCOMPARE(r.version, std::string("13.0.88"));
+        QVERIFY(r.problem.empty());
+        QCOMPARE(*(*tk)->nvdisasm(), b / "path/bin/nvdisasm");
+        // Looked for beside libNVVM first, as ptxas is.
+        QVERIFY(triedPlace(r, (b / "home/bin/nvdisasm").string(), "beside libNVVM"));
+        // And listed with the libraries (nvpg info, the status bar).
+        bool listed = false;
+        for (const auto& lib : (*tk)->reports()) listed = listed || (lib.name == "nvdisasm" && lib.found);
+        QVERIFY(listed);
+    }
+
+    void nvdisasmBesideLibnvvmComesFirst() {
+        QTemporaryDir base;
+        const fs::path b = base.path().toStdString();
+        plantToolkit(b / "home", true);
+        plantNvdisasm(b / "home/bin/nvdisasm");
+        plantNvdisasm(b / "path/bin/nvdisasm");
+        auto tk = toolkit::Toolkit::load(
+            isolated(b / "none", {{"CUDA_PATH", (b / "path").string()}, {"CUDA_HOME", (b / "home").string()}}));
+        QVERIFY(tk);
+        QCOMPARE((*tk)->nvdisasmReport().path, b / "home/bin/nvdisasm");
+        QCOMPARE((*tk)->nvdisasmReport().via, std::string("beside libNVVM"));
+    }
+
+    void nvdisasmFromThePipWheel() {
+        // `pip install nvidia-cuda-nvdisasm` (13.x) puts it at site-packages/nvidia/cu13/bin/nvdisasm.
+        QTemporaryDir base;
+        const fs::path b = base.path().toStdString();
+        plantToolkit(b / "env", true);
+        plantNvdisasm(b / "site/nvidia/cu13/bin/nvdisasm");
+        PathWithout path;
+        auto tk = toolkit::Toolkit::load(isolated(b / "none", {{"CUDA_PATH", (b / "env").string()}}, {b / "site"}));
+        QVERIFY(tk);
+        const auto& r = (*tk)->nvdisasmReport();
+        QVERIFY2(r.found, r.problem.c_str());
+        QCOMPARE(r.path, b / "site/nvidia/cu13/bin/nvdisasm");
+        QCOMPARE(r.via, std::string("via python3 site-packages (nvidia/cu13)"));
+    }
+
+    void nvdisasmOnPath() {
+        QTemporaryDir base;
+        const fs::path b = base.path().toStdString();
+        plantToolkit(b / "env", true);
+        plantNvdisasm(b / "bin-dir/nvdisasm");
+        const auto saved = qgetenv("PATH");
+        qputenv("PATH", QByteArray::fromStdString((b / "bin-dir").string()));
+        auto tk = toolkit::Toolkit::load(isolated(b / "none", {{"CUDA_PATH", (b / "env").string()}}));
+        QVERIFY(tk);
+        const auto found = (*tk)->nvdisasmReport();
+        qputenv("PATH", saved);
+        QCOMPARE(found.path, b / "bin-dir/nvdisasm");
+        QCOMPARE(found.via, std::string("via PATH"));
+    }
+
+    void nvdisasmMissingSaysHowToGetItAndWhereItLooked() {
+        QTemporaryDir base;
+        const fs::path b = base.path().toStdString();
+        plantToolkit(b / "env", true);
+        plantNvdisasm(b / "site/nvidia/cu13/bin/nvdisasm", /*works=*/false);  // a broken wheel is skipped
+        PathWithout path;
+        auto tk = toolkit::Toolkit::load(isolated(b / "none", {{"CUDA_PATH", (b / "env").string()}}, {b / "site"}));
+        QVERIFY(tk);
+        const auto& r = (*tk)->nvdisasmReport();
+        QVERIFY(!r.found);
+        QVERIFY(!(*tk)->nvdisasm());
+        for (const char* how : {"install the CUDA toolkit's nvdisasm", "pip install nvidia-cuda-nvdisasm", "PATH"})
+            QVERIFY2(lower(r.problem).find(lower(how)) != std::string::npos, r.problem.c_str());
+        QVERIFY(triedPlace(r, (b / "env/bin/nvdisasm").string(), "beside libNVVM"));
+        QVERIFY(triedPlace(r, (b / "site/nvidia/cu13/bin/nvdisasm").string(), "via python3 site-packages (nvidia/cu13)"));
+        QVERIFY(triedPlace(r, "nvdisasm", "via PATH"));
+        for (const auto& t : r.tried)
+            if (t.place == (b / "site/nvidia/cu13/bin/nvdisasm").string())
+                QVERIFY2(t.why.find("--version` failed") != std::string::npos, t.why.c_str());
+        const auto listed = toolkit::formatTried(r.tried);
+        QVERIFY(listed.find((b / "site/nvidia/cu13/bin/nvdisasm").string()) != std::string::npos);
+    }
+
+    void nvdisasmWithAnExplicitRootLooksThereAlone() {
+        QTemporaryDir base;
+        const fs::path b = base.path().toStdString();
+        plantToolkit(b / "explicit", true);
+        plantNvdisasm(b / "env/bin/nvdisasm");
+        plantNvdisasm(b / "bin-dir/nvdisasm");
+        const auto saved = qgetenv("PATH");
+        qputenv("PATH", QByteArray::fromStdString((b / "bin-dir").string()));
+        auto config = isolated(b / "none", {{"CUDA_PATH", (b / "env").string()}});
+        config.explicitRoot = b / "explicit";
+        auto tk = toolkit::Toolkit::load(config);
+        QVERIFY(tk);
+        const auto r = (*tk)->nvdisasmReport();
+        qputenv("PATH", saved);
+        QVERIFY(!r.found);
+        QVERIFY2(r.problem.find("chosen toolkit") != std::string::npos, r.problem.c_str());
+        QVERIFY(triedPlace(r, (b / "explicit/bin/nvdisasm").string(), "via --cuda-path"));
+        for (const auto& t : r.tried) QVERIFY2(t.via != "via PATH" && t.via != "via CUDA_PATH", t.via.c_str());
+    }
+
+    void nvdisasmIsLookedForOnlyWhenAskedAndOnce() {
+        QTemporaryDir base;
+        const fs::path b = base.path().toStdString();
+        plantToolkit(b / "env", true);
+        int asked = 0;
+        auto config = isolated(b / "none", {{"CUDA_PATH", (b / "env").string()}});
+        config.pythonSitePackages = [&] {
+            ++asked;
+            return std::vector<fs::path>{};
+        };
+        PathWithout path;
+        auto tk = toolkit::Toolkit::load(config);
+        QVERIFY(tk);
+        QCOMPARE(asked, 0);  // a start that needs no SASS does not ask python3
+        QVERIFY(!(*tk)->nvdisasm());
+        QVERIFY(!(*tk)->nvdisasm());
+        (void)(*tk)->reports();
+        QCOMPARE(asked, 1);
     }
 
     void systemLoaderIsTheLastResort() {

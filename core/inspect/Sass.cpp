@@ -1,0 +1,184 @@
+#include "inspect/Sass.h"
+
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "support/Files.h"
+#include "support/Process.h"
+#include "support/Stopwatch.h"
+#include "support/Text.h"
+
+namespace fs = std::filesystem;
+
+namespace nvpg::inspect {
+
+namespace {
+
+// nvdisasm's listing of a large program is a few MB; more than this is not read.
+constexpr size_t kListingLimit = size_t(64) << 20;
+
+// "//## File "m.ll", line 12" (with -g; "inlined at …" may follow: the first place is the
+// instruction's own).
+bool readMark(std::string_view text, std::string& file, int& line) {
+    constexpr std::string_view head = "//## File \"";
+    if (!support::startsWith(text, head)) return false;
+    text.remove_prefix(head.size());
+    const auto quote = text.find('"');
+    if (quote == std::string_view::npos) return false;
+    file = std::string(text.substr(0, quote));
+    text.remove_prefix(quote + 1);
+    constexpr std::string_view lineWord = ", line ";
+    if (!support::startsWith(text, lineWord)) return false;
+    text.remove_prefix(lineWord.size());
+    size_t digits = 0;
+    while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+    long long n = 0;
+    if (digits == 0 || !support::parseInt(text.substr(0, digits), n)) return false;
+    line = int(n);
+    return true;
+}
+
+// "/*0070*/   IMAD R5, R7, R7, RZ ;" -> "IMAD R5, R7, R7, RZ"
+bool readInstruction(std::string_view text, std::string& code) {
+    if (!support::startsWith(text, "/*")) return false;
+    const auto close = text.find("*/");
+    if (close == std::string_view::npos || close < 3) return false;
+    for (char c : text.substr(2, close - 2))
+        if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
+    text.remove_prefix(close + 2);
+    // A trailing comment (-hex's "/* 0x… */", or "//") is not the instruction.
+    if (const auto comment = text.find("/*"); comment != std::string_view::npos) text = text.substr(0, comment);
+    if (const auto comment = text.find("//"); comment != std::string_view::npos) text = text.substr(0, comment);
+    text = support::trim(text);
+    if (!text.empty() && text.back() == ';') text = support::trim(text.substr(0, text.size() - 1));
+    if (text.empty()) return false;
+    code = std::string(text);
+    return true;
+}
+
+// "        .type           k,@function" -> "k"
+std::optional<std::string> functionType(std::string_view text) {
+    if (!support::startsWith(text, ".type")) return std::nullopt;
+    text = support::trim(text.substr(5));
+    constexpr std::string_view tail = ",@function";
+    if (text.size() <= tail.size() || text.substr(text.size() - tail.size()) != tail) return std::nullopt;
+    return std::string(support::trim(text.substr(0, text.size() - tail.size())));
+}
+
+}  // namespace
+
+DisassemblyRun disassemble(const fs::path& nvdisasm, std::string_view cubin, bool lineInfo) {
+    support::Stopwatch watch;
+    DisassemblyRun out;
+    out.command = lineInfo ? "nvdisasm -c -g" : "nvdisasm -c";
+    std::error_code ec;
+    std::string pattern = (fs::temp_directory_path(ec) / "nvpg-nvdisasm-XXXXXX").string();
+    if (ec || !::mkdtemp(pattern.data())) {
+        out.error = fmt::format("cannot make a temporary folder for nvdisasm in {}: {}",
+                                fs::path(pattern).parent_path().string(), std::strerror(errno));
+        out.seconds = watch.seconds();
+        return out;
+    }
+    const fs::path dir = pattern;
+    const fs::path input = dir / "program.cubin";
+    if (auto st = support::writeFileAtomic(input, cubin); !st) {
+        out.error = st.error().message;
+    } else {
+        std::vector<std::string> args{nvdisasm.string(), "-c"};
+        if (lineInfo) args.push_back("-g");
+        args.push_back(input.string());
+        auto ran = support::runProcess(args, kListingLimit);
+        if (ran.status == 0) {
+            out.ok = true;
+            out.text = std::move(ran.output);
+        } else {
+            const auto said = support::trim(ran.output);
+            out.error = fmt::format("{} failed ({}): {}", out.command,
+                                    ran.status == -2 ? "ended by a signal" : fmt::format("status {}", ran.status),
+                                    said.empty() ? "it said nothing" : std::string(said));
+        }
+    }
+    fs::remove_all(dir, ec);
+    out.seconds = watch.seconds();
+    return out;
+}
+
+SassListing readSass(std::string_view text) {
+    SassListing out;
+    std::string file;
+    int sourceLine = 0;
+    std::string lastLabel;        // the label on the line just before, when there was one
+    size_t padding = 0;           // the current function's trailing run of padding instructions
+    size_t current = SIZE_MAX;  // index into out.functions; SIZE_MAX: none
+    bool inCode = false;          // inside a .text section
+    std::vector<std::string> entries;  // `.other NAME,@"STO_CUDA_ENTRY …"`
+    auto closeFunction = [&] {
+        // A section ends with padding to its alignment: a branch to itself and NOPs.
+        if (current != SIZE_MAX) out.functions[current].instructions -= int(padding);
+        padding = 0;
+        current = SIZE_MAX;
+    };
+    int lineNo = 0;
+    for (auto raw : support::splitLines(text)) {
+        ++lineNo;
+        const auto line = support::trim(raw);
+        if (line.empty()) continue;
+        if (support::startsWith(line, "//---------------------")) {
+            closeFunction();
+            inCode = line.find(" .text.") != std::string_view::npos;
+            file.clear();
+            sourceLine = 0;
+            lastLabel.clear();
+            continue;
+        }
+        if (!inCode) continue;
+        if (auto name = functionType(line)) {
+            closeFunction();
+            out.functions.push_back({*name, 0, false});
+            current = out.functions.size() - 1;
+            lastLabel.clear();
+            continue;
+        }
+        if (support::startsWith(line, ".other") && line.find("STO_CUDA_ENTRY") != std::string_view::npos) {
+            auto name = support::trim(line.substr(6));
+            entries.emplace_back(support::trim(name.substr(0, name.find(','))));
+            continue;
+        }
+        if (std::string f; readMark(line, f, sourceLine)) {
+            file = std::move(f);
+            continue;
+        }
+        std::string code;
+        if (readInstruction(line, code)) {
+            if (current == SIZE_MAX) {  // code before any function header: keep it, under the section
+                out.functions.push_back({"", 0, false});
+                current = out.functions.size() - 1;
+            }
+            const bool selfBranch = !lastLabel.empty() && code == "BRA `(" + lastLabel + ")";
+            padding = (code == "NOP" || selfBranch) ? padding + 1 : 0;
+            ++out.functions[current].instructions;
+            out.instructions.push_back({lineNo, out.functions[current].name, std::move(code), file, sourceLine});
+            lastLabel.clear();
+            continue;
+        }
+        if (line.back() == ':' && line.find(' ') == std::string_view::npos) {
+            lastLabel = std::string(line.substr(0, line.size() - 1));
+            continue;
+        }
+        lastLabel.clear();
+    }
+    closeFunction();
+    for (auto& f : out.functions)
+        for (const auto& e : entries) f.isEntry = f.isEntry || f.name == e;
+    return out;
+}
+
+}  // namespace nvpg::inspect
