@@ -450,6 +450,13 @@ private slots:
         QCOMPARE(table->item(0, 1)->text(), QString::number(usage->registers));
         QCOMPARE(table->item(0, 2)->text(), QString("2"));
         QVERIFY(v.sassEditor()->isReadOnly());
+        // Exported as .sass, byte for byte.
+        QVERIFY(v.canExport(OutputView::Kind::Sass));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QString::fromStdString(pipeline::defaultOutputName("program", OutputView::Kind::Sass)));
+        QVERIFY(path.endsWith(".sass"));
+        QVERIFY(v.exportTo(OutputView::Kind::Sass, path));
+        QCOMPARE(readAll(path), bytes(withSass->sass));
 
         auto without = std::make_shared<pipeline::CompileResult>(*keptDropped_);
         without->sassUnavailable = "nvdisasm was not found: pip install nvidia-cuda-nvdisasm";
@@ -458,6 +465,7 @@ private slots:
         QCOMPARE(v.sassNotice(), QString::fromStdString(without->sassUnavailable));
         QCOMPARE(v.sassHeader(), QString("SASS"));
         QVERIFY(v.sassFiguresTable()->isHidden());
+        QVERIFY(!v.canExport(OutputView::Kind::Sass));
         // The PTX panes are as before.
         QCOMPARE(v.ptxText().toStdString(), keptDropped_->ptx);
     }

@@ -238,6 +238,9 @@ ExportSpec exportSpec(OutputView::Kind kind) {
         case OutputView::Kind::Cubin:
             return {QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "Export cubin"),
                     QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "cubin (*.cubin);;All files (*)")};
+        case OutputView::Kind::Sass:
+            return {QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "Export SASS"),
+                    QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "SASS (*.sass);;All files (*)")};
     }
     return {"", ""};
 }
@@ -270,6 +273,7 @@ OutputView::OutputView(QWidget* parent) : QWidget(parent) {
         {Kind::LtoIr, tr("Export LTO-IR…")},
         {Kind::LinkedPtx, tr("Export linked PTX…")},
         {Kind::Cubin, tr("Export cubin…")},
+        {Kind::Sass, tr("Export SASS…")},
     };
     for (const auto& [kind, text] : exportTexts) {
         auto* a = exportMenu->addAction(text);
@@ -691,7 +695,7 @@ void OutputView::updateLtoPane() {
 
 void OutputView::updateActions() {
     bool any = false;
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < int(std::size(exportActions_)); ++k) {
         const bool can = canExport(Kind(k));
         exportActions_[k]->setEnabled(can);
         any = any || can;
@@ -740,6 +744,8 @@ bool OutputView::canExport(Kind kind) const {
             return !result_->linkedPtx.empty();
         case Kind::Cubin:
             return !result_->cubin.empty();
+        case Kind::Sass:
+            return !result_->sass.empty();
     }
     return false;
 }
@@ -773,6 +779,9 @@ bool OutputView::exportTo(Kind kind, const QString& path, QString* error) {
             break;
         case Kind::Cubin:
             contents = {&result_->cubin};
+            break;
+        case Kind::Sass:
+            contents = {&result_->sass};
             break;
         case Kind::LtoIr:
             for (const auto& blob : result_->ltoIr) contents.push_back(&blob.bytes);
@@ -815,6 +824,9 @@ void OutputView::exportLinkedPtx() {
 }
 void OutputView::exportCubin() {
     exportWithDialog(Kind::Cubin);
+}
+void OutputView::exportSass() {
+    exportWithDialog(Kind::Sass);
 }
 
 void OutputView::exportWithDialog(Kind kind) {

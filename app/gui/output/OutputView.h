@@ -113,6 +113,7 @@ public slots:
     void exportLtoIr();
     void exportLinkedPtx();
     void exportCubin();
+    void exportSass();
 
 signals:
     void diffModeChanged(bool on);
@@ -171,7 +172,7 @@ private:
     QToolButton* diffButton_ = nullptr;
     QToolButton* exportButton_ = nullptr;
     QAction* diffAction_ = nullptr;
-    QAction* exportActions_[4] = {};
+    QAction* exportActions_[5] = {};
     // The diff is computed lazily: dtl on large PTX is not free, and most of the time nobody
     // is looking at it.
     mutable bool diffStale_ = true;

@@ -409,6 +409,7 @@ void MainWindow::buildActions() {
     exports->addAction(tr("LTO-IR…"), output_, &OutputView::exportLtoIr);
     exports->addAction(tr("Linked PTX…"), output_, &OutputView::exportLinkedPtx);
     exports->addAction(tr("Cubin…"), output_, &OutputView::exportCubin);
+    exports->addAction(tr("SASS…"), output_, &OutputView::exportSass);
     file->addSeparator();
     file->addAction(tr("Se&ttings…"), this, [this] {
         SettingsDialog dialog(this);
