@@ -58,6 +58,11 @@ void defineMarkers(QsciScintilla* e) {
     e->SendScintilla(QsciScintillaBase::SCI_SETMOUSEDWELLTIME, 500);
 }
 
+// Through Scintilla itself: QsciScintilla::markerAdd takes only markers it handed out.
+void addMarker(QsciScintilla* e, int line, int marker) {
+    e->SendScintilla(QsciScintillaBase::SCI_MARKERADD, line, long(marker));
+}
+
 void deleteMarkers(QsciScintilla* e, int first, int last) {
     for (int m = first; m <= last; ++m) e->SendScintilla(QsciScintillaBase::SCI_MARKERDELETEALL, m);
 }
@@ -214,13 +219,13 @@ void LineMapLinks::focusIrLine(const QString& module, int line, QsciScintilla* s
         if (!om.available() || int(om.origin.size()) > e->lines()) continue;
         const auto ranges = om.rangesOf(name, line);
         for (const auto& r : ranges)
-            for (int l = r.first; l <= r.last; ++l) e->markerAdd(l - 1, kFocusMarker);
+            for (int l = r.first; l <= r.last; ++l) addMarker(e, l - 1, kFocusMarker);
         if (!ranges.empty() && e != source) scrollTo(e, ranges.front().first - 1);
     }
     const int doc = document_->indexOf(module);
     int offset = 0;
     if (mapModuleOf(doc, &offset) >= 0)
-        if (auto* e = editors_->madeEditor(doc)) e->markerAdd(line - 1 + offset, kFocusMarker);
+        if (auto* e = editors_->madeEditor(doc)) addMarker(e, line - 1 + offset, kFocusMarker);
 }
 
 void LineMapLinks::focusOutputLine(MappedOutput output, int line) {
@@ -350,7 +355,7 @@ void LineMapLinks::paintOutputs() {
             const auto& origin = om.origin[size_t(l)];
             if (origin.module < 0) continue;
             const auto it = colours_.constFind(key(origin.module, origin.line));
-            if (it != colours_.constEnd()) e->markerAdd(l, kBandMarker + *it);
+            if (it != colours_.constEnd()) addMarker(e, l, kBandMarker + *it);
         }
     }
 }
@@ -375,7 +380,7 @@ void LineMapLinks::paintEditor(int module) {
     for (auto it = colours_.constBegin(); it != colours_.constEnd(); ++it) {
         if (int(it.key() >> 32) != m) continue;
         const int line = int(it.key() & 0xffffffff);
-        e->markerAdd(line - 1 + offset, kBandMarker + it.value());
+        addMarker(e, line - 1 + offset, kBandMarker + it.value());
     }
     std::map<int, QString> notes;
     for (const auto& x : map_->libdevice)
