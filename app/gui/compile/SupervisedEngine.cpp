@@ -55,12 +55,17 @@ public slots:
                 early.generation = job.generation;
                 early.result = std::make_shared<const pipeline::CompileResult>(plain);
                 plainSent = true;
+                {
+                    std::lock_guard lock(inFlight_->mutex);
+                    inFlight_->plainSent = true;
+                }
                 emit replied(early);
             });
         enginePid_.store(compiler_->enginePid());
         {
             std::lock_guard lock(inFlight_->mutex);
             inFlight_->generation = 0;
+            inFlight_->plainSent = false;
             inFlight_->cancel.reset();
             inFlight_->sentGeneration = job.generation;
             inFlight_->sentAt = compiler_->lastSent();
@@ -233,7 +238,7 @@ void SupervisedEngine::submit(const pipeline::Job& job) {
     // new engine would be ready, so it gets until stopAfterSeconds to do so.
     std::lock_guard lock(inFlight_->mutex);
     const auto& f = *inFlight_;
-    if (f.generation == 0 || f.generation >= job.generation || f.stopAfterSeconds < 0) return;
+    if (f.generation == 0 || f.generation >= job.generation || f.stopAfterSeconds < 0 || f.plainSent) return;
     const auto age = std::chrono::duration<double>(std::chrono::steady_clock::now() - f.since).count();
     if (age >= f.stopAfterSeconds) {
         f.cancel->cancel();
@@ -245,7 +250,8 @@ void SupervisedEngine::submit(const pipeline::Job& job) {
 
 void SupervisedEngine::stopIfOld(quint64 generation) {
     std::lock_guard lock(inFlight_->mutex);
-    if (inFlight_->generation == generation && newest_->load() > generation) inFlight_->cancel->cancel();
+    if (inFlight_->generation == generation && newest_->load() > generation && !inFlight_->plainSent)
+        inFlight_->cancel->cancel();
 }
 
 void SupervisedEngine::cancel(quint64 upTo) {
