@@ -424,6 +424,64 @@ private slots:
         QVERIFY(!v.result());
         QVERIFY(!v.exportAction(OutputView::Kind::Ptx)->isEnabled());
     }
+
+    // The SASS tab beside the LTO one: nvdisasm's text byte for byte, a header with its size,
+    // kernels and instructions, a table of each function's registers (from the figures of the
+    // same cubin) and instructions; without nvdisasm, the pane says why and how to get it.
+    void sassPaneShowsTheSassWithCountsOrSaysWhyNot() {
+        auto withSass = std::make_shared<pipeline::CompileResult>(*keptDropped_);
+        withSass->sass = "\t.headerflags\t@\"EF_CUDA_SM90\"\n\t.text.kept:\n"
+                         "        /*0000*/                   MOV R1, c[0x0][0x28] ;\n"
+                         "        /*0010*/                   EXIT ;\n";
+        withSass->sassFunctions = {{"kept", 2, true}};
+        withSass->sassSource = "nvdisasm -c of the LTO-linked cubin";
+        OutputView v;
+        v.showReply(reply(withSass));
+        QCOMPARE(v.sassText().toStdString(), withSass->sass);
+        QVERIFY(v.sassNotice().isEmpty());
+        QVERIFY2(v.sassHeader().startsWith("SASS"), qPrintable(v.sassHeader()));
+        QVERIFY2(v.sassHeader().contains("1 kernel"), qPrintable(v.sassHeader()));
+        QVERIFY2(v.sassHeader().contains("2 instructions"), qPrintable(v.sassHeader()));
+        auto* table = v.sassFiguresTable();
+        QCOMPARE(table->rowCount(), 1);
+        QCOMPARE(table->item(0, 0)->text(), QString("kept"));
+        const auto* usage = withSass->ltoFigures.find("kept");
+        QVERIFY(usage);
+        QCOMPARE(table->item(0, 1)->text(), QString::number(usage->registers));
+        QCOMPARE(table->item(0, 2)->text(), QString("2"));
+        QVERIFY(v.sassEditor()->isReadOnly());
+        // Exported as .sass, byte for byte.
+        QVERIFY(v.canExport(OutputView::Kind::Sass));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QString::fromStdString(pipeline::defaultOutputName("program", OutputView::Kind::Sass)));
+        QVERIFY(path.endsWith(".sass"));
+        QVERIFY(v.exportTo(OutputView::Kind::Sass, path));
+        QCOMPARE(readAll(path), bytes(withSass->sass));
+
+        auto without = std::make_shared<pipeline::CompileResult>(*keptDropped_);
+        without->sassUnavailable = "nvdisasm was not found: pip install nvidia-cuda-nvdisasm";
+        v.showReply(reply(without, 2));
+        QVERIFY(v.sassText().isEmpty());
+        QCOMPARE(v.sassNotice(), QString::fromStdString(without->sassUnavailable));
+        QCOMPARE(v.sassHeader(), QString("SASS"));
+        QVERIFY(v.sassFiguresTable()->isHidden());
+        QVERIFY(!v.canExport(OutputView::Kind::Sass));
+        // The PTX panes are as before.
+        QCOMPARE(v.ptxText().toStdString(), keptDropped_->ptx);
+    }
+
+    // Each pane's line-map note: shown with its text, hidden when empty, and gone on clear.
+    void mapNotesShowAndHide() {
+        OutputView v;
+        v.showReply(reply(keptDropped_));
+        QVERIFY(v.mapNote(inspect::MappedOutput::Ptx).isEmpty());
+        v.setMapNote(inspect::MappedOutput::LtoPtx, "No line map: the twin's PTX differs at line 12");
+        QCOMPARE(v.mapNote(inspect::MappedOutput::LtoPtx), QString("No line map: the twin's PTX differs at line 12"));
+        QVERIFY(v.mapNote(inspect::MappedOutput::Ptx).isEmpty());
+        QCOMPARE(v.outputEditor(inspect::MappedOutput::Sass), v.sassEditor());
+        v.clear();
+        QVERIFY(v.mapNote(inspect::MappedOutput::LtoPtx).isEmpty());
+    }
 };
 
 QTEST_MAIN(TestOutput)

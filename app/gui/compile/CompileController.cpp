@@ -14,6 +14,7 @@ CompileController::CompileController(Engine* engine, WorkspaceDocument* document
     connect(&debounce_, &QTimer::timeout, this, &CompileController::compileNow);
     connect(engine_, &Engine::replied, this, &CompileController::onReply);
     connect(engine_, &Engine::stageStarted, this, &CompileController::onStage);
+    connect(engine_, &Engine::lineMapped, this, &CompileController::onLineMap);
 }
 
 void CompileController::settingsEdited() {
@@ -46,6 +47,7 @@ void CompileController::submit(bool verifyOnly) {
     job.verifyOnly = verifyOnly;
     job.ltoMode = ws.ltoMode;
     job.outputs = outputs_;
+    job.lineMap = lineMap_ && !verifyOnly;
     job.generation = ++generation_;
     if (verifyOnly) verifyGeneration_ = job.generation;
     engine_->submit(job);
@@ -77,8 +79,20 @@ void CompileController::onReply(const EngineReply& reply) {
     }
     stage_.clear();
     setBusy(false);
-    if (reply.generation == verifyGeneration_) emit verified(reply);
-    else emit replyShown(reply);
+    if (reply.generation == verifyGeneration_) {
+        emit verified(reply);
+        return;
+    }
+    // A map comes after a plain reply of a request that asked for one; one of no PTX maps nothing.
+    mappingGeneration_ = lineMap_ && reply.result && !reply.result->ptx.empty() ? reply.generation : 0;
+    emit replyShown(reply);
+}
+
+void CompileController::onLineMap(quint64 generation, const std::shared_ptr<const inspect::LineMap>& map) {
+    // Only the map of the reply on screen: an older one is of other text.
+    if (generation != generation_ || generation <= cancelledUpTo_ || generation != mappingGeneration_) return;
+    mappingGeneration_ = 0;
+    emit lineMapShown(generation, map);
 }
 
 void CompileController::setBusy(bool b) {

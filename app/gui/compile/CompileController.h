@@ -25,6 +25,11 @@ public:
     // Outputs the engine can make here (no nvJitLink: PTX only).
     void setOutputs(unsigned outputs) { outputs_ = outputs; }
     unsigned outputs() const { return outputs_; }
+    // Whether requests ask for the line map (View > Line map).
+    void setLineMap(bool on) { lineMap_ = on; }
+    bool lineMap() const { return lineMap_; }
+    // The newest shown reply's map is still being made.
+    bool mapping() const { return mappingGeneration_ != 0; }
 
     bool autoCompile() const { return auto_; }
     void setAutoCompile(bool on);
@@ -50,11 +55,14 @@ signals:
     void replyShown(const nvpg::gui::EngineReply& reply);  // the newest, not cancelled
     void verified(const nvpg::gui::EngineReply& reply);    // the same, for verifyNow's request
     void cancelled();
+    // The line map of the reply last shown by replyShown (map null: none came).
+    void lineMapShown(quint64 generation, std::shared_ptr<const nvpg::inspect::LineMap> map);
     void stageChanged(const QString& stage);
 
 private:
     void onReply(const EngineReply& reply);
     void onStage(quint64 generation, const pipeline::StageEvent& stage);
+    void onLineMap(quint64 generation, const std::shared_ptr<const inspect::LineMap>& map);
     void setBusy(bool b);
     void submit(bool verifyOnly);
 
@@ -68,6 +76,8 @@ private:
     quint64 generation_ = 0;
     quint64 cancelledUpTo_ = 0;
     quint64 verifyGeneration_ = 0;  // the newest verify-only request
+    quint64 mappingGeneration_ = 0;  // a shown reply whose map is still to come
+    bool lineMap_ = true;
     bool auto_ = true;
     bool busy_ = false;
     int dropped_ = 0;

@@ -7,6 +7,7 @@
 #include <QString>
 
 #include "gpu/RunConfig.h"
+#include "inspect/LineMap.h"
 #include "gpu/Session.h"
 #include "pipeline/CompileResult.h"
 #include "pipeline/Job.h"
@@ -73,7 +74,10 @@ public:
     }
 
 signals:
+    // With job.lineMap: the plain reply first (as soon as it is there), then lineMapped when the
+    // twin's compile is done (map null when none came: stopped, or an error reply).
     void replied(const nvpg::gui::EngineReply& reply);
+    void lineMapped(quint64 generation, std::shared_ptr<const nvpg::inspect::LineMap> map);
     // The engine started a stage of that request's compile (delivered on the UI thread).
     void stageStarted(quint64 generation, const nvpg::pipeline::StageEvent& stage);
     void runReplied(const nvpg::gui::RunReply& reply);
@@ -101,3 +105,4 @@ Q_DECLARE_METATYPE(nvpg::gui::RunReply)
 Q_DECLARE_METATYPE(nvpg::pipeline::Job)
 Q_DECLARE_METATYPE(nvpg::pipeline::StageEvent)
 Q_DECLARE_METATYPE(std::shared_ptr<const nvpg::toolkit::Toolkit>)
+Q_DECLARE_METATYPE(std::shared_ptr<const nvpg::inspect::LineMap>)

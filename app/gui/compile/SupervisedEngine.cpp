@@ -45,16 +45,36 @@ public slots:
             emit replied(reply);
             return;
         }
+        // The plain result goes to the panes at once; the map follows when run returns.
+        bool plainSent = false;
         auto r = compiler_->run(
-            job, [&](const pipeline::StageEvent& stage) { emit stageStarted(job.generation, stage); }, cancel.get());
+            job, [&](const pipeline::StageEvent& stage) { emit stageStarted(job.generation, stage); }, cancel.get(),
+            [&](const pipeline::CompileResult& plain) {
+                if (cancel->cancelled()) return;
+                EngineReply early;
+                early.generation = job.generation;
+                early.result = std::make_shared<const pipeline::CompileResult>(plain);
+                plainSent = true;
+                {
+                    std::lock_guard lock(inFlight_->mutex);
+                    inFlight_->plainSent = true;
+                }
+                emit replied(early);
+            });
         enginePid_.store(compiler_->enginePid());
         {
             std::lock_guard lock(inFlight_->mutex);
             inFlight_->generation = 0;
+            inFlight_->plainSent = false;
             inFlight_->cancel.reset();
             inFlight_->sentGeneration = job.generation;
             inFlight_->sentAt = compiler_->lastSent();
             if (cancel->cancelled() && !compiler_->inProcess()) ++inFlight_->stopped;
+        }
+        if (plainSent) {
+            // Stopped while mapping: the plain result stands, there is just no map.
+            emit lineMapped(job.generation, !cancel->cancelled() && r ? r->lineMap : nullptr);
+            return;
         }
         if (cancel->cancelled())
             reply = cancelledReply(job.generation);
@@ -63,6 +83,7 @@ public slots:
         else
             reply.error = QString::fromStdString(r.error().message);
         emit replied(reply);
+        if (job.lineMap) emit lineMapped(job.generation, reply.result ? reply.result->lineMap : nullptr);
     }
     void setToolkit(std::shared_ptr<const nvpg::toolkit::Toolkit> toolkit, const QString& whyNone) {
         // libNVVM works in the engine process: input that kills it takes only that process.
@@ -81,6 +102,7 @@ public:
 signals:
     void replied(const nvpg::gui::EngineReply& reply);
     void stageStarted(quint64 generation, const nvpg::pipeline::StageEvent& stage);
+    void lineMapped(quint64 generation, std::shared_ptr<const nvpg::inspect::LineMap> map);
 
 private:
     static EngineReply cancelledReply(quint64 generation) {
@@ -163,6 +185,7 @@ SupervisedEngine::SupervisedEngine(std::shared_ptr<const toolkit::Toolkit> toolk
     qRegisterMetaType<nvpg::pipeline::Job>("nvpg::pipeline::Job");
     qRegisterMetaType<nvpg::pipeline::StageEvent>("nvpg::pipeline::StageEvent");
     qRegisterMetaType<std::shared_ptr<const nvpg::toolkit::Toolkit>>("std::shared_ptr<const nvpg::toolkit::Toolkit>");
+    qRegisterMetaType<std::shared_ptr<const nvpg::inspect::LineMap>>("std::shared_ptr<const nvpg::inspect::LineMap>");
     qRegisterMetaType<nvpg::gui::RunRequest>();
     qRegisterMetaType<nvpg::gui::RunReply>();
     thread_.setObjectName("nvpg-engine");
@@ -173,6 +196,7 @@ SupervisedEngine::SupervisedEngine(std::shared_ptr<const toolkit::Toolkit> toolk
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &CompileWorker::replied, this, &Engine::replied, Qt::QueuedConnection);
     connect(worker_, &CompileWorker::stageStarted, this, &Engine::stageStarted, Qt::QueuedConnection);
+    connect(worker_, &CompileWorker::lineMapped, this, &Engine::lineMapped, Qt::QueuedConnection);
     thread_.start();
 
     runThread_.setObjectName("nvpg-run");
@@ -214,7 +238,7 @@ void SupervisedEngine::submit(const pipeline::Job& job) {
     // new engine would be ready, so it gets until stopAfterSeconds to do so.
     std::lock_guard lock(inFlight_->mutex);
     const auto& f = *inFlight_;
-    if (f.generation == 0 || f.generation >= job.generation || f.stopAfterSeconds < 0) return;
+    if (f.generation == 0 || f.generation >= job.generation || f.stopAfterSeconds < 0 || f.plainSent) return;
     const auto age = std::chrono::duration<double>(std::chrono::steady_clock::now() - f.since).count();
     if (age >= f.stopAfterSeconds) {
         f.cancel->cancel();
@@ -226,7 +250,8 @@ void SupervisedEngine::submit(const pipeline::Job& job) {
 
 void SupervisedEngine::stopIfOld(quint64 generation) {
     std::lock_guard lock(inFlight_->mutex);
-    if (inFlight_->generation == generation && newest_->load() > generation) inFlight_->cancel->cancel();
+    if (inFlight_->generation == generation && newest_->load() > generation && !inFlight_->plainSent)
+        inFlight_->cancel->cancel();
 }
 
 void SupervisedEngine::cancel(quint64 upTo) {

@@ -45,6 +45,9 @@ struct InFlight {
     std::chrono::steady_clock::time_point since;
     std::shared_ptr<engine::CallCancel> cancel;
     quint64 cancelledUpTo = 0;
+    // Its plain reply is out and only its map is being made: a newer request waits for it
+    // rather than ending the engine, whose Program the newer one may compile again.
+    bool plainSent = false;
     double stopAfterSeconds = kStopAfterSeconds;  // the compile thread's EngineSettings', copied for the UI thread
     int stopped = 0;  // compiles stopped mid-way
     quint64 sentGeneration = 0;

@@ -143,6 +143,7 @@ ModuleEditor* EditorArea::makeEditor(int module) {
         document_->markUnmodifiedIfAsSaved();
     });
     editors_[size_t(module)] = e;
+    emit editorMade(module);
     return e;
 }
 

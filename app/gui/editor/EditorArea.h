@@ -33,6 +33,10 @@ public:
     int currentModule() const;  // -1 when none
     // Made on first use, so a module's editor is there for whoever asks.
     ModuleEditor* editor(int module) const;
+    // The module's editor when it has been made; null otherwise (makes none).
+    ModuleEditor* madeEditor(int module) const {
+        return module >= 0 && module < int(editors_.size()) ? editors_[size_t(module)] : nullptr;
+    }
     // Editors made so far (for tests: a large workspace does not make them all).
     int editorCount() const;
     // Adding a tab lays out every tab again (QTabBar), so tens of thousands of tabs took minutes:
@@ -67,6 +71,8 @@ signals:
     // The bar's Convert to text button: the window asks first, then calls convertToText.
     void convertToTextRequested(int module);
     void currentModuleChanged(int module);
+    // A module's editor was made (its tab shown, or someone asked for it).
+    void editorMade(int module);
 
 private:
     void rebuild();  // match editors to the document's modules, by name

@@ -51,6 +51,7 @@ constexpr int kFoldMargin = 2;
 constexpr int kErrorAnnotationStyle = 100;
 constexpr int kWarningAnnotationStyle = 101;
 constexpr int kNoteAnnotationStyle = 102;
+constexpr int kMapNoteAnnotationStyle = 103;
 
 std::optional<QString>& disassemblerOverride() {
     static std::optional<QString> program;
@@ -423,6 +424,37 @@ void ModuleEditor::clearDiagnostics() {
     notesPending_ = false;
     annotationTimer_.stop();
     clearAnnotations();
+    shownProblems_.clear();
+    for (const auto& [line, text] : mapNotes_) annotateLine(line);
+}
+
+void ModuleEditor::annotateLine(int line) {
+    QList<QsciStyledText> list;
+    if (const auto it = shownProblems_.find(line); it != shownProblems_.end()) list = it->second;
+    if (const auto it = mapNotes_.find(line); it != mapNotes_.end() && line < lines()) {
+        if (!list.isEmpty()) list.back() = QsciStyledText(list.back().text() + QLatin1Char('\n'), list.back().style());
+        list.append(QsciStyledText(it->second, kMapNoteAnnotationStyle));
+    }
+    if (list.isEmpty()) clearAnnotations(line);
+    else annotate(line, list);
+}
+
+void ModuleEditor::setMapNotes(const std::map<int, QString>& notes) {
+    // Quiet: a note about where code went, not a problem.
+    const bool dark = palette().color(QPalette::Base).lightness() < 128;
+    const QsciStyle style(kMapNoteAnnotationStyle, QStringLiteral("Line map note"),
+                          dark ? QColor(0x9f, 0xc5, 0xe8) : QColor(0x1f, 0x4f, 0x8f),
+                          dark ? QColor(0x1e, 0x2a, 0x38) : QColor(0xea, 0xf2, 0xfb),
+                          QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    style.apply(this);
+    auto old = std::move(mapNotes_);
+    mapNotes_ = notes;
+    for (const auto& [line, text] : old) annotateLine(line);
+    for (const auto& [line, text] : mapNotes_) annotateLine(line);
+}
+
+QString ModuleEditor::annotationText(int line) const {
+    return annotation(line);
 }
 
 void ModuleEditor::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnostics) {
@@ -524,7 +556,10 @@ void ModuleEditor::showPendingAnnotations() {
         const long line = SendScintilla(SCI_MARKERLINEFROMHANDLE, n.markerHandle);
         if (line >= 0) pieces[int(line)].append(QsciStyledText(n.text, n.style));
     }
-    for (const auto& [line, list] : pieces) annotate(line, list);
+    shownProblems_ = pieces;
+    for (const auto& [line, list] : pieces) annotateLine(line);
+    for (const auto& [line, text] : mapNotes_)
+        if (!pieces.count(line)) annotateLine(line);
     markerDeleteAll(pendingMarker_);
     pendingNotes_.clear();
     notesPending_ = false;

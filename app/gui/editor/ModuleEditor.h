@@ -1,10 +1,12 @@
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <Qsci/qsciscintilla.h>
+#include <Qsci/qscistyledtext.h>
 #include <QElapsedTimer>
 #include <QString>
 #include <QTimer>
@@ -40,6 +42,11 @@ public:
     void setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnostics);
     // 1-based lines that carry an error or warning marker now (for tests and navigation).
     std::vector<int> markedLines() const;
+    // Notes from the line map under their lines (0-based line -> text), in a quieter style than
+    // the problems; a line with both shows the problems first. Replaces the earlier notes.
+    void setMapNotes(const std::map<int, QString>& notes);
+    // The annotation text under 0-based `line` as shown now (problems and notes).
+    QString annotationText(int line) const;
     // Puts the cursor at 1-based line and column and makes it visible.
     void goTo(int line, int column);
 
@@ -78,6 +85,7 @@ private:
         int style;
     };
     void showPendingAnnotations();
+    void annotateLine(int line);  // the problems shown and the map note of one line
     // Squiggles, margin markers and the boxes still waiting; the boxes shown are left.
     void clearMarks();
     QString wordBeforeCaret() const;
@@ -102,6 +110,8 @@ private:
     bool notesPending_ = false;
     QElapsedTimer lastKey_;
     QTimer annotationTimer_;
+    std::map<int, QList<QsciStyledText>> shownProblems_;  // per line, as last shown
+    std::map<int, QString> mapNotes_;
 };
 
 }  // namespace nvpg::gui

@@ -20,6 +20,7 @@
 #include <QScrollBar>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -31,6 +32,7 @@
 #include "editor/PtxLexer.h"
 #include "pipeline/Summary.h"
 #include "support/Diff.h"
+#include "support/Text.h"
 
 namespace nvpg::gui {
 
@@ -236,6 +238,9 @@ ExportSpec exportSpec(OutputView::Kind kind) {
         case OutputView::Kind::Cubin:
             return {QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "Export cubin"),
                     QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "cubin (*.cubin);;All files (*)")};
+        case OutputView::Kind::Sass:
+            return {QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "Export SASS"),
+                    QT_TRANSLATE_NOOP("nvpg::gui::OutputView", "SASS (*.sass);;All files (*)")};
     }
     return {"", ""};
 }
@@ -268,6 +273,7 @@ OutputView::OutputView(QWidget* parent) : QWidget(parent) {
         {Kind::LtoIr, tr("Export LTO-IR…")},
         {Kind::LinkedPtx, tr("Export linked PTX…")},
         {Kind::Cubin, tr("Export cubin…")},
+        {Kind::Sass, tr("Export SASS…")},
     };
     for (const auto& [kind, text] : exportTexts) {
         auto* a = exportMenu->addAction(text);
@@ -300,33 +306,48 @@ OutputView::OutputView(QWidget* parent) : QWidget(parent) {
     pages_ = new QStackedWidget(this);
     top->addWidget(pages_, 1);
 
-    // Page 0: PTX | LTO side by side.
+    // Page 0: PTX | LTO or SASS (tabs) side by side. Three panes side by side would leave each
+    // ~280 px at 1500 px, too narrow for SASS operands or for a projector's zoom; the PTX stays
+    // in view, since it is what both others are compared with.
     splitter_ = new QSplitter(Qt::Horizontal, pages_);
     splitter_->setChildrenCollapsible(false);
+    rightTabs_ = new QTabWidget(splitter_);
+    rightTabs_->setObjectName(QStringLiteral("outputTabs"));
+    rightTabs_->setDocumentMode(true);
     auto addPane = [this](const QString& name, QLabel*& header, QStackedWidget*& stack,
                           QLabel*& notice, QsciScintilla*& edit, QLabel*& figuresCaption,
-                          QTableWidget*& figures) {
-        auto* pane = new QWidget(splitter_);
+                          QTableWidget*& figures, QLabel*& mapNote, QsciLexer* lexer, QWidget* parent) {
+        auto* pane = new QWidget(parent);
         auto* v = new QVBoxLayout(pane);
         v->setContentsMargins(0, 0, 0, 0);
         v->setSpacing(0);
         header = makeHeader(pane, name + QStringLiteral("Header"));
         v->addWidget(header);
+        mapNote = makeFiguresCaption(pane, name + QStringLiteral("MapNote"));
+        v->addWidget(mapNote);
         figuresCaption = makeFiguresCaption(pane, name + QStringLiteral("FiguresCaption"));
         v->addWidget(figuresCaption);
         figures = makeFiguresTable(pane, name + QStringLiteral("Figures"));
         v->addWidget(figures);
         stack = new QStackedWidget(pane);
-        edit = makePane(stack, new PtxLexer(), /*folding=*/true);
+        edit = makePane(stack, lexer, /*folding=*/lexer != nullptr);
         edit->setObjectName(name + QStringLiteral("Editor"));
         notice = makeNotice(stack, name + QStringLiteral("Notice"));
         stack->addWidget(edit);
         stack->addWidget(notice);
         v->addWidget(stack, 1);
-        splitter_->addWidget(pane);
+        return pane;
     };
-    addPane(QStringLiteral("ptx"), ptxHeader_, ptxStack_, ptxNotice_, ptxEdit_, ptxFiguresCaption_, ptxFigures_);
-    addPane(QStringLiteral("lto"), ltoHeader_, ltoStack_, ltoNotice_, ltoEdit_, ltoFiguresCaption_, ltoFigures_);
+    splitter_->insertWidget(0, addPane(QStringLiteral("ptx"), ptxHeader_, ptxStack_, ptxNotice_, ptxEdit_,
+                                       ptxFiguresCaption_, ptxFigures_, mapNotes_[0], new PtxLexer(), splitter_));
+    rightTabs_->addTab(addPane(QStringLiteral("lto"), ltoHeader_, ltoStack_, ltoNotice_, ltoEdit_, ltoFiguresCaption_,
+                               ltoFigures_, mapNotes_[1], new PtxLexer(), rightTabs_),
+                       tr("LTO PTX"));
+    // SASS has no lexer: nvdisasm's text reads well plain, and its comments are few.
+    rightTabs_->addTab(addPane(QStringLiteral("sass"), sassHeader_, sassStack_, sassNotice_, sassEdit_,
+                               sassFiguresCaption_, sassFigures_, mapNotes_[2], nullptr, rightTabs_),
+                       tr("SASS"));
+    splitter_->addWidget(rightTabs_);
     pages_->addWidget(splitter_);
 
     // Page 1: the diff.
@@ -433,6 +454,7 @@ void OutputView::showResult(const std::shared_ptr<const pipeline::CompileResult>
     }
     setPaneText(ltoEdit_, fromStd(r.linkedPtx));
     updateLtoPane();
+    setPaneText(sassEdit_, fromStd(r.sass));
     updateActions();
     if (diffMode()) refreshDiff();
 }
@@ -447,7 +469,9 @@ void OutputView::clear() {
     showBanner({});
     setPaneText(ptxEdit_, {});
     setPaneText(ltoEdit_, {});
+    setPaneText(sassEdit_, {});
     setPaneText(diffEdit_, {});
+    for (auto* note : mapNotes_) note->hide();
     ptxStack_->setCurrentWidget(ptxEdit_);
     ltoStack_->setCurrentWidget(ltoEdit_);
     ltoNotice_->clear();
@@ -484,6 +508,97 @@ QString OutputView::ptxHeader() const {
 QString OutputView::ltoHeader() const {
     return ltoHeader_->text();
 }
+QString OutputView::sassText() const {
+    return sassEdit_->text();
+}
+QString OutputView::sassHeader() const {
+    return sassHeader_->text();
+}
+QString OutputView::sassNotice() const {
+    return sassStack_->currentWidget() == sassNotice_ ? sassNotice_->text() : QString();
+}
+
+void OutputView::showSassTab(bool sass) {
+    rightTabs_->setCurrentIndex(sass ? 1 : 0);
+}
+
+bool OutputView::sassTabShown() const {
+    return rightTabs_->currentIndex() == 1;
+}
+
+QsciScintilla* OutputView::outputEditor(inspect::MappedOutput output) const {
+    switch (output) {
+        case inspect::MappedOutput::Ptx:
+            return ptxEdit_;
+        case inspect::MappedOutput::LtoPtx:
+            return ltoEdit_;
+        case inspect::MappedOutput::Sass:
+            return sassEdit_;
+    }
+    return nullptr;
+}
+
+void OutputView::setMapNote(inspect::MappedOutput output, const QString& note) {
+    QLabel* label = mapNotes_[int(output)];
+    label->setText(note);
+    label->setToolTip(note);
+    label->setVisible(!note.isEmpty());
+}
+
+QString OutputView::mapNote(inspect::MappedOutput output) const {
+    const QLabel* label = mapNotes_[int(output)];
+    return label->isHidden() ? QString() : label->text();
+}
+
+// The SASS pane: its text, or why there is none; its header and per-kernel table come from
+// nvdisasm's listing and the figures of the same cubin.
+void OutputView::updateSassPane() {
+    pipeline::FiguresTable table;
+    if (!result_) {
+        sassHeader_->setText(tr("SASS"));
+        sassHeader_->setToolTip(tr("nvdisasm of the cubin the compile ends with (LTO's, else the PTX's)"));
+        sassNotice_->clear();
+        sassStack_->setCurrentWidget(sassEdit_);
+        fillFiguresTable(sassFigures_, sassFiguresCaption_, table);
+        return;
+    }
+    const auto& r = *result_;
+    if (r.sass.empty()) {
+        sassHeader_->setText(tr("SASS"));
+        sassHeader_->setToolTip({});
+        const QString why = !r.sassUnavailable.empty() ? fromStd(r.sassUnavailable)
+                            : r.ptx.empty()                ? tr("No SASS: there is no PTX.")
+                            : !sassUnavailable_.isEmpty()  ? sassUnavailable_
+                                                           : tr("No SASS was made for this compile.");
+        sassNotice_->setText(why);
+        sassStack_->setCurrentWidget(sassNotice_);
+        fillFiguresTable(sassFigures_, sassFiguresCaption_, table);
+        return;
+    }
+    int instructions = 0, kernels = 0;
+    for (const auto& f : r.sassFunctions) {
+        instructions += f.instructions;
+        if (f.isEntry) ++kernels;
+    }
+    QString header = tr("SASS") + kSep + fromStd(support::formatBytes(r.sass.size())) +
+                     kSep + plural(kernels, tr("kernel"), tr("kernels")) + kSep +
+                     plural(instructions, tr("instruction"), tr("instructions"));
+    sassHeader_->setText(header);
+    sassHeader_->setToolTip(fromStd(r.sassSource));
+    // Registers are ptxas' figures of the same cubin: the LTO link's when there is one.
+    const pipeline::Figures& figures = r.cubin.empty() ? r.ptxFigures : r.ltoFigures;
+    table.caption = r.sassSource.empty() ? std::string() : tr("Made by %1").arg(fromStd(r.sassSource)).toStdString();
+    table.columns = {tr("Function").toStdString(), tr("Registers").toStdString(), tr("Instructions").toStdString()};
+    for (const auto& f : r.sassFunctions) {
+        const auto* usage = figures.find(f.name);
+        table.rows.push_back({f.name + (f.isEntry ? "" : " (device)"), usage ? std::to_string(usage->registers) : "–",
+                              std::to_string(f.instructions)});
+    }
+    fillFiguresTable(sassFigures_, sassFiguresCaption_, table);
+    sassNotice_->clear();
+    sassStack_->setCurrentWidget(sassEdit_);
+}
+
 QString OutputView::ptxHeaderToolTip() const {
     return ptxHeader_->toolTip();
 }
@@ -523,7 +638,13 @@ void OutputView::setLtoUnavailableReason(const QString& why) {
     updateLtoPane();
 }
 
+void OutputView::setSassUnavailableReason(const QString& why) {
+    sassUnavailable_ = why;
+    updateSassPane();
+}
+
 void OutputView::updateHeaders() {
+    updateSassPane();
     if (!result_) {
         ptxHeader_->setText(tr("PTX"));
         ptxHeader_->setToolTip(tr("libNVVM's PTX of the whole program"));
@@ -554,6 +675,7 @@ void OutputView::updateHeaders() {
     };
     mark(ptxHeader_, ptxFailure_);
     mark(ltoHeader_, ltoFailure_);
+    mark(sassHeader_, {});
 }
 
 void OutputView::updateFigures() {
@@ -573,7 +695,7 @@ void OutputView::updateLtoPane() {
 
 void OutputView::updateActions() {
     bool any = false;
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < int(std::size(exportActions_)); ++k) {
         const bool can = canExport(Kind(k));
         exportActions_[k]->setEnabled(can);
         any = any || can;
@@ -622,6 +744,8 @@ bool OutputView::canExport(Kind kind) const {
             return !result_->linkedPtx.empty();
         case Kind::Cubin:
             return !result_->cubin.empty();
+        case Kind::Sass:
+            return !result_->sass.empty();
     }
     return false;
 }
@@ -655,6 +779,9 @@ bool OutputView::exportTo(Kind kind, const QString& path, QString* error) {
             break;
         case Kind::Cubin:
             contents = {&result_->cubin};
+            break;
+        case Kind::Sass:
+            contents = {&result_->sass};
             break;
         case Kind::LtoIr:
             for (const auto& blob : result_->ltoIr) contents.push_back(&blob.bytes);
@@ -697,6 +824,9 @@ void OutputView::exportLinkedPtx() {
 }
 void OutputView::exportCubin() {
     exportWithDialog(Kind::Cubin);
+}
+void OutputView::exportSass() {
+    exportWithDialog(Kind::Sass);
 }
 
 void OutputView::exportWithDialog(Kind kind) {

@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include "compile/Engine.h"
+#include "inspect/LineMap.h"
 #include "pipeline/OutputNames.h"
 #include "pipeline/Summary.h"
 
@@ -14,17 +15,20 @@ class QAction;
 class QLabel;
 class QSplitter;
 class QStackedWidget;
+class QTabWidget;
 class QTableWidget;
 class QToolButton;
 class QsciScintilla;
 
 namespace nvpg::gui {
 
-// The right-hand side: two read-only PTX panes side by side, the whole program's PTX (libNVVM)
-// and the LTO-linked PTX (nvJitLink), each under a header with sizes and stage times and a
-// table of its kernels' figures (registers, spills, ...); the LTO header adds the cubin size and
-// what nvJitLink was given. A toggle shows the diff of the two instead. Export writes PTX,
-// LTO-IR, linked PTX or cubin to a file.
+// The right-hand side: two read-only panes side by side, the whole program's PTX (libNVVM) on
+// the left, and on the right, as tabs, the LTO-linked PTX (nvJitLink) and the SASS (nvdisasm of
+// the cubin the compile ended with), each under a header with sizes and stage times and a table
+// of its kernels' figures (registers, spills, ...; SASS: registers and instructions); the LTO
+// header adds the cubin size and what nvJitLink was given. Under each header a note says how
+// its line map stands when it has none to show. A toggle shows the diff of the PTX and the
+// linked PTX instead. Export writes PTX, LTO-IR, linked PTX or cubin to a file.
 class OutputView : public QWidget {
     Q_OBJECT
 
@@ -48,6 +52,20 @@ public:
     QString ltoText() const;
     QString ptxHeader() const;
     QString ltoHeader() const;
+    QString sassText() const;
+    QString sassHeader() const;
+    // Why the SASS pane has no text (no nvdisasm: how to get it); empty while it has text.
+    QString sassNotice() const;
+    QTableWidget* sassFiguresTable() const { return sassFigures_; }
+    // Shows the SASS tab (or the LTO one) of the right-hand pane.
+    void showSassTab(bool sass);
+    bool sassTabShown() const;
+
+    // The pane of one output, and the line under its header that says how its line map stands
+    // ("mapping lines…", "no line map: why"); empty text hides it.
+    QsciScintilla* outputEditor(inspect::MappedOutput output) const;
+    void setMapNote(inspect::MappedOutput output, const QString& note);
+    QString mapNote(inspect::MappedOutput output) const;
 
     // The header tooltips: libdevice functions (PTX), every kernel's figures (LTO).
     QString ptxHeaderToolTip() const;
@@ -68,6 +86,8 @@ public:
     QString ltoNotice() const;
     // What the main window knows and the result does not: why nvJitLink is missing here.
     void setLtoUnavailableReason(const QString& why);
+    // The same for SASS: why no SASS is asked for here (nvdisasm not found, and how to get it).
+    void setSassUnavailableReason(const QString& why);
 
     // The last result shown (kept across error replies); null before the first one.
     std::shared_ptr<const pipeline::CompileResult> result() const { return result_; }
@@ -85,6 +105,7 @@ public:
     QAction* exportAction(Kind kind) const;
     QsciScintilla* ptxEditor() const { return ptxEdit_; }
     QsciScintilla* ltoEditor() const { return ltoEdit_; }
+    QsciScintilla* sassEditor() const { return sassEdit_; }
     QsciScintilla* diffEditor() const { return diffEdit_; }
 
 public slots:
@@ -92,6 +113,7 @@ public slots:
     void exportLtoIr();
     void exportLinkedPtx();
     void exportCubin();
+    void exportSass();
 
 signals:
     void diffModeChanged(bool on);
@@ -103,6 +125,7 @@ private:
     void showBanner(const QString& text, bool olderOutput = true);
     void updateHeaders();
     void updateLtoPane();
+    void updateSassPane();
     void updateFigures();
     void updateActions();
     void refreshDiff() const;
@@ -111,6 +134,7 @@ private:
     std::shared_ptr<const pipeline::CompileResult> result_;
     pipeline::ResultSummary summary_;  // of result_: the headers and notices shown
     QString ltoUnavailable_;
+    QString sassUnavailable_;
     // The headers' marks: the failed stage of the last reply on its pane; a cancel since then.
     QString ptxFailure_, ltoFailure_;
     bool stale_ = false;
@@ -123,6 +147,14 @@ private:
     QSplitter* splitter_ = nullptr;
     QLabel* ptxHeader_ = nullptr;
     QLabel* ltoHeader_ = nullptr;
+    QLabel* sassHeader_ = nullptr;
+    QLabel* mapNotes_[3] = {};
+    QTabWidget* rightTabs_ = nullptr;
+    QLabel* sassFiguresCaption_ = nullptr;
+    QTableWidget* sassFigures_ = nullptr;
+    QStackedWidget* sassStack_ = nullptr;
+    QLabel* sassNotice_ = nullptr;
+    QsciScintilla* sassEdit_ = nullptr;
     QLabel* ptxFiguresCaption_ = nullptr;
     QLabel* ltoFiguresCaption_ = nullptr;
     QTableWidget* ptxFigures_ = nullptr;
@@ -140,7 +172,7 @@ private:
     QToolButton* diffButton_ = nullptr;
     QToolButton* exportButton_ = nullptr;
     QAction* diffAction_ = nullptr;
-    QAction* exportActions_[4] = {};
+    QAction* exportActions_[5] = {};
     // The diff is computed lazily: dtl on large PTX is not free, and most of the time nobody
     // is looking at it.
     mutable bool diffStale_ = true;

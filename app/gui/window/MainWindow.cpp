@@ -46,6 +46,7 @@
 #include "compile/SupervisedEngine.h"
 #include "gpu/Devices.h"
 #include "nvvm/Options.h"
+#include "output/LineMapLinks.h"
 #include "output/OutputView.h"
 #include "panels/OptionsPanel.h"
 #include "panels/ProblemsPanel.h"
@@ -114,6 +115,25 @@ QString readmePath() {
     return {};
 }
 
+// What the engine is asked for with this toolkit: PTX only without nvJitLink, SASS when
+// nvdisasm is there.
+unsigned outputsFor(const toolkit::Toolkit* toolkit) {
+    unsigned outputs = pipeline::kPtx | pipeline::kFigures;
+    if (!toolkit || toolkit->nvJitLink())
+        outputs |= pipeline::kLtoIr | pipeline::kLtoPtx | pipeline::kCubin;
+    if (toolkit && toolkit->nvdisasm()) outputs |= pipeline::kSass;
+    return outputs;
+}
+
+// Why the SASS pane stays empty with this toolkit; empty when nvdisasm is there.
+QString sassMissing(const toolkit::Toolkit* toolkit) {
+    if (!toolkit || toolkit->nvdisasm()) return {};
+    const auto& problem = toolkit->nvdisasmReport().problem;
+    return QObject::tr("No SASS: nvdisasm was not found. %1")
+        .arg(problem.empty() ? QObject::tr("It is part of the CUDA toolkit; or: pip install nvidia-cuda-nvdisasm")
+                             : QString::fromStdString(problem));
+}
+
 }  // namespace
 
 MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
@@ -126,7 +146,7 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
         engine_ = std::make_unique<SupervisedEngine>(
             toolkit_, toolkit_ ? QString() : QString("libNVVM is not available: see the status bar"), engineSettings());
     controller_ = new CompileController(engine_.get(), document_, this);
-    if (toolkit_ && !toolkit_->nvJitLink()) controller_->setOutputs(pipeline::kPtx | pipeline::kFigures);
+    controller_->setOutputs(outputsFor(toolkit_.get()));
 
     // Left: editors over a find bar; right: the output panes.
     auto* left = new QWidget(this);
@@ -143,6 +163,7 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     startPage_->hide();
     leftLayout->addWidget(findBar_);
     output_ = new OutputView(this);
+    output_->setSassUnavailableReason(sassMissing(toolkit_.get()));
     // The find bar sits under whichever side it searches.
     auto* right = new QWidget(this);
     auto* rightLayout = new QVBoxLayout(right);
@@ -202,6 +223,13 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
         if (!modified && journal_) journal_->clear();
     });
     connect(controller_, &CompileController::replyShown, this, &MainWindow::showReply);
+    links_ = new LineMapLinks(editors_, output_, document_, this);
+    connect(controller_, &CompileController::lineMapShown, this,
+            [this](quint64, std::shared_ptr<const inspect::LineMap> map) { links_->setMap(std::move(map)); });
+    connect(editors_, &EditorArea::edited, links_, &LineMapLinks::textEdited);
+    connect(controller_, &CompileController::busyChanged, this, [this](bool busy) {
+        if (busy) links_->requested();
+    });
     connect(controller_, &CompileController::verified, this, &MainWindow::showVerified);
     connect(editors_, &EditorArea::edited, controller_, &CompileController::edited);
     connect(document_, &WorkspaceDocument::settingsChanged, this, [this] {
@@ -381,6 +409,7 @@ void MainWindow::buildActions() {
     exports->addAction(tr("LTO-IR…"), output_, &OutputView::exportLtoIr);
     exports->addAction(tr("Linked PTX…"), output_, &OutputView::exportLinkedPtx);
     exports->addAction(tr("Cubin…"), output_, &OutputView::exportCubin);
+    exports->addAction(tr("SASS…"), output_, &OutputView::exportSass);
     file->addSeparator();
     file->addAction(tr("Se&ttings…"), this, [this] {
         SettingsDialog dialog(this);
@@ -388,9 +417,8 @@ void MainWindow::buildActions() {
         loadToolkit();
         if (auto* threads = dynamic_cast<SupervisedEngine*>(engine_.get())) threads->setEngineSettings(engineSettings());
         engine_->setToolkit(toolkit_, toolkit_ ? QString() : libsErrorForStatus_);
-        controller_->setOutputs(toolkit_ && !toolkit_->nvJitLink() ? pipeline::kPtx | pipeline::kFigures
-                                                                   : pipeline::kPtx | pipeline::kLtoIr | pipeline::kLtoPtx |
-                                                                         pipeline::kCubin | pipeline::kFigures);
+        controller_->setOutputs(outputsFor(toolkit_.get()));
+        output_->setSassUnavailableReason(sassMissing(toolkit_.get()));
         buildStatusBar();
         queryGpu();
         applyZoom();
@@ -503,6 +531,19 @@ void MainWindow::buildActions() {
     diff->setCheckable(true);
     connect(diff, &QAction::toggled, output_, &OutputView::setDiffMode);
     connect(output_, &OutputView::diffModeChanged, diff, &QAction::setChecked);  // its own button too
+    // The twin compile costs a second compile's time; people who do not look at it turn it off.
+    lineMapAction_ = view->addAction(tr("&Line map"));
+    lineMapAction_->setCheckable(true);
+    lineMapAction_->setStatusTip(tr("Colour each IR line and the PTX, LTO and SASS lines it became"));
+    lineMapAction_->setChecked(QSettings().value("view/lineMap", true).toBool());
+    controller_->setLineMap(lineMapAction_->isChecked());
+    links_->setEnabled(lineMapAction_->isChecked());
+    connect(lineMapAction_, &QAction::toggled, this, [this](bool on) {
+        QSettings().setValue("view/lineMap", on);
+        controller_->setLineMap(on);
+        links_->setEnabled(on);
+        if (on && !document_->workspace().modules.empty()) controller_->settingsEdited();
+    });
     view->addSeparator();
     // One zoom for every editor and output pane, for a projector (File > Settings sets the base).
     auto* zoomIn = view->addAction(tr("Zoom &In"), this, [this] {
@@ -709,6 +750,7 @@ bool MainWindow::showDiagnostics(const EngineReply& reply, const QString& notDon
 void MainWindow::showReply(const EngineReply& reply) {
     lastReply_ = reply;
     output_->showReply(reply);
+    links_->resultShown(controller_->mapping());
     runs_->setCompiled(reply);
     int errors = 0, warnings = 0;
     if (!showDiagnostics(reply, tr("Not compiled: %1"), errors, warnings)) return;
@@ -753,6 +795,7 @@ void MainWindow::newWorkspace() {
     document_->reset(std::move(ws), {});
     opening_ = false;
     output_->clear();
+    links_->resultShown(false);
     problems_->setDiagnostics({});
     busyLabel_->clear();  // the last "Compiled in" was another workspace's
     updateTitle();
@@ -797,6 +840,7 @@ void MainWindow::afterOpen() {
     updateTitle();
     updateModuleActions();
     output_->clear();
+    links_->resultShown(false);
     problems_->setDiagnostics({});
     controller_->compileNow();
 }

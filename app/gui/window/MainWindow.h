@@ -21,6 +21,7 @@ class CompileController;
 class EditorArea;
 class FindBar;
 class Journal;
+class LineMapLinks;
 class OptionsPanel;
 class OutputView;
 class ProblemsPanel;
@@ -70,6 +71,9 @@ public:
     CompileController* controller() const { return controller_; }
     EditorArea* editors() const { return editors_; }
     OutputView* output() const { return output_; }
+    LineMapLinks* lineMapLinks() const { return links_; }
+    // View > Line map.
+    QAction* lineMapAction() const { return lineMapAction_; }
     ProblemsPanel* problems() const { return problems_; }
     OptionsPanel* optionsPanel() const { return options_; }
     RunPanel* runPanel() const { return runs_; }
@@ -157,6 +161,8 @@ private:
     QAction* convertAction_ = nullptr;
     QAction* splitAction_ = nullptr;
     QAction* autoAction_ = nullptr;
+    QAction* lineMapAction_ = nullptr;
+    LineMapLinks* links_ = nullptr;
     QList<QAction*> moduleActions_;
     std::function<QMessageBox::StandardButton()> ask_;
     std::function<RestoreChoice(const QString&)> askRestore_;

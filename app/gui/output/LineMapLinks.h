@@ -1,0 +1,93 @@
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <QHash>
+#include <QObject>
+#include <QString>
+
+#include "inspect/LineMap.h"
+
+class QsciScintilla;
+
+namespace nvpg::gui {
+
+class EditorArea;
+class ModuleEditor;
+class OutputView;
+class WorkspaceDocument;
+
+// The line map drawn over the editors and the output panes, as Compiler Explorer does: each
+// mapped IR line and the output lines it became share a background colour (a palette cycled by
+// IR line); a click (or the caret moved by keys) on an IR line marks its lines in every output
+// pane and scrolls to the first; a click on an output line shows and marks its IR line, in
+// whichever module tab; hovering over a line shows LineMap::describe. Call lines that pulled in
+// libdevice say so beside them. Display only: no pane's text changes.
+class LineMapLinks : public QObject {
+    Q_OBJECT
+
+public:
+    LineMapLinks(EditorArea* editors, OutputView* output, WorkspaceDocument* document, QObject* parent = nullptr);
+
+    // The plain reply is on screen: the old map's marks go, and while `mapping` the panes with
+    // text say so until setMap.
+    void resultShown(bool mapping);
+    // The map of the reply on screen; null when none came.
+    void setMap(std::shared_ptr<const inspect::LineMap> map);
+    // A module's text changed: the marks are of other text now, and go until the next map.
+    void textEdited();
+    // A new request went out with the text as it is now.
+    void requested();
+    // View > Line map: off clears everything and no note is shown.
+    void setEnabled(bool on);
+
+    std::shared_ptr<const inspect::LineMap> map() const { return map_; }
+
+    // What a click on IR line `line` (1-based, in the map's numbering) of module `module` (its
+    // name) does; `source` is an output pane that is not scrolled (the one clicked).
+    void focusIrLine(const QString& module, int line, QsciScintilla* source = nullptr);
+    // What a click on line `line` (1-based) of an output pane does.
+    void focusOutputLine(inspect::MappedOutput output, int line);
+    // The hover text of 1-based editor line `line` of an editor or output pane; empty for none.
+    QString hoverText(QsciScintilla* editor, int line) const;
+    // The text beside a call line that pulled in libdevice (1-based map line); empty for none.
+    QString libdeviceLabel(const QString& module, int line) const;
+
+    // For tests: 1-based lines of `editor` that carry the strong mark, and those with a band.
+    static std::vector<int> focusedLines(QsciScintilla* editor);
+    static std::vector<int> bandedLines(QsciScintilla* editor);
+    // The band colour index of a 1-based line; -1 for none.
+    static int bandOf(QsciScintilla* editor, int line);
+
+    static constexpr int kPaletteSize = 8;
+
+private:
+    void attachEditor(int module);
+    void attachOutput(inspect::MappedOutput output);
+    void watch(QsciScintilla* editor);
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void userMovedTo(QsciScintilla* editor);
+    void clearMarks();
+    void clearFocus();
+    void paintEditor(int module);
+    void paintOutputs();
+    void updateNotes();
+    // The map's module of a document module, and the offset of its map lines in its editor
+    // (a bitcode view's header line); -1 when the editor does not show the mapped text.
+    int mapModuleOf(int documentModule, int* offset) const;
+    int documentModuleOfEditor(QsciScintilla* editor) const;
+
+    EditorArea* editors_;
+    OutputView* output_;
+    WorkspaceDocument* document_;
+    std::shared_ptr<const inspect::LineMap> map_;
+    QHash<qint64, int> colours_;  // (map module << 32 | line) -> palette index
+    bool enabled_ = true;
+    bool mapping_ = false;
+    bool editedSinceRequest_ = false;
+    bool gotNone_ = false;  // the last reply's map did not come
+    QHash<QsciScintilla*, int> lastLine_;
+};
+
+}  // namespace nvpg::gui
