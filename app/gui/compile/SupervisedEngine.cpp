@@ -55,6 +55,8 @@ public slots:
                 early.generation = job.generation;
                 early.result = std::make_shared<const pipeline::CompileResult>(plain);
                 plainSent = true;
+                // The engine that made it, for whoever reads the pid once the plain reply is shown.
+                enginePid_.store(compiler_->enginePid());
                 {
                     std::lock_guard lock(inFlight_->mutex);
                     inFlight_->plainSent = true;
