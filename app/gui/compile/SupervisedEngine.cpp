@@ -48,7 +48,13 @@ public slots:
         // The plain result goes to the panes at once; the map follows when run returns.
         bool plainSent = false;
         auto r = compiler_->run(
-            job, [&](const pipeline::StageEvent& stage) { emit stageStarted(job.generation, stage); }, cancel.get(),
+            job,
+            [&](const pipeline::StageEvent& stage) {
+                // The engine doing this compile (a new one after a stop), while it runs.
+                enginePid_.store(compiler_->enginePid());
+                emit stageStarted(job.generation, stage);
+            },
+            cancel.get(),
             [&](const pipeline::CompileResult& plain) {
                 if (cancel->cancelled()) return;
                 EngineReply early;
