@@ -1,0 +1,177 @@
+// nvpg_bench_linemap: what the line map costs. For each input and each set of outputs, in one
+// process, interleaved repetitions of
+//   plain    Pipeline::run of the job as the app sends it without the map (a new Pipeline, so no
+//            Program or map is reused): the time to the plain result;
+//   mapped   the same job with Job::lineMap: the time until onPlain hears the plain result, and
+//            the time until run returns with the map.
+// It prints the medians and two ratios against issue 12's goals: time to the plain result with
+// the map over without (≤ 1.02), and time to the map over the plain compile (≤ 1.3).
+//
+//   nvpg_bench_linemap [--repetitions N] [--arch compute_90] [WORKSPACE.nvpg | MODULE.ll ...]
+// Without inputs it takes the bundled examples saxpy, libdevice-math and two-modules and the
+// numba-cuda fixture math_kernel (NVPG_SOURCE_DIR or the source tree this was built from).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "pipeline/Pipeline.h"
+#include "support/Files.h"
+#include "toolkit/Toolkit.h"
+#include "workspace/Workspace.h"
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+using namespace nvpg;
+
+namespace {
+
+struct Input {
+    std::string name;
+    pipeline::Job job;
+};
+
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    if (v.empty()) return 0;
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+std::optional<Input> load(const fs::path& path, const std::string& arch) {
+    Input in;
+    in.name = path.filename().string();
+    if (path.extension() == ".nvpg") {
+        auto w = workspace::loadWorkspace(path);
+        if (!w) {
+            std::fprintf(stderr, "%s: %s\n", path.c_str(), w.error().message.c_str());
+            return std::nullopt;
+        }
+        in.job.modules = w->modules;
+        in.job.options = w->options;
+        in.job.libdevice = w->libdevice;
+        in.job.ltoMode = w->ltoMode;
+    } else {
+        auto bytes = support::readFile(path);
+        if (!bytes) {
+            std::fprintf(stderr, "%s: %s\n", path.c_str(), bytes.error().message.c_str());
+            return std::nullopt;
+        }
+        in.job.modules.push_back({path.filename().string(), *bytes, false});
+        in.job.libdevice = bytes->find("@__nv_") != std::string::npos;
+    }
+    if (!in.job.options.arch) in.job.options.arch = arch;
+    in.job.archFromGpu = false;
+    return in;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    int repetitions = 9;
+    std::string arch = "compute_90";
+    std::vector<fs::path> paths;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--repetitions" && i + 1 < argc) repetitions = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--arch" && i + 1 < argc) arch = argv[++i];
+        else if (a == "-h" || a == "--help") {
+            std::printf("usage: %s [--repetitions N] [--arch compute_NN] [INPUT.nvpg|INPUT.ll ...]\n", argv[0]);
+            return 0;
+        } else paths.emplace_back(a);
+    }
+    if (paths.empty()) {
+        const char* env = std::getenv("NVPG_SOURCE_DIR");
+        const fs::path src = env ? fs::path(env) : fs::path(NVPG_SOURCE_DIR);
+        for (const char* e : {"saxpy.nvpg", "libdevice-math.nvpg", "two-modules.nvpg"})
+            paths.push_back(src / "resources/examples" / e);
+        paths.push_back(src / "tests/data/numba/math_kernel.ll");
+    }
+    auto tk = toolkit::Toolkit::load();
+    if (!tk) {
+        std::fprintf(stderr, "%s\n", tk.error().message.c_str());
+        return 2;
+    }
+    std::shared_ptr<const toolkit::Toolkit> toolkit = *tk;
+    const bool lto = toolkit->nvJitLink() != nullptr;
+    const bool sass = toolkit->nvdisasm() != nullptr;
+    std::printf("toolkit: libNVVM %s; nvJitLink %s; nvdisasm %s\n", toolkit->nvvmReport().path.c_str(),
+                lto ? "yes" : "no", sass ? toolkit->nvdisasmReport().path.c_str() : "not found (no SASS map)");
+    // The two output sets people see: the PTX alone (nvpg compile), and the app's panes.
+    struct OutputSet {
+        const char* name;
+        unsigned outputs;
+    };
+    std::vector<OutputSet> sets{{"ptx", pipeline::kPtx}};
+    if (lto) {
+        unsigned app = pipeline::kPtx | pipeline::kLtoIr | pipeline::kLtoPtx | pipeline::kCubin | pipeline::kFigures;
+        if (sass) app |= pipeline::kSass;
+        sets.push_back({"app", app});
+    }
+
+    std::printf("\n%-22s %-4s %10s %12s %10s %9s %9s\n", "input", "outs", "plain ms", "w/map plain", "map ms",
+                "plain r.", "map r.");
+    bool met = true;
+    for (const auto& path : paths) {
+        auto in = load(path, arch);
+        if (!in) return 2;
+        for (const auto& set : sets) {
+            pipeline::Job job = in->job;
+            job.outputs = set.outputs;
+            std::vector<double> plain, plainWithMap, map;
+            std::string mapState;
+            for (int r = 0; r < repetitions + 1; ++r) {  // the first of each is a warm-up
+                // Alternate which goes first, so that drift lands on both alike.
+                for (int k = 0; k < 2; ++k) {
+                    const bool mapped = (k == 0) == (r % 2 == 0);
+                    pipeline::Pipeline pipe(toolkit);
+                    pipeline::Job j = job;
+                    j.lineMap = mapped;
+                    double atPlain = 0;
+                    const auto t0 = Clock::now();
+                    auto result = pipe.run(j, {}, [&](const pipeline::CompileResult&) { atPlain = since(t0); });
+                    const double total = since(t0);
+                    if (!result) {
+                        std::fprintf(stderr, "%s: %s\n", in->name.c_str(), result.error().message.c_str());
+                        return 2;
+                    }
+                    if (r == 0) {
+                        if (mapped && result->lineMap) {
+                            const auto& m = *result->lineMap;
+                            mapState = fmt::format("ptx {}{}{}", m.ptx.available() ? "mapped" : "unavailable",
+                                                   set.outputs & pipeline::kLtoPtx
+                                                       ? (m.ltoPtx.available() ? ", lto mapped" : ", lto unavailable")
+                                                       : "",
+                                                   set.outputs & pipeline::kSass
+                                                       ? (m.sass.available() ? ", sass mapped" : ", sass unavailable")
+                                                       : "");
+                        }
+                        continue;
+                    }
+                    if (mapped) {
+                        plainWithMap.push_back(atPlain > 0 ? atPlain : total);
+                        map.push_back(total);
+                    } else {
+                        plain.push_back(total);
+                    }
+                }
+            }
+            const double p = median(plain), pm = median(plainWithMap), m = median(map);
+            const double plainRatio = pm / p, mapRatio = m / p;
+            met = met && plainRatio <= 1.02 && mapRatio <= 1.3;
+            std::printf("%-22s %-4s %10.2f %12.2f %10.2f %9.3f %9.3f   %s\n", in->name.c_str(), set.name, p * 1e3,
+                        pm * 1e3, m * 1e3, plainRatio, mapRatio, mapState.c_str());
+        }
+    }
+    std::printf("\nmedians of %d repetitions; goals: plain r. (time to the plain result with the map / without) "
+                "<= 1.02, map r. (time to the map / plain compile) <= 1.3: %s\n",
+                repetitions, met ? "met" : "NOT met");
+    return 0;
+}
