@@ -136,12 +136,12 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
     }
     if (reply) {
         auto result = readCompileReply(std::move(*reply));
-        if (!job.lineMap) return result;
-        // The map frame follows every compile reply of a line-mapped request, so it is read
-        // even after an error, or the next request would read it as its answer.
+        if (!pipeline::hasLateOutputs(job)) return result;
+        // The late reply follows every compile reply of such a request, so it is read even
+        // after an error, or the next request would read it as its answer.
         if (result && result->ok && onPlain) onPlain(*result);
-        auto map = receiveLineMap(job, deadline, onStage, cancel);
-        if (result) result->lineMap = std::move(map);
+        pipeline::CompileResult ignored;
+        receiveLate(job, deadline, onStage, cancel, result ? *result : ignored);
         return result;
     }
 
@@ -182,16 +182,15 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
     return failed;
 }
 
-std::shared_ptr<const inspect::LineMap> Compiler::receiveLineMap(const pipeline::Job& job,
-                                                                 std::chrono::steady_clock::time_point deadline,
-                                                                 const pipeline::Pipeline::StageListener& onStage,
-                                                                 const CallCancel* cancel) {
+void Compiler::receiveLate(const pipeline::Job& job, std::chrono::steady_clock::time_point deadline,
+                           const pipeline::Pipeline::StageListener& onStage, const CallCancel* cancel,
+                           pipeline::CompileResult& into) {
     std::optional<pipeline::StageEvent> stage;
     auto frame = engine_->receive(
         deadline,
         [&](const Frame& progress) {
-            // A bad progress frame here costs only the map: the next reply shows whether the
-            // engine can still be trusted.
+            // A bad progress frame here costs only the late outputs: the next reply shows
+            // whether the engine can still be trusted.
             if (auto event = readProgress(progress)) {
                 stage = *event;
                 if (onStage) onStage(*event);
@@ -200,26 +199,38 @@ std::shared_ptr<const inspect::LineMap> Compiler::receiveLineMap(const pipeline:
         cancel);
     std::string why;
     if (frame) {
-        auto map = readLineMapReply(*frame);
-        if (map) return std::make_shared<const inspect::LineMap>(std::move(*map));
+        auto read = readLateReply(std::move(*frame), job.lineMap, into);
+        if (read) return;
         engine_->kill();  // it answered out of turn, or in another protocol
-        why = "the engine sent a line map that cannot be read: " + map.error().message;
+        why = "the engine sent a reply that cannot be read: " + read.error().message;
     } else {
+        // The SASS (nvdisasm) and the twin (libNVVM, on a thread of its own) are made side by
+        // side: either may be what ended the engine.
+        const bool twin = job.lineMap && !job.verifyOnly;
+        const std::string what = into.sassPending && twin ? "the SASS and the line-annotated twin"
+                                 : into.sassPending      ? "the SASS"
+                                                         : "the line-annotated twin";
         switch (engine_->lastFailure()) {
         case EngineProcess::Failure::Cancelled:
             why = "stopped";
             break;
         case EngineProcess::Failure::Timeout:
-            why = fmt::format("the line-annotated twin did not finish within {} s and was stopped", timeoutSeconds_);
+            why = fmt::format("{} did not finish within {} s and was stopped", what, timeoutSeconds_);
             break;
         default: {
             std::string how = engine_->lastSignal() ? signalName(engine_->lastSignal()) : "the engine process ended";
             if (const auto words = engine_->lastWords(); !words.empty()) how += ": " + words;
-            why = "libNVVM crashed while compiling the line-annotated twin: " + how;
+            why = twin ? fmt::format("libNVVM crashed while compiling {}: {}", what, how)
+                       : fmt::format("the engine ended while making {}: {}", what, how);
         }
         }
     }
-    return std::make_shared<const inspect::LineMap>(pipeline::unavailableLineMap(job, why));
+    // The plain result stands; what was still to come says why it is missing.
+    if (into.sassPending) {
+        into.sassPending = false;
+        into.sassUnavailable = "no SASS: " + why;
+    }
+    if (job.lineMap) into.lineMap = std::make_shared<const inspect::LineMap>(pipeline::unavailableLineMap(job, why));
 }
 
 }  // namespace nvpg::engine

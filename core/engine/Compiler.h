@@ -31,9 +31,10 @@ public:
     // engine starts them. Cancelling `cancel` stops the engine mid-compile (the next job starts a
     // new one) and gives an Internal error saying so; in this process a compile cannot be
     // stopped (libNVVM has no way to interrupt one), so there it runs to its end.
-    // With job.lineMap, `onPlain` hears the plain result as soon as the engine sent it, and run
-    // returns once the map came too (a twin compile that crashed or was stopped leaves the plain
-    // result, with a map whose outputs say why they are unavailable).
+    // `onPlain` hears the plain result as soon as the engine sent it, and with late outputs
+    // (pipeline::hasLateOutputs: the SASS, the map) run returns once they came too (an engine
+    // that crashed or was stopped making them leaves the plain result, with a map whose outputs
+    // and a SASS notice that say why they are missing).
     support::Result<pipeline::CompileResult> run(const pipeline::Job& job,
                                           const pipeline::Pipeline::StageListener& onStage = {},
                                           const CallCancel* cancel = nullptr,
@@ -51,12 +52,12 @@ private:
                                                         const pipeline::Pipeline::StageListener& onStage,
                                                         const CallCancel* cancel,
                                                         const pipeline::Pipeline::ResultListener& onPlain);
-    // After a compile reply to a request with a line map: the map frame, or a map saying why it
-    // did not come (the engine died, was stopped or timed out while compiling the twin).
-    std::shared_ptr<const inspect::LineMap> receiveLineMap(const pipeline::Job& job,
-                                                           std::chrono::steady_clock::time_point deadline,
-                                                           const pipeline::Pipeline::StageListener& onStage,
-                                                           const CallCancel* cancel);
+    // After a compile reply to a request with late outputs: the late reply's SASS and map into
+    // `into`, or, when it did not come (the engine died, was stopped or timed out making them),
+    // a map and a SASS notice saying why.
+    void receiveLate(const pipeline::Job& job, std::chrono::steady_clock::time_point deadline,
+                     const pipeline::Pipeline::StageListener& onStage, const CallCancel* cancel,
+                     pipeline::CompileResult& into);
 
     std::shared_ptr<const toolkit::Toolkit> toolkit_;
     std::optional<std::filesystem::path> cudaPath_;

@@ -206,6 +206,47 @@ support::Result<CompileRequestData> parseCompileRequest(Frame f) {
     return d;
 }
 
+namespace {
+
+// The SASS fields of a result, in the compile reply and in the late reply alike (the text goes
+// as a blob).
+json sassToJson(const pipeline::CompileResult& r) {
+    json functions = json::array();
+    for (const auto& fn : r.sassFunctions)
+        functions.push_back({{"name", fn.name}, {"instructions", fn.instructions}, {"entry", fn.isEntry}});
+    return {{"sass_functions", functions}, {"sass_source", r.sassSource}, {"sass_unavailable", r.sassUnavailable},
+            {"sass_pending", r.sassPending}};
+}
+
+void sassFromJson(const json& j, std::string text, pipeline::CompileResult& r) {
+    r.sass = std::move(text);
+    r.sassFunctions.clear();
+    for (const auto& fn : field(j, "sass_functions", json::array()))
+        if (fn.is_object())
+            r.sassFunctions.push_back({field(fn, "name", ""), field(fn, "instructions", 0), field(fn, "entry", false)});
+    r.sassSource = field(j, "sass_source", "");
+    r.sassUnavailable = field(j, "sass_unavailable", "");
+    r.sassPending = field(j, "sass_pending", false);
+}
+
+json stagesToJson(const std::vector<pipeline::Stage>& stages) {
+    json out = json::array();
+    for (const auto& s : stages) out.push_back({{"name", std::string(pipeline::stageName(s.id))}, {"seconds", s.seconds}});
+    return out;
+}
+
+support::Result<std::vector<pipeline::Stage>> stagesFromJson(const json& j) {
+    std::vector<pipeline::Stage> stages;
+    for (const auto& s : field(j, "stages", json::array())) {
+        const auto id = pipeline::stageFromName(field(s, "name", ""));
+        if (!id) return malformed("a reply with an unknown stage");
+        stages.push_back({*id, field(s, "seconds", 0.0)});
+    }
+    return stages;
+}
+
+}  // namespace
+
 Frame makeCompileReply(const support::Result<pipeline::CompileResult>& result) {
     if (!result) return makeErrorReply(kCompileReply, result.error());
     const auto& r = *result;
@@ -215,18 +256,12 @@ Frame makeCompileReply(const support::Result<pipeline::CompileResult>& result) {
     for (const auto& k : r.kernels) kernels.push_back({{"name", k.name}, {"usage", k.usage ? usageToJson(*k.usage) : json()}});
     json diags = json::array();
     for (const auto& d : r.diagnostics) diags.push_back(diagnosticToJson(d));
-    json stages = json::array();
-    for (const auto& s : r.stages)
-        stages.push_back({{"name", std::string(pipeline::stageName(s.id))}, {"seconds", s.seconds}});
     auto figuresJson = [](const pipeline::Figures& fig) {
         json functions = json::array();
         for (const auto& u : fig.functions) functions.push_back(usageToJson(u));
         return json{{"source", fig.source}, {"functions", functions}, {"unavailable", fig.unavailable}};
     };
     json ltoNames = json::array();
-    json sassFunctions = json::array();
-    for (const auto& fn : r.sassFunctions)
-        sassFunctions.push_back({{"name", fn.name}, {"instructions", fn.instructions}, {"entry", fn.isEntry}});
     f.blobs = {r.ptx, r.linkedPtx, r.cubin, r.sass};
     for (const auto& blob : r.ltoIr) {
         ltoNames.push_back(blob.name);
@@ -243,17 +278,15 @@ Frame makeCompileReply(const support::Result<pipeline::CompileResult>& result) {
                   {"kernels", kernels},
                   {"libdevice_functions", r.libdeviceFunctions},
                   {"diagnostics", diags},
-                  {"stages", stages},
+                  {"stages", stagesToJson(r.stages)},
                   {"nvvm_log", r.nvvmLog},
                   {"link_info_log", r.linkInfoLog},
                   {"link_flags", r.linkFlags},
                   {"ptx_figures", figuresJson(r.ptxFigures)},
                   {"lto_figures", figuresJson(r.ltoFigures)},
-                  {"sass_functions", sassFunctions},
-                  {"sass_source", r.sassSource},
-                  {"sass_unavailable", r.sassUnavailable},
                   {"reused_program", r.reusedProgram},
                   {"seconds", r.seconds}}}};
+    f.header["result"].update(sassToJson(r));
     return f;
 }
 
@@ -272,7 +305,7 @@ support::Result<pipeline::CompileResult> readCompileReply(Frame f) {
     r.ptx = std::move(f.blobs[0]);
     r.linkedPtx = std::move(f.blobs[1]);
     r.cubin = std::move(f.blobs[2]);
-    r.sass = std::move(f.blobs[3]);
+    sassFromJson(j, std::move(f.blobs[3]), r);
     for (size_t i = 0; i < ltoNames.size(); ++i) r.ltoIr.push_back({ltoNames[i], std::move(f.blobs[4 + i])});
     // The PTX travels as text; its declarations are read again here rather than sent twice.
     r.ptxModule = ptx::readPtx(r.ptx);
@@ -286,11 +319,9 @@ support::Result<pipeline::CompileResult> readCompileReply(Frame f) {
     }
     r.libdeviceFunctions = field(j, "libdevice_functions", std::vector<std::string>{});
     for (const auto& d : field(j, "diagnostics", json::array())) r.diagnostics.push_back(diagnosticFromJson(d));
-    for (const auto& s : field(j, "stages", json::array())) {
-        const auto id = pipeline::stageFromName(field(s, "name", ""));
-        if (!id) return malformed("a compile reply with an unknown stage");
-        r.stages.push_back({*id, field(s, "seconds", 0.0)});
-    }
+    auto stages = stagesFromJson(j);
+    if (!stages) return stages.error();
+    r.stages = std::move(*stages);
     r.nvvmLog = field(j, "nvvm_log", "");
     r.linkInfoLog = field(j, "link_info_log", "");
     r.linkFlags = field(j, "link_flags", std::vector<std::string>{});
@@ -303,30 +334,46 @@ support::Result<pipeline::CompileResult> readCompileReply(Frame f) {
     };
     readFigures("ptx_figures", r.ptxFigures);
     readFigures("lto_figures", r.ltoFigures);
-    for (const auto& fn : field(j, "sass_functions", json::array()))
-        if (fn.is_object())
-            r.sassFunctions.push_back({field(fn, "name", ""), field(fn, "instructions", 0), field(fn, "entry", false)});
-    r.sassSource = field(j, "sass_source", "");
-    r.sassUnavailable = field(j, "sass_unavailable", "");
     r.reusedProgram = field(j, "reused_program", false);
     r.seconds = field(j, "seconds", 0.0);
     return r;
 }
 
-Frame makeLineMapReply(const inspect::LineMap& map) {
+Frame makeLateReply(const pipeline::CompileResult& complete, bool withMap) {
     Frame f;
-    f.type = kLineMapReply;
-    f.header = {{"line_map", inspect::toJson(map)}};
+    f.type = kLateReply;
+    f.header = sassToJson(complete);
+    f.header["stages"] = stagesToJson(complete.stages);
+    if (withMap && complete.lineMap) f.header["line_map"] = inspect::toJson(*complete.lineMap);
+    f.blobs = {complete.sass};
     return f;
 }
 
-support::Result<inspect::LineMap> readLineMapReply(const Frame& frame) {
-    if (frame.type != kLineMapReply || !frame.header.is_object()) return malformed("not a line map");
-    const auto it = frame.header.find("line_map");
-    if (it == frame.header.end()) return malformed("a line map message without its map");
-    auto map = inspect::lineMapFromJson(*it);
-    if (!map) return malformed(map.error().message);
-    return map;
+support::Status readLateReply(Frame frame, bool withMap, pipeline::CompileResult& into) {
+    if (frame.type != kLateReply || !frame.header.is_object() || frame.blobs.size() != 1)
+        return malformed("not a late reply");
+    auto stages = stagesFromJson(frame.header);
+    if (!stages) return stages.error();
+    std::shared_ptr<const inspect::LineMap> map;
+    if (withMap) {
+        const auto it = frame.header.find("line_map");
+        if (it == frame.header.end()) return malformed("a late reply without its line map");
+        auto read = inspect::lineMapFromJson(*it);
+        if (!read) return malformed(read.error().message);
+        map = std::make_shared<const inspect::LineMap>(std::move(*read));
+    }
+    sassFromJson(frame.header, std::move(frame.blobs[0]), into);
+    into.stages = std::move(*stages);
+    into.lineMap = std::move(map);
+    return {};
+}
+
+bool wantsLateReply(const nlohmann::json& request) {
+    if (!request.is_object()) return false;
+    pipeline::Job job;
+    job.lineMap = field(request, "line_map", false);
+    job.outputs = field(request, "outputs", 0u);
+    return pipeline::hasLateOutputs(job);
 }
 
 // ---- runs

@@ -20,9 +20,11 @@ enum MessageType : uint16_t {
     kRunRequest = 3,
     kRunReply = 4,
     kProgress = kProgressFrame,  // {"stage": "compile PTX", "module": ""}: the engine starts that stage
-    // {"line_map": inspect::toJson(map)}: after the compile reply of a request with line_map, always
-    // exactly one (its outputs unavailable when the compile failed), progress frames between.
-    kLineMapReply = 6,
+    // What comes after the plain result (pipeline::hasLateOutputs): the SASS fields as in the
+    // compile reply (its text the one blob), all the stages, and with line_map the
+    // {"line_map": inspect::toJson(map)}. After the compile reply of such a request always
+    // exactly one, whatever the reply (a failed compile's is empty), progress frames between.
+    kLateReply = 6,
 };
 
 // The most modules one compile can have: each module is a blob of the request, and a compile
@@ -39,9 +41,14 @@ struct CompileRequestData {
 support::Result<CompileRequestData> parseCompileRequest(Frame frame);
 Frame makeCompileReply(const support::Result<pipeline::CompileResult>& result);
 support::Result<pipeline::CompileResult> readCompileReply(Frame frame);
-Frame makeLineMapReply(const inspect::LineMap& map);
-// A map that lineMapFromJson refuses is a malformed message.
-support::Result<inspect::LineMap> readLineMapReply(const Frame& frame);
+// `complete`: the result Pipeline::run returned; its map goes when `withMap` (Job::lineMap).
+Frame makeLateReply(const pipeline::CompileResult& complete, bool withMap);
+// Fills in `into` (the plain result) with what the late reply carries. A map that
+// lineMapFromJson refuses is a malformed message.
+support::Status readLateReply(Frame frame, bool withMap, pipeline::CompileResult& into);
+// Whether a compile request's header asks for a late reply, read before the request is
+// parsed: one that cannot be parsed is answered with both replies too.
+bool wantsLateReply(const nlohmann::json& request);
 
 // Runs.
 Frame makeRunRequest(int device, const std::string& image, bool cubin, const ptx::Function& kernel,

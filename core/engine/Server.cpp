@@ -70,10 +70,11 @@ void limitTo(const Frame& request) {
     ::alarm(std::isfinite(seconds) && seconds < 1e6 ? unsigned(std::ceil(std::max(seconds, 1.0))) : 0);
 }
 
-// The map frame's map: the one the pipeline made, else one saying why there is none.
-inspect::LineMap lineMapOf(const pipeline::Job& job, const support::Result<pipeline::CompileResult>& result) {
-    if (result && result->lineMap) return *result->lineMap;
-    return pipeline::unavailableLineMap(job, "the plain compile failed");
+// The late reply of a compile that did not run: its map (when asked for) says why.
+Frame lateReplyOf(const pipeline::Job& job, const support::Error& error) {
+    pipeline::CompileResult failed;
+    failed.lineMap = std::make_shared<const inspect::LineMap>(pipeline::unavailableLineMap(job, error.message));
+    return makeLateReply(failed, job.lineMap);
 }
 
 }  // namespace
@@ -96,31 +97,36 @@ int serveEngine(int in, int out) {
         if (!request) return 0;  // the front end closed the socket: nothing more to do
         limitTo(*request);
         if (request->type == kCompileRequest) {
-            // A front end that asked for a map waits for its frame after the reply, whatever the reply.
-            const auto& h = request->header;
-            const auto asked = h.is_object() ? h.find("line_map") : h.end();
-            const bool mapWanted = h.is_object() && asked != h.end() && asked->is_boolean() && asked->get<bool>();
+            // A front end that asked for late outputs waits for their reply after the compile
+            // reply, whatever the reply.
+            const bool lateWanted = wantsLateReply(request->header);
+            pipeline::Job asked;
+            if (const auto& h = request->header; h.is_object()) {
+                const auto it = h.find("line_map");
+                asked.lineMap = it != h.end() && it->is_boolean() && it->get<bool>();
+            }
             auto req = parseCompileRequest(std::move(*request));
             if (!req) {
                 (void)writeFrame(out, makeErrorReply(kCompileReply, req.error()));
-                if (mapWanted) (void)writeFrame(out, makeLineMapReply(lineMapOf({}, req.error())));
+                if (lateWanted) (void)writeFrame(out, lateReplyOf(asked, req.error()));
                 continue;
             }
+            const bool late = pipeline::hasLateOutputs(req->job);
             if (!pipe || req->cudaPath != toolkitPath) {
                 toolkit::SearchConfig search;
                 search.explicitRoot = req->cudaPath;
                 auto tk = toolkit::Toolkit::load(search);
                 if (!tk) {
                     (void)writeFrame(out, makeErrorReply(kCompileReply, tk.error()));
-                    if (req->job.lineMap) (void)writeFrame(out, makeLineMapReply(lineMapOf(req->job, tk.error())));
+                    if (late) (void)writeFrame(out, lateReplyOf(req->job, tk.error()));
                     continue;
                 }
                 toolkit = *tk;
                 toolkitPath = req->cudaPath;
                 pipe = std::make_unique<pipeline::Pipeline>(toolkit);
             }
-            // With a line map the plain reply goes as soon as the plain result is complete, and
-            // the map follows in a frame of its own once the twin is compiled.
+            // With late outputs the plain reply goes as soon as the plain result is complete, and
+            // the SASS and the map follow in a reply of their own.
             bool replied = false;
             auto result = pipe->run(
                 req->job,
@@ -129,12 +135,14 @@ int serveEngine(int in, int out) {
                     if (!writeFrame(out, makeProgress(stage))) ::_exit(0);
                 },
                 [&](const pipeline::CompileResult& plain) {
-                    if (!req->job.lineMap) return;
+                    if (!late) return;
                     if (!writeFrame(out, makeCompileReply(plain))) ::_exit(0);
                     replied = true;
                 });
             if (!replied && !writeFrame(out, makeCompileReply(result))) return 0;
-            if (req->job.lineMap && !writeFrame(out, makeLineMapReply(lineMapOf(req->job, result)))) return 0;
+            if (late && !writeFrame(out, result ? makeLateReply(*result, req->job.lineMap)
+                                                : lateReplyOf(req->job, result.error())))
+                return 0;
             continue;
         }
         if (request->type == kRunRequest) {

@@ -76,6 +76,9 @@ struct CompileResult {
     std::vector<inspect::SassFunction> sassFunctions;
     std::string sassSource;
     std::string sassUnavailable;
+    // In the result Pipeline::run's onPlain hears: the SASS is being made, and comes with the
+    // complete result.
+    bool sassPending = false;
     // With Job::lineMap: the line map, once the twin's compile is done (null in the result
     // Pipeline::run's onPlain hears, and when it was not asked for).
     std::shared_ptr<const inspect::LineMap> lineMap;

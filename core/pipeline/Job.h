@@ -33,12 +33,16 @@ struct Job {
     unsigned outputs = kPtx;
     bool verifyOnly = false;  // the verifier alone, whatever `verify` says
     // The IR ↔ output line map of every wanted output (PTX, LTO PTX, SASS), from a
-    // line-annotated twin compiled beside the plain job (Pipeline::run). The outputs stay the
+    // line-annotated twin compiled after the plain job (Pipeline::run). The outputs stay the
     // plain ones, byte for byte.
     bool lineMap = false;
     // With no arch in options: use the local GPU's when there is one, else libNVVM's default.
     bool archFromGpu = true;
     uint64_t generation = 0;  // copied into the result, for front ends that drop stale ones
 };
+
+// Whether some of the job's outputs come after its plain result (Pipeline::run's onPlain): the
+// SASS and the line map. Front ends hear such a job twice: the plain result, then the rest.
+inline bool hasLateOutputs(const Job& job) { return job.lineMap || (job.outputs & kSass); }
 
 }  // namespace nvpg::pipeline

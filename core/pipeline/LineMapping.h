@@ -41,8 +41,9 @@ inspect::LineMap buildLineMap(const Job& job, const nvvm::Options& options, cons
 // A map of the job's modules whose every output is unavailable for `why`.
 inspect::LineMap unavailableLineMap(const Job& job, const std::string& why);
 
-// The twin's compile on a thread of its own, at a lower CPU priority than the plain job's so
-// that on a machine of few cores the plain outputs come no later for it.
+// The twin's compile on a thread of its own, started once the plain result is out, beside the
+// plain SASS, at a lower CPU priority so that on a machine of few cores the front end's own
+// work (showing that result) comes first.
 class TwinCompile {
 public:
     TwinCompile(Job job, nvvm::Options options, const toolkit::Toolkit& toolkit,
@@ -67,7 +68,7 @@ private:
     std::function<void()> deferred_;  // when no thread could be started
 };
 
-// The niceness the twin's thread runs at: the plain job's CPU share comes first.
+// The niceness the twin's thread runs at.
 inline constexpr int kTwinNiceness = 10;
 
 }  // namespace nvpg::pipeline

@@ -125,30 +125,48 @@ std::string lineMapKey(const Job& job, const nvvm::Options& resolved, const tool
 
 support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener& onStage,
                                             const ResultListener& onPlain) {
-    if (!job.lineMap) {
-        auto plain = runPlain(job, onStage, {});
-        if (plain && onPlain) onPlain(*plain);
-        return plain;
-    }
-    // The twin starts as soon as the plain job knows its options, unless its map is kept.
-    std::unique_ptr<TwinCompile> twin;
-    std::shared_ptr<const inspect::LineMap> kept;
-    std::string key;
-    auto result = runPlain(job, onStage, [&](const nvvm::Options& resolved, std::shared_ptr<const std::string> ld) {
-        if (job.verifyOnly) return;  // nothing to map
-        key = lineMapKey(job, resolved, *toolkit_);
-        for (const auto& [k, map] : lineMaps_)
-            if (k == key) kept = map;
-        if (!kept) twin = std::make_unique<TwinCompile>(job, resolved, *toolkit_, std::move(ld));
+    PendingSass sass;
+    std::optional<nvvm::Options> resolved;
+    std::shared_ptr<const std::string> libdevice;
+    auto result = runPlain(job, onStage, &sass, [&](const nvvm::Options& options, std::shared_ptr<const std::string> ld) {
+        resolved = options;
+        libdevice = std::move(ld);
     });
     if (!result) return result;
     auto& plain = *result;
     if (!plain.ok) {
-        if (twin) twin->stop();
-        plain.lineMap = std::make_shared<const inspect::LineMap>(unavailableLineMap(job, "the plain compile failed"));
+        if (job.lineMap)
+            plain.lineMap =
+                std::make_shared<const inspect::LineMap>(unavailableLineMap(job, "the plain compile failed"));
         return result;
     }
     if (onPlain) onPlain(plain);
+
+    // What comes after the plain result, side by side: the twin on a thread of its own (unless
+    // its map is kept), the plain SASS on this one.
+    std::unique_ptr<TwinCompile> twin;
+    std::shared_ptr<const inspect::LineMap> kept;
+    std::string key;
+    if (job.lineMap && !job.verifyOnly && resolved) {
+        key = lineMapKey(job, *resolved, *toolkit_);
+        for (const auto& [k, map] : lineMaps_)
+            if (k == key) kept = map;
+        if (!kept) twin = std::make_unique<TwinCompile>(job, *resolved, *toolkit_, std::move(libdevice));
+    }
+    if (plain.sassPending) {
+        if (onStage) onStage({StageId::Disassemble, {}});
+        auto d = inspect::disassemble(*toolkit_->nvdisasm(), sass.cubin, /*lineInfo=*/false);
+        plain.stages.push_back({StageId::Disassemble, d.seconds});
+        if (d.ok) {
+            plain.sass = std::move(d.text);
+            plain.sassFunctions = inspect::readSass(plain.sass).functions;
+            plain.sassSource = d.command + " of " + sass.of;
+        } else {
+            plain.sassUnavailable = d.error;
+        }
+        plain.sassPending = false;
+    }
+    if (!job.lineMap) return result;
     if (!kept && !twin) {
         kept = std::make_shared<const inspect::LineMap>(unavailableLineMap(job, "the job made no output to map"));
     } else if (!kept) {
@@ -168,7 +186,7 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
     return result;
 }
 
-support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageListener& onStage,
+support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageListener& onStage, PendingSass* sass,
                                                  const OptionsListener& onOptions) {
     const StageListener stage = [&](const StageEvent& event) {
         if (onStage) onStage(event);
@@ -411,17 +429,12 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
             out.sassUnavailable = tk.nvdisasmReport().problem;
         } else if (sassCubin.empty()) {
             out.sassUnavailable = "no cubin to disassemble: " + (sassWhy.empty() ? std::string("no PTX") : sassWhy);
-        } else {
-            stage({StageId::Disassemble, {}});
-            auto d = inspect::disassemble(*tk.nvdisasm(), sassCubin, /*lineInfo=*/false);
-            out.stages.push_back({StageId::Disassemble, d.seconds});
-            if (d.ok) {
-                out.sass = std::move(d.text);
-                out.sassFunctions = inspect::readSass(out.sass).functions;
-                out.sassSource = d.command + " of " + sassOf;
-            } else {
-                out.sassUnavailable = d.error;
-            }
+        } else if (sass) {
+            // nvdisasm takes half a second, mostly starting up: Pipeline::run disassembles after
+            // the plain result is out.
+            sass->cubin = std::move(sassCubin);
+            sass->of = std::move(sassOf);
+            out.sassPending = true;
         }
     }
     out.ok = !out.hasErrors();

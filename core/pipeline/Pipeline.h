@@ -30,10 +30,10 @@ public:
     // process reports it, so that a library that crashes the process is named with the input it
     // was working on, and front ends can say what is going on.
     using StageListener = std::function<void(const StageEvent& stage)>;
-    // With job.lineMap, the line-annotated twin compiles on a thread of its own beside the plain
-    // job, so the plain outputs come no later for it: `onPlain` hears the plain result (lineMap
-    // null) as soon as it is complete, and run returns it with the map. The map of an unchanged
-    // job is kept, and not computed again.
+    // `onPlain` hears the plain result as soon as it is complete, before what comes after it:
+    // the SASS (nvdisasm takes half a second; sassPending says it follows) and, with
+    // job.lineMap, the line-annotated twin's compile, so that neither delays the PTX. run
+    // returns the result with both. The map of an unchanged job is kept, and not computed again.
     using ResultListener = std::function<void(const CompileResult& plain)>;
     support::Result<CompileResult> run(const Job& job, const StageListener& onStage = {},
                                        const ResultListener& onPlain = {});
@@ -48,9 +48,14 @@ private:
         std::string source;
     };
     ArchChoice chooseArch(const Job& job);
-    // The plain job; `onOptions` hears its options once the arch is chosen (the twin starts then).
+    // The cubin whose SASS the plain result is waiting for, and what made it.
+    struct PendingSass {
+        std::string cubin, of;
+    };
+    // The plain job, all but its SASS (left in `sass`); `onOptions` hears its options once the
+    // arch is chosen (the twin's, later).
     using OptionsListener = std::function<void(const nvvm::Options& resolved, std::shared_ptr<const std::string> libdevice)>;
-    support::Result<CompileResult> runPlain(const Job& job, const StageListener& onStage,
+    support::Result<CompileResult> runPlain(const Job& job, const StageListener& onStage, PendingSass* sass,
                                             const OptionsListener& onOptions);
 
     std::shared_ptr<const toolkit::Toolkit> toolkit_;

@@ -172,9 +172,10 @@ private slots:
         QVERIFY(parseCompileRequest(old)->job.verify);
     }
 
-    // The line map crosses to the front end in a frame of its own, the same JSON --line-map
-    // writes; `origin` is rebuilt from the ranges, and the request carries the choice.
-    void lineMapFramesRoundTrip() {
+    // The line map and the SASS cross to the front end in a late reply of their own, the map in
+    // the same JSON --line-map writes; `origin` is rebuilt from the ranges, and the request
+    // carries the choice.
+    void lateRepliesRoundTrip() {
         pipeline::Job job;
         job.modules = {{"k.ll", "; k\n", false}};
         QVERIFY(!parseCompileRequest(makeCompileRequest(job, std::nullopt))->job.lineMap);
@@ -189,8 +190,24 @@ private slots:
         map.ltoPtx.unavailable = "no LTO link in this job";
         map.sass.unavailable = "no SASS: nvdisasm was not found";
         map.libdevice = {{"k.ll", 9, "__nv_sinf", inspect::MappedOutput::Ptx, 4}};
-        auto back = readLineMapReply(*decodeFrame(encodeFrame(makeLineMapReply(map))));
-        QVERIFY2(back, back ? "" : back.error().message.c_str());
+        pipeline::CompileResult complete;
+        complete.lineMap = std::make_shared<const inspect::LineMap>(map);
+        complete.sass = "\t.text.k:\n        /*0000*/  EXIT ;\n";
+        complete.sassFunctions = {{"k", 1, true}};
+        complete.sassSource = "nvdisasm -c of the PTX's whole-program cubin";
+        complete.stages = {{pipeline::StageId::CompilePtx, 0.01}, {pipeline::StageId::Disassemble, 0.5}};
+        pipeline::CompileResult plain;
+        plain.sassPending = true;
+        auto read = readLateReply(*decodeFrame(encodeFrame(makeLateReply(complete, true))), true, plain);
+        QVERIFY2(read, read ? "" : read.error().message.c_str());
+        QCOMPARE(plain.sass, complete.sass);
+        QCOMPARE(plain.sassSource, complete.sassSource);
+        QVERIFY(!plain.sassPending);
+        QCOMPARE(plain.sassFunctions.size(), size_t(1));
+        QCOMPARE(plain.sassFunctions[0].instructions, 1);
+        QVERIFY(plain.findStage(pipeline::StageId::Disassemble));
+        QVERIFY(plain.lineMap);
+        const auto* back = plain.lineMap.get();
         QCOMPARE(back->modules.size(), size_t(2));
         QCOMPARE(back->modules[0].instructionLines, (std::vector<int>{8, 9, 10, 12}));
         QCOMPARE(back->modules[1].unmapped, std::string("bitcode: install llvm-14"));
@@ -212,6 +229,21 @@ private slots:
         QCOMPARE(j["outputs"]["ptx"][1]["ranges"].dump(), std::string("[[4,6],[9,9]]"));
         QCOMPARE(j["outputs"]["lto-ptx"]["unavailable"].get<std::string>(), map.ltoPtx.unavailable);
         QCOMPARE(j["libdevice"][0]["output"].get<std::string>(), std::string("ptx"));
+
+        // Without a map asked for, the late reply is the SASS alone; one that should carry a
+        // map and does not is malformed.
+        pipeline::CompileResult sassOnly;
+        QVERIFY(readLateReply(makeLateReply(complete, false), false, sassOnly));
+        QCOMPARE(sassOnly.sass, complete.sass);
+        QVERIFY(!sassOnly.lineMap);
+        QVERIFY(!readLateReply(makeLateReply(complete, false), true, sassOnly));
+        // The engine answers late when the SASS or the map was asked for, even before it parses.
+        QVERIFY(wantsLateReply(makeCompileRequest(job, std::nullopt).header));
+        job.lineMap = false;
+        QVERIFY(!wantsLateReply(makeCompileRequest(job, std::nullopt).header));
+        job.outputs = pipeline::kPtx | pipeline::kSass;
+        QVERIFY(wantsLateReply(makeCompileRequest(job, std::nullopt).header));
+        QVERIFY(!wantsLateReply(nlohmann::json::array()));
     }
 
     // A map from another process or a person's file is checked before use: garbage is an error
@@ -246,10 +278,10 @@ private slots:
         auto map = inspect::lineMapFromJson(j);
         QVERIFY(!map);
         QVERIFY2(map.error().message.find(says.toStdString()) != std::string::npos, map.error().message.c_str());
-        Frame f;
-        f.type = kLineMapReply;
-        f.header = {{"line_map", j}};
-        auto read = readLineMapReply(f);
+        Frame f = makeLateReply({}, false);
+        f.header["line_map"] = j;
+        pipeline::CompileResult into;
+        auto read = readLateReply(f, true, into);
         QVERIFY(!read);
         QVERIFY2(read.error().message.find("malformed") != std::string::npos, read.error().message.c_str());
     }

@@ -4,6 +4,8 @@
 // needs nvdisasm, so that without it (no network for the wheel) ctest lists the suite as skipped.
 #include <QtTest>
 
+#include <optional>
+
 #include <algorithm>
 #include <set>
 
@@ -258,8 +260,21 @@ private slots:
         job.options.arch = "compute_90";
         // Without LTO: ptxas' whole-program cubin of the PTX, assembled once for figures and SASS.
         job.outputs = pipeline::kPtx | pipeline::kFigures | pipeline::kSass;
-        auto r = p.run(job);
+        // The plain result is heard before nvdisasm runs (half a second, mostly its start-up):
+        // the PTX waits for no SASS.
+        std::optional<pipeline::CompileResult> plain;
+        bool disassembledBeforePlain = false;
+        auto r = p.run(
+            job,
+            [&](const pipeline::StageEvent& e) {
+                if (e.id == pipeline::StageId::Disassemble && !plain) disassembledBeforePlain = true;
+            },
+            [&](const pipeline::CompileResult& heard) { plain = heard; });
         QVERIFY2(r, r ? "" : r.error().message.c_str());
+        QVERIFY(plain && !disassembledBeforePlain);
+        QVERIFY(plain->sassPending && plain->sass.empty() && plain->sassUnavailable.empty());
+        QCOMPARE(plain->ptx, r->ptx);
+        QVERIFY(!r->sassPending);
         QVERIFY2(r->sassUnavailable.empty(), r->sassUnavailable.c_str());
         QVERIFY(r->sass.find(".text.saxpy") != std::string::npos);
         QCOMPARE(QString::fromStdString(r->sassSource),

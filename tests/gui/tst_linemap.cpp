@@ -24,19 +24,23 @@ using namespace nvpg::gui;
 namespace {
 
 struct Compiled {
-    EngineReply reply;
+    EngineReply reply;  // the plain reply, shown before the SASS and the map
+    std::shared_ptr<const pipeline::CompileResult> complete;  // with its SASS and map
     std::shared_ptr<const inspect::LineMap> map;
 };
 
-// Opens an example and waits for its plain reply, then its map.
+// Opens an example and waits for its plain reply, then the rest of it and its map.
 Compiled openAndMap(MainWindow& w, const QString& example) {
     QSignalSpy replies(w.controller(), &CompileController::replyShown);
+    QSignalSpy lates(w.controller(), &CompileController::lateShown);
     QSignalSpy maps(w.controller(), &CompileController::lineMapShown);
     if (!w.openExample(example)) qFatal("cannot open %s", qPrintable(example));
     if (replies.isEmpty() && !replies.wait(120000)) qFatal("no compile result");
     if (maps.isEmpty() && !maps.wait(120000)) qFatal("no line map");
+    if (lates.isEmpty()) qFatal("the map came without the complete result");
     Compiled c;
     c.reply = replies.last().at(0).value<EngineReply>();
+    c.complete = lates.last().at(1).value<std::shared_ptr<const pipeline::CompileResult>>();
     c.map = maps.last().at(1).value<std::shared_ptr<const inspect::LineMap>>();
     return c;
 }
@@ -191,7 +195,15 @@ private slots:
     void theSassPaneShowsTheResultsSass() {
         auto w = makeWindow();
         const auto c = openAndMap(*w, "libdevice-math");
-        const auto& r = *c.reply.result;
+        QVERIFY(c.complete);
+        const auto& r = *c.complete;
+        // The PTX did not wait for nvdisasm: the plain reply came with the SASS still to come.
+        QVERIFY(!c.reply.result->ptx.empty());
+        QCOMPARE(c.reply.result->ptx, r.ptx);
+        if (!r.sass.empty()) {
+            QVERIFY(c.reply.result->sassPending);
+            QVERIFY(c.reply.result->sass.empty());
+        }
         if (r.sass.empty()) {
             // Without nvdisasm the pane says how to get it.
             QVERIFY(w->output()->sassNotice().contains(QStringLiteral("nvdisasm")));

@@ -14,7 +14,7 @@ CompileController::CompileController(Engine* engine, WorkspaceDocument* document
     connect(&debounce_, &QTimer::timeout, this, &CompileController::compileNow);
     connect(engine_, &Engine::replied, this, &CompileController::onReply);
     connect(engine_, &Engine::stageStarted, this, &CompileController::onStage);
-    connect(engine_, &Engine::lineMapped, this, &CompileController::onLineMap);
+    connect(engine_, &Engine::lateReplied, this, &CompileController::onLate);
 }
 
 void CompileController::settingsEdited() {
@@ -83,16 +83,17 @@ void CompileController::onReply(const EngineReply& reply) {
         emit verified(reply);
         return;
     }
-    // A map comes after a plain reply of a request that asked for one; one of no PTX maps nothing.
-    mappingGeneration_ = lineMap_ && reply.result && !reply.result->ptx.empty() ? reply.generation : 0;
+    // The SASS and the map come after a plain reply that has PTX; one of no PTX has neither.
+    lateGeneration_ = reply.result && !reply.result->ptx.empty() ? reply.generation : 0;
     emit replyShown(reply);
 }
 
-void CompileController::onLineMap(quint64 generation, const std::shared_ptr<const inspect::LineMap>& map) {
-    // Only the map of the reply on screen: an older one is of other text.
-    if (generation != generation_ || generation <= cancelledUpTo_ || generation != mappingGeneration_) return;
-    mappingGeneration_ = 0;
-    emit lineMapShown(generation, map);
+void CompileController::onLate(quint64 generation, const std::shared_ptr<const pipeline::CompileResult>& result) {
+    // Only the rest of the reply on screen: an older one is of other text.
+    if (generation != generation_ || generation <= cancelledUpTo_ || generation != lateGeneration_) return;
+    lateGeneration_ = 0;
+    emit lateShown(generation, result);
+    if (lineMap_) emit lineMapShown(generation, result ? result->lineMap : nullptr);
 }
 
 void CompileController::setBusy(bool b) {

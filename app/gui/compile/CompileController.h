@@ -29,7 +29,7 @@ public:
     void setLineMap(bool on) { lineMap_ = on; }
     bool lineMap() const { return lineMap_; }
     // The newest shown reply's map is still being made.
-    bool mapping() const { return mappingGeneration_ != 0; }
+    bool mapping() const { return lineMap_ && lateGeneration_ != 0; }
 
     bool autoCompile() const { return auto_; }
     void setAutoCompile(bool on);
@@ -55,14 +55,16 @@ signals:
     void replyShown(const nvpg::gui::EngineReply& reply);  // the newest, not cancelled
     void verified(const nvpg::gui::EngineReply& reply);    // the same, for verifyNow's request
     void cancelled();
-    // The line map of the reply last shown by replyShown (map null: none came).
+    // The complete result of the reply last shown by replyShown, with its SASS and map (null:
+    // none came), then, when maps are asked for, its map alone.
+    void lateShown(quint64 generation, std::shared_ptr<const nvpg::pipeline::CompileResult> result);
     void lineMapShown(quint64 generation, std::shared_ptr<const nvpg::inspect::LineMap> map);
     void stageChanged(const QString& stage);
 
 private:
     void onReply(const EngineReply& reply);
     void onStage(quint64 generation, const pipeline::StageEvent& stage);
-    void onLineMap(quint64 generation, const std::shared_ptr<const inspect::LineMap>& map);
+    void onLate(quint64 generation, const std::shared_ptr<const pipeline::CompileResult>& result);
     void setBusy(bool b);
     void submit(bool verifyOnly);
 
@@ -76,7 +78,7 @@ private:
     quint64 generation_ = 0;
     quint64 cancelledUpTo_ = 0;
     quint64 verifyGeneration_ = 0;  // the newest verify-only request
-    quint64 mappingGeneration_ = 0;  // a shown reply whose map is still to come
+    quint64 lateGeneration_ = 0;  // a shown reply whose SASS or map is still to come
     bool lineMap_ = true;
     bool auto_ = true;
     bool busy_ = false;

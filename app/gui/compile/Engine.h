@@ -74,10 +74,12 @@ public:
     }
 
 signals:
-    // With job.lineMap: the plain reply first (as soon as it is there), then lineMapped when the
-    // twin's compile is done (map null when none came: stopped, or an error reply).
+    // With late outputs (pipeline::hasLateOutputs: the SASS, the line map): the plain reply
+    // first, as soon as it is there, then lateReplied with the complete result once they are
+    // made (null after an error reply; a result whose SASS and map say why when the engine
+    // ended or was stopped making them).
     void replied(const nvpg::gui::EngineReply& reply);
-    void lineMapped(quint64 generation, std::shared_ptr<const nvpg::inspect::LineMap> map);
+    void lateReplied(quint64 generation, std::shared_ptr<const nvpg::pipeline::CompileResult> result);
     // The engine started a stage of that request's compile (delivered on the UI thread).
     void stageStarted(quint64 generation, const nvpg::pipeline::StageEvent& stage);
     void runReplied(const nvpg::gui::RunReply& reply);
@@ -106,3 +108,4 @@ Q_DECLARE_METATYPE(nvpg::pipeline::Job)
 Q_DECLARE_METATYPE(nvpg::pipeline::StageEvent)
 Q_DECLARE_METATYPE(std::shared_ptr<const nvpg::toolkit::Toolkit>)
 Q_DECLARE_METATYPE(std::shared_ptr<const nvpg::inspect::LineMap>)
+Q_DECLARE_METATYPE(std::shared_ptr<const nvpg::pipeline::CompileResult>)

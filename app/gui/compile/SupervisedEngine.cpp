@@ -66,6 +66,9 @@ public slots:
                 {
                     std::lock_guard lock(inFlight_->mutex);
                     inFlight_->plainSent = true;
+                    // What was sent when, for whoever reads it once the plain reply is shown.
+                    inFlight_->sentGeneration = job.generation;
+                    inFlight_->sentAt = compiler_->lastSent();
                 }
                 emit replied(early);
             });
@@ -80,8 +83,11 @@ public slots:
             if (cancel->cancelled() && !compiler_->inProcess()) ++inFlight_->stopped;
         }
         if (plainSent) {
-            // Stopped while mapping: the plain result stands, there is just no map.
-            emit lineMapped(job.generation, !cancel->cancelled() && r ? r->lineMap : nullptr);
+            // The plain result is on screen; stopped while making the rest, it stands alone.
+            if (pipeline::hasLateOutputs(job))
+                emit lateReplied(job.generation, !cancel->cancelled() && r
+                                                 ? std::make_shared<const pipeline::CompileResult>(std::move(*r))
+                                                 : nullptr);
             return;
         }
         if (cancel->cancelled())
@@ -91,7 +97,7 @@ public slots:
         else
             reply.error = QString::fromStdString(r.error().message);
         emit replied(reply);
-        if (job.lineMap) emit lineMapped(job.generation, reply.result ? reply.result->lineMap : nullptr);
+        if (pipeline::hasLateOutputs(job)) emit lateReplied(job.generation, reply.result);
     }
     void setToolkit(std::shared_ptr<const nvpg::toolkit::Toolkit> toolkit, const QString& whyNone) {
         // libNVVM works in the engine process: input that kills it takes only that process.
@@ -110,7 +116,7 @@ public:
 signals:
     void replied(const nvpg::gui::EngineReply& reply);
     void stageStarted(quint64 generation, const nvpg::pipeline::StageEvent& stage);
-    void lineMapped(quint64 generation, std::shared_ptr<const nvpg::inspect::LineMap> map);
+    void lateReplied(quint64 generation, std::shared_ptr<const nvpg::pipeline::CompileResult> result);
 
 private:
     static EngineReply cancelledReply(quint64 generation) {
@@ -194,6 +200,8 @@ SupervisedEngine::SupervisedEngine(std::shared_ptr<const toolkit::Toolkit> toolk
     qRegisterMetaType<nvpg::pipeline::StageEvent>("nvpg::pipeline::StageEvent");
     qRegisterMetaType<std::shared_ptr<const nvpg::toolkit::Toolkit>>("std::shared_ptr<const nvpg::toolkit::Toolkit>");
     qRegisterMetaType<std::shared_ptr<const nvpg::inspect::LineMap>>("std::shared_ptr<const nvpg::inspect::LineMap>");
+    qRegisterMetaType<std::shared_ptr<const nvpg::pipeline::CompileResult>>(
+        "std::shared_ptr<const nvpg::pipeline::CompileResult>");
     qRegisterMetaType<nvpg::gui::RunRequest>();
     qRegisterMetaType<nvpg::gui::RunReply>();
     thread_.setObjectName("nvpg-engine");
@@ -204,7 +212,7 @@ SupervisedEngine::SupervisedEngine(std::shared_ptr<const toolkit::Toolkit> toolk
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &CompileWorker::replied, this, &Engine::replied, Qt::QueuedConnection);
     connect(worker_, &CompileWorker::stageStarted, this, &Engine::stageStarted, Qt::QueuedConnection);
-    connect(worker_, &CompileWorker::lineMapped, this, &Engine::lineMapped, Qt::QueuedConnection);
+    connect(worker_, &CompileWorker::lateReplied, this, &Engine::lateReplied, Qt::QueuedConnection);
     thread_.start();
 
     runThread_.setObjectName("nvpg-run");

@@ -459,6 +459,16 @@ void OutputView::showResult(const std::shared_ptr<const pipeline::CompileResult>
     if (diffMode()) refreshDiff();
 }
 
+void OutputView::showLate(const std::shared_ptr<const pipeline::CompileResult>& result) {
+    // The same compile as on screen, with its SASS: only the SASS pane and what exports change.
+    if (!result || !result_) return;
+    result_ = result;
+    summary_ = pipeline::summarizeResult(*result_, ltoUnavailable_.toStdString());
+    setPaneText(sassEdit_, fromStd(result_->sass));
+    updateHeaders();
+    updateActions();
+}
+
 void OutputView::clear() {
     result_.reset();
     summary_ = {};
@@ -566,7 +576,8 @@ void OutputView::updateSassPane() {
     if (r.sass.empty()) {
         sassHeader_->setText(tr("SASS"));
         sassHeader_->setToolTip({});
-        const QString why = !r.sassUnavailable.empty() ? fromStd(r.sassUnavailable)
+        const QString why = r.sassPending ? tr("Disassembling the cubin (nvdisasm)…")
+                            : !r.sassUnavailable.empty() ? fromStd(r.sassUnavailable)
                             : r.ptx.empty()                ? tr("No SASS: there is no PTX.")
                             : !sassUnavailable_.isEmpty()  ? sassUnavailable_
                                                            : tr("No SASS was made for this compile.");

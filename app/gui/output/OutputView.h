@@ -40,6 +40,8 @@ public:
 
     // Fills both panes from a reply; an error reply keeps the last output and says why on top.
     void showReply(const EngineReply& reply);
+    // The complete result of the reply on screen, once its SASS is made (Engine::lateReplied).
+    void showLate(const std::shared_ptr<const pipeline::CompileResult>& result);
     void clear();
     // The panes' text is from before a compile that was cancelled: the headers say so (`why`)
     // until the next reply.

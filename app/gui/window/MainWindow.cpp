@@ -224,6 +224,9 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     });
     connect(controller_, &CompileController::replyShown, this, &MainWindow::showReply);
     links_ = new LineMapLinks(editors_, output_, document_, this);
+    // The SASS first: the map's bands are laid on its text.
+    connect(controller_, &CompileController::lateShown, this,
+            [this](quint64, std::shared_ptr<const pipeline::CompileResult> result) { output_->showLate(result); });
     connect(controller_, &CompileController::lineMapShown, this,
             [this](quint64, std::shared_ptr<const inspect::LineMap> map) { links_->setMap(std::move(map)); });
     connect(editors_, &EditorArea::edited, links_, &LineMapLinks::textEdited);
