@@ -159,30 +159,18 @@ int mappedOutputLines(const inspect::OutputMap& map) {
     return n;
 }
 
-std::vector<std::string_view> linesOf(std::string_view text) {
-    std::vector<std::string_view> out;
-    size_t start = 0;
-    while (start < text.size()) {
-        const size_t nl = text.find('\n', start);
-        const size_t end = nl == std::string_view::npos ? text.size() : nl;
-        out.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-    return out;
-}
-
 // What a person checks of a map against the module texts: every IR line it names is an
 // instruction line of that module, every instruction line went somewhere or is listed as
 // optimised away, and each output line it colours is code.
 void checkMapAgainstModules(const inspect::OutputMap& map, const Twins& t, std::string_view output) {
-    const auto outLines = linesOf(output);
+    const auto outLines = support::splitLines(output);
     for (size_t i = 0; i < map.origin.size(); ++i) {
         const auto& o = map.origin[i];
         if (o.module < 0) continue;
         QVERIFY(size_t(o.module) < t.mapped.size());
         const auto& lines = t.mapped[size_t(o.module)].instructionLines;
         // Or its define's line: the function's entry (parameter loads) has its subprogram's line.
-        const auto text = linesOf(t.twins[size_t(o.module)].mappedText);
+        const auto text = support::splitLines(t.twins[size_t(o.module)].mappedText);
         const bool define = size_t(o.line) <= text.size() && support::startsWith(text[size_t(o.line) - 1], "define ");
         QVERIFY2(define || std::binary_search(lines.begin(), lines.end(), o.line),
                  qPrintable(QString("output line %1 maps to %2:%3, which is no instruction line")
@@ -235,7 +223,7 @@ std::string assembleBitcode(const std::string& text) {
 }
 
 int lineOf(std::string_view text, std::string_view needle) {
-    const auto lines = linesOf(text);
+    const auto lines = support::splitLines(text);
     for (size_t i = 0; i < lines.size(); ++i)
         if (lines[i].find(needle) != std::string_view::npos) return int(i) + 1;
     qFatal("no line with %s", std::string(needle).c_str());
@@ -299,7 +287,7 @@ void TestInspect::strippedTwinPtxIsThePlainPtx() {
 
     const auto map = inspect::mapPtx(plain.result, twin.result, t.mapped, "PTX");
     QVERIFY2(map.available(), map.unavailable.c_str());
-    QCOMPARE(map.origin.size(), linesOf(plain.result).size());
+    QCOMPARE(map.origin.size(), support::splitLines(plain.result).size());
     checkMapAgainstModules(map, t, plain.result);
     // Each module with a define has lines in the PTX (every one here is compiled into it).
     int instructions = 0, mapped = 0;
@@ -369,7 +357,7 @@ void TestInspect::twoModulesMapToTheirOwnFiles() {
     QVERIFY2(map.ptx.available(), map.ptx.unavailable.c_str());
 
     // The kernel's body (.entry fade) holds lines of both files: smoothstep is inlined into it.
-    const auto lines = linesOf(plain.result);
+    const auto lines = support::splitLines(plain.result);
     const int entry = lineOf(plain.result, ".entry fade");
     int end = entry;
     while (size_t(end) < lines.size() && support::trim(lines[size_t(end) - 1]) != "}") ++end;
@@ -619,7 +607,7 @@ other:
     QCOMPARE(twin->instructionLines, (std::vector<int>{6, 7, 12, 14, 17}));
     QCOMPARE(twin->calls, (std::vector<std::pair<int, std::string>>{{12, "g"}}));
     const auto& out = twin->module.bytes;
-    const auto lines = linesOf(out);
+    const auto lines = support::splitLines(out);
     // The user's lines stay where they were, each instruction with its own line's location.
     QVERIFY(support::startsWith(lines[2], "define i32 @\"odd name\"(ptr %p, i32 %x)"));
     QVERIFY2(lines[3].find("!dbg !") != std::string_view::npos, lines[3].data());  // the body's brace
@@ -704,7 +692,7 @@ void TestInspect::locationsAreRead() {
         "\t.file\t3 \"/src\" \"lib.ll\"\n";
     const auto located = inspect::readLocations(ptx);
     QCOMPARE(located.lines.size(), size_t(14));
-    QCOMPARE(linesOf(located.text).size(), size_t(14));
+    QCOMPARE(support::splitLines(located.text).size(), size_t(14));
     QVERIFY(located.text.find("\t.loc\t") == std::string::npos && located.text.find(".file") == std::string::npos);
     QVERIFY(located.text.find(".local .align 4") != std::string::npos);
     using L = inspect::LocatedLine;
