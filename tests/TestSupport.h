@@ -7,6 +7,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -37,6 +38,7 @@
 #include "support/Files.h"
 #include "support/Text.h"
 #include "toolkit/Toolkit.h"
+#include "workspace/Workspace.h"
 
 namespace nvpg::test {
 
@@ -52,6 +54,22 @@ inline std::filesystem::path binaryDir() {
 }
 inline std::filesystem::path dataDir() { return sourceDir() / "tests/data"; }
 inline std::filesystem::path examplesDir() { return sourceDir() / "resources/examples"; }
+
+// The bundled examples by name ("saxpy", "two-modules", ...), sorted: every .nvpg the app offers.
+inline std::vector<std::string> exampleNames() {
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(examplesDir()))
+        if (e.path().extension() == ".nvpg") names.push_back(e.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+inline std::filesystem::path examplePath(const std::string& name) { return examplesDir() / (name + ".nvpg"); }
+// A bundled example's workspace, as the app opens it; one that does not load ends the suite.
+inline workspace::Workspace loadExample(const std::string& name) {
+    auto ws = workspace::loadWorkspace(examplePath(name));
+    if (!ws) qFatal("%s", ws.error().message.c_str());
+    return *ws;
+}
 
 // The real libNVVM, libdevice and nvJitLink, found the way the product finds them; loaded once
 // per test binary. The tests that prove features need them, so a missing toolkit fails the test.

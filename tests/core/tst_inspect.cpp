@@ -41,18 +41,9 @@ struct Case {
     bool libdevice = false;
 };
 
-std::vector<std::string> exampleNames() {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(test::examplesDir()))
-        if (e.path().extension() == ".nvpg") names.push_back(e.path().stem().string());
-    std::sort(names.begin(), names.end());
-    return names;
-}
-
 Case exampleCase(const std::string& name) {
-    auto ws = workspace::loadWorkspace(test::examplesDir() / (name + ".nvpg"));
-    if (!ws) qFatal("%s", ws.error().message.c_str());
-    return {ws->modules, ws->options, ws->libdevice};
+    const auto ws = test::loadExample(name);
+    return {ws.modules, ws.options, ws.libdevice};
 }
 
 std::vector<std::string> numbaNames() {
@@ -258,7 +249,7 @@ private slots:
 void TestInspect::strippedTwinPtxIsThePlainPtx_data() {
     QTest::addColumn<QString>("source");
     QTest::addColumn<QString>("name");
-    for (const auto& n : exampleNames()) QTest::newRow(("example " + n).c_str()) << "example" << qs(n);
+    for (const auto& n : test::exampleNames()) QTest::newRow(("example " + n).c_str()) << "example" << qs(n);
     for (const auto& n : numbaNames()) QTest::newRow(("numba " + n).c_str()) << "numba" << qs(n);
 }
 
