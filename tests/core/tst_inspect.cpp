@@ -190,27 +190,26 @@ std::string llvmTool(const char* name) {
     return support::findInPath(name);
 }
 
+// An llvm-14 tool (llvm-dis-14, llvm-as-14) reading `input` from stdin: what it writes, byte for byte.
+std::string runLlvmTool(const char* name, const std::string& input) {
+    QProcess p;
+    p.start(qs(llvmTool(name)), {"-", "-o", "-"});
+    if (!p.waitForStarted(5000)) qFatal("%s did not start", name);
+    p.write(input.data(), qint64(input.size()));
+    p.closeWriteChannel();
+    if (!p.waitForFinished(30000) || p.exitCode() != 0)
+        qFatal("%s failed: %s", name, p.readAllStandardError().constData());
+    const QByteArray out = p.readAllStandardOutput();
+    return std::string(out.constData(), size_t(out.size()));
+}
+
 // What the editor shows for a bitcode module: llvm-dis-14 reading it from stdin.
 std::string editorDisassembly(const std::string& bytes) {
-    QProcess p;
-    p.start(qs(llvmTool("llvm-dis-14")), {"-", "-o", "-"});
-    if (!p.waitForStarted(5000)) qFatal("llvm-dis-14 did not start");
-    p.write(bytes.data(), qint64(bytes.size()));
-    p.closeWriteChannel();
-    if (!p.waitForFinished(30000) || p.exitCode() != 0) qFatal("llvm-dis-14 failed");
-    return p.readAllStandardOutput().toStdString();
+    return runLlvmTool("llvm-dis-14", bytes);
 }
 
 std::string assembleBitcode(const std::string& text) {
-    QProcess p;
-    p.start(qs(llvmTool("llvm-as-14")), {"-", "-o", "-"});
-    if (!p.waitForStarted(5000)) qFatal("llvm-as-14 did not start");
-    p.write(text.data(), qint64(text.size()));
-    p.closeWriteChannel();
-    if (!p.waitForFinished(30000) || p.exitCode() != 0)
-        qFatal("llvm-as-14 failed: %s", p.readAllStandardError().constData());
-    const QByteArray out = p.readAllStandardOutput();
-    return std::string(out.constData(), size_t(out.size()));
+    return runLlvmTool("llvm-as-14", text);
 }
 
 int lineOf(std::string_view text, std::string_view needle) {
