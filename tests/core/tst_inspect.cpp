@@ -137,6 +137,24 @@ Twins twinsOf(const std::vector<nvvm::Module>& modules) {
     return t;
 }
 
+// A program compiled both ways the map needs: plainly, and as its twins with -generate-line-info.
+struct Compiled {
+    nvvm::CompileOutput plain;
+    Twins t;
+    nvvm::CompileOutput twin;
+};
+
+// Both compiles must succeed: a failed one fails the calling test, which then returns
+// (QTest::currentTestFailed()).
+void compileBothWays(const std::vector<nvvm::Module>& modules, const nvvm::Options& options, bool libdevice,
+                     Compiled& out) {
+    out.plain = compile(modules, options, libdevice);
+    QVERIFY2(out.plain.ok, qPrintable(logOf(out.plain)));
+    out.t = twinsOf(modules);
+    out.twin = compile(out.t.modules, withLineInfo(options), libdevice);
+    QVERIFY2(out.twin.ok, qPrintable(logOf(out.twin)));
+}
+
 int countLocLines(std::string_view ptx) {
     int n = 0;
     for (auto line : support::splitLines(ptx)) n += inspect::isLocationLine(line);
@@ -263,11 +281,10 @@ void TestInspect::strippedTwinPtxIsThePlainPtx() {
     if (std::any_of(c.modules.begin(), c.modules.end(), [](const nvvm::Module& m) { return m.isBitcode(); }) &&
         inspect::findBitcodeTools().llvmDis.empty())
         QSKIP("llvm-dis-14/llvm-as-14 are not on PATH: install llvm-14 to map bitcode modules");
-    const auto plain = compile(c.modules, c.options, c.libdevice);
-    QVERIFY2(plain.ok, qPrintable(logOf(plain)));
-    const auto t = twinsOf(c.modules);
-    const auto twin = compile(t.modules, withLineInfo(c.options), c.libdevice);
-    QVERIFY2(twin.ok, qPrintable(logOf(twin)));
+    Compiled both;
+    compileBothWays(c.modules, c.options, c.libdevice, both);
+    if (QTest::currentTestFailed()) return;
+    const auto& [plain, t, twin] = both;
     QVERIFY2(countLocLines(twin.result) > 0, "the twin's PTX has no .loc lines");
     QCOMPARE(countLocLines(plain.result), 0);
     const auto located = inspect::readLocations(twin.result);
@@ -306,11 +323,10 @@ void TestInspect::sinfCallMapsToLibdevicesBody() {
     const auto m = test::irFixture("sinf.ll");
     nvvm::Options options;
     options.arch = "compute_90";
-    const auto plain = compile({m}, options, true);
-    QVERIFY2(plain.ok, qPrintable(logOf(plain)));
-    const auto t = twinsOf({m});
-    const auto twin = compile(t.modules, withLineInfo(options), true);
-    QVERIFY2(twin.ok, qPrintable(logOf(twin)));
+    Compiled both;
+    compileBothWays({m}, options, true, both);
+    if (QTest::currentTestFailed()) return;
+    const auto& [plain, t, twin] = both;
     inspect::LineMap map;
     map.modules = t.mapped;
     map.ptx = inspect::mapPtx(plain.result, twin.result, t.mapped, "PTX");
@@ -336,11 +352,10 @@ void TestInspect::sinfCallMapsToLibdevicesBody() {
 void TestInspect::twoModulesMapToTheirOwnFiles() {
     const auto c = exampleCase("two-modules");
     QCOMPARE(c.modules.size(), size_t(2));
-    const auto plain = compile(c.modules, c.options, c.libdevice);
-    QVERIFY2(plain.ok, qPrintable(logOf(plain)));
-    const auto t = twinsOf(c.modules);
-    const auto twin = compile(t.modules, withLineInfo(c.options), c.libdevice);
-    QVERIFY2(twin.ok, qPrintable(logOf(twin)));
+    Compiled both;
+    compileBothWays(c.modules, c.options, c.libdevice, both);
+    if (QTest::currentTestFailed()) return;
+    const auto& [plain, t, twin] = both;
     inspect::LineMap map;
     map.modules = t.mapped;
     map.ptx = inspect::mapPtx(plain.result, twin.result, t.mapped, "PTX");
@@ -382,11 +397,10 @@ void TestInspect::oddModuleNamesAreFound() {
         m.name = name;
         nvvm::Options options;
         options.arch = "compute_90";
-        const auto plain = compile({m}, options, true);
-        QVERIFY2(plain.ok, qPrintable(logOf(plain)));
-        const auto t = twinsOf({m});
-        const auto twin = compile(t.modules, withLineInfo(options), true);
-        QVERIFY2(twin.ok, qPrintable(logOf(twin)));
+        Compiled both;
+        compileBothWays({m}, options, true, both);
+        if (QTest::currentTestFailed()) return;
+        const auto& [plain, t, twin] = both;
         const auto map = inspect::mapPtx(plain.result, twin.result, t.mapped, "PTX");
         QVERIFY2(map.available(), map.unavailable.c_str());
         QVERIFY2(map.rangesOf(name, lineOf(m.bytes, "call float @__nv_sinf")).size() > 0, name.c_str());
@@ -396,11 +410,10 @@ void TestInspect::oddModuleNamesAreFound() {
 void TestInspect::optZeroIsUnavailableNotWrong() {
     auto c = exampleCase("saxpy");
     c.options.opt = 0;
-    const auto plain = compile(c.modules, c.options, c.libdevice);
-    QVERIFY2(plain.ok, qPrintable(logOf(plain)));
-    const auto t = twinsOf(c.modules);
-    const auto twin = compile(t.modules, withLineInfo(c.options), c.libdevice);
-    QVERIFY2(twin.ok, qPrintable(logOf(twin)));
+    Compiled both;
+    compileBothWays(c.modules, c.options, c.libdevice, both);
+    if (QTest::currentTestFailed()) return;
+    const auto& [plain, t, twin] = both;
     QVERIFY(inspect::readLocations(twin.result).text != plain.result);
     const auto map = inspect::mapPtx(plain.result, twin.result, t.mapped, "PTX", " at -opt=0");
     QVERIFY(!map.available());
@@ -436,12 +449,11 @@ void TestInspect::ltoLinkedPtxIsMapped() {
     c.options.genLto = true;
     const auto* jit = test::realToolkit()->nvJitLink();
     QVERIFY2(jit, "nvJitLink is needed for the LTO map");
-    const auto plainIr = compile(c.modules, c.options, c.libdevice);
-    QVERIFY2(plainIr.ok, qPrintable(logOf(plainIr)));
-    const auto t = twinsOf(c.modules);
+    Compiled both;
+    compileBothWays(c.modules, c.options, c.libdevice, both);
+    if (QTest::currentTestFailed()) return;
+    const auto& [plainIr, t, twinIr] = both;
     const auto twinOptions = withLineInfo(c.options);
-    const auto twinIr = compile(t.modules, twinOptions, c.libdevice);
-    QVERIFY2(twinIr.ok, qPrintable(logOf(twinIr)));
 
     const auto plainFlags = lto::linkOptionsFor(c.options);
     auto twinFlags = lto::linkOptionsFor(twinOptions);
