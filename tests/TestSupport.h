@@ -19,6 +19,8 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 // AddressSanitizer reserves terabytes of address space for its shadow memory: under a lowered
 // limit on it (ulimit -v, RLIMIT_AS) a sanitized program fails before the code under test runs.
 // Tests that need such a limit skip it, or check the rest, in that build.
@@ -115,6 +117,19 @@ inline std::string readText(const std::filesystem::path& p) {
     auto r = support::readFile(p);
     if (!r) qFatal("%s", r.error().message.c_str());
     return *r;
+}
+
+// A numba-cuda fixture's modules (tests/data/numba/<kernel>.json names them), in the order numba
+// adds them to its program.
+inline std::vector<nvvm::Module> numbaModules(const std::string& kernel) {
+    const auto dir = dataDir() / "numba";
+    const auto meta = nlohmann::json::parse(readText(dir / (kernel + ".json")));
+    std::vector<nvvm::Module> modules;
+    for (const auto& m : meta["modules"]) {
+        const auto file = m.get<std::string>();
+        modules.push_back({file, readText(dir / file), false});
+    }
+    return modules;
 }
 
 // nvpg, as built (NVPG_CLI in the environment moves it: the GPU machine runs a copy elsewhere).

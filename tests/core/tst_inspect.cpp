@@ -58,12 +58,8 @@ std::vector<std::string> numbaNames() {
 // (numba adds it to every program).
 Case numbaCase(const std::string& name) {
     const auto dir = test::dataDir() / "numba";
-    const auto meta = nlohmann::json::parse(test::readText(dir / (name + ".json")));
     Case c;
-    for (const auto& m : meta["modules"]) {
-        const auto file = m.get<std::string>();
-        c.modules.push_back({file, test::readText(dir / file), false});
-    }
+    c.modules = test::numbaModules(name);
     const auto options = test::readText(dir / (name + ".options"));
     for (auto line : support::splitLines(options)) {
         line = support::trim(line);
