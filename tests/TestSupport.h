@@ -7,6 +7,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -17,6 +18,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 // AddressSanitizer reserves terabytes of address space for its shadow memory: under a lowered
 // limit on it (ulimit -v, RLIMIT_AS) a sanitized program fails before the code under test runs.
@@ -37,6 +40,7 @@
 #include "support/Files.h"
 #include "support/Text.h"
 #include "toolkit/Toolkit.h"
+#include "workspace/Workspace.h"
 
 namespace nvpg::test {
 
@@ -52,6 +56,22 @@ inline std::filesystem::path binaryDir() {
 }
 inline std::filesystem::path dataDir() { return sourceDir() / "tests/data"; }
 inline std::filesystem::path examplesDir() { return sourceDir() / "resources/examples"; }
+
+// The bundled examples by name ("saxpy", "two-modules", ...), sorted: every .nvpg the app offers.
+inline std::vector<std::string> exampleNames() {
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(examplesDir()))
+        if (e.path().extension() == ".nvpg") names.push_back(e.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+inline std::filesystem::path examplePath(const std::string& name) { return examplesDir() / (name + ".nvpg"); }
+// A bundled example's workspace, as the app opens it; one that does not load ends the suite.
+inline workspace::Workspace loadExample(const std::string& name) {
+    auto ws = workspace::loadWorkspace(examplePath(name));
+    if (!ws) qFatal("%s", ws.error().message.c_str());
+    return *ws;
+}
 
 // The real libNVVM, libdevice and nvJitLink, found the way the product finds them; loaded once
 // per test binary. The tests that prove features need them, so a missing toolkit fails the test.
@@ -97,6 +117,19 @@ inline std::string readText(const std::filesystem::path& p) {
     auto r = support::readFile(p);
     if (!r) qFatal("%s", r.error().message.c_str());
     return *r;
+}
+
+// A numba-cuda fixture's modules (tests/data/numba/<kernel>.json names them), in the order numba
+// adds them to its program.
+inline std::vector<nvvm::Module> numbaModules(const std::string& kernel) {
+    const auto dir = dataDir() / "numba";
+    const auto meta = nlohmann::json::parse(readText(dir / (kernel + ".json")));
+    std::vector<nvvm::Module> modules;
+    for (const auto& m : meta["modules"]) {
+        const auto file = m.get<std::string>();
+        modules.push_back({file, readText(dir / file), false});
+    }
+    return modules;
 }
 
 // nvpg, as built (NVPG_CLI in the environment moves it: the GPU machine runs a copy elsewhere).

@@ -52,18 +52,6 @@ std::string quoted(std::string_view line) {
     return fmt::format("`{}`", support::printable(line));
 }
 
-std::vector<std::string_view> lines(std::string_view text) {
-    std::vector<std::string_view> out;
-    size_t start = 0;
-    while (start < text.size()) {
-        const size_t nl = text.find('\n', start);
-        const size_t end = nl == std::string_view::npos ? text.size() : nl;
-        out.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-    return out;
-}
-
 std::string_view outputLabel(MappedOutput output) {
     switch (output) {
         case MappedOutput::Ptx:
@@ -167,10 +155,11 @@ OutputMap mapPtx(std::string_view plainPtx, std::string_view twinPtx, const std:
     const auto plain = stripLocations(plainPtx);
     const auto twin = readLocations(twinPtx);
     if (plain.text != twin.text) {
-        const auto a = lines(plain.text), b = lines(twin.text);
+        const auto a = support::splitLines(plain.text), b = support::splitLines(twin.text);
         size_t i = 0;
         while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
-        const int plainLine = i < plain.plainLine.size() ? plain.plainLine[i] : int(lines(plainPtx).size()) + 1;
+        const int plainLine =
+            i < plain.plainLine.size() ? plain.plainLine[i] : int(support::splitLines(plainPtx).size()) + 1;
         map.unavailable = fmt::format(
             "the line-annotated compile gave other {} than the plain one{} (first difference at line {}: {} vs {}), "
             "so its lines are not mapped",
@@ -178,8 +167,8 @@ OutputMap mapPtx(std::string_view plainPtx, std::string_view twinPtx, const std:
             i < b.size() ? quoted(b[i]) : std::string("the end"));
         return map;
     }
-    map.origin.assign(lines(plainPtx).size(), IrLine{});
-    const auto kept = lines(plain.text);
+    map.origin.assign(support::splitLines(plainPtx).size(), IrLine{});
+    const auto kept = support::splitLines(plain.text);
     std::map<std::string, int> moduleOf;
     for (size_t i = 0; i < kept.size() && i < twin.lines.size(); ++i) {
         const auto& at = twin.lines[i];

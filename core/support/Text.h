@@ -9,6 +9,9 @@
 namespace nvpg::support {
 
 std::string_view trim(std::string_view s);
+// The text's lines as an editor numbers them (line N is splitLines(text)[N - 1]): a final newline
+// ends the last line rather than starting an empty one ("a\nb\n" has the lines of "a\nb"), "" has
+// none, "\n" one empty line, and the \r of a CRLF line is not part of it.
 std::vector<std::string_view> splitLines(std::string_view text);
 std::vector<std::string_view> split(std::string_view text, char sep);
 bool startsWith(std::string_view s, std::string_view prefix);

@@ -23,17 +23,6 @@ QString qs(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-std::vector<std::string> exampleNames() {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(test::examplesDir()))
-        if (e.path().extension() == ".nvpg") names.push_back(e.path().stem().string());
-    std::sort(names.begin(), names.end());
-    return names;
-}
-
-fs::path nvpgPath(const std::string& example) {
-    return test::examplesDir() / (example + ".nvpg");
-}
 fs::path srcDir(const std::string& example) {
     return test::examplesDir() / "src" / example;
 }
@@ -44,12 +33,6 @@ nlohmann::json sourceSpec(const std::string& example) {
     if (doc.is_discarded() || !doc.contains("modules"))
         qFatal("%s: workspace.json is not valid", example.c_str());
     return doc;
-}
-
-workspace::Workspace load(const std::string& example) {
-    auto ws = workspace::loadWorkspace(nvpgPath(example));
-    if (!ws) qFatal("%s", ws.error().message.c_str());
-    return *ws;
 }
 
 // Kernels as the IR declares them: `!{void (...)* @name, !"kernel", i32 1}`.
@@ -123,13 +106,13 @@ private slots:
 private:
     static void rows() {
         QTest::addColumn<QString>("example");
-        for (const auto& n : exampleNames()) QTest::newRow(n.c_str()) << qs(n);
+        for (const auto& n : test::exampleNames()) QTest::newRow(n.c_str()) << qs(n);
     }
 };
 
 void TestExamples::everySourceHasAnExample() {
     std::set<std::string> built, sources;
-    for (const auto& n : exampleNames()) built.insert(n);
+    for (const auto& n : test::exampleNames()) built.insert(n);
     for (const auto& e : fs::directory_iterator(test::examplesDir() / "src"))
         if (fs::exists(e.path() / "workspace.json")) sources.insert(e.path().filename().string());
     QCOMPARE(names(built), names(sources));
@@ -140,7 +123,7 @@ void TestExamples::everySourceHasAnExample() {
 
 void TestExamples::loads() {
     QFETCH(QString, example);
-    auto ws = workspace::loadWorkspace(nvpgPath(example.toStdString()));
+    auto ws = workspace::loadWorkspace(test::examplePath(example.toStdString()));
     QVERIFY2(ws.ok(), ws.ok() ? "" : ws.error().message.c_str());
     QCOMPARE(qs(ws->name), example);
     QVERIFY(!ws->description.empty());
@@ -152,7 +135,7 @@ void TestExamples::loads() {
 void TestExamples::modulesMatchSources() {
     QFETCH(QString, example);
     const auto name = example.toStdString();
-    const auto ws = load(name);
+    const auto ws = test::loadExample(name);
     const auto spec = sourceSpec(name);
     QCOMPARE(ws.modules.size(), spec["modules"].size());
     for (size_t i = 0; i < ws.modules.size(); ++i) {
@@ -175,7 +158,7 @@ void TestExamples::modulesMatchSources() {
 void TestExamples::bitcodeIsWhatLlvmAsWrites() {
     QFETCH(QString, example);
     const auto name = example.toStdString();
-    const auto ws = load(name);
+    const auto ws = test::loadExample(name);
     const auto spec = sourceSpec(name);
     bool any = false;
     for (size_t i = 0; i < ws.modules.size(); ++i) any = any || ws.modules[i].isBitcode();
@@ -205,7 +188,7 @@ void TestExamples::bitcodeIsWhatLlvmAsWrites() {
 void TestExamples::fileIsWhatTheSerializerWrites() {
     QFETCH(QString, example);
     const auto name = example.toStdString();
-    const auto bytes = test::readText(nvpgPath(name));
+    const auto bytes = test::readText(test::examplePath(name));
     auto ws = workspace::parseWorkspace(bytes, name);
     QVERIFY2(ws.ok(), ws.ok() ? "" : ws.error().message.c_str());
     QCOMPARE(qs(workspace::serializeWorkspace(*ws)), qs(bytes));
@@ -213,7 +196,7 @@ void TestExamples::fileIsWhatTheSerializerWrites() {
 
 void TestExamples::compilesWithEveryKernel() {
     QFETCH(QString, example);
-    const auto ws = load(example.toStdString());
+    const auto ws = test::loadExample(example.toStdString());
     const auto kernels = annotatedKernels(ws);
     QVERIFY2(!kernels.empty(), "the example's IR annotates no kernel");
 
@@ -245,7 +228,7 @@ void TestExamples::ltoKeepsOrDropsKernels_data() {
 void TestExamples::ltoKeepsOrDropsKernels() {
     QFETCH(QString, example);
     QFETCH(bool, kept);
-    const auto ws = load(example.toStdString());
+    const auto ws = test::loadExample(example.toStdString());
     const auto kernels = annotatedKernels(ws);
     QCOMPARE(kernels.size(), size_t(2));
 

@@ -41,18 +41,9 @@ struct Case {
     bool libdevice = false;
 };
 
-std::vector<std::string> exampleNames() {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(test::examplesDir()))
-        if (e.path().extension() == ".nvpg") names.push_back(e.path().stem().string());
-    std::sort(names.begin(), names.end());
-    return names;
-}
-
 Case exampleCase(const std::string& name) {
-    auto ws = workspace::loadWorkspace(test::examplesDir() / (name + ".nvpg"));
-    if (!ws) qFatal("%s", ws.error().message.c_str());
-    return {ws->modules, ws->options, ws->libdevice};
+    const auto ws = test::loadExample(name);
+    return {ws.modules, ws.options, ws.libdevice};
 }
 
 std::vector<std::string> numbaNames() {
@@ -67,12 +58,8 @@ std::vector<std::string> numbaNames() {
 // (numba adds it to every program).
 Case numbaCase(const std::string& name) {
     const auto dir = test::dataDir() / "numba";
-    const auto meta = nlohmann::json::parse(test::readText(dir / (name + ".json")));
     Case c;
-    for (const auto& m : meta["modules"]) {
-        const auto file = m.get<std::string>();
-        c.modules.push_back({file, test::readText(dir / file), false});
-    }
+    c.modules = test::numbaModules(name);
     const auto options = test::readText(dir / (name + ".options"));
     for (auto line : support::splitLines(options)) {
         line = support::trim(line);
@@ -146,6 +133,24 @@ Twins twinsOf(const std::vector<nvvm::Module>& modules) {
     return t;
 }
 
+// A program compiled both ways the map needs: plainly, and as its twins with -generate-line-info.
+struct Compiled {
+    nvvm::CompileOutput plain;
+    Twins t;
+    nvvm::CompileOutput twin;
+};
+
+// Both compiles must succeed: a failed one fails the calling test, which then returns
+// (QTest::currentTestFailed()).
+void compileBothWays(const std::vector<nvvm::Module>& modules, const nvvm::Options& options, bool libdevice,
+                     Compiled& out) {
+    out.plain = compile(modules, options, libdevice);
+    QVERIFY2(out.plain.ok, qPrintable(logOf(out.plain)));
+    out.t = twinsOf(modules);
+    out.twin = compile(out.t.modules, withLineInfo(options), libdevice);
+    QVERIFY2(out.twin.ok, qPrintable(logOf(out.twin)));
+}
+
 int countLocLines(std::string_view ptx) {
     int n = 0;
     for (auto line : support::splitLines(ptx)) n += inspect::isLocationLine(line);
@@ -159,30 +164,18 @@ int mappedOutputLines(const inspect::OutputMap& map) {
     return n;
 }
 
-std::vector<std::string_view> linesOf(std::string_view text) {
-    std::vector<std::string_view> out;
-    size_t start = 0;
-    while (start < text.size()) {
-        const size_t nl = text.find('\n', start);
-        const size_t end = nl == std::string_view::npos ? text.size() : nl;
-        out.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-    return out;
-}
-
 // What a person checks of a map against the module texts: every IR line it names is an
 // instruction line of that module, every instruction line went somewhere or is listed as
 // optimised away, and each output line it colours is code.
 void checkMapAgainstModules(const inspect::OutputMap& map, const Twins& t, std::string_view output) {
-    const auto outLines = linesOf(output);
+    const auto outLines = support::splitLines(output);
     for (size_t i = 0; i < map.origin.size(); ++i) {
         const auto& o = map.origin[i];
         if (o.module < 0) continue;
         QVERIFY(size_t(o.module) < t.mapped.size());
         const auto& lines = t.mapped[size_t(o.module)].instructionLines;
         // Or its define's line: the function's entry (parameter loads) has its subprogram's line.
-        const auto text = linesOf(t.twins[size_t(o.module)].mappedText);
+        const auto text = support::splitLines(t.twins[size_t(o.module)].mappedText);
         const bool define = size_t(o.line) <= text.size() && support::startsWith(text[size_t(o.line) - 1], "define ");
         QVERIFY2(define || std::binary_search(lines.begin(), lines.end(), o.line),
                  qPrintable(QString("output line %1 maps to %2:%3, which is no instruction line")
@@ -211,31 +204,30 @@ std::string llvmTool(const char* name) {
     return support::findInPath(name);
 }
 
-// What the editor shows for a bitcode module: llvm-dis-14 reading it from stdin.
-std::string editorDisassembly(const std::string& bytes) {
+// An llvm-14 tool (llvm-dis-14, llvm-as-14) reading `input` from stdin: what it writes, byte for byte.
+std::string runLlvmTool(const char* name, const std::string& input) {
     QProcess p;
-    p.start(qs(llvmTool("llvm-dis-14")), {"-", "-o", "-"});
-    if (!p.waitForStarted(5000)) qFatal("llvm-dis-14 did not start");
-    p.write(bytes.data(), qint64(bytes.size()));
-    p.closeWriteChannel();
-    if (!p.waitForFinished(30000) || p.exitCode() != 0) qFatal("llvm-dis-14 failed");
-    return p.readAllStandardOutput().toStdString();
-}
-
-std::string assembleBitcode(const std::string& text) {
-    QProcess p;
-    p.start(qs(llvmTool("llvm-as-14")), {"-", "-o", "-"});
-    if (!p.waitForStarted(5000)) qFatal("llvm-as-14 did not start");
-    p.write(text.data(), qint64(text.size()));
+    p.start(qs(llvmTool(name)), {"-", "-o", "-"});
+    if (!p.waitForStarted(5000)) qFatal("%s did not start", name);
+    p.write(input.data(), qint64(input.size()));
     p.closeWriteChannel();
     if (!p.waitForFinished(30000) || p.exitCode() != 0)
-        qFatal("llvm-as-14 failed: %s", p.readAllStandardError().constData());
+        qFatal("%s failed: %s", name, p.readAllStandardError().constData());
     const QByteArray out = p.readAllStandardOutput();
     return std::string(out.constData(), size_t(out.size()));
 }
 
+// What the editor shows for a bitcode module: llvm-dis-14 reading it from stdin.
+std::string editorDisassembly(const std::string& bytes) {
+    return runLlvmTool("llvm-dis-14", bytes);
+}
+
+std::string assembleBitcode(const std::string& text) {
+    return runLlvmTool("llvm-as-14", text);
+}
+
 int lineOf(std::string_view text, std::string_view needle) {
-    const auto lines = linesOf(text);
+    const auto lines = support::splitLines(text);
     for (size_t i = 0; i < lines.size(); ++i)
         if (lines[i].find(needle) != std::string_view::npos) return int(i) + 1;
     qFatal("no line with %s", std::string(needle).c_str());
@@ -270,7 +262,7 @@ private slots:
 void TestInspect::strippedTwinPtxIsThePlainPtx_data() {
     QTest::addColumn<QString>("source");
     QTest::addColumn<QString>("name");
-    for (const auto& n : exampleNames()) QTest::newRow(("example " + n).c_str()) << "example" << qs(n);
+    for (const auto& n : test::exampleNames()) QTest::newRow(("example " + n).c_str()) << "example" << qs(n);
     for (const auto& n : numbaNames()) QTest::newRow(("numba " + n).c_str()) << "numba" << qs(n);
 }
 
@@ -285,11 +277,10 @@ void TestInspect::strippedTwinPtxIsThePlainPtx() {
     if (std::any_of(c.modules.begin(), c.modules.end(), [](const nvvm::Module& m) { return m.isBitcode(); }) &&
         inspect::findBitcodeTools().llvmDis.empty())
         QSKIP("llvm-dis-14/llvm-as-14 are not on PATH: install llvm-14 to map bitcode modules");
-    const auto plain = compile(c.modules, c.options, c.libdevice);
-    QVERIFY2(plain.ok, qPrintable(logOf(plain)));
-    const auto t = twinsOf(c.modules);
-    const auto twin = compile(t.modules, withLineInfo(c.options), c.libdevice);
-    QVERIFY2(twin.ok, qPrintable(logOf(twin)));
+    Compiled both;
+    compileBothWays(c.modules, c.options, c.libdevice, both);
+    if (QTest::currentTestFailed()) return;
+    const auto& [plain, t, twin] = both;
     QVERIFY2(countLocLines(twin.result) > 0, "the twin's PTX has no .loc lines");
     QCOMPARE(countLocLines(plain.result), 0);
     const auto located = inspect::readLocations(twin.result);
@@ -299,7 +290,7 @@ void TestInspect::strippedTwinPtxIsThePlainPtx() {
 
     const auto map = inspect::mapPtx(plain.result, twin.result, t.mapped, "PTX");
     QVERIFY2(map.available(), map.unavailable.c_str());
-    QCOMPARE(map.origin.size(), linesOf(plain.result).size());
+    QCOMPARE(map.origin.size(), support::splitLines(plain.result).size());
     checkMapAgainstModules(map, t, plain.result);
     // Each module with a define has lines in the PTX (every one here is compiled into it).
     int instructions = 0, mapped = 0;
@@ -328,11 +319,10 @@ void TestInspect::sinfCallMapsToLibdevicesBody() {
     const auto m = test::irFixture("sinf.ll");
     nvvm::Options options;
     options.arch = "compute_90";
-    const auto plain = compile({m}, options, true);
-    QVERIFY2(plain.ok, qPrintable(logOf(plain)));
-    const auto t = twinsOf({m});
-    const auto twin = compile(t.modules, withLineInfo(options), true);
-    QVERIFY2(twin.ok, qPrintable(logOf(twin)));
+    Compiled both;
+    compileBothWays({m}, options, true, both);
+    if (QTest::currentTestFailed()) return;
+    const auto& [plain, t, twin] = both;
     inspect::LineMap map;
     map.modules = t.mapped;
     map.ptx = inspect::mapPtx(plain.result, twin.result, t.mapped, "PTX");
@@ -358,18 +348,17 @@ void TestInspect::sinfCallMapsToLibdevicesBody() {
 void TestInspect::twoModulesMapToTheirOwnFiles() {
     const auto c = exampleCase("two-modules");
     QCOMPARE(c.modules.size(), size_t(2));
-    const auto plain = compile(c.modules, c.options, c.libdevice);
-    QVERIFY2(plain.ok, qPrintable(logOf(plain)));
-    const auto t = twinsOf(c.modules);
-    const auto twin = compile(t.modules, withLineInfo(c.options), c.libdevice);
-    QVERIFY2(twin.ok, qPrintable(logOf(twin)));
+    Compiled both;
+    compileBothWays(c.modules, c.options, c.libdevice, both);
+    if (QTest::currentTestFailed()) return;
+    const auto& [plain, t, twin] = both;
     inspect::LineMap map;
     map.modules = t.mapped;
     map.ptx = inspect::mapPtx(plain.result, twin.result, t.mapped, "PTX");
     QVERIFY2(map.ptx.available(), map.ptx.unavailable.c_str());
 
     // The kernel's body (.entry fade) holds lines of both files: smoothstep is inlined into it.
-    const auto lines = linesOf(plain.result);
+    const auto lines = support::splitLines(plain.result);
     const int entry = lineOf(plain.result, ".entry fade");
     int end = entry;
     while (size_t(end) < lines.size() && support::trim(lines[size_t(end) - 1]) != "}") ++end;
@@ -404,11 +393,10 @@ void TestInspect::oddModuleNamesAreFound() {
         m.name = name;
         nvvm::Options options;
         options.arch = "compute_90";
-        const auto plain = compile({m}, options, true);
-        QVERIFY2(plain.ok, qPrintable(logOf(plain)));
-        const auto t = twinsOf({m});
-        const auto twin = compile(t.modules, withLineInfo(options), true);
-        QVERIFY2(twin.ok, qPrintable(logOf(twin)));
+        Compiled both;
+        compileBothWays({m}, options, true, both);
+        if (QTest::currentTestFailed()) return;
+        const auto& [plain, t, twin] = both;
         const auto map = inspect::mapPtx(plain.result, twin.result, t.mapped, "PTX");
         QVERIFY2(map.available(), map.unavailable.c_str());
         QVERIFY2(map.rangesOf(name, lineOf(m.bytes, "call float @__nv_sinf")).size() > 0, name.c_str());
@@ -418,11 +406,10 @@ void TestInspect::oddModuleNamesAreFound() {
 void TestInspect::optZeroIsUnavailableNotWrong() {
     auto c = exampleCase("saxpy");
     c.options.opt = 0;
-    const auto plain = compile(c.modules, c.options, c.libdevice);
-    QVERIFY2(plain.ok, qPrintable(logOf(plain)));
-    const auto t = twinsOf(c.modules);
-    const auto twin = compile(t.modules, withLineInfo(c.options), c.libdevice);
-    QVERIFY2(twin.ok, qPrintable(logOf(twin)));
+    Compiled both;
+    compileBothWays(c.modules, c.options, c.libdevice, both);
+    if (QTest::currentTestFailed()) return;
+    const auto& [plain, t, twin] = both;
     QVERIFY(inspect::readLocations(twin.result).text != plain.result);
     const auto map = inspect::mapPtx(plain.result, twin.result, t.mapped, "PTX", " at -opt=0");
     QVERIFY(!map.available());
@@ -458,12 +445,11 @@ void TestInspect::ltoLinkedPtxIsMapped() {
     c.options.genLto = true;
     const auto* jit = test::realToolkit()->nvJitLink();
     QVERIFY2(jit, "nvJitLink is needed for the LTO map");
-    const auto plainIr = compile(c.modules, c.options, c.libdevice);
-    QVERIFY2(plainIr.ok, qPrintable(logOf(plainIr)));
-    const auto t = twinsOf(c.modules);
+    Compiled both;
+    compileBothWays(c.modules, c.options, c.libdevice, both);
+    if (QTest::currentTestFailed()) return;
+    const auto& [plainIr, t, twinIr] = both;
     const auto twinOptions = withLineInfo(c.options);
-    const auto twinIr = compile(t.modules, twinOptions, c.libdevice);
-    QVERIFY2(twinIr.ok, qPrintable(logOf(twinIr)));
 
     const auto plainFlags = lto::linkOptionsFor(c.options);
     auto twinFlags = lto::linkOptionsFor(twinOptions);
@@ -619,7 +605,7 @@ other:
     QCOMPARE(twin->instructionLines, (std::vector<int>{6, 7, 12, 14, 17}));
     QCOMPARE(twin->calls, (std::vector<std::pair<int, std::string>>{{12, "g"}}));
     const auto& out = twin->module.bytes;
-    const auto lines = linesOf(out);
+    const auto lines = support::splitLines(out);
     // The user's lines stay where they were, each instruction with its own line's location.
     QVERIFY(support::startsWith(lines[2], "define i32 @\"odd name\"(ptr %p, i32 %x)"));
     QVERIFY2(lines[3].find("!dbg !") != std::string_view::npos, lines[3].data());  // the body's brace
@@ -704,7 +690,7 @@ void TestInspect::locationsAreRead() {
         "\t.file\t3 \"/src\" \"lib.ll\"\n";
     const auto located = inspect::readLocations(ptx);
     QCOMPARE(located.lines.size(), size_t(14));
-    QCOMPARE(linesOf(located.text).size(), size_t(14));
+    QCOMPARE(support::splitLines(located.text).size(), size_t(14));
     QVERIFY(located.text.find("\t.loc\t") == std::string::npos && located.text.find(".file") == std::string::npos);
     QVERIFY(located.text.find(".local .align 4") != std::string::npos);
     using L = inspect::LocatedLine;

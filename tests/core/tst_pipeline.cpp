@@ -32,12 +32,8 @@ struct NumbaCase {
 
 NumbaCase numbaCase(const std::string& kernel) {
     const auto dir = test::dataDir() / "numba";
-    const auto meta = nlohmann::json::parse(test::readText(dir / (kernel + ".json")));
     NumbaCase c;
-    for (const auto& m : meta["modules"]) {
-        const auto name = m.get<std::string>();
-        c.modules.push_back({name, test::readText(dir / name), false});
-    }
+    c.modules = test::numbaModules(kernel);
     const auto options = test::readText(dir / (kernel + ".options"));
     for (auto line : support::splitLines(options))
         if (!line.empty()) c.options.emplace_back(line);

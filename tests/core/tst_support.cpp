@@ -93,6 +93,17 @@ private slots:
         QCOMPARE(support::trim("  x \n"), std::string_view("x"));
     }
 
+    // Line N of a text as an editor shows it, which the line map's numbers count by: a final
+    // newline starts no extra line, an empty text has none, a lone newline one empty line.
+    void splitLinesNumbersLinesAsAnEditorDoes() {
+        using Lines = std::vector<std::string_view>;
+        QCOMPARE(support::splitLines("a\nb"), (Lines{"a", "b"}));
+        QCOMPARE(support::splitLines("a\nb\n"), (Lines{"a", "b"}));
+        QCOMPARE(support::splitLines(""), Lines{});
+        QCOMPARE(support::splitLines("\n"), (Lines{""}));
+        QCOMPARE(support::splitLines("a\r\n\nb"), (Lines{"a", "", "b"}));
+    }
+
     // The one escaping of names for terminals, and the check behind refusing them.
     void printableEscapesWhatDrivesATerminal() {
         QCOMPARE(support::printable("k\x1b]0;t\a\x1b[2J.ll"), std::string(R"(k\x1b]0;t\x07\x1b[2J.ll)"));

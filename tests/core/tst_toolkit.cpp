@@ -54,6 +54,26 @@ void plantNvdisasm(const fs::path& file, bool works = true) {
     fs::permissions(file, fs::perms::owner_all | fs::perms::group_read | fs::perms::others_read);
 }
 
+// The usual fake: a toolkit planted at <base>/env that CUDA_PATH names, in a search that finds
+// nothing else (no system prefix; python3's site-packages none, or <base>/site); `config` loads it.
+struct EnvToolkit {
+    QTemporaryDir tmp;
+    const fs::path base = tmp.path().toStdString();
+    toolkit::SearchConfig config;
+    explicit EnvToolkit(bool withSitePackages = false) {
+        plantToolkit(base / "env", true);
+        config = isolated(base / "none", {{"CUDA_PATH", (base / "env").string()}},
+                          withSitePackages ? std::vector<fs::path>{base / "site"} : std::vector<fs::path>{});
+    }
+    // From now on python3 answers no site-packages, and `asked` counts how often it is asked.
+    void countPythonAsks(int& asked) {
+        config.pythonSitePackages = [&asked] {
+            ++asked;
+            return std::vector<fs::path>{};
+        };
+    }
+};
+
 // PATH without any nvdisasm while it lives (a GPU machine may have the toolkit's bin/ on PATH).
 struct PathWithout {
     QTemporaryDir empty;
@@ -222,15 +242,11 @@ private slots:
     }
 
     void pythonIsAskedOnlyWhenTheSearchGetsThatFar() {
-        QTemporaryDir base;
-        const fs::path b = base.path().toStdString();
-        plantToolkit(b / "env", true);
+        EnvToolkit fake;
+        const auto& b = fake.base;
         int asked = 0;
-        auto config = isolated(b / "none", {{"CUDA_PATH", (b / "env").string()}});
-        config.pythonSitePackages = [&] {
-            ++asked;
-            return std::vector<fs::path>{};
-        };
+        fake.countPythonAsks(asked);
+        const auto& config = fake.config;
         QVERIFY(toolkit::Toolkit::load(config));
         QCOMPARE(asked, 0);
         auto none = isolated(b / "none");
@@ -280,12 +296,11 @@ private slots:
 
     void nvdisasmFromThePipWheel() {
         // `pip install nvidia-cuda-nvdisasm` (13.x) puts it at site-packages/nvidia/cu13/bin/nvdisasm.
-        QTemporaryDir base;
-        const fs::path b = base.path().toStdString();
-        plantToolkit(b / "env", true);
+        EnvToolkit fake(/*withSitePackages=*/true);
+        const auto& b = fake.base;
         plantNvdisasm(b / "site/nvidia/cu13/bin/nvdisasm");
         PathWithout path;
-        auto tk = toolkit::Toolkit::load(isolated(b / "none", {{"CUDA_PATH", (b / "env").string()}}, {b / "site"}));
+        auto tk = toolkit::Toolkit::load(fake.config);
         QVERIFY(tk);
         const auto& r = (*tk)->nvdisasmReport();
         QVERIFY2(r.found, r.problem.c_str());
@@ -294,13 +309,12 @@ private slots:
     }
 
     void nvdisasmOnPath() {
-        QTemporaryDir base;
-        const fs::path b = base.path().toStdString();
-        plantToolkit(b / "env", true);
+        EnvToolkit fake;
+        const auto& b = fake.base;
         plantNvdisasm(b / "bin-dir/nvdisasm");
         const auto saved = qgetenv("PATH");
         qputenv("PATH", QByteArray::fromStdString((b / "bin-dir").string()));
-        auto tk = toolkit::Toolkit::load(isolated(b / "none", {{"CUDA_PATH", (b / "env").string()}}));
+        auto tk = toolkit::Toolkit::load(fake.config);
         QVERIFY(tk);
         const auto found = (*tk)->nvdisasmReport();
         qputenv("PATH", saved);
@@ -309,12 +323,11 @@ private slots:
     }
 
     void nvdisasmMissingSaysHowToGetItAndWhereItLooked() {
-        QTemporaryDir base;
-        const fs::path b = base.path().toStdString();
-        plantToolkit(b / "env", true);
+        EnvToolkit fake(/*withSitePackages=*/true);
+        const auto& b = fake.base;
         plantNvdisasm(b / "site/nvidia/cu13/bin/nvdisasm", /*works=*/false);  // a broken wheel is skipped
         PathWithout path;
-        auto tk = toolkit::Toolkit::load(isolated(b / "none", {{"CUDA_PATH", (b / "env").string()}}, {b / "site"}));
+        auto tk = toolkit::Toolkit::load(fake.config);
         QVERIFY(tk);
         const auto& r = (*tk)->nvdisasmReport();
         QVERIFY(!r.found);
@@ -352,17 +365,11 @@ private slots:
     }
 
     void nvdisasmIsLookedForOnlyWhenAskedAndOnce() {
-        QTemporaryDir base;
-        const fs::path b = base.path().toStdString();
-        plantToolkit(b / "env", true);
+        EnvToolkit fake;
         int asked = 0;
-        auto config = isolated(b / "none", {{"CUDA_PATH", (b / "env").string()}});
-        config.pythonSitePackages = [&] {
-            ++asked;
-            return std::vector<fs::path>{};
-        };
+        fake.countPythonAsks(asked);
         PathWithout path;
-        auto tk = toolkit::Toolkit::load(config);
+        auto tk = toolkit::Toolkit::load(fake.config);
         QVERIFY(tk);
         QCOMPARE(asked, 0);  // a start that needs no SASS does not ask python3
         QVERIFY(!(*tk)->nvdisasm());

@@ -9,6 +9,7 @@
 
 #include <Qsci/qsciscintilla.h>
 
+#include "GuiTestSupport.h"
 #include "TestSupport.h"
 #include "compile/CompileController.h"
 #include "document/WorkspaceDocument.h"
@@ -80,15 +81,7 @@ bool onScreen(QsciScintilla* e, int line1) {
 class TestLineMap : public QObject {
     Q_OBJECT
 
-    std::unique_ptr<MainWindow> makeWindow() {
-        auto w = std::make_unique<MainWindow>();
-        w->setErrorSink([](const QString& title, const QString& message) {
-            qWarning("%s: %s", qPrintable(title), qPrintable(message));
-        });
-        w->setSaveQuestion([] { return QMessageBox::Discard; });
-        w->show();
-        return w;
-    }
+    std::unique_ptr<MainWindow> makeWindow() { return test::makeWindow(); }
 
 private slots:
     void initTestCase() {

@@ -15,6 +15,7 @@
 #include <QSpinBox>
 #include <QTreeWidget>
 
+#include "GuiTestSupport.h"
 #include "TestSupport.h"
 #include "document/WorkspaceDocument.h"
 #include "editor/EditorArea.h"
@@ -65,13 +66,7 @@ class TestMainWindow : public QObject {
     Q_OBJECT
 
     QStringList errors_;
-    std::unique_ptr<MainWindow> makeWindow() {
-        auto w = std::make_unique<MainWindow>();
-        w->setErrorSink([this](const QString& title, const QString& message) { errors_ << title + ": " + message; });
-        w->setSaveQuestion([] { return QMessageBox::Discard; });
-        w->show();
-        return w;
-    }
+    std::unique_ptr<MainWindow> makeWindow() { return test::makeWindow(&errors_); }
 
 private slots:
     void initTestCase() {

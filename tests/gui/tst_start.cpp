@@ -13,6 +13,7 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 
+#include "GuiTestSupport.h"
 #include "TestSupport.h"
 #include "compile/CompileController.h"
 #include "document/WorkspaceDocument.h"
@@ -76,14 +77,7 @@ class TestStart : public QObject {
     Q_OBJECT
 
     QStringList errors_;
-    std::unique_ptr<MainWindow> makeWindow() {
-        auto w = std::make_unique<MainWindow>();
-        w->setErrorSink([this](const QString& title, const QString& message) { errors_ << title + ": " + message; });
-        w->setSaveQuestion([] { return QMessageBox::Discard; });
-        w->resize(1400, 900);
-        w->show();
-        return w;
-    }
+    std::unique_ptr<MainWindow> makeWindow() { return test::makeWindow(&errors_, QSize(1400, 900)); }
 
 private slots:
     void initTestCase() {
