@@ -85,6 +85,7 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
                                                        const pipeline::Pipeline::StageListener& onStage,
                                                        const CallCancel* cancel,
                                                        const pipeline::Pipeline::ResultListener& onPlain) {
+    stopped_ = false;
     if (inProcess_) {
         sentInProcess_ = std::chrono::steady_clock::now();
         return inProcess_->run(job, onStage, onPlain);
@@ -148,6 +149,7 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
     // The engine died or hung: the job fails with a diagnostic saying so; the next job starts a
     // new engine.
     const auto failure = engine_->lastFailure();
+    stopped_ = engine_->stoppedLastCall();
     if (failure == EngineProcess::Failure::Start || failure == EngineProcess::Failure::Cancelled)
         return reply.error();
     if (failure == EngineProcess::Failure::Protocol) {
@@ -213,6 +215,7 @@ void Compiler::receiveLate(const pipeline::Job& job, std::chrono::steady_clock::
         switch (engine_->lastFailure()) {
         case EngineProcess::Failure::Cancelled:
             why = "stopped";
+            stopped_ = engine_->stoppedLastCall();
             break;
         case EngineProcess::Failure::Timeout:
             why = fmt::format("{} did not finish within {} s and was stopped", what, timeoutSeconds_);

@@ -41,6 +41,9 @@ public:
                                           const pipeline::Pipeline::ResultListener& onPlain = {});
 
     bool inProcess() const { return !engine_; }
+    // The last run's engine was ended by its CallCancel (a cancel that came once the engine had
+    // answered stopped nothing).
+    bool stoppedLastRun() const { return stopped_; }
     void setTimeout(double seconds) { timeoutSeconds_ = seconds; }
     // For tests: the engine's process id (0 when in-process or not started).
     int enginePid() const { return engine_ && engine_->running() ? int(engine_->pid()) : 0; }
@@ -65,6 +68,7 @@ private:
     std::unique_ptr<pipeline::Pipeline> inProcess_;
     double timeoutSeconds_;
     std::chrono::steady_clock::time_point sentInProcess_{};
+    bool stopped_ = false;
 };
 
 // The words for a crash: "libNVVM crashed (SIGSEGV) while adding module b.bc; the bitcode of

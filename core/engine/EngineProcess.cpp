@@ -260,6 +260,7 @@ std::string EngineProcess::describeExit() {
 support::Error EngineProcess::failed(const support::Error& e, const CallCancel* cancel) {
     if (cancel && cancel->cancelled()) {
         failure_ = Failure::Cancelled;
+        stopped_ = running();
         kill();
         return makeError(ErrorKind::Internal, "cancelled: the engine process was stopped");
     }
@@ -291,6 +292,7 @@ support::Result<Frame> EngineProcess::call(Frame request, std::chrono::steady_cl
                                            const std::function<void(const Frame&)>& onProgress,
                                            const CallCancel* cancel) {
     failure_ = Failure::None;
+    stopped_ = false;
     signal_ = 0;
     if (cancel && cancel->cancelled()) {
         failure_ = Failure::Cancelled;  // before anything was sent: the engine is idle and stays
@@ -314,6 +316,7 @@ support::Result<Frame> EngineProcess::receive(std::chrono::steady_clock::time_po
                                               const std::function<void(const Frame&)>& onProgress,
                                               const CallCancel* cancel) {
     failure_ = Failure::None;
+    stopped_ = false;
     if (pid_ <= 0) {
         failure_ = Failure::Died;
         return makeError(ErrorKind::Internal, "the engine process is not running");

@@ -70,6 +70,9 @@ public:
     // When the last call's request was written to the engine.
     std::chrono::steady_clock::time_point lastSent() const { return sent_; }
     Failure lastFailure() const { return failure_; }
+    // The last call (or receive) was cancelled with the engine at work, and that ended it; a
+    // cancel before the request went leaves the idle engine as it is.
+    bool stoppedLastCall() const { return stopped_; }
     // The signal that ended the process in the last failed call (0 when none).
     int lastSignal() const { return signal_; }
     // The last line the process wrote to stderr (empty when none): often why a library died.
@@ -100,6 +103,7 @@ private:
     std::shared_ptr<std::mutex> errMutex_ = std::make_shared<std::mutex>();
     std::shared_ptr<std::string> lastErrLine_ = std::make_shared<std::string>();
     Failure failure_ = Failure::None;
+    bool stopped_ = false;
     std::chrono::steady_clock::time_point sent_{};
     int signal_ = 0;
 };

@@ -271,6 +271,39 @@ private slots:
         QCOMPARE(after->ptx, plainOnly->ptx);
     }
 
+    // The app counts the engines its cancels ended: a cancel before the request went ends
+    // none, one while the engine works ends it, and one while the engine makes only the late
+    // outputs ends it too, leaving the plain result.
+    void stoppedEnginesAreCountedOnlyWhenOneEnded() {
+        auto compiler = engine::Compiler(test::realToolkit(), std::nullopt, {test::nvpgPath(), "engine"});
+        pipeline::Job job;
+        job.modules = {test::irFixture("sinf.ll")};
+        job.libdevice = true;
+        job.options.arch = "compute_90";
+        QVERIFY(compiler.run(job));
+        const int idle = compiler.enginePid();
+        QVERIFY(idle > 0);
+        {
+            engine::CallCancel early;
+            early.cancel();
+            QVERIFY(!compiler.run(job, {}, &early));
+            QVERIFY(!compiler.stoppedLastRun());
+            QCOMPARE(compiler.enginePid(), idle);  // still there, idle
+        }
+        {
+            engine::CallCancel whileMapping;
+            job.lineMap = true;
+            auto r = compiler.run(job, {}, &whileMapping, [&](const pipeline::CompileResult&) { whileMapping.cancel(); });
+            QVERIFY(r && r->ok && !r->ptx.empty());
+            QVERIFY(compiler.stoppedLastRun());
+            QVERIFY(r->lineMap && !r->lineMap->ptx.available());
+            QCOMPARE(r->lineMap->ptx.unavailable, std::string("stopped"));
+        }
+        job.lineMap = false;
+        QVERIFY(compiler.run(job));
+        QVERIFY(!compiler.stoppedLastRun());
+    }
+
     // An engine that dies while only the map is missing costs the map, not the compile: the plain
     // result stands, and the map's outputs say what happened.
     void anEngineThatDiesDuringTheTwinLeavesThePlainResult() {

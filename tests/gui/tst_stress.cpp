@@ -520,8 +520,8 @@ void TestStress::requestsWithStoppingOn() {
     Session s(settings, {test::manyKernelsModule(kStopKernels)}, kStopRequests);
     auto& controller = s.controller;
     // Without the line map: a newer request waits for a compile that is only making its map
-    // instead of stopping its engine, and this stream counts stopped engines. The first stream
-    // runs with the map on.
+    // instead of stopping its engine, and this stream needs many engines stopped. The first
+    // stream runs with the map on.
     controller.setLineMap(false);
 
     int lateEdits = 0;  // edits that came while the compile in flight was older than the stop age

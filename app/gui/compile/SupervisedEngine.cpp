@@ -80,7 +80,7 @@ public slots:
             inFlight_->cancel.reset();
             inFlight_->sentGeneration = job.generation;
             inFlight_->sentAt = compiler_->lastSent();
-            if (cancel->cancelled() && !compiler_->inProcess()) ++inFlight_->stopped;
+            if (compiler_->stoppedLastRun()) ++inFlight_->stopped;
         }
         if (plainSent) {
             // The plain result is on screen; stopped while making the rest, it stands alone.
