@@ -71,7 +71,8 @@ std::optional<Input> load(const fs::path& path, const std::string& arch) {
             return std::nullopt;
         }
         in.job.modules.push_back({path.filename().string(), *bytes, false});
-        in.job.libdevice = bytes->find("@__nv_") != std::string::npos;
+        // Calls of libdevice (numba quotes the names: @"__nv_sinf"), as numba links it.
+        in.job.libdevice = bytes->find("__nv_") != std::string::npos;
         auto options = fs::path(path).replace_extension(".options");
         if (fs::exists(options)) {
             auto text = support::readFile(options);
@@ -170,6 +171,18 @@ int main(int argc, char** argv) {
                         return 2;
                     }
                     if (r == 0) {
+                        if (!result->ok) {
+                            // A job that fails measures nothing: say why.
+                            std::string why = "no diagnostic";
+                            for (const auto& d : result->diagnostics)
+                                if (d.severity == nvvm::Severity::Error) {
+                                    why = d.message;
+                                    break;
+                                }
+                            std::fprintf(stderr, "%s (%s): the compile failed: %s\n", in->name.c_str(), set.name,
+                                         why.c_str());
+                            return 2;
+                        }
                         if (mapped && result->lineMap) {
                             const auto& m = *result->lineMap;
                             mapState = fmt::format("ptx {}{}{}", m.ptx.available() ? "mapped" : "unavailable",
