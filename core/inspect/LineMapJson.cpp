@@ -1,4 +1,4 @@
-// The line map's JSON: nvpg's --line-map file, and the engine's map frame. What it reads may
+// The line map's JSON: nvpg's --line-map file, and the map in the engine's late reply. What it reads may
 // come from another process or a person's file, so every field is checked before it is used.
 #include <algorithm>
 #include <cstdint>
