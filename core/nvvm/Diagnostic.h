@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "nvvm/Fix.h"
 #include "nvvm/Module.h"
 
 namespace nvpg::nvvm {
@@ -19,6 +20,8 @@ struct Diagnostic {
     Severity severity = Severity::Error;
     std::string message;
     std::string source = "libNVVM";  // who said it: libNVVM, nvJitLink, nvpg
+    // What would mend it, best first (a known pitfall's one-click fix); empty for most.
+    std::vector<Fix> fixes;
 };
 
 std::string_view severityName(Severity s);

@@ -1,0 +1,42 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "nvvm/Module.h"
+#include "nvvm/Options.h"
+#include "support/Result.h"
+
+namespace nvpg::nvvm {
+
+// One edit of a text module's lines: lines [line, endLine) (1-based) are replaced by `text`
+// (whole lines, each ending in '\n'). endLine == line inserts before `line`; line = the module's
+// line count + 1 appends.
+struct TextEdit {
+    std::string module;
+    int line = 1;
+    int endLine = 1;
+    std::string text;
+};
+
+// What a fix changes, as plain data: front ends apply it their own way (the app as one undoable
+// editor action plus option changes, tests and nvpg through applyFix) and recompile.
+struct Fix {
+    std::string title;               // "Insert !nvvmir.version = !{i32 2, i32 0}", imperative, one line
+    std::vector<TextEdit> edits;     // at most one module's edits do not overlap each other
+    // Options to set, by option-table name ("arch" → "compute_100"); an empty value clears it.
+    std::vector<std::pair<std::string, std::string>> options;
+    std::optional<bool> libdevice;   // turn libdevice on (or off)
+    std::vector<std::pair<std::string, bool>> lazy;  // module name → its new lazy flag
+
+    bool operator==(const Fix&) const = default;
+};
+
+// Applies `fix` to the modules and options it names. An edit of a module that is not there, is
+// bitcode, or whose lines are out of range, and an option value `Options::set` refuses, is an
+// error naming it; nothing is changed then.
+support::Status applyFix(const Fix& fix, std::vector<Module>& modules, Options& options, bool& libdevice);
+
+}  // namespace nvpg::nvvm
