@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "TestSupport.h"
 #include "inspect/Pitfalls.h"
 #include "nvvm/Fix.h"
@@ -149,13 +151,18 @@ private slots:
         QVERIFY2(fixed.ok && !withFix(fixed), allMessages(fixed).c_str());
         QVERIFY(!has(fixed.ptx, ".extern"));
 
-        // Where ptxas or nvJitLink resolve it, their own message carries the fix, once.
-        auto link = jobOf({pitfall("libdevice-off.ll")});
+        // Where ptxas or nvJitLink resolve it, their own message carries the fix, once (a kernel
+        // in @llvm.used, which LTO keeps).
+        auto link = jobOf({test::irFixture("sinf-kept.ll")});
         link.outputs = pipeline::kPtx | pipeline::kLtoIr | pipeline::kLtoPtx | pipeline::kCubin;
         const auto l = compile(link);
         QVERIFY(!l.ok);
         const auto* e = withFix(l);
-        CHECK_DIAG(e, "libdevice-off.ll", 10);
+        CHECK_DIAG(e, "sinf-kept.ll", 12);
+        QCOMPARE(std::count_if(l.diagnostics.begin(), l.diagnostics.end(), [](const auto& x) { return !x.fixes.empty(); }),
+                 std::ptrdiff_t(std::count_if(l.diagnostics.begin(), l.diagnostics.end(), [](const auto& x) {
+                     return x.message.find("__nv_sinf") != std::string::npos;
+                 })));
         QCOMPARE(e->source, std::string("nvJitLink"));
         QVERIFY2(has(e->message, "'__nv_sinf'"), e->message.c_str());
         QVERIFY(e->fixes.front().libdevice == true);
