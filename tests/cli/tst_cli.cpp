@@ -195,6 +195,23 @@ private slots:
         QVERIFY2(w.err.contains("\n  fix: Link libdevice\n"), w.err.constData());
     }
 
+    // The two-modules example with its helper marked lazy: a lazy text module, which libNVVM
+    // would fail with an empty log; nvpg says so and prints the fix that unmarks it.
+    void lazyTextModuleInAWorkspaceGetsTheUnmarkFix() {
+        auto ws = nlohmann::json::parse(test::readText(test::examplePath("two-modules")));
+        ws["modules"][1]["lazy"] = true;
+        QTemporaryDir dir;
+        const QString path = dir.filePath("lazy.nvpg");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(ws.dump()));
+        f.close();
+        const auto r = runNvpg({"compile", "--arch", "compute_90", path});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains("helper.ll: error: module helper.ll is marked lazy but is text IR"), r.err.constData());
+        QVERIFY2(r.err.contains("\n  fix: Unmark helper.ll as lazy\n"), r.err.constData());
+    }
+
     void ptxIsByteIdenticalToPlainLibnvvm_data() {
         QTest::addColumn<QStringList>("files");
         QTest::addColumn<QStringList>("flags");
