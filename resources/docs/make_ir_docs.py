@@ -244,6 +244,20 @@ add("attributes", "directive", "an attribute group",
     "`attributes #0 = { ... }` defines a set of function attributes that functions refer to as #0. libNVVM's reader "
     "refuses attributes newer than the LLVM it is based on (\"Unknown attribute kind\").",
     LANGREF + "attribute-groups", "LLVM Language Reference, Attribute Groups")
+add("global", "directive", "a global variable",
+    "`@x = addrspace(3) global [256 x float] undef` defines a variable that lives for the whole program (or, in "
+    "shared memory, for the block). Its address space picks the PTX state space: .global, .shared or .const.",
+    LANGREF + "global-variables", "LLVM Language Reference, Global Variables",
+    syntax="@<name> = [linkage] [addrspace(<n>)] global <type> <initializer>")
+add("constant", "directive", "a global that is never written",
+    "Like `global`, but the variable is read-only; with addrspace(4) it goes to the PTX .const state space.",
+    LANGREF + "global-variables", "LLVM Language Reference, Global Variables")
+add("internal", "directive", "internal linkage",
+    "The symbol is local to its module: it is not .visible in the PTX, cannot be called from another module, and is "
+    "dropped when nothing uses it.", LANGREF + "linkage-types", "LLVM Language Reference, Linkage Types")
+add("appending", "directive", "appending linkage",
+    "Arrays with this linkage are concatenated when modules are linked; only special globals such as @llvm.used "
+    "have it.", LANGREF + "linkage-types", "LLVM Language Reference, Linkage Types")
 add("dbg", "metadata", "debug location",
     "`!dbg !7` attaches a source location (a DILocation: line, column, scope) to an instruction, or a DISubprogram to "
     "a function. With -g or -lineinfo these become PTX .loc lines, which the app's line map uses.",
