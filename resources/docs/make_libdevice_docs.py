@@ -73,8 +73,8 @@ MATH = {
     "cos": ("cosine", "the cosine of x (x in radians)", "2" + FULL, "2" + FULL),
     "tan": ("tangent", "the tangent of x (x in radians)", "4" + FULL, "2" + FULL),
     "sincos": ("sine and cosine", "sin x and cos x at once, stored through sptr and cptr", "2" + FULL, "2" + FULL),
-    "sinpi": ("sine of π·x", "sin(π·x), exact at the multiples of one half", "1" + FULL, "2" + FULL),
-    "cospi": ("cosine of π·x", "cos(π·x), exact at the multiples of one half", "1" + FULL, "2" + FULL),
+    "sinpi": ("sine of π·x", "sin(π·x), without the error of multiplying by a rounded π", "1" + FULL, "2" + FULL),
+    "cospi": ("cosine of π·x", "cos(π·x), without the error of multiplying by a rounded π", "1" + FULL, "2" + FULL),
     "sincospi": ("sine and cosine of π·x", "sin(π·x) and cos(π·x) at once, stored through sptr and cptr",
                  "1" + FULL, "2" + FULL),
     "asin": ("arc sine", "the angle whose sine is x, in [−π/2, π/2]", "2" + FULL, "2" + FULL),
@@ -205,6 +205,9 @@ INTEGER = {
     "urhadd": ("rounding halving add (unsigned int)", "(a + b + 1) >> 1 for unsigned integers, without overflow in the sum"),
 }
 
+# CUDA names these without the __ prefix: min(), umin(), abs(), llabs() ...
+PLAIN_CUDA_NAME = {"min", "umin", "llmin", "ullmin", "max", "umax", "llmax", "ullmax", "abs", "llabs"}
+
 ROUND = {"rn": "round to nearest even", "rz": "round toward zero", "ru": "round up (toward +∞)",
          "rd": "round down (toward −∞)"}
 IEEE = "0 ulp (IEEE-754 compliant: correctly rounded in the named mode)"
@@ -332,7 +335,7 @@ def describe(name, ret, params):
         what = {
             "__internal_trig_reduction_slowpathd":
                 ("argument reduction for huge angles", "reduces a very large double angle modulo π/2 with enough bits of "
-                 "π (Payne–Hanek style) for __nv_sin, __nv_cos, __nv_tan and the Bessel functions"),
+                 "π (Payne–Hanek style) for the double trigonometric and Bessel functions"),
             "__internal_accurate_pow": ("extra-precise power core", "the core of __nv_pow (and __nv_tgamma): aᵇ computed "
                                         "with extra precision in the logarithm"),
             "__internal_lgamma_pos": ("log gamma for positive arguments", "ln Γ(x) for x > 0, the part __nv_lgamma "
@@ -349,11 +352,12 @@ def describe(name, ret, params):
                 f"{prec} becomes this call.", "exact: a test of the bits, no rounding", "", "")
     if b in INTEGER:
         t, what = INTEGER[b]
-        return (t, f"Computes {what}. CUDA's __{b}() becomes this call.", "exact (integer result)", "", "")
+        cuda = b if b in PLAIN_CUDA_NAME else "__" + b
+        return (t, f"Computes {what}. CUDA's {cuda}() becomes this call.", "exact (integer result)", "", "")
     if name in FAST:
         t, what, acc, ptx = FAST[name]
-        return (t, f"Computes {what}: fast, lower accuracy. It compiles to a few special-function-unit instructions "
-                f"({ptx}).", acc, SOURCE_INTR_F, "")
+        return (t, f"Computes {what}: fast, lower accuracy. It compiles to a short sequence around PTX {ptx}.",
+                acc, SOURCE_INTR_F, "")
     m = re.match(r"(fadd|fsub|fmul|fdiv|dadd|dsub|dmul|ddiv)_(rn|rz|ru|rd)$", b)
     if m:
         op = {"add": ("addition", "x + y"), "sub": ("subtraction", "x − y"), "mul": ("multiplication", "x · y"),
