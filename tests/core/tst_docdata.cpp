@@ -1,7 +1,8 @@
-// The doc texts as data: resources/docs/ir.json and libdevice.json, read straight from the
-// source tree (the loader that embeds them is inspect::Docs). Each must parse, give every entry
-// the fields the hover and `nvpg explain` show, keep keys unique, and cover every libdevice
-// function the core knows with its real signature and an accuracy.
+// The doc texts as data: resources/docs/ir.json and libdevice.json, as the binary has them built
+// in (inspect::Docs::builtIn(), which rejects an entry without key, kind, title, summary, link or
+// source). Each domain must keep its keys unique, cover every libdevice function the core knows with
+// its real signature and an accuracy, and explain every word of the bundled examples' and test
+// fixtures' IR.
 #include <QtTest>
 
 #include <filesystem>
@@ -13,22 +14,28 @@
 #include <vector>
 
 #include "TestSupport.h"
+#include "inspect/Docs.h"
 #include "nvvm/Libdevice.h"
 
 using namespace nvpg;
+using inspect::DocContext;
+using inspect::DocDomain;
+using inspect::DocEntry;
 
 namespace {
 
-nlohmann::json readDocs(const std::string& domain) {
-    const auto path = test::sourceDir() / "resources/docs" / (domain + ".json");
-    auto doc = nlohmann::json::parse(test::readText(path), nullptr, false);
-    if (doc.is_discarded()) qFatal("%s: not valid JSON", path.string().c_str());
-    return doc;
+// The built-in entries of one domain by key; a key twice is reported through `duplicate`.
+std::map<std::string, const DocEntry*> byKey(DocDomain domain, std::string* duplicate) {
+    std::map<std::string, const DocEntry*> keys;
+    for (const auto& e : inspect::Docs::builtIn().entries())
+        if (e.domain == domain && !keys.emplace(e.key, &e).second && duplicate->empty()) *duplicate = e.key;
+    return keys;
 }
 
-std::string str(const nlohmann::json& e, const char* field) {
-    auto it = e.find(field);
-    return it != e.end() && it->is_string() ? it->get<std::string>() : std::string();
+std::string modifier(const DocEntry& e, const std::string& m) {
+    for (const auto& [name, meaning] : e.modifiers)
+        if (name == m) return meaning;
+    return {};
 }
 
 // The form the libdevice entries give: `float __nv_sinf(float a)` from the table's
@@ -37,17 +44,6 @@ std::string signatureOf(const nvvm::LibdeviceFunction& f) {
     std::string params(f.params);
     std::erase(params, '%');
     return std::string(f.returnType) + " " + std::string(f.name) + "(" + params + ")";
-}
-
-// The lookup rule of inspect::Docs::explain: the exact key, else the longest key the word starts
-// with at a '.' boundary ("llvm.nvvm.read.ptx.sreg.tid.x" is "llvm.nvvm.read.ptx.sreg.tid").
-bool documented(const std::map<std::string, nlohmann::json>& keys, std::string word) {
-    for (;;) {
-        if (keys.count(word)) return true;
-        const auto dot = word.rfind('.');
-        if (dot == std::string::npos || dot == 0) return false;
-        word.resize(dot);
-    }
 }
 
 std::vector<std::filesystem::path> irFixtures() {
@@ -65,30 +61,25 @@ class TestDocData : public QObject {
     Q_OBJECT
 
 private:
-    void checkCommon(const std::string& domain, std::map<std::string, nlohmann::json>& byKey) {
-        const auto doc = readDocs(domain);
-        QCOMPARE(QString::fromStdString(str(doc, "domain")), QString::fromStdString(domain));
-        QVERIFY2(doc.contains("entries") && doc["entries"].is_array() && !doc["entries"].empty(),
-                 (domain + ": no entries array").c_str());
-        for (const auto& e : doc["entries"]) {
-            const std::string key = str(e, "key");
-            QVERIFY2(!key.empty(), (domain + ": an entry without a key").c_str());
-            for (const char* field : {"kind", "title", "summary", "link", "source"})
-                QVERIFY2(!str(e, field).empty(), (domain + " " + key + ": empty or missing " + field).c_str());
-            const std::string link = str(e, "link");
-            QVERIFY2(link.starts_with("https://docs.nvidia.com/") || link.starts_with("https://llvm.org/"),
-                     (domain + " " + key + ": link " + link + " is not NVIDIA's or LLVM's documentation").c_str());
-            QVERIFY2(str(e, "title").starts_with(key + " — "),
-                     (domain + " " + key + ": title does not start with the key").c_str());
-            if (e.contains("modifiers")) QVERIFY2(e["modifiers"].is_object(), (domain + " " + key).c_str());
-            QVERIFY2(byKey.emplace(key, e).second, (domain + ": key " + key + " twice").c_str());
+    // Both domains are there, with the fields the hover and `nvpg explain` show and unique keys.
+    void checkDomain(DocDomain domain, const char* name, std::map<std::string, const DocEntry*>& keys) {
+        std::string duplicate;
+        keys = byKey(domain, &duplicate);
+        QVERIFY2(duplicate.empty(), (std::string(name) + ": key " + duplicate + " twice").c_str());
+        QVERIFY2(keys.size() > 100, (std::string(name) + ".json is not built in, or nearly empty").c_str());
+        for (const auto& [key, e] : keys) {
+            for (const auto* field : {&e->kind, &e->title, &e->summary, &e->link, &e->source})
+                QVERIFY2(!field->empty(), (std::string(name) + " " + key + ": an empty field").c_str());
+            QVERIFY2(e->link.starts_with("https://docs.nvidia.com/") || e->link.starts_with("https://llvm.org/"),
+                     (std::string(name) + " " + key + ": link " + e->link + " is not NVIDIA's or LLVM's").c_str());
+            QVERIFY2(e->title.starts_with(key + " — "), (std::string(name) + " " + key + ": title lacks the key").c_str());
         }
     }
 
 private slots:
     void irEntriesAreComplete() {
-        std::map<std::string, nlohmann::json> ir;
-        checkCommon("ir", ir);
+        std::map<std::string, const DocEntry*> ir;
+        checkDomain(DocDomain::Ir, "ir", ir);
         if (QTest::currentTestFailed()) return;
         // What a reader of the bundled examples meets, by the keys SCHEMA.md gives them.
         for (const char* k : {"getelementptr", "load", "store", "alloca", "icmp", "fcmp", "phi", "select", "call", "ret",
@@ -100,19 +91,19 @@ private slots:
                               "nvvm.annotations", "nvvmir.version", "llvm.module.flags", "llvm.dbg.cu", "llvm.used"})
             QVERIFY2(ir.count(k), (std::string("ir.json has no entry for ") + k).c_str());
         // The predicates a comparison takes are its modifiers.
-        QCOMPARE(ir["icmp"]["modifiers"].size(), size_t(10));
-        QVERIFY(ir["fcmp"]["modifiers"].contains("olt"));
-        QVERIFY(ir["addrspace(3)"]["summary"].get<std::string>().find(".shared") != std::string::npos);
+        QCOMPARE(ir["icmp"]->modifiers.size(), size_t(10));
+        QVERIFY(!modifier(*ir["fcmp"], "olt").empty());
+        QVERIFY(ir["addrspace(3)"]->summary.find(".shared") != std::string::npos);
+        // A component of a special register is explained as the family's modifier.
+        const auto tid = inspect::Docs::builtIn().explain("llvm.nvvm.read.ptx.sreg.tid.x", DocContext::Ir);
+        QVERIFY(!tid.empty());
+        QCOMPARE(QString::fromStdString(tid[0].entry->key), QStringLiteral("llvm.nvvm.read.ptx.sreg.tid"));
     }
 
     // Every instruction, intrinsic, named metadata and address space in the IR of the bundled
-    // examples and test fixtures has an entry, so a new fixture with a new word fails here.
+    // examples and test fixtures is explained in IR context, so a new fixture with a new word fails here.
     void irCoversTheFixtures() {
-        std::map<std::string, nlohmann::json> ir, lib;
-        checkCommon("ir", ir);
-        if (QTest::currentTestFailed()) return;
-        checkCommon("libdevice", lib);
-        if (QTest::currentTestFailed()) return;
+        const auto& docs = inspect::Docs::builtIn();
         static const std::set<std::string> instructions = {
             "ret", "br", "switch", "indirectbr", "unreachable", "fneg", "add", "fadd", "sub", "fsub", "mul", "fmul",
             "udiv", "sdiv", "fdiv", "urem", "srem", "frem", "shl", "lshr", "ashr", "and", "or", "xor",
@@ -141,7 +132,9 @@ private slots:
                 for (std::string w : found) {
                     while (!w.empty() && w.back() == '.') w.pop_back();
                     ++words;
-                    QVERIFY2(documented(ir, w) || lib.count(w),
+                    const auto e = docs.explain(w, DocContext::Ir);
+                    QVERIFY2(!e.empty() && (e[0].entry->domain == DocDomain::Ir ||
+                                            e[0].entry->domain == DocDomain::Libdevice),
                              (file.filename().string() + ": `" + w + "` has no entry in ir.json or libdevice.json").c_str());
                 }
             }
@@ -150,19 +143,18 @@ private slots:
     }
 
     void libdeviceCoversEveryFunction() {
-        std::map<std::string, nlohmann::json> lib;
-        checkCommon("libdevice", lib);
+        std::map<std::string, const DocEntry*> lib;
+        checkDomain(DocDomain::Libdevice, "libdevice", lib);
         if (QTest::currentTestFailed()) return;
         std::set<std::string> table;
         for (const auto& f : nvvm::libdeviceFunctions()) {
             const std::string name(f.name);
             table.insert(name);
             QVERIFY2(lib.count(name), ("libdevice.json has no entry for " + name).c_str());
-            const auto& e = lib[name];
-            QCOMPARE(QString::fromStdString(str(e, "kind")), QStringLiteral("function"));
-            QCOMPARE(QString::fromStdString(str(e, "syntax")), QString::fromStdString(signatureOf(f)));
-            QVERIFY2(!str(e, "accuracy").empty(), (name + ": no accuracy").c_str());
-            QVERIFY2(e.contains("option_effect") && e["option_effect"].is_string(), (name + ": no option_effect").c_str());
+            const DocEntry& e = *lib[name];
+            QCOMPARE(QString::fromStdString(e.kind), QStringLiteral("function"));
+            QCOMPARE(QString::fromStdString(e.syntax), QString::fromStdString(signatureOf(f)));
+            QVERIFY2(!e.accuracy.empty(), (name + ": no accuracy").c_str());
         }
         for (const auto& [key, e] : lib)
             QVERIFY2(table.count(key), ("libdevice.json documents " + key + ", which libdevice does not define").c_str());
@@ -171,8 +163,8 @@ private slots:
     // A few figures as NVIDIA's CUDA C++ Programming Guide (13.0) tables state them, so a wrong
     // edit of the generator's facts fails here.
     void libdeviceFiguresMatchTheGuide() {
-        std::map<std::string, nlohmann::json> lib;
-        checkCommon("libdevice", lib);
+        std::map<std::string, const DocEntry*> lib;
+        checkDomain(DocDomain::Libdevice, "libdevice", lib);
         if (QTest::currentTestFailed()) return;
         const std::map<std::string, std::string> expected = {
             {"__nv_sinf", "2 ulp (full range)"},   {"__nv_tanf", "4 ulp (full range)"},
@@ -181,14 +173,14 @@ private slots:
             {"__nv_erfcinv", "6 ulp (full range)"}, {"__nv_fast_expf", "2 + floor(|1.173·x|) ulp"},
         };
         for (const auto& [name, acc] : expected)
-            QCOMPARE(QString::fromStdString(str(lib[name], "accuracy")), QString::fromStdString(acc));
-        QVERIFY(str(lib["__nv_clz"], "accuracy").starts_with("exact"));
-        QVERIFY(str(lib["__nv_fdiv_rn"], "accuracy").starts_with("0 ulp"));
+            QCOMPARE(QString::fromStdString(lib[name]->accuracy), QString::fromStdString(acc));
+        QVERIFY(lib["__nv_clz"]->accuracy.starts_with("exact"));
+        QVERIFY(lib["__nv_fdiv_rn"]->accuracy.starts_with("0 ulp"));
         // What libdevice.10.bc reads: __CUDA_FTZ in sinf, __CUDA_PREC_SQRT in sqrtf, nothing in the double sin.
-        QVERIFY(str(lib["__nv_sinf"], "option_effect").find("-ftz") != std::string::npos);
-        QVERIFY(str(lib["__nv_sqrtf"], "option_effect").find("-prec-sqrt") != std::string::npos);
-        QVERIFY(str(lib["__nv_sin"], "option_effect").find("-ftz") == std::string::npos);
-        QCOMPARE(QString::fromStdString(str(lib["__nv_sinf"], "link")),
+        QVERIFY(lib["__nv_sinf"]->optionEffect.find("-ftz") != std::string::npos);
+        QVERIFY(lib["__nv_sqrtf"]->optionEffect.find("-prec-sqrt") != std::string::npos);
+        QVERIFY(lib["__nv_sin"]->optionEffect.find("-ftz") == std::string::npos);
+        QCOMPARE(QString::fromStdString(lib["__nv_sinf"]->link),
                  QStringLiteral("https://docs.nvidia.com/cuda/libdevice-users-guide/__nv_sinf.html"));
     }
 };
