@@ -9,9 +9,12 @@ namespace nvpg::cli {
 
 int runExplain(const std::vector<std::string>& words, const std::string& context) {
     inspect::DocContext ctx = inspect::DocContext::Any;
-    if (context == "ir") ctx = inspect::DocContext::Ir;
-    else if (context == "ptx") ctx = inspect::DocContext::Ptx;
-    else if (context == "sass") ctx = inspect::DocContext::Sass;
+    if (context == "ir")
+        ctx = inspect::DocContext::Ir;
+    else if (context == "ptx")
+        ctx = inspect::DocContext::Ptx;
+    else if (context == "sass")
+        ctx = inspect::DocContext::Sass;
     const auto& docs = inspect::Docs::builtIn();
     int status = kOk;
     bool first = true;

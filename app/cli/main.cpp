@@ -60,7 +60,8 @@ int main(int argc, char** argv) {
     addCompileOptions(*run, runCompileOptions, /*forRun=*/true);
     addRunOptions(*run, ro);
 
-    auto* explain = app.add_subcommand("explain", "what PTX, NVVM IR, libdevice and SASS words mean, from the built-in docs");
+    auto* explain =
+        app.add_subcommand("explain", "what PTX, NVVM IR, libdevice and SASS words mean, from the built-in docs");
     std::vector<std::string> explainWords;
     std::string explainContext;
     explain->add_option("words", explainWords, "words as written: fma.rn.f32 %tid.x __nv_sinf addrspace(1) FFMA")
