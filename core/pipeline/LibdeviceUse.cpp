@@ -45,8 +45,10 @@ std::vector<std::string> words(std::string_view s) {
 
 // Why a job's result has no map of `which` to read figures from; empty when it has one.
 std::string noMapReason(const Job& job, const CompileResult& r, inspect::MappedOutput which) {
-    if (!job.lineMap) return "no line map: the line map is off (nvpg compile --line-map or --report, the app's line map)";
-    if (!r.lineMap) return "no line map yet: it comes after the plain result";
+    if (!r.lineMap)
+        return job.lineMap ? "no line map yet: it comes after the plain result"
+                           : "no line map: the line map is off (nvpg compile --line-map or --report, the app's "
+                             "View > Line map)";
     const auto& out = r.lineMap->output(which);
     if (!out.available()) return "no line map: " + out.unavailable;
     return {};
