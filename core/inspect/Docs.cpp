@@ -1,0 +1,382 @@
+#include "inspect/Docs.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "inspect/DocsEmbedded.h"
+#include "support/Json.h"
+
+namespace nvpg::inspect {
+
+namespace detail {
+
+std::vector<std::pair<std::string, std::string>> embeddedDocTexts() {
+    std::vector<std::pair<std::string, std::string>> texts;
+    for (const EmbeddedDoc* d = embeddedDocs(); d->name; ++d) texts.emplace_back(d->name, std::string(d->data, d->size));
+    return texts;
+}
+
+}  // namespace detail
+
+namespace {
+
+std::optional<DocDomain> domainNamed(std::string_view name) {
+    if (name == "ptx") return DocDomain::Ptx;
+    if (name == "ir") return DocDomain::Ir;
+    if (name == "libdevice") return DocDomain::Libdevice;
+    if (name == "sass") return DocDomain::Sass;
+    return std::nullopt;
+}
+
+const char* domainName(DocDomain d) {
+    switch (d) {
+    case DocDomain::Ptx: return "PTX";
+    case DocDomain::Ir: return "NVVM IR";
+    case DocDomain::Libdevice: return "libdevice";
+    case DocDomain::Sass: return "SASS";
+    }
+    return "";
+}
+
+// The fields an entry may have; any other is a typo the loader names rather than ignores.
+constexpr std::array kRequired{"key", "kind", "title", "summary", "link", "source"};
+constexpr std::array kOptional{"details", "syntax", "modifiers", "accuracy", "option_effect"};
+
+std::string readEntry(const nlohmann::json& j, DocDomain domain, DocEntry& e) {
+    if (!j.is_object()) return "is not an object";
+    for (const auto& [name, value] : j.items()) {
+        const bool known = std::find(kRequired.begin(), kRequired.end(), name) != kRequired.end() ||
+                           std::find(kOptional.begin(), kOptional.end(), name) != kOptional.end();
+        if (!known) return fmt::format("has the unknown field \"{}\" (known: key, kind, title, summary, details, "
+                                       "syntax, modifiers, accuracy, option_effect, link, source)", name);
+        if (name != "modifiers" && !value.is_string()) return fmt::format("field \"{}\" is not a string", name);
+    }
+    for (const char* name : kRequired)
+        if (!j.contains(name) || j[name].get_ref<const std::string&>().empty())
+            return fmt::format("lacks \"{}\" (every entry needs key, kind, title, summary, link, source)", name);
+    auto str = [&](const char* name) { return j.contains(name) ? j[name].get<std::string>() : std::string(); };
+    e.domain = domain;
+    e.key = str("key");
+    e.kind = str("kind");
+    e.title = str("title");
+    e.summary = str("summary");
+    e.details = str("details");
+    e.syntax = str("syntax");
+    e.accuracy = str("accuracy");
+    e.optionEffect = str("option_effect");
+    e.link = str("link");
+    e.source = str("source");
+    if (!e.link.starts_with("https://")) return fmt::format("has the link \"{}\", which is not an https:// address", e.link);
+    if (j.contains("modifiers")) {
+        const auto& m = j["modifiers"];
+        if (!m.is_object()) return "field \"modifiers\" is not an object of \".modifier\": \"meaning\"";
+        for (const auto& [mod, meaning] : m.items()) {
+            if (!meaning.is_string() || meaning.get_ref<const std::string&>().empty())
+                return fmt::format("modifier \"{}\" has no text", mod);
+            e.modifiers.emplace_back(mod, meaning.get<std::string>());
+        }
+    }
+    return {};
+}
+
+bool isUpper(std::string_view s) {
+    return std::none_of(s.begin(), s.end(), [](unsigned char c) { return std::islower(c); });
+}
+
+std::string upper(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return out;
+}
+
+// IR writes names with a sigil ('@' globals, '%' locals, '!' metadata), quoted when they hold odd
+// characters (numba: @"__nv_sinf"); the docs key the bare name.
+std::string withoutIrSigil(std::string_view w) {
+    if (!w.empty() && (w[0] == '@' || w[0] == '!' || w[0] == '%')) w.remove_prefix(1);
+    if (w.size() >= 2 && w.front() == '"' && w.back() == '"') w = w.substr(1, w.size() - 2);
+    return std::string(w);
+}
+
+std::vector<std::string> splitModifiers(std::string_view rest) {
+    std::vector<std::string> mods;
+    while (!rest.empty()) {
+        const size_t next = rest.find('.', 1);
+        mods.emplace_back(rest.substr(0, next));
+        if (next == std::string_view::npos) break;
+        rest.remove_prefix(next);
+    }
+    return mods;
+}
+
+size_t editDistance(std::string_view a, std::string_view b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+}  // namespace
+
+std::optional<Docs> Docs::fromJson(const std::vector<std::pair<std::string, std::string>>& namedTexts,
+                                   std::string* error) {
+    auto fail = [&](std::string message) -> std::optional<Docs> {
+        if (error) *error = std::move(message);
+        return std::nullopt;
+    };
+    Docs docs;
+    std::set<std::pair<DocDomain, std::string>> keys;
+    for (const auto& [name, text] : namedTexts) {
+        auto parsed = support::parseJson(text);
+        if (parsed.problem)
+            return fail(fmt::format("{}:{}:{}: not JSON: {}", name, parsed.problem->line, parsed.problem->column,
+                                    parsed.problem->reason));
+        const auto& doc = parsed.doc;
+        if (!doc.is_object() || !doc.contains("domain") || !doc["domain"].is_string() || !doc.contains("entries") ||
+            !doc["entries"].is_array())
+            return fail(fmt::format("{}: expected {{\"domain\": \"ptx|ir|libdevice|sass\", \"entries\": [...]}}", name));
+        const auto domain = domainNamed(doc["domain"].get<std::string>());
+        if (!domain)
+            return fail(fmt::format("{}: unknown domain \"{}\" (one of ptx, ir, libdevice, sass)", name,
+                                    doc["domain"].get<std::string>()));
+        size_t index = 0;
+        for (const auto& j : doc["entries"]) {
+            DocEntry e;
+            const std::string problem = readEntry(j, *domain, e);
+            const std::string label = j.is_object() && j.contains("key") && j["key"].is_string()
+                                          ? fmt::format("entry {} \"{}\"", index + 1, j["key"].get<std::string>())
+                                          : fmt::format("entry {}", index + 1);
+            if (!problem.empty()) return fail(fmt::format("{}: {} {}", name, label, problem));
+            if (!keys.emplace(*domain, e.key).second)
+                return fail(fmt::format("{}: {}: the key is already used by another entry of the domain", name, label));
+            docs.entries_.push_back(std::move(e));
+            ++index;
+        }
+    }
+    return docs;
+}
+
+const Docs& Docs::builtIn() {
+    // Read once, on first use (a thread-safe static). A file that does not read is left out, so one
+    // bad text does not take every hover down; tst_docs reads the same texts and fails naming it.
+    static const Docs docs = [] {
+        Docs all;
+        for (auto& named : detail::embeddedDocTexts()) {
+            std::string error;
+            if (auto one = fromJson({named}, &error))
+                for (auto& e : one->entries_) all.entries_.push_back(std::move(e));
+        }
+        return all;
+    }();
+    return docs;
+}
+
+std::vector<Explanation> Docs::explain(std::string_view word, DocContext context) const {
+    struct Candidate {
+        DocDomain domain;
+        std::string form;  // the word as this domain keys it
+    };
+    std::vector<Candidate> forms;
+    auto add = [&](DocDomain d, std::string form) {
+        if (!form.empty()) forms.push_back({d, std::move(form)});
+    };
+    // The domain order is the order of preference when a word names entries in several.
+    switch (context) {
+    case DocContext::Ir:
+        add(DocDomain::Ir, withoutIrSigil(word));
+        add(DocDomain::Libdevice, withoutIrSigil(word));
+        break;
+    case DocContext::Ptx:
+        add(DocDomain::Ptx, std::string(word));
+        add(DocDomain::Libdevice, std::string(word));
+        break;
+    case DocContext::Sass: add(DocDomain::Sass, upper(word)); break;
+    case DocContext::Any:
+        add(DocDomain::Ptx, std::string(word));
+        add(DocDomain::Ir, withoutIrSigil(word));
+        add(DocDomain::Libdevice, withoutIrSigil(word));
+        // SASS is written upper-case; a lower-case word ("ret") means PTX's or IR's.
+        if (isUpper(word)) add(DocDomain::Sass, std::string(word));
+        break;
+    }
+
+    struct Found {
+        Explanation e;
+        size_t keyLength;
+        size_t order;
+    };
+    std::vector<Found> found;
+    for (size_t i = 0; i < forms.size(); ++i) {
+        const auto& [domain, form] = forms[i];
+        // The longest key the word starts with at a '.' boundary (the whole word first).
+        const DocEntry* best = nullptr;
+        for (const auto& e : entries_) {
+            if (e.domain != domain || e.key.size() > form.size() || (best && e.key.size() <= best->key.size()))
+                continue;
+            if (form.compare(0, e.key.size(), e.key) != 0) continue;
+            if (e.key.size() < form.size() && form[e.key.size()] != '.') continue;
+            best = &e;
+        }
+        if (!best) continue;
+        Explanation ex;
+        ex.word = std::string(word);
+        ex.entry = best;
+        for (auto& mod : splitModifiers(std::string_view(form).substr(best->key.size()))) {
+            std::string meaning;
+            for (const auto& [m, text] : best->modifiers)
+                if (m == mod) meaning = text;
+            if (meaning.empty())
+                for (const auto& e : entries_)
+                    if (e.domain == domain && e.key == mod && (e.kind == "modifier" || e.kind == "state space")) {
+                        meaning = e.summary;
+                        break;
+                    }
+            ex.modifiers.emplace_back(std::move(mod), std::move(meaning));
+        }
+        found.push_back({std::move(ex), best->key.size(), i});
+    }
+    // The same entry reached twice (IR and Any forms of one word) is listed once.
+    std::stable_sort(found.begin(), found.end(), [&](const Found& a, const Found& b) {
+        const bool aExact = a.keyLength == forms[a.order].form.size();
+        const bool bExact = b.keyLength == forms[b.order].form.size();
+        if (aExact != bExact) return aExact;
+        return a.order < b.order;
+    });
+    std::vector<Explanation> out;
+    for (auto& f : found)
+        if (std::none_of(out.begin(), out.end(), [&](const Explanation& x) { return x.entry == f.e.entry; }))
+            out.push_back(std::move(f.e));
+    return out;
+}
+
+std::vector<std::string> Docs::nearest(std::string_view word, size_t n) const {
+    const std::string bare = lower(withoutIrSigil(word));
+    const std::string raw = lower(word);
+    struct Scored {
+        size_t distance;
+        size_t prefix;
+        const std::string* key;
+    };
+    std::vector<Scored> scored;
+    std::set<std::string> seen;
+    for (const auto& e : entries_) {
+        if (!seen.insert(e.key).second) continue;
+        const std::string key = lower(e.key);
+        const size_t d = std::min(editDistance(raw, key), editDistance(bare, key));
+        size_t p = 0;
+        while (p < key.size() && p < bare.size() && key[p] == bare[p]) ++p;
+        scored.push_back({d, p, &e.key});
+    }
+    std::sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) {
+        if (a.distance != b.distance) return a.distance < b.distance;
+        if (a.prefix != b.prefix) return a.prefix > b.prefix;
+        return *a.key < *b.key;
+    });
+    std::vector<std::string> out;
+    for (size_t i = 0; i < scored.size() && out.size() < n; ++i) out.push_back(*scored[i].key);
+    return out;
+}
+
+namespace {
+
+bool isPtxWordChar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' || c == '%';
+}
+bool isSassWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+bool isIrNameChar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' || c == '-';
+}
+
+std::string runAround(std::string_view line, size_t column, bool (*inWord)(char)) {
+    if (column >= line.size() || !inWord(line[column])) return {};
+    size_t b = column, e = column;
+    while (b > 0 && inWord(line[b - 1])) --b;
+    while (e < line.size() && inWord(line[e])) ++e;
+    std::string_view w = line.substr(b, e - b);
+    // A sentence's full stop, or "foo." in a comment, is not part of the word.
+    while (w.size() > 1 && w.back() == '.') w.remove_suffix(1);
+    return std::string(w);
+}
+
+std::string irWordAt(std::string_view line, size_t column) {
+    if (column >= line.size()) return {};
+    // A quoted name (@"__nv_sinf", %"x y"): the whole of it, sigil and quotes included.
+    for (size_t i = 0; i + 1 < line.size(); ++i) {
+        if ((line[i] != '@' && line[i] != '%' && line[i] != '!') || line[i + 1] != '"') continue;
+        const size_t close = line.find('"', i + 2);
+        if (close == std::string_view::npos) break;
+        if (column >= i && column <= close) return std::string(line.substr(i, close - i + 1));
+        i = close;
+    }
+    // addrspace(N), hovered anywhere in it.
+    for (size_t at = line.find("addrspace("); at != std::string_view::npos; at = line.find("addrspace(", at + 1)) {
+        const size_t close = line.find(')', at);
+        if (close == std::string_view::npos) break;
+        if (column >= at && column <= close) return std::string(line.substr(at, close - at + 1));
+    }
+    size_t c = column;
+    if ((line[c] == '@' || line[c] == '%' || line[c] == '!') && c + 1 < line.size() && isIrNameChar(line[c + 1])) ++c;
+    if (!isIrNameChar(line[c])) return {};
+    size_t b = c, e = c;
+    while (b > 0 && isIrNameChar(line[b - 1])) --b;
+    while (e < line.size() && isIrNameChar(line[e])) ++e;
+    if (b > 0 && (line[b - 1] == '@' || line[b - 1] == '%' || line[b - 1] == '!')) --b;
+    std::string_view w = line.substr(b, e - b);
+    // "-" belongs to names (@my-kernel) but not to numbers ("-1") or to a word's end.
+    while (!w.empty() && w.back() == '-') w.remove_suffix(1);
+    if (!w.empty() && w.front() == '-') w.remove_prefix(1);
+    return std::string(w);
+}
+
+}  // namespace
+
+std::string wordAt(std::string_view line, size_t column, DocContext context) {
+    switch (context) {
+    case DocContext::Ptx: return runAround(line, column, isPtxWordChar);
+    case DocContext::Sass: return runAround(line, column, isSassWordChar);
+    case DocContext::Ir:
+    case DocContext::Any: return irWordAt(line, column);
+    }
+    return {};
+}
+
+std::string formatExplanation(const Explanation& e) {
+    if (!e.entry) return fmt::format("{}: no entry\n", e.word);
+    const DocEntry& d = *e.entry;
+    std::string out = fmt::format("{}    ({} {})\n", d.title, domainName(d.domain), d.kind);
+    if (e.word != d.key) fmt::format_to(std::back_inserter(out), "  as written: {}\n", e.word);
+    fmt::format_to(std::back_inserter(out), "{}\n", d.summary);
+    if (!d.syntax.empty()) fmt::format_to(std::back_inserter(out), "Syntax: {}\n", d.syntax);
+    if (!e.modifiers.empty()) {
+        size_t width = 0;
+        for (const auto& [m, _] : e.modifiers) width = std::max(width, m.size());
+        out += "Modifiers:\n";
+        for (const auto& [m, meaning] : e.modifiers)
+            fmt::format_to(std::back_inserter(out), "  {:<{}}  {}\n", m, width,
+                           meaning.empty() ? "(no text for this modifier)" : meaning);
+    }
+    if (!d.details.empty()) fmt::format_to(std::back_inserter(out), "{}\n", d.details);
+    if (!d.accuracy.empty()) fmt::format_to(std::back_inserter(out), "Accuracy: {}\n", d.accuracy);
+    if (!d.optionEffect.empty()) fmt::format_to(std::back_inserter(out), "Options: {}\n", d.optionEffect);
+    fmt::format_to(std::back_inserter(out), "Read: {} {}\n", d.source, d.link);
+    return out;
+}
+
+}  // namespace nvpg::inspect
