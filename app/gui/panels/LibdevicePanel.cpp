@@ -134,9 +134,9 @@ void LibdevicePanel::rebuild() {
     else if (uses_.empty())
         header_->setText(tr("libdevice is on, and the program calls none of its functions."));
     else
-        header_->setText(tr("%n libdevice function(s) linked. Select one to mark its PTX lines; click a call "
-                            "to go to it.",
-                            nullptr, int(uses_.size())));
+        header_->setText((uses_.size() == 1 ? tr("1 libdevice function linked.")
+                                            : tr("%1 libdevice functions linked.").arg(uses_.size())) +
+                         tr(" Select one to mark its PTX lines; click a call to go to it."));
     for (size_t i = 0; i < uses_.size(); ++i) {
         const auto& u = uses_[i];
         auto* item = new QTreeWidgetItem(tree_);
