@@ -86,30 +86,28 @@ LibdeviceSize inlinedSize(const Job& job, const CompileResult& r, inspect::Mappe
 }  // namespace
 
 inspect::LineRange ptxFunctionLines(const ptx::PtxModule& module, std::string_view ptx, std::string_view name) {
+    // The front end calls this on the UI thread: the PTX is split only for a function it has.
+    // readPtx keeps one Function per name, the definition's where there is one.
+    const auto* f = module.find(name);
+    if (!f || f->isExtern || f->line <= 0) return {};
     const auto lines = support::splitLines(ptx);
-    for (const auto& f : module.functions) {
-        if (f.name != name || f.isExtern || f.line <= 0) continue;
-        // A prototype ends at ';' before any '{'; a definition's body closes at depth 0.
-        int depth = 0;
-        bool opened = false;
-        for (size_t i = size_t(f.line) - 1; i < lines.size(); ++i) {
-            auto text = lines[i];
-            if (const auto comment = text.find("//"); comment != std::string_view::npos) text = text.substr(0, comment);
-            bool prototype = false;
-            for (char c : text) {
-                if (c == '{') {
-                    ++depth;
-                    opened = true;
-                } else if (c == '}') {
-                    --depth;
-                } else if (c == ';' && !opened) {
-                    prototype = true;
-                    break;
-                }
+    // A prototype ends at ';' before any '{'; a definition's body closes at depth 0.
+    int depth = 0;
+    bool opened = false;
+    for (size_t i = size_t(f->line) - 1; i < lines.size(); ++i) {
+        auto text = lines[i];
+        if (const auto comment = text.find("//"); comment != std::string_view::npos) text = text.substr(0, comment);
+        for (char c : text) {
+            if (c == '{') {
+                ++depth;
+                opened = true;
+            } else if (c == '}') {
+                --depth;
+            } else if (c == ';' && !opened) {
+                return {};
             }
-            if (prototype) break;
-            if (opened && depth == 0) return {f.line, int(i) + 1};
         }
+        if (opened && depth == 0) return {f->line, int(i) + 1};
     }
     return {};
 }
@@ -154,11 +152,15 @@ std::vector<LibdeviceUse> libdeviceUses(const Job& job, const CompileResult& r) 
         }
         const auto lines = support::splitLines(m.bytes);
         for (size_t i = 0; i < lines.size(); ++i)
-            if (auto callee = inspect::calleeOf(lines[i]))
-                if (auto* u = find(*callee)) u->calls.push_back({m.name, int(i) + 1});
+            if (lines[i].find("__nv_") != std::string_view::npos)
+                if (auto callee = inspect::calleeOf(lines[i]))
+                    if (auto* u = find(*callee)) u->calls.push_back({m.name, int(i) + 1});
     }
 
-    const auto sass = r.sass.empty() ? inspect::SassListing{} : inspect::readSass(r.sass);
+    // The SASS is read only when a libdevice function is a function of its own there.
+    const bool ownSass = std::any_of(r.sassFunctions.begin(), r.sassFunctions.end(),
+                                     [&](const inspect::SassFunction& f) { return find(f.name) != nullptr; });
+    const auto sass = ownSass ? inspect::readSass(r.sass) : inspect::SassListing{};
     for (auto& use : uses) {
         std::sort(use.calls.begin(), use.calls.end(), [](const auto& a, const auto& b) { return a.line < b.line; });
         // PTX: a body of its own, else what it became where it is called.
