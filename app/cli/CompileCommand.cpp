@@ -236,7 +236,9 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
     else job.outputs = pipeline::kPtx | pipeline::kCubin;
     // The report counts each kernel's SASS instructions where nvdisasm is there, else says why not.
     if (o.report) job.outputs |= pipeline::kFigures | pipeline::kSass;
-    job.lineMap = o.lineMap.has_value();
+    // The report's PTX and SASS per libdevice function come from the line map; the twin it is made
+    // from never changes the outputs written.
+    job.lineMap = o.lineMap.has_value() || (o.report && job.libdevice && !o.verifyOnly);
 
     auto tk = loadToolkit(common);
     if (!tk) return usage(tk.error().message);

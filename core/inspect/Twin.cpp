@@ -159,9 +159,8 @@ std::string_view opcodePart(std::string_view code) {
     return code;
 }
 
-// The callee of a call instruction when it is named (`call float @__nv_sinf(...)`, also after a
-// function type `call i32 (i8*, ...) @printf(...)`); nothing for other instructions and for
-// calls through a pointer or a cast.
+}  // namespace
+
 std::optional<std::string> calleeOf(std::string_view code) {
     const auto op = opcodePart(code);
     if (!startsWithWord(op, "call")) return std::nullopt;
@@ -184,6 +183,8 @@ std::optional<std::string> calleeOf(std::string_view code) {
     }
     return std::nullopt;
 }
+
+namespace {
 
 // The header of a `define`, read across its lines up to the `{` that opens the body: the
 // function's name is the first global name, the parameters the next parenthesis at depth 0, and

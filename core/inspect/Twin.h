@@ -1,6 +1,8 @@
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "nvvm/IrVersion.h"
@@ -33,6 +35,12 @@ struct Twin {
     // Lines that call a function, and its name ("__nv_sinf"): for labelling inlined bodies.
     std::vector<std::pair<int, std::string>> calls;
 };
+
+// The callee of a call instruction when it is named (`call float @__nv_sinf(...)`, numba's
+// quoted `call float @"__nv_sinf"(...)`, also after a function type `call i32 (i8*, ...)
+// @printf(...)`), without '@' and quotes; nothing for other instructions (a comment line too)
+// and for calls through a pointer or a cast.
+std::optional<std::string> calleeOf(std::string_view code);
 
 // An Error (Unsupported-style message a pane shows) when the module cannot be annotated:
 // bitcode without llvm-dis-14 ("bitcode modules are mapped through their llvm-dis-14

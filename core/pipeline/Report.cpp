@@ -1,5 +1,7 @@
 #include "pipeline/Report.h"
 
+#include "pipeline/LibdeviceUse.h"
+
 namespace nvpg::pipeline {
 
 namespace {
@@ -14,6 +16,21 @@ void putFigures(nlohmann::ordered_json& to, const ptx::ResourceUsage& u) {
     to["const_bytes"] = u.constBytes;
     to["barriers"] = u.barriers;
     to["figures_for"] = u.arch;
+}
+
+// What one output a libdevice function became: its size and how it was found, or why unknown.
+nlohmann::ordered_json sizeJson(const LibdeviceSize& size, const char* countKey) {
+    nlohmann::ordered_json j;
+    if (!size.known()) {
+        j["unavailable"] = size.unavailable;
+        return j;
+    }
+    j[countKey] = size.count;
+    nlohmann::ordered_json ranges = nlohmann::ordered_json::array();
+    for (const auto& r : size.lines) ranges.push_back({r.first, r.last});
+    j["ranges"] = std::move(ranges);
+    j["how"] = size.how;
+    return j;
 }
 
 // One output's figures: where they come from, or why there are none, and each kernel's.
@@ -97,6 +114,22 @@ nlohmann::ordered_json reportJson(const Job& job, const CompileResult& r, const 
         j["sass"] = std::move(sass);
     }
     j["libdevice_functions"] = r.libdeviceFunctions;
+    // Per linked function: who calls it and what it became; the names stay in the list above.
+    ordered_json uses = ordered_json::array();
+    for (const auto& u : libdeviceUses(job, r)) {
+        ordered_json uj;
+        uj["name"] = u.name;
+        uj["signature"] = u.signature;
+        ordered_json calls = ordered_json::array();
+        for (const auto& c : u.calls) calls.push_back({{"module", c.module}, {"line", c.line}});
+        uj["calls"] = std::move(calls);
+        uj["pulls"] = u.pulls;
+        uj["pulled_in_by"] = u.pulledInBy;
+        uj["ptx"] = sizeJson(u.ptx, "lines");
+        uj["sass"] = sizeJson(u.sass, "instructions");
+        uses.push_back(std::move(uj));
+    }
+    j["libdevice_use"] = std::move(uses);
 
     ordered_json diags = ordered_json::array();
     for (const auto& d : r.diagnostics) {

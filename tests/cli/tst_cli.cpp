@@ -577,6 +577,68 @@ private slots:
         QCOMPARE(jb["diagnostics"][0]["column"], 8);
     }
 
+    // --report with libdevice turns the line map on for its per-function sizes: each linked
+    // function's call lines and PTX lines, the same count as --line-map gives those lines, and
+    // the PTX written is byte for byte the PTX of a compile without --report.
+    void reportGivesEachLibdeviceFunctionsCallsAndPtxSize() {
+        QTemporaryDir dir;
+        const auto report = dir.filePath("r.json"), map = dir.filePath("map.json");
+        const auto r = runNvpg({"compile", example("libdevice-math.nvpg"), "--arch", "compute_90", "--report", report,
+                                "--line-map", map, "-o", dir.filePath("with.ptx")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto plain =
+            runNvpg({"compile", example("libdevice-math.nvpg"), "--arch", "compute_90", "-o", dir.filePath("plain.ptx")});
+        QVERIFY2(plain.exitCode == 0, plain.err.constData());
+        QCOMPARE(test::readText(dir.filePath("with.ptx").toStdString()),
+                 test::readText(dir.filePath("plain.ptx").toStdString()));
+        // A report alone maps too (the map file above is only there to check it against).
+        const auto alone = runNvpg({"compile", example("libdevice-math.nvpg"), "--arch", "compute_90", "--report",
+                                    dir.filePath("alone.json"), "-o", dir.filePath("alone.ptx")});
+        QVERIFY2(alone.exitCode == 0, alone.err.constData());
+        QCOMPARE(test::readText(dir.filePath("alone.ptx").toStdString()),
+                 test::readText(dir.filePath("plain.ptx").toStdString()));
+
+        const auto j = nlohmann::json::parse(test::readText(report.toStdString()));
+        const auto m = nlohmann::json::parse(test::readText(map.toStdString()));
+        const auto ja = nlohmann::json::parse(test::readText(dir.filePath("alone.json").toStdString()));
+        QCOMPARE(ja["libdevice_use"], j["libdevice_use"]);
+        const auto fns = j["libdevice_functions"].get<std::vector<std::string>>();  // still the names
+        QCOMPARE(j["libdevice_use"].size(), fns.size());
+        const auto text = test::readText(test::examplesDir() / "libdevice-math.nvpg");
+        const auto module = nlohmann::json::parse(text)["modules"][0]["text"].get<std::string>();
+        auto mappedLines = [&](int line) {
+            int n = 0;
+            for (const auto& l : m["outputs"]["ptx"])
+                if (l["module"] == "math.ll" && l["line"] == line)
+                    for (const auto& range : l["ranges"]) n += range[1].get<int>() - range[0].get<int>() + 1;
+            return n;
+        };
+        int checked = 0;
+        for (const auto& u : j["libdevice_use"]) {
+            const auto name = u["name"].get<std::string>();
+            QVERIFY(std::find(fns.begin(), fns.end(), name) != fns.end());
+            if (name != "__nv_sinf" && name != "__nv_expf" && name != "__nv_powf") continue;
+            int line = 0, n = 1;
+            for (auto l : support::splitLines(module)) {
+                if (l.find("call float @" + name + "(") != std::string_view::npos) line = n;
+                ++n;
+            }
+            QCOMPARE(u["calls"].size(), 1u);
+            QCOMPARE(u["calls"][0]["module"], "math.ll");
+            QCOMPARE(u["calls"][0]["line"].get<int>(), line);
+            QVERIFY2(u["ptx"].contains("lines"), u.dump().c_str());
+            QCOMPARE(u["ptx"]["lines"].get<int>(), mappedLines(line));
+            QVERIFY(u["ptx"]["lines"].get<int>() > 0);
+            QVERIFY(u["ptx"]["how"].get<std::string>().find("line map") != std::string::npos);
+            // SASS: a count, or why there is none (no nvdisasm here).
+            QVERIFY2(u["sass"].contains("instructions") || u["sass"].contains("unavailable"), u.dump().c_str());
+            qInfo("%s: math.ll:%d, %d PTX lines, SASS %s", name.c_str(), line, u["ptx"]["lines"].get<int>(),
+                  u["sass"].dump().c_str());
+            ++checked;
+        }
+        QCOMPARE(checked, 3);
+    }
+
     // The PTX output's figures are those of that PTX as the driver loads it (whole program), which
     // is what `ptxas -v` on it says; nvJitLink's relocatable compile of it gave 17-18 registers
     // and a 32-byte stack frame for libdevice-math's wave, where the PTX runs with 21 and none.

@@ -11,6 +11,7 @@
 #include "PlainNvvm.h"
 #include "TestSupport.h"
 #include "nvvm/Libdevice.h"
+#include "pipeline/LibdeviceUse.h"
 #include "pipeline/OutputNames.h"
 #include "pipeline/Pipeline.h"
 #include "pipeline/Report.h"
@@ -320,6 +321,128 @@ private slots:
         QVERIFY(it != map.libdevice.end());
         QCOMPARE(it->function, std::string("__nv_sinf"));
         QVERIFY(it->lines >= 30);
+    }
+
+    // The libdevice dock's and the report's account of sinf.ll: its one call line, and the PTX
+    // lines it became are exactly those the line map gives that line; without the map the call
+    // is still there and the figure says why it is missing. numba's quoted name is the same call.
+    void libdeviceUseOfSinfIsItsCallAndItsMappedPtx() {
+        pipeline::Pipeline p(test::realToolkit());
+        pipeline::Job job;
+        job.modules = {test::irFixture("sinf.ll")};
+        job.libdevice = true;
+        job.options.arch = "compute_90";
+        auto run = runMapped(p, job);
+        QVERIFY(run.result && run.result->ok && run.result->lineMap);
+        const int call = lineOf(job.modules[0].bytes, "call float @__nv_sinf");
+        QVERIFY(call > 0);
+        const auto uses = pipeline::libdeviceUses(job, *run.result);
+        QCOMPARE(uses.size(), run.result->libdeviceFunctions.size());
+        const auto sinf = std::find_if(uses.begin(), uses.end(), [](const auto& u) { return u.name == "__nv_sinf"; });
+        QVERIFY(sinf != uses.end());
+        QCOMPARE(sinf->signature, std::string("float __nv_sinf(float %a)"));
+        QCOMPARE(sinf->calls, (std::vector<pipeline::LibdeviceCall>{{"sinf.ll", call}}));
+        QVERIFY2(sinf->ptx.known(), sinf->ptx.unavailable.c_str());
+        const auto mapped = run.result->lineMap->ptx.rangesOf("sinf.ll", call);
+        QCOMPARE(sinf->ptx.lines, mapped);
+        QCOMPARE(sinf->ptx.count, mappedLineCount(mapped));
+        QVERIFY2(sinf->ptx.count >= 30, qPrintable(QString::number(sinf->ptx.count)));
+        QVERIFY2(sinf->ptx.how.find("line map") != std::string::npos, sinf->ptx.how.c_str());
+        qInfo("__nv_sinf: called at sinf.ll:%d, %d PTX lines (%s); SASS: %s", call, sinf->ptx.count,
+              sinf->ptx.how.c_str(), sinf->sass.known() ? std::to_string(sinf->sass.count).c_str() : sinf->sass.unavailable.c_str());
+
+        // No map: the call line stays, the size says why it is not known.
+        pipeline::Pipeline plainPipe(test::realToolkit());
+        auto plain = plainPipe.run(job);
+        QVERIFY(plain && plain->ok && !plain->lineMap);
+        const auto noMap = pipeline::libdeviceUses(job, *plain);
+        const auto s2 = std::find_if(noMap.begin(), noMap.end(), [](const auto& u) { return u.name == "__nv_sinf"; });
+        QVERIFY(s2 != noMap.end());
+        QCOMPARE(s2->calls, sinf->calls);
+        QVERIFY(!s2->ptx.known());
+        QVERIFY2(s2->ptx.unavailable.find("line map is off") != std::string::npos, s2->ptx.unavailable.c_str());
+        QCOMPARE(s2->ptx.count, 0);
+
+        // numba writes `call float @"__nv_sinf"(float %x)`.
+        auto quoted = job;
+        auto& text = quoted.modules[0].bytes;
+        for (size_t at; (at = text.find("@__nv_sinf")) != std::string::npos;) text.replace(at, 10, "@\"__nv_sinf\"");
+        pipeline::Pipeline quotedPipe(test::realToolkit());
+        auto q = runMapped(quotedPipe, quoted);
+        QVERIFY(q.result && q.result->ok && q.result->lineMap);
+        const auto qu = pipeline::libdeviceUses(quoted, *q.result);
+        const auto s3 = std::find_if(qu.begin(), qu.end(), [](const auto& u) { return u.name == "__nv_sinf"; });
+        QVERIFY(s3 != qu.end());
+        QCOMPARE(s3->calls, sinf->calls);
+        QCOMPARE(s3->ptx.count, sinf->ptx.count);
+    }
+
+    // The libdevice-math example: each of its three calls has its line, and its PTX lines are the
+    // map's of that line, none empty; what a function pulls in names it back as pulling it in.
+    void libdeviceUseOfTheMathExample() {
+        const auto ws = test::loadExample("libdevice-math");
+        pipeline::Job job;
+        job.modules = ws.modules;
+        job.options = ws.options;
+        job.libdevice = ws.libdevice;
+        if (!job.options.arch) job.options.arch = "compute_90";
+        pipeline::Pipeline p(test::realToolkit());
+        auto run = runMapped(p, job);
+        QVERIFY(run.result && run.result->ok && run.result->lineMap);
+        const auto& map = *run.result->lineMap;
+        QVERIFY2(map.ptx.available(), map.ptx.unavailable.c_str());
+        const auto uses = pipeline::libdeviceUses(job, *run.result);
+        const auto& text = job.modules[0].bytes;
+        for (const char* name : {"__nv_sinf", "__nv_expf", "__nv_powf"}) {
+            const auto u = std::find_if(uses.begin(), uses.end(), [&](const auto& x) { return x.name == name; });
+            QVERIFY2(u != uses.end(), name);
+            const int call = lineOf(text, std::string("call float @") + name + "(");
+            QVERIFY(call > 0);
+            QCOMPARE(u->calls, (std::vector<pipeline::LibdeviceCall>{{"math.ll", call}}));
+            QVERIFY2(u->ptx.known(), u->ptx.unavailable.c_str());
+            QCOMPARE(u->ptx.count, mappedLineCount(map.ptx.rangesOf("math.ll", call)));
+            QVERIFY2(u->ptx.count > 0, name);
+            qInfo("%s: math.ll:%d, %d PTX lines", name, call, u->ptx.count);
+        }
+        for (const auto& u : uses)
+            for (const auto& pulled : u.pulls) {
+                const auto it = std::find_if(uses.begin(), uses.end(), [&](const auto& x) { return x.name == pulled; });
+                QVERIFY2(it != uses.end(), pulled.c_str());
+                QVERIFY(std::count(it->pulledInBy.begin(), it->pulledInBy.end(), u.name) == 1);
+            }
+    }
+
+    // A libdevice function that stayed a `.func` is its body's lines, found without a map; one
+    // only another pulls in has no figure of its own, and says where its code is counted.
+    void libdeviceFuncBodyIsItsSize() {
+        pipeline::Job job;
+        job.libdevice = true;
+        job.modules = {{"k.ll", "define void @k(double %x) {\n  %r = call double @__nv_sin(double %x)\n  ret void\n}\n"}};
+        pipeline::CompileResult r;
+        r.ptx = ".version 9.0\n.target sm_90\n.address_size 64\n"
+                ".func (.param .b64 func_retval0) __nv_sin(.param .b64 __nv_sin_param_0);\n"  // 4: a prototype
+                ".visible .entry k(.param .f64 k_param_0)\n{\n  ret;\n}\n"                    // 5-8
+                ".func (.param .b64 func_retval0) __nv_sin(\n\t.param .b64 __nv_sin_param_0\n)\n"  // 9-11
+                "{\n  .reg .f64 %fd<3>; // { not a brace\n  ret;\n}\n";                        // 12-15
+        r.ptxModule = ptx::readPtx(r.ptx);
+        r.libdeviceFunctions = {"__internal_trig_reduction_slowpathd", "__nv_sin"};
+        QCOMPARE(pipeline::ptxFunctionLines(r.ptxModule, r.ptx, "__nv_sin"), (inspect::LineRange{9, 15}));
+        QCOMPARE(pipeline::ptxFunctionLines(r.ptxModule, r.ptx, "k"), (inspect::LineRange{5, 8}));
+        QCOMPARE(pipeline::ptxFunctionLines(r.ptxModule, r.ptx, "__nv_cos"), (inspect::LineRange{}));
+        const auto uses = pipeline::libdeviceUses(job, r);
+        QCOMPARE(uses.size(), size_t(2));
+        const auto& sin = uses[1];
+        QCOMPARE(sin.name, std::string("__nv_sin"));
+        QCOMPARE(sin.calls, (std::vector<pipeline::LibdeviceCall>{{"k.ll", 2}}));
+        QCOMPARE(sin.pulls, std::vector<std::string>{"__internal_trig_reduction_slowpathd"});
+        QVERIFY(sin.ptx.known());
+        QCOMPARE(sin.ptx.count, 7);
+        QVERIFY2(sin.ptx.how.find(".func __nv_sin") != std::string::npos, sin.ptx.how.c_str());
+        const auto& slow = uses[0];
+        QCOMPARE(slow.pulledInBy, std::vector<std::string>{"__nv_sin"});
+        QVERIFY(slow.calls.empty());
+        QVERIFY(!slow.ptx.known());
+        QVERIFY2(slow.ptx.unavailable.find("inlined into __nv_sin") != std::string::npos, slow.ptx.unavailable.c_str());
     }
 
     // Lines of two modules map to their own files, whichever module the code ended up in.

@@ -228,6 +228,23 @@ void LineMapLinks::focusIrLine(const QString& module, int line, QsciScintilla* s
         if (auto* e = editors_->madeEditor(doc)) addMarker(e, line - 1 + offset, kFocusMarker);
 }
 
+void LineMapLinks::markOutputLines(MappedOutput output, const std::vector<inspect::LineRange>& lines) {
+    clearFocus();
+    auto* e = output_->outputEditor(output);
+    for (const auto& r : lines)
+        for (int l = r.first; l <= r.last && l <= e->lines(); ++l) addMarker(e, l - 1, kFocusMarker);
+    if (!lines.empty() && lines.front().first <= e->lines()) scrollTo(e, lines.front().first - 1);
+}
+
+void LineMapLinks::showIrLine(const QString& module, int line) {
+    const int doc = document_->indexOf(module);
+    if (doc < 0) return;
+    editors_->editor(doc);  // made now, so that the offset is known
+    int offset = 0;
+    if (mapModuleOf(doc, &offset) < 0) offset = 0;
+    editors_->showLocation(module, line + offset, 1);
+}
+
 void LineMapLinks::focusOutputLine(MappedOutput output, int line) {
     if (!map_ || !enabled_) return;
     const auto origin = map_->output(output).originOf(line);

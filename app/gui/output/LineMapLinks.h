@@ -49,6 +49,14 @@ public:
     void focusIrLine(const QString& module, int line, QsciScintilla* source = nullptr);
     // What a click on line `line` (1-based) of an output pane does.
     void focusOutputLine(inspect::MappedOutput output, int line);
+    // Marks lines `lines` (1-based) of output pane `output` as focusIrLine marks an IR line's, and
+    // scrolls to the first: a libdevice function's lines (the libdevice dock), which are no one
+    // IR line's. Works without a map, or with View > Line map off (a `.func` body is known without
+    // one); empty: marks none.
+    void markOutputLines(inspect::MappedOutput output, const std::vector<inspect::LineRange>& lines);
+    // Shows line `line` (1-based, in the map's numbering, which is the module's text or its
+    // llvm-dis-14 text) of module `module` in its editor.
+    void showIrLine(const QString& module, int line);
     // The hover text of 1-based editor line `line` of an editor or output pane; empty for none.
     QString hoverText(QsciScintilla* editor, int line) const;
     // The text beside a call line that pulled in libdevice (1-based map line); empty for none.

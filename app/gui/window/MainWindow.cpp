@@ -49,6 +49,7 @@
 #include "output/LineMapLinks.h"
 #include "output/OutputView.h"
 #include "panels/OptionsPanel.h"
+#include "panels/LibdevicePanel.h"
 #include "panels/ProblemsPanel.h"
 #include "panels/SettingsDialog.h"
 #include "run/RunPanel.h"
@@ -196,6 +197,12 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     runsDock->setWidget(runs_);
     addDockWidget(Qt::BottomDockWidgetArea, runsDock);
     tabifyDockWidget(problemsDock, runsDock);
+    libdevice_ = new LibdevicePanel(this);
+    auto* libdeviceDock = new QDockWidget(tr("libdevice"), this);
+    libdeviceDock->setObjectName("libdeviceDock");
+    libdeviceDock->setWidget(libdevice_);
+    addDockWidget(Qt::BottomDockWidgetArea, libdeviceDock);
+    tabifyDockWidget(runsDock, libdeviceDock);
     problemsDock_ = problemsDock;
     runsDock_ = runsDock;
     // Problems is in front until the GPU is known (placeRunsDock), and comes to the front when a
@@ -230,6 +237,29 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     connect(controller_, &CompileController::lineMapShown, this,
             [this](quint64, std::shared_ptr<const inspect::LineMap> map) { links_->setMap(std::move(map)); });
     connect(editors_, &EditorArea::edited, links_, &LineMapLinks::textEdited);
+    // The libdevice dock reads the job as it went (the modules' text then) with each result.
+    connect(controller_, &CompileController::replyShown, this, [this](const EngineReply& reply) {
+        if (!reply.result) {
+            libdevice_->clear();
+            return;
+        }
+        const auto& ws = document_->workspace();
+        pipeline::Job job;
+        job.modules = ws.modules;
+        job.libdevice = ws.libdevice;
+        job.lineMap = controller_->lineMap();
+        libdevice_->setResult(job, reply.result);
+    });
+    connect(controller_, &CompileController::lateShown, this,
+            [this](quint64, std::shared_ptr<const pipeline::CompileResult> result) {
+                if (result) libdevice_->setLateResult(std::move(result));
+            });
+    connect(controller_, &CompileController::lineMapShown, this,
+            [this](quint64, std::shared_ptr<const inspect::LineMap> map) { libdevice_->setLineMap(std::move(map)); });
+    connect(libdevice_, &LibdevicePanel::activated, links_,
+            [this](const QString& module, int line, int) { links_->showIrLine(module, line); });
+    connect(libdevice_, &LibdevicePanel::ptxLinesSelected, links_,
+            [this](const std::vector<inspect::LineRange>& lines) { links_->markOutputLines(inspect::MappedOutput::Ptx, lines); });
     connect(controller_, &CompileController::busyChanged, this, [this](bool busy) {
         if (busy) links_->requested();
     });
@@ -800,6 +830,7 @@ void MainWindow::newWorkspace() {
     output_->clear();
     links_->resultShown(false);
     problems_->setDiagnostics({});
+    libdevice_->clear();
     busyLabel_->clear();  // the last "Compiled in" was another workspace's
     updateTitle();
     updateStartPage();
@@ -845,6 +876,7 @@ void MainWindow::afterOpen() {
     output_->clear();
     links_->resultShown(false);
     problems_->setDiagnostics({});
+    libdevice_->clear();
     controller_->compileNow();
 }
 

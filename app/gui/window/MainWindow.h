@@ -21,6 +21,7 @@ class CompileController;
 class EditorArea;
 class FindBar;
 class Journal;
+class LibdevicePanel;
 class LineMapLinks;
 class OptionsPanel;
 class OutputView;
@@ -75,6 +76,7 @@ public:
     // View > Line map.
     QAction* lineMapAction() const { return lineMapAction_; }
     ProblemsPanel* problems() const { return problems_; }
+    LibdevicePanel* libdevicePanel() const { return libdevice_; }
     OptionsPanel* optionsPanel() const { return options_; }
     RunPanel* runPanel() const { return runs_; }
     // The last reply shown (for tests and export).
@@ -139,6 +141,7 @@ private:
     ProblemsPanel* problems_;
     OptionsPanel* options_;
     RunPanel* runs_;
+    LibdevicePanel* libdevice_ = nullptr;
     FindBar* findBar_;
     QWidget* findSides_[2] = {};  // under the editors, under the output panes
     int zoom_ = 0;

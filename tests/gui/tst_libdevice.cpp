@@ -1,0 +1,114 @@
+// The libdevice dock with the real engine and the real map: the libdevice-math example's
+// functions are listed with their call lines and PTX sizes (the map's), a click on a call goes
+// to it in the editor, and selecting a function marks its PTX lines in the PTX pane.
+#include <QtTest>
+
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QMenu>
+#include <QTextBrowser>
+#include <QTreeWidget>
+
+#include <Qsci/qsciscintilla.h>
+
+#include "GuiTestSupport.h"
+#include "TestSupport.h"
+#include "compile/CompileController.h"
+#include "document/WorkspaceDocument.h"
+#include "editor/EditorArea.h"
+#include "editor/ModuleEditor.h"
+#include "inspect/Docs.h"
+#include "output/LineMapLinks.h"
+#include "output/OutputView.h"
+#include "panels/LibdevicePanel.h"
+#include "window/MainWindow.h"
+
+using namespace nvpg;
+using namespace nvpg::gui;
+
+namespace {
+
+int lineContaining(QsciScintilla* e, const QString& text) {
+    for (int l = 0; l < e->lines(); ++l)
+        if (e->text(l).contains(text)) return l;
+    return -1;
+}
+
+std::vector<int> expand(const std::vector<inspect::LineRange>& ranges) {
+    std::vector<int> lines;
+    for (const auto& r : ranges)
+        for (int l = r.first; l <= r.last; ++l) lines.push_back(l);
+    return lines;
+}
+
+}  // namespace
+
+class TestLibdevice : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        test::useNvpgAsEngine();
+        test::isolateAppData("tst_gui_libdevice");
+    }
+
+    void theDockListsTheCallsJumpsAndMarksThePtx() {
+        auto w = test::makeWindow(nullptr, QSize(1400, 900));
+        QSignalSpy replies(w->controller(), &CompileController::replyShown);
+        QSignalSpy maps(w->controller(), &CompileController::lineMapShown);
+        QVERIFY(w->openExample("libdevice-math"));
+        QVERIFY(!replies.isEmpty() || replies.wait(120000));
+        QVERIFY(!maps.isEmpty() || maps.wait(120000));
+        const auto map = maps.last().at(1).value<std::shared_ptr<const inspect::LineMap>>();
+        QVERIFY(map);
+        QVERIFY2(map->ptx.available(), map->ptx.unavailable.c_str());
+
+        auto* dock = w->findChild<QDockWidget*>(QStringLiteral("libdeviceDock"));
+        QVERIFY(dock);
+        bool inMenu = false;
+        for (auto* menu : w->findChildren<QMenu*>()) inMenu = inMenu || menu->actions().contains(dock->toggleViewAction());
+        QVERIFY(inMenu);
+        dock->show();
+        dock->raise();
+        QTest::qWait(50);
+
+        auto* editor = w->editors()->currentEditor();
+        const QString module = QString::fromStdString(w->document()->module(w->editors()->currentModule()).name);
+        const int call = lineContaining(editor, QStringLiteral("call float @__nv_sinf")) + 1;
+        QVERIFY(call > 0);
+        auto* panel = w->libdevicePanel();
+        auto* item = panel->functionItem(QStringLiteral("__nv_sinf"));
+        QVERIFY(item);
+        QCOMPARE(item->text(LibdevicePanel::CallsColumn), QStringLiteral("%1:%2").arg(module).arg(call));
+        // The map came after the plain reply: the figure is the map's lines of that call.
+        const auto expected = expand(map->ptx.rangesOf(module.toStdString(), call));
+        QVERIFY(expected.size() >= 30);
+        QCOMPARE(item->text(LibdevicePanel::PtxColumn), QStringLiteral("%1 lines").arg(expected.size()));
+        for (const char* name : {"__nv_expf", "__nv_powf"}) QVERIFY2(panel->functionItem(name), name);
+
+        // Selecting it marks those PTX lines, and the details give its signature.
+        panel->view()->setCurrentItem(item);
+        QCOMPARE(LineMapLinks::focusedLines(w->output()->ptxEditor()), expected);
+        QVERIFY(panel->details()->toPlainText().contains(QStringLiteral("float __nv_sinf(float %a)")));
+        QVERIFY(panel->details()->toPlainText().contains(QStringLiteral("%1 lines").arg(expected.size())));
+        // Its doc entry, once the docs have one, in the one text form.
+        const auto doc = inspect::Docs::builtIn().explain("__nv_sinf", inspect::DocContext::Ir);
+        if (!doc.empty() && doc.front().entry)
+            QVERIFY(panel->details()->toPlainText().contains(QString::fromStdString(doc.front().entry->title)));
+
+        // A click on its call row goes to that line of the module.
+        editor->setCursorPosition(0, 0);
+        QCOMPARE(item->childCount(), 1);
+        auto* callRow = item->child(0);
+        panel->view()->scrollToItem(callRow);
+        const QRect cell = panel->view()->visualItemRect(callRow);
+        const int x = panel->view()->header()->sectionViewportPosition(LibdevicePanel::CallsColumn) + 5;
+        QTest::mouseClick(panel->view()->viewport(), Qt::LeftButton, {}, QPoint(x, cell.center().y()));
+        int line = -1, index = -1;
+        w->editors()->currentEditor()->getCursorPosition(&line, &index);
+        QCOMPARE(line + 1, call);
+    }
+};
+
+QTEST_MAIN(TestLibdevice)
+#include "tst_libdevice.moc"
