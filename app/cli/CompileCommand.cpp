@@ -201,7 +201,11 @@ support::Result<std::shared_ptr<toolkit::Toolkit>> loadToolkit(const CommonOptio
 }
 
 void printDiagnostics(const std::vector<nvvm::Diagnostic>& diags) {
-    for (const auto& d : diags) std::fputs((nvvm::formatDiagnostic(d) + "\n").c_str(), stderr);
+    for (const auto& d : diags) {
+        std::fputs((nvvm::formatDiagnostic(d) + "\n").c_str(), stderr);
+        // The app offers these as one-click fixes; here they say what to change.
+        for (const auto& f : d.fixes) std::fputs(("  fix: " + support::printable(f.title, true) + "\n").c_str(), stderr);
+    }
 }
 
 int usage(const std::string& message) {

@@ -86,9 +86,38 @@ support::Result<ptx::Function> kernelFromJson(const json& j) {
     return k;
 }
 
+json fixToJson(const nvvm::Fix& f) {
+    json edits = json::array(), options = json::array(), lazy = json::array();
+    for (const auto& e : f.edits)
+        edits.push_back({{"module", e.module}, {"line", e.line}, {"end_line", e.endLine}, {"text", e.text}});
+    for (const auto& [name, value] : f.options) options.push_back({{"name", name}, {"value", value}});
+    for (const auto& [name, value] : f.lazy) lazy.push_back({{"module", name}, {"lazy", value}});
+    json j = {{"title", f.title}, {"edits", edits}, {"options", options}, {"lazy", lazy}};
+    if (f.libdevice) j["libdevice"] = *f.libdevice;
+    return j;
+}
+
+nvvm::Fix fixFromJson(const json& j) {
+    nvvm::Fix f;
+    f.title = field(j, "title", "");
+    for (const auto& e : field(j, "edits", json::array()))
+        f.edits.push_back({field(e, "module", ""), field(e, "line", 1), field(e, "end_line", 1), field(e, "text", "")});
+    for (const auto& o : field(j, "options", json::array()))
+        f.options.emplace_back(field(o, "name", ""), field(o, "value", ""));
+    for (const auto& l : field(j, "lazy", json::array())) f.lazy.emplace_back(field(l, "module", ""), field(l, "lazy", false));
+    if (j.is_object() && j.contains("libdevice") && j["libdevice"].is_boolean()) f.libdevice = j["libdevice"].get<bool>();
+    return f;
+}
+
 json diagnosticToJson(const nvvm::Diagnostic& d) {
-    return {{"module", d.module}, {"line", d.line},       {"column", d.column},
-            {"severity", int(d.severity)}, {"message", d.message}, {"source", d.source}};
+    json j = {{"module", d.module}, {"line", d.line},       {"column", d.column},
+              {"severity", int(d.severity)}, {"message", d.message}, {"source", d.source}};
+    if (!d.fixes.empty()) {
+        json fixes = json::array();
+        for (const auto& f : d.fixes) fixes.push_back(fixToJson(f));
+        j["fixes"] = fixes;
+    }
+    return j;
 }
 
 nvvm::Diagnostic diagnosticFromJson(const json& j) {
@@ -100,6 +129,7 @@ nvvm::Diagnostic diagnosticFromJson(const json& j) {
     d.severity = s == 1 ? nvvm::Severity::Warning : s == 2 ? nvvm::Severity::Note : nvvm::Severity::Error;
     d.message = field(j, "message", "");
     d.source = field(j, "source", "libNVVM");
+    for (const auto& f : field(j, "fixes", json::array())) d.fixes.push_back(fixFromJson(f));
     return d;
 }
 

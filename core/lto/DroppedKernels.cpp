@@ -74,8 +74,13 @@ std::optional<std::string> withLlvmUsedEntries(std::string_view line, const std:
 
 namespace {
 
-// The fix for every kernel LTO dropped from text module `m`.
-std::string moduleFix(const nvvm::Module& m, const std::vector<UsedKernel>& kernels) {
+// The fix for every kernel LTO dropped from text module `m`, in words; `edit` gets it as a Fix
+// where one can be made.
+std::string moduleFix(const nvvm::Module& m, const std::vector<UsedKernel>& kernels, std::optional<nvvm::Fix>& edit) {
+    std::string listed;
+    for (const auto& k : kernels) listed += (listed.empty() ? "@" : ", @") + k.name;
+    const std::string title = fmt::format("Add {} to @llvm.used", listed);
+    const int count = int(support::splitLines(m.bytes).size());
     const bool opaque = nvvm::usesOpaquePointers(m.bytes);
     std::string names;
     for (const auto& k : kernels) names += (names.empty() ? "'" : ", '") + k.name + "'";
@@ -93,12 +98,15 @@ std::string moduleFix(const nvvm::Module& m, const std::vector<UsedKernel>& kern
         const auto corrected = size_t(*usedAt) <= lines.size()
                                    ? withLlvmUsedEntries(support::trim(lines[*usedAt - 1]), entries)
                                    : std::nullopt;
-        if (corrected)
+        if (corrected) {
+            edit = nvvm::Fix{title, {{m.name, *usedAt, *usedAt + 1, *corrected + "\n"}}};
             return fmt::format("{}add {} to the @llvm.used array on line {} of {}, that is, replace that line by: {}",
                                all, quoted, *usedAt, m.name, *corrected);
+        }
         return fmt::format("{}add {} to the @llvm.used array on line {} of {} and raise the array's length by {}", all,
                            quoted, *usedAt, m.name, entries.size());
     }
+    edit = nvvm::Fix{title, {{m.name, count + 1, count + 1, llvmUsedLine(kernels, opaque) + "\n"}}};
     return fmt::format("{}add this line to {}: {}", all, m.name, llvmUsedLine(kernels, opaque));
 }
 
@@ -146,7 +154,9 @@ std::vector<nvvm::Diagnostic> droppedKernelWarnings(const std::vector<std::strin
             std::vector<UsedKernel> same;
             for (const auto& o : dropped)
                 if (o.module == k.module) same.push_back({o.kernel, o.paramTypes});
-            fix = moduleFix(*k.module, same);
+            std::optional<nvvm::Fix> edit;
+            fix = moduleFix(*k.module, same, edit);
+            if (edit) d.fixes.push_back(std::move(*edit));
         } else {
             fix = fmt::format("add the kernel to @llvm.used, e.g. {}",
                               llvmUsedLine(k.kernel, {"<the kernel's parameter types>"}, false));

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "nvvm/Libdevice.h"
 #include "support/Stopwatch.h"
 #include "support/Text.h"
 
@@ -42,9 +43,14 @@ std::optional<std::string> undefinedFunction(std::string_view message) {
 
 void placeUndefinedFunctions(std::vector<nvvm::Diagnostic>& diagnostics, const std::vector<nvvm::Module>& modules) {
     for (auto& d : diagnostics) {
-        if (!d.module.empty()) continue;
         const auto fn = undefinedFunction(d.message);
         if (!fn) continue;
+        // A libdevice function that nothing defines: libdevice was not linked.
+        if (nvvm::findLibdeviceFunction(*fn)) {
+            nvvm::Fix fix{"Link libdevice", {}, {}, true, {}};
+            if (std::find(d.fixes.begin(), d.fixes.end(), fix) == d.fixes.end()) d.fixes.push_back(std::move(fix));
+        }
+        if (!d.module.empty()) continue;
         const std::string callee = "@" + *fn + "(";
         // The first call is what to fix (or what libdevice supplies); a module that only
         // declares it is the place when none calls it.

@@ -19,6 +19,8 @@ struct TextEdit {
     int line = 1;
     int endLine = 1;
     std::string text;
+
+    bool operator==(const TextEdit&) const = default;
 };
 
 // What a fix changes, as plain data: front ends apply it their own way (the app as one undoable

@@ -10,7 +10,9 @@
 #include "inspect/Sass.h"
 #include "lto/DroppedKernels.h"
 #include "lto/Linker.h"
+#include "inspect/Pitfalls.h"
 #include "inspect/Twin.h"
+#include "nvvm/IrVersion.h"
 #include "nvvm/Libdevice.h"
 #include "pipeline/LineMapping.h"
 #include "ptx/Ptxas.h"
@@ -134,6 +136,17 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
     });
     if (!result) return result;
     auto& plain = *result;
+    // Known pitfalls, explained with a fix, for both front ends: this is their one compile path.
+    inspect::explainPitfalls(plain.diagnostics,
+                             {job.modules, resolved ? *resolved : job.options, job.libdevice, nvvm::irVersionOf(*toolkit_)});
+    if (plain.ok && !plain.ptx.empty()) {
+        append(plain.diagnostics, inspect::unannotatedKernels(job.modules, !plain.kernels.empty()));
+        // ptxas' or nvJitLink's "unresolved" already carries the fix where figures or LTO were wanted.
+        const bool said = std::any_of(plain.diagnostics.begin(), plain.diagnostics.end(), [](const auto& d) {
+            return std::any_of(d.fixes.begin(), d.fixes.end(), [](const auto& f) { return f.libdevice == true; });
+        });
+        if (!said) append(plain.diagnostics, inspect::unlinkedLibdeviceCalls(job.modules, plain.ptxModule, job.libdevice));
+    }
     if (!plain.ok) {
         if (job.lineMap)
             plain.lineMap =

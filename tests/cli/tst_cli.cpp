@@ -181,6 +181,18 @@ private slots:
         QVERIFY(r.err.isEmpty());
     }
 
+    void compilePrintsAPitfallsHintAndItsFix() {
+        const auto r = runNvpg({"compile", "--arch", "compute_90", data("ir/pitfalls/no-version.ll")});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains("no-version.ll:13: error: "), r.err.constData());
+        QVERIFY2(r.err.contains("has no !nvvmir.version"), r.err.constData());
+        QVERIFY2(r.err.contains("\n  fix: Add !nvvmir.version 2.0 to no-version.ll\n"), r.err.constData());
+        const auto w = runNvpg({"compile", "--arch", "compute_90", data("ir/pitfalls/libdevice-off.ll")});
+        QCOMPARE(w.exitCode, 0);
+        QVERIFY2(w.err.contains("libdevice-off.ll:10:"), w.err.constData());
+        QVERIFY2(w.err.contains("\n  fix: Link libdevice\n"), w.err.constData());
+    }
+
     void ptxIsByteIdenticalToPlainLibnvvm_data() {
         QTest::addColumn<QStringList>("files");
         QTest::addColumn<QStringList>("flags");

@@ -60,6 +60,21 @@ private slots:
         ::close(sv[1]);
     }
 
+    void diagnosticFixesSurviveTheCompileReply() {
+        pipeline::CompileResult r;
+        nvvm::Diagnostic d{"a.ll", 13, 0, nvvm::Severity::Error, "IR version 1.0 incompatible", "libNVVM"};
+        d.fixes.push_back({"Add !nvvmir.version 2.0 to a.ll", {{"a.ll", 14, 14, "!nvvmir.version = !{!1}\n"}}});
+        d.fixes.push_back({"Compile for compute_100", {}, {{"arch", "compute_100"}, {"opt", ""}}, true, {{"b.ll", false}}});
+        r.diagnostics = {d, {"b.ll", 2, 3, nvvm::Severity::Warning, "no fix", "nvpg"}};
+        auto back = readCompileReply(*decodeFrame(encodeFrame(makeCompileReply(r))));
+        QVERIFY2(back, back ? "" : back.error().message.c_str());
+        QCOMPARE(back->diagnostics.size(), size_t(2));
+        QVERIFY(back->diagnostics[0].fixes == d.fixes);
+        QVERIFY(back->diagnostics[1].fixes.empty());
+        QVERIFY(!back->diagnostics[0].fixes[0].libdevice);
+        QCOMPARE(back->diagnostics[0].message, d.message);
+    }
+
     void badMessagesAreClearErrors_data() {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("mentions");

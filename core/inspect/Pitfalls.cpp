@@ -1,0 +1,450 @@
+#include "inspect/Pitfalls.h"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "nvvm/IrScan.h"
+#include "nvvm/Libdevice.h"
+#include "support/Text.h"
+
+namespace nvpg::inspect {
+
+namespace {
+
+using support::splitLines;
+using support::startsWith;
+using support::trim;
+
+bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+
+int lineCount(std::string_view text) { return int(splitLines(text).size()); }
+
+const nvvm::Module* findModule(const std::vector<nvvm::Module>& modules, std::string_view name) {
+    for (const auto& m : modules)
+        if (m.name == name) return &m;
+    return nullptr;
+}
+
+// 1-based line of the first line whose code starts with `prefix`, or 0.
+int lineStarting(std::string_view text, std::string_view prefix) {
+    int n = 0;
+    for (auto line : splitLines(text)) {
+        ++n;
+        if (startsWith(trim(line), prefix)) return n;
+    }
+    return 0;
+}
+
+bool hasIrVersion(std::string_view text) { return lineStarting(text, "!nvvmir.version") > 0; }
+
+bool hasDebugInfo(std::string_view text) {
+    return contains(text, "!llvm.dbg.cu") || contains(text, "DICompileUnit");
+}
+
+// The first metadata number `text` does not use: one past the largest `!N`.
+int freeMetadataNumber(std::string_view text) {
+    int next = 0;
+    for (size_t at = text.find('!'); at != std::string_view::npos; at = text.find('!', at + 1)) {
+        size_t end = at + 1;
+        int n = 0;
+        while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])) && n < 100000000)
+            n = n * 10 + (text[end++] - '0');
+        if (end > at + 1) next = std::max(next, n + 1);
+    }
+    return next;
+}
+
+int pointerBits(std::string_view text) {
+    for (auto line : splitLines(text)) {
+        const auto code = trim(line);
+        if (startsWith(code, "target triple")) return contains(code, "nvptx64") ? 64 : contains(code, "\"nvptx-") ? 32 : 64;
+        if (startsWith(code, "target datalayout") && contains(code, "p:32")) return 32;
+    }
+    return 64;
+}
+
+std::string_view validLayout(int bits) { return bits == 32 ? kValidLayout32 : kValidLayout64; }
+
+// The number in "compute_90a"; libNVVM 13.0's default (no -arch) is compute_75.
+int archNumber(const nvvm::Options& options) {
+    if (!options.arch) return 75;
+    std::string_view a = *options.arch;
+    if (startsWith(a, "compute_")) a.remove_prefix(8);
+    int n = 0;
+    for (char c : a) {
+        if (!std::isdigit(static_cast<unsigned char>(c))) break;
+        n = n * 10 + (c - '0');
+    }
+    return n;
+}
+
+std::string archName(const nvvm::Options& options) {
+    return options.arch ? *options.arch : std::string("libNVVM's default arch (compute_75)");
+}
+
+// Which IR each arch reads (libNVVM 13.0, checked): below compute_100 LLVM 7.0.1's dialect, with
+// typed pointers (float*); from compute_100 on also the modern one (opaque `ptr`, newer bitcode).
+constexpr std::string_view kDialects =
+    "libNVVM reads LLVM 7.0.1's IR (typed pointers such as float*) for archs below compute_100, and also the "
+    "modern LLVM dialect (opaque pointers, `ptr`) from compute_100 on";
+
+std::string symbolRef(const std::string& name) {
+    const bool plain = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+                       std::all_of(name.begin(), name.end(), [](char c) {
+                           return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$';
+                       });
+    return plain ? "@" + name : "@\"" + name + "\"";
+}
+
+void addFix(nvvm::Diagnostic& d, nvvm::Fix fix) {
+    if (std::find(d.fixes.begin(), d.fixes.end(), fix) == d.fixes.end()) d.fixes.push_back(std::move(fix));
+}
+
+// --- no !nvvmir.version ------------------------------------------------------------------------
+
+void explainIrVersion(std::vector<nvvm::Diagnostic>& diags, const PitfallContext& c) {
+    std::vector<const nvvm::Module*> lacking;
+    for (const auto& m : c.modules)
+        if (!m.isBitcode() && !hasIrVersion(m.bytes)) lacking.push_back(&m);
+    if (lacking.empty()) return;
+    nvvm::Fix fix;
+    std::vector<std::string> names;
+    for (const auto* m : lacking) {
+        fix.edits.push_back({m->name, lineCount(m->bytes) + 1, lineCount(m->bytes) + 1, irVersionLines(m->bytes, c.irVersion)});
+        names.push_back(m->name);
+    }
+    fix.title = fmt::format("Add !nvvmir.version {}.{} to {}", c.irVersion.major, c.irVersion.minor,
+                            support::join(names, ", "));
+    bool placed = false;
+    for (auto& d : diags) {
+        const bool said = contains(d.message, "incompatible with current version") ||
+                          contains(d.message, "incompatible IR detected");
+        if (!said || d.severity != nvvm::Severity::Error) continue;
+        // libNVVM names the first module it stops at; the fix mends every module lacking it.
+        const nvvm::Module* m = d.module.empty() ? lacking.front() : findModule(c.modules, d.module);
+        if (!m || m->isBitcode() || hasIrVersion(m->bytes)) m = lacking.front();
+        d.module = m->name;
+        d.line = lineCount(m->bytes);
+        d.column = 0;
+        if (!placed) {
+            d.message += fmt::format(
+                "; {} has no !nvvmir.version, so libNVVM takes it for NVVM IR 1.0, while it reads {}.{}: add "
+                "`!nvvmir.version = !{{!N}}` and `!N = !{{i32 {}, i32 {}}}`{}",
+                support::join(names, ", "), c.irVersion.major, c.irVersion.minor, c.irVersion.major,
+                c.irVersion.minor, hasDebugInfo(m->bytes) ? " with the debug pair (the module has debug info)" : "");
+            addFix(d, fix);
+            placed = true;
+        }
+    }
+}
+
+// --- datalayout ---------------------------------------------------------------------------------
+
+std::string layoutLine(int bits) { return fmt::format("target datalayout = \"{}\"\n", validLayout(bits)); }
+
+void explainLayout(std::vector<nvvm::Diagnostic>& diags, const PitfallContext& c) {
+    for (auto& d : diags) {
+        if (d.severity != nvvm::Severity::Error) continue;
+        const bool empty = contains(d.message, "Empty target data layout") || contains(d.message, "Data Layout string is empty");
+        const bool refused = !empty && startsWith(d.message, "DataLayoutError");
+        if (empty) {
+            std::vector<const nvvm::Module*> lacking;
+            for (const auto& m : c.modules)
+                if (!m.isBitcode() && lineStarting(m.bytes, "target datalayout") == 0) lacking.push_back(&m);
+            if (lacking.empty()) continue;
+            nvvm::Fix fix;
+            std::vector<std::string> names;
+            for (const auto* m : lacking) {
+                // Before the triple, where modules usually have it.
+                const int triple = lineStarting(m->bytes, "target triple");
+                const int at = triple > 0 ? triple : 1;
+                fix.edits.push_back({m->name, at, at, layoutLine(pointerBits(m->bytes))});
+                names.push_back(m->name);
+            }
+            const auto* first = lacking.front();
+            fix.title = fmt::format("Insert the {}-bit target datalayout libNVVM expects in {}", pointerBits(first->bytes),
+                                    support::join(names, ", "));
+            d.module = first->name;
+            d.line = std::max(1, lineStarting(first->bytes, "target triple"));
+            d.column = 0;
+            d.message += fmt::format("; {} has no `target datalayout`, and libNVVM needs one: insert `target datalayout = "
+                                     "\"{}\"`",
+                                     support::join(names, ", "), validLayout(pointerBits(first->bytes)));
+            addFix(d, std::move(fix));
+        } else if (refused && !d.module.empty() && d.line > 0) {
+            const auto* m = findModule(c.modules, d.module);
+            if (!m || m->isBitcode()) continue;
+            const int bits = pointerBits(m->bytes);
+            // libNVVM's message lists the valid layouts it takes; that is the one to use.
+            std::string layout(validLayout(bits));
+            const std::string said = fmt::format("{}-bit: ", bits);
+            if (const auto at = d.message.find(said); at != std::string::npos) {
+                const auto from = at + said.size();
+                layout = std::string(trim(std::string_view(d.message).substr(from, d.message.find('\n', from) - from)));
+            }
+            d.message += fmt::format("\nReplace the datalayout on line {} with libNVVM's valid {}-bit one.", d.line, bits);
+            addFix(d, {fmt::format("Replace the datalayout with the valid {}-bit one", bits),
+                       {{m->name, d.line, d.line + 1, fmt::format("target datalayout = \"{}\"\n", layout)}}});
+        }
+    }
+}
+
+// --- `ptr` below compute_100 ---------------------------------------------------------------------
+
+void explainOpaquePointers(std::vector<nvvm::Diagnostic>& diags, const PitfallContext& c) {
+    if (archNumber(c.options) >= 100) return;
+    for (auto& d : diags) {
+        if (d.severity != nvvm::Severity::Error || !contains(d.message, "parse expected type") || d.line <= 0) continue;
+        const auto* m = findModule(c.modules, d.module);
+        if (!m || m->isBitcode()) continue;
+        const auto lines = splitLines(m->bytes);
+        if (size_t(d.line) > lines.size()) continue;
+        const auto line = lines[d.line - 1];
+        const size_t col = d.column > 0 ? size_t(d.column - 1) : 0;
+        const bool atPtr = col < line.size() && startsWith(line.substr(col), "ptr");
+        if (!atPtr && !nvvm::usesOpaquePointers(m->bytes)) continue;
+        d.message += fmt::format("; {} is written in the modern dialect (opaque pointers, `ptr`), and {} is "
+                                 "below compute_100: {}. Compile for compute_100 or later, or write typed "
+                                 "pointers (float*, i8 addrspace(1)*).",
+                                 m->name, archName(c.options), kDialects);
+        addFix(d, {"Compile for compute_100, which reads the modern dialect", {}, {{"arch", "compute_100"}}});
+    }
+}
+
+// --- lazy text modules ---------------------------------------------------------------------------
+
+void explainLazy(std::vector<nvvm::Diagnostic>& diags, const PitfallContext& c) {
+    for (auto& d : diags) {
+        if (contains(d.message, "is marked lazy but is text IR")) {
+            if (const auto* m = findModule(c.modules, d.module); m && m->lazy)
+                addFix(d, {fmt::format("Unmark {} as lazy", m->name), {}, {}, {}, {{m->name, false}}});
+        } else if (contains(d.message, "every module of this program is marked lazy")) {
+            // The module with the kernels is the one to add normally; else the first.
+            const nvvm::Module* pick = nullptr;
+            for (const auto& m : c.modules)
+                if (!pick && !m.isBitcode() && lineStarting(m.bytes, "!nvvm.annotations") > 0) pick = &m;
+            if (!pick && !c.modules.empty()) pick = &c.modules.front();
+            if (pick) addFix(d, {fmt::format("Unmark {} as lazy", pick->name), {}, {}, {}, {{pick->name, false}}});
+        }
+    }
+}
+
+// --- one symbol defined in two modules -----------------------------------------------------------
+
+struct Definition {
+    const nvvm::Module* module;
+    nvvm::IrFunction function;
+};
+
+// The line of the `}` that ends the function defined on `line`, or 0.
+int functionEnd(std::string_view text, int line) {
+    int n = 0;
+    for (auto l : splitLines(text)) {
+        ++n;
+        if (n > line && trim(l) == "}") return n;
+    }
+    return 0;
+}
+
+void explainMultiplyDefined(std::vector<nvvm::Diagnostic>& diags, const PitfallContext& c) {
+    std::vector<nvvm::Diagnostic> notes;
+    for (auto& d : diags) {
+        if (!contains(d.message, "symbol multiply defined!")) continue;
+        const auto head = d.message.find("named '");
+        if (head == std::string::npos) continue;
+        const auto end = d.message.find('\'', head + 7);
+        const std::string symbol = d.message.substr(head + 7, end - head - 7);
+        std::vector<Definition> defs;
+        for (const auto& m : c.modules) {
+            if (m.isBitcode()) continue;
+            for (const auto& f : nvvm::scanFunctions(m.bytes))
+                if (f.isDefinition && f.name == symbol) defs.push_back({&m, f});
+        }
+        if (defs.size() < 2) continue;
+        std::vector<std::string> places;
+        for (const auto& def : defs) places.push_back(fmt::format("{}:{}", def.module->name, def.function.line));
+        // The error goes on the definition libNVVM stopped at (the later module's), a note on the others.
+        const auto& last = defs.back();
+        d.module = last.module->name;
+        d.line = last.function.line;
+        d.column = 1;
+        d.message += fmt::format(" (defined at {})", support::join(places, " and "));
+        for (size_t i = 0; i + 1 < defs.size(); ++i)
+            notes.push_back({defs[i].module->name, defs[i].function.line, 1, nvvm::Severity::Note,
+                             fmt::format("{} is also defined here; it is defined at {}: keep one definition",
+                                         symbolRef(symbol), support::join(places, " and ")),
+                             "nvpg"});
+        if (const int close = functionEnd(last.module->bytes, last.function.line); close > 0) {
+            const auto declaration = fmt::format("declare {} {}({})\n", last.function.returnType, symbolRef(symbol),
+                                                 support::join(last.function.paramTypes, ", "));
+            addFix(d, {fmt::format("Keep the definition in {}: make {}'s a declaration", defs.front().module->name,
+                                   last.module->name),
+                       {{last.module->name, last.function.line, close + 1, declaration}}});
+        }
+    }
+    diags.insert(diags.end(), notes.begin(), notes.end());
+}
+
+// --- bitcode from a newer LLVM -------------------------------------------------------------------
+
+std::string quotedAfter(std::string_view message, std::string_view key) {
+    const auto at = message.find(key);
+    if (at == std::string_view::npos) return {};
+    const auto from = at + key.size();
+    const auto to = message.find('\'', from);
+    return to == std::string_view::npos ? std::string() : std::string(message.substr(from, to - from));
+}
+
+void explainNewerBitcode(std::vector<nvvm::Diagnostic>& diags, const PitfallContext& c) {
+    for (auto& d : diags) {
+        if (d.severity != nvvm::Severity::Error) continue;
+        const auto producer = quotedAfter(d.message, "(Producer: '");
+        const auto reader = quotedAfter(d.message, "Reader: '");
+        if (producer.empty() || reader.empty() || producer == reader) continue;
+        const auto* m = findModule(c.modules, d.module);
+        const std::string name = m ? m->name : std::string("a bitcode module");
+        d.message += fmt::format(
+            "; {} is bitcode written by {}, and libNVVM's reader for {} is {}, which cannot read it: {}. Give the "
+            "module as text IR (llvm-dis it), write the bitcode with LLVM 7, or compile for compute_100 or later, "
+            "which reads newer bitcode.",
+            name, producer, archName(c.options), reader, kDialects);
+        if (archNumber(c.options) < 100)
+            addFix(d, {"Compile for compute_100, which reads newer LLVM bitcode", {}, {{"arch", "compute_100"}}});
+    }
+}
+
+// --- option errors ------------------------------------------------------------------------------
+
+void explainOptions(std::vector<nvvm::Diagnostic>& diags, const PitfallContext& c) {
+    for (auto& d : diags) {
+        if (d.severity != nvvm::Severity::Error || !d.module.empty()) continue;
+        constexpr std::string_view unsupported = " is an unsupported option";
+        const auto at = d.message.find(unsupported);
+        if (at == std::string::npos) continue;
+        const auto flag = trim(std::string_view(d.message).substr(0, at));
+        const bool extra = std::find(c.options.extraFlags.begin(), c.options.extraFlags.end(), flag) !=
+                           c.options.extraFlags.end();
+        if (flag == "-lineinfo" || flag == "-gen-line-info" || flag == "-line-info")
+            d.message += fmt::format("; libNVVM spells line info -generate-line-info (nvJitLink's is -lineinfo): "
+                                     "replace the extra flag {}",
+                                     flag);
+        else if (extra)
+            d.message += fmt::format("; libNVVM does not know the extra flag {}: remove it from the extra flags", flag);
+    }
+}
+
+}  // namespace
+
+std::string irVersionLines(std::string_view text, const nvvm::IrVersion& v) {
+    const int n = freeMetadataNumber(text);
+    const std::string pair = hasDebugInfo(text) ? fmt::format("i32 {}, i32 {}, i32 {}, i32 {}", v.major, v.minor,
+                                                              v.debugMajor, v.debugMinor)
+                                                : fmt::format("i32 {}, i32 {}", v.major, v.minor);
+    return fmt::format("!nvvmir.version = !{{!{}}}\n!{} = !{{{}}}\n", n, n, pair);
+}
+
+void explainPitfalls(std::vector<nvvm::Diagnostic>& diagnostics, const PitfallContext& context) {
+    explainIrVersion(diagnostics, context);
+    explainLayout(diagnostics, context);
+    explainOpaquePointers(diagnostics, context);
+    explainLazy(diagnostics, context);
+    explainMultiplyDefined(diagnostics, context);
+    explainNewerBitcode(diagnostics, context);
+    explainOptions(diagnostics, context);
+}
+
+std::vector<nvvm::Diagnostic> unlinkedLibdeviceCalls(const std::vector<nvvm::Module>& modules, const ptx::PtxModule& ptx,
+                                                     bool libdevice) {
+    std::vector<nvvm::Diagnostic> out;
+    if (libdevice) return out;
+    for (const auto& f : ptx.functions) {
+        if (!f.isExtern || !nvvm::findLibdeviceFunction(f.name)) continue;
+        nvvm::Diagnostic d{"", 0, 0, nvvm::Severity::Warning,
+                           fmt::format("{} is a libdevice function, and libdevice is not linked: the PTX declares it "
+                                       ".extern and defines it nowhere, so ptxas, nvJitLink and the driver cannot "
+                                       "resolve it (\"Unresolved extern function '{}'\"); link libdevice",
+                                       symbolRef(f.name), f.name),
+                           "nvpg", {{"Link libdevice", {}, {}, true, {}}}};
+        // The first call is where it is used; a declaration when nothing calls it.
+        const std::string callee = symbolRef(f.name) + "(";
+        for (const auto& m : modules) {
+            if (m.isBitcode() || d.line > 0) continue;
+            int n = 0;
+            for (auto line : splitLines(m.bytes)) {
+                ++n;
+                const auto at = line.find(callee);
+                if (at == std::string_view::npos || !contains(line, "call ")) continue;
+                d.module = m.name;
+                d.line = n;
+                d.column = int(at) + 1;
+                break;
+            }
+        }
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+std::vector<nvvm::Diagnostic> unannotatedKernels(const std::vector<nvvm::Module>& modules, bool ptxHasEntry) {
+    std::vector<nvvm::Diagnostic> out;
+    if (ptxHasEntry) return out;
+    for (const auto& m : modules) {
+        if (m.isBitcode()) continue;
+        const auto lines = splitLines(m.bytes);
+        for (const auto& f : nvvm::scanFunctions(m.bytes)) {
+            if (!f.isDefinition || f.returnType != "void" || startsWith(f.name, "llvm.")) continue;
+            if (f.line < 1 || size_t(f.line) > lines.size()) continue;
+            const auto header = lines[f.line - 1];
+            if (contains(header, " internal ") || contains(header, " private ")) continue;
+            // A function some module calls is a device function, not a kernel.
+            const std::string called = symbolRef(f.name) + "(";
+            bool isCalled = false;
+            for (const auto& other : modules) {
+                if (other.isBitcode()) continue;
+                for (auto l : splitLines(other.bytes)) {
+                    const auto code = trim(l);
+                    if (!startsWith(code, "define ") && !startsWith(code, "declare ") && contains(code, called))
+                        isCalled = true;
+                }
+            }
+            if (isCalled) continue;
+            const bool opaque = nvvm::usesOpaquePointers(m.bytes);
+            const std::string entry =
+                opaque ? "ptr " + symbolRef(f.name)
+                       : fmt::format("void ({})* {}", support::join(f.paramTypes, ", "), symbolRef(f.name));
+            const int n = freeMetadataNumber(m.bytes);
+            const int count = int(lines.size());
+            nvvm::Fix fix;
+            fix.title = fmt::format("Annotate {} as a kernel in !nvvm.annotations", symbolRef(f.name));
+            const std::string node = fmt::format("!{} = !{{{}, !\"kernel\", i32 1}}\n", n, entry);
+            if (const int at = lineStarting(m.bytes, "!nvvm.annotations"); at > 0) {
+                std::string line(trim(lines[at - 1]));
+                const auto close = line.rfind('}');
+                if (close == std::string::npos) continue;
+                const bool none = trim(std::string_view(line).substr(line.find('{') + 1, close - line.find('{') - 1)).empty();
+                line.insert(close, fmt::format("{}!{}", none ? "" : ", ", n));
+                fix.edits.push_back({m.name, at, at + 1, line + "\n"});
+            } else {
+                fix.edits.push_back({m.name, count + 1, count + 1, fmt::format("!nvvm.annotations = !{{!{}}}\n", n)});
+            }
+            fix.edits.push_back({m.name, count + 1, count + 1, node});
+            // Two edits appending at one place: one edit, in order.
+            if (fix.edits.size() == 2 && fix.edits[0].line == fix.edits[1].line) {
+                fix.edits[0].text += fix.edits[1].text;
+                fix.edits.pop_back();
+            }
+            out.push_back({m.name, f.line, 1, nvvm::Severity::Warning,
+                           fmt::format("{} returns void and nothing calls it, as a kernel, but !nvvm.annotations does "
+                                       "not mark it one: the PTX has it as a .func, not a .entry, and the program "
+                                       "has no kernel to run. Add `{}` to !nvvm.annotations.",
+                                       symbolRef(f.name), fmt::format("!{{{}, !\"kernel\", i32 1}}", entry)),
+                           "nvpg", {std::move(fix)}});
+        }
+    }
+    return out;
+}
+
+}  // namespace nvpg::inspect

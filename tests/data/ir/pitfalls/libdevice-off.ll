@@ -1,0 +1,18 @@
+; Calls libdevice's __nv_sinf (line 9): compiled without libdevice the PTX has an .extern .func
+; that ptxas and nvJitLink cannot resolve.
+target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+declare float @__nv_sinf(float)
+
+define void @sin_kernel(float* %out, float %x) {
+entry:
+  %r = call float @__nv_sinf(float %x)
+  store float %r, float* %out
+  ret void
+}
+
+!nvvm.annotations = !{!0}
+!0 = !{void (float*, float)* @sin_kernel, !"kernel", i32 1}
+!nvvmir.version = !{!1}
+!1 = !{i32 2, i32 0}
