@@ -20,6 +20,7 @@ namespace nvpg::gui {
 class CompileController;
 class EditorArea;
 class FindBar;
+class FixController;
 class Journal;
 class LineMapLinks;
 class OptionsPanel;
@@ -77,6 +78,8 @@ public:
     ProblemsPanel* problems() const { return problems_; }
     OptionsPanel* optionsPanel() const { return options_; }
     RunPanel* runPanel() const { return runs_; }
+    // Applies the fixes Problems and the lightbulbs offer, and undoes them (Edit ▸ Undo).
+    FixController* fixes() const { return fixes_; }
     // The last reply shown (for tests and export).
     const EngineReply& lastReply() const { return lastReply_; }
 
@@ -139,6 +142,7 @@ private:
     ProblemsPanel* problems_;
     OptionsPanel* options_;
     RunPanel* runs_;
+    FixController* fixes_ = nullptr;
     FindBar* findBar_;
     QWidget* findSides_[2] = {};  // under the editors, under the output panes
     int zoom_ = 0;
