@@ -118,10 +118,10 @@ private slots:
         }
 
         const std::string original = editor->moduleText();
-        QVERIFY(original.find("!nvvmir.version") == std::string::npos);
+        QVERIFY(original.find("!nvvmir.version =") == std::string::npos);
         QSignalSpy shown(w->controller(), &gui::CompileController::replyShown);
         fix->trigger();
-        QVERIFY(editor->moduleText().find("!nvvmir.version") != std::string::npos);
+        QVERIFY(editor->moduleText().find("!nvvmir.version =") != std::string::npos);
         QVERIFY(shown.wait(60000));
         QVERIFY2(compiledOk(*w), qPrintable(rows(w->problems())));
         QVERIFY(!offered(w->problems(), "nvvmir.version").second);

@@ -62,11 +62,11 @@ QString plainText(const Hover& h) {
 
 // Core's text as it is, escaped, with its first line bold and its addresses as links.
 QString richText(const Hover& h) {
-    static const QRegularExpression url(QStringLiteral("https?://[^\\s<>\"]+"));
+    static const QRegularExpression url(QStringLiteral("(https?://[^\\s<>\"]+)"));
     QStringList parts;
     for (const auto& e : h.explanations) {
         QString text = QString::fromStdString(inspect::formatExplanation(e)).trimmed().toHtmlEscaped();
-        text.replace(url, QStringLiteral("<a href=\"\\0\">\\0</a>"));
+        text.replace(url, QStringLiteral("<a href=\"\\1\">\\1</a>"));
         const qsizetype firstEnd = text.indexOf(QLatin1Char('\n'));
         if (firstEnd < 0) text = QStringLiteral("<b>%1</b>").arg(text);
         else text = QStringLiteral("<b>%1</b>%2").arg(text.left(firstEnd), text.mid(firstEnd));
