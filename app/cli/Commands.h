@@ -80,5 +80,8 @@ int compileFailed(const support::Error& error);
 int runInfo(const CommonOptions& common, bool json);
 int runCompile(const CommonOptions& common, const CompileOptions& o);
 int runRun(const CommonOptions& common, const CompileOptions& o, const RunOptions& r);
+// nvpg explain: the built-in doc entries each word names (context "", "ir", "ptx" or "sass"); 1 when a
+// word has none.
+int runExplain(const std::vector<std::string>& words, const std::string& context);
 
 }  // namespace nvpg::cli

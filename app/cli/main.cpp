@@ -60,6 +60,14 @@ int main(int argc, char** argv) {
     addCompileOptions(*run, runCompileOptions, /*forRun=*/true);
     addRunOptions(*run, ro);
 
+    auto* explain = app.add_subcommand("explain", "what PTX, NVVM IR, libdevice and SASS words mean, from the built-in docs");
+    std::vector<std::string> explainWords;
+    std::string explainContext;
+    explain->add_option("words", explainWords, "words as written: fma.rn.f32 %tid.x __nv_sinf addrspace(1) FFMA")
+        ->required();
+    explain->add_option("--context", explainContext, "read the words as IR, PTX or SASS (default: any)")
+        ->check(CLI::IsMember({"ir", "ptx", "sass"}));
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -77,6 +85,7 @@ int main(int argc, char** argv) {
     try {
         if (*info) return runInfo(common, json);
         if (*run) return runRun(common, runCompileOptions, ro);
+        if (*explain) return runExplain(explainWords, explainContext);
         return runCompile(common, co);
     } catch (const std::bad_alloc&) {
         return usage("out of memory: nvpg may not have more (ulimit -v) or the machine has no more");

@@ -242,12 +242,18 @@ std::vector<Explanation> Docs::explain(std::string_view word, DocContext context
             std::string meaning;
             for (const auto& [m, text] : best->modifiers)
                 if (m == mod) meaning = text;
-            if (meaning.empty())
-                for (const auto& e : entries_)
-                    if (e.domain == domain && e.key == mod && (e.kind == "modifier" || e.kind == "state space")) {
+            // Then the domain's own modifier (or state space: ld.global); then another domain's
+            // modifier, since IR's type suffixes (llvm.fma.f32) and sreg components (.x) mean
+            // what PTX's do.
+            for (int pass = 0; pass < 2 && meaning.empty(); ++pass)
+                for (const auto& e : entries_) {
+                    const bool ok = pass == 0 ? e.domain == domain && (e.kind == "modifier" || e.kind == "state space")
+                                              : e.kind == "modifier" && (e.domain == DocDomain::Sass) == (domain == DocDomain::Sass);
+                    if (ok && e.key == mod) {
                         meaning = e.summary;
                         break;
                     }
+                }
             ex.modifiers.emplace_back(std::move(mod), std::move(meaning));
         }
         found.push_back({std::move(ex), best->key.size(), i});
