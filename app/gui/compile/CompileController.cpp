@@ -50,6 +50,7 @@ void CompileController::submit(bool verifyOnly) {
     job.lineMap = lineMap_ && !verifyOnly;
     job.generation = ++generation_;
     if (verifyOnly) verifyGeneration_ = job.generation;
+    emit submitted(job.generation, verifyOnly);  // first: an engine may answer within submit()
     engine_->submit(job);
     clock_.start();
     stage_.clear();

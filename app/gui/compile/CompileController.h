@@ -52,6 +52,8 @@ public slots:
 
 signals:
     void busyChanged(bool busy);
+    // A request went to the engine with the document as it is now (editors flushed into it).
+    void submitted(quint64 generation, bool verifyOnly);
     void replyShown(const nvpg::gui::EngineReply& reply);  // the newest, not cancelled
     void verified(const nvpg::gui::EngineReply& reply);    // the same, for verifyNow's request
     void cancelled();

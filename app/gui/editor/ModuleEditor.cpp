@@ -10,12 +10,15 @@
 #include <QFontDatabase>
 #include <QImage>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QPainter>
 #include <QProcess>
 #include <QStandardPaths>
 
 #include "editor/BitcodeSummary.h"
 #include "editor/Completions.h"
+#include "editor/HoverDocs.h"
+#include "editor/Lightbulb.h"
 #include "editor/NvvmLexer.h"
 
 namespace nvpg::gui {
@@ -237,12 +240,23 @@ ModuleEditor::ModuleEditor(QWidget* parent) : QsciScintilla(parent) {
     setIndicatorForegroundColor(QColor(0xe0, 0x8a, 0x00), warningIndicator_);
     errorMarker_ = markerDefine(markerImage(QColor(0xd3, 0x2f, 0x2f), false));
     warningMarker_ = markerDefine(markerImage(QColor(0xef, 0x8f, 0x00), true));
-    setMarginMarkerMask(kSymbolMargin, (1 << errorMarker_) | (1 << warningMarker_));
+    fixErrorMarker_ = markerDefine(lightbulbImage(QColor(0xd3, 0x2f, 0x2f)));
+    fixWarningMarker_ = markerDefine(lightbulbImage(QColor(0xef, 0x8f, 0x00)));
+    setMarginMarkerMask(kSymbolMargin,
+                        (1 << errorMarker_) | (1 << warningMarker_) | (1 << fixErrorMarker_) | (1 << fixWarningMarker_));
+    // A click on a lightbulb offers its fixes; elsewhere in the margin it selects the line, as
+    // Scintilla does in a margin that is not sensitive.
+    setMarginSensitivity(kSymbolMargin, true);
+    connect(this, &QsciScintilla::marginClicked, this, [this](int margin, int line, Qt::KeyboardModifiers) {
+        if (margin != kSymbolMargin) return;
+        if (!offerFixes(line + 1)) setSelection(line, 0, line + 1, 0);
+    });
     setMarginMarkerMask(kLineNumberMargin, 0);
     setAnnotationDisplay(AnnotationBoxed);
     pendingMarker_ = markerDefine(Invisible);
     annotationTimer_.setSingleShot(true);
     connect(&annotationTimer_, &QTimer::timeout, this, &ModuleEditor::showPendingAnnotations);
+    HoverDocs::install(this, inspect::DocContext::Ir);
 }
 
 bool ModuleEditor::event(QEvent* event) {
@@ -289,6 +303,10 @@ void ModuleEditor::keyPressEvent(QKeyEvent* event) {
     if (bitcode_ && edits) {
         event->accept();
         emit typingRefused();
+        return;
+    }
+    if (event->matches(QKeySequence::Undo) && undoFirst_ && undoFirst_()) {
+        event->accept();
         return;
     }
     lastKey_.start();
@@ -415,6 +433,9 @@ void ModuleEditor::clearMarks() {
     }
     markerDeleteAll(errorMarker_);
     markerDeleteAll(warningMarker_);
+    markerDeleteAll(fixErrorMarker_);
+    markerDeleteAll(fixWarningMarker_);
+    fixes_.clear();
     markerDeleteAll(pendingMarker_);
     pendingNotes_.clear();
 }
@@ -480,6 +501,7 @@ void ModuleEditor::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnosti
     for (const auto* style : {&errorStyle, &warningStyle, &noteStyle}) style->apply(this);
 
     std::map<int, std::vector<std::pair<QString, const QsciStyle*>>> notes;  // per line
+    std::map<int, std::pair<bool, std::vector<nvvm::Fix>>> lineFixes;  // per line: an error among them, the fixes
     for (const nvvm::Diagnostic& d : diagnostics) {
         if (d.line <= 0) continue;  // names no place: the Problems panel shows it
         const int line = std::min(d.line, lineCount) - 1;
@@ -526,8 +548,22 @@ void ModuleEditor::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnosti
             SendScintilla(SCI_INDICATORFILLRANGE, static_cast<unsigned long>(from), to - from);
         }
 
+        if (!d.fixes.empty()) {
+            auto& [error, fixes] = lineFixes[line];
+            error = error || d.severity == nvvm::Severity::Error;
+            fixes.insert(fixes.end(), d.fixes.begin(), d.fixes.end());
+        }
+
         notes[line].push_back(
             {wrapForAnnotation(QStringLiteral("%1: %2").arg(label, QString::fromStdString(d.message))), style});
+    }
+    // The lightbulb takes the place of the line's error or warning mark: one mark per line, in
+    // the severity's colour.
+    for (auto& [line, entry] : lineFixes) {
+        markerDelete(line, errorMarker_);
+        markerDelete(line, warningMarker_);
+        const int handle = markerAdd(line, entry.first ? fixErrorMarker_ : fixWarningMarker_);
+        fixes_.push_back({handle, std::move(entry.second)});
     }
     for (const auto& [line, messages] : notes) {
         // Each message on its own line under the code line, each in its severity's colours.
@@ -567,11 +603,46 @@ void ModuleEditor::showPendingAnnotations() {
 
 std::vector<int> ModuleEditor::markedLines() const {
     std::vector<int> out;
-    const int mask = (1 << errorMarker_) | (1 << warningMarker_);
+    const int mask = (1 << errorMarker_) | (1 << warningMarker_) | (1 << fixErrorMarker_) | (1 << fixWarningMarker_);
     for (long line = SendScintilla(SCI_MARKERNEXT, 0UL, mask); line >= 0;
          line = SendScintilla(SCI_MARKERNEXT, static_cast<unsigned long>(line + 1), mask))
         out.push_back(static_cast<int>(line) + 1);
     return out;
+}
+
+std::vector<nvvm::Fix> ModuleEditor::fixesAt(int line) const {
+    std::vector<nvvm::Fix> out;
+    for (const auto& f : fixes_)
+        if (SendScintilla(SCI_MARKERLINEFROMHANDLE, f.markerHandle) == line - 1)
+            out.insert(out.end(), f.fixes.begin(), f.fixes.end());
+    return out;
+}
+
+std::vector<int> ModuleEditor::fixLines() const {
+    std::vector<int> out;
+    for (const auto& f : fixes_)
+        if (const long line = SendScintilla(SCI_MARKERLINEFROMHANDLE, f.markerHandle); line >= 0)
+            out.push_back(int(line) + 1);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+QMenu* ModuleEditor::offerFixes(int line) {
+    const std::vector<nvvm::Fix> fixes = fixesAt(line);
+    if (fixes.empty()) return nullptr;
+    auto* menu = new QMenu(this);
+    menu->setObjectName(QStringLiteral("fixMenu"));
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    for (size_t i = 0; i < fixes.size(); ++i) {
+        auto* action = menu->addAction(lightbulbIcon(), tr("Fix: %1").arg(QString::fromStdString(fixes[i].title)));
+        connect(action, &QAction::triggered, this, [this, line, i] { emit fixRequested(line, int(i)); });
+    }
+    // Under the lightbulb, at the line's left edge.
+    const long pos = SendScintilla(SCI_POSITIONFROMLINE, line - 1);
+    const int y = int(SendScintilla(SCI_POINTYFROMPOSITION, 0UL, pos)) + int(SendScintilla(SCI_TEXTHEIGHT, line - 1));
+    menu->popup(viewport()->mapToGlobal(QPoint(0, y)));
+    return menu;
 }
 
 void ModuleEditor::goTo(int line, int column) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -13,6 +14,8 @@
 
 #include "nvvm/Diagnostic.h"
 
+class QMenu;
+
 namespace nvpg::gui {
 
 class NvvmLexer;
@@ -20,7 +23,8 @@ class NvvmLexer;
 // One module's editor: NVVM IR highlighting, line numbers, folding of function bodies, brace
 // matching, autocompletion (instructions, NVVM intrinsics, libdevice functions) with call tips
 // giving libdevice signatures, and the problems of this module shown in place (squiggles, margin
-// markers, annotations under the line). A bitcode module is shown read-only: its disassembly by
+// markers, annotations under the line), a lightbulb in the margin where core offers a fix, and
+// hover docs (HoverDocs, read as IR). A bitcode module is shown read-only: its disassembly by
 // llvm-dis-14 when installed, else a summary.
 //
 // Keys: Esc is the window's (Build > Cancel) unless a completion list or call tip is open; Enter
@@ -47,6 +51,17 @@ public:
     void setMapNotes(const std::map<int, QString>& notes);
     // The annotation text under 0-based `line` as shown now (problems and notes).
     QString annotationText(int line) const;
+    // Core's fixes for the problems on 1-based `line`, as setDiagnostics gave them: a lightbulb in
+    // the margin marks such a line (in place of its error or warning mark), and a click on it
+    // offers them. Empty when the line has none.
+    std::vector<nvvm::Fix> fixesAt(int line) const;
+    std::vector<int> fixLines() const;  // 1-based lines with a lightbulb now
+    // What a click on the lightbulb of 1-based `line` does: a menu of "Fix: <title>" entries,
+    // each emitting fixRequested. Null (no menu) when the line has no fixes.
+    QMenu* offerFixes(int line);
+    // Asked first on Ctrl+Z: true when it undid something (a fix of the window's) and the
+    // editor's own undo is not wanted.
+    void setUndoFirst(std::function<bool()> undo) { undoFirst_ = std::move(undo); }
     // Puts the cursor at 1-based line and column and makes it visible.
     void goTo(int line, int column);
 
@@ -73,6 +88,9 @@ signals:
     // A key that would edit was typed into the read-only bitcode view: nothing changed, and the
     // editor area offers Convert to Text instead of ignoring the key.
     void typingRefused();
+    // Fix `index` of fixesAt(line) was chosen from the lightbulb's menu (by index: a Fix is
+    // plain data that Qt's meta-types cannot compare).
+    void fixRequested(int line, int index);
 
 protected:
     bool event(QEvent* event) override;
@@ -104,6 +122,14 @@ private:
     int warningIndicator_ = -1;
     int errorMarker_ = -1;
     int warningMarker_ = -1;
+    int fixErrorMarker_ = -1;
+    int fixWarningMarker_ = -1;
+    struct LineFixes {
+        int markerHandle;  // the lightbulb, which follows its line through edits
+        std::vector<nvvm::Fix> fixes;
+    };
+    std::vector<LineFixes> fixes_;
+    std::function<bool()> undoFirst_;
     int lineNumberDigits_ = 0;
     int pendingMarker_ = -1;
     std::vector<Note> pendingNotes_;

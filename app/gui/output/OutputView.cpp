@@ -29,6 +29,7 @@
 #include <Qsci/qsciscintilla.h>
 
 #include "document/FileChecks.h"
+#include "editor/HoverDocs.h"
 #include "editor/PtxLexer.h"
 #include "pipeline/Summary.h"
 #include "support/Diff.h"
@@ -349,6 +350,9 @@ OutputView::OutputView(QWidget* parent) : QWidget(parent) {
                        tr("SASS"));
     splitter_->addWidget(rightTabs_);
     pages_->addWidget(splitter_);
+    HoverDocs::install(ptxEdit_, inspect::DocContext::Ptx);
+    HoverDocs::install(ltoEdit_, inspect::DocContext::Ptx);
+    HoverDocs::install(sassEdit_, inspect::DocContext::Sass);
 
     // Page 1: the diff.
     auto* diffPage = new QWidget(pages_);

@@ -28,7 +28,8 @@ namespace nvpg::gui {
 // of its kernels' figures (registers, spills, ...; SASS: registers and instructions); the LTO
 // header adds the cubin size and what nvJitLink was given. Under each header a note says how
 // its line map stands when it has none to show. A toggle shows the diff of the PTX and the
-// linked PTX instead. Export writes PTX, LTO-IR, linked PTX or cubin to a file.
+// linked PTX instead. Export writes PTX, LTO-IR, linked PTX or cubin to a file. Resting the
+// mouse on a word of the PTX, LTO PTX or SASS shows its doc (HoverDocs).
 class OutputView : public QWidget {
     Q_OBJECT
 

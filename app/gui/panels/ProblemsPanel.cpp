@@ -9,9 +9,13 @@
 #include <QHeaderView>
 #include <QKeySequence>
 #include <QLabel>
+#include <QMenu>
 #include <QStyle>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+#include "editor/Lightbulb.h"
 
 namespace nvpg::gui {
 
@@ -50,9 +54,9 @@ ProblemsPanel::ProblemsPanel(QWidget* parent) : QWidget(parent) {
 
     tree_ = new QTreeWidget(this);
     tree_->setObjectName(QStringLiteral("problemsView"));
-    tree_->setColumnCount(6);
+    tree_->setColumnCount(7);
     tree_->setHeaderLabels(
-        {tr("Severity"), tr("Module"), tr("Line"), tr("Column"), tr("Message"), tr("Source")});
+        {tr("Severity"), tr("Module"), tr("Line"), tr("Column"), tr("Message"), tr("Source"), tr("Fix")});
     tree_->setRootIsDecorated(false);
     tree_->setUniformRowHeights(true);
     tree_->setAlternatingRowColors(true);
@@ -79,12 +83,24 @@ ProblemsPanel::ProblemsPanel(QWidget* parent) : QWidget(parent) {
     empty_->setAttribute(Qt::WA_TransparentForMouseEvents);
     tree_->viewport()->installEventFilter(this);
 
-    auto* copyAction = new QAction(tr("Copy"), tree_);
-    copyAction->setShortcut(QKeySequence::Copy);
-    copyAction->setShortcutContext(Qt::WidgetShortcut);
-    connect(copyAction, &QAction::triggered, this, &ProblemsPanel::copy);
-    tree_->addAction(copyAction);
-    tree_->setContextMenuPolicy(Qt::ActionsContextMenu);
+    copyAction_ = new QAction(tr("Copy"), tree_);
+    copyAction_->setShortcut(QKeySequence::Copy);
+    copyAction_->setShortcutContext(Qt::WidgetShortcut);
+    connect(copyAction_, &QAction::triggered, this, &ProblemsPanel::copy);
+    tree_->addAction(copyAction_);
+    // Ctrl+. applies the current row's first fix, as the quick-fix key of other editors does.
+    auto* quickFix = new QAction(tr("Apply Fix"), tree_);
+    quickFix->setShortcut(QKeySequence(tr("Ctrl+.")));
+    quickFix->setShortcutContext(Qt::WidgetShortcut);
+    connect(quickFix, &QAction::triggered, this, [this] {
+        auto* item = tree_->currentItem();
+        if (!item) return;
+        const auto fixes = fixActions(item->data(SeverityColumn, kIndexRole).toInt());
+        if (!fixes.isEmpty()) fixes.front()->trigger();
+    });
+    tree_->addAction(quickFix);
+    tree_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(tree_, &QWidget::customContextMenuRequested, this, &ProblemsPanel::showContextMenu);
 
     rebuild();
 }
@@ -113,8 +129,27 @@ QString ProblemsPanel::summary() const {
     return header_->text();
 }
 
+QList<QAction*> ProblemsPanel::fixActions(int row) const {
+    return row >= 0 && size_t(row) < fixActions_.size() ? fixActions_[size_t(row)] : QList<QAction*>();
+}
+
+void ProblemsPanel::showContextMenu(const QPoint& at) {
+    QMenu menu(this);
+    if (auto* item = tree_->itemAt(at)) {
+        const auto fixes = fixActions(item->data(SeverityColumn, kIndexRole).toInt());
+        menu.addActions(fixes);
+        if (!fixes.isEmpty()) menu.addSeparator();
+    }
+    menu.addAction(copyAction_);
+    menu.exec(tree_->viewport()->mapToGlobal(at));
+}
+
 void ProblemsPanel::rebuild() {
     tree_->clear();
+    // Later: a fix's action may be what is running now (its compile's reply rebuilds the rows).
+    for (const auto& actions : fixActions_)
+        for (QAction* a : actions) a->deleteLater();
+    fixActions_.assign(diagnostics_.size(), {});
     errors_ = warnings_ = notes_ = 0;
     QList<QTreeWidgetItem*> items;
     items.reserve(qsizetype(diagnostics_.size()));
@@ -153,10 +188,43 @@ void ProblemsPanel::rebuild() {
         item->setTextAlignment(LineColumn, Qt::AlignRight | Qt::AlignVCenter);
         item->setTextAlignment(ColumnColumn, Qt::AlignRight | Qt::AlignVCenter);
         item->setData(SeverityColumn, kIndexRole, int(i));
+        // Core's fixes, as they are: the panel offers them and the window applies them.
+        QStringList fixTitles;
+        for (size_t k = 0; k < d.fixes.size(); ++k) {
+            const QString title = QString::fromStdString(d.fixes[k].title);
+            auto* action = new QAction(lightbulbIcon(), tr("Fix: %1").arg(title), this);
+            connect(action, &QAction::triggered, this, [this, i, k] { emit fixRequested(int(i), int(k)); });
+            fixActions_[i] << action;
+            fixTitles << title;
+        }
+        if (!fixTitles.isEmpty()) {
+            // The cell's button (below) says it; the data is for whoever reads the model.
+            item->setData(FixColumn, Qt::AccessibleTextRole, tr("Fix: %1").arg(fixTitles.join(QStringLiteral("; "))));
+            const QString offered = tr("A fix is offered: %1").arg(fixTitles.join(QStringLiteral("; ")));
+            item->setToolTip(FixColumn, offered);
+            item->setToolTip(MessageColumn, message + QStringLiteral("\n\n") + offered);
+        }
         items << item;
     }
     tree_->addTopLevelItems(items);
-    for (int c : {SeverityColumn, ModuleColumn, LineColumn, ColumnColumn, SourceColumn})
+    // A button per row that has a fix: the first fix, the others in its menu.
+    for (size_t i = 0; i < fixActions_.size(); ++i) {
+        if (fixActions_[i].isEmpty()) continue;
+        auto* button = new QToolButton(tree_);
+        button->setObjectName(QStringLiteral("fixButton"));
+        button->setAutoRaise(true);
+        button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        button->setDefaultAction(fixActions_[i].front());
+        button->setToolTip(items[qsizetype(i)]->toolTip(FixColumn));
+        if (fixActions_[i].size() > 1) {
+            auto* more = new QMenu(button);
+            more->addActions(fixActions_[i]);
+            button->setMenu(more);
+            button->setPopupMode(QToolButton::MenuButtonPopup);
+        }
+        tree_->setItemWidget(items[qsizetype(i)], FixColumn, button);
+    }
+    for (int c : {SeverityColumn, ModuleColumn, LineColumn, ColumnColumn, SourceColumn, FixColumn})
         tree_->resizeColumnToContents(c);
 
     if (diagnostics_.empty()) {

@@ -2,10 +2,12 @@
 
 #include <vector>
 
+#include <QList>
 #include <QWidget>
 
 #include "nvvm/Diagnostic.h"
 
+class QAction;
 class QLabel;
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -13,7 +15,9 @@ class QTreeWidgetItem;
 namespace nvpg::gui {
 
 // The Problems dock: every diagnostic of the last shown compile (module, line, column,
-// severity, message, source). Activating a row asks to jump there.
+// severity, message, source). Activating a row asks to jump there. A diagnostic for which core
+// has a fix shows it in the Fix column (a button "Fix: <title>"), in its context menu and on
+// Ctrl+. ; choosing one asks the window to apply it.
 class ProblemsPanel : public QWidget {
     Q_OBJECT
 
@@ -24,7 +28,8 @@ public:
         LineColumn,
         ColumnColumn,
         MessageColumn,
-        SourceColumn
+        SourceColumn,
+        FixColumn
     };
 
     explicit ProblemsPanel(QWidget* parent = nullptr);
@@ -41,6 +46,8 @@ public:
     // The diagnostic a row shows (row in the given order).
     const nvvm::Diagnostic& diagnostic(int row) const { return diagnostics_.at(size_t(row)); }
     QTreeWidget* view() const { return tree_; }
+    // The "Fix: <title>" actions of a row (one per fix core offers for it); empty when none.
+    QList<QAction*> fixActions(int row) const;
 
 public slots:
     // Copies the selected rows (all rows when none is selected) as FILE:LINE:COL: lines.
@@ -48,6 +55,8 @@ public slots:
 
 signals:
     void activated(const QString& module, int line, int column);
+    // Fix `index` of diagnostic(row) was chosen.
+    void fixRequested(int row, int index);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -55,6 +64,10 @@ protected:
 private:
     void rebuild();
     void activateItem(QTreeWidgetItem* item);
+    void showContextMenu(const QPoint& at);
+
+    QAction* copyAction_ = nullptr;
+    std::vector<QList<QAction*>> fixActions_;  // per row
 
     std::vector<nvvm::Diagnostic> diagnostics_;
     int errors_ = 0;

@@ -51,6 +51,7 @@
 #include "panels/OptionsPanel.h"
 #include "panels/LibdevicePanel.h"
 #include "panels/ProblemsPanel.h"
+#include "window/FixController.h"
 #include "panels/SettingsDialog.h"
 #include "run/RunPanel.h"
 #include "window/StartPage.h"
@@ -284,6 +285,8 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     connect(document_, &WorkspaceDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(document_, &WorkspaceDocument::pathChanged, this, &MainWindow::updateTitle);
     connect(problems_, &ProblemsPanel::activated, editors_, &EditorArea::showLocation);
+    fixes_ = new FixController(document_, editors_, problems_, controller_, this);
+    connect(fixes_, &FixController::failed, this, &MainWindow::showError);
     connect(editors_, &EditorArea::currentModuleChanged, this, [this] {
         updateModuleActions();
         // A search in an output pane stays there; one in the editors follows the tab shown.
@@ -468,7 +471,10 @@ void MainWindow::buildActions() {
             if (auto* pane = focusedPane()) (pane->*f)();
         };
     };
-    edit->addAction(tr("&Undo"), QKeySequence::Undo, this, onPane(&QsciScintilla::undo));
+    // A fix that is the last change is undone whole first (its text and its options).
+    edit->addAction(tr("&Undo"), QKeySequence::Undo, this, [this, paneUndo = onPane(&QsciScintilla::undo)] {
+        if (!fixes_->undoLast()) paneUndo();
+    });
     edit->addAction(tr("&Redo"), QKeySequence::Redo, this, onPane(&QsciScintilla::redo));
     edit->addSeparator();
     edit->addAction(tr("Cu&t"), QKeySequence::Cut, this, onPane(&QsciScintilla::cut));

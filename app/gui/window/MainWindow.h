@@ -20,6 +20,7 @@ namespace nvpg::gui {
 class CompileController;
 class EditorArea;
 class FindBar;
+class FixController;
 class Journal;
 class LibdevicePanel;
 class LineMapLinks;
@@ -79,6 +80,8 @@ public:
     LibdevicePanel* libdevicePanel() const { return libdevice_; }
     OptionsPanel* optionsPanel() const { return options_; }
     RunPanel* runPanel() const { return runs_; }
+    // Applies the fixes Problems and the lightbulbs offer, and undoes them (Edit ▸ Undo).
+    FixController* fixes() const { return fixes_; }
     // The last reply shown (for tests and export).
     const EngineReply& lastReply() const { return lastReply_; }
 
@@ -142,6 +145,7 @@ private:
     OptionsPanel* options_;
     RunPanel* runs_;
     LibdevicePanel* libdevice_ = nullptr;
+    FixController* fixes_ = nullptr;
     FindBar* findBar_;
     QWidget* findSides_[2] = {};  // under the editors, under the output panes
     int zoom_ = 0;

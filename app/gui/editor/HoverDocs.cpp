@@ -1,0 +1,216 @@
+#include "editor/HoverDocs.h"
+
+#include <algorithm>
+#include <string>
+
+#include <Qsci/qsciscintilla.h>
+#include <QApplication>
+#include <QCursor>
+#include <QDesktopServices>
+#include <QEvent>
+#include <QLabel>
+#include <QRegularExpression>
+#include <QScreen>
+#include <QUrl>
+
+namespace nvpg::gui {
+
+namespace {
+
+constexpr const char* kProperty = "nvpgHoverDocs";
+// How many explanations one hover shows: a word rarely names more than one entry in its context.
+constexpr size_t kMaxExplanations = 3;
+constexpr int kPopupWidth = 560;
+
+struct Hover {
+    std::string word;
+    long start = 0;  // the word's first byte in the pane
+    std::vector<inspect::Explanation> explanations;
+};
+
+Hover hoverAt(const QsciScintilla* pane, int position, inspect::DocContext context) {
+    Hover h;
+    const long length = pane->SendScintilla(QsciScintillaBase::SCI_GETLENGTH);
+    if (position < 0 || position >= length) return h;
+    const long line = pane->SendScintilla(QsciScintillaBase::SCI_LINEFROMPOSITION, position);
+    const long start = pane->SendScintilla(QsciScintillaBase::SCI_POSITIONFROMLINE, line);
+    const long end = pane->SendScintilla(QsciScintillaBase::SCI_GETLINEENDPOSITION, line);
+    QByteArray bytes = pane->bytes(int(start), int(end));
+    bytes.chop(1);  // QsciScintilla::bytes() ends with Scintilla's terminating NUL
+    const std::string text(bytes.constData(), size_t(bytes.size()));
+    const size_t column = size_t(position - start);
+    h.word = inspect::wordAt(text, column, context);
+    if (h.word.empty()) return h;
+    h.explanations = inspect::Docs::builtIn().explain(h.word, context);
+    if (h.explanations.size() > kMaxExplanations) h.explanations.resize(kMaxExplanations);
+    // Where the word begins, for placing the popup: the occurrence that covers the column.
+    h.start = position;
+    for (size_t at = text.find(h.word); at != std::string::npos; at = text.find(h.word, at + 1)) {
+        if (at <= column && column < at + h.word.size()) {
+            h.start = start + long(at);
+            break;
+        }
+    }
+    return h;
+}
+
+QString plainText(const Hover& h) {
+    QStringList parts;
+    for (const auto& e : h.explanations) parts << QString::fromStdString(inspect::formatExplanation(e)).trimmed();
+    return parts.join(QStringLiteral("\n\n"));
+}
+
+// Core's text as it is, escaped, with its first line bold and its addresses as links.
+QString richText(const Hover& h) {
+    static const QRegularExpression url(QStringLiteral("(https?://[^\\s<>\"]+)"));
+    QStringList parts;
+    for (const auto& e : h.explanations) {
+        QString text = QString::fromStdString(inspect::formatExplanation(e)).trimmed().toHtmlEscaped();
+        text.replace(url, QStringLiteral("<a href=\"\\1\">\\1</a>"));
+        const qsizetype firstEnd = text.indexOf(QLatin1Char('\n'));
+        if (firstEnd < 0) text = QStringLiteral("<b>%1</b>").arg(text);
+        else text = QStringLiteral("<b>%1</b>%2").arg(text.left(firstEnd), text.mid(firstEnd));
+        parts << QStringLiteral("<div style=\"white-space: pre-wrap;\">%1</div>").arg(text);
+    }
+    return parts.join(QStringLiteral("<hr/>"));
+}
+
+}  // namespace
+
+HoverDocs* HoverDocs::install(QsciScintilla* pane, inspect::DocContext context) {
+    if (auto* existing = of(pane)) return existing;
+    return new HoverDocs(pane, context);
+}
+
+HoverDocs* HoverDocs::of(const QsciScintilla* pane) {
+    return pane ? qobject_cast<HoverDocs*>(pane->property(kProperty).value<QObject*>()) : nullptr;
+}
+
+HoverDocs::HoverDocs(QsciScintilla* pane, inspect::DocContext context)
+    : QObject(pane), pane_(pane), context_(context) {
+    pane_->setProperty(kProperty, QVariant::fromValue(static_cast<QObject*>(this)));
+    pane_->SendScintilla(QsciScintillaBase::SCI_SETMOUSEDWELLTIME, kDwellMs);
+    connect(pane_, &QsciScintillaBase::SCN_DWELLSTART, this, &HoverDocs::onDwellStart);
+    connect(pane_, &QsciScintillaBase::SCN_DWELLEND, this, &HoverDocs::onDwellEnd);
+    // The word under the popup may be gone or elsewhere after these.
+    connect(pane_, &QsciScintilla::textChanged, this, &HoverDocs::hide);
+    connect(pane_, &QsciScintillaBase::SCN_UPDATEUI, this, [this](int updated) {
+        if (updated & (QsciScintillaBase::SC_UPDATE_H_SCROLL | QsciScintillaBase::SC_UPDATE_V_SCROLL)) hide();
+    });
+    pane_->installEventFilter(this);
+    pane_->viewport()->installEventFilter(this);
+    hideTimer_.setSingleShot(true);
+    hideTimer_.setInterval(300);
+    connect(&hideTimer_, &QTimer::timeout, this, [this] {
+        if (popup_ && popup_->isVisible() && popup_->geometry().contains(QCursor::pos())) return;
+        hide();
+    });
+}
+
+QString HoverDocs::textAt(int position) const {
+    return plainText(hoverAt(pane_, position, context_));
+}
+
+QLabel* HoverDocs::popup() const {
+    return popup_ && popup_->isVisible() ? popup_ : nullptr;
+}
+
+QString HoverDocs::shownText() const {
+    return popup() ? shown_ : QString();
+}
+
+void HoverDocs::showAt(int position) {
+    hideTimer_.stop();
+    const Hover h = hoverAt(pane_, position, context_);
+    if (h.explanations.empty()) {
+        hide();
+        return;
+    }
+    if (!popup_) {
+        // A tool-tip window of its own (not QToolTip): QToolTip hides as the mouse moves to it,
+        // so its link could never be clicked.
+        popup_ = new QLabel(pane_, Qt::ToolTip | Qt::FramelessWindowHint);
+        popup_->setObjectName(QStringLiteral("hoverDocs"));
+        popup_->setTextFormat(Qt::RichText);
+        popup_->setWordWrap(true);
+        popup_->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::TextSelectableByMouse);
+        popup_->setOpenExternalLinks(false);
+        popup_->setMargin(8);
+        popup_->setForegroundRole(QPalette::ToolTipText);
+        popup_->setBackgroundRole(QPalette::ToolTipBase);
+        popup_->setAutoFillBackground(true);
+        popup_->setFrameStyle(QFrame::Box | QFrame::Plain);
+        popup_->setMaximumWidth(kPopupWidth);
+        popup_->installEventFilter(this);
+        connect(popup_, &QLabel::linkActivated, this, [this](const QString& link) {
+            QDesktopServices::openUrl(QUrl(link));
+            hide();
+        });
+    }
+    shown_ = plainText(h);
+    popup_->setText(richText(h));
+    popup_->setFixedWidth(std::min(kPopupWidth, std::max(popup_->minimumSizeHint().width(), 320)));
+    popup_->adjustSize();
+    // Under the word's line, from the word's first character, kept on the screen.
+    const long line = pane_->SendScintilla(QsciScintillaBase::SCI_LINEFROMPOSITION, h.start);
+    const int x = int(pane_->SendScintilla(QsciScintillaBase::SCI_POINTXFROMPOSITION, 0UL, h.start));
+    const int y = int(pane_->SendScintilla(QsciScintillaBase::SCI_POINTYFROMPOSITION, 0UL, h.start)) +
+                  int(pane_->SendScintilla(QsciScintillaBase::SCI_TEXTHEIGHT, line));
+    QPoint at = pane_->viewport()->mapToGlobal(QPoint(x, y + 2));
+    if (const QScreen* screen = pane_->screen()) {
+        const QRect room = screen->availableGeometry();
+        if (at.x() + popup_->width() > room.right()) at.setX(std::max(room.left(), room.right() - popup_->width()));
+        if (at.y() + popup_->height() > room.bottom())
+            at.setY(std::max(room.top(), at.y() - popup_->height() - int(pane_->SendScintilla(
+                                                                         QsciScintillaBase::SCI_TEXTHEIGHT, line)) -
+                                             4));
+    }
+    popup_->move(at);
+    popup_->show();
+    popup_->raise();
+}
+
+void HoverDocs::hide() {
+    hideTimer_.stop();
+    if (popup_) popup_->hide();
+    shown_.clear();
+}
+
+void HoverDocs::onDwellStart(int position, int x, int y) {
+    // A completion list or call tip is the user's business at that moment.
+    if (pane_->isListActive() || pane_->isCallTipActive()) return;
+    // Scintilla's dwell names the gap nearest the mouse (after a character hovered on its right
+    // half); the character under it is what the user points at. Without a point (a test, or a
+    // point off the text) the position is taken as it is.
+    const long under = pane_->SendScintilla(QsciScintillaBase::SCI_CHARPOSITIONFROMPOINTCLOSE, x, y);
+    const bool near = under >= 0 && (under == position || under + 1 == position);
+    showAt(near ? int(under) : position);
+}
+
+void HoverDocs::onDwellEnd() {
+    if (popup()) hideTimer_.start();
+}
+
+bool HoverDocs::eventFilter(QObject* watched, QEvent* event) {
+    switch (event->type()) {
+        case QEvent::KeyPress:
+        case QEvent::Wheel:
+        case QEvent::FocusOut:
+        case QEvent::Hide:
+            if (watched != popup_) hide();
+            break;
+        case QEvent::Leave:
+            // Leaving the pane towards the popup keeps it; leaving the popup ends it.
+            if (watched == popup_) hide();
+            else if (popup()) hideTimer_.start();
+            break;
+        case QEvent::Enter:
+            if (watched == popup_) hideTimer_.stop();
+            break;
+        default:
+            break;
+    }
+    return QObject::eventFilter(watched, event);
+}
+
+}  // namespace nvpg::gui
