@@ -10,5 +10,10 @@ entry:
   ret void
 }
 
+; A kernel LTO keeps, so that with the verifier off it compiles without a problem.
+@llvm.used = appending global [1 x i8*] [i8* bitcast (void (float*, float)* @bad_alloca to i8*)], section "llvm.metadata"
+
 !nvvmir.version = !{!1}
+!nvvm.annotations = !{!2}
 !1 = !{i32 2, i32 0}
+!2 = !{void (float*, float)* @bad_alloca, !"kernel", i32 1}
