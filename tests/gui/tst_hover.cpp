@@ -4,6 +4,7 @@
 
 #include <QDesktopServices>
 #include <QLabel>
+#include <QToolTip>
 
 #include <Qsci/qsciscintilla.h>
 
@@ -87,6 +88,30 @@ private slots:
         w->addModuleFiles({QString::fromStdString((test::dataDir() / "ir" / "sinf.ll").string())});
         QVERIFY(w->editors()->editor(0));
         QCOMPARE(HoverDocs::of(w->editors()->editor(0))->context(), inspect::DocContext::Ir);
+    }
+
+    // With the line map on screen a mapped line has a hover of its own (where its IR came from):
+    // on a word with a doc entry the doc shows alone, elsewhere on the line the map's text does.
+    void docWordHidesTheLineMapTip() {
+        auto w = test::makeWindow();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QSignalSpy mapped(w->controller(), &gui::CompileController::lineMapShown);
+        QVERIFY(w->openExample("saxpy"));
+        QVERIFY(mapped.wait(120000));
+        auto* pane = w->output()->ptxEditor();
+        const int at = positionOf(pane, "fma.rn.f32");
+        QVERIFY(at >= 0);
+        dwell(pane, at);
+        QTRY_VERIFY(HoverDocs::of(pane)->popup() && HoverDocs::of(pane)->popup()->isVisible());
+        QTest::qWait(100);
+        QVERIFY2(!QToolTip::isVisible(), qPrintable(QToolTip::text()));
+        // The register operand of the same line has no entry: the map says where the line came from.
+        const int reg = int(pane->text().toUtf8().indexOf("%f", at));
+        QVERIFY(reg > at);
+        dwell(pane, reg + 1);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().contains("saxpy.ll"), qPrintable(QToolTip::text()));
+        QToolTip::hideText();
     }
 
     // saxpy's PTX has `fma.rn.f32`: resting on it shows fma's entry, with the link to its PTX

@@ -14,6 +14,7 @@
 
 #include "document/WorkspaceDocument.h"
 #include "editor/EditorArea.h"
+#include "editor/HoverDocs.h"
 #include "editor/ModuleEditor.h"
 #include "output/OutputView.h"
 
@@ -137,6 +138,8 @@ void LineMapLinks::watch(QsciScintilla* e) {
     connect(e, &QsciScintillaBase::SCN_DWELLSTART, this, [this, e](int position, int x, int y) {
         if (position < 0) return;
         const int line = int(e->SendScintilla(QsciScintillaBase::SCI_LINEFROMPOSITION, position)) + 1;
+        // A word with a doc entry shows that popup instead: two popups over one word hide each other.
+        if (const auto* docs = HoverDocs::of(e); docs && !docs->textAt(position).isEmpty()) return;
         const QString text = hoverText(e, line);
         if (!text.isEmpty()) QToolTip::showText(e->viewport()->mapToGlobal(QPoint(x, y)), text, e);
     });
