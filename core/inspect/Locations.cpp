@@ -9,19 +9,6 @@ namespace nvpg::inspect {
 
 namespace {
 
-// The text's lines with their line breaks, so that what is kept is the text exactly.
-std::vector<std::string_view> linesWithBreaks(std::string_view text) {
-    std::vector<std::string_view> lines;
-    size_t start = 0;
-    while (start < text.size()) {
-        const size_t nl = text.find('\n', start);
-        const size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
-        lines.push_back(text.substr(start, end - start));
-        start = end;
-    }
-    return lines;
-}
-
 std::string_view withoutBreak(std::string_view line) {
     if (!line.empty() && line.back() == '\n') line.remove_suffix(1);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
@@ -156,7 +143,7 @@ bool isLocationLine(std::string_view line) {
 }
 
 LocatedPtx readLocations(std::string_view ptx) {
-    const auto lines = linesWithBreaks(ptx);
+    const auto lines = support::linesWithBreaks(ptx);
     // libNVVM may write the file table after the code that uses it: read it first.
     std::map<long long, std::string> files;
     for (const auto line : lines)
@@ -198,7 +185,7 @@ LocatedPtx readLocations(std::string_view ptx) {
 
 StrippedPtx stripLocations(std::string_view ptx) {
     StrippedPtx out;
-    const auto lines = linesWithBreaks(ptx);
+    const auto lines = support::linesWithBreaks(ptx);
     const auto info = lineInfoLines(lines);
     for (size_t i = 0; i < lines.size(); ++i) {
         if (info[i]) continue;

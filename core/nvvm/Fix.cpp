@@ -22,15 +22,8 @@ Module* findModule(std::vector<Module>& modules, std::string_view name) {
 // The module's lines, each with its own line end, so that a text put back together keeps its
 // CRLFs and a last line without one.
 std::vector<std::string> linesOf(std::string_view text) {
-    std::vector<std::string> lines;
-    size_t from = 0;
-    while (from < text.size()) {
-        const auto nl = text.find('\n', from);
-        const auto to = nl == std::string_view::npos ? text.size() : nl + 1;
-        lines.emplace_back(text.substr(from, to - from));
-        from = to;
-    }
-    return lines;
+    const auto views = support::linesWithBreaks(text);
+    return {views.begin(), views.end()};
 }
 
 std::string applyEdits(std::string_view text, std::vector<TextEdit> edits) {

@@ -7,10 +7,10 @@
 #include <fmt/format.h>
 
 #include "gpu/Devices.h"
+#include "inspect/Pitfalls.h"
 #include "inspect/Sass.h"
 #include "lto/DroppedKernels.h"
 #include "lto/Linker.h"
-#include "inspect/Pitfalls.h"
 #include "inspect/Twin.h"
 #include "nvvm/IrVersion.h"
 #include "nvvm/Libdevice.h"

@@ -30,6 +30,18 @@ std::vector<std::string_view> split(std::string_view text, char sep) {
     }
 }
 
+std::vector<std::string_view> linesWithBreaks(std::string_view text) {
+    std::vector<std::string_view> lines;
+    size_t start = 0;
+    while (start < text.size()) {
+        const size_t nl = text.find('\n', start);
+        const size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
+        lines.push_back(text.substr(start, end - start));
+        start = end;
+    }
+    return lines;
+}
+
 std::vector<std::string_view> splitLines(std::string_view text) {
     auto lines = split(text, '\n');
     for (auto& l : lines)

@@ -13,6 +13,9 @@ std::string_view trim(std::string_view s);
 // ends the last line rather than starting an empty one ("a\nb\n" has the lines of "a\nb"), "" has
 // none, "\n" one empty line, and the \r of a CRLF line is not part of it.
 std::vector<std::string_view> splitLines(std::string_view text);
+// The text's lines each with its own line end ("\n" or "\r\n"; the last may have none), so that
+// the lines put back together are the text exactly.
+std::vector<std::string_view> linesWithBreaks(std::string_view text);
 std::vector<std::string_view> split(std::string_view text, char sep);
 bool startsWith(std::string_view s, std::string_view prefix);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);

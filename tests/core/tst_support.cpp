@@ -95,6 +95,17 @@ private slots:
 
     // Line N of a text as an editor shows it, which the line map's numbers count by: a final
     // newline starts no extra line, an empty text has none, a lone newline one empty line.
+    // What a fix's text edit and the PTX readers keep: every line with its own end, CRLF too,
+    // and a last line without one; together they are the text byte for byte.
+    void linesWithBreaksKeepTheTextExactly() {
+        using Lines = std::vector<std::string_view>;
+        QCOMPARE(support::linesWithBreaks("a\r\nb\n\nc"), (Lines{"a\r\n", "b\n", "\n", "c"}));
+        QCOMPARE(support::linesWithBreaks(""), Lines{});
+        std::string back;
+        for (auto l : support::linesWithBreaks("x\ny\r\n")) back += l;
+        QCOMPARE(back, std::string("x\ny\r\n"));
+    }
+
     void splitLinesNumbersLinesAsAnEditorDoes() {
         using Lines = std::vector<std::string_view>;
         QCOMPARE(support::splitLines("a\nb"), (Lines{"a", "b"}));

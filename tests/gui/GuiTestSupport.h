@@ -5,6 +5,11 @@
 #include <QStringList>
 
 #include <memory>
+#include <vector>
+
+#include <Qsci/qsciscintilla.h>
+
+#include "inspect/LineMap.h"
 
 #include "window/MainWindow.h"
 
@@ -25,6 +30,21 @@ inline std::unique_ptr<gui::MainWindow> makeWindow(QStringList* errors = nullptr
     if (size.isValid()) w->resize(size);
     w->show();
     return w;
+}
+
+// The 0-based line of the editor's first line containing `text`; -1 when none does.
+inline int lineContaining(QsciScintilla* e, const QString& text) {
+    for (int l = 0; l < e->lines(); ++l)
+        if (e->text(l).contains(text)) return l;
+    return -1;
+}
+
+// Every line of the map's ranges, in order.
+inline std::vector<int> expand(const std::vector<inspect::LineRange>& ranges) {
+    std::vector<int> lines;
+    for (const auto& r : ranges)
+        for (int l = r.first; l <= r.last; ++l) lines.push_back(l);
+    return lines;
 }
 
 }  // namespace nvpg::test

@@ -28,19 +28,6 @@ using namespace nvpg::gui;
 
 namespace {
 
-int lineContaining(QsciScintilla* e, const QString& text) {
-    for (int l = 0; l < e->lines(); ++l)
-        if (e->text(l).contains(text)) return l;
-    return -1;
-}
-
-std::vector<int> expand(const std::vector<inspect::LineRange>& ranges) {
-    std::vector<int> lines;
-    for (const auto& r : ranges)
-        for (int l = r.first; l <= r.last; ++l) lines.push_back(l);
-    return lines;
-}
-
 }  // namespace
 
 class TestLibdevice : public QObject {
@@ -74,14 +61,14 @@ private slots:
 
         auto* editor = w->editors()->currentEditor();
         const QString module = QString::fromStdString(w->document()->module(w->editors()->currentModule()).name);
-        const int call = lineContaining(editor, QStringLiteral("call float @__nv_sinf")) + 1;
+        const int call = test::lineContaining(editor, QStringLiteral("call float @__nv_sinf")) + 1;
         QVERIFY(call > 0);
         auto* panel = w->libdevicePanel();
         auto* item = panel->functionItem(QStringLiteral("__nv_sinf"));
         QVERIFY(item);
         QCOMPARE(item->text(LibdevicePanel::CallsColumn), QStringLiteral("%1:%2").arg(module).arg(call));
         // The map came after the plain reply: the figure is the map's lines of that call.
-        const auto expected = expand(map->ptx.rangesOf(module.toStdString(), call));
+        const auto expected = test::expand(map->ptx.rangesOf(module.toStdString(), call));
         QVERIFY(expected.size() >= 30);
         QCOMPARE(item->text(LibdevicePanel::PtxColumn), QStringLiteral("%1 lines").arg(expected.size()));
         for (const char* name : {"__nv_expf", "__nv_powf"}) QVERIFY2(panel->functionItem(name), name);

@@ -56,19 +56,6 @@ void clickLine(QsciScintilla* e, int line) {
     QTest::mouseClick(e->viewport(), Qt::LeftButton, {}, QPoint(x + 2, y + h / 2));
 }
 
-int lineContaining(QsciScintilla* e, const QString& text) {
-    for (int l = 0; l < e->lines(); ++l)
-        if (e->text(l).contains(text)) return l;
-    return -1;
-}
-
-std::vector<int> expand(const std::vector<inspect::LineRange>& ranges) {
-    std::vector<int> lines;
-    for (const auto& r : ranges)
-        for (int l = r.first; l <= r.last; ++l) lines.push_back(l);
-    return lines;
-}
-
 bool onScreen(QsciScintilla* e, int line1) {
     const long first = e->SendScintilla(QsciScintillaBase::SCI_GETFIRSTVISIBLELINE);
     const long n = e->SendScintilla(QsciScintillaBase::SCI_LINESONSCREEN);
@@ -96,9 +83,9 @@ private slots:
         QVERIFY2(c.map->ptx.available(), c.map->ptx.unavailable.c_str());
         auto* editor = w->editors()->currentEditor();
         const QString module = QString::fromStdString(w->document()->module(w->editors()->currentModule()).name);
-        const int call = lineContaining(editor, QStringLiteral("call float @__nv_sinf"));
+        const int call = test::lineContaining(editor, QStringLiteral("call float @__nv_sinf"));
         QVERIFY(call >= 0);
-        const auto expected = expand(c.map->ptx.rangesOf(module.toStdString(), call + 1));
+        const auto expected = test::expand(c.map->ptx.rangesOf(module.toStdString(), call + 1));
         QVERIFY(expected.size() >= 30);  // sinf's body
         clickLine(editor, call);
         QCOMPARE(LineMapLinks::focusedLines(w->output()->ptxEditor()), expected);
@@ -112,13 +99,13 @@ private slots:
         QCOMPARE(c.map->ptx.originOf(1).module, -1);
         QCOMPARE(LineMapLinks::bandOf(w->output()->ptxEditor(), 1), -1);
         // Another line, by keys: the marks follow the caret.
-        const int load = lineContaining(editor, QStringLiteral("load float"));
+        const int load = test::lineContaining(editor, QStringLiteral("load float"));
         QVERIFY(load >= 0);
         editor->setFocus();
         editor->setCursorPosition(load, 0);
         QTest::keyClick(editor, Qt::Key_End);
         QCOMPARE(LineMapLinks::focusedLines(w->output()->ptxEditor()),
-                 expand(c.map->ptx.rangesOf(module.toStdString(), load + 1)));
+                 test::expand(c.map->ptx.rangesOf(module.toStdString(), load + 1)));
         // Hover says where it went, in LineMap::describe's words, on either side.
         const QString words = QString::fromStdString(c.map->describe(module.toStdString(), call + 1));
         QVERIFY(words.startsWith(QStringLiteral("IR ") + module + QStringLiteral(":%1 → PTX ").arg(call + 1)));
@@ -132,8 +119,8 @@ private slots:
         QVERIFY(c.map);
         auto* editor = w->editors()->currentEditor();
         const QString module = QString::fromStdString(w->document()->module(w->editors()->currentModule()).name);
-        const int call = lineContaining(editor, QStringLiteral("call float @__nv_sinf"));
-        const int lines = int(expand(c.map->ptx.rangesOf(module.toStdString(), call + 1)).size());
+        const int call = test::lineContaining(editor, QStringLiteral("call float @__nv_sinf"));
+        const int lines = int(test::expand(c.map->ptx.rangesOf(module.toStdString(), call + 1)).size());
         const QString label = w->lineMapLinks()->libdeviceLabel(module, call + 1);
         QVERIFY2(label.startsWith(QStringLiteral("__nv_sinf (libdevice): %1 PTX lines").arg(lines)), qPrintable(label));
         // Shown beside the line in the editor.
@@ -171,14 +158,14 @@ private slots:
         QCOMPARE(line + 1, irLine);
         QCOMPARE(LineMapLinks::focusedLines(editor), std::vector<int>{irLine});
         // A line of smoothstep's body.
-        const int define = lineContaining(editor, QStringLiteral("define float @smoothstep"));
+        const int define = test::lineContaining(editor, QStringLiteral("define float @smoothstep"));
         QVERIFY(define >= 0 && define < irLine - 1);
         QVERIFY(editor->text(irLine - 1).trimmed().startsWith(QLatin1Char('%')) ||
                 editor->text(irLine - 1).contains(QStringLiteral("ret ")));
         // The clicked line is marked with its siblings, and the PTX pane did not jump away.
         const auto siblings = LineMapLinks::focusedLines(w->output()->ptxEditor());
         QVERIFY(std::find(siblings.begin(), siblings.end(), ptxLine) != siblings.end());
-        QCOMPARE(siblings, expand(c.map->ptx.rangesOf("helper.ll", irLine)));
+        QCOMPARE(siblings, test::expand(c.map->ptx.rangesOf("helper.ll", irLine)));
         // Switching tabs keeps the bands.
         w->editors()->showLocation(QStringLiteral("main.ll"), 1, 1);
         QVERIFY(!LineMapLinks::bandedLines(w->editors()->editor(helper)).empty());
