@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <system_error>
+
+#include "support/Files.h"
+
 namespace nvpg::gpu {
 
 support::Result<std::vector<DeviceInfo>> listDevices(const toolkit::Toolkit& toolkit) {
@@ -33,6 +38,22 @@ support::Result<std::vector<DeviceInfo>> listDevices(const toolkit::Driver& driv
         api.deviceGetAttribute(&d.ccMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
         api.deviceTotalMem(&d.totalMemory, dev);
         out.push_back(std::move(d));
+    }
+    return out;
+}
+
+std::string gpuIdentity(const std::filesystem::path& root) {
+    auto version = support::readFile(root / "version", {uint64_t(1) << 16, "the NVIDIA driver's version file"});
+    if (!version) return {};
+    std::string out = *version;
+    std::vector<std::filesystem::path> gpus;
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(root / "gpus", ec), end; !ec && it != end; it.increment(ec))
+        gpus.push_back(it->path());
+    std::sort(gpus.begin(), gpus.end());  // directory order is not stable; slot order is
+    for (const auto& gpu : gpus) {
+        auto info = support::readFile(gpu / "information", {uint64_t(1) << 16, "a GPU's information file"});
+        out += "\n[" + gpu.filename().string() + "]\n" + (info ? *info : std::string("?"));
     }
     return out;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -19,5 +20,12 @@ struct DeviceInfo {
 // The GPUs the driver sees. An Environment error, saying why, when there is no driver or no GPU.
 support::Result<std::vector<DeviceInfo>> listDevices(const toolkit::Toolkit& toolkit);
 support::Result<std::vector<DeviceInfo>> listDevices(const toolkit::Driver& driver);
+
+// What identifies this machine's NVIDIA GPUs and driver, read from the kernel driver's files
+// (`/proc/driver/nvidia/version` and each `gpus/*/information`), without the CUDA driver: no
+// cuInit, no context, a few file reads. Equal strings mean the same driver and the same GPUs in
+// the same slots, so what was learnt from the CUDA driver about them (the default arch) still
+// holds. Empty when there is no NVIDIA kernel driver. `root` is for tests.
+std::string gpuIdentity(const std::filesystem::path& root = "/proc/driver/nvidia");
 
 }  // namespace nvpg::gpu

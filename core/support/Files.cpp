@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <new>
@@ -257,6 +258,15 @@ bool sameFile(const std::filesystem::path& a, const std::filesystem::path& b) {
     struct stat sa {}, sb {};
     if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) return false;
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+std::filesystem::path userCacheDir() {
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    if (xdg && *xdg && std::filesystem::path(xdg).is_absolute()) return std::filesystem::path(xdg) / "nvvm-playground";
+    const char* home = std::getenv("HOME");
+    if (home && *home && std::filesystem::path(home).is_absolute())
+        return std::filesystem::path(home) / ".cache" / "nvvm-playground";
+    return {};
 }
 
 }  // namespace nvpg::support

@@ -54,4 +54,9 @@ std::optional<std::string> notRegularFileReason(const std::filesystem::path& pat
 // hard links, "./" or "..", by device and inode. False when either does not exist.
 bool sameFile(const std::filesystem::path& a, const std::filesystem::path& b);
 
+// Where this user's caches go: $XDG_CACHE_HOME/nvvm-playground, else ~/.cache/nvvm-playground
+// (the XDG base directory rules; a relative XDG_CACHE_HOME is ignored, as they say). Empty when
+// neither variable gives an absolute path: then nothing is cached on disk. Not created here.
+std::filesystem::path userCacheDir();
+
 }  // namespace nvpg::support
