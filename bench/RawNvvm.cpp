@@ -28,6 +28,7 @@ std::optional<RawNvvm> loadRawNvvm(const std::filesystem::path& path) {
     const bool ok = resolve(lib, api.create, "nvvmCreateProgram") &&
                     resolve(lib, api.add, "nvvmAddModuleToProgram") &&
                     resolve(lib, api.lazyAdd, "nvvmLazyAddModuleToProgram") &&
+                    resolve(lib, api.verify, "nvvmVerifyProgram") &&
                     resolve(lib, api.compile, "nvvmCompileProgram") &&
                     resolve(lib, api.resultSize, "nvvmGetCompiledResultSize") &&
                     resolve(lib, api.result, "nvvmGetCompiledResult") &&
@@ -41,6 +42,13 @@ std::optional<RawNvvm> loadRawNvvm(const std::filesystem::path& path) {
 
 std::optional<std::string> rawCompile(const RawNvvm& api, const std::string& module,
                                       const std::string* libdevice, std::string& error, const char* arch) {
+    return rawCompileModules(api, {{"big.ll", module}}, libdevice, {std::string("-arch=") + arch}, error);
+}
+
+std::optional<std::string> rawCompileModules(const RawNvvm& api,
+                                             const std::vector<std::pair<std::string, std::string>>& modules,
+                                             const std::string* libdevice, const std::vector<std::string>& options,
+                                             std::string& error) {
     nvvmProgram prog = nullptr;
     nvvmResult r = api.create(&prog);
     if (r != NVVM_SUCCESS) {
@@ -59,14 +67,17 @@ std::optional<std::string> rawCompile(const RawNvvm& api, const std::string& mod
         api.destroy(&prog);
         return std::nullopt;
     };
-    if ((r = api.add(prog, module.data(), module.size(), "big.ll")) != NVVM_SUCCESS)
-        return fail("nvvmAddModuleToProgram", r);
+    for (const auto& [name, bytes] : modules)
+        if ((r = api.add(prog, bytes.data(), bytes.size(), name.c_str())) != NVVM_SUCCESS)
+            return fail("nvvmAddModuleToProgram", r);
+    std::vector<const char*> flags;
+    for (const auto& o : options) flags.push_back(o.c_str());
+    if ((r = api.verify(prog, int(flags.size()), flags.data())) != NVVM_SUCCESS) return fail("nvvmVerifyProgram", r);
     if (libdevice &&
         (r = api.lazyAdd(prog, libdevice->data(), libdevice->size(), "libdevice.10.bc")) != NVVM_SUCCESS)
         return fail("nvvmLazyAddModuleToProgram", r);
-    const std::string archFlag = std::string("-arch=") + arch;
-    const char* options[] = {archFlag.c_str()};
-    if ((r = api.compile(prog, 1, options)) != NVVM_SUCCESS) return fail("nvvmCompileProgram", r);
+    if ((r = api.compile(prog, int(flags.size()), flags.data())) != NVVM_SUCCESS)
+        return fail("nvvmCompileProgram", r);
     size_t size = 0;
     if ((r = api.resultSize(prog, &size)) != NVVM_SUCCESS) return fail("nvvmGetCompiledResultSize", r);
     std::string ptx(size, '\0');

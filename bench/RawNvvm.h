@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nvvm.h>
 
@@ -13,6 +15,7 @@ struct RawNvvm {
     decltype(&nvvmCreateProgram) create = nullptr;
     decltype(&nvvmAddModuleToProgram) add = nullptr;
     decltype(&nvvmLazyAddModuleToProgram) lazyAdd = nullptr;
+    decltype(&nvvmVerifyProgram) verify = nullptr;
     decltype(&nvvmCompileProgram) compile = nullptr;
     decltype(&nvvmGetCompiledResultSize) resultSize = nullptr;
     decltype(&nvvmGetCompiledResult) result = nullptr;
@@ -31,5 +34,14 @@ std::optional<RawNvvm> loadRawNvvm(const std::filesystem::path& path);
 std::optional<std::string> rawCompile(const RawNvvm& api, const std::string& module,
                                       const std::string* libdevice, std::string& error,
                                       const char* arch = "compute_90");
+
+// numba-cuda's sequence (tests/data/numba/README.md): add each module, verify with the compile's
+// options, lazily add libdevice when given, compile, get the result, destroy. `options` are
+// libNVVM's flags as given ("-opt=3", "-arch=compute_90"). The result is PTX, or LTO-IR with
+// -gen-lto.
+std::optional<std::string> rawCompileModules(const RawNvvm& api,
+                                             const std::vector<std::pair<std::string, std::string>>& modules,
+                                             const std::string* libdevice, const std::vector<std::string>& options,
+                                             std::string& error);
 
 }  // namespace nvpg::bench

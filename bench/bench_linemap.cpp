@@ -27,6 +27,7 @@
 
 #include <fmt/format.h>
 
+#include "Inputs.h"
 #include "pipeline/Pipeline.h"
 #include "support/Files.h"
 #include "support/Text.h"
@@ -39,66 +40,12 @@ using namespace nvpg;
 
 namespace {
 
-struct Input {
-    std::string name;
-    pipeline::Job job;
-};
-
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     if (v.empty()) return 0;
     return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
-std::optional<Input> load(const fs::path& path, const std::string& arch) {
-    Input in;
-    in.name = path.filename().string();
-    if (path.extension() == ".nvpg") {
-        auto w = workspace::loadWorkspace(path);
-        if (!w) {
-            std::fprintf(stderr, "%s: %s\n", path.c_str(), w.error().message.c_str());
-            return std::nullopt;
-        }
-        in.job.modules = w->modules;
-        in.job.options = w->options;
-        in.job.libdevice = w->libdevice;
-        in.job.ltoMode = w->ltoMode;
-    } else {
-        auto bytes = support::readFile(path);
-        if (!bytes) {
-            std::fprintf(stderr, "%s: %s\n", path.c_str(), bytes.error().message.c_str());
-            return std::nullopt;
-        }
-        in.job.modules.push_back({path.filename().string(), *bytes, false});
-        // Calls of libdevice (numba quotes the names: @"__nv_sinf"), as numba links it.
-        in.job.libdevice = bytes->find("__nv_") != std::string::npos;
-        auto options = fs::path(path).replace_extension(".options");
-        if (fs::exists(options)) {
-            auto text = support::readFile(options);
-            if (!text) {
-                std::fprintf(stderr, "%s: %s\n", options.c_str(), text.error().message.c_str());
-                return std::nullopt;
-            }
-            for (const auto& line : support::splitLines(*text)) {
-                const auto eq = line.find('=');
-                if (line.empty()) continue;
-                if (line.size() < 2 || line[0] != '-' || eq == std::string::npos) {
-                    std::fprintf(stderr, "%s: \"%s\" is not -name=value\n", options.c_str(), std::string(line).c_str());
-                    return std::nullopt;
-                }
-                if (auto st = in.job.options.set(std::string(line.substr(1, eq - 1)), std::string(line.substr(eq + 1)));
-                    !st) {
-                    std::fprintf(stderr, "%s: %s\n", options.c_str(), st.error().message.c_str());
-                    return std::nullopt;
-                }
-            }
-        }
-    }
-    if (!in.job.options.arch) in.job.options.arch = arch;
-    in.job.archFromGpu = false;
-    return in;
 }
 
 }  // namespace
@@ -117,8 +64,7 @@ int main(int argc, char** argv) {
         } else paths.emplace_back(a);
     }
     if (paths.empty()) {
-        const char* env = std::getenv("NVPG_SOURCE_DIR");
-        const fs::path src = env ? fs::path(env) : fs::path(NVPG_SOURCE_DIR);
+        const fs::path src = bench::sourceDir();
         for (const char* e : {"saxpy.nvpg", "libdevice-math.nvpg", "two-modules.nvpg"})
             paths.push_back(src / "resources/examples" / e);
         paths.push_back(src / "tests/data/numba/math_kernel.ll");
@@ -149,7 +95,7 @@ int main(int argc, char** argv) {
                 "w/map plain", "map ms", "own ms", "plain r.", "map r.", "to-map r.", "a/a r.");
     bool met = true;
     for (const auto& path : paths) {
-        auto in = load(path, arch);
+        auto in = bench::loadInput(path, arch);
         if (!in) return 2;
         for (const auto& set : sets) {
             pipeline::Job job = in->job;
