@@ -30,6 +30,7 @@
 
 #include <fmt/format.h>
 
+#include "Goals.h"
 #include "Inputs.h"
 #include "RawNvvm.h"
 #include "engine/Compiler.h"
@@ -209,12 +210,9 @@ int main(int argc, char** argv) {
         for (double x : v) s += std::log(x);
         return v.empty() ? NAN : std::exp(s / double(v.size()));
     };
-    std::printf("geomean: engine / raw libNVVM in-process %.3fx (goal <= 1.05x)%s\n", geomean(rEngineRaw),
-                geomean(rEngineRaw) <= 1.05 ? "" : "  ** over goal **");
-    if (!rCoreEngine.empty())
-        std::printf("geomean: cuda.core warm compile / engine %.3fx (goal >= 1.3x)%s\n", geomean(rCoreEngine),
-                    geomean(rCoreEngine) >= 1.3 ? "" : "  ** under goal **");
-    else
-        std::printf("cuda.core: not measured (%s)\n", note.empty() ? "no figures" : note.c_str());
+    std::printf("(ratios: medians; the goals below are their geometric means over the inputs)\n");
+    bench::printGoal("warm engine compile / raw libNVVM calls in process", geomean(rEngineRaw), "x", true, 1.05);
+    bench::printGoal("cuda.core warm Program.compile / warm engine compile", geomean(rCoreEngine), "x", false, 1.3);
+    if (rCoreEngine.empty()) std::printf("cuda.core: not measured (%s)\n", note.empty() ? "no figures" : note.c_str());
     return 0;
 }
