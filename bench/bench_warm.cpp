@@ -8,9 +8,10 @@
 //   in-process  the same Compiler working in this process: the pipeline without the protocol;
 //   cuda.core  (when python3 can import cuda.core) bench/cuda_core_warm.py: Program(code, "nvvm",
 //            ProgramOptions(...)).compile("ptx"|"ltoir") in a warm Python process.
-// Every repetition edits the module (a comment line with the repetition's number at its end), on
+// Each side compiles each input in bursts of B (5) back to back, the sides and inputs in rotating
+// order, until it has N (15) timed compiles of each. Every compile edits the module (a comment line with the repetition's number at its end), on
 // every side alike: as after a keystroke, nothing may reuse the last compile's Program.
-//   nvpg_bench_warm [--repetitions N] [--python PYTHON] [--nvpg PATH] [INPUT.ll ...]
+//   nvpg_bench_warm [--repetitions N] [--burst B] [--python PYTHON] [--nvpg PATH] [INPUT.ll ...]
 // It prints min and median per side and the goals' ratios: engine / raw (≤ 1.05) and cuda.core /
 // engine (≥ 1.3).
 #include <sys/wait.h>
@@ -90,16 +91,18 @@ std::map<std::string, std::vector<double>> runCudaCore(const std::string& python
 
 int main(int argc, char** argv) {
     int repetitions = 15;
+    int burst = 5;
     std::string python = "python3";
     fs::path nvpgPath = NVPG_EXECUTABLE;
     std::vector<fs::path> paths;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--repetitions" && i + 1 < argc) repetitions = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--burst" && i + 1 < argc) burst = std::max(1, std::atoi(argv[++i]));
         else if (a == "--python" && i + 1 < argc) python = argv[++i];
         else if (a == "--nvpg" && i + 1 < argc) nvpgPath = argv[++i];
         else if (a == "-h" || a == "--help") {
-            std::printf("usage: %s [--repetitions N] [--python PYTHON] [--nvpg PATH] [INPUT.ll ...]\n", argv[0]);
+            std::printf("usage: %s [--repetitions N] [--burst B] [--python PYTHON] [--nvpg PATH] [INPUT.ll ...]\n", argv[0]);
             return 0;
         } else paths.emplace_back(a);
     }
@@ -136,19 +139,32 @@ int main(int argc, char** argv) {
     // The same pipeline in this process: the engine's own cost without the protocol and the pipes.
     engine::Compiler local(toolkit, std::nullopt, {});
     std::map<std::string, std::vector<double>> rawMs, engineMs, localMs;
-    for (int rep = -1; rep < repetitions; ++rep) {  // rep -1 warms every side up, untimed
+    // Rounds of bursts: in each round, each side compiles each input `burst` times back to back
+    // (each an edit of its own), the sides in rotating order. A burst is what "warm" means in use
+    // (the app's engine compiles edit after edit; cuda.core's script compiles its repetitions in
+    // a row), and it keeps a side's caches from being the other sides' leftovers. Round -1 warms
+    // every side up, untimed.
+    const int rounds = (repetitions + burst - 1) / burst;
+    for (int rep = -1; rep < rounds; ++rep) {
         for (size_t k = 0; k < inputs.size(); ++k) {
             const auto& in = inputs[(k + std::max(rep, 0)) % inputs.size()];
-            auto job = in.job;
-            job.modules.front().bytes = edited(job.modules.front().bytes, rep + 2);
-            job.generation = uint64_t(rep + 2);
-            std::vector<std::pair<std::string, std::string>> mods;
-            for (const auto& m : job.modules) mods.emplace_back(m.name, m.bytes);
+            auto jobOf = [&](int b) {
+                auto job = in.job;
+                const int edit = (rep + 1) * burst + b + 1;
+                job.modules.front().bytes = edited(job.modules.front().bytes, edit);
+                job.generation = uint64_t(edit);
+                return job;
+            };
+            auto job = jobOf(0);
             std::vector<std::string> flags = job.options.flags();
             if (job.outputs == pipeline::kLtoIr &&
                 std::find(flags.begin(), flags.end(), "-gen-lto") == flags.end())
                 flags.push_back("-gen-lto");
             auto runRaw = [&] {
+              for (int b = 0; b < burst; ++b) {
+                job = jobOf(b);
+                std::vector<std::pair<std::string, std::string>> mods;
+                for (const auto& m : job.modules) mods.emplace_back(m.name, m.bytes);
                 std::string error;
                 const auto t0 = Clock::now();
                 auto out = bench::rawCompileModules(*raw, mods, job.libdevice ? &*libdeviceBytes : nullptr, flags,
@@ -159,8 +175,11 @@ int main(int argc, char** argv) {
                     std::exit(1);
                 }
                 if (rep >= 0) rawMs[in.name].push_back(ms);
+              }
             };
             auto runEngine = [&] {
+              for (int b = 0; b < burst; ++b) {
+                job = jobOf(b);
                 const auto t0 = Clock::now();
                 auto out = compiler.run(job);
                 const double ms = msSince(t0);
@@ -170,12 +189,16 @@ int main(int argc, char** argv) {
                     std::exit(1);
                 }
                 if (rep >= 0) engineMs[in.name].push_back(ms);
+              }
             };
             auto runLocal = [&] {
+              for (int b = 0; b < burst; ++b) {
+                job = jobOf(b);
                 const auto t0 = Clock::now();
                 auto out = local.run(job);
                 const double ms = msSince(t0);
                 if (out && out->ok && rep >= 0) localMs[in.name].push_back(ms);
+              }
             };
             // The order rotates, so that a side never always runs first (cold caches) or last.
             std::function<void()> sides[] = {runRaw, runEngine, runLocal};
@@ -188,7 +211,8 @@ int main(int argc, char** argv) {
     auto coreMs = runCudaCore(python, bench::sourceDir() / "bench/cuda_core_warm.py", pyInputs, repetitions, note);
     if (!note.empty()) std::printf("cuda.core: %s\n", note.c_str());
 
-    std::printf("\n== warm compile in a running process: ms per compile, min / median of %d ==\n", repetitions);
+    std::printf("\n== warm compile in a running process: ms per compile, min / median of %d (bursts of %d) ==\n",
+                rounds * burst, burst);
     std::printf("%-22s %17s %17s %17s %17s %10s %12s\n", "input", "raw libNVVM", "engine (nvpg)", "in-process",
                 "cuda.core 1.2", "engine/raw", "core/engine");
     std::vector<double> rEngineRaw, rCoreEngine;
