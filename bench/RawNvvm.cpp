@@ -28,6 +28,7 @@ std::optional<RawNvvm> loadRawNvvm(const std::filesystem::path& path) {
     const bool ok = resolve(lib, api.create, "nvvmCreateProgram") &&
                     resolve(lib, api.add, "nvvmAddModuleToProgram") &&
                     resolve(lib, api.lazyAdd, "nvvmLazyAddModuleToProgram") &&
+                    resolve(lib, api.verify, "nvvmVerifyProgram") &&
                     resolve(lib, api.compile, "nvvmCompileProgram") &&
                     resolve(lib, api.resultSize, "nvvmGetCompiledResultSize") &&
                     resolve(lib, api.result, "nvvmGetCompiledResult") &&
@@ -41,6 +42,12 @@ std::optional<RawNvvm> loadRawNvvm(const std::filesystem::path& path) {
 
 std::optional<std::string> rawCompile(const RawNvvm& api, const std::string& module,
                                       const std::string* libdevice, std::string& error, const char* arch) {
+    return rawCompileAsNumba(api, {module}, libdevice, {std::string("-arch=") + arch}, false, error);
+}
+
+std::optional<std::string> rawCompileAsNumba(const RawNvvm& api, const std::vector<std::string>& modules,
+                                             const std::string* libdevice, const std::vector<std::string>& options,
+                                             bool verify, std::string& error) {
     nvvmProgram prog = nullptr;
     nvvmResult r = api.create(&prog);
     if (r != NVVM_SUCCESS) {
@@ -59,14 +66,19 @@ std::optional<std::string> rawCompile(const RawNvvm& api, const std::string& mod
         api.destroy(&prog);
         return std::nullopt;
     };
-    if ((r = api.add(prog, module.data(), module.size(), "big.ll")) != NVVM_SUCCESS)
-        return fail("nvvmAddModuleToProgram", r);
+    for (size_t i = 0; i < modules.size(); ++i) {
+        const std::string name = modules.size() == 1 ? "big.ll" : "m" + std::to_string(i) + ".ll";
+        if ((r = api.add(prog, modules[i].data(), modules[i].size(), name.c_str())) != NVVM_SUCCESS)
+            return fail("nvvmAddModuleToProgram", r);
+    }
+    std::vector<const char*> flags;
+    for (const auto& o : options) flags.push_back(o.c_str());
+    if (verify && (r = api.verify(prog, int(flags.size()), flags.data())) != NVVM_SUCCESS)
+        return fail("nvvmVerifyProgram", r);
     if (libdevice &&
         (r = api.lazyAdd(prog, libdevice->data(), libdevice->size(), "libdevice.10.bc")) != NVVM_SUCCESS)
         return fail("nvvmLazyAddModuleToProgram", r);
-    const std::string archFlag = std::string("-arch=") + arch;
-    const char* options[] = {archFlag.c_str()};
-    if ((r = api.compile(prog, 1, options)) != NVVM_SUCCESS) return fail("nvvmCompileProgram", r);
+    if ((r = api.compile(prog, int(flags.size()), flags.data())) != NVVM_SUCCESS) return fail("nvvmCompileProgram", r);
     size_t size = 0;
     if ((r = api.resultSize(prog, &size)) != NVVM_SUCCESS) return fail("nvvmGetCompiledResultSize", r);
     std::string ptx(size, '\0');

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nvvm.h>
 
@@ -13,6 +14,7 @@ struct RawNvvm {
     decltype(&nvvmCreateProgram) create = nullptr;
     decltype(&nvvmAddModuleToProgram) add = nullptr;
     decltype(&nvvmLazyAddModuleToProgram) lazyAdd = nullptr;
+    decltype(&nvvmVerifyProgram) verify = nullptr;
     decltype(&nvvmCompileProgram) compile = nullptr;
     decltype(&nvvmGetCompiledResultSize) resultSize = nullptr;
     decltype(&nvvmGetCompiledResult) result = nullptr;
@@ -31,5 +33,11 @@ std::optional<RawNvvm> loadRawNvvm(const std::filesystem::path& path);
 std::optional<std::string> rawCompile(const RawNvvm& api, const std::string& module,
                                       const std::string* libdevice, std::string& error,
                                       const char* arch = "compute_90");
+
+// The calls numba-cuda makes (and nvpg): create, add each module in order, [verify with
+// `options`], lazily add libdevice when given, compile with `options`, get the result, destroy.
+std::optional<std::string> rawCompileAsNumba(const RawNvvm& api, const std::vector<std::string>& modules,
+                                             const std::string* libdevice, const std::vector<std::string>& options,
+                                             bool verify, std::string& error);
 
 }  // namespace nvpg::bench
