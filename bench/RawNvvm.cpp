@@ -42,13 +42,12 @@ std::optional<RawNvvm> loadRawNvvm(const std::filesystem::path& path) {
 
 std::optional<std::string> rawCompile(const RawNvvm& api, const std::string& module,
                                       const std::string* libdevice, std::string& error, const char* arch) {
-    return rawCompileModules(api, {{"big.ll", module}}, libdevice, {std::string("-arch=") + arch}, error);
+    return rawCompileAsNumba(api, {module}, libdevice, {std::string("-arch=") + arch}, false, error);
 }
 
-std::optional<std::string> rawCompileModules(const RawNvvm& api,
-                                             const std::vector<std::pair<std::string, std::string>>& modules,
+std::optional<std::string> rawCompileAsNumba(const RawNvvm& api, const std::vector<std::string>& modules,
                                              const std::string* libdevice, const std::vector<std::string>& options,
-                                             std::string& error) {
+                                             bool verify, std::string& error) {
     nvvmProgram prog = nullptr;
     nvvmResult r = api.create(&prog);
     if (r != NVVM_SUCCESS) {
@@ -67,17 +66,19 @@ std::optional<std::string> rawCompileModules(const RawNvvm& api,
         api.destroy(&prog);
         return std::nullopt;
     };
-    for (const auto& [name, bytes] : modules)
-        if ((r = api.add(prog, bytes.data(), bytes.size(), name.c_str())) != NVVM_SUCCESS)
+    for (size_t i = 0; i < modules.size(); ++i) {
+        const std::string name = modules.size() == 1 ? "big.ll" : "m" + std::to_string(i) + ".ll";
+        if ((r = api.add(prog, modules[i].data(), modules[i].size(), name.c_str())) != NVVM_SUCCESS)
             return fail("nvvmAddModuleToProgram", r);
+    }
     std::vector<const char*> flags;
     for (const auto& o : options) flags.push_back(o.c_str());
-    if ((r = api.verify(prog, int(flags.size()), flags.data())) != NVVM_SUCCESS) return fail("nvvmVerifyProgram", r);
+    if (verify && (r = api.verify(prog, int(flags.size()), flags.data())) != NVVM_SUCCESS)
+        return fail("nvvmVerifyProgram", r);
     if (libdevice &&
         (r = api.lazyAdd(prog, libdevice->data(), libdevice->size(), "libdevice.10.bc")) != NVVM_SUCCESS)
         return fail("nvvmLazyAddModuleToProgram", r);
-    if ((r = api.compile(prog, int(flags.size()), flags.data())) != NVVM_SUCCESS)
-        return fail("nvvmCompileProgram", r);
+    if ((r = api.compile(prog, int(flags.size()), flags.data())) != NVVM_SUCCESS) return fail("nvvmCompileProgram", r);
     size_t size = 0;
     if ((r = api.resultSize(prog, &size)) != NVVM_SUCCESS) return fail("nvvmGetCompiledResultSize", r);
     std::string ptx(size, '\0');

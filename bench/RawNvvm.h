@@ -3,7 +3,6 @@
 #include <filesystem>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include <nvvm.h>
@@ -35,13 +34,10 @@ std::optional<std::string> rawCompile(const RawNvvm& api, const std::string& mod
                                       const std::string* libdevice, std::string& error,
                                       const char* arch = "compute_90");
 
-// numba-cuda's sequence (tests/data/numba/README.md): add each module, verify with the compile's
-// options, lazily add libdevice when given, compile, get the result, destroy. `options` are
-// libNVVM's flags as given ("-opt=3", "-arch=compute_90"). The result is PTX, or LTO-IR with
-// -gen-lto.
-std::optional<std::string> rawCompileModules(const RawNvvm& api,
-                                             const std::vector<std::pair<std::string, std::string>>& modules,
+// The calls numba-cuda makes (and nvpg): create, add each module in order, [verify with
+// `options`], lazily add libdevice when given, compile with `options`, get the result, destroy.
+std::optional<std::string> rawCompileAsNumba(const RawNvvm& api, const std::vector<std::string>& modules,
                                              const std::string* libdevice, const std::vector<std::string>& options,
-                                             std::string& error);
+                                             bool verify, std::string& error);
 
 }  // namespace nvpg::bench

@@ -135,9 +135,9 @@ int main(int argc, char** argv) {
     }
 
     // One warm engine for all inputs, as the app keeps one; started and used once before timing.
-    engine::Compiler compiler(toolkit, std::nullopt, {nvpgPath.string(), "engine"});
+    engine::Compiler compiler(toolkit, std::nullopt, std::vector<std::string>{nvpgPath.string(), "engine"});
     // The same pipeline in this process: the engine's own cost without the protocol and the pipes.
-    engine::Compiler local(toolkit, std::nullopt, {});
+    engine::Compiler local(toolkit, std::nullopt, std::vector<std::string>{});
     std::map<std::string, std::vector<double>> rawMs, engineMs, localMs;
     // Rounds of bursts: in each round, each side compiles each input `burst` times back to back
     // (each an edit of its own), the sides in rotating order. A burst is what "warm" means in use
@@ -163,12 +163,12 @@ int main(int argc, char** argv) {
             auto runRaw = [&] {
               for (int b = 0; b < burst; ++b) {
                 job = jobOf(b);
-                std::vector<std::pair<std::string, std::string>> mods;
-                for (const auto& m : job.modules) mods.emplace_back(m.name, m.bytes);
+                std::vector<std::string> mods;
+                for (const auto& m : job.modules) mods.push_back(m.bytes);
                 std::string error;
                 const auto t0 = Clock::now();
-                auto out = bench::rawCompileModules(*raw, mods, job.libdevice ? &*libdeviceBytes : nullptr, flags,
-                                                    error);
+                auto out = bench::rawCompileAsNumba(*raw, mods, job.libdevice ? &*libdeviceBytes : nullptr, flags,
+                                                    /*verify=*/true, error);
                 const double ms = msSince(t0);
                 if (!out) {
                     std::fprintf(stderr, "%s: raw calls failed: %s\n", in.name.c_str(), error.c_str());

@@ -34,7 +34,7 @@ bench() {  # NAME PROGRAM ARGS...
 
 echo "machine: $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-bench process "$build/bench/nvpg_bench_process" --repetitions "$reps" --nvpg "$nvpg"
+bench process "$build/bench/nvpg_bench_process" --runs "$reps" --nvpg "$nvpg"
 bench warm "$build/bench/nvpg_bench_warm" --repetitions "$reps" --nvpg "$nvpg"
 bench cache "$build/bench/nvpg_bench_cache" --repetitions "$reps"
 bench progressive "$build/bench/nvpg_bench_progressive" --repetitions "$reps" --nvpg "$nvpg"

@@ -1,6 +1,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
@@ -189,6 +190,11 @@ engine::Compiler makeCompiler(const CommonOptions& common, std::shared_ptr<const
     // as a compile error rather than killing nvpg.
     std::optional<std::filesystem::path> cudaPath;
     if (common.cudaPath) cudaPath = *common.cudaPath;
+    // The engine is a fork of this process, which has loaded the toolkit and has no other thread
+    // yet: no exec, no second libNVVM load. NVPG_ENGINE (a wrapper command, "inprocess") is obeyed.
+    const char* chosen = std::getenv("NVPG_ENGINE");
+    if (!common.inProcess && (!chosen || !*chosen))
+        return engine::Compiler(std::move(toolkit), cudaPath, engine::Compiler::Fork{}, common.engineTimeout);
     return engine::Compiler(std::move(toolkit), cudaPath,
                             common.inProcess ? std::vector<std::string>{} : engine::engineCommand("engine"),
                             common.engineTimeout);

@@ -5,6 +5,7 @@
 
 #include "Commands.h"
 #include "Output.h"
+#include "gpu/DeviceCache.h"
 #include "gpu/Devices.h"
 #include "nvvm/Options.h"
 #include "support/Text.h"
@@ -37,8 +38,14 @@ int runInfo(const CommonOptions& common, bool json) {
         std::fprintf(stderr, "nvpg: %s\n", tk.error().message.c_str());
         return kUsageError;
     }
-    auto devices = gpu::listDevices(**tk);  // also loads the driver, so its report is included
-    const auto reports = (*tk)->reports();
+    // The GPUs as the driver described them when last asked on this machine (no cuInit, which
+    // takes most of the time of `nvpg info` on a GPU machine); without an NVIDIA kernel driver,
+    // the CUDA driver itself says why there is no GPU, as it always did.
+    auto gpus = gpu::localGpus(**tk);
+    using Devices = support::Result<std::vector<gpu::DeviceInfo>>;
+    Devices devices = gpus ? Devices(gpus->devices) : gpu::listDevices(**tk);
+    auto reports = (*tk)->reports();  // the driver's report is there once the driver was asked
+    if (gpus && gpus->fromCache) reports.push_back(gpus->driver);
     const auto& archs = nvvm::supportedArchs((*tk)->cudaMajor());
     std::string defaultArch = "libNVVM's default";
     if (devices && !devices->empty())

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "engine/Messages.h"
+#include "engine/Server.h"
 #include "pipeline/LineMapping.h"
 #include "support/Stopwatch.h"
 #include "support/Text.h"
@@ -23,6 +24,14 @@ Compiler::Compiler(std::shared_ptr<const toolkit::Toolkit> toolkit, std::optiona
         inProcess_ = std::make_unique<pipeline::Pipeline>(toolkit_);
     else
         engine_ = std::make_unique<EngineProcess>(std::move(engineCommand));
+}
+
+Compiler::Compiler(std::shared_ptr<const toolkit::Toolkit> toolkit, std::optional<std::filesystem::path> cudaPath,
+                   Fork, double timeoutSeconds)
+    : toolkit_(std::move(toolkit)), cudaPath_(std::move(cudaPath)), timeoutSeconds_(timeoutSeconds) {
+    engine_ = std::make_unique<EngineProcess>([tk = toolkit_, path = cudaPath_](int in, int out) {
+        return serveEngine(in, out, tk, path);
+    });
 }
 
 namespace {

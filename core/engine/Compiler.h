@@ -24,6 +24,12 @@ class Compiler {
 public:
     Compiler(std::shared_ptr<const toolkit::Toolkit> toolkit, std::optional<std::filesystem::path> cudaPath,
              std::vector<std::string> engineCommand, double timeoutSeconds = 300);
+    // The engine as a fork of this process (no exec), serving with `toolkit` as this process
+    // loaded it: libNVVM is loaded once and libdevice read once in all. For a front end with no
+    // other thread when it compiles (see EngineProcess's ForkServe): nvpg.
+    struct Fork {};
+    Compiler(std::shared_ptr<const toolkit::Toolkit> toolkit, std::optional<std::filesystem::path> cudaPath, Fork,
+             double timeoutSeconds = 300);
 
     // Errors as Pipeline::run gives them (a bad option, a missing library), plus an engine that
     // could not be started, one that broke the protocol, a job the protocol cannot carry (too

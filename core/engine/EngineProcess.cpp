@@ -1,5 +1,6 @@
 #include "engine/EngineProcess.h"
 
+#include <dirent.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -117,6 +118,85 @@ void CallCancel::cancel() {
 
 EngineProcess::EngineProcess(std::vector<std::string> argv) : argv_(std::move(argv)) {}
 
+EngineProcess::EngineProcess(ForkServe serve) : argv_{"nvpg (fork)"}, serve_(std::move(serve)) {}
+
+pid_t EngineProcess::spawnChild(int sock, int err, std::string& error) {
+    const std::string parentPrefix = std::string(kEngineParentVariable) + "=";
+    if (serve_) {
+        // Made before the fork: the child does as little as it can before serving.
+        const std::string parent = std::to_string(::getpid());
+        // Buffered output would otherwise be written twice, once by each process.
+        std::fflush(nullptr);
+        const pid_t pid = ::fork();
+        if (pid < 0) {
+            error = std::strerror(errno);
+            return -1;
+        }
+        if (pid > 0) {
+            ::setpgid(pid, pid);  // as the child does: whichever runs first, a kill of the group reaches it
+            return pid;
+        }
+        // The child: what an exec of `nvpg engine` would have had. Its own process group, the
+        // socket as stdin and stdout, the pipe as stderr, the default actions of the stop
+        // signals (this process's handlers kill the front end's engines), and none of the
+        // front end's close-on-exec descriptors (its end of this socket, above all: the engine
+        // ends when the front end's end closes).
+        ::setpgid(0, 0);
+        ::dup2(sock, 0);
+        ::dup2(sock, 1);
+        ::dup2(err, 2);
+        for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+            struct sigaction old{};
+            if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler != SIG_IGN) ::signal(sig, SIG_DFL);
+        }
+        for (auto& slot : gEngines) slot.store(0);
+        std::vector<int> closing;
+        if (DIR* dir = ::opendir("/proc/self/fd")) {
+            while (const dirent* e = ::readdir(dir)) {
+                const int fd = std::atoi(e->d_name);
+                const int flags = fd > 2 && fd != ::dirfd(dir) ? ::fcntl(fd, F_GETFD) : -1;
+                if (flags >= 0 && (flags & FD_CLOEXEC)) closing.push_back(fd);
+            }
+            ::closedir(dir);
+        }
+        for (int fd : closing) ::close(fd);
+        ::setenv(kEngineParentVariable, parent.c_str(), 1);
+        // Never exit(): the front end's atexit handlers and stdio buffers are not the child's.
+        ::_exit(serve_(0, 1));
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    // The child's end of the socket becomes its stdin and stdout, the pipe its stderr (dup2
+    // clears close-on-exec on the copies).
+    posix_spawn_file_actions_adddup2(&actions, sock, 0);
+    posix_spawn_file_actions_adddup2(&actions, sock, 1);
+    posix_spawn_file_actions_adddup2(&actions, err, 2);
+    // Its own process group, so that stopping it also stops anything it started.
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
+    std::vector<char*> argv;
+    for (auto& a : argv_) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    // This environment, and who the engine's front end is: `nvpg engine` ends when it is gone.
+    std::string parent = parentPrefix + std::to_string(::getpid());
+    std::vector<char*> envp;
+    for (char** e = environ; *e; ++e)
+        if (!support::startsWith(*e, parentPrefix)) envp.push_back(*e);
+    envp.push_back(parent.data());
+    envp.push_back(nullptr);
+    pid_t pid = -1;
+    const int rc = ::posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0) {
+        error = std::strerror(rc);
+        return -1;
+    }
+    return pid;
+}
+
 EngineProcess::~EngineProcess() { kill(); }
 
 support::Status EngineProcess::start() {
@@ -128,40 +208,15 @@ support::Status EngineProcess::start() {
         ::close(sv[1]);
         return makeError(ErrorKind::Internal, fmt::format("cannot make a pipe for the engine: {}", std::strerror(errno)));
     }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    // The child's end of the socket becomes its stdin and stdout, the pipe its stderr (dup2
-    // clears close-on-exec on the copies).
-    posix_spawn_file_actions_adddup2(&actions, sv[1], 0);
-    posix_spawn_file_actions_adddup2(&actions, sv[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, err[1], 2);
-    // Its own process group, so that stopping it also stops anything it started.
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&attr, 0);
-    std::vector<char*> argv;
-    for (auto& a : argv_) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    // This environment, and who the engine's front end is: `nvpg engine` ends when it is gone.
-    const std::string parentPrefix = std::string(kEngineParentVariable) + "=";
-    std::string parent = parentPrefix + std::to_string(::getpid());
-    std::vector<char*> envp;
-    for (char** e = environ; *e; ++e)
-        if (!support::startsWith(*e, parentPrefix)) envp.push_back(*e);
-    envp.push_back(parent.data());
-    envp.push_back(nullptr);
-    pid_t pid = -1;
-    const int rc = ::posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
+    std::string error;
+    const pid_t pid = spawnChild(sv[1], err[1], error);
     ::close(sv[1]);
     ::close(err[1]);
-    if (rc != 0) {
+    if (pid <= 0) {
         ::close(sv[0]);
         ::close(err[0]);
         return makeError(ErrorKind::Environment,
-                         fmt::format("cannot start the engine process {}: {}", argv_[0], std::strerror(rc)));
+                         fmt::format("cannot start the engine process {}: {}", argv_[0], error));
     }
     pid_ = pid;
     fd_ = sv[0];

@@ -44,6 +44,13 @@ private:
 class EngineProcess {
 public:
     explicit EngineProcess(std::vector<std::string> argv);
+    // An engine that is a fork of this process, with no exec: `serve` runs in the child on the
+    // socket (its stdin and stdout) and its return is the child's exit status. What this process
+    // has loaded (libNVVM, above all) the child has without loading it again. Only for a process
+    // that has no other thread when the engine starts (nvpg): a fork copies the calling thread
+    // alone, and a lock another thread held would stay locked in the child.
+    using ForkServe = std::function<int(int in, int out)>;
+    explicit EngineProcess(ForkServe serve);
     ~EngineProcess();
     EngineProcess(const EngineProcess&) = delete;
     EngineProcess& operator=(const EngineProcess&) = delete;
@@ -94,7 +101,11 @@ private:
     std::string describeExit();
     void stopStderrReader();
 
+    // What started the child (the exec, or the fork): the same for both from here on.
+    pid_t spawnChild(int sock, int err, std::string& error);
+
     std::vector<std::string> argv_;
+    ForkServe serve_;
     pid_t pid_ = -1;
     int fd_ = -1;
     int errFd_ = -1;

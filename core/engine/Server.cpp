@@ -79,13 +79,21 @@ Frame lateReplyOf(const pipeline::Job& job, const support::Error& error) {
 
 }  // namespace
 
-int serveEngine(int in, int out) {
+int serveEngine(int in, int out) { return serveEngine(in, out, nullptr, std::nullopt); }
+
+int serveEngine(int in, int out, std::shared_ptr<const toolkit::Toolkit> loaded,
+                std::optional<std::filesystem::path> loadedPath) {
     endWithTheFrontEnd();
     watchTheSocket(in);
     // Compiles.
-    std::shared_ptr<toolkit::Toolkit> toolkit;
+    std::shared_ptr<const toolkit::Toolkit> toolkit;
     std::optional<std::filesystem::path> toolkitPath;
     std::unique_ptr<pipeline::Pipeline> pipe;
+    if (loaded) {
+        toolkit = std::move(loaded);
+        toolkitPath = std::move(loadedPath);
+        pipe = std::make_unique<pipeline::Pipeline>(toolkit);
+    }
     // Runs.
     std::shared_ptr<const toolkit::Driver> driver;
     std::unique_ptr<gpu::Session> session;

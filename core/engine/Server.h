@@ -1,5 +1,11 @@
 #pragma once
 
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include "toolkit/Toolkit.h"
+
 namespace nvpg::engine {
 
 // The engine process: serves compile and run requests on `in`/`out` (a socket the front end
@@ -11,5 +17,9 @@ namespace nvpg::engine {
 // kEngineParentVariable gives, or the socket closing) and a little after each request's deadline
 // (SIGALRM), even while a library holds it.
 int serveEngine(int in, int out);
+// The same in a fork of the front end (EngineProcess's ForkServe) that has `toolkit` loaded
+// already, from the search of `cudaPath`: compiles of that toolkit use it as it is.
+int serveEngine(int in, int out, std::shared_ptr<const toolkit::Toolkit> toolkit,
+                std::optional<std::filesystem::path> cudaPath);
 
 }  // namespace nvpg::engine

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "gpu/DeviceCache.h"
 #include "gpu/Devices.h"
 #include "inspect/Pitfalls.h"
 #include "inspect/Sass.h"
@@ -53,11 +54,12 @@ void Pipeline::reset() {
 Pipeline::ArchChoice Pipeline::chooseArch(const Job& job) {
     if (job.options.arch) return {job.options.arch, "options"};
     if (!job.archFromGpu) return {std::nullopt, "libNVVM default"};
-    // Asking the driver costs a cuInit; once per Pipeline is enough.
+    // Asking the driver costs a cuInit (about 220 ms on an H200 machine): its answer is kept in
+    // the GPU cache file for every later process, and once per Pipeline is enough in this one.
     if (!gpuArch_) {
         gpuArch_ = ArchChoice{std::nullopt, "libNVVM default (no GPU)"};
-        if (auto devices = gpu::listDevices(*toolkit_); devices && !devices->empty()) {
-            const auto& d = devices->front();
+        if (auto gpus = gpu::localGpus(*toolkit_); gpus) {
+            const auto& d = gpus->devices.front();
             if (auto a = nvvm::archForComputeCapability(d.ccMajor, d.ccMinor, toolkit_->cudaMajor()))
                 gpuArch_ = ArchChoice{a, fmt::format("local GPU {} (sm_{}{})", d.name, d.ccMajor, d.ccMinor)};
         }

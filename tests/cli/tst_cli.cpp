@@ -806,10 +806,15 @@ private slots:
         const auto killer = test::bitcodeThatKillsLibnvvm(&why);
         if (!killer) QSKIP(qPrintable(why));
         const auto path = QString::fromStdString(killer->string());
+        // The engine as nvpg starts it (a fork of itself), and as an exec of `nvpg engine`.
+        const char* moved = std::getenv("NVPG_CLI");
+        auto execEngine = QProcessEnvironment::systemEnvironment();
+        execEngine.insert("NVPG_ENGINE", (moved && *moved ? QString(moved) : QString(NVPG_CLI)) + " engine");
+        for (const auto& env : {QProcessEnvironment(), execEngine})
         for (const char* command : {"compile", "run"}) {
             QStringList args{command, data("ir/sinf.ll"), path};
             if (QByteArray(command) == "run") args << "--kernel" << "sin_kernel" << "--arg" << "ptr:null" << "--arg" << "f32:1";
-            const auto r = runNvpg(args);
+            const auto r = runNvpg(args, {}, env);
             QCOMPARE(r.exitCode, 1);
             QVERIFY(r.out.isEmpty());
             QVERIFY2(r.err.contains("error: libNVVM crashed (SIG"), r.err.constData());
