@@ -326,15 +326,15 @@ int main(int argc, char** argv) {
         fmt::print("\n");
     }
     // The issue measured the fastest of 15 whole processes: the goals are judged the same way.
-    bench::printGoal("nvpg compile --arch / raw libNVVM, whole process (geomean of mins)", geomean(logMin[Arch]), "x",
+    nvpg::bench::printGoal("nvpg compile --arch / raw libNVVM, whole process (geomean of mins)", geomean(logMin[Arch]), "x",
                      true, 1.05);
-    bench::printGoal("nvpg compile without --arch / raw libNVVM, whole process (geomean of mins)",
+    nvpg::bench::printGoal("nvpg compile without --arch / raw libNVVM, whole process (geomean of mins)",
                      geomean(logMin[NoArch]), "x", true, 1.10);
     const double infoMin = minOf(infoTimes), infoMed = medianOf(infoTimes);
     fmt::print("\n{:<67} {:>8.1f} {:>8.1f}   goal <= 60 ms: {}\n", "nvpg info (warm)", infoMin, infoMed,
                infoMin <= 60 ? "met" : "NOT met");
     std::fflush(stdout);
-    bench::printGoal("nvpg info, whole process (min, GPU cache warm)", infoMin, " ms", true, 60);
+    nvpg::bench::printGoal("nvpg info, whole process (min, GPU cache warm)", infoMin, " ms", true, 60);
     fmt::print("{:<67} {:>8.1f}   (one run; {})\n", "nvpg info, cold (first call, no GPU cache file)", infoCold,
                infoWrote ? "it wrote the file" : "no GPU: no file");
     fmt::print("{:<67} {:>8.1f}   (one run, {}; {})\n", "nvpg compile (no --arch), cold (first call)", noArchCold,
