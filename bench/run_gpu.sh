@@ -36,7 +36,7 @@ echo "machine: $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 bench process "$build/bench/nvpg_bench_process" --runs "$reps" --nvpg "$nvpg"
 bench warm "$build/bench/nvpg_bench_warm" --repetitions "$reps" --nvpg "$nvpg"
-bench cache "$build/bench/nvpg_bench_cache" --repetitions "$reps"
+bench cache "$build/bench/nvpg_bench_cache" --repetitions 5 --kernels 300
 bench progressive "$build/bench/nvpg_bench_progressive" --repetitions "$reps" --nvpg "$nvpg"
 bench large "$build/bench/nvpg_bench_large_module"
 

@@ -41,6 +41,7 @@ struct CompileOptions {
     std::optional<std::string> ltoMode;
     bool verifyOnly = false;
     bool force = false;  // replace read-only output files
+    bool noCache = false;  // neither read nor write the result cache
     std::optional<std::string> report;
     std::optional<std::string> lineMap;  // --line-map FILE.json
     std::optional<std::string> output;
@@ -68,7 +69,9 @@ void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun = false);
 void addRunOptions(CLI::App& cmd, RunOptions& r);
 support::Result<JobInputs> jobFromArgs(const CompileOptions& o);
 support::Result<std::shared_ptr<toolkit::Toolkit>> loadToolkit(const CommonOptions& common);
-engine::Compiler makeCompiler(const CommonOptions& common, std::shared_ptr<const toolkit::Toolkit> toolkit);
+// With `useCache`, results come from and go to the result cache (cache::ResultCache::openDefault).
+engine::Compiler makeCompiler(const CommonOptions& common, std::shared_ptr<const toolkit::Toolkit> toolkit,
+                              bool useCache);
 void printDiagnostics(const std::vector<nvvm::Diagnostic>& diags);
 int usage(const std::string& message);
 // How output files are written: --force replaces read-only ones.

@@ -11,6 +11,7 @@
 #include "Output.h"
 #include "nvvm/Diagnostic.h"
 #include "nvvm/Options.h"
+#include "cache/ResultCache.h"
 #include "engine/Compiler.h"
 #include "inspect/LineMap.h"
 #include "pipeline/OutputNames.h"
@@ -64,6 +65,8 @@ void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun) {
                    "program: recompile the PTX's Program with -gen-lto (default); separate: one Program per module")
         ->check(CLI::IsMember({"program", "separate"}));
     cmd.add_flag("--force", o.force, "replace output files that are read-only");
+    cmd.add_flag("--no-cache", o.noCache,
+                 "compile even when the result cache holds these inputs' result, and do not store it there");
     if (forRun) return;
     cmd.add_option("--emit", o.emit,
                    "what to write: ptx, ltoir, lto-ptx, cubin or sass (nvdisasm of the PTX's whole-program cubin)")
@@ -185,7 +188,8 @@ support::Result<JobInputs> jobFromArgs(const CompileOptions& o) {
     return in;
 }
 
-engine::Compiler makeCompiler(const CommonOptions& common, std::shared_ptr<const toolkit::Toolkit> toolkit) {
+engine::Compiler makeCompiler(const CommonOptions& common, std::shared_ptr<const toolkit::Toolkit> toolkit,
+                              bool useCache) {
     // libNVVM works in an engine process (nvpg itself), so input that crashes it is reported
     // as a compile error rather than killing nvpg.
     std::optional<std::filesystem::path> cudaPath;
@@ -193,11 +197,16 @@ engine::Compiler makeCompiler(const CommonOptions& common, std::shared_ptr<const
     // The engine is a fork of this process, which has loaded the toolkit and has no other thread
     // yet: no exec, no second libNVVM load. NVPG_ENGINE (a wrapper command, "inprocess") is obeyed.
     const char* chosen = std::getenv("NVPG_ENGINE");
-    if (!common.inProcess && (!chosen || !*chosen))
-        return engine::Compiler(std::move(toolkit), cudaPath, engine::Compiler::Fork{}, common.engineTimeout);
-    return engine::Compiler(std::move(toolkit), cudaPath,
-                            common.inProcess ? std::vector<std::string>{} : engine::engineCommand("engine"),
-                            common.engineTimeout);
+    auto compiler = [&] {
+        if (!common.inProcess && (!chosen || !*chosen))
+            return engine::Compiler(std::move(toolkit), cudaPath, engine::Compiler::Fork{}, common.engineTimeout);
+        return engine::Compiler(std::move(toolkit), cudaPath,
+                                common.inProcess ? std::vector<std::string>{} : engine::engineCommand("engine"),
+                                common.engineTimeout);
+    }();
+    // On disk only: one nvpg compiles once, so a copy in memory would never be read.
+    if (useCache) compiler.setCache(cache::ResultCache::openDefault(/*memoryBytes=*/0));
+    return compiler;
 }
 
 support::Result<std::shared_ptr<toolkit::Toolkit>> loadToolkit(const CommonOptions& common) {
@@ -253,7 +262,7 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
         return usage(fmt::format("--emit sass needs nvdisasm. {} Places tried:\n{}", nvdisasm.problem,
                                  toolkit::formatTried(nvdisasm.tried)));
     }
-    auto compiler = makeCompiler(common, *tk);
+    auto compiler = makeCompiler(common, *tk, !o.noCache);
     auto ran = compiler.run(job);
     if (!ran) return compileFailed(ran.error());
     const auto& r = *ran;

@@ -155,7 +155,7 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
     job.outputs = pipeline::kPtx | (config.fromLto ? pipeline::kLtoPtx | pipeline::kCubin : 0u);
     auto tk = loadToolkit(common);
     if (!tk) return usage(tk.error().message);
-    auto compiler = makeCompiler(common, *tk);
+    auto compiler = makeCompiler(common, *tk, !o.noCache);
     auto compiled = compiler.run(job);
     if (!compiled) return compileFailed(compiled.error());
     printDiagnostics(compiled->diagnostics);

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "cache/Key.h"
 #include "engine/Messages.h"
 #include "engine/Server.h"
 #include "pipeline/LineMapping.h"
@@ -79,7 +80,30 @@ support::Result<pipeline::CompileResult> Compiler::run(const pipeline::Job& job,
                                                 const pipeline::Pipeline::ResultListener& onPlain) {
     // The copies of the modules for the engine, or its answer, may not fit in memory (ulimit -v).
     try {
-        return runOrThrow(job, onStage, cancel, onPlain);
+        std::string key, cacheWarning;
+        if (cache_) {
+            key = cache::keyOf(job, *toolkit_);
+            auto found = cache_->find(key);
+            if (found.result) {
+                stopped_ = false;
+                pipeline::CompileResult hit = *found.result;
+                hit.generation = job.generation;
+                hit.fromCache = true;
+                if (onPlain) onPlain(hit);
+                return hit;
+            }
+            cacheWarning = std::move(found.warning);
+        }
+        auto result = runOrThrow(job, onStage, cancel, onPlain);
+        if (cache_ && result && whole_) cache_->store(key, *result);
+        if (result && !cacheWarning.empty()) {
+            nvvm::Diagnostic d;
+            d.severity = nvvm::Severity::Warning;
+            d.source = "nvpg";
+            d.message = cacheWarning;
+            result->diagnostics.push_back(std::move(d));
+        }
+        return result;
     } catch (const std::bad_alloc&) {
         if (engine_) engine_->kill();  // it may be half-way through a message
         return support::makeError(
@@ -95,6 +119,7 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
                                                        const CallCancel* cancel,
                                                        const pipeline::Pipeline::ResultListener& onPlain) {
     stopped_ = false;
+    whole_ = true;
     if (inProcess_) {
         sentInProcess_ = std::chrono::steady_clock::now();
         return inProcess_->run(job, onStage, onPlain);
@@ -157,6 +182,7 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
 
     // The engine died or hung: the job fails with a diagnostic saying so; the next job starts a
     // new engine.
+    whole_ = false;
     const auto failure = engine_->lastFailure();
     stopped_ = engine_->stoppedLastCall();
     if (failure == EngineProcess::Failure::Start || failure == EngineProcess::Failure::Cancelled)
@@ -238,6 +264,7 @@ void Compiler::receiveLate(const pipeline::Job& job, std::chrono::steady_clock::
         }
     }
     // The plain result stands; what was still to come says why it is missing.
+    whole_ = false;
     if (into.sassPending) {
         into.sassPending = false;
         into.sassUnavailable = "no SASS: " + why;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cache/ResultCache.h"
 #include "engine/EngineProcess.h"
 #include "pipeline/Pipeline.h"
 
@@ -46,6 +47,13 @@ public:
                                           const CallCancel* cancel = nullptr,
                                           const pipeline::Pipeline::ResultListener& onPlain = {});
 
+    // With a cache, a job whose every input (cache::keyOf) was compiled before is answered from
+    // it (CompileResult::fromCache, onPlain hears it too) without compiling; a whole, deterministic
+    // result (a compile that ended, whatever libNVVM said; not an engine that crashed, timed out
+    // or was stopped) is stored. A damaged cache file costs a warning diagnostic, never the compile.
+    void setCache(std::shared_ptr<cache::ResultCache> cache) { cache_ = std::move(cache); }
+    const std::shared_ptr<cache::ResultCache>& resultCache() const { return cache_; }
+
     bool inProcess() const { return !engine_; }
     // The last run's engine was ended by its CallCancel (a cancel that came once the engine had
     // answered stopped nothing).
@@ -75,6 +83,10 @@ private:
     double timeoutSeconds_;
     std::chrono::steady_clock::time_point sentInProcess_{};
     bool stopped_ = false;
+    std::shared_ptr<cache::ResultCache> cache_;
+    // The last runOrThrow's result is what the inputs give (not an engine that died, hung or was
+    // stopped, before or after the plain result): only such a result is cached.
+    bool whole_ = true;
 };
 
 // The words for a crash: "libNVVM crashed (SIGSEGV) while adding module b.bc; the bitcode of

@@ -83,6 +83,9 @@ struct CompileResult {
     // Pipeline::run's onPlain hears, and when it was not asked for).
     std::shared_ptr<const inspect::LineMap> lineMap;
     bool reusedProgram = false;  // the Program of the previous job was compiled again
+    // Answered by the result cache (cache::ResultCache) for a job whose every input was seen
+    // before: nothing was compiled, and the stages and seconds are those of the compile that made it.
+    bool fromCache = false;
     double seconds = 0;
 
     bool hasErrors() const;

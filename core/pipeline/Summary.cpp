@@ -136,7 +136,9 @@ PaneSummary ptxPane(const CompileResult& r) {
     }
     if (const auto* s = r.findStage(StageId::CompilePtx)) {
         std::string t = "libNVVM " + formatSeconds(s->seconds);
-        if (r.reusedProgram) t += " (program reused)";
+        // A cached result's times are those of the compile that made it, not of this request.
+        if (r.fromCache) t += " (from cache)";
+        else if (r.reusedProgram) t += " (program reused)";
         head.push_back(std::move(t));
     } else if (const auto* v = r.findStage(StageId::Verify)) {
         head.push_back("verify " + formatSeconds(v->seconds));

@@ -2,9 +2,12 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -30,5 +33,35 @@ struct ParsedJson {
 // Parses `text`, refusing invalid JSON and nesting deeper than `maxDepth` (checked before the
 // parser builds anything, so no deep value ever exists). Throws nothing.
 ParsedJson parseJson(std::string_view text, size_t maxDepth = kMaxJsonDepth);
+
+// Reads a field, or the fallback when it is missing or of another type: what is read comes from
+// another process or a file and may be anything, and nlohmann's value() throws on a type mismatch.
+template <class T>
+T field(const nlohmann::json& j, const char* key, T fallback) {
+    if (!j.is_object()) return fallback;
+    const auto it = j.find(key);
+    if (it == j.end()) return fallback;
+    // nlohmann converts numbers with a plain cast, which is undefined behaviour for a float
+    // outside the target's range (1e300 as an int): integers must be integers that fit.
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        if (it->is_number_unsigned()) {
+            const auto v = it->template get<uint64_t>();
+            return std::in_range<T>(v) ? T(v) : fallback;
+        }
+        if (it->is_number_integer()) {
+            const auto v = it->template get<int64_t>();
+            return std::in_range<T>(v) ? T(v) : fallback;
+        }
+        return fallback;
+    }
+    try {
+        return it->template get<T>();
+    } catch (const nlohmann::json::exception&) {
+        return fallback;
+    }
+}
+inline std::string field(const nlohmann::json& j, const char* key, const char* fallback) {
+    return field<std::string>(j, key, fallback);
+}
 
 }  // namespace nvpg::support

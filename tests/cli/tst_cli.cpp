@@ -1046,6 +1046,113 @@ private slots:
         const auto mixed = runNvpg({"compile", ws, data("ir/sinf.ll")});
         QCOMPARE(mixed.exitCode, 2);
     }
+
+    // The result cache, in a folder of the test's own (the suites run with NVPG_NO_CACHE=1).
+    void aSecondCompileIsServedFromTheCache() {
+        QTemporaryDir dir;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.remove("NVPG_NO_CACHE");
+        env.insert("NVPG_CACHE_DIR", dir.filePath("cache"));
+        const QStringList args{"compile", "--arch", "compute_90", "--libdevice", data("ir/sinf.ll"), "--report"};
+        const auto first = runNvpg(args + QStringList{dir.filePath("1.json")}, {}, env);
+        QCOMPARE(first.exitCode, 0);
+        const auto second = runNvpg(args + QStringList{dir.filePath("2.json")}, {}, env);
+        QCOMPARE(second.exitCode, 0);
+        QVERIFY(!first.out.isEmpty());
+        QCOMPARE(second.out, first.out);  // the same PTX, byte for byte
+        QCOMPARE(second.err, first.err);  // and the same diagnostics
+        const auto r1 = nlohmann::json::parse(contents(dir.filePath("1.json")).toStdString());
+        const auto r2 = nlohmann::json::parse(contents(dir.filePath("2.json")).toStdString());
+        QCOMPARE(r1["cache"].get<std::string>(), std::string("compiled"));
+        QCOMPARE(r2["cache"].get<std::string>(), std::string("hit"));
+        QCOMPARE(r2["kernels"].dump(), r1["kernels"].dump());
+
+        // Another option misses, and setting it back hits again.
+        const auto o0 = runNvpg({"compile", "--arch", "compute_90", "--libdevice", "--opt", "0", data("ir/sinf.ll")}, {}, env);
+        QCOMPARE(o0.exitCode, 0);
+        QVERIFY(o0.out != first.out);
+        const auto back = runNvpg(args + QStringList{dir.filePath("3.json")}, {}, env);
+        QCOMPARE(back.out, first.out);
+        QCOMPARE(nlohmann::json::parse(contents(dir.filePath("3.json")).toStdString())["cache"].get<std::string>(),
+                 std::string("hit"));
+
+        // --no-cache compiles, and neither reads nor writes the folder.
+        const auto uncached = runNvpg(QStringList{"compile", "--no-cache"} + args.mid(1) + QStringList{dir.filePath("4.json")}, {}, env);
+        QCOMPARE(uncached.exitCode, 0);
+        QCOMPARE(uncached.out, first.out);
+        QCOMPARE(nlohmann::json::parse(contents(dir.filePath("4.json")).toStdString())["cache"].get<std::string>(),
+                 std::string("compiled"));
+        env.insert("NVPG_CACHE_DIR", dir.filePath("untouched"));
+        QCOMPARE(runNvpg({"compile", "--no-cache", "--arch", "compute_90", data("ir/sinf.ll")}, {}, env).exitCode, 0);
+        QVERIFY(!QFileInfo::exists(dir.filePath("untouched")));
+    }
+
+    void aDamagedCacheFileIsIgnoredWithAWarning() {
+        QTemporaryDir dir;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.remove("NVPG_NO_CACHE");
+        env.insert("NVPG_CACHE_DIR", dir.filePath("cache"));
+        const QStringList args{"compile", "--arch", "compute_90", data("ir/sinf.ll")};
+        const auto first = runNvpg(args, {}, env);
+        QCOMPARE(first.exitCode, 0);
+        QDirIterator it(dir.filePath("cache"), {"*.nvpgr"}, QDir::Files, QDirIterator::Subdirectories);
+        QVERIFY(it.hasNext());
+        const auto file = it.next();
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        f.seek(f.size() / 2);
+        f.write("garbage!");
+        f.close();
+        const auto again = runNvpg(args, {}, env);
+        QCOMPARE(again.exitCode, 0);
+        QCOMPARE(again.out, first.out);
+        QVERIFY2(again.err.contains("was damaged") && again.err.contains(file.toUtf8()), again.err.constData());
+        const auto third = runNvpg(args, {}, env);  // whole again
+        QCOMPARE(third.out, first.out);
+        QVERIFY(!third.err.contains("damaged"));
+    }
+
+    void nvpgsCompilingAtOnceShareTheCache() {
+        QTemporaryDir dir;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.remove("NVPG_NO_CACHE");
+        env.insert("NVPG_CACHE_DIR", dir.filePath("cache"));
+        const char* moved = std::getenv("NVPG_CLI");
+        const QString nvpg = moved && *moved ? QString(moved) : QString(NVPG_CLI);
+        // Four at once on one input (one key), two on others.
+        const std::vector<QStringList> jobs = {
+            {"--opt", "3"}, {"--opt", "3"}, {"--opt", "3"}, {"--opt", "3"}, {"--opt", "0"}, {"--ftz", "1"}};
+        std::vector<std::unique_ptr<QProcess>> running;
+        for (const auto& extra : jobs) {
+            auto p = std::make_unique<QProcess>();
+            p->setProcessEnvironment(env);
+            p->start(nvpg, QStringList{"compile", "--arch", "compute_90", "--libdevice", data("ir/sinf.ll")} + extra);
+            running.push_back(std::move(p));
+        }
+        std::vector<QByteArray> outs;
+        for (auto& p : running) {
+            QVERIFY(p->waitForFinished(120000));
+            QCOMPARE(p->exitCode(), 0);
+            outs.push_back(p->readAllStandardOutput());
+        }
+        for (int i = 1; i < 4; ++i) QCOMPARE(outs[i], outs[0]);
+        // Each file is whole: a second round reads every one without a warning, and gives the same PTX.
+        for (size_t i = 0; i < jobs.size(); ++i) {
+            const auto r = runNvpg(QStringList{"compile", "--arch", "compute_90", "--libdevice", data("ir/sinf.ll"),
+                                               "--report", dir.filePath("r.json")} + jobs[i], {}, env);
+            QCOMPARE(r.exitCode, 0);
+            QCOMPARE(r.out, outs[i]);
+            QVERIFY2(!r.err.contains("damaged"), r.err.constData());
+        }
+        QDirIterator it(dir.filePath("cache"), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+        int files = 0;
+        while (it.hasNext()) {
+            const auto name = QFileInfo(it.next()).fileName();
+            QVERIFY2(name.endsWith(".nvpgr") && !name.startsWith('.'), qPrintable(name));  // no temporary left
+            ++files;
+        }
+        QCOMPARE(files, 6);  // three keys, each with and without --report
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

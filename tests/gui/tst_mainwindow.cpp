@@ -176,6 +176,34 @@ private slots:
         QVERIFY(second.result->ptx != first.result->ptx);
     }
 
+    void anOptionSetBackIsAnsweredFromTheCache() {
+        // This window alone has the result cache (the suites run with NVPG_NO_CACHE=1), in a
+        // folder of its own.
+        QTemporaryDir dir;
+        qunsetenv("NVPG_NO_CACHE");
+        qputenv("NVPG_CACHE_DIR", dir.path().toUtf8());
+        auto w = makeWindow();
+        qputenv("NVPG_NO_CACHE", "1");
+        qunsetenv("NVPG_CACHE_DIR");
+        QVERIFY(w->openExample("libdevice-math"));
+        const auto first = waitForReply(*w);
+        QVERIFY(first.result && first.result->ok && !first.result->fromCache);
+        const auto original = w->document()->workspace().options;
+        auto options = original;
+        options.opt = 0;
+        QSignalSpy spy(w->controller(), &CompileController::replyShown);
+        w->document()->setOptions(options);
+        QVERIFY(spy.wait(120000));
+        const auto changed = spy.last().at(0).value<EngineReply>();
+        QVERIFY(changed.result && !changed.result->fromCache);
+        w->document()->setOptions(original);  // set back, as a second click or an undo does
+        QVERIFY(spy.wait(120000));
+        const auto back = spy.last().at(0).value<EngineReply>();
+        QVERIFY(back.result && back.result->fromCache);
+        QCOMPARE(back.result->ptx, first.result->ptx);
+        QCOMPARE(w->output()->ptxText(), QString::fromStdString(first.result->ptx));
+    }
+
     void everyExampleRoundTripsThroughSave_data() { everyExampleOpensWithBothPanesFilled_data(); }
     void everyExampleRoundTripsThroughSave() {
         QFETCH(QString, example);

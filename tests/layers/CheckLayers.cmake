@@ -15,7 +15,8 @@ set(NVPG_LAYERS
     "gpu:support toolkit ptx"
     "workspace:support toolkit nvvm lto ptx gpu"
     "pipeline:support toolkit nvvm lto ptx inspect gpu"
-    "engine:support toolkit nvvm lto ptx inspect gpu workspace pipeline")
+    "cache:support toolkit nvvm lto ptx inspect gpu workspace pipeline"
+    "engine:support toolkit nvvm lto ptx inspect gpu workspace pipeline cache")
 
 if(NOT ROOT)
     message(FATAL_ERROR "usage: cmake -DROOT=<source tree> -P CheckLayers.cmake")

@@ -4,6 +4,7 @@
 
 #include <QTimer>
 
+#include "cache/ResultCache.h"
 #include "engine/Compiler.h"
 #include "engine/Runner.h"
 
@@ -104,6 +105,8 @@ public slots:
         compiler_ = toolkit ? std::make_unique<engine::Compiler>(std::move(toolkit), settings_.cudaPath, settings_.command,
                                                                    settings_.compileTimeoutSeconds)
                             : nullptr;
+        // The cache outlives Compilers: results of the old libraries miss by their key anyway.
+        if (compiler_) compiler_->setCache(cache_);
         enginePid_.store(0);  // the old Compiler took its engine with it
         whyNone_ = whyNone;
         std::lock_guard lock(inFlight_->mutex);
@@ -128,6 +131,9 @@ private:
     }
 
     std::unique_ptr<engine::Compiler> compiler_;
+    // Switching tabs, an undo or an option set back answers from memory; a reopened workspace
+    // from the files of an earlier session.
+    std::shared_ptr<cache::ResultCache> cache_ = cache::ResultCache::openDefault();
     QString whyNone_;
     std::shared_ptr<std::atomic<quint64>> newest_;
     std::shared_ptr<InFlight> inFlight_;
