@@ -13,6 +13,7 @@ CompileController::CompileController(Engine* engine, WorkspaceDocument* document
     debounce_.setInterval(400);
     connect(&debounce_, &QTimer::timeout, this, &CompileController::compileNow);
     connect(engine_, &Engine::replied, this, &CompileController::onReply);
+    connect(engine_, &Engine::ptxReplied, this, &CompileController::onPtx);
     connect(engine_, &Engine::stageStarted, this, &CompileController::onStage);
     connect(engine_, &Engine::lateReplied, this, &CompileController::onLate);
 }
@@ -87,6 +88,14 @@ void CompileController::onReply(const EngineReply& reply) {
     // The SASS and the map come after a plain reply that has PTX; one of no PTX has neither.
     lateGeneration_ = reply.result && !reply.result->ptx.empty() ? reply.generation : 0;
     emit replyShown(reply);
+}
+
+void CompileController::onPtx(const EngineReply& reply) {
+    // Only the newest request's: a part of an older one would sit beside the newer's panes.
+    if (!busy_ || reply.cancelled || !reply.result || reply.generation != generation_ ||
+        reply.generation <= cancelledUpTo_ || reply.generation == verifyGeneration_)
+        return;
+    emit ptxShown(reply);
 }
 
 void CompileController::onLate(quint64 generation, const std::shared_ptr<const pipeline::CompileResult>& result) {
