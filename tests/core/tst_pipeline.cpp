@@ -365,7 +365,15 @@ private slots:
         const auto cubin = lto::link(*tk->nvJitLink(), sm, inputs, lto::LinkTarget::Cubin, linkOptions);
         QVERIFY(cubin.ok);
         QVERIFY(r->cubin == cubin.cubin);
-        QCOMPARE(r->linkInfoLog, cubin.infoLog);
+        // The -verbose log by its figures, which are what the result keeps of it.
+        const auto figures = ptx::parsePtxasInfo(cubin.infoLog);
+        QCOMPARE(r->ltoFigures.functions.size(), figures.size());
+        for (size_t i = 0; i < figures.size(); ++i) {
+            QCOMPARE(r->ltoFigures.functions[i].function, figures[i].function);
+            QCOMPARE(r->ltoFigures.functions[i].registers, figures[i].registers);
+            QCOMPARE(r->ltoFigures.functions[i].spillStores, figures[i].spillStores);
+            QCOMPARE(r->ltoFigures.functions[i].stackFrame, figures[i].stackFrame);
+        }
     }
 
     // The PTX part is heard once the PTX exists, before the whole result, with the request's

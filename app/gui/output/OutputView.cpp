@@ -400,7 +400,8 @@ void OutputView::showPtx(const EngineReply& reply) {
     diffStale_ = true;
     summary_ = pipeline::summarizeResult(*result_, ltoUnavailable_.toStdString());
     ptxGeneration_ = reply.generation;
-    if (ltoGeneration_ != ptxGeneration_) ltoMark_ = tr("compiling… (this is the previous compile's)");
+    if (ltoGeneration_ != ptxGeneration_)
+        ltoMark_ = ltoGeneration_ ? tr("compiling… (showing the previous compile's)") : tr("compiling…");
     updateHeaders();
     fillFiguresTable(ptxFigures_, ptxFiguresCaption_, summary_.ptx.figures);
     setPaneText(ptxEdit_, fromStd(result_->ptx));
