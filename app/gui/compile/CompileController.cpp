@@ -1,5 +1,7 @@
 #include "compile/CompileController.h"
 
+#include <algorithm>
+
 #include "document/WorkspaceDocument.h"
 
 namespace nvpg::gui {
@@ -70,6 +72,10 @@ void CompileController::cancel() {
 
 void CompileController::onStage(quint64 generation, const pipeline::StageEvent& stage) {
     if (!busy_ || generation != generation_) return;
+    // Stages run side by side: the one shown stays while it runs (a later one names it alongside).
+    if (!stage_.isEmpty() && std::find(stage.alongside.begin(), stage.alongside.end(), shownStage_) != stage.alongside.end())
+        return;
+    shownStage_ = stage.id;
     stage_ = QString::fromStdString(pipeline::stageWords(stage));
     emit stageChanged(stage_);
 }

@@ -81,6 +81,7 @@ private:
     QTimer debounce_;
     QElapsedTimer clock_;
     QString stage_;
+    pipeline::StageId shownStage_ = pipeline::StageId::CompilePtx;  // of stage_
     quint64 generation_ = 0;
     quint64 cancelledUpTo_ = 0;
     quint64 verifyGeneration_ = 0;  // the newest verify-only request
