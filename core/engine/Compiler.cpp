@@ -50,8 +50,20 @@ std::string moduleBeingAdded(const std::optional<pipeline::StageEvent>& stage) {
     return stage && stage->id == pipeline::StageId::AddModule ? stage->module : std::string();
 }
 
+// The stage, and those running beside it (the PTX and the LTO chains run side by side).
 std::string stageOrCompiling(const std::optional<pipeline::StageEvent>& stage) {
-    return stage ? pipeline::stageWords(*stage) : "compiling";
+    if (!stage) return "compiling";
+    std::string words = pipeline::stageWords(*stage);
+    for (const auto id : stage->alongside) words += ", and " + pipeline::stageWords({id, {}, {}});
+    return words;
+}
+
+// Which library the stages that were running belong to.
+std::string libraryOf(const std::optional<pipeline::StageEvent>& stage) {
+    if (!stage) return "libNVVM";
+    bool link = pipeline::isLinkStage(stage->id), nvvm = !link;
+    for (const auto id : stage->alongside) (pipeline::isLinkStage(id) ? link : nvvm) = true;
+    return link && nvvm ? "libNVVM or nvJitLink" : link ? "nvJitLink" : "libNVVM";
 }
 
 }  // namespace
@@ -70,14 +82,15 @@ std::string describeCrash(const pipeline::Job& job, const std::optional<pipeline
     }
     return fmt::format("{} crashed ({}) while {} of modules {}{}. Change or remove that input and compile again "
                        "(the compile runs in a new engine process).",
-                       linking ? "nvJitLink" : "libNVVM", how, stageOrCompiling(stage),
+                       libraryOf(stage), how, stageOrCompiling(stage),
                        support::joinShort(moduleNames(job)), cause);
 }
 
 support::Result<pipeline::CompileResult> Compiler::run(const pipeline::Job& job,
                                                 const pipeline::Pipeline::StageListener& onStage,
                                                 const CallCancel* cancel,
-                                                const pipeline::Pipeline::ResultListener& onPlain) {
+                                                const pipeline::Pipeline::ResultListener& onPlain,
+                                                const pipeline::Pipeline::ResultListener& onPtx) {
     // The copies of the modules for the engine, or its answer, may not fit in memory (ulimit -v).
     try {
         std::string key, cacheWarning;
@@ -94,7 +107,7 @@ support::Result<pipeline::CompileResult> Compiler::run(const pipeline::Job& job,
             }
             cacheWarning = std::move(found.warning);
         }
-        auto result = runOrThrow(job, onStage, cancel, onPlain);
+        auto result = runOrThrow(job, onStage, cancel, onPlain, onPtx);
         if (cache_ && result && whole_) cache_->store(key, *result);
         if (result && !cacheWarning.empty()) {
             nvvm::Diagnostic d;
@@ -117,12 +130,13 @@ support::Result<pipeline::CompileResult> Compiler::run(const pipeline::Job& job,
 support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Job& job,
                                                        const pipeline::Pipeline::StageListener& onStage,
                                                        const CallCancel* cancel,
-                                                       const pipeline::Pipeline::ResultListener& onPlain) {
+                                                       const pipeline::Pipeline::ResultListener& onPlain,
+                                                       const pipeline::Pipeline::ResultListener& onPtx) {
     stopped_ = false;
     whole_ = true;
     if (inProcess_) {
         sentInProcess_ = std::chrono::steady_clock::now();
-        return inProcess_->run(job, onStage, onPlain);
+        return inProcess_->run(job, onStage, onPlain, onPtx);
     }
     // What the engine protocol cannot carry is refused here, naming the limit, rather than
     // sent to an engine that would refuse it by ending.
@@ -132,7 +146,7 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
                                               "files, or compile fewer at once",
                                               support::formatCount(job.modules.size()),
                                               support::formatCount(kMaxModules)));
-    auto request = makeCompileRequest(job, cudaPath_);
+    auto request = makeCompileRequest(job, cudaPath_, bool(onPtx));
     if (const auto size = request.header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).size();
         size > kMaxJsonBytes)
         return support::makeError(
@@ -152,18 +166,26 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
     const auto deadline = std::chrono::steady_clock::now() +
                           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                               std::chrono::duration<double>(timeoutSeconds_));
-    auto reply = engine_->call(
-        std::move(request), deadline,
-        [&](const Frame& progress) {
-            auto event = readProgress(progress);
-            if (!event) {
-                badProgress = event.error();
-                return;
-            }
-            stage = *event;
-            if (onStage) onStage(*event);
-        },
-        cancel);
+    const auto progress = [&](const Frame& frame) {
+        auto event = readProgress(frame);
+        if (!event) {
+            badProgress = event.error();
+            return;
+        }
+        stage = *event;
+        if (onStage) onStage(*event);
+    };
+    auto reply = engine_->call(std::move(request), deadline, progress, cancel);
+    // The PTX part, when it came, is before the compile reply.
+    if (reply && reply->type == kPtxReply) {
+        auto partial = readPtxReply(std::move(*reply));
+        if (!partial) {
+            engine_->kill();
+            return partial.error();
+        }
+        if (onPtx) onPtx(*partial);
+        reply = engine_->receive(deadline, progress, cancel);
+    }
     if (reply && badProgress) {
         // An engine that speaks another protocol cannot be trusted with the next job either.
         engine_->kill();

@@ -42,10 +42,13 @@ public:
     // (pipeline::hasLateOutputs: the SASS, the map) run returns once they came too (an engine
     // that crashed or was stopped making them leaves the plain result, with a map whose outputs
     // and a SASS notice that say why they are missing).
+    // `onPtx` hears the PTX part (CompileResult::partial) as soon as the engine sent it, before
+    // the LTO outputs (Pipeline::run's onPtx); a job whose PTX failed has none.
     support::Result<pipeline::CompileResult> run(const pipeline::Job& job,
                                           const pipeline::Pipeline::StageListener& onStage = {},
                                           const CallCancel* cancel = nullptr,
-                                          const pipeline::Pipeline::ResultListener& onPlain = {});
+                                          const pipeline::Pipeline::ResultListener& onPlain = {},
+                                          const pipeline::Pipeline::ResultListener& onPtx = {});
 
     // With a cache, a job whose every input (cache::keyOf) was compiled before is answered from
     // it (CompileResult::fromCache, onPlain hears it too) without compiling; a whole, deterministic
@@ -68,7 +71,8 @@ private:
     support::Result<pipeline::CompileResult> runOrThrow(const pipeline::Job& job,
                                                         const pipeline::Pipeline::StageListener& onStage,
                                                         const CallCancel* cancel,
-                                                        const pipeline::Pipeline::ResultListener& onPlain);
+                                                        const pipeline::Pipeline::ResultListener& onPlain,
+                                                        const pipeline::Pipeline::ResultListener& onPtx);
     // After a compile reply to a request with late outputs: the late reply's SASS and map into
     // `into`, or, when it did not come (the engine died, was stopped or timed out making them),
     // a map and a SASS notice saying why.

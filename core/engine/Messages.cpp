@@ -68,6 +68,11 @@ Frame makeProgress(const pipeline::StageEvent& stage) {
     Frame f;
     f.type = kProgress;
     f.header = {{"stage", std::string(pipeline::stageName(stage.id))}, {"module", stage.module}};
+    if (!stage.alongside.empty()) {
+        json alongside = json::array();
+        for (const auto id : stage.alongside) alongside.push_back(std::string(pipeline::stageName(id)));
+        f.header["alongside"] = alongside;
+    }
     return f;
 }
 
@@ -77,7 +82,13 @@ support::Result<pipeline::StageEvent> readProgress(const Frame& frame) {
     if (!name.is_string()) return malformed("a progress message without its stage");
     const auto id = pipeline::stageFromName(name.get<std::string>());
     if (!id) return malformed("unknown stage \"" + name.get<std::string>() + "\"");
-    return pipeline::StageEvent{*id, field(frame.header, "module", "")};
+    pipeline::StageEvent event{*id, field(frame.header, "module", ""), {}};
+    for (const auto& other : field(frame.header, "alongside", json::array())) {
+        const auto otherId = other.is_string() ? pipeline::stageFromName(other.get<std::string>()) : std::nullopt;
+        if (!otherId) return malformed("a progress message with an unknown stage alongside");
+        event.alongside.push_back(*otherId);
+    }
+    return event;
 }
 
 Frame makeErrorReply(uint16_t type, const support::Error& error, bool fatal) {
@@ -89,7 +100,8 @@ Frame makeErrorReply(uint16_t type, const support::Error& error, bool fatal) {
 
 // ---- compiles
 
-Frame makeCompileRequest(const pipeline::Job& job, const std::optional<std::filesystem::path>& cudaPath) {
+Frame makeCompileRequest(const pipeline::Job& job, const std::optional<std::filesystem::path>& cudaPath,
+                         bool ptxFirst) {
     Frame f;
     f.type = kCompileRequest;
     json modules = json::array();
@@ -109,6 +121,7 @@ Frame makeCompileRequest(const pipeline::Job& job, const std::optional<std::file
                 {"outputs", job.outputs},
                 {"verify_only", job.verifyOnly},
                 {"line_map", job.lineMap},
+                {"ptx_first", ptxFirst},
                 {"arch_from_gpu", job.archFromGpu},
                 {"generation", job.generation},
                 {"cuda_path", cudaPath ? json(cudaPath->string()) : json()}};
@@ -139,6 +152,7 @@ support::Result<CompileRequestData> parseCompileRequest(Frame f) {
     job.archFromGpu = field(h, "arch_from_gpu", true);
     job.generation = field(h, "generation", uint64_t(0));
     if (h.contains("cuda_path") && h["cuda_path"].is_string()) d.cudaPath = h["cuda_path"].get<std::string>();
+    d.ptxFirst = field(h, "ptx_first", false);
     return d;
 }
 
@@ -148,6 +162,20 @@ Frame makeCompileReply(const support::Result<pipeline::CompileResult>& result) {
     f.type = kCompileReply;
     f.header = {{"ok", true}, {"result", pipeline::resultToJson(*result, f.blobs)}};
     return f;
+}
+
+Frame makePtxReply(const pipeline::CompileResult& partial) {
+    auto f = makeCompileReply(partial);
+    f.type = kPtxReply;
+    return f;
+}
+
+support::Result<pipeline::CompileResult> readPtxReply(Frame f) {
+    if (f.type != kPtxReply) return malformed("not a PTX reply");
+    f.type = kCompileReply;
+    auto r = readCompileReply(std::move(f));
+    if (r && !r->partial) return malformed("a PTX reply with a whole result");
+    return r;
 }
 
 support::Result<pipeline::CompileResult> readCompileReply(Frame f) {

@@ -25,6 +25,9 @@ enum MessageType : uint16_t {
     // {"line_map": inspect::toJson(map)}. After the compile reply of such a request always
     // exactly one, whatever the reply (a failed compile's is empty), progress frames between.
     kLateReply = 6,
+    // With "ptx_first" in the request: the PTX part (CompileResult::partial) as soon as the PTX
+    // exists, encoded as a compile reply; at most one, before the compile reply.
+    kPtxReply = 7,
 };
 
 // The most modules one compile can have: each module is a blob of the request, and a compile
@@ -33,14 +36,19 @@ enum MessageType : uint16_t {
 inline constexpr size_t kMaxModules = kMaxBlobs - 3;
 
 // Compiles. The toolkit is searched in the engine as in the front end, from `cudaPath` when set.
-Frame makeCompileRequest(const pipeline::Job& job, const std::optional<std::filesystem::path>& cudaPath);
+// `ptxFirst`: the front end wants the PTX part (kPtxReply) before the compile reply.
+Frame makeCompileRequest(const pipeline::Job& job, const std::optional<std::filesystem::path>& cudaPath,
+                         bool ptxFirst = false);
 struct CompileRequestData {
     pipeline::Job job;
     std::optional<std::filesystem::path> cudaPath;
+    bool ptxFirst = false;
 };
 support::Result<CompileRequestData> parseCompileRequest(Frame frame);
 Frame makeCompileReply(const support::Result<pipeline::CompileResult>& result);
 support::Result<pipeline::CompileResult> readCompileReply(Frame frame);
+Frame makePtxReply(const pipeline::CompileResult& partial);
+support::Result<pipeline::CompileResult> readPtxReply(Frame frame);
 // `complete`: the result Pipeline::run returned; its map goes when `withMap` (Job::lineMap).
 Frame makeLateReply(const pipeline::CompileResult& complete, bool withMap);
 // Fills in `into` (the plain result) with what the late reply carries. A map that

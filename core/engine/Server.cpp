@@ -146,7 +146,12 @@ int serveEngine(int in, int out, std::shared_ptr<const toolkit::Toolkit> loaded,
                     if (!late) return;
                     if (!writeFrame(out, makeCompileReply(plain))) ::_exit(0);
                     replied = true;
-                });
+                },
+                // The PTX part goes first, while the LTO chain is still at work.
+                req->ptxFirst ? pipeline::Pipeline::ResultListener([&](const pipeline::CompileResult& partial) {
+                    if (!writeFrame(out, makePtxReply(partial))) ::_exit(0);
+                })
+                              : pipeline::Pipeline::ResultListener());
             if (!replied && !writeFrame(out, makeCompileReply(result))) return 0;
             if (late && !writeFrame(out, result ? makeLateReply(*result, req->job.lineMap)
                                                 : lateReplyOf(req->job, result.error())))

@@ -82,6 +82,9 @@ struct CompileResult {
     // With Job::lineMap: the line map, once the twin's compile is done (null in the result
     // Pipeline::run's onPlain hears, and when it was not asked for).
     std::shared_ptr<const inspect::LineMap> lineMap;
+    // The PTX part alone (Pipeline::run's onPtx): the PTX, its kernels, libNVVM's diagnostics;
+    // the LTO outputs, the figures and what follows them come with the whole result.
+    bool partial = false;
     bool reusedProgram = false;  // the Program of the previous job was compiled again
     // Answered by the result cache (cache::ResultCache) for a job whose every input was seen
     // before: nothing was compiled, and the stages and seconds are those of the compile that made it.

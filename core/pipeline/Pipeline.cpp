@@ -3,6 +3,12 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <array>
+#include <exception>
+#include <future>
+#include <mutex>
+#include <system_error>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -49,6 +55,8 @@ Pipeline::Pipeline(std::shared_ptr<const toolkit::Toolkit> toolkit) : toolkit_(s
 void Pipeline::reset() {
     program_.reset();
     programKey_.clear();
+    ltoProgram_.reset();
+    ltoProgramKey_.clear();
 }
 
 Pipeline::ArchChoice Pipeline::chooseArch(const Job& job) {
@@ -110,6 +118,158 @@ void appendNew(std::vector<nvvm::Diagnostic>& to, const std::vector<nvvm::Diagno
 
 }  // namespace
 
+// The chains of a job that run side by side; each announces its stages on its lane.
+enum class Lane { Ptx, Lto, Cubin };
+
+// Hands the stage listener and the PTX listener one event at a time, whichever thread it comes
+// from, and names with each stage the stages still running on the other lanes: a crash report
+// then says everything the process was doing.
+class Pipeline::Announcer {
+public:
+    explicit Announcer(const StageListener& to) : to_(to) {}
+    void start(Lane lane, StageEvent event) {
+        std::lock_guard lock(mu_);
+        running_[size_t(lane)] = event.id;
+        for (size_t i = 0; i < running_.size(); ++i)
+            if (i != size_t(lane) && running_[i]) event.alongside.push_back(*running_[i]);
+        if (to_) to_(event);
+    }
+    void end(Lane lane) {
+        std::lock_guard lock(mu_);
+        running_[size_t(lane)].reset();
+    }
+    void deliver(const std::function<void()>& f) {
+        std::lock_guard lock(mu_);
+        f();
+    }
+
+private:
+    const StageListener& to_;
+    std::mutex mu_;
+    std::array<std::optional<StageId>, 3> running_;
+};
+
+// What the LTO chain made, for the PTX chain's thread to put into the result in stage order.
+struct Pipeline::LtoChain {
+    bool ok = false;  // the LTO-IR was made
+    std::vector<nvvm::Diagnostic> diagnostics;
+    Stage compileStage;
+    std::vector<LtoIr> ltoIr;
+    lto::LinkOutput ptxLink, cubinLink;
+};
+
+namespace {
+
+// A function on a thread of its own; where no thread can be had (a limit on threads), it runs
+// when joined instead, one chain after the other. What it throws is thrown again by join.
+class Beside {
+public:
+    explicit Beside(std::function<void()> f) : f_(std::move(f)) {
+        try {
+            thread_ = std::thread([this] {
+                try {
+                    f_();
+                } catch (...) {
+                    error_ = std::current_exception();
+                }
+            });
+        } catch (const std::system_error&) {
+        }
+    }
+    ~Beside() {
+        if (thread_.joinable()) thread_.join();
+    }
+    Beside(const Beside&) = delete;
+    Beside& operator=(const Beside&) = delete;
+    void join() {
+        if (thread_.joinable()) thread_.join();
+        else if (f_) f_();
+        f_ = nullptr;
+        if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+    }
+
+private:
+    std::function<void()> f_;
+    std::exception_ptr error_;
+    std::thread thread_;
+};
+
+}  // namespace
+
+void Pipeline::runLtoChain(const Job& job, const nvvm::Options& ltoOptions, const std::vector<std::string>& linkOptions,
+                           std::shared_ptr<const std::string> libdevice,
+                           std::shared_future<std::optional<std::string>> smArch, bool cubinLink, Announcer& announce,
+                           LtoChain& out) {
+    const auto& tk = *toolkit_;
+    const StageListener stage = [&](const StageEvent& event) { announce.start(Lane::Lto, event); };
+    struct EndLane {
+        Announcer& a;
+        ~EndLane() { a.end(Lane::Lto); }
+    } endLane{announce};
+    if (job.ltoMode == lto::Mode::Program) {
+        // A Program of its own, kept across jobs as the PTX's is: an options-only change adds
+        // no module again, and its libdevice is added once, lazily, under its own lock.
+        const auto key = programKey(job);
+        if (!ltoProgram_ || key != ltoProgramKey_) {
+            ltoProgram_ = buildProgram(tk.nvvm(), job.modules, libdevice, out.diagnostics, stage);
+            ltoProgramKey_ = ltoProgram_ ? key : std::string();
+        }
+        out.compileStage = {StageId::CompileLtoIr, 0};
+        if (!ltoProgram_) return;
+        stage({StageId::CompileLtoIr, {}});
+        auto c = ltoProgram_->compile(ltoOptions);
+        if (!c.ok) nvvm::nameModulesOfErrors(c, job.modules, tk.nvvm());
+        out.compileStage.seconds = c.seconds;
+        append(out.diagnostics, c.diagnostics);
+        if (!c.ok) return;
+        out.ltoIr.push_back({"program", std::move(c.result)});
+    } else {
+        support::Stopwatch watch;
+        bool ok = true;
+        for (const auto& m : job.modules) {
+            // Alone in its Program a module has nothing to be lazy for, so it is added eagerly.
+            nvvm::Module eager = m;
+            eager.lazy = false;
+            auto p = buildProgram(tk.nvvm(), {eager}, libdevice, out.diagnostics, stage);
+            stage({StageId::CompileModuleLtoIr, m.name});
+            if (!p) {
+                ok = false;
+                continue;
+            }
+            auto c = p->compile(ltoOptions);
+            if (!c.ok) nvvm::nameModulesOfErrors(c, {eager}, tk.nvvm());
+            append(out.diagnostics, c.diagnostics);
+            if (!c.ok) {
+                ok = false;
+                continue;
+            }
+            out.ltoIr.push_back({m.name, std::move(c.result)});
+        }
+        out.compileStage = {StageId::CompileLtoIrSeparate, watch.seconds()};
+        if (!ok) return;
+    }
+    out.ok = true;
+    const bool ptxLink = job.outputs & kLtoPtx;
+    if (!ptxLink && !cubinLink) return;
+    const auto arch = smArch.get();
+    if (!arch) return;  // the PTX failed: the job ends there
+    std::vector<lto::LinkInput> inputs;
+    for (const auto& blob : out.ltoIr) inputs.push_back({blob.name, blob.bytes, NVJITLINK_INPUT_LTOIR});
+    // Two nvJitLink handles, side by side.
+    std::optional<Beside> cubin;
+    if (cubinLink)
+        cubin.emplace([&] {
+            announce.start(Lane::Cubin, {StageId::LinkLtoCubin, {}});
+            out.cubinLink = lto::link(*tk.nvJitLink(), *arch, inputs, lto::LinkTarget::Cubin, linkOptions);
+            announce.end(Lane::Cubin);
+        });
+    if (ptxLink) {
+        stage({StageId::LinkLtoPtx, {}});
+        out.ptxLink = lto::link(*tk.nvJitLink(), *arch, inputs, lto::LinkTarget::Ptx, linkOptions);
+    }
+    if (cubin) cubin->join();
+}
+
 namespace {
 
 // Everything a job's map depends on beyond its Program: the flags, the outputs and how they are
@@ -128,14 +288,26 @@ std::string lineMapKey(const Job& job, const nvvm::Options& resolved, const tool
 }  // namespace
 
 support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener& onStage,
-                                            const ResultListener& onPlain) {
+                                            const ResultListener& onPlain, const ResultListener& onPtx) {
     PendingSass sass;
     std::optional<nvvm::Options> resolved;
     std::shared_ptr<const std::string> libdevice;
-    auto result = runPlain(job, onStage, &sass, [&](const nvvm::Options& options, std::shared_ptr<const std::string> ld) {
-        resolved = options;
-        libdevice = std::move(ld);
-    });
+    // The PTX part's libNVVM messages are explained as the whole result's are.
+    ResultListener ptxPart;
+    if (onPtx)
+        ptxPart = [&](const CompileResult& partial) {
+            CompileResult explained = partial;
+            inspect::explainPitfalls(explained.diagnostics, {job.modules, resolved ? *resolved : job.options,
+                                                             job.libdevice, nvvm::irVersionOf(*toolkit_)});
+            onPtx(explained);
+        };
+    auto result = runPlain(
+        job, onStage, &sass,
+        [&](const nvvm::Options& options, std::shared_ptr<const std::string> ld) {
+            resolved = options;
+            libdevice = std::move(ld);
+        },
+        ptxPart);
     if (!result) return result;
     auto& plain = *result;
     // Known pitfalls, explained with a fix, for both front ends: this is their one compile path.
@@ -202,10 +374,9 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
 }
 
 support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageListener& onStage, PendingSass* sass,
-                                                 const OptionsListener& onOptions) {
-    const StageListener stage = [&](const StageEvent& event) {
-        if (onStage) onStage(event);
-    };
+                                                 const OptionsListener& onOptions, const ResultListener& onPtx) {
+    Announcer announce(onStage);
+    const StageListener stage = [&](const StageEvent& event) { announce.start(Lane::Ptx, event); };
     support::Stopwatch total;
     CompileResult out;
     out.generation = job.generation;
@@ -278,6 +449,38 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
         }
     }
 
+    // Two chains side by side (libNVVM is thread-safe across Programs): the PTX on the kept
+    // Program here, then ptxas for its figures; the LTO-IR on a Program of its own on another
+    // thread, then its two links on two. The arch is chosen before either; only without one
+    // (libNVVM's default) do the links wait for the PTX to say it.
+    const bool wantsFigures = job.outputs & kFigures;
+    const bool wantsCubinLink = (job.outputs & kCubin) || ((wantsFigures || wantsSass) && wantsLink);
+    LtoChain lto;
+    std::optional<Beside> ltoThread;
+    // The link arch for the LTO chain: set once, empty when the PTX failed (then no link).
+    std::promise<std::optional<std::string>> smArchOf;
+    bool archTold = false;
+    const auto tellArch = [&](std::optional<std::string> arch) {
+        if (archTold) return;
+        archTold = true;
+        smArchOf.set_value(std::move(arch));
+    };
+    if (wantsLto) {
+        nvvm::Options ltoOptions = options;
+        ltoOptions.genLto = true;
+        ltoThread.emplace([&, ltoOptions, smArch = smArchOf.get_future().share()] {
+            runLtoChain(job, ltoOptions, lto::linkOptionsFor(options), libdevice, smArch, wantsCubinLink, announce,
+                        lto);
+        });
+    }
+    if (options.arch) tellArch(nvvm::smArchFor(*options.arch));
+    // What returns early below waits for the LTO chain first: it writes into `lto` and reads `job`.
+    const auto finish = [&] {
+        tellArch(std::nullopt);
+        if (ltoThread) ltoThread->join();
+        out.seconds = total.seconds();
+    };
+
     if (wantsPtx) {
         stage({job.libdevice && !program_->libdeviceAdded() ? StageId::CompilePtxLibdevice : StageId::CompilePtx, {}});
         auto c = program_->compile(options);
@@ -286,7 +489,7 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
         out.nvvmLog = c.log;
         appendNew(out.diagnostics, c.diagnostics);
         if (!c.ok) {
-            out.seconds = total.seconds();
+            finish();
             return out;
         }
         out.ptx = std::move(c.result);
@@ -298,10 +501,15 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
     if (options.arch) out.arch = *options.arch;
     else if (support::startsWith(out.ptxModule.target, "sm_")) out.arch = "compute_" + out.ptxModule.target.substr(3);
     const std::string smArch = nvvm::smArchFor(out.arch);
+    tellArch(smArch);
+    if (onPtx && !out.ptx.empty()) {
+        CompileResult partial = out;
+        partial.partial = true;
+        announce.deliver([&] { onPtx(partial); });
+    }
 
     // The PTX's figures are those of the code the driver makes of it when it loads it: a
     // whole-program assembly by ptxas. nvJitLink would assemble it relocatably, into other code.
-    const bool wantsFigures = job.outputs & kFigures;
     const bool sassOfPtx = wantsSass && !wantsLink;
     if ((wantsFigures || sassOfPtx) && !out.ptx.empty()) {
         if (const auto* ptxas = tk.ptxas()) {
@@ -322,6 +530,10 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
         sassWhy = out.ptxFigures.unavailable;
         if (!wantsFigures) out.ptxFigures = {};
     }
+    announce.end(Lane::Ptx);
+    finish();
+    // From here on, in the order of the stages (not of their finishing): what each said, as one
+    // compile after the other would have said it.
     if (wantsFigures && !out.ptx.empty()) {
         if (!out.ptxFigures.unavailable.empty())
             out.diagnostics.push_back({"", 0, 0, nvvm::Severity::Warning,
@@ -332,52 +544,15 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
     }
 
     if (wantsLto) {
-        nvvm::Options ltoOptions = options;
-        ltoOptions.genLto = true;
-        if (job.ltoMode == lto::Mode::Program) {
-            stage({StageId::CompileLtoIr, {}});
-            auto c = program_->compile(ltoOptions);
-            if (!c.ok) nvvm::nameModulesOfErrors(c, job.modules, tk.nvvm());
-            out.stages.push_back({StageId::CompileLtoIr, c.seconds});
-            append(out.diagnostics, c.diagnostics);
-            if (!c.ok) {
-                out.seconds = total.seconds();
-                return out;
-            }
-            out.ltoIr.push_back({"program", std::move(c.result)});
-        } else {
-            support::Stopwatch watch;
-            bool ok = true;
-            for (const auto& m : job.modules) {
-                // Alone in its Program a module has nothing to be lazy for, so it is added eagerly.
-                nvvm::Module eager = m;
-                eager.lazy = false;
-                auto p = buildProgram(tk.nvvm(), {eager}, libdevice, out.diagnostics, stage);
-                stage({StageId::CompileModuleLtoIr, m.name});
-                if (!p) {
-                    ok = false;
-                    continue;
-                }
-                auto c = p->compile(ltoOptions);
-                if (!c.ok) nvvm::nameModulesOfErrors(c, {eager}, tk.nvvm());
-                append(out.diagnostics, c.diagnostics);
-                if (!c.ok) {
-                    ok = false;
-                    continue;
-                }
-                out.ltoIr.push_back({m.name, std::move(c.result)});
-            }
-            out.stages.push_back({StageId::CompileLtoIrSeparate, watch.seconds()});
-            if (!ok) {
-                out.seconds = total.seconds();
-                return out;
-            }
+        append(out.diagnostics, lto.diagnostics);
+        out.stages.push_back(lto.compileStage);
+        out.ltoIr = std::move(lto.ltoIr);
+        if (!lto.ok) {
+            out.seconds = total.seconds();
+            return out;
         }
     }
 
-    std::vector<lto::LinkInput> ltoInputs;
-    for (const auto& blob : out.ltoIr) ltoInputs.push_back({blob.name, blob.bytes, NVJITLINK_INPUT_LTOIR});
-    // nvJitLink optimises and generates code again: the options it shares with libNVVM go to it too.
     const auto linkOptions = lto::linkOptionsFor(options);
     if (wantsLink) {
         out.linkFlags = {"-arch=" + smArch, "-lto"};
@@ -386,8 +561,7 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
     std::vector<std::string> linkedEntries;
     bool linkedEntriesKnown = false;
     if (job.outputs & kLtoPtx) {
-        stage({StageId::LinkLtoPtx, {}});
-        auto l = lto::link(*tk.nvJitLink(), smArch, ltoInputs, lto::LinkTarget::Ptx, linkOptions);
+        auto& l = lto.ptxLink;
         out.stages.push_back({StageId::LinkLtoPtx, l.seconds});
         lto::placeUndefinedFunctions(l.diagnostics, job.modules);
         append(out.diagnostics, l.diagnostics);
@@ -401,9 +575,8 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
         linkedEntriesKnown = true;
     }
     // The LTO output's figures are those of its cubin, which nvJitLink's ptxas reports.
-    if ((job.outputs & kCubin) || ((wantsFigures || wantsSass) && wantsLink)) {
-        stage({StageId::LinkLtoCubin, {}});
-        auto l = lto::link(*tk.nvJitLink(), smArch, ltoInputs, lto::LinkTarget::Cubin, linkOptions);
+    if (wantsCubinLink) {
+        auto& l = lto.cubinLink;
         out.stages.push_back({StageId::LinkLtoCubin, l.seconds});
         lto::placeUndefinedFunctions(l.diagnostics, job.modules);
         append(out.diagnostics, l.diagnostics);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,8 +36,14 @@ public:
     // job.lineMap, the line-annotated twin's compile, so that neither delays the PTX. run
     // returns the result with both. The map of an unchanged job is kept, and not computed again.
     using ResultListener = std::function<void(const CompileResult& plain)>;
+    // `onPtx` hears the PTX part (CompileResult::partial) as soon as the PTX exists, while the
+    // LTO-IR and its links, which run beside it, are still at work: the PTX, its kernels and
+    // libNVVM's diagnostics. A job whose PTX compile fails has no PTX part.
+    // The PTX and LTO chains run on threads of their own; the listeners are called one at a
+    // time, and each stage event names the stages running beside it (StageEvent::alongside).
+    // The result is the same, byte for byte and in the same order, as one stage after the other.
     support::Result<CompileResult> run(const Job& job, const StageListener& onStage = {},
-                                       const ResultListener& onPlain = {});
+                                       const ResultListener& onPlain = {}, const ResultListener& onPtx = {});
 
     // Forget the kept Program (the next job starts a new one).
     void reset();
@@ -56,11 +63,23 @@ private:
     // arch is chosen (the twin's, later).
     using OptionsListener = std::function<void(const nvvm::Options& resolved, std::shared_ptr<const std::string> libdevice)>;
     support::Result<CompileResult> runPlain(const Job& job, const StageListener& onStage, PendingSass* sass,
-                                            const OptionsListener& onOptions);
+                                            const OptionsListener& onOptions, const ResultListener& onPtx);
+    class Announcer;
+    struct LtoChain;
+    // The LTO-IR compile, then its links to PTX and to cubin side by side once `smArch` says the
+    // arch (none: the PTX failed, and nothing is linked).
+    void runLtoChain(const Job& job, const nvvm::Options& ltoOptions, const std::vector<std::string>& linkOptions,
+                     std::shared_ptr<const std::string> libdevice,
+                     std::shared_future<std::optional<std::string>> smArch, bool cubinLink, Announcer& announce,
+                     LtoChain& out);
 
     std::shared_ptr<const toolkit::Toolkit> toolkit_;
     std::unique_ptr<nvvm::Program> program_;
     std::string programKey_;
+    // The LTO-IR's Program, beside program_ (one Program compiles one thing at a time), kept by
+    // the same key.
+    std::unique_ptr<nvvm::Program> ltoProgram_;
+    std::string ltoProgramKey_;
     std::optional<ArchChoice> gpuArch_;
     // The maps of the last few jobs, newest last, by lineMapKey: an unchanged job (a rerun, an
     // undo back to it) gets its map without a second compile.

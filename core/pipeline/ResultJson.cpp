@@ -150,6 +150,7 @@ json resultToJson(const CompileResult& r, std::vector<std::string>& blobs) {
               {"ptx_figures", figuresJson(r.ptxFigures)},
               {"lto_figures", figuresJson(r.ltoFigures)},
               {"reused_program", r.reusedProgram},
+              {"partial", r.partial},
               {"seconds", r.seconds}};
     j.update(sassToJson(r));
     return j;
@@ -198,6 +199,7 @@ support::Result<CompileResult> resultFromJson(const json& j, std::vector<std::st
     readFigures("ptx_figures", r.ptxFigures);
     readFigures("lto_figures", r.ltoFigures);
     r.reusedProgram = field(j, "reused_program", false);
+    r.partial = field(j, "partial", false);
     r.seconds = field(j, "seconds", 0.0);
     return r;
 }

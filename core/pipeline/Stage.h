@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace nvpg::pipeline {
 
@@ -29,6 +30,8 @@ enum class StageId {
 struct StageEvent {
     StageId id = StageId::CompilePtx;
     std::string module;
+    // The stages running beside it when it started (the PTX and the LTO chains run side by side).
+    std::vector<StageId> alongside;
     bool operator==(const StageEvent&) const = default;
 };
 

@@ -18,6 +18,8 @@
 #include "pipeline/Summary.h"
 #include "workspace/Workspace.h"
 #include "lto/DroppedKernels.h"
+#include "lto/Linker.h"
+#include "nvvm/Program.h"
 #include "support/Text.h"
 
 using namespace nvpg;
@@ -291,6 +293,136 @@ private slots:
         checkEveryInstructionLineIsAccountedFor(map, map.ptx);
         checkEveryInstructionLineIsAccountedFor(map, map.ltoPtx);
         QVERIFY(on.result->stageSeconds(pipeline::StageId::MapLines) > 0);
+    }
+
+    // The PTX and LTO chains run side by side; what they make is what one Program compiled
+    // twice and two links one after the other make, byte for byte, and what they say comes in
+    // the same order on every run (the order of the stages, not of their finishing).
+    void parallelChainsGiveTheSequentialOutputs_data() { lineMapLeavesTheOutputsAsTheyAre_data(); }
+    void parallelChainsGiveTheSequentialOutputs() {
+        QFETCH(QString, source);
+        pipeline::Job job;
+        if (source.endsWith(".nvpg")) {
+            auto ws = workspace::loadWorkspace(source.toStdString());
+            QVERIFY(ws);
+            job.modules = ws->modules;
+            job.options = ws->options;
+            job.libdevice = ws->libdevice;
+        } else {
+            const auto c = numbaCase(source.toStdString());
+            job.modules = c.modules;
+            job.libdevice = true;
+            for (const auto& flag : c.options) {
+                const auto eq = flag.find('=');
+                QVERIFY(job.options.set(flag.substr(1, eq - 1), flag.substr(eq + 1)));
+            }
+        }
+        if (!job.options.arch) job.options.arch = "compute_90";
+        // What the app asks for.
+        job.outputs = pipeline::kPtx | pipeline::kLtoIr | pipeline::kLtoPtx | pipeline::kCubin | pipeline::kFigures;
+        const auto tk = test::realToolkit();
+        pipeline::Pipeline p(tk), again(tk);
+        auto r = p.run(job);
+        QVERIFY(r);
+        auto r2 = again.run(job);
+        QVERIFY(r2);
+        QCOMPARE(r->ok, r2->ok);
+        QCOMPARE(r->diagnostics.size(), r2->diagnostics.size());
+        for (size_t i = 0; i < r->diagnostics.size(); ++i) {
+            QCOMPARE(r->diagnostics[i].message, r2->diagnostics[i].message);
+            QCOMPARE(r->diagnostics[i].module, r2->diagnostics[i].module);
+            QCOMPARE(r->diagnostics[i].line, r2->diagnostics[i].line);
+        }
+        std::vector<pipeline::StageId> order;
+        for (const auto& st : r->stages) order.push_back(st.id);
+        const std::vector<pipeline::StageId> stageOrder = {
+            pipeline::StageId::AddModules,    pipeline::StageId::Verify,       pipeline::StageId::CompilePtx,
+            pipeline::StageId::ReadPtx,       pipeline::StageId::AssembleCubin, pipeline::StageId::CompileLtoIr,
+            pipeline::StageId::LinkLtoPtx,    pipeline::StageId::LinkLtoCubin};
+        QVERIFY(order == stageOrder);
+
+        // One Program compiled to PTX, then to LTO-IR; then the two links, one after the other.
+        auto program = nvvm::Program::create(tk->nvvm());
+        QVERIFY(program);
+        for (const auto& m : job.modules) QVERIFY((*program)->addModule(m));
+        if (job.libdevice) (*program)->useLibdevice(*tk->libdevice());
+        nvvm::Options options = job.options;
+        const auto ptx = (*program)->compile(options);
+        QVERIFY(ptx.ok);
+        QCOMPARE(r->ptx, ptx.result);
+        options.genLto = true;
+        const auto ltoIr = (*program)->compile(options);
+        QVERIFY(ltoIr.ok);
+        QCOMPARE(r->ltoIr.size(), size_t(1));
+        QVERIFY(r->ltoIr.front().bytes == ltoIr.result);
+        const auto sm = nvvm::smArchFor(*job.options.arch);
+        const std::vector<lto::LinkInput> inputs{{"program", ltoIr.result, NVJITLINK_INPUT_LTOIR}};
+        const auto linkOptions = lto::linkOptionsFor(job.options);
+        const auto linkedPtx = lto::link(*tk->nvJitLink(), sm, inputs, lto::LinkTarget::Ptx, linkOptions);
+        QCOMPARE(r->ok, linkedPtx.ok);
+        if (!linkedPtx.ok) return;  // lto-dropped: the link refuses, and so does the job
+        QCOMPARE(r->linkedPtx, linkedPtx.ptx);
+        const auto cubin = lto::link(*tk->nvJitLink(), sm, inputs, lto::LinkTarget::Cubin, linkOptions);
+        QVERIFY(cubin.ok);
+        QVERIFY(r->cubin == cubin.cubin);
+        // The -verbose log by its figures, which are what the result keeps of it.
+        const auto figures = ptx::parsePtxasInfo(cubin.infoLog);
+        QCOMPARE(r->ltoFigures.functions.size(), figures.size());
+        for (size_t i = 0; i < figures.size(); ++i) {
+            QCOMPARE(r->ltoFigures.functions[i].function, figures[i].function);
+            QCOMPARE(r->ltoFigures.functions[i].registers, figures[i].registers);
+            QCOMPARE(r->ltoFigures.functions[i].spillStores, figures[i].spillStores);
+            QCOMPARE(r->ltoFigures.functions[i].stackFrame, figures[i].stackFrame);
+        }
+    }
+
+    // The PTX part is heard once the PTX exists, before the whole result, with the request's
+    // generation and without what the LTO chain makes; the whole result then has all of it.
+    void ptxPartComesFirstWithItsGeneration() {
+        auto ws = workspace::loadWorkspace((test::examplesDir() / "libdevice-math.nvpg").string());
+        QVERIFY(ws);
+        pipeline::Job job;
+        job.modules = ws->modules;
+        job.options = ws->options;
+        job.libdevice = ws->libdevice;
+        if (!job.options.arch) job.options.arch = "compute_90";
+        job.outputs = pipeline::kPtx | pipeline::kLtoIr | pipeline::kLtoPtx | pipeline::kCubin | pipeline::kFigures;
+        job.generation = 7;
+        pipeline::Pipeline p(test::realToolkit());
+        std::vector<std::string> heard;
+        std::optional<pipeline::CompileResult> part;
+        auto r = p.run(
+            job, {}, [&](const pipeline::CompileResult&) { heard.push_back("plain"); },
+            [&](const pipeline::CompileResult& partial) {
+                heard.push_back("ptx");
+                part = partial;
+            });
+        QVERIFY(r && r->ok);
+        QVERIFY((heard == std::vector<std::string>{"ptx", "plain"}));
+        QVERIFY(part);
+        QVERIFY(part->partial);
+        QVERIFY(!r->partial);
+        QCOMPARE(part->generation, uint64_t(7));
+        QCOMPARE(part->ptx, r->ptx);
+        QCOMPARE(part->kernels.size(), r->kernels.size());
+        QVERIFY(part->ltoIr.empty() && part->linkedPtx.empty() && part->cubin.empty());
+        QVERIFY(!r->ltoIr.empty() && !r->linkedPtx.empty() && !r->cubin.empty());
+
+        // A second job on the same Pipeline reuses both Programs: nothing is added again.
+        job.options.opt = 0;
+        auto second = p.run(job);
+        QVERIFY(second && second->ok);
+        QVERIFY(second->reusedProgram);
+        QCOMPARE(second->stageSeconds(pipeline::StageId::AddModules), 0.0);
+
+        // A PTX compile that fails has no PTX part, and says what libNVVM said.
+        job.modules[0].bytes += "\nthis is not IR\n";
+        part.reset();
+        auto failed = p.run(job, {}, {}, [&](const pipeline::CompileResult& partial) { part = partial; });
+        QVERIFY(failed);
+        QVERIFY(!failed->ok);
+        QVERIFY(!part);
+        QVERIFY(failed->hasErrors());
     }
 
     // What a teacher points at: the call of libdevice's sinf becomes the ~100 PTX lines of its

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "TestSupport.h"
+#include "engine/Compiler.h"
 #include "engine/EngineProcess.h"
 #include "engine/Messages.h"
 
@@ -373,6 +374,41 @@ private slots:
         QVERIFY(!again);
         QCOMPARE(engine.lastFailure(), EngineProcess::Failure::Cancelled);
         QVERIFY(!engine.running());
+    }
+
+    // The PTX part crosses as a reply of its own type, marked partial, with the stages running
+    // beside each announced stage.
+    void ptxPartAndStagesAlongsideCross() {
+        pipeline::CompileResult part;
+        part.generation = 9;
+        part.partial = true;
+        part.ptx = ".version 8.0\n";
+        part.diagnostics.push_back({"a.ll", 3, 1, nvvm::Severity::Warning, "w"});
+        const auto frame = *decodeFrame(encodeFrame(makePtxReply(part)));
+        QCOMPARE(frame.type, uint16_t(kPtxReply));
+        auto back = readPtxReply(frame);
+        QVERIFY(back);
+        QVERIFY(back->partial);
+        QCOMPARE(back->generation, uint64_t(9));
+        QCOMPARE(back->ptx, part.ptx);
+        QCOMPARE(back->diagnostics.size(), size_t(1));
+        QVERIFY(!readCompileReply(frame));  // not the compile reply
+        pipeline::CompileResult whole = part;
+        whole.partial = false;
+        QVERIFY(!readPtxReply(makePtxReply(whole)));  // a whole result is no PTX part
+        QVERIFY(parseCompileRequest(makeCompileRequest({}, std::nullopt, true))->ptxFirst);
+        QVERIFY(!parseCompileRequest(makeCompileRequest({}, std::nullopt))->ptxFirst);
+
+        const pipeline::StageEvent linking{pipeline::StageId::LinkLtoCubin, {},
+                                           {pipeline::StageId::CompilePtx, pipeline::StageId::LinkLtoPtx}};
+        auto stage = readProgress(*decodeFrame(encodeFrame(makeProgress(linking))));
+        QVERIFY(stage);
+        QVERIFY(*stage == linking);
+        pipeline::Job job;
+        job.modules = {{"a.ll", "x"}};
+        const auto words = engine::describeCrash(job, linking, "SIGSEGV");
+        QVERIFY2(words.find("libNVVM or nvJitLink crashed") != std::string::npos, words.c_str());
+        QVERIFY2(words.find("linking LTO-IR to cubin (nvJitLink), and compiling PTX") != std::string::npos, words.c_str());
     }
 
     void stagesCrossByTheirNames() {

@@ -160,6 +160,58 @@ private slots:
         QVERIFY(!w->output()->ptxText().contains(".entry k0"));
     }
 
+    // The PTX pane fills first, from the PTX part, while the LTO chain still works; the panes
+    // never show the PTX of one request beside the LTO of another unless the LTO pane says it
+    // is the older one; once the last of several quick edits is compiled, every pane is its.
+    void progressivePanesNeverMixRequests() {
+        auto w = makeWindow();
+        QVERIFY(w->openExample("libdevice-math"));
+        waitForReply(*w);
+        auto* out = w->output();
+        int checks = 0, partsShown = 0;
+        const auto check = [&] {
+            ++checks;
+            QVERIFY2(out->ptxGeneration() == out->ltoGeneration() || out->ltoPending(),
+                     qPrintable(QStringLiteral("PTX of %1 beside LTO of %2").arg(out->ptxGeneration()).arg(out->ltoGeneration())));
+            if (out->ltoPending()) {
+                QVERIFY2(out->ltoHeader().contains(QStringLiteral("compiling…")) ||
+                             out->ltoHeader().contains(QStringLiteral("not updated")),
+                         qPrintable(out->ltoHeader()));
+                QVERIFY(out->ltoGeneration() < out->ptxGeneration());
+            }
+        };
+        // Connected after the window's own slots: each runs once the panes show what it brought.
+        connect(w->controller(), &CompileController::ptxShown, this, [&](const EngineReply& reply) {
+            ++partsShown;
+            QCOMPARE(out->ptxGeneration(), reply.generation);
+            check();
+        });
+        connect(w->controller(), &CompileController::replyShown, this, [&] { check(); });
+        connect(w->controller(), &CompileController::lateShown, this, [&] { check(); });
+
+        auto* editor = w->editors()->editor(0);
+        const auto original = QString::fromStdString(editor->moduleText());
+        QSignalSpy shown(w->controller(), &CompileController::replyShown);
+        for (int i = 1; i <= 5; ++i) {
+            // Each edit a new Program: some answered in part, some replaced before their PTX.
+            editor->setText(original + QStringLiteral("\n; edit %1\n").arg(i));
+            w->controller()->compileNow();
+            QTest::qWait(i * 15);
+        }
+        const auto newest = w->controller()->newestGeneration();
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && shown.last().at(0).value<EngineReply>().generation == newest, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(!w->controller()->mapping(), 60000);
+        const auto last = shown.last().at(0).value<EngineReply>();
+        QVERIFY(last.result && last.result->ok);
+        QVERIFY(checks > 0);
+        QVERIFY(partsShown > 0);  // the PTX part came before the whole result
+        QVERIFY(!out->ltoPending());
+        QCOMPARE(out->ptxGeneration(), newest);
+        QCOMPARE(out->ltoGeneration(), newest);
+        QCOMPARE(out->ptxText(), QString::fromStdString(last.result->ptx));
+        QCOMPARE(out->ltoText(), QString::fromStdString(last.result->linkedPtx));
+    }
+
     void optionsChangeReusesTheProgram() {
         auto w = makeWindow();
         QVERIFY(w->openExample("libdevice-math"));

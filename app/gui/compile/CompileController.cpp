@@ -1,5 +1,7 @@
 #include "compile/CompileController.h"
 
+#include <algorithm>
+
 #include "document/WorkspaceDocument.h"
 
 namespace nvpg::gui {
@@ -13,6 +15,7 @@ CompileController::CompileController(Engine* engine, WorkspaceDocument* document
     debounce_.setInterval(400);
     connect(&debounce_, &QTimer::timeout, this, &CompileController::compileNow);
     connect(engine_, &Engine::replied, this, &CompileController::onReply);
+    connect(engine_, &Engine::ptxReplied, this, &CompileController::onPtx);
     connect(engine_, &Engine::stageStarted, this, &CompileController::onStage);
     connect(engine_, &Engine::lateReplied, this, &CompileController::onLate);
 }
@@ -69,6 +72,10 @@ void CompileController::cancel() {
 
 void CompileController::onStage(quint64 generation, const pipeline::StageEvent& stage) {
     if (!busy_ || generation != generation_) return;
+    // Stages run side by side: the one shown stays while it runs (a later one names it alongside).
+    if (!stage_.isEmpty() && std::find(stage.alongside.begin(), stage.alongside.end(), shownStage_) != stage.alongside.end())
+        return;
+    shownStage_ = stage.id;
     stage_ = QString::fromStdString(pipeline::stageWords(stage));
     emit stageChanged(stage_);
 }
@@ -87,6 +94,14 @@ void CompileController::onReply(const EngineReply& reply) {
     // The SASS and the map come after a plain reply that has PTX; one of no PTX has neither.
     lateGeneration_ = reply.result && !reply.result->ptx.empty() ? reply.generation : 0;
     emit replyShown(reply);
+}
+
+void CompileController::onPtx(const EngineReply& reply) {
+    // Only the newest request's: a part of an older one would sit beside the newer's panes.
+    if (!busy_ || reply.cancelled || !reply.result || reply.generation != generation_ ||
+        reply.generation <= cancelledUpTo_ || reply.generation == verifyGeneration_)
+        return;
+    emit ptxShown(reply);
 }
 
 void CompileController::onLate(quint64 generation, const std::shared_ptr<const pipeline::CompileResult>& result) {

@@ -54,6 +54,9 @@ signals:
     void busyChanged(bool busy);
     // A request went to the engine with the document as it is now (editors flushed into it).
     void submitted(quint64 generation, bool verifyOnly);
+    // The PTX part of the newest request (not cancelled, not a verify), before its replyShown:
+    // the PTX pane and Problems show it while the LTO outputs are being made.
+    void ptxShown(const nvpg::gui::EngineReply& reply);
     void replyShown(const nvpg::gui::EngineReply& reply);  // the newest, not cancelled
     void verified(const nvpg::gui::EngineReply& reply);    // the same, for verifyNow's request
     void cancelled();
@@ -65,6 +68,7 @@ signals:
 
 private:
     void onReply(const EngineReply& reply);
+    void onPtx(const EngineReply& reply);
     void onStage(quint64 generation, const pipeline::StageEvent& stage);
     void onLate(quint64 generation, const std::shared_ptr<const pipeline::CompileResult>& result);
     void setBusy(bool b);
@@ -77,6 +81,7 @@ private:
     QTimer debounce_;
     QElapsedTimer clock_;
     QString stage_;
+    pipeline::StageId shownStage_ = pipeline::StageId::CompilePtx;  // of stage_
     quint64 generation_ = 0;
     quint64 cancelledUpTo_ = 0;
     quint64 verifyGeneration_ = 0;  // the newest verify-only request

@@ -79,6 +79,9 @@ signals:
     // made (null after an error reply; a result whose SASS and map say why when the engine
     // ended or was stopped making them).
     void replied(const nvpg::gui::EngineReply& reply);
+    // Before `replied`, as soon as the PTX exists: its PTX part (CompileResult::partial), while
+    // the LTO outputs are still being made. A compile whose PTX failed has none.
+    void ptxReplied(const nvpg::gui::EngineReply& reply);
     void lateReplied(quint64 generation, std::shared_ptr<const nvpg::pipeline::CompileResult> result);
     // The engine started a stage of that request's compile (delivered on the UI thread).
     void stageStarted(quint64 generation, const nvpg::pipeline::StageEvent& stage);

@@ -72,6 +72,13 @@ public slots:
                     inFlight_->sentAt = compiler_->lastSent();
                 }
                 emit replied(early);
+            },
+            [&](const pipeline::CompileResult& partial) {
+                if (cancel->cancelled()) return;
+                EngineReply part;
+                part.generation = job.generation;
+                part.result = std::make_shared<const pipeline::CompileResult>(partial);
+                emit ptxReplied(part);
             });
         enginePid_.store(compiler_->enginePid());
         {
@@ -118,6 +125,7 @@ public:
 
 signals:
     void replied(const nvpg::gui::EngineReply& reply);
+    void ptxReplied(const nvpg::gui::EngineReply& reply);
     void stageStarted(quint64 generation, const nvpg::pipeline::StageEvent& stage);
     void lateReplied(quint64 generation, std::shared_ptr<const nvpg::pipeline::CompileResult> result);
 
@@ -219,6 +227,7 @@ SupervisedEngine::SupervisedEngine(std::shared_ptr<const toolkit::Toolkit> toolk
     connect(worker_, &CompileWorker::replied, this, &Engine::replied, Qt::QueuedConnection);
     connect(worker_, &CompileWorker::stageStarted, this, &Engine::stageStarted, Qt::QueuedConnection);
     connect(worker_, &CompileWorker::lateReplied, this, &Engine::lateReplied, Qt::QueuedConnection);
+    connect(worker_, &CompileWorker::ptxReplied, this, &Engine::ptxReplied, Qt::QueuedConnection);
     thread_.start();
 
     runThread_.setObjectName("nvpg-run");

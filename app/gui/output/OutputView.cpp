@@ -391,8 +391,30 @@ OutputView::OutputView(QWidget* parent) : QWidget(parent) {
 
 OutputView::~OutputView() = default;
 
+void OutputView::showPtx(const EngineReply& reply) {
+    if (!reply.result || reply.result->ptx.empty()) return;
+    stale_ = false;
+    ptxFailure_.clear();
+    ltoFailure_.clear();
+    result_ = reply.result;
+    diffStale_ = true;
+    summary_ = pipeline::summarizeResult(*result_, ltoUnavailable_.toStdString());
+    ptxGeneration_ = reply.generation;
+    if (ltoGeneration_ != ptxGeneration_)
+        ltoMark_ = ltoGeneration_ ? tr("compiling… (showing the previous compile's)") : tr("compiling…");
+    updateHeaders();
+    fillFiguresTable(ptxFigures_, ptxFiguresCaption_, summary_.ptx.figures);
+    setPaneText(ptxEdit_, fromStd(result_->ptx));
+    ptxStack_->setCurrentWidget(ptxEdit_);
+    updateActions();
+    if (diffMode()) refreshDiff();
+    showBanner({});
+}
+
 void OutputView::showReply(const EngineReply& reply) {
     stale_ = false;
+    // A reply that replaces no pane leaves a PTX part's older LTO panes marked.
+    if (!ltoMark_.isEmpty()) ltoMark_ = tr("not updated: this compile made no LTO output (see Problems)");
     if (!reply.result) {
         ptxFailure_.clear();
         ltoFailure_.clear();
@@ -414,6 +436,7 @@ void OutputView::showReply(const EngineReply& reply) {
         return;
     }
     showResult(reply.result);
+    ptxGeneration_ = ltoGeneration_ = reply.generation;
     // A later stage that failed (a link, the cubin) leaves this compile's PTX to look at.
     showBanner(fromStd(pipeline::failureSummary(r)), /*olderOutput=*/false);
 }
@@ -444,6 +467,7 @@ void OutputView::showBanner(const QString& text, bool olderOutput) {
 
 void OutputView::showResult(const std::shared_ptr<const pipeline::CompileResult>& result) {
     result_ = result;
+    ltoMark_.clear();
     diffStale_ = true;
     const auto& r = *result_;
     summary_ = pipeline::summarizeResult(r, ltoUnavailable_.toStdString());
@@ -479,6 +503,8 @@ void OutputView::clear() {
     ptxFailure_.clear();
     ltoFailure_.clear();
     stale_ = false;
+    ltoMark_.clear();
+    ptxGeneration_ = ltoGeneration_ = 0;
     diffStale_ = true;
     showBanner({});
     setPaneText(ptxEdit_, {});
@@ -567,6 +593,8 @@ QString OutputView::mapNote(inspect::MappedOutput output) const {
 // The SASS pane: its text, or why there is none; its header and per-kernel table come from
 // nvdisasm's listing and the figures of the same cubin.
 void OutputView::updateSassPane() {
+    // A PTX part has no SASS yet: the older compile's stays, marked, until this one's comes.
+    if (result_ && result_->partial) return;
     pipeline::FiguresTable table;
     if (!result_) {
         sassHeader_->setText(tr("SASS"));
@@ -691,6 +719,14 @@ void OutputView::updateHeaders() {
     mark(ptxHeader_, ptxFailure_);
     mark(ltoHeader_, ltoFailure_);
     mark(sassHeader_, {});
+    // The older compile's LTO and SASS beside a newer PTX: greyed, and saying it.
+    if (!ltoMark_.isEmpty()) {
+        for (auto* header : {ltoHeader_, sassHeader_}) {
+            header->setText(header == ltoHeader_ ? tr("LTO · %1").arg(ltoMark_) : tr("SASS · %1").arg(ltoMark_));
+            header->setProperty("stale", true);
+            header->setStyleSheet(QStringLiteral("color: palette(mid);"));
+        }
+    }
 }
 
 void OutputView::updateFigures() {

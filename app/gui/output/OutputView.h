@@ -41,6 +41,14 @@ public:
 
     // Fills both panes from a reply; an error reply keeps the last output and says why on top.
     void showReply(const EngineReply& reply);
+    // The PTX part of a newer compile (Engine::ptxReplied): the PTX pane shows it, and the LTO
+    // and SASS panes, still the older compile's, say so in their headers (ltoPending) until
+    // showReply brings this compile's.
+    void showPtx(const EngineReply& reply);
+    bool ltoPending() const { return !ltoMark_.isEmpty(); }
+    // The request whose output each pane shows (EngineReply::generation; 0 before any).
+    quint64 ptxGeneration() const { return ptxGeneration_; }
+    quint64 ltoGeneration() const { return ltoGeneration_; }
     // The complete result of the reply on screen, once its SASS is made (Engine::lateReplied).
     void showLate(const std::shared_ptr<const pipeline::CompileResult>& result);
     void clear();
@@ -142,6 +150,9 @@ private:
     QString ptxFailure_, ltoFailure_;
     bool stale_ = false;
     QString staleWhy_;
+    // While the LTO and SASS panes are of an older compile than the PTX pane: what their headers say.
+    QString ltoMark_;
+    quint64 ptxGeneration_ = 0, ltoGeneration_ = 0;
     QString exportBase_ = QStringLiteral("program");
     QString exportDir_;
 

@@ -231,6 +231,7 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
         if (!modified && journal_) journal_->clear();
     });
     connect(controller_, &CompileController::replyShown, this, &MainWindow::showReply);
+    connect(controller_, &CompileController::ptxShown, this, &MainWindow::showPtx);
     links_ = new LineMapLinks(editors_, output_, document_, this);
     // The SASS first: the map's bands are laid on its text.
     connect(controller_, &CompileController::lateShown, this,
@@ -802,6 +803,14 @@ void MainWindow::showReply(const EngineReply& reply) {
     }
     busyLabel_->setText(r.ok ? tr("Compiled in %1 s%2").arg(r.seconds, 0, 'f', 2).arg(warnings ? tr(", %n warning(s)", "", warnings) : QString())
                              : tr("%n error(s)", "", errors));
+}
+
+// The PTX part: its pane and libNVVM's problems now; the LTO panes say theirs is coming.
+void MainWindow::showPtx(const EngineReply& reply) {
+    output_->showPtx(reply);
+    links_->resultShown(controller_->lineMap());  // the old map is of the old PTX
+    int errors = 0, warnings = 0;
+    showDiagnostics(reply, tr("Not compiled: %1"), errors, warnings);
 }
 
 // A verify leaves the outputs and the Runs dock alone: it made nothing to show there.

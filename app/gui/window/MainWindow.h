@@ -104,6 +104,7 @@ private:
     void queryGpu();
     bool maybeSave();
     void showReply(const EngineReply& reply);
+    void showPtx(const EngineReply& reply);
     void showVerified(const EngineReply& reply);
     // Problems and the editors show the reply's diagnostics, counted into errors and warnings;
     // without a result its error is shown instead (the status bar: notDone with it) and false.
