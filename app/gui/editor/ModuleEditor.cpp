@@ -651,6 +651,9 @@ QMenu* ModuleEditor::offerFixes(int line) {
 }
 
 void ModuleEditor::goTo(int line, int column) {
+    // A completion list left open would, on the next Enter, replace everything from where it
+    // opened to the new caret with its entry.
+    if (isListActive()) cancelList();
     const int l = std::clamp(line, 1, std::max(1, lines())) - 1;
     SendScintilla(SCI_ENSUREVISIBLEENFORCEPOLICY, l);
     const long lineEnd = SendScintilla(SCI_GETLINEENDPOSITION, l);
