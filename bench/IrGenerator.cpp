@@ -1,5 +1,7 @@
 #include "IrGenerator.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace nvpg::bench {
@@ -181,6 +183,17 @@ std::string generateModule(int kernels, bool libdevice) {
         s += fmt::format("!{} = !{{{} @k{}, !\"kernel\", i32 1}}\n", k, signature(k), k);
     s += fmt::format("!{} = !{{i32 2, i32 0}}\n", kernels);
     return s;
+}
+
+int kernelsForLines(int lines, bool libdevice) {
+    // Counted on the text itself, so it stays right when the kernels' shapes change: the header
+    // (the first line plus declarations), then per kernel its text and its annotation line, and
+    // the three metadata lines that do not grow.
+    auto count = [](const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); };
+    int total = count(generateModule(1, libdevice)) - count(kernel(0, libdevice)) - 1;
+    int k = 0;
+    while (total < lines) total += count(kernel(k++, libdevice)) + 1;
+    return std::max(k, 1);
 }
 
 }  // namespace nvpg::bench

@@ -11,4 +11,7 @@ namespace nvpg::bench {
 // so the module needs libdevice linked (lazily) to compile.
 std::string generateModule(int kernels, bool libdevice);
 
+// The fewest kernels for which generateModule's text has at least `lines` lines.
+int kernelsForLines(int lines, bool libdevice);
+
 }  // namespace nvpg::bench

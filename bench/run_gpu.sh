@@ -38,7 +38,7 @@ bench process "$build/bench/nvpg_bench_process" --runs "$reps" --nvpg "$nvpg"
 bench warm "$build/bench/nvpg_bench_warm" --repetitions "$reps" --nvpg "$nvpg"
 bench cache "$build/bench/nvpg_bench_cache" --repetitions 5 --kernels 300
 bench progressive "$build/bench/nvpg_bench_progressive" --repetitions "$reps" --nvpg "$nvpg"
-bench large "$build/bench/nvpg_bench_large_module"
+bench large "$build/bench/nvpg_bench_large"
 
 echo
 echo "== issue 14's goals (logs in $out) =="

@@ -7,6 +7,7 @@
 #include "editor/ModuleEditor.h"
 #include "editor/NvvmLexer.h"
 #include "editor/PtxLexer.h"
+#include "TestSupport.h"
 
 using namespace nvpg::gui;
 using B = QsciScintillaBase;
@@ -118,6 +119,40 @@ struct Styled {
 
 constexpr int kBase = B::SC_FOLDLEVELBASE;
 constexpr int kHeader = B::SC_FOLDLEVELHEADERFLAG;
+
+// Styles and fold levels of every line of `e`, once it is styled to the end.
+struct Styling {
+    QByteArray styles;
+    std::vector<int> folds;
+    bool operator==(const Styling&) const = default;
+};
+Styling stylingOf(QsciScintilla& e) {
+    // On from where styling stopped, with the state carried there: SCI_COLOURISE from 0 would
+    // start over and prove nothing.
+    e.SendScintilla(B::SCI_COLOURISE, static_cast<unsigned long>(e.SendScintilla(B::SCI_GETENDSTYLED)), -1L);
+    Styling s;
+    const long n = e.SendScintilla(B::SCI_GETLENGTH);
+    for (long i = 0; i < n; ++i) s.styles += char(e.SendScintilla(B::SCI_GETSTYLEAT, i));
+    for (int l = 0; l < e.lines(); ++l) s.folds.push_back(int(e.SendScintilla(B::SCI_GETFOLDLEVEL, l)));
+    return s;
+}
+// The same text styled from scratch by a new lexer of the same kind: what incremental styling
+// must come to.
+template <class Lexer>
+Styling freshStyling(const QByteArray& text) {
+    Styled fresh(new Lexer, text);
+    return stylingOf(fresh.editor);
+}
+long styledBytes(QsciScintilla& e) {
+    if (auto* l = qobject_cast<NvvmLexer*>(e.lexer())) return l->styledBytes();
+    if (auto* l = qobject_cast<PtxLexer*>(e.lexer())) return l->styledBytes();
+    return -1;
+}
+// Bytes in 0-based lines [first, last] of `e`.
+long bytesOfLines(QsciScintilla& e, int first, int last) {
+    return e.SendScintilla(B::SCI_POSITIONFROMLINE, std::min(last + 1, e.lines())) -
+           e.SendScintilla(B::SCI_POSITIONFROMLINE, first);
+}
 
 }  // namespace
 
@@ -422,6 +457,68 @@ private slots:
         QCOMPARE(editor.SendScintilla(B::SCI_GETSTYLEAT, lastLineStart), long(NvvmLexer::Comment));
         QCOMPARE(editor.SendScintilla(B::SCI_GETSTYLEAT, static_cast<long>(ir.lastIndexOf("fmul"))),
                  long(NvvmLexer::Instruction));
+    }
+    // Typing into a large module restyles the lines from the edit to the end of the screen, not
+    // the text before or after; and what it leaves (styles, fold levels, the state carried into
+    // the lines styled later) is what styling the edited text from scratch gives. The typed `}`
+    // closes the function early, so every line after it is styled from a changed state.
+    void typingRestylesAWindowOnly() {
+        const auto module = nvpg::test::manyKernelsModule(1300);
+        ModuleEditor editor;
+        editor.setModule(module.bytes, false);
+        QVERIFY(editor.lines() > 20000);
+        editor.resize(800, 600);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        int body = editor.lines() / 2;  // a line inside a function, in the middle
+        while (!editor.text(body).startsWith("  %v = load")) ++body;
+        editor.setFocus();
+        editor.goTo(body + 1, 1);
+        // Styled up to the screen (in steps, the module being large) before the key comes.
+        const long screenEnd = editor.SendScintilla(B::SCI_POSITIONFROMLINE, body + 1);
+        QTRY_VERIFY(editor.SendScintilla(B::SCI_GETENDSTYLED) >= screenEnd);
+        QCoreApplication::processEvents();
+        const long before = styledBytes(editor);
+        QTest::keyClicks(&editor, "}");
+        editor.repaint();
+        QCoreApplication::processEvents();
+        const long restyled = styledBytes(editor) - before;
+        // A screen of 600 px holds fewer than 60 lines; the edit's line and those under it are
+        // what a pass may cover.
+        const long window = bytesOfLines(editor, body, body + 60);
+        QVERIFY2(restyled > 0 && restyled <= window,
+                 qPrintable(QStringLiteral("%1 bytes restyled, a screen from the edit is %2, the text %3")
+                                .arg(restyled)
+                                .arg(window)
+                                .arg(editor.length())));
+        QCOMPARE(editor.SendScintilla(B::SCI_GETFOLDLEVEL, body + 1), long(kBase));
+        const QByteArray text = QByteArray::fromStdString(editor.moduleText());
+        QVERIFY(stylingOf(editor) == freshStyling<NvvmLexer>(text));
+    }
+
+    // The same for PTX, whose lines carry more state: a `/*` inserted in the middle comments out
+    // what follows, a pass restyles only as far as asked, and styling on from there gives what a
+    // fresh lexer gives.
+    void ptxEditRestylesAWindowOnly() {
+        QByteArray ptx;
+        for (int k = 0; ptx.count('\n') < 20000; ++k) ptx += QByteArray(kPtx).replace("kernel", "kernel" + QByteArray::number(k));
+        Styled s(new PtxLexer, ptx);
+        const int line = s.editor.lines() / 2;
+        const long at = s.editor.SendScintilla(B::SCI_POSITIONFROMLINE, line);
+        const long before = styledBytes(s.editor);
+        s.editor.SendScintilla(B::SCI_INSERTTEXT, static_cast<unsigned long>(at), "/*");
+        const long screenEnd = s.editor.SendScintilla(B::SCI_POSITIONFROMLINE, line + 50);
+        // As a paint asks after an edit: from where styling stopped (the edit) to the screen's end.
+        QCOMPARE(s.editor.SendScintilla(B::SCI_GETENDSTYLED), at);
+        s.editor.SendScintilla(B::SCI_COLOURISE, static_cast<unsigned long>(at), screenEnd);
+        const long restyled = styledBytes(s.editor) - before;
+        QVERIFY2(restyled > 0 && restyled <= bytesOfLines(s.editor, line, line + 50), qPrintable(QString::number(restyled)));
+        int later = line + 10;  // a line under the `/*` that is not empty: comment now
+        while (s.editor.SendScintilla(B::SCI_LINELENGTH, later) <= 1) ++later;
+        QCOMPARE(s.editor.SendScintilla(B::SCI_GETSTYLEAT, s.editor.SendScintilla(B::SCI_POSITIONFROMLINE, later)),
+                 long(PtxLexer::Comment));
+        const QByteArray text = s.editor.text().toUtf8();
+        QVERIFY(stylingOf(s.editor) == freshStyling<PtxLexer>(text));
     }
 };
 

@@ -100,11 +100,48 @@ Journal::Journal() {
 }
 
 Journal::~Journal() {
+    waitForWriter();
+    if (writer_.joinable()) writer_.join();
     QFile::remove(file_);
     if (lock_) lock_->unlock();
 }
 
 support::Status Journal::write(const workspace::Workspace& ws, const QString& workspacePath, const QByteArray& diskHash) {
+    waitForWriter();
+    return writeNow(ws, workspacePath, diskHash);
+}
+
+void Journal::writeInBackground(workspace::Workspace ws, const QString& workspacePath, const QByteArray& diskHash,
+                                std::function<void(const support::Status&)> done) {
+    std::unique_lock lock(mutex_);
+    pending_ = Pending{std::move(ws), workspacePath, diskHash, std::move(done)};
+    if (writing_) return;  // the writer takes it when it is done with the one in hand
+    writing_ = true;
+    lock.unlock();
+    if (writer_.joinable()) writer_.join();  // it has finished: writing_ was false
+    writer_ = std::thread([this] {
+        std::unique_lock lock(mutex_);
+        while (pending_) {
+            Pending job = std::move(*pending_);
+            pending_.reset();
+            lock.unlock();
+            const auto status = writeNow(job.ws, job.workspacePath, job.diskHash);
+            if (job.done) job.done(status);
+            lock.lock();
+        }
+        writing_ = false;
+        idle_.notify_all();
+    });
+}
+
+void Journal::waitForWriter() {
+    std::unique_lock lock(mutex_);
+    pending_.reset();
+    idle_.wait(lock, [this] { return !writing_; });
+}
+
+support::Status Journal::writeNow(const workspace::Workspace& ws, const QString& workspacePath,
+                                  const QByteArray& diskHash) {
     const nlohmann::json j = {{"format", kFormat},
                               {"version", kVersion},
                               {"workspace_path", workspacePath.toStdString()},
@@ -122,7 +159,10 @@ support::Status Journal::write(const workspace::Workspace& ws, const QString& wo
     return {};
 }
 
-void Journal::clear() { QFile::remove(file_); }
+void Journal::clear() {
+    waitForWriter();
+    QFile::remove(file_);
+}
 
 QList<Journal::Entry> Journal::orphans() {
     QList<Entry> found;

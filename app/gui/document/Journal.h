@@ -1,6 +1,11 @@
 #pragma once
 
+#include <condition_variable>
+#include <functional>
 #include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 #include <QDateTime>
 #include <QList>
@@ -46,13 +51,35 @@ public:
     // Writes atomically (a temporary file renamed over the last journal), with the permissions
     // of the workspace file at `workspacePath` (0600 when there is none).
     support::Status write(const workspace::Workspace& ws, const QString& workspacePath, const QByteArray& diskHash);
+    // The same on a worker thread, for a workspace too large to serialize between two key
+    // presses: `done` gets the outcome there. A write still waiting when the next one comes is
+    // replaced by it; write() and clear() wait for the one in progress and drop the waiting one.
+    void writeInBackground(workspace::Workspace ws, const QString& workspacePath, const QByteArray& diskHash,
+                           std::function<void(const support::Status&)> done);
+    // Module text above this many bytes in all is journaled by writeInBackground: a 200,000-line
+    // module (8 MB) takes tens of ms to turn into JSON and write, a stall a typist feels.
+    static constexpr size_t kBackgroundBytes = size_t(1) << 20;
     // Nothing unsaved any more: the journal file goes (the lock stays until the end).
     void clear();
     QString file() const { return file_; }
 
 private:
+    struct Pending {
+        workspace::Workspace ws;
+        QString workspacePath;
+        QByteArray diskHash;
+        std::function<void(const support::Status&)> done;
+    };
+    support::Status writeNow(const workspace::Workspace& ws, const QString& workspacePath, const QByteArray& diskHash);
+    void waitForWriter();  // drops the waiting write; returns when none is in progress
+
     QString file_;
     std::unique_ptr<QLockFile> lock_;
+    std::mutex mutex_;
+    std::condition_variable idle_;
+    std::optional<Pending> pending_;
+    bool writing_ = false;
+    std::thread writer_;
 };
 
 }  // namespace nvpg::gui

@@ -170,10 +170,10 @@ void WorkspaceDocument::setLazy(int i, bool lazy) {
     setModified(true);
 }
 
-void WorkspaceDocument::setModuleText(int i, const std::string& text) {
+void WorkspaceDocument::setModuleText(int i, std::string_view text) {
     auto& m = ws_.modules.at(size_t(i));
     if (m.bytes == text) return;
-    m.bytes = text;
+    m.bytes.assign(text);
     setModified(true);
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <string_view>
+
 #include <QObject>
 #include <QString>
 
@@ -66,7 +68,7 @@ public:
     void setLazy(int i, bool lazy);
 
     // Content edits.
-    void setModuleText(int i, const std::string& text);  // no signal: editors are the source
+    void setModuleText(int i, std::string_view text);  // no signal: editors are the source
     void setOptions(const nvvm::Options& options);
     void setLibdevice(bool on);
     void setVerify(bool on);

@@ -76,7 +76,7 @@ void EditorArea::flush() {
     for (size_t i = 0; i < editors_.size(); ++i) {
         if (!editors_[i] || !dirty_[i] || editors_[i]->isBitcodeView()) continue;
         const int module = document_->indexOf(pages_[i]->property("moduleName").toString());
-        if (module >= 0) document_->setModuleText(module, editors_[i]->moduleText());
+        if (module >= 0) document_->setModuleText(module, editors_[i]->moduleTextView());
         dirty_[i] = false;
     }
 }

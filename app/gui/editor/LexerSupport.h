@@ -14,11 +14,11 @@ namespace nvpg::gui::lexer_support {
 // line from the state the previous one left in Scintilla's line state, and the styles go back in
 // a single SCI_SETSTYLINGEX rather than one message per token.
 //   perLine(std::string_view text, char* styles, int& state) -> fold level
-// `text` holds no line end; line ends are given style 0.
+// `text` holds no line end; line ends are given style 0. Returns the number of bytes styled.
 template <class PerLine>
-void styleLines(QsciLexerCustom& lexer, int start, int end, PerLine perLine) {
+long styleLines(QsciLexerCustom& lexer, int start, int end, PerLine perLine) {
     QsciScintilla* ed = lexer.editor();
-    if (!ed || end <= start) return;
+    if (!ed || end <= start) return 0;
     using B = QsciScintillaBase;
     const long length = ed->SendScintilla(B::SCI_GETLENGTH);
     if (end > length) end = static_cast<int>(length);
@@ -29,7 +29,7 @@ void styleLines(QsciLexerCustom& lexer, int start, int end, PerLine perLine) {
     const long rangeEnd = lastLine + 1 < lineCount
                               ? ed->SendScintilla(B::SCI_POSITIONFROMLINE, lastLine + 1)
                               : length;
-    if (rangeEnd <= rangeStart) return;
+    if (rangeEnd <= rangeStart) return 0;
 
     QByteArray text(static_cast<int>(rangeEnd - rangeStart) + 1, '\0');
     ed->SendScintilla(B::SCI_GETTEXTRANGE, rangeStart, rangeEnd, text.data());
@@ -53,6 +53,7 @@ void styleLines(QsciLexerCustom& lexer, int start, int end, PerLine perLine) {
     }
     lexer.startStyling(static_cast<int>(rangeStart));
     ed->SendScintilla(B::SCI_SETSTYLINGEX, static_cast<uintptr_t>(n), styles.constData());
+    return n;
 }
 
 inline bool isDigit(char c) {

@@ -385,6 +385,7 @@ void ModuleEditor::loadBytes(const QByteArray& bytes) {
     SendScintilla(SCI_SETUNDOCOLLECTION, 0UL);
     SendScintilla(SCI_CLEARALL);
     SendScintilla(SCI_APPENDTEXT, static_cast<uintptr_t>(bytes.size()), bytes.constData());
+    SendScintilla(SCI_SETIDLESTYLING, lines() >= kIdleStylingLines ? SC_IDLESTYLING_TOVISIBLE : SC_IDLESTYLING_NONE);
     SendScintilla(SCI_SETUNDOCOLLECTION, 1UL);
     SendScintilla(SCI_EMPTYUNDOBUFFER);
     setModified(false);
@@ -418,11 +419,15 @@ void ModuleEditor::setModule(const std::string& bytes, bool bitcode) {
 }
 
 std::string ModuleEditor::moduleText() const {
+    return std::string(moduleTextView());
+}
+
+std::string_view ModuleEditor::moduleTextView() const {
     if (bitcode_) return bitcodeBytes_;
     const long length = SendScintilla(SCI_GETLENGTH);
     if (length <= 0) return {};
     const char* data = static_cast<const char*>(SendScintillaPtrResult(SCI_GETCHARACTERPOINTER));
-    return std::string(data, static_cast<size_t>(length));
+    return std::string_view(data, static_cast<size_t>(length));
 }
 
 void ModuleEditor::clearMarks() {
@@ -646,6 +651,9 @@ QMenu* ModuleEditor::offerFixes(int line) {
 }
 
 void ModuleEditor::goTo(int line, int column) {
+    // A completion list left open would, on the next Enter, replace everything from where it
+    // opened to the new caret with its entry.
+    if (isListActive()) cancelList();
     const int l = std::clamp(line, 1, std::max(1, lines())) - 1;
     SendScintilla(SCI_ENSUREVISIBLEENFORCEPOLICY, l);
     const long lineEnd = SendScintilla(SCI_GETLINEENDPOSITION, l);

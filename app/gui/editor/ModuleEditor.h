@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <Qsci/qsciscintilla.h>
@@ -40,6 +41,9 @@ public:
     // original bytes).
     void setModule(const std::string& bytes, bool bitcode);
     std::string moduleText() const;
+    // The same bytes in place, valid until the next edit: a flush of a large module compares and
+    // copies them once instead of copying them twice.
+    std::string_view moduleTextView() const;
     bool isBitcodeView() const { return bitcode_; }
 
     // This module's problems; earlier ones are cleared. Lines and columns are 1-based.
@@ -73,6 +77,11 @@ public:
     // Annotation boxes under lines push the code below them down: while the user is typing (a
     // key within this many ms, or a completion list open) new ones wait.
     static constexpr int kAnnotationPauseMs = 1000;
+    // From this many lines on, a jump far ahead (Ctrl+End, Go to Line) styles the text up to the
+    // new screen in steps between events (Scintilla's idle styling) instead of in one go: 100,000
+    // lines styled at once hold the window for a tenth of a second or more. Smaller modules are
+    // styled before they are painted, as always.
+    static constexpr int kIdleStylingLines = 20000;
     // A bitcode module's llvm-dis-14 text as shown (without the read-only header), for Convert to
     // Text; nullopt for a text module or when no disassembly could be made.
     std::optional<std::string> disassembly() const;

@@ -180,7 +180,7 @@ const char* NvvmLexer::wordCharacters() const {
 }
 
 void NvvmLexer::styleText(int start, int end) {
-    lexer_support::styleLines(*this, start, end,
+    styledBytes_ += lexer_support::styleLines(*this, start, end,
                               [](std::string_view text, char* styles, int& state) {
                                   bool inside = (state & 1) != 0;
                                   int level = 0;

@@ -42,6 +42,9 @@ public:
     QFont defaultFont(int style) const override;
     const char* wordCharacters() const override;
     void styleText(int start, int end) override;
+    // Bytes styled so far (what every styleText pass covered), so that tests can see that an edit
+    // restyles a window around it and not the whole text.
+    long styledBytes() const { return styledBytes_; }
 
     // One line's styles (one per byte of `line`, which holds no line end). `insideFunction`
     // says whether the line starts in a function body and is updated to whether the next does;
@@ -52,6 +55,7 @@ public:
 
 private:
     QFont font_;
+    long styledBytes_ = 0;
 };
 
 }  // namespace nvpg::gui

@@ -177,7 +177,7 @@ const char* PtxLexer::wordCharacters() const {
 }
 
 void PtxLexer::styleText(int start, int end) {
-    lexer_support::styleLines(*this, start, end,
+    styledBytes_ += lexer_support::styleLines(*this, start, end,
                               [](std::string_view text, char* styles, int& packed) {
                                   LineState state = LineState::unpack(packed);
                                   const int level = styleLine(text, styles, state);

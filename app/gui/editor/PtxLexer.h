@@ -38,6 +38,9 @@ public:
     QFont defaultFont(int style) const override;
     const char* wordCharacters() const override;
     void styleText(int start, int end) override;
+    // Bytes styled so far (what every styleText pass covered), so that tests can see that an edit
+    // restyles a window around it and not the whole text.
+    long styledBytes() const { return styledBytes_; }
 
     // What one line leaves for the next.
     struct LineState {
@@ -52,6 +55,7 @@ public:
 
 private:
     QFont font_;
+    long styledBytes_ = 0;
 };
 
 }  // namespace nvpg::gui

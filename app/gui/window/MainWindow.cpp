@@ -355,7 +355,22 @@ void MainWindow::writeJournal() {
         journal_->clear();
         return;
     }
-    if (auto st = journal_->write(document_->workspace(), document_->path(), document_->diskHash()); !st)
+    const auto& ws = document_->workspace();
+    size_t bytes = 0;
+    for (const auto& m : ws.modules) bytes += m.bytes.size();
+    if (bytes > Journal::kBackgroundBytes) {
+        // A copy goes to the writer; the UI thread does not wait for the JSON or the disk.
+        QPointer<MainWindow> self(this);
+        journal_->writeInBackground(ws, document_->path(), document_->diskHash(), [self](const support::Status& st) {
+            if (st) return;
+            const QString message = QString::fromStdString(st.error().message);
+            QMetaObject::invokeMethod(qApp, [self, message] {
+                if (self) self->statusBar()->showMessage(message, 10000);
+            });
+        });
+        return;
+    }
+    if (auto st = journal_->write(ws, document_->path(), document_->diskHash()); !st)
         statusBar()->showMessage(QString::fromStdString(st.error().message), 10000);
 }
 
