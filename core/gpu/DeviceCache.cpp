@@ -84,11 +84,13 @@ std::filesystem::path deviceCacheFile() {
 }
 
 support::Result<LocalGpus> localGpus(const toolkit::Toolkit& toolkit, const LocalGpuSource& source) {
-    const auto identity = gpuIdentity(source.procRoot);
+    const auto identity = gpuIdentity(source.procRoot, source.sysRoot);
     if (identity.empty())
         return support::makeError(support::ErrorKind::Environment,
-                                  fmt::format("no NVIDIA driver: {} is not there, so there is no GPU to use",
-                                              (source.procRoot / "version").string()));
+                                  fmt::format("no NVIDIA driver: neither {} nor an NVIDIA PCI device in {} is "
+                                              "there, so there is no GPU to use",
+                                              (source.procRoot / "version").string(),
+                                              (source.sysRoot / "bus/pci/devices").string()));
     const auto file = source.cacheFile.empty() ? deviceCacheFile()
                       : source.cacheFile == "-" ? std::filesystem::path() : source.cacheFile;
     if (!file.empty())

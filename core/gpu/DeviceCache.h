@@ -21,6 +21,7 @@ struct LocalGpus {
 // Where the local GPUs are learnt from; the defaults are the machine's, the rest is for tests.
 struct LocalGpuSource {
     std::filesystem::path procRoot = "/proc/driver/nvidia";  // gpuIdentity's
+    std::filesystem::path sysRoot = "/sys";                  // gpuIdentity's, without procRoot
     // The cache file; empty: the default, deviceCacheFile(). "-": no cache file at all.
     std::filesystem::path cacheFile;
     // Asks the CUDA driver (cuInit: about 220 ms on an H200 machine); default: `toolkit`'s driver.

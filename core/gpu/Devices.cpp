@@ -42,9 +42,40 @@ support::Result<std::vector<DeviceInfo>> listDevices(const toolkit::Driver& driv
     return out;
 }
 
-std::string gpuIdentity(const std::filesystem::path& root) {
+namespace {
+
+std::string trimmed(std::string s) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+    return s;
+}
+
+// The sysfs form of gpuIdentity, for where /proc/driver/nvidia is hidden.
+std::string sysfsIdentity(const std::filesystem::path& sysRoot) {
+    constexpr support::SizeLimit kSmall{uint64_t(1) << 12, "a sysfs attribute"};
+    std::vector<std::string> gpus;
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(sysRoot / "bus/pci/devices", ec), end; !ec && it != end;
+         it.increment(ec)) {
+        auto vendor = support::readFile(it->path() / "vendor", kSmall);
+        auto cls = support::readFile(it->path() / "class", kSmall);
+        // NVIDIA's vendor id; display controllers only (0x03xxxx: VGA, 3D), not its bridges or audio.
+        if (!vendor || trimmed(*vendor) != "0x10de" || !cls || cls->rfind("0x03", 0) != 0) continue;
+        auto device = support::readFile(it->path() / "device", kSmall);
+        gpus.push_back(it->path().filename().string() + " " + (device ? trimmed(*device) : "?"));
+    }
+    if (gpus.empty()) return {};
+    std::sort(gpus.begin(), gpus.end());
+    auto module = support::readFile(sysRoot / "module/nvidia/version", kSmall);
+    std::string out = "sysfs; nvidia module " + (module ? trimmed(*module) : std::string("?"));
+    for (const auto& g : gpus) out += "\n[" + g + "]";
+    return out;
+}
+
+}  // namespace
+
+std::string gpuIdentity(const std::filesystem::path& root, const std::filesystem::path& sysRoot) {
     auto version = support::readFile(root / "version", {uint64_t(1) << 16, "the NVIDIA driver's version file"});
-    if (!version) return {};
+    if (!version) return sysfsIdentity(sysRoot);
     std::string out = *version;
     std::vector<std::filesystem::path> gpus;
     std::error_code ec;

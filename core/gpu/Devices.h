@@ -23,9 +23,13 @@ support::Result<std::vector<DeviceInfo>> listDevices(const toolkit::Driver& driv
 
 // What identifies this machine's NVIDIA GPUs and driver, read from the kernel driver's files
 // (`/proc/driver/nvidia/version` and each `gpus/*/information`), without the CUDA driver: no
-// cuInit, no context, a few file reads. Equal strings mean the same driver and the same GPUs in
-// the same slots, so what was learnt from the CUDA driver about them (the default arch) still
-// holds. Empty when there is no NVIDIA kernel driver. `root` is for tests.
-std::string gpuIdentity(const std::filesystem::path& root = "/proc/driver/nvidia");
+// cuInit, no context, a few file reads. Where /proc/driver/nvidia is not there (containers often
+// hide it; the H200 machine's does), sysfs names them: the module's version
+// (`/sys/module/nvidia/version`) and each PCI device of NVIDIA's vendor id with its device id.
+// Equal strings mean the same driver and the same GPUs in the same slots, so what was learnt
+// from the CUDA driver about them (the default arch) still holds. Empty when neither shows an
+// NVIDIA GPU. The roots are for tests.
+std::string gpuIdentity(const std::filesystem::path& root = "/proc/driver/nvidia",
+                        const std::filesystem::path& sysRoot = "/sys");
 
 }  // namespace nvpg::gpu

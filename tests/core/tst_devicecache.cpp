@@ -30,6 +30,8 @@ struct Machine {
     QTemporaryDir dir;
     fs::path root = fs::path(dir.path().toStdString()) / "proc";
     fs::path cache = fs::path(dir.path().toStdString()) / "cache" / "gpus.json";
+    // An empty sysfs unless a test fills it: the real /sys of a machine with a GPU must not count.
+    fs::path sys = fs::path(dir.path().toStdString()) / "sys";
     int asked = 0;
     bool driverWorks = true;
 
@@ -40,6 +42,7 @@ struct Machine {
     gpu::LocalGpuSource source() {
         gpu::LocalGpuSource s;
         s.procRoot = root;
+        s.sysRoot = sys;
         s.cacheFile = cache;
         s.askDriver = [this]() -> support::Result<gpu::LocalGpus> {
             ++asked;
@@ -92,6 +95,34 @@ private slots:
             QVERIFY(again->fromCache);
         }
         QCOMPARE(m.asked, 1);  // no driver call after the first
+    }
+
+    // Where /proc/driver/nvidia is hidden (containers; the H200 machine), sysfs names the GPUs:
+    // the arch is still the GPU's, learnt once, and a changed module version asks again.
+    void sysfsNamesTheGpusWhereProcIsHidden() {
+        Machine m;
+        fs::remove_all(m.root);
+        const auto dev = m.sys / "bus/pci/devices/0000:19:00.0";
+        write(dev / "vendor", "0x10de\n");
+        write(dev / "class", "0x030200\n");
+        write(dev / "device", "0x2335\n");
+        write(m.sys / "bus/pci/devices/0000:19:00.1/vendor", "0x10de\n");  // its audio function: not a GPU
+        write(m.sys / "bus/pci/devices/0000:19:00.1/class", "0x040300\n");
+        write(m.sys / "module/nvidia/version", "580.159.04\n");
+        const auto identity = gpu::gpuIdentity(m.root, m.sys);
+        QVERIFY2(identity.find("0000:19:00.0 0x2335") != std::string::npos, identity.c_str());
+        QVERIFY(identity.find("0000:19:00.1") == std::string::npos);
+        checkH200(m.ask());
+        const auto again = m.ask();
+        checkH200(again);
+        QVERIFY(again->fromCache);
+        QCOMPARE(m.asked, 1);
+        write(m.sys / "module/nvidia/version", "590.10\n");
+        checkH200(m.ask());
+        QCOMPARE(m.asked, 2);
+        // Only the audio function left: no GPU, and no driver call.
+        fs::remove_all(dev);
+        QVERIFY(gpu::gpuIdentity(m.root, m.sys).empty());
     }
 
     void noNvidiaDriverMeansNoGpuAndNoDriverCall() {
