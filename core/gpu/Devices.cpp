@@ -49,43 +49,47 @@ std::string trimmed(std::string s) {
     return s;
 }
 
-// The sysfs form of gpuIdentity, for where /proc/driver/nvidia is hidden.
-std::string sysfsIdentity(const std::filesystem::path& sysRoot) {
-    constexpr support::SizeLimit kSmall{uint64_t(1) << 12, "a sysfs attribute"};
-    std::vector<std::string> gpus;
+constexpr support::SizeLimit kSmallFile{uint64_t(1) << 16, "an NVIDIA driver file"};
+
+// The driver's version: /proc's version file, else the kernel module's in sysfs.
+std::string driverVersion(const std::filesystem::path& root, const std::filesystem::path& sysRoot) {
+    if (auto v = support::readFile(root / "version", kSmallFile)) return *v;
+    if (auto v = support::readFile(sysRoot / "module/nvidia/version", kSmallFile)) return "module " + trimmed(*v);
+    return {};
+}
+
+// The GPUs: each /proc/driver/nvidia/gpus/*/information, else NVIDIA's PCI display devices
+// (0x03xxxx: VGA, 3D; not its bridges or audio functions) in sysfs.
+std::vector<std::string> gpuList(const std::filesystem::path& root, const std::filesystem::path& sysRoot) {
+    std::vector<std::string> out;
     std::error_code ec;
-    for (std::filesystem::directory_iterator it(sysRoot / "bus/pci/devices", ec), end; !ec && it != end;
-         it.increment(ec)) {
-        auto vendor = support::readFile(it->path() / "vendor", kSmall);
-        auto cls = support::readFile(it->path() / "class", kSmall);
-        // NVIDIA's vendor id; display controllers only (0x03xxxx: VGA, 3D), not its bridges or audio.
-        if (!vendor || trimmed(*vendor) != "0x10de" || !cls || cls->rfind("0x03", 0) != 0) continue;
-        auto device = support::readFile(it->path() / "device", kSmall);
-        gpus.push_back(it->path().filename().string() + " " + (device ? trimmed(*device) : "?"));
+    for (std::filesystem::directory_iterator it(root / "gpus", ec), end; !ec && it != end; it.increment(ec)) {
+        auto info = support::readFile(it->path() / "information", kSmallFile);
+        out.push_back("[" + it->path().filename().string() + "]\n" + (info ? *info : std::string("?")));
     }
-    if (gpus.empty()) return {};
-    std::sort(gpus.begin(), gpus.end());
-    auto module = support::readFile(sysRoot / "module/nvidia/version", kSmall);
-    std::string out = "sysfs; nvidia module " + (module ? trimmed(*module) : std::string("?"));
-    for (const auto& g : gpus) out += "\n[" + g + "]";
+    if (out.empty())
+        for (std::filesystem::directory_iterator it(sysRoot / "bus/pci/devices", ec), end; !ec && it != end;
+             it.increment(ec)) {
+            auto vendor = support::readFile(it->path() / "vendor", kSmallFile);
+            auto cls = support::readFile(it->path() / "class", kSmallFile);
+            if (!vendor || trimmed(*vendor) != "0x10de" || !cls || cls->rfind("0x03", 0) != 0) continue;
+            auto device = support::readFile(it->path() / "device", kSmallFile);
+            out.push_back("[" + it->path().filename().string() + " " + (device ? trimmed(*device) : "?") + "]");
+        }
+    std::sort(out.begin(), out.end());  // directory order is not stable; slot order is
     return out;
 }
 
 }  // namespace
 
 std::string gpuIdentity(const std::filesystem::path& root, const std::filesystem::path& sysRoot) {
-    auto version = support::readFile(root / "version", {uint64_t(1) << 16, "the NVIDIA driver's version file"});
-    if (!version) return sysfsIdentity(sysRoot);
-    std::string out = *version;
-    std::vector<std::filesystem::path> gpus;
-    std::error_code ec;
-    for (std::filesystem::directory_iterator it(root / "gpus", ec), end; !ec && it != end; it.increment(ec))
-        gpus.push_back(it->path());
-    std::sort(gpus.begin(), gpus.end());  // directory order is not stable; slot order is
-    for (const auto& gpu : gpus) {
-        auto info = support::readFile(gpu / "information", {uint64_t(1) << 16, "a GPU's information file"});
-        out += "\n[" + gpu.filename().string() + "]\n" + (info ? *info : std::string("?"));
-    }
+    // Either half may be hidden (the H200 machine's /proc/driver/nvidia has gpus/ but no version):
+    // what is there identifies the machine; nothing at all means no NVIDIA GPU.
+    const auto version = driverVersion(root, sysRoot);
+    const auto gpus = gpuList(root, sysRoot);
+    if (version.empty() && gpus.empty()) return {};
+    std::string out = version.empty() ? std::string("driver version unknown") : version;
+    for (const auto& g : gpus) out += "\n" + g;
     return out;
 }
 

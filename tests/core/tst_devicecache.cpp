@@ -111,6 +111,7 @@ private slots:
         write(m.sys / "module/nvidia/version", "580.159.04\n");
         const auto identity = gpu::gpuIdentity(m.root, m.sys);
         QVERIFY2(identity.find("0000:19:00.0 0x2335") != std::string::npos, identity.c_str());
+        QVERIFY2(identity.find("580.159.04") != std::string::npos, identity.c_str());
         QVERIFY(identity.find("0000:19:00.1") == std::string::npos);
         checkH200(m.ask());
         const auto again = m.ask();
@@ -120,8 +121,16 @@ private slots:
         write(m.sys / "module/nvidia/version", "590.10\n");
         checkH200(m.ask());
         QCOMPARE(m.asked, 2);
-        // Only the audio function left: no GPU, and no driver call.
+        // The H200 machine's /proc/driver/nvidia: gpus/ without a version file. The GPUs come
+        // from there, the version from sysfs.
+        write(m.root / "gpus/0000:19:00.0/information", "Model: \t\t NVIDIA H200\n");
+        const auto mixed = gpu::gpuIdentity(m.root, m.sys);
+        QVERIFY2(mixed.find("NVIDIA H200") != std::string::npos && mixed.find("590.10") != std::string::npos,
+                 mixed.c_str());
+        fs::remove_all(m.root);
+        // Only the audio function and no module: no GPU, and no driver call.
         fs::remove_all(dev);
+        fs::remove_all(m.sys / "module");
         QVERIFY(gpu::gpuIdentity(m.root, m.sys).empty());
     }
 
@@ -137,7 +146,7 @@ private slots:
         // Not even a cache file left by an earlier driver answers then.
         Machine withFile;
         checkH200(withFile.ask());
-        fs::remove(withFile.root / "version");
+        fs::remove_all(withFile.root);  // the driver gone: version and gpus/ alike
         QVERIFY(!withFile.ask());
         QCOMPARE(withFile.asked, 1);
     }
