@@ -27,6 +27,7 @@
 
 #include <fmt/format.h>
 
+#include "Stats.h"
 #include "Inputs.h"
 #include "pipeline/Pipeline.h"
 #include "support/Files.h"
@@ -38,15 +39,13 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 using namespace nvpg;
 
+using bench::median;
+using bench::minimum;
+
 namespace {
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    if (v.empty()) return 0;
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
 
 }  // namespace
 

@@ -34,6 +34,7 @@
 #include <fmt/format.h>
 
 #include "Goals.h"
+#include "Stats.h"
 #include <nlohmann/json.hpp>
 
 #include "toolkit/Toolkit.h"
@@ -138,13 +139,6 @@ std::string archOf(const Fixture& f) {
     for (const auto& o : f.options)
         if (o.rfind("-arch=", 0) == 0) return o.substr(6);
     return "?";
-}
-
-double minOf(std::vector<double> v) { return *std::min_element(v.begin(), v.end()); }
-double medianOf(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 fs::path selfDir() {
@@ -300,9 +294,9 @@ int main(int argc, char** argv) {
                "med/raw", "goal");
     std::vector<double> logMin[kRows], logMed[kRows];
     for (size_t f = 0; f < fixtures.size(); ++f) {
-        const double rawMin = minOf(times[{f, Raw}]), rawMed = medianOf(times[{f, Raw}]);
+        const double rawMin = nvpg::bench::minimum(times[{f, Raw}]), rawMed = nvpg::bench::median(times[{f, Raw}]);
         for (int row = 0; row < kRows; ++row) {
-            const double mn = minOf(times[{f, row}]), md = medianOf(times[{f, row}]);
+            const double mn = nvpg::bench::minimum(times[{f, row}]), md = nvpg::bench::median(times[{f, row}]);
             std::string label = rowNames[row];
             if (row == Arch || row == InProcess || row == ExecEngine) label += " " + archOf(fixtures[f]);
             const char* goal = row == Arch ? "<= 1.05x raw" : row == NoArch ? "<= 1.10x raw (GPU machine)" : "";
@@ -330,7 +324,7 @@ int main(int argc, char** argv) {
                      true, 1.05);
     nvpg::bench::printGoal("nvpg compile without --arch / raw libNVVM, whole process (geomean of mins)",
                      geomean(logMin[NoArch]), "x", true, 1.10);
-    const double infoMin = minOf(infoTimes), infoMed = medianOf(infoTimes);
+    const double infoMin = nvpg::bench::minimum(infoTimes), infoMed = nvpg::bench::median(infoTimes);
     fmt::print("\n{:<67} {:>8.1f} {:>8.1f}   goal <= 60 ms: {}\n", "nvpg info (warm)", infoMin, infoMed,
                infoMin <= 60 ? "met" : "NOT met");
     std::fflush(stdout);

@@ -26,6 +26,7 @@
 
 #include <fmt/format.h>
 
+#include "Stats.h"
 #include "Goals.h"
 #include "Inputs.h"
 
@@ -41,16 +42,13 @@ using Clock = std::chrono::steady_clock;
 using namespace nvpg;
 using pipeline::StageId;
 
+using bench::median;
+using bench::minimum;
+
 namespace {
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    if (v.empty()) return 0;
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-double minimum(const std::vector<double>& v) { return v.empty() ? 0 : *std::min_element(v.begin(), v.end()); }
 
 
 struct Sample {

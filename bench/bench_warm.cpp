@@ -31,6 +31,7 @@
 
 #include <fmt/format.h>
 
+#include "Stats.h"
 #include "Goals.h"
 #include "Inputs.h"
 #include "RawNvvm.h"
@@ -42,16 +43,13 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 using namespace nvpg;
 
+using bench::median;
+using bench::minimum;
+
 namespace {
 
 double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
-double median(std::vector<double> v) {
-    if (v.empty()) return NAN;
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-double minimum(const std::vector<double>& v) { return v.empty() ? NAN : *std::min_element(v.begin(), v.end()); }
 
 std::string edited(const std::string& text, int n) { return text + "\n; edit " + std::to_string(n) + "\n"; }
 

@@ -97,6 +97,28 @@ int lineOf(const std::string& text, std::string_view needle) {
     }
     return 0;
 }
+// The job of a lineMapLeavesTheOutputsAsTheyAre_data row: an example workspace as it is, or a
+// numba-cuda fixture with numba's options and libdevice; compute_90 unless it names an arch.
+bool jobOfSource(const QString& source, pipeline::Job& job) {
+    if (source.endsWith(".nvpg")) {
+        auto ws = workspace::loadWorkspace(source.toStdString());
+        if (!ws) return false;
+        job.modules = ws->modules;
+        job.options = ws->options;
+        job.libdevice = ws->libdevice;
+    } else {
+        const auto c = numbaCase(source.toStdString());
+        job.modules = c.modules;
+        job.libdevice = true;
+        for (const auto& flag : c.options) {
+            const auto eq = flag.find('=');
+            if (!job.options.set(flag.substr(1, eq - 1), flag.substr(eq + 1))) return false;
+        }
+    }
+    if (!job.options.arch) job.options.arch = "compute_90";
+    return true;
+}
+
 }  // namespace
 
 class TestPipeline : public QObject {
@@ -248,22 +270,7 @@ private slots:
     void lineMapLeavesTheOutputsAsTheyAre() {
         QFETCH(QString, source);
         pipeline::Job job;
-        if (source.endsWith(".nvpg")) {
-            auto ws = workspace::loadWorkspace(source.toStdString());
-            QVERIFY(ws);
-            job.modules = ws->modules;
-            job.options = ws->options;
-            job.libdevice = ws->libdevice;
-        } else {
-            const auto c = numbaCase(source.toStdString());
-            job.modules = c.modules;
-            job.libdevice = true;
-            for (const auto& flag : c.options) {
-                const auto eq = flag.find('=');
-                QVERIFY(job.options.set(flag.substr(1, eq - 1), flag.substr(eq + 1)));
-            }
-        }
-        if (!job.options.arch) job.options.arch = "compute_90";
+        QVERIFY(jobOfSource(source, job));
         job.outputs = pipeline::kPtx | pipeline::kLtoPtx;
         pipeline::Pipeline plainPipe(test::realToolkit()), mappedPipe(test::realToolkit());
         auto off = plainPipe.run(job);
@@ -302,22 +309,7 @@ private slots:
     void parallelChainsGiveTheSequentialOutputs() {
         QFETCH(QString, source);
         pipeline::Job job;
-        if (source.endsWith(".nvpg")) {
-            auto ws = workspace::loadWorkspace(source.toStdString());
-            QVERIFY(ws);
-            job.modules = ws->modules;
-            job.options = ws->options;
-            job.libdevice = ws->libdevice;
-        } else {
-            const auto c = numbaCase(source.toStdString());
-            job.modules = c.modules;
-            job.libdevice = true;
-            for (const auto& flag : c.options) {
-                const auto eq = flag.find('=');
-                QVERIFY(job.options.set(flag.substr(1, eq - 1), flag.substr(eq + 1)));
-            }
-        }
-        if (!job.options.arch) job.options.arch = "compute_90";
+        QVERIFY(jobOfSource(source, job));
         // What the app asks for.
         job.outputs = pipeline::kPtx | pipeline::kLtoIr | pipeline::kLtoPtx | pipeline::kCubin | pipeline::kFigures;
         const auto tk = test::realToolkit();
