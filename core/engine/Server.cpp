@@ -2,6 +2,7 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <malloc.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -85,6 +86,11 @@ int serveEngine(int in, int out, std::shared_ptr<const toolkit::Toolkit> loaded,
                 std::optional<std::filesystem::path> loadedPath) {
     endWithTheFrontEnd();
     watchTheSocket(in);
+    // The LTO chain and its links run on worker threads beside the PTX compile (issue 14), and
+    // glibc gives threads arenas of their own, up to 8 per core, each keeping what it freed. Two
+    // arenas serve the two chains; an engine lives for thousands of compiles and must not grow
+    // (tst_gui_stress checks its RSS).
+    ::mallopt(M_ARENA_MAX, 2);
     // Compiles.
     std::shared_ptr<const toolkit::Toolkit> toolkit;
     std::optional<std::filesystem::path> toolkitPath;

@@ -1,5 +1,7 @@
 #include "pipeline/Pipeline.h"
 
+#include <pthread.h>
+#include <condition_variable>
 #include <xxhash.h>
 
 #include <algorithm>
@@ -160,38 +162,112 @@ struct Pipeline::LtoChain {
 
 namespace {
 
-// A function on a thread of its own; where no thread can be had (a limit on threads), it runs
-// when joined instead, one chain after the other. What it throws is thrown again by join.
+// Threads kept for the chains that run beside the PTX compile, reused from compile to compile:
+// a new thread per compile made a long-lived engine grow (libNVVM keeps state per thread that
+// it does not give back when the thread ends; tst_gui_stress saw 10 MB over 1400 compiles).
+// Idle workers wait for a task; one more is started when all are busy.
+class Workers {
+public:
+    static Workers& instance() {
+        static const bool registered = [] {
+            // A forked child has none of the parent's threads: it starts with no workers.
+            ::pthread_atfork(nullptr, nullptr, [] { current() = new Workers; });
+            return true;
+        }();
+        (void)registered;
+        if (!current()) current() = new Workers;
+        return *current();
+    }
+    // Runs `task` on an idle worker, or on a new one; false when no thread can be had.
+    bool run(std::function<void()> task) {
+        std::unique_lock lock(m_);
+        if (idle_.empty()) {
+            auto* w = new Worker;  // lives as long as the process, as its thread does
+            try {
+                std::thread([this, w] { loop(w); }).detach();
+            } catch (const std::system_error&) {
+                delete w;
+                return false;
+            }
+            idle_.push_back(w);
+        }
+        Worker* w = idle_.back();
+        idle_.pop_back();
+        lock.unlock();
+        {
+            std::lock_guard wl(w->m);
+            w->task = std::move(task);
+        }
+        w->cv.notify_one();
+        return true;
+    }
+
+private:
+    struct Worker {
+        std::mutex m;
+        std::condition_variable cv;
+        std::function<void()> task;
+    };
+    static Workers*& current() {
+        static Workers* w = nullptr;
+        return w;
+    }
+    void loop(Worker* w) {
+        while (true) {
+            std::function<void()> task;
+            {
+                std::unique_lock wl(w->m);
+                w->cv.wait(wl, [w] { return bool(w->task); });
+                task = std::move(w->task);
+                w->task = nullptr;
+            }
+            task();
+            std::lock_guard lock(m_);
+            idle_.push_back(w);
+        }
+    }
+    std::mutex m_;
+    std::vector<Worker*> idle_;
+};
+
+// A function on a worker thread (Workers); where no thread can be had (a limit on threads), it
+// runs when joined instead, one chain after the other. What it throws is thrown again by join.
 class Beside {
 public:
     explicit Beside(std::function<void()> f) : f_(std::move(f)) {
-        try {
-            thread_ = std::thread([this] {
-                try {
-                    f_();
-                } catch (...) {
-                    error_ = std::current_exception();
-                }
-            });
-        } catch (const std::system_error&) {
-        }
+        started_ = Workers::instance().run([this] {
+            try {
+                f_();
+            } catch (...) {
+                error_ = std::current_exception();
+            }
+            std::lock_guard lock(m_);
+            done_ = true;
+            cv_.notify_all();
+        });
     }
-    ~Beside() {
-        if (thread_.joinable()) thread_.join();
-    }
+    ~Beside() { wait(); }
     Beside(const Beside&) = delete;
     Beside& operator=(const Beside&) = delete;
     void join() {
-        if (thread_.joinable()) thread_.join();
+        if (started_) wait();
         else if (f_) f_();
         f_ = nullptr;
         if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
     }
 
 private:
+    void wait() {
+        if (!started_) return;
+        std::unique_lock lock(m_);
+        cv_.wait(lock, [this] { return done_; });
+    }
     std::function<void()> f_;
     std::exception_ptr error_;
-    std::thread thread_;
+    bool started_ = false;
+    std::mutex m_;
+    std::condition_variable cv_;
+    bool done_ = false;
 };
 
 }  // namespace
