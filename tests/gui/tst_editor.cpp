@@ -2,6 +2,7 @@
 // summary), problems shown in place, navigation, completions and call tips, and find/replace.
 #include <Qsci/qsciabstractapis.h>
 #include <Qsci/qscilexer.h>
+#include <QAccessible>
 #include <QAction>
 #include <QLineEdit>
 #include <QProcess>
@@ -557,6 +558,38 @@ private slots:
         QTest::keyClick(ed, Qt::Key_Escape);
         QCOMPARE(cancels, 1);
         QVERIFY(ed->text().endsWith(QStringLiteral("  fad")));
+    }
+
+    // QScintilla's accessible text interface counts characters from the start of the module on
+    // every key and caret move; a large module's editor gets the plain interface instead (role
+    // and name, no text), a small one keeps QScintilla's, and crossing the bound either way
+    // switches.
+    void largeModulesGetThePlainAccessibleInterface() {
+        QAccessible::setActive(true);
+        ModuleEditor e;
+        e.setModule("define void @k() {\n  ret void\n}\n", false);
+        QAccessibleInterface* small = QAccessible::queryAccessibleInterface(&e);
+        QVERIFY(small);
+        QVERIFY2(small->textInterface(), "a small module keeps QScintilla's text interface");
+        QCOMPARE(small->role(), QAccessible::EditableText);
+
+        std::string large;
+        for (int i = 0; i < ModuleEditor::kPlainAccessibleLines; ++i) large += "; line\n";
+        e.setModule(large, false);
+        QVERIFY(e.plainAccessible());
+        QAccessibleInterface* plain = QAccessible::queryAccessibleInterface(&e);
+        QVERIFY(plain);
+        QVERIFY2(!plain->textInterface(), "a large module's editor should not offer the counting interface");
+        QCOMPARE(plain->role(), QAccessible::EditableText);
+        QCOMPARE(plain->object(), &e);
+
+        // Typing in it goes on (and keeps the plain one); back under the bound, QScintilla's again.
+        e.setCursorPosition(10, 0);
+        QTest::keyClicks(&e, QStringLiteral("x"));
+        QVERIFY(!QAccessible::queryAccessibleInterface(&e)->textInterface());
+        e.setModule("define void @k() {\n  ret void\n}\n", false);
+        QVERIFY(!e.plainAccessible());
+        QVERIFY(QAccessible::queryAccessibleInterface(&e)->textInterface());
     }
 
     void findBarOpens() {

@@ -1,5 +1,8 @@
 #include "editor/ModuleEditor.h"
 
+#include <QAccessible>
+#include <QAccessibleWidget>
+
 #include <algorithm>
 #include <map>
 
@@ -173,6 +176,15 @@ void freeKeys(QsciCommandSet* commands) {
     }
 }
 
+// The accessible interface of a large module's editor (ModuleEditor::kPlainAccessibleLines):
+// its role and name, without the text interface that counts characters from the start.
+QAccessibleInterface* plainAccessibleForLargeModules(const QString& className, QObject* object) {
+    if (className != QLatin1String(ModuleEditor::staticMetaObject.className())) return nullptr;
+    auto* editor = qobject_cast<ModuleEditor*>(object);
+    if (!editor || !editor->plainAccessible()) return nullptr;
+    return new QAccessibleWidget(editor, QAccessible::EditableText);
+}
+
 bool isTokenChar(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
            c == '.' || c == '$' || c == '-';
@@ -216,6 +228,14 @@ ModuleEditor::ModuleEditor(QWidget* parent) : QsciScintilla(parent) {
     setFoldMarginColors(QColor(0xf6, 0xf6, 0xf6), QColor(0xf6, 0xf6, 0xf6));
     updateLineNumberWidth();
     connect(this, &QsciScintilla::linesChanged, this, &ModuleEditor::updateLineNumberWidth);
+    connect(this, &QsciScintilla::linesChanged, this, &ModuleEditor::updateAccessibleKind);
+    // After QsciScintillaBase's constructor has installed QScintilla's factory: Qt asks the
+    // factories installed last first.
+    static const bool plainFactoryInstalled = [] {
+        QAccessible::installFactory(plainAccessibleForLargeModules);
+        return true;
+    }();
+    (void)plainFactoryInstalled;
 
     setBraceMatching(SloppyBraceMatch);
     setMatchedBraceBackgroundColor(QColor(0xd6, 0xea, 0xd6));
@@ -254,6 +274,7 @@ ModuleEditor::ModuleEditor(QWidget* parent) : QsciScintilla(parent) {
     setMarginMarkerMask(kLineNumberMargin, 0);
     setAnnotationDisplay(AnnotationBoxed);
     pendingMarker_ = markerDefine(Invisible);
+    annotatedMarker_ = markerDefine(Invisible);
     annotationTimer_.setSingleShot(true);
     connect(&annotationTimer_, &QTimer::timeout, this, &ModuleEditor::showPendingAnnotations);
     HoverDocs::install(this, inspect::DocContext::Ir);
@@ -368,6 +389,15 @@ void ModuleEditor::toggleComment() {
     endUndoAction();
 }
 
+void ModuleEditor::updateAccessibleKind() {
+    const bool plain = lines() >= kPlainAccessibleLines;
+    if (plain == plainAccessible_) return;
+    plainAccessible_ = plain;
+    // The interface made before (by QScintilla's factory or by ours) is cached per object.
+    if (QAccessibleInterface* made = QAccessible::queryAccessibleInterface(this))
+        QAccessible::deleteAccessibleInterface(QAccessible::uniqueId(made));
+}
+
 void ModuleEditor::updateLineNumberWidth() {
     int digits = 1;
     for (int n = std::max(1, lines()); n >= 10; n /= 10) ++digits;
@@ -386,6 +416,7 @@ void ModuleEditor::loadBytes(const QByteArray& bytes) {
     SendScintilla(SCI_CLEARALL);
     SendScintilla(SCI_APPENDTEXT, static_cast<uintptr_t>(bytes.size()), bytes.constData());
     SendScintilla(SCI_SETIDLESTYLING, lines() >= kIdleStylingLines ? SC_IDLESTYLING_TOVISIBLE : SC_IDLESTYLING_NONE);
+    updateAccessibleKind();
     SendScintilla(SCI_SETUNDOCOLLECTION, 1UL);
     SendScintilla(SCI_EMPTYUNDOBUFFER);
     setModified(false);
@@ -449,7 +480,7 @@ void ModuleEditor::clearDiagnostics() {
     clearMarks();
     notesPending_ = false;
     annotationTimer_.stop();
-    clearAnnotations();
+    clearAllAnnotations();
     shownProblems_.clear();
     for (const auto& [line, text] : mapNotes_) annotateLine(line);
 }
@@ -461,8 +492,22 @@ void ModuleEditor::annotateLine(int line) {
         if (!list.isEmpty()) list.back() = QsciStyledText(list.back().text() + QLatin1Char('\n'), list.back().style());
         list.append(QsciStyledText(it->second, kMapNoteAnnotationStyle));
     }
-    if (list.isEmpty()) clearAnnotations(line);
-    else annotate(line, list);
+    const unsigned annotated = 1u << annotatedMarker_;
+    if (list.isEmpty()) {
+        clearAnnotations(line);
+        markerDelete(line, annotatedMarker_);
+    } else {
+        annotate(line, list);
+        if (!(markersAtLine(line) & annotated)) markerAdd(line, annotatedMarker_);
+    }
+}
+
+void ModuleEditor::clearAllAnnotations() {
+    const unsigned long mask = 1ul << annotatedMarker_;
+    for (long line = SendScintilla(SCI_MARKERNEXT, 0UL, long(mask)); line >= 0;
+         line = SendScintilla(SCI_MARKERNEXT, static_cast<unsigned long>(line + 1), long(mask)))
+        clearAnnotations(int(line));
+    markerDeleteAll(annotatedMarker_);
 }
 
 void ModuleEditor::setMapNotes(const std::map<int, QString>& notes) {
@@ -591,7 +636,7 @@ void ModuleEditor::showPendingAnnotations() {
         annotationTimer_.start(isListActive() ? 200 : int(kAnnotationPauseMs - since));
         return;
     }
-    clearAnnotations();
+    clearAllAnnotations();
     std::map<int, QList<QsciStyledText>> pieces;  // per line, where the line is now
     for (const Note& n : pendingNotes_) {
         const long line = SendScintilla(SCI_MARKERLINEFROMHANDLE, n.markerHandle);

@@ -82,6 +82,13 @@ public:
     // lines styled at once hold the window for a tenth of a second or more. Smaller modules are
     // styled before they are painted, as always.
     static constexpr int kIdleStylingLines = 20000;
+    // From this many lines on, the editor is offered to assistive technology (screen readers)
+    // as an editable-text widget without QScintilla's text interface. That interface turns every
+    // caret move and key into character offsets by counting the characters from the start of the
+    // module (SCI_COUNTCHARACTERS): tens of ms per key at 200,000 lines, twice (key and paint).
+    static constexpr int kPlainAccessibleLines = kIdleStylingLines;
+    // Whether the accessible interface is the plain one (above), for tests.
+    bool plainAccessible() const { return plainAccessible_; }
     // A bitcode module's llvm-dis-14 text as shown (without the read-only header), for Convert to
     // Text; nullopt for a text module or when no disassembly could be made.
     std::optional<std::string> disassembly() const;
@@ -120,10 +127,15 @@ private:
     void loadBytes(const QByteArray& bytes);
     void clearDiagnostics();
     void updateLineNumberWidth();
+    // Switches between QScintilla's accessible interface and the plain one as the module
+    // crosses kPlainAccessibleLines (the cached interface is dropped, so the next query makes
+    // the right one).
+    void updateAccessibleKind();
     void onCharAdded(int ch);
     bool caretInCommentOrString() const;
 
     bool bitcode_ = false;
+    bool plainAccessible_ = false;
     std::string bitcodeBytes_;
     std::optional<std::string> disassembly_;
     NvvmLexer* lexer_ = nullptr;
@@ -141,6 +153,11 @@ private:
     std::function<bool()> undoFirst_;
     int lineNumberDigits_ = 0;
     int pendingMarker_ = -1;
+    // On every line that has an annotation box, so that clearing them all visits those lines
+    // only: QScintilla's clearAnnotations() touches each line of the module (with a notification
+    // each), ~50 ms at 200,000 lines, after every compile.
+    int annotatedMarker_ = -1;
+    void clearAllAnnotations();
     std::vector<Note> pendingNotes_;
     bool notesPending_ = false;
     QElapsedTimer lastKey_;
