@@ -257,6 +257,29 @@ private slots:
         QVERIFY(e.markedLines().empty());
     }
 
+    // Boxes follow their lines through edits, and a new set of problems clears them where they
+    // are now, not where they were put (the editor clears only the lines it annotated).
+    void boxesThatMovedAreClearedWhereTheyAre() {
+        ModuleEditor e;
+        e.setModule(test::readText(test::dataDir() / "ir" / "broken.ll"), false);
+        e.setDiagnostics({diag(8, 8, nvvm::Severity::Error, "parse expected instruction opcode"),
+                          diag(5, 1, nvvm::Severity::Note, "just a note")});
+        QVERIFY(e.annotation(7).contains(QStringLiteral("parse expected instruction opcode")));
+        e.insertAt(QStringLiteral("; one\n; two\n; three\n"), 0, 0);
+        QVERIFY(e.annotation(10).contains(QStringLiteral("parse expected instruction opcode")));
+        QVERIFY(e.annotation(7).contains(QStringLiteral("just a note")));
+        QVERIFY(e.annotation(4).isEmpty());
+        e.setDiagnostics({diag(2, 1, nvvm::Severity::Warning, "new")});
+        for (int line = 0; line < e.lines(); ++line)
+            if (line != 1) QVERIFY2(e.annotation(line).isEmpty(), qPrintable(QString("line %1 kept a box").arg(line + 1)));
+        QVERIFY(e.annotation(1).contains(QStringLiteral("new")));
+        // A line joined into the one above takes its marker along; clearing still ends with none.
+        e.setSelection(1, 0, 2, 0);
+        e.removeSelectedText();
+        e.setDiagnostics({});
+        for (int line = 0; line < e.lines(); ++line) QVERIFY(e.annotation(line).isEmpty());
+    }
+
     void goToMovesTheCursor() {
         ModuleEditor e;
         e.setModule(test::readText(test::dataDir() / "ir" / "sinf.ll"), false);
