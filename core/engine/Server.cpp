@@ -30,6 +30,20 @@ namespace {
 // deadline; this is for a front end that cannot (stopped, hung).
 constexpr double kDeadlineMargin = 2;
 
+// How long the engine waits, idle after a compile, before it hands the memory glibc keeps for
+// reuse back to the system: long enough that a burst of edits never pays for it.
+constexpr int kIdleTrimMs = 150;
+
+// Waits up to kIdleTrimMs for the front end's next message; when none comes, trims the heaps of
+// every arena (glibc's malloc_trim returns the free pages inside them too, not only at the top).
+// An engine lives for thousands of compiles, each of which frees a few MB of libNVVM's memory in
+// chunks the next compile may not fit, so without this its RSS drifts up with what the allocator
+// holds free, not with what the engine uses (tst_gui_stress watches it).
+void trimWhenIdle(int in) {
+    pollfd p{in, POLLIN, 0};
+    if (::poll(&p, 1, kIdleTrimMs) == 0) ::malloc_trim(0);
+}
+
 // Ends this process with its front end. The kernel sends SIGKILL when the parent dies; a parent
 // that died before that was asked is seen by its id (when the front end said it: a wrapper
 // command in NVPG_ENGINE may stand between them, and then that wrapper is the parent watched).
@@ -105,8 +119,13 @@ int serveEngine(int in, int out, std::shared_ptr<const toolkit::Toolkit> loaded,
     std::unique_ptr<gpu::Session> session;
     int sessionDevice = -1;
 
+    bool trimPending = false;
     while (true) {
         ::alarm(0);  // idle: the front end decides how long it keeps an engine
+        if (trimPending) {
+            trimWhenIdle(in);
+            trimPending = false;
+        }
         auto request = readFrame(in, std::nullopt);
         if (!request) return 0;  // the front end closed the socket: nothing more to do
         limitTo(*request);
@@ -126,6 +145,7 @@ int serveEngine(int in, int out, std::shared_ptr<const toolkit::Toolkit> loaded,
                 continue;
             }
             const bool late = pipeline::hasLateOutputs(req->job);
+            trimPending = true;
             if (!pipe || req->cudaPath != toolkitPath) {
                 toolkit::SearchConfig search;
                 search.explicitRoot = req->cudaPath;
