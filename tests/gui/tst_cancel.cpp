@@ -25,8 +25,12 @@ using namespace nvpg::gui;
 
 namespace {
 
-// Takes seconds at -opt=3 on this 2-core machine (3.7 s measured; the tests stop it long before).
+// Takes seconds at -opt=3 on these 2-core machines (3.7 s here, 2.3 s in a CI run; the tests stop
+// it long before).
 constexpr int kLongKernels = 900;
+// What the tests below need of it: still compiling 300 ms after its PTX stage began, when they
+// cancel it, and long enough for the status bar's seconds to tick; with a margin for slower runs.
+constexpr double kLongEnoughSeconds = 1.0;
 
 bool processExists(int pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
 
@@ -62,7 +66,8 @@ private slots:
         test::isolateAppData("tst_gui_cancel");
     }
 
-    // The long module must really be long, or the tests below stop nothing.
+    // The long module must really be long, or the tests below stop nothing. Its time varies from
+    // machine to machine: the bound is what those tests need, not what one machine measured.
     void theLongCompileTakesSeconds() {
         SupervisedEngine engine(test::realToolkit(), {});
         QSignalSpy spy(&engine, &Engine::replied);
@@ -79,7 +84,11 @@ private slots:
         QVERIFY2(reply.result && reply.result->ok, qPrintable(reply.error));
         qInfo("%d kernels at -opt=3: %lld ms (libNVVM's PTX compile %.2f s)", kLongKernels, t.elapsed(),
               reply.result->stageSeconds(pipeline::StageId::CompilePtx));
-        QVERIFY(t.elapsed() >= 3000);
+        QVERIFY2(
+            reply.result->stageSeconds(pipeline::StageId::CompilePtx) >= kLongEnoughSeconds,
+            qPrintable(QString("the PTX compile took %1 s; the tests need %2 s: raise kLongKernels")
+                           .arg(reply.result->stageSeconds(pipeline::StageId::CompilePtx))
+                           .arg(kLongEnoughSeconds)));
     }
 
     void cancelStopsTheEngineAndTheNextRequestStartsAtOnce() {
