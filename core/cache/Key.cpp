@@ -28,7 +28,8 @@ Environment environmentOf(const pipeline::Job& job, const toolkit::Toolkit& tool
     };
     add(toolkit.nvvmReport());
     add(toolkit.libdeviceReport());
-    add(toolkit.nvJitLinkReport());
+    // By its file, found without opening it: a compile to PTX never opens nvJitLink.
+    env.files.push_back(stampOf("nvJitLink", toolkit.nvJitLinkFile()));
     add(toolkit.ptxasReport());
     if (job.outputs & pipeline::kSass) add(toolkit.nvdisasmReport());
     // The code that turns libNVVM's answers into diagnostics, hints and maps is this program's:

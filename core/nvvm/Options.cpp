@@ -117,6 +117,22 @@ std::optional<std::string> archForComputeCapability(int major, int minor, int cu
     return best;
 }
 
+std::optional<std::string> archForComputeCapability(int major, int minor,
+                                                    const CudaMajorSource& cudaMajor) {
+    auto in12 = archForComputeCapability(major, minor, 12),
+         in13 = archForComputeCapability(major, minor, 13);
+    if (in12 == in13) return in13;
+    return archForComputeCapability(major, minor, cudaMajor());
+}
+
+bool archInEveryRelease(std::string_view arch) {
+    for (const int release : {12, 13}) {
+        const auto& archs = supportedArchs(release);
+        if (std::find(archs.begin(), archs.end(), arch) == archs.end()) return false;
+    }
+    return true;
+}
+
 std::string smArchFor(std::string_view computeArch) {
     std::string s(computeArch);
     if (support::startsWith(s, "compute_")) s = "sm_" + s.substr(8);
@@ -213,6 +229,11 @@ void Options::clear(std::string_view name) {
     const auto* info = findOption(name);
     if (!info) return;
     std::visit([this](auto member) { this->*member = {}; }, info->field);
+}
+
+support::Status Options::validate(const std::function<int()>& cudaMajor,
+                                  const OptionPlace& place) const {
+    return validate(!arch || archInEveryRelease(*arch) ? 13 : cudaMajor(), place);
 }
 
 support::Status Options::validate(int cudaMajor, const OptionPlace& place) const {

@@ -37,6 +37,9 @@ struct Options {
     // Checks every field against the option table and the arch list of `cudaMajor`, and the
     // extra flags as checkExtraFlags does.
     support::Status validate(int cudaMajor = 13, const OptionPlace& place = {}) const;
+    // The same, asking for the release only when the arch is not one every release accepts.
+    support::Status validate(const std::function<int()>& cudaMajor,
+                             const OptionPlace& place = {}) const;
     // Checks the extra flags for a libNVVM flag's shape. A flag that names a typed option, with
     // one dash or two, with a value or without ("-opt=3", "--opt=3", "-ftz"), is refused with
     // one answer: the option is set where `place` says, not as an extra flag.
@@ -96,6 +99,14 @@ const std::vector<std::string>& supportedArchs(int cudaMajor);
 // The best arch for a GPU of compute capability major.minor: the highest plain compute_NN not
 // above it (PTX runs on any later GPU); nothing when the GPU is older than every arch.
 std::optional<std::string> archForComputeCapability(int major, int minor, int cudaMajor);
+// The CUDA major release, asked for only where the answer depends on it: learning it can cost
+// (toolkit::Toolkit::cudaMajor opens nvJitLink).
+using CudaMajorSource = std::function<int()>;
+// The same, asking `cudaMajor` only when the releases disagree about the GPU.
+std::optional<std::string> archForComputeCapability(int major, int minor,
+                                                    const CudaMajorSource& cudaMajor);
+// Whether every release of supportedArchs accepts `arch`.
+bool archInEveryRelease(std::string_view arch);
 // "compute_90a" -> "sm_90a", for nvJitLink's -arch.
 std::string smArchFor(std::string_view computeArch);
 

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <fstream>
+
 #include <fmt/format.h>
 
 #include "support/Files.h"
@@ -85,12 +87,37 @@ std::string resolveJit(const Library& lib, NvJitLinkApi& api) {
     return {};
 }
 
+// Why `file` cannot be a shared library for this process, read from its ELF header without
+// opening it as one (empty when it can be): what Toolkit::locate checks in place of dlopen.
+std::string notALibraryHere(const fs::path& file) {
+    unsigned char h[20] = {};
+    std::ifstream in(file, std::ios::binary);
+    if (!in.read(reinterpret_cast<char*>(h), sizeof h))
+        return "not an ELF shared library (too short)";
+    if (h[0] != 0x7f || h[1] != 'E' || h[2] != 'L' || h[3] != 'F')
+        return "not an ELF shared library";
+    if (h[4] != (sizeof(void*) == 8 ? 2 : 1)) return "an ELF file of another word size";
+    const unsigned machine =
+        h[5] == 1 ? unsigned(h[18]) | unsigned(h[19]) << 8 : unsigned(h[19]) | unsigned(h[18]) << 8;
+#if defined(__x86_64__)
+    if (machine != 62) return "an ELF file for another machine (not x86-64)";
+#elif defined(__aarch64__)
+    if (machine != 183) return "an ELF file for another machine (not aarch64)";
+#else
+    (void)machine;
+#endif
+    return {};
+}
+
 // Finds a library under the roots, then through the system loader. `resolve` fills the function
-// table and returns why the library is unusable (empty when it is fine).
+// table and returns why the library is unusable (empty when it is fine). With `open` false a
+// file under the roots is taken as found without being opened, when its ELF header fits this
+// process (Toolkit::locate); one only the system loader knows is opened all the same, since only
+// opening it says where it is.
 template <class Api, class Resolve>
 std::shared_ptr<Library> findLibrary(Locator& locator, const std::vector<std::string>& relPaths,
                                      const std::vector<std::string>& sonames, Api& api,
-                                     Resolve resolve, LibraryReport& report) {
+                                     Resolve resolve, LibraryReport& report, bool open = true) {
     std::shared_ptr<Library> lib;
     auto accept = [&](const fs::path& file) -> std::string {
         auto opened = Library::open(file.string());
@@ -99,7 +126,9 @@ std::shared_ptr<Library> findLibrary(Locator& locator, const std::vector<std::st
         lib = *opened;
         return {};
     };
-    if (auto hit = locator.findFile(relPaths, report.tried, accept)) {
+    if (auto hit =
+            locator.findFile(relPaths, report.tried,
+                             open ? Locator::Accept(accept) : Locator::Accept(notALibraryHere))) {
         report.found = true;
         report.path = hit->first;  // as found: the loader may name an earlier path to the same file
         report.via = hit->second;
@@ -158,49 +187,67 @@ std::string Driver::errorName(CUresult r) const {
 }
 
 support::Result<std::shared_ptr<Toolkit>> Toolkit::load(SearchConfig config) {
+    return find(std::move(config), true);
+}
+
+support::Result<std::shared_ptr<Toolkit>> Toolkit::locate(SearchConfig config) {
+    return find(std::move(config), false);
+}
+
+std::string Toolkit::notFoundMessage() const {
+    return fmt::format(
+        "libNVVM (libnvvm.so.4) not found. Places tried:\n{}"
+        "Install the CUDA toolkit, or point at one with {}.",
+        formatTried(nvvmReport_.tried),
+        locator_->explicitOnly()
+            ? "a --cuda-path that holds nvvm/lib64/libnvvm.so.4 or lib64/libnvvm.so.4"
+            : "--cuda-path DIR or the CUDA_PATH environment variable");
+}
+
+void Toolkit::opened(std::shared_ptr<Library> nvvmLib) {
+    libs_.push_back(std::move(nvvmLib));
+    int major = 0, minor = 0, irMajor = 0, irMinor = 0, dbgMajor = 0, dbgMinor = 0;
+    nvvm_.version(&major, &minor);
+    nvvm_.irVersion(&irMajor, &irMinor, &dbgMajor, &dbgMinor);
+    nvvmReport_.version = fmt::format("{}.{} (NVVM IR {}.{}, debug metadata {}.{})", major, minor,
+                                      irMajor, irMinor, dbgMajor, dbgMinor);
+}
+
+support::Status Toolkit::open() {
+    if (isOpen()) return {};
+    auto lib = Library::open(nvvmReport_.path.string());
+    std::string why = lib ? resolveNvvm(**lib, nvvm_) : lib.error().message;
+    if (!why.empty()) {
+        nvvm_ = {};
+        return makeError(
+            ErrorKind::Environment,
+            fmt::format(
+                "libNVVM {} ({}) could not be used: {}. Reinstall that toolkit, or point at "
+                "another with --cuda-path DIR or CUDA_PATH.",
+                nvvmReport_.path.string(), nvvmReport_.via, why));
+    }
+    opened(*lib);
+    return {};
+}
+
+support::Result<std::shared_ptr<Toolkit>> Toolkit::find(SearchConfig config, bool open) {
     auto tk = std::shared_ptr<Toolkit>(new Toolkit());
-    const bool explicitRoot = config.explicitRoot.has_value();
     tk->locator_ = std::make_unique<Locator>(std::move(config));
     Locator& locator = *tk->locator_;
 
     tk->nvvmReport_.name = "libNVVM";
     auto nvvmLib = findLibrary(locator, kNvvmPaths, {"libnvvm.so.4"}, tk->nvvm_, resolveNvvm,
-                               tk->nvvmReport_);
-    if (!nvvmLib) {
-        return makeError(
-            ErrorKind::Environment,
-            fmt::format("libNVVM (libnvvm.so.4) not found. Places tried:\n{}"
-                        "Install the CUDA toolkit, or point at one with {}.",
-                        formatTried(tk->nvvmReport_.tried),
-                        explicitRoot ? "a --cuda-path that holds nvvm/lib64/libnvvm.so.4 or lib64/libnvvm.so.4"
-                                     : "--cuda-path DIR or the CUDA_PATH environment variable"));
-    }
-    tk->libs_.push_back(nvvmLib);
-    int major = 0, minor = 0, irMajor = 0, irMinor = 0, dbgMajor = 0, dbgMinor = 0;
-    tk->nvvm_.version(&major, &minor);
-    tk->nvvm_.irVersion(&irMajor, &irMinor, &dbgMajor, &dbgMinor);
-    tk->nvvmReport_.version = fmt::format("{}.{} (NVVM IR {}.{}, debug metadata {}.{})", major, minor,
-                                          irMajor, irMinor, dbgMajor, dbgMinor);
+                               tk->nvvmReport_, open);
+    if (!tk->nvvmReport_.found) return makeError(ErrorKind::Environment, tk->notFoundMessage());
+    if (nvvmLib) tk->opened(nvvmLib);
 
+    // nvJitLink is opened when it is first used (a link, or the CUDA release): a compile to PTX
+    // does without it, and opening it costs about as much as opening libNVVM.
     tk->jitReport_.name = "nvJitLink";
-    NvJitLinkApi jit;
-    if (auto jitLib = findLibrary(locator, kJitPaths, {"libnvJitLink.so.13", "libnvJitLink.so.12"},
-                                  jit, resolveJit, tk->jitReport_)) {
-        tk->libs_.push_back(jitLib);
-        tk->jit_ = jit;
-        unsigned jmaj = 0, jmin = 0;
-        if (jit.version && jit.version(&jmaj, &jmin) == NVJITLINK_SUCCESS) {
-            tk->jitReport_.version = fmt::format("{}.{}", jmaj, jmin);
-            tk->cudaMajor_ = static_cast<int>(jmaj);
-        } else {
-            tk->jitReport_.version = "12.x before 12.3 (no nvJitLinkVersion)";
-            tk->cudaMajor_ = 12;
-        }
-    } else {
-        tk->jitReport_.problem =
-            "nvJitLink not found: LTO linking (--emit lto-ptx, cubin) is off. Install the CUDA "
-            "toolkit's nvJitLink, or point at a toolkit that has it.";
-    }
+    NvJitLinkApi unused;
+    findLibrary(locator, kJitPaths, {}, unused, resolveJit, tk->jitReport_, /*open=*/false);
+    if (tk->jitReport_.found) tk->jitFile_ = tk->jitReport_.path;
+    tk->jitSearched_ = !locator.useSystemLoader();
 
     tk->libdeviceReport_.name = "libdevice";
     auto ld = locator.findFile(kLibdevicePaths, tk->libdeviceReport_.tried);
@@ -238,6 +285,82 @@ support::Result<std::shared_ptr<Toolkit>> Toolkit::load(SearchConfig config) {
             "loads PTX) cannot be shown. Point at a toolkit that has bin/ptxas (pip: nvidia-cuda-nvcc).";
     }
     return tk;
+}
+
+void Toolkit::openJit() const {
+    std::call_once(jitOnce_, [this] {
+        NvJitLinkApi jit;
+        std::shared_ptr<Library> lib;
+        if (jitReport_.found) {
+            auto opened = Library::open(jitReport_.path.string());
+            std::string why = opened ? resolveJit(**opened, jit) : opened.error().message;
+            if (why.empty()) {
+                lib = *opened;
+            } else {
+                jitReport_.found = false;
+                jitReport_.tried.push_back({jitReport_.path.string(), jitReport_.via, why});
+            }
+        }
+        if (!lib && !jitSearched_) {
+            // Not under the roots: the system loader may know it.
+            for (const char* soname : {"libnvJitLink.so.13", "libnvJitLink.so.12"}) {
+                auto opened = Library::open(soname);
+                std::string why = opened ? resolveJit(**opened, jit) : opened.error().message;
+                if (!why.empty()) {
+                    jitReport_.tried.push_back({soname, "via the system loader", why});
+                    continue;
+                }
+                lib = *opened;
+                jitReport_.found = true;
+                jitReport_.path = lib->path();
+                jitReport_.via = "via the system loader";
+                break;
+            }
+        }
+        if (!lib) {
+            jitReport_.found = false;
+            jitReport_.problem =
+                "nvJitLink not found: LTO linking (--emit lto-ptx, cubin) is off. Install the CUDA "
+                "toolkit's nvJitLink, or point at a toolkit that has it.";
+            return;
+        }
+        {
+            std::lock_guard lock(mu_);
+            libs_.push_back(lib);
+        }
+        jit_ = jit;
+        unsigned jmaj = 0, jmin = 0;
+        if (jit.version && jit.version(&jmaj, &jmin) == NVJITLINK_SUCCESS) {
+            jitReport_.version = fmt::format("{}.{}", jmaj, jmin);
+            cudaMajor_ = static_cast<int>(jmaj);
+        } else {
+            jitReport_.version = "12.x before 12.3 (no nvJitLinkVersion)";
+            cudaMajor_ = 12;
+        }
+    });
+}
+
+const NvJitLinkApi* Toolkit::nvJitLink() const {
+    openJit();
+    return jit_ ? &*jit_ : nullptr;
+}
+
+const LibraryReport& Toolkit::nvJitLinkReport() const {
+    openJit();
+    return jitReport_;
+}
+
+std::filesystem::path Toolkit::nvJitLinkFile() const {
+    // A file under the roots is named without opening it; one only the system loader knows is
+    // named once opened.
+    if (!jitFile_.empty()) return jitFile_;
+    const auto& report = nvJitLinkReport();
+    return report.found ? report.path : fs::path();
+}
+
+int Toolkit::cudaMajor() const {
+    openJit();
+    return cudaMajor_;
 }
 
 support::Result<std::shared_ptr<const std::string>> Toolkit::libdevice() const {
@@ -384,8 +507,9 @@ const LibraryReport& Toolkit::nvdisasmReport() const {
 
 std::vector<LibraryReport> Toolkit::reports() const {
     const auto& disassembler = nvdisasmReport();
+    const auto& jit = nvJitLinkReport();
     std::lock_guard lock(mu_);
-    std::vector<LibraryReport> out = {nvvmReport_, libdeviceReport_, jitReport_, disassembler};
+    std::vector<LibraryReport> out = {nvvmReport_, libdeviceReport_, jit, disassembler};
     if (driver_) out.push_back(driverReport_);
     return out;
 }

@@ -43,13 +43,27 @@ support::Result<std::shared_ptr<const Driver>> openDriver(LibraryReport& report)
 class Toolkit {
 public:
     // Fails only when libNVVM is missing; the error lists every place tried. nvJitLink and
-    // libdevice may be missing: the features that need them then say so.
+    // libdevice may be missing: the features that need them then say so. libNVVM is opened
+    // here, nvJitLink when it is first used.
     static support::Result<std::shared_ptr<Toolkit>> load(SearchConfig config = {});
+    // The same search, with no library opened (a file found under the roots is taken as it is):
+    // for a front end that only names the files (the result cache's key) and leaves the compile
+    // to an engine process, which calls open() on its own copy.
+    static support::Result<std::shared_ptr<Toolkit>> locate(SearchConfig config = {});
+    // Opens the libNVVM that locate() found; a file that cannot be used says so.
+    support::Status open();
+    bool isOpen() const { return nvvm_.createProgram != nullptr; }
 
+    // Only on an open toolkit.
     const NvvmApi& nvvm() const { return nvvm_; }
-    const NvJitLinkApi* nvJitLink() const { return jit_ ? &*jit_ : nullptr; }
-    // The CUDA major release the libraries come from (12, 13), which decides the arch list.
-    int cudaMajor() const { return cudaMajor_; }
+    // Opened on the first call; null when nvJitLink is missing (nvJitLinkReport() says why).
+    const NvJitLinkApi* nvJitLink() const;
+    // The nvJitLink file, found without opening it when it lies under the roots.
+    std::filesystem::path nvJitLinkFile() const;
+    // The CUDA major release the libraries come from (12, 13), which decides the arch list. It
+    // is nvJitLink's version (libNVVM says 2.0 in 12.9 and 13.0 alike), so it opens nvJitLink:
+    // where both releases agree (nvvm::sameInEveryRelease), do without it.
+    int cudaMajor() const;
 
     // libdevice's bitcode, read from disk on the first call only.
     support::Result<std::shared_ptr<const std::string>> libdevice() const;
@@ -60,7 +74,7 @@ public:
     // libNVVM, libdevice, nvJitLink, nvdisasm; the driver is added once driver() was called.
     std::vector<LibraryReport> reports() const;
     const LibraryReport& nvvmReport() const { return nvvmReport_; }
-    const LibraryReport& nvJitLinkReport() const { return jitReport_; }
+    const LibraryReport& nvJitLinkReport() const;  // opens nvJitLink
     const LibraryReport& libdeviceReport() const { return libdeviceReport_; }
     // ptxas (bin/ptxas), which assembles PTX as the driver does for the PTX's figures; null
     // when not found (the report says where it was looked for).
@@ -75,11 +89,21 @@ public:
     const LibraryReport& nvdisasmReport() const;
 
 private:
+    static support::Result<std::shared_ptr<Toolkit>> find(SearchConfig config, bool open);
+    std::string notFoundMessage() const;
+    void opened(std::shared_ptr<Library> nvvmLib);
+    void openJit() const;
+
     NvvmApi nvvm_;
-    std::optional<NvJitLinkApi> jit_;
     mutable std::vector<std::shared_ptr<Library>> libs_;
-    int cudaMajor_ = 13;
-    LibraryReport nvvmReport_, jitReport_, libdeviceReport_, ptxasReport_;
+    LibraryReport nvvmReport_, libdeviceReport_, ptxasReport_;
+    // nvJitLink, opened once on first use (openJit).
+    std::filesystem::path jitFile_;  // found under the roots, not yet opened
+    bool jitSearched_ = false;       // no system loader to ask when it is not under the roots
+    mutable std::once_flag jitOnce_;
+    mutable std::optional<NvJitLinkApi> jit_;
+    mutable LibraryReport jitReport_;
+    mutable int cudaMajor_ = 13;
     // The search that found libNVVM, kept for nvdisasm's (python3 is asked at most once).
     std::unique_ptr<Locator> locator_;
     mutable std::once_flag nvdisasmOnce_;

@@ -110,6 +110,36 @@ private slots:
         QVERIFY(o.validate(13));
     }
 
+    // The release is learnt from nvJitLink (opening it costs as much as opening libNVVM), so it
+    // is asked for only when the answer depends on it.
+    void theReleaseIsAskedForOnlyWhenTheArchDependsOnIt() {
+        int asked = 0;
+        const auto release = [&asked](int major) {
+            return [&asked, major] {
+                ++asked;
+                return major;
+            };
+        };
+        nvvm::Options o;
+        QVERIFY(o.validate(release(13)));  // no arch: libNVVM's default
+        o.arch = "compute_90";
+        QVERIFY(o.validate(release(12)));
+        QVERIFY(o.validate(release(13)));
+        QCOMPARE(asked, 0);
+        o.arch = "compute_70";
+        QVERIFY(o.validate(release(12)));
+        QVERIFY(!o.validate(release(13)));
+        QCOMPARE(asked, 2);
+        // The GPU's arch: an H200 (9.0) is compute_90 in both; a Volta (7.0) only CUDA 12 has.
+        asked = 0;
+        QCOMPARE(nvvm::archForComputeCapability(9, 0, release(13)),
+                 std::optional<std::string>("compute_90"));
+        QCOMPARE(asked, 0);
+        QCOMPARE(nvvm::archForComputeCapability(7, 0, release(12)),
+                 std::optional<std::string>("compute_70"));
+        QCOMPARE(asked, 1);
+    }
+
     void extraFlagsAreCheckedToo_data() {
         QTest::addColumn<QString>("flag");
         QTest::addColumn<QString>("mentions");

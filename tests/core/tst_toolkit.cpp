@@ -241,6 +241,62 @@ private slots:
         QVERIFY(sawReason);
     }
 
+    // nvpg's front end only names the files (its engine opens them): the same search finds the
+    // same files, opens none, and the located toolkit opens into a working one.
+    void locateFindsTheFilesLoadWouldOpenAndOpensNone() {
+        EnvToolkit fake;
+        auto loaded = toolkit::Toolkit::load(fake.config);
+        auto located = toolkit::Toolkit::locate(fake.config);
+        QVERIFY(loaded && located);
+        QVERIFY((*loaded)->isOpen());
+        QVERIFY(!(*located)->isOpen());
+        QVERIFY((*located)->nvvm().createProgram == nullptr);
+        QCOMPARE((*located)->nvvmReport().path, (*loaded)->nvvmReport().path);
+        QCOMPARE((*located)->nvvmReport().via, std::string("via CUDA_PATH"));
+        QCOMPARE((*located)->libdeviceReport().path, (*loaded)->libdeviceReport().path);
+        QCOMPARE((*located)->nvJitLinkFile(), (*loaded)->nvJitLinkReport().path);
+        QVERIFY((*located)->open());
+        QVERIFY((*located)->isOpen());
+        int major = 0, minor = 0;
+        QCOMPARE((*located)->nvvm().version(&major, &minor), NVVM_SUCCESS);
+        QVERIFY(major >= 1);
+        QVERIFY((*located)->nvvmReport().version.find("NVVM IR") != std::string::npos);
+    }
+
+    // Not opening a file must not mean taking any file: one that is no library for this machine
+    // is passed over with the reason, as load() passes over one it cannot open.
+    void locateSkipsAFileThatIsNotALibrary_data() {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("text") << QByteArray("not a library") << "not an ELF shared library";
+        QByteArray arm(
+            "\x7f"
+            "ELF\x02\x01\x01",
+            7);
+        arm.append(QByteArray(11, '\0'));
+        arm.append(QByteArray("\xb7\x00", 2));  // e_machine 183: aarch64
+        QTest::newRow("another machine") << arm << "another machine";
+    }
+    void locateSkipsAFileThatIsNotALibrary() {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, reason);
+        QTemporaryDir base;
+        const fs::path b = base.path().toStdString();
+        fs::create_directories(b / "bad/lib64");
+        std::ofstream(b / "bad/lib64/libnvvm.so.4", std::ios::binary) << bytes.toStdString();
+        plantToolkit(b / "good", true);
+        auto tk =
+            toolkit::Toolkit::locate(isolated(b / "none", {{"CUDA_PATH", (b / "bad").string()},
+                                                           {"CUDA_HOME", (b / "good").string()}}));
+        QVERIFY2(tk, tk ? "" : tk.error().message.c_str());
+        QCOMPARE((*tk)->nvvmReport().via, std::string("via CUDA_HOME"));
+        bool sawReason = false;
+        for (const auto& t : (*tk)->nvvmReport().tried)
+            sawReason = sawReason || (t.place == (b / "bad/lib64/libnvvm.so.4").string() &&
+                                      QString::fromStdString(t.why).contains(reason));
+        QVERIFY(sawReason);
+    }
+
     void pythonIsAskedOnlyWhenTheSearchGetsThatFar() {
         EnvToolkit fake;
         const auto& b = fake.base;
