@@ -70,7 +70,8 @@ Pipeline::ArchChoice Pipeline::chooseArch(const Job& job) {
         gpuArch_ = ArchChoice{std::nullopt, "libNVVM default (no GPU)"};
         if (auto gpus = gpu::localGpus(*toolkit_); gpus) {
             const auto& d = gpus->devices.front();
-            if (auto a = nvvm::archForComputeCapability(d.ccMajor, d.ccMinor, toolkit_->cudaMajor()))
+            if (auto a = nvvm::archForComputeCapability(d.ccMajor, d.ccMinor,
+                                                        [this] { return toolkit_->cudaMajor(); }))
                 gpuArch_ = ArchChoice{a, fmt::format("local GPU {} (sm_{}{})", d.name, d.ccMajor, d.ccMinor)};
         }
     }
@@ -272,10 +273,11 @@ private:
 
 }  // namespace
 
-void Pipeline::runLtoChain(const Job& job, const nvvm::Options& ltoOptions, const std::vector<std::string>& linkOptions,
+void Pipeline::runLtoChain(const Job& job, const nvvm::Options& ltoOptions,
+                           const std::vector<std::string>& linkOptions,
                            std::shared_ptr<const std::string> libdevice,
-                           std::shared_future<std::optional<std::string>> smArch, bool cubinLink, Announcer& announce,
-                           LtoChain& out) {
+                           std::shared_future<std::optional<std::string>> smArch, bool cubinLink,
+                           Announcer& announce, LtoChain& out, nvvm::Program* onThis) {
     const auto& tk = *toolkit_;
     const StageListener stage = [&](const StageEvent& event) { announce.start(Lane::Lto, event); };
     struct EndLane {
@@ -286,14 +288,15 @@ void Pipeline::runLtoChain(const Job& job, const nvvm::Options& ltoOptions, cons
         // A Program of its own, kept across jobs as the PTX's is: an options-only change adds
         // no module again, and its libdevice is added once, lazily, under its own lock.
         const auto key = programKey(job);
-        if (!ltoProgram_ || key != ltoProgramKey_) {
+        if (!onThis && (!ltoProgram_ || key != ltoProgramKey_)) {
             ltoProgram_ = buildProgram(tk.nvvm(), job.modules, libdevice, out.diagnostics, stage);
             ltoProgramKey_ = ltoProgram_ ? key : std::string();
         }
+        auto* program = onThis ? onThis : ltoProgram_.get();
         out.compileStage = {StageId::CompileLtoIr, 0};
-        if (!ltoProgram_) return;
+        if (!program) return;
         stage({StageId::CompileLtoIr, {}});
-        auto c = ltoProgram_->compile(ltoOptions);
+        auto c = program->compile(ltoOptions);
         if (!c.ok) nvvm::nameModulesOfErrors(c, job.modules, tk.nvvm());
         out.compileStage.seconds = c.seconds;
         append(out.diagnostics, c.diagnostics);
@@ -458,7 +461,9 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
     out.generation = job.generation;
     const auto& tk = *toolkit_;
 
-    if (auto st = job.options.validate(tk.cudaMajor()); !st) return st.error();
+    // The release is asked for (opening nvJitLink) only when the arch is not one every release
+    // takes.
+    if (auto st = job.options.validate([&tk] { return tk.cudaMajor(); }); !st) return st.error();
     // Whatever front end named them: libNVVM's log and every message carry the names.
     for (size_t i = 0; i < job.modules.size(); ++i)
         if (auto problem = nvvm::moduleNameProblem(job.modules[i].name))
@@ -544,10 +549,16 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
     if (wantsLto) {
         nvvm::Options ltoOptions = options;
         ltoOptions.genLto = true;
-        ltoThread.emplace([&, ltoOptions, smArch = smArchOf.get_future().share()] {
-            runLtoChain(job, ltoOptions, lto::linkOptionsFor(options), libdevice, smArch, wantsCubinLink, announce,
-                        lto);
-        });
+        auto chain = [&, ltoOptions, smArch = smArchOf.get_future().share()] {
+            runLtoChain(job, ltoOptions, lto::linkOptionsFor(options), libdevice, smArch,
+                        wantsCubinLink, announce, lto, wantsPtx ? nullptr : program_.get());
+        };
+        // With no PTX to make beside it (so no link either), the LTO-IR is compiled here, on
+        // the verified Program: one Program, as numba's LTO compile makes it.
+        if (wantsPtx)
+            ltoThread.emplace(std::move(chain));
+        else
+            chain();
     }
     if (options.arch) tellArch(nvvm::smArchFor(*options.arch));
     // What returns early below waits for the LTO chain first: it writes into `lto` and reads `job`.

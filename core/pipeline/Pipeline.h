@@ -67,11 +67,13 @@ private:
     class Announcer;
     struct LtoChain;
     // The LTO-IR compile, then its links to PTX and to cubin side by side once `smArch` says the
-    // arch (none: the PTX failed, and nothing is linked).
-    void runLtoChain(const Job& job, const nvvm::Options& ltoOptions, const std::vector<std::string>& linkOptions,
+    // arch (none: the PTX failed, and nothing is linked). The LTO-IR is compiled on `onThis`
+    // when given (a job that wants no PTX has program_ free), else on a Program of its own.
+    void runLtoChain(const Job& job, const nvvm::Options& ltoOptions,
+                     const std::vector<std::string>& linkOptions,
                      std::shared_ptr<const std::string> libdevice,
-                     std::shared_future<std::optional<std::string>> smArch, bool cubinLink, Announcer& announce,
-                     LtoChain& out);
+                     std::shared_future<std::optional<std::string>> smArch, bool cubinLink,
+                     Announcer& announce, LtoChain& out, nvvm::Program* onThis);
 
     std::shared_ptr<const toolkit::Toolkit> toolkit_;
     std::unique_ptr<nvvm::Program> program_;
