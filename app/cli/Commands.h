@@ -68,8 +68,13 @@ struct JobInputs {
 void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun = false);
 void addRunOptions(CLI::App& cmd, RunOptions& r);
 support::Result<JobInputs> jobFromArgs(const CompileOptions& o);
-support::Result<std::shared_ptr<toolkit::Toolkit>> loadToolkit(const CommonOptions& common);
-// With `useCache`, results come from and go to the result cache (cache::ResultCache::openDefault).
+// The toolkit the options name: opened, or with `open` false only located (Toolkit::locate).
+support::Result<std::shared_ptr<toolkit::Toolkit>> loadToolkit(const CommonOptions& common,
+                                                               bool open = true);
+// Whether compiles go to a fork of this process (not in-process, no NVPG_ENGINE command).
+bool forkedEngine(const CommonOptions& common);
+// One job per Compiler: a forked engine ends once it answered. With `useCache`, results come from
+// and go to the result cache (cache::ResultCache::openDefault).
 engine::Compiler makeCompiler(const CommonOptions& common, std::shared_ptr<const toolkit::Toolkit> toolkit,
                               bool useCache);
 void printDiagnostics(const std::vector<nvvm::Diagnostic>& diags);

@@ -127,7 +127,7 @@ std::optional<std::string> outputOntoInput(const CompileOptions& o) {
 }  // namespace
 
 support::WriteOptions outputWriting(const CompileOptions& o) {
-    return {o.force, "give --force to replace it anyway"};
+    return {o.force, "give --force to replace it anyway", /*durable=*/false};
 }
 
 support::Result<JobInputs> jobFromArgs(const CompileOptions& o) {
@@ -188,18 +188,24 @@ support::Result<JobInputs> jobFromArgs(const CompileOptions& o) {
     return in;
 }
 
+bool forkedEngine(const CommonOptions& common) {
+    const char* chosen = std::getenv("NVPG_ENGINE");
+    return !common.inProcess && (!chosen || !*chosen);
+}
+
 engine::Compiler makeCompiler(const CommonOptions& common, std::shared_ptr<const toolkit::Toolkit> toolkit,
                               bool useCache) {
     // libNVVM works in an engine process (nvpg itself), so input that crashes it is reported
     // as a compile error rather than killing nvpg.
     std::optional<std::filesystem::path> cudaPath;
     if (common.cudaPath) cudaPath = *common.cudaPath;
-    // The engine is a fork of this process, which has loaded the toolkit and has no other thread
-    // yet: no exec, no second libNVVM load. NVPG_ENGINE (a wrapper command, "inprocess") is obeyed.
-    const char* chosen = std::getenv("NVPG_ENGINE");
+    // The engine is a fork of this process, which has no other thread yet: no exec. With a
+    // toolkit that was only located, the engine opens libNVVM and nvpg never does. NVPG_ENGINE
+    // (a wrapper command, "inprocess") is obeyed.
     auto compiler = [&] {
-        if (!common.inProcess && (!chosen || !*chosen))
-            return engine::Compiler(std::move(toolkit), cudaPath, engine::Compiler::Fork{}, common.engineTimeout);
+        if (forkedEngine(common))
+            return engine::Compiler(std::move(toolkit), cudaPath,
+                                    engine::Compiler::Fork{/*oneJob=*/true}, common.engineTimeout);
         return engine::Compiler(std::move(toolkit), cudaPath,
                                 common.inProcess ? std::vector<std::string>{} : engine::engineCommand("engine"),
                                 common.engineTimeout);
@@ -209,10 +215,11 @@ engine::Compiler makeCompiler(const CommonOptions& common, std::shared_ptr<const
     return compiler;
 }
 
-support::Result<std::shared_ptr<toolkit::Toolkit>> loadToolkit(const CommonOptions& common) {
+support::Result<std::shared_ptr<toolkit::Toolkit>> loadToolkit(const CommonOptions& common,
+                                                               bool open) {
     toolkit::SearchConfig search;
     if (common.cudaPath) search.explicitRoot = *common.cudaPath;
-    return toolkit::Toolkit::load(search);
+    return open ? toolkit::Toolkit::load(search) : toolkit::Toolkit::locate(search);
 }
 
 void printDiagnostics(const std::vector<nvvm::Diagnostic>& diags) {
@@ -255,7 +262,8 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
     // from never changes the outputs written.
     job.lineMap = o.lineMap.has_value() || (o.report && job.libdevice && !o.verifyOnly);
 
-    auto tk = loadToolkit(common);
+    // A forked engine opens the libraries; this process only names them (for the result cache).
+    auto tk = loadToolkit(common, /*open=*/!forkedEngine(common));
     if (!tk) return usage(tk.error().message);
     if (o.emit == "sass" && !o.verifyOnly && !(*tk)->nvdisasm()) {
         const auto& nvdisasm = (*tk)->nvdisasmReport();

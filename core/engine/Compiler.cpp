@@ -27,12 +27,24 @@ Compiler::Compiler(std::shared_ptr<const toolkit::Toolkit> toolkit, std::optiona
         engine_ = std::make_unique<EngineProcess>(std::move(engineCommand));
 }
 
-Compiler::Compiler(std::shared_ptr<const toolkit::Toolkit> toolkit, std::optional<std::filesystem::path> cudaPath,
-                   Fork, double timeoutSeconds)
-    : toolkit_(std::move(toolkit)), cudaPath_(std::move(cudaPath)), timeoutSeconds_(timeoutSeconds) {
-    engine_ = std::make_unique<EngineProcess>([tk = toolkit_, path = cudaPath_](int in, int out) {
-        return serveEngine(in, out, tk, path);
-    });
+Compiler::Compiler(std::shared_ptr<const toolkit::Toolkit> toolkit,
+                   std::optional<std::filesystem::path> cudaPath, Fork fork, double timeoutSeconds)
+    : toolkit_(std::move(toolkit)),
+      cudaPath_(std::move(cudaPath)),
+      timeoutSeconds_(timeoutSeconds) {
+    engine_ =
+        std::make_unique<EngineProcess>([tk = toolkit_, path = cudaPath_, fork](int in, int out) {
+            std::shared_ptr<const toolkit::Toolkit> serving = tk;
+            if (!tk->isOpen()) {
+                // Toolkit::locate's: libNVVM is opened here, in the engine, and never in the front
+                // end. This is the child's own copy of it (a fork), so opening it changes nothing
+                // there. One that cannot be opened is searched for again, and the reply says what
+                // is wrong.
+                auto own = std::const_pointer_cast<toolkit::Toolkit>(tk);
+                if (!own->open()) serving = nullptr;
+            }
+            return serveEngine(in, out, serving, serving ? path : std::nullopt, fork.oneJob);
+        });
 }
 
 namespace {

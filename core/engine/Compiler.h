@@ -28,7 +28,10 @@ public:
     // The engine as a fork of this process (no exec), serving with `toolkit` as this process
     // loaded it: libNVVM is loaded once and libdevice read once in all. For a front end with no
     // other thread when it compiles (see EngineProcess's ForkServe): nvpg.
-    struct Fork {};
+    struct Fork {
+        // The front end sends one job (nvpg compile, nvpg run): the engine ends once it answered.
+        bool oneJob = false;
+    };
     Compiler(std::shared_ptr<const toolkit::Toolkit> toolkit, std::optional<std::filesystem::path> cudaPath, Fork,
              double timeoutSeconds = 300);
 

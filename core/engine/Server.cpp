@@ -97,9 +97,11 @@ Frame lateReplyOf(const pipeline::Job& job, const support::Error& error) {
 int serveEngine(int in, int out) { return serveEngine(in, out, nullptr, std::nullopt); }
 
 int serveEngine(int in, int out, std::shared_ptr<const toolkit::Toolkit> loaded,
-                std::optional<std::filesystem::path> loadedPath) {
+                std::optional<std::filesystem::path> loadedPath, bool oneRequest) {
     endWithTheFrontEnd();
-    watchTheSocket(in);
+    // One request's engine has no watcher: its front end (nvpg) ends it by ending, and a thread
+    // would make every malloc of libNVVM's take the multi-threaded path (2-3% of a compile).
+    if (!oneRequest) watchTheSocket(in);
     // The LTO chain and its links run on worker threads beside the PTX compile (issue 14), and
     // glibc gives threads arenas of their own, up to 8 per core, each keeping what it freed. Two
     // arenas serve the two chains; an engine lives for thousands of compiles and must not grow
@@ -120,7 +122,8 @@ int serveEngine(int in, int out, std::shared_ptr<const toolkit::Toolkit> loaded,
     int sessionDevice = -1;
 
     bool trimPending = false;
-    while (true) {
+    for (bool first = true;; first = false) {
+        if (oneRequest && !first) return 0;
         ::alarm(0);  // idle: the front end decides how long it keeps an engine
         if (trimPending) {
             trimWhenIdle(in);

@@ -18,8 +18,11 @@ namespace nvpg::engine {
 // (SIGALRM), even while a library holds it.
 int serveEngine(int in, int out);
 // The same in a fork of the front end (EngineProcess's ForkServe) that has `toolkit` loaded
-// already, from the search of `cudaPath`: compiles of that toolkit use it as it is.
+// already, from the search of `cudaPath`: compiles of that toolkit use it as it is. With
+// `oneRequest` it ends once it answered its first request, for a front end that sends one
+// (nvpg): its exit (unmapping libNVVM and the compile's heap) then overlaps the front end's
+// writing of the result, instead of coming after it.
 int serveEngine(int in, int out, std::shared_ptr<const toolkit::Toolkit> toolkit,
-                std::optional<std::filesystem::path> cudaPath);
+                std::optional<std::filesystem::path> cudaPath, bool oneRequest = false);
 
 }  // namespace nvpg::engine

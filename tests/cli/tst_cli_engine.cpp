@@ -12,7 +12,9 @@
 
 #include <chrono>
 #include <fstream>
+#include <map>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
@@ -153,6 +155,52 @@ class TestCliEngine : public QObject {
     Q_OBJECT
 
 private slots:
+    // nvpg's speed on a GPU machine (issue 14): its own process opens no CUDA library (the engine,
+    // a fork of it, opens libNVVM, so it is opened once and unmapped off nvpg's exit), and a
+    // compile to PTX never opens nvJitLink, whose opening costs as much as libNVVM's. The loader
+    // says which process opened what (LD_DEBUG=files, "PID: file=PATH ... dynamically loaded").
+    void theFrontEndOpensNoCudaLibraryAndPtxNeedsNoNvJitLink_data() {
+        QTest::addColumn<QString>("output");
+        QTest::addColumn<bool>("linked");
+        QTest::newRow("ptx") << "ptx" << false;
+        QTest::newRow("ltoir") << "ltoir" << false;
+        QTest::newRow("lto-ptx") << "lto-ptx" << true;
+    }
+    void theFrontEndOpensNoCudaLibraryAndPtxNeedsNoNvJitLink() {
+        QFETCH(QString, output);
+        QFETCH(bool, linked);
+        QTemporaryDir dir;
+        const auto out = (dir.path() + "/out").toStdString();
+        auto nvpg = spawn({test::nvpgPath(), "compile", data("ir/sinf.ll").toStdString(), "--arch",
+                           "compute_90", "--libdevice", "--emit", output.toStdString(), "-o", out},
+                          dir.path(), {"LD_DEBUG=files", "NVPG_NO_CACHE=1"});
+        const pid_t front = nvpg->pid;
+        const auto status = nvpg->wait(60000);
+        QVERIFY(status && WIFEXITED(*status));
+        const auto err = nvpg->err();
+        QVERIFY2(WEXITSTATUS(*status) == 0, err.c_str());
+        QVERIFY(std::filesystem::file_size(out) > 0);
+        std::map<std::string, std::set<long long>> openedBy;  // library -> pids
+        for (auto line : support::splitLines(err)) {
+            const auto at = line.find("file=");
+            if (at == std::string_view::npos ||
+                line.find("dynamically loaded") == std::string_view::npos)
+                continue;
+            long long pid = 0;
+            if (!support::parseInt(support::trim(line.substr(0, line.find(':'))), pid)) continue;
+            const auto file = line.substr(at + 5, line.find_first_of(" \t[", at) - at - 5);
+            for (const char* lib : {"libnvvm.so", "libnvJitLink.so"})
+                if (file.find(lib) != std::string_view::npos) openedBy[lib].insert(pid);
+        }
+        QVERIFY2(openedBy.count("libnvvm.so") && openedBy["libnvvm.so"].size() == 1,
+                 err.substr(0, 4000).c_str());
+        QVERIFY2(!openedBy["libnvvm.so"].count(front),
+                 "nvpg opened libNVVM itself, not (only) its engine");
+        QVERIFY(!openedBy["libnvJitLink.so"].count(front));
+        QCOMPARE(openedBy.count("libnvJitLink.so") > 0 && !openedBy["libnvJitLink.so"].empty(),
+                 linked);
+    }
+
     // Ctrl-C, kill and kill -9 of nvpg mid-compile end its engine too, and nvpg ends as a
     // process killed by that signal (a shell says 130, 143, 137).
     void theEngineEndsWithNvpg_data() {
