@@ -1,5 +1,7 @@
 #include "nvvm/IrScan.h"
 
+#include <algorithm>
+#include <vector>
 
 #include "support/Text.h"
 
@@ -141,6 +143,101 @@ std::optional<int> llvmUsedLine(std::string_view ir) {
             return lineNo;
     }
     return std::nullopt;
+}
+
+namespace {
+
+// A decimal number of at most six digits (every size and alignment a datalayout needs).
+std::optional<unsigned> smallNumber(std::string_view s) {
+    if (s.empty() || s.size() > 6) return std::nullopt;
+    unsigned n = 0;
+    for (char c : s) {
+        if (c < '0' || c > '9') return std::nullopt;
+        n = n * 10 + unsigned(c - '0');
+    }
+    return n;
+}
+
+bool powerOfTwo(unsigned n) {
+    return n != 0 && (n & (n - 1)) == 0;
+}
+
+// An alignment in bits: whole bytes, a power of two of them (or zero where `zeroOk`).
+bool alignment(std::optional<unsigned> bits, bool zeroOk) {
+    if (!bits || *bits % 8 != 0) return false;
+    return (*bits == 0 && zeroOk) || powerOfTwo(*bits / 8);
+}
+
+// "abi[:pref]" fields from `at` on: alignments, the preferred one not below the ABI one.
+bool alignments(const std::vector<std::string_view>& f, size_t at, bool zeroOk) {
+    if (f.size() <= at || f.size() > at + 2) return false;
+    const auto abi = smallNumber(f[at]);
+    if (!alignment(abi, zeroOk)) return false;
+    if (f.size() == at + 1) return true;
+    const auto pref = smallNumber(f[at + 1]);
+    return alignment(pref, zeroOk) && *pref >= *abi;
+}
+
+}  // namespace
+
+bool dataLayoutParses(std::string_view layout) {
+    if (layout.empty()) return false;
+    for (auto spec : support::split(layout, '-')) {
+        if (spec.empty()) return false;
+        const auto f = support::split(spec, ':');
+        const char kind = spec.front();
+        const auto head = f[0].substr(1);
+        switch (kind) {
+            case 'e':  // little-endian, as NVPTX is ('E' is left to the probe)
+                if (spec.size() != 1) return false;
+                break;
+            case 'p': {  // p[AS]:size:abi[:pref[:index]]
+                if (!head.empty() && !smallNumber(head)) return false;
+                if (f.size() < 3 || f.size() > 5) return false;
+                const auto size = smallNumber(f[1]);
+                if (!size || *size == 0 || *size % 8 != 0) return false;
+                if (!alignments({f.begin(), f.begin() + std::min<size_t>(f.size(), 4)}, 2, false))
+                    return false;
+                if (f.size() == 5) {
+                    const auto index = smallNumber(f[4]);
+                    if (!index || *index == 0 || *index % 8 != 0) return false;
+                }
+                break;
+            }
+            case 'i':
+            case 'v':
+            case 'f': {  // size:abi[:pref]
+                const auto size = smallNumber(head);
+                if (!size || *size == 0 || !alignments(f, 1, false)) return false;
+                break;
+            }
+            case 'a':  // a[0]:abi[:pref]
+                if (!head.empty() && head != "0") return false;
+                if (!alignments(f, 1, true)) return false;
+                break;
+            case 'n':  // nW[:W...]
+                if (!head.empty() && f.size() >= 1) {
+                    std::vector<std::string_view> widths = {head};
+                    widths.insert(widths.end(), f.begin() + 1, f.end());
+                    for (auto w : widths)
+                        if (auto n = smallNumber(w); !n || *n == 0) return false;
+                } else {
+                    return false;
+                }
+                break;
+            case 'S':  // natural stack alignment in bits
+                if (f.size() != 1 || !alignment(smallNumber(head), true)) return false;
+                break;
+            case 'm':  // mangling
+                if (spec.size() != 3 || spec[1] != ':' ||
+                    std::string_view("elmowx").find(spec[2]) == std::string_view::npos)
+                    return false;
+                break;
+            default:
+                return false;
+        }
+    }
+    return true;
 }
 
 }  // namespace nvpg::nvvm

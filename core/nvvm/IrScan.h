@@ -23,4 +23,8 @@ std::vector<IrFunction> scanFunctions(std::string_view ir);
 bool usesOpaquePointers(std::string_view ir);
 // 1-based line of the `@llvm.used` definition, if any.
 std::optional<int> llvmUsedLine(std::string_view ir);
+// Whether a `target datalayout` string is certainly one LLVM 7 parses: every specifier of it is
+// of a kind it knows (e, p, i, v, f, a, n, S, m) with sizes and alignments it takes (whole
+// bytes, powers of two, preferred not below ABI). False means "not sure", not "broken".
+bool dataLayoutParses(std::string_view layout);
 }  // namespace nvpg::nvvm

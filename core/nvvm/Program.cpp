@@ -120,6 +120,24 @@ std::pair<std::string, std::string> targetLines(std::string_view ir) {
     return {layout, triple};
 }
 
+// What a `target ... = "value"` line sets.
+std::string_view quotedValue(std::string_view line) {
+    const auto open = line.find('"');
+    const auto close = line.rfind('"');
+    return open == std::string_view::npos || close <= open
+               ? std::string_view()
+               : line.substr(open + 1, close - open - 1);
+}
+
+// A datalayout LLVM certainly parses, with a triple libNVVM knows (or none): reading it alone
+// would tell nothing, and costs a compile of its own (half a millisecond or more).
+bool surelyReadable(std::string_view layout, std::string_view triple) {
+    const auto t = quotedValue(triple);
+    const bool knownTriple =
+        triple.empty() || t == "nvptx64-nvidia-cuda" || t == "nvptx-nvidia-cuda";
+    return knownTriple && dataLayoutParses(quotedValue(layout));
+}
+
 }  // namespace
 
 namespace {
@@ -139,7 +157,7 @@ std::string readKey(std::string_view kind, std::string_view bytes) {
 // as unreadable with no place: a datalayout LLVM cannot parse ("Unknown specifier in datalayout
 // string"), damaged bitcode ("Invalid abbrev number", "Invalid encoding"; CUDA 13.0). So each
 // text module's datalayout line (with its triple, which libNVVM wants) and each bitcode module
-// is first compiled alone, at -opt=0.
+// is first compiled alone, at -opt=0, unless its datalayout is one LLVM surely parses.
 std::optional<std::string> Program::unreadableModule() {
     int major = 2, minor = 0, debugMajor = 0, debugMinor = 0;
     if (api_.irVersion) api_.irVersion(&major, &minor, &debugMajor, &debugMinor);
@@ -151,7 +169,7 @@ std::optional<std::string> Program::unreadableModule() {
     for (const auto& m : modules_) {
         if (m.isBitcode() || m.bytes.empty()) continue;
         auto [layout, triple] = targetLines(m.bytes);
-        if (layout.empty()) continue;
+        if (layout.empty() || surelyReadable(layout, triple)) continue;
         if (triple.empty()) triple = "target triple = \"nvptx64-nvidia-cuda\"";
         auto probe = fmt::format("{}\n{}\n!nvvmir.version = !{{!0}}\n!0 = !{{i32 {}, i32 {}}}\n", layout, triple, major,
                                  minor);

@@ -6,8 +6,11 @@
 #include <cstdlib>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "PlainNvvm.h"
 #include "TestSupport.h"
+#include "nvvm/IrScan.h"
 #include "nvvm/Program.h"
 
 using namespace nvpg;
@@ -28,6 +31,13 @@ nvvmResult countingLazyAdd(nvvmProgram p, const char* buf, size_t size, const ch
 
 nvvmResult failingCompile(nvvmProgram, int, const char**) { return NVVM_ERROR_COMPILATION; }
 
+// The compiles a Program makes, counted: a verify that reads a module alone first is one.
+std::atomic<int> g_compiles{0};
+nvvmResult (*g_realCompile)(nvvmProgram, int, const char**) = nullptr;
+nvvmResult countingCompile(nvvmProgram p, int n, const char** flags) {
+    ++g_compiles;
+    return g_realCompile(p, n, flags);
+}
 
 std::unique_ptr<nvvm::Program> makeProgram(const toolkit::NvvmApi& api) {
     auto p = nvvm::Program::create(api);
@@ -225,6 +235,87 @@ private slots:
         const auto refused = good->verify(arch90());
         QVERIFY(!refused.ok);
         QVERIFY2(refused.log.find("DataLayoutError") != std::string::npos, refused.log.c_str());
+    }
+
+    // The layout every example and numba module uses (and any LLVM surely parses) is not read
+    // alone before the verifier: that costs a compile of its own on every process's first
+    // verify. A layout that is not surely readable still is, once per process.
+    void aReadableLayoutIsNotProbedFirst() {
+        auto api = test::realToolkit()->nvvm();
+        g_realCompile = api.compileProgram;
+        api.compileProgram = countingCompile;
+        g_compiles = 0;
+        auto program = makeProgram(api);
+        QVERIFY(program->addModule(test::irFixture("sinf.ll")));
+        QVERIFY(program->verify(arch90()).ok);
+        QCOMPARE(g_compiles.load(), 0);
+
+        // Valid for LLVM, but outside what dataLayoutParses vouches for (a non-integral address
+        // space): read alone once, then verified as before.
+        std::string ir = test::readText(test::dataDir() / "ir/sinf.ll");
+        ir.insert(ir.find("target datalayout = \"") + 21, "ni:7-");
+        auto unusual = makeProgram(api);
+        QVERIFY(unusual->addModule({"unusual.ll", ir, false}));
+        const auto out = unusual->verify(arch90());
+        QVERIFY2(out.ok, out.log.c_str());
+        QCOMPARE(g_compiles.load(), 1);
+    }
+
+    // What dataLayoutParses vouches for, libNVVM's verifier reads without ending the process (it
+    // may still refuse it for NVVM, as a DataLayoutError); what it does not, it leaves to the
+    // probe.
+    void dataLayoutParsesVouchesOnlyForWhatLibnvvmReads_data() {
+        QTest::addColumn<QString>("layout");
+        QTest::addColumn<bool>("vouched");
+        QTest::newRow("examples")
+            << "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-"
+               "f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
+            << true;
+        QTest::newRow("short") << "e-i64:64-i128:128-v16:16-v32:32-n16:32:64" << true;
+        QTest::newRow("32-bit pointers") << "e-p:32:32:32-i64:64-n16:32" << true;
+        QTest::newRow("address space, index size") << "e-p3:32:32:32:32-p:64:64-i64:64" << true;
+        QTest::newRow("aggregate, stack, mangling") << "e-m:e-a:0:64-S128-f80:128" << true;
+        QTest::newRow("big-endian (left to the probe)") << "E-i64:64" << false;
+        QTest::newRow("unknown specifier") << "q7-e-i64:64" << false;
+        QTest::newRow("alignment not a power of two") << "e-i64:48" << false;
+        QTest::newRow("alignment in bits not bytes") << "e-i64:12" << false;
+        QTest::newRow("preferred below ABI") << "e-i64:64:32" << false;
+        QTest::newRow("pointer without alignment") << "e-p:64" << false;
+        QTest::newRow("zero width") << "e-i0:8" << false;
+        QTest::newRow("empty specifier") << "e--i64:64" << false;
+        QTest::newRow("not a number") << "e-i64:sixty" << false;
+        QTest::newRow("unknown mangling") << "e-m:q" << false;
+        QTest::newRow("empty") << "" << false;
+    }
+    void dataLayoutParsesVouchesOnlyForWhatLibnvvmReads() {
+        QFETCH(QString, layout);
+        QFETCH(bool, vouched);
+        QCOMPARE(nvvm::dataLayoutParses(layout.toStdString()), vouched);
+        if (!vouched) return;
+        const auto module = fmt::format(
+            "target datalayout = \"{}\"\ntarget triple = \"nvptx64-nvidia-cuda\"\n!nvvmir.version "
+            "= !{{!0}}\n"
+            "!0 = !{{i32 2, i32 0}}\n",
+            layout.toStdString());
+        // The verifier itself, with nothing before it: were the layout unreadable, this process
+        // would end here.
+        const auto& api = test::realToolkit()->nvvm();
+        nvvmProgram p = nullptr;
+        QCOMPARE(api.createProgram(&p), NVVM_SUCCESS);
+        QCOMPARE(api.addModuleToProgram(p, module.data(), module.size(), "layout.ll"),
+                 NVVM_SUCCESS);
+        const char* flags[] = {"-arch=compute_90"};
+        const auto verified = api.verifyProgram(p, 1, flags);
+        size_t size = 0;
+        std::string log;
+        if (api.getProgramLogSize(p, &size) == NVVM_SUCCESS && size > 1) {
+            log.resize(size);
+            api.getProgramLog(p, log.data());
+        }
+        api.destroyProgram(&p);
+        QVERIFY2(log.find("datalayout string") == std::string::npos, log.c_str());
+        QVERIFY2(verified == NVVM_SUCCESS || log.find("DataLayoutError") != std::string::npos,
+                 log.c_str());
     }
 
     // Verify, then libdevice, then compile: a verify does not add libdevice, the compile does.
