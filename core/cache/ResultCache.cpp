@@ -241,7 +241,11 @@ void ResultCache::store(const std::string& key, const pipeline::CompileResult& r
         const auto path = fileFor(key);
         std::error_code ec;
         fs::create_directories(path.parent_path(), ec);
-        if (!support::writeFileAtomic(path, bytes)) return;
+        // Not flushed to the disk: a file a power loss damaged fails its check and is compiled
+        // again.
+        support::WriteOptions notDurable;
+        notDurable.durable = false;
+        if (!support::writeFileAtomic(path, bytes, notDurable)) return;
         evictFiles();
     } catch (const std::exception&) {
         // Out of memory or a filesystem error: the result is just not kept.

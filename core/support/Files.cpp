@@ -244,7 +244,7 @@ Status writeFileAtomic(const std::filesystem::path& requested, std::string_view 
         ::umask(mask);
         ::fchmod(fd.get(), 0666 & ~mask);
     }
-    if (::fsync(fd.get()) != 0) return discard(errno);
+    if (options.durable && ::fsync(fd.get()) != 0) return discard(errno);
     if (fd.close() != 0) return discard(errno);
     if (::rename(tmpl.c_str(), path.c_str()) != 0) {
         const int err = errno;

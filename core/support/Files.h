@@ -35,6 +35,10 @@ struct WriteOptions {
     bool replaceReadOnly = false;
     // How the user asks for that, for the message that refuses: "give --force to replace it".
     std::string_view howToReplaceReadOnly;
+    // Flush the new file to the disk before it replaces the old one, so that it survives a power
+    // loss. A compiler's output, which the same command makes again, does without (as gcc's and
+    // clang's do): the rename still never leaves a half-written file where the old one was.
+    bool durable = true;
 };
 // Writes to a temporary file beside `path`, then renames it over `path`, so that a crash or a
 // full disk never leaves a half-written file where the old one was. What the user set on the

@@ -206,6 +206,24 @@ private slots:
         }
     }
 
+    // Compile outputs skip the flush to the disk (durable off) but are still replaced whole: the
+    // new bytes, the old mode, no temporary file left beside them.
+    void aWriteThatIsNotDurableStillReplacesTheFileWhole() {
+        QTemporaryDir dir;
+        const fs::path d = dir.path().toStdString();
+        const auto p = d / "out.ptx";
+        std::ofstream(p) << "old contents, longer than the new";
+        QCOMPARE(::chmod(p.c_str(), 0640), 0);
+        support::WriteOptions options;
+        options.durable = false;
+        QVERIFY(support::writeFileAtomic(p, "new", options));
+        QCOMPARE(contents(p), std::string("new"));
+        QCOMPARE(modeOf(p), mode_t(0640));
+        int files = 0;
+        for (const auto& e : fs::directory_iterator(d)) files += e.is_regular_file() ? 1 : 0;
+        QCOMPARE(files, 1);
+    }
+
     // A read-only file is not replaced behind the user's back; the message says how to ask.
     void writeRefusesAReadOnlyFile() {
         QTemporaryDir dir;
