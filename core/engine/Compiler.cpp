@@ -45,6 +45,8 @@ Compiler::Compiler(std::shared_ptr<const toolkit::Toolkit> toolkit,
             }
             return serveEngine(in, out, serving, serving ? path : std::nullopt, fork.oneJob);
         });
+    // nvpg's one job: its end is not waited for (the engine's exit unmaps libNVVM).
+    engine_->setDetachWhenDone(fork.oneJob);
 }
 
 namespace {

@@ -197,7 +197,20 @@ pid_t EngineProcess::spawnChild(int sock, int err, std::string& error) {
     return pid;
 }
 
-EngineProcess::~EngineProcess() { kill(); }
+EngineProcess::~EngineProcess() {
+    if (!detachWhenDone_ || pid_ <= 0) {
+        kill();
+        return;
+    }
+    ::close(fd_);
+    fd_ = -1;
+    ::kill(-pid_, SIGKILL);  // at its exit already, or stopped by this: no waiting either way
+    forget(pid_);
+    pid_ = -1;
+    // The reader passes on what the engine still writes until this process ends.
+    if (errStop_) errStop_->store(true);
+    if (errReader_.joinable()) errReader_.detach();
+}
 
 support::Status EngineProcess::start() {
     int sv[2], err[2];

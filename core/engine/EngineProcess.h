@@ -88,6 +88,11 @@ public:
     // Waits briefly for a process that said it would end, then reaps it.
     void reap();
     void kill();
+    // For an engine that ends by itself once it answered (a fork serving one request): the
+    // destructor ends it without waiting for its exit, in which the kernel unmaps libNVVM and
+    // the compile's memory before it closes the engine's stderr, so that this process can end
+    // first. Its exit status is not read (its new parent, init, reaps it).
+    void setDetachWhenDone(bool detach) { detachWhenDone_ = detach; }
     bool running() const { return pid_ > 0; }
     pid_t pid() const { return pid_; }
 
@@ -115,6 +120,7 @@ private:
     std::shared_ptr<std::string> lastErrLine_ = std::make_shared<std::string>();
     Failure failure_ = Failure::None;
     bool stopped_ = false;
+    bool detachWhenDone_ = false;
     std::chrono::steady_clock::time_point sent_{};
     int signal_ = 0;
 };
