@@ -615,6 +615,71 @@ private slots:
         QVERIFY(QAccessible::queryAccessibleInterface(&e)->textInterface());
     }
 
+    // A large module's editor tells its changes without QScintilla's per-insert count from the
+    // start of the module (issue 14: 20-40 ms per key at 200,000 lines). QScintilla makes that
+    // count for an accessibility event where it turns an SC_MOD_INSERTTEXT or SC_MOD_DELETETEXT
+    // notification into SCN_MODIFIED: none may come. textChanged and linesChanged still do, at
+    // once for a key, and as soon as the event loop runs for a change made in code.
+    void aLargeModuleTellsItsChangesWithoutCountingCharacters() {
+        int counted = 0;  // insert/delete notifications, each of which QScintilla counts for
+        ModuleEditor e;
+        connect(&e, &QsciScintillaBase::SCN_MODIFIED, this,
+                [&counted](int, int type, const char*, int, int, int, int, int, int, int) {
+                    if (type & (B::SC_MOD_INSERTTEXT | B::SC_MOD_DELETETEXT)) ++counted;
+                });
+        e.setModule("define void @k() {\n  ret void\n}\n", false);
+        QVERIFY(!e.quietChanges());
+        counted = 0;
+        e.setCursorPosition(1, 2);
+        QTest::keyClicks(&e, QStringLiteral("x"));
+        QCOMPARE(counted, 1);  // a small module: QScintilla's own notification, as before
+
+        std::string large;
+        for (int i = 0; i < ModuleEditor::kPlainAccessibleLines; ++i) large += "; line\n";
+        QSignalSpy text(&e, &QsciScintilla::textChanged), lines(&e, &QsciScintilla::linesChanged);
+        e.setModule(large, false);
+        QVERIFY(e.quietChanges());
+        QCoreApplication::processEvents();
+        text.clear();
+        lines.clear();
+        counted = 0;
+
+        e.setCursorPosition(ModuleEditor::kPlainAccessibleLines - 1, 0);
+        QTest::keyClicks(&e, QStringLiteral("ab"));
+        QCOMPARE(text.size(), 2);  // one per key, before the key event has returned
+        QCOMPARE(lines.size(), 0);
+        QTest::keyClick(&e, Qt::Key_Return);
+        QCOMPARE(text.size(), 3);
+        QCOMPARE(lines.size(), 1);
+        QTest::keyClick(&e, Qt::Key_Backspace);
+        QCOMPARE(text.size(), 4);
+        QCOMPARE(lines.size(), 2);
+        QVERIFY(
+            e.text(ModuleEditor::kPlainAccessibleLines - 1).startsWith(QStringLiteral("ab; line")));
+
+        e.undo();
+        QTRY_COMPARE(text.size(), 5);
+        e.insert(QStringLiteral("; inserted\n"));
+        QTRY_COMPARE(text.size(), 6);
+        QTRY_COMPARE(lines.size(), 4);  // the undo put the line break back, the insert added one
+        QCOMPARE(counted, 0);
+        QVERIFY(e.isModified());
+
+        // Loading is not an edit; a module back under the bound is QScintilla's again, and its
+        // line number margin narrows with it.
+        const long wide = e.SendScintilla(B::SCI_GETMARGINWIDTHN, 0UL);
+        e.setModule(large, false);
+        QCoreApplication::processEvents();
+        QVERIFY(!e.isModified());
+        e.setModule("define void @k() {\n  ret void\n}\n", false);
+        QVERIFY(!e.quietChanges());
+        QVERIFY(e.SendScintilla(B::SCI_GETMARGINWIDTHN, 0UL) < wide);
+        counted = 0;
+        e.setCursorPosition(1, 2);
+        QTest::keyClicks(&e, QStringLiteral("y"));
+        QCOMPARE(counted, 1);
+    }
+
     void findBarOpens() {
         QsciScintilla ed;
         ed.setText(QStringLiteral("one two three"));

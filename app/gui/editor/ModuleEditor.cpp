@@ -253,6 +253,10 @@ ModuleEditor::ModuleEditor(QWidget* parent) : QsciScintilla(parent) {
     setCallTipsStyle(CallTipsNoContext);
     setCallTipsPosition(CallTipsBelowText);
     connect(this, &QsciScintillaBase::SCN_CHARADDED, this, &ModuleEditor::onCharAdded);
+    connect(this, &QsciScintillaBase::SCN_MODIFIED, this,
+            [this](int position, int type, const char*, int, int, int, int, int, int, int) {
+                onModified(position, type);
+            });
 
     errorIndicator_ = indicatorDefine(SquiggleIndicator);
     setIndicatorForegroundColor(QColor(0xe0, 0x10, 0x10), errorIndicator_);
@@ -346,6 +350,30 @@ void ModuleEditor::keyPressEvent(QKeyEvent* event) {
         return;
     }
     QsciScintilla::keyPressEvent(event);
+    tellQuietChange();
+}
+
+void ModuleEditor::inputMethodEvent(QInputMethodEvent* event) {
+    QsciScintilla::inputMethodEvent(event);
+    tellQuietChange();
+}
+
+void ModuleEditor::onModified(int, int type) {
+    if (!quietChanges_ || !(type & (SC_MOD_BEFOREINSERT | SC_MOD_BEFOREDELETE)) ||
+        quietChangePending_)
+        return;
+    quietChangePending_ = true;
+    linesBeforeQuietChange_ = lines();
+    // A change made outside a key event (a paste from the menu, an undo, a fix) is told once the
+    // code that made it has returned.
+    QMetaObject::invokeMethod(this, &ModuleEditor::tellQuietChange, Qt::QueuedConnection);
+}
+
+void ModuleEditor::tellQuietChange() {
+    if (!quietChangePending_) return;
+    quietChangePending_ = false;
+    emit textChanged();
+    if (lines() != linesBeforeQuietChange_) emit linesChanged();
 }
 
 void ModuleEditor::toggleComment() {
@@ -393,6 +421,17 @@ void ModuleEditor::updateAccessibleKind() {
     const bool plain = lines() >= kPlainAccessibleLines;
     if (plain == plainAccessible_) return;
     plainAccessible_ = plain;
+    quietChanges_ = plain;
+    // Scintilla tells a change whose type bits meet the mask: without the insert and delete bits,
+    // and without the bits that say who made a change (user, undo, redo, steps), only the
+    // "before" notifications of an insertion or deletion are told (quietChanges()).
+    constexpr unsigned long kWhoAndSteps =
+        SC_PERFORMED_USER | SC_PERFORMED_UNDO | SC_PERFORMED_REDO | SC_MULTISTEPUNDOREDO |
+        SC_LASTSTEPINUNDOREDO | SC_MULTILINEUNDOREDO | SC_STARTACTION;
+    SendScintilla(SCI_SETMODEVENTMASK,
+                  plain
+                      ? SC_MODEVENTMASKALL & ~(SC_MOD_INSERTTEXT | SC_MOD_DELETETEXT | kWhoAndSteps)
+                      : static_cast<unsigned long>(SC_MODEVENTMASKALL));
     // The interface made before (by QScintilla's factory or by ours) is cached per object.
     if (QAccessibleInterface* made = QAccessible::queryAccessibleInterface(this))
         QAccessible::deleteAccessibleInterface(QAccessible::uniqueId(made));
@@ -417,6 +456,10 @@ void ModuleEditor::loadBytes(const QByteArray& bytes) {
     SendScintilla(SCI_APPENDTEXT, static_cast<uintptr_t>(bytes.size()), bytes.constData());
     SendScintilla(SCI_SETIDLESTYLING, lines() >= kIdleStylingLines ? SC_IDLESTYLING_TOVISIBLE : SC_IDLESTYLING_NONE);
     updateAccessibleKind();
+    // Loading is not an edit; what the notifications of its lines said (or, quiet, did not) is
+    // set here.
+    quietChangePending_ = false;
+    updateLineNumberWidth();
     SendScintilla(SCI_SETUNDOCOLLECTION, 1UL);
     SendScintilla(SCI_EMPTYUNDOBUFFER);
     setModified(false);

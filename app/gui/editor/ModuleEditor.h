@@ -89,6 +89,13 @@ public:
     static constexpr int kPlainAccessibleLines = kIdleStylingLines;
     // Whether the accessible interface is the plain one (above), for tests.
     bool plainAccessible() const { return plainAccessible_; }
+    // Such an editor also hides its insertions and deletions from QScintilla's notification of
+    // them: QScintilla answers every one by counting the characters from the start of the module
+    // (for an accessibility event, whether or not a screen reader runs), 20-40 ms per key at
+    // 200,000 lines. It hears that a change is coming instead (SC_MOD_BEFOREINSERT/DELETE) and
+    // says textChanged() (and linesChanged()) itself once the change is made: at the end of the
+    // key or input method event that made it, else as soon as the event loop runs.
+    bool quietChanges() const { return quietChanges_; }
     // A bitcode module's llvm-dis-14 text as shown (without the read-only header), for Convert to
     // Text; nullopt for a text module or when no disassembly could be made.
     std::optional<std::string> disassembly() const;
@@ -111,6 +118,7 @@ signals:
 protected:
     bool event(QEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void inputMethodEvent(QInputMethodEvent* event) override;
 
 private:
     struct Note {
@@ -133,9 +141,15 @@ private:
     void updateAccessibleKind();
     void onCharAdded(int ch);
     bool caretInCommentOrString() const;
+    // quietChanges(): a change is coming (a Scintilla notification), and tell it once made.
+    void onModified(int position, int type);
+    void tellQuietChange();
 
     bool bitcode_ = false;
     bool plainAccessible_ = false;
+    bool quietChanges_ = false;
+    bool quietChangePending_ = false;
+    int linesBeforeQuietChange_ = 0;
     std::string bitcodeBytes_;
     std::optional<std::string> disassembly_;
     NvvmLexer* lexer_ = nullptr;
