@@ -66,6 +66,11 @@ struct JobInputs {
 };
 
 void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun = false);
+// The options that make a job's libNVVM flags and program (--libdevice, --no-verify, the option
+// table's, --nvvm-flag, --lto-mode): compile's, run's and each side of compare's.
+void addNvvmOptions(CLI::App& cmd, CompileOptions& o);
+// Those options onto `job`, over what it has (a workspace's, or the other side's common ones).
+support::Status applyNvvmOptions(const CompileOptions& o, pipeline::Job& job);
 void addRunOptions(CLI::App& cmd, RunOptions& r);
 support::Result<JobInputs> jobFromArgs(const CompileOptions& o);
 // The toolkit the options name: opened, or with `open` false only located (Toolkit::locate).
@@ -79,6 +84,11 @@ engine::Compiler makeCompiler(const CommonOptions& common, std::shared_ptr<const
                               bool useCache);
 void printDiagnostics(const std::vector<nvvm::Diagnostic>& diags);
 int usage(const std::string& message);
+// The JSON of one library's report (nvpg info, toolkits), and of the toolkit a compile used.
+nlohmann::ordered_json libraryJson(const toolkit::LibraryReport& r);
+nlohmann::ordered_json toolkitJson(const toolkit::Toolkit& tk);
+// "CUDA 13.0.88 (<where it is recorded>)", or that nothing records it.
+std::string releaseWords(const std::optional<toolkit::Release>& r);
 // How output files are written: --force replaces read-only ones.
 support::WriteOptions outputWriting(const CompileOptions& o);
 // Prints an error that stopped a compile; its status: 1 for a timeout (as for input libNVVM
@@ -86,6 +96,19 @@ support::WriteOptions outputWriting(const CompileOptions& o);
 int compileFailed(const support::Error& error);
 
 int runInfo(const CommonOptions& common, bool json);
+// nvpg toolkits: every CUDA toolkit found on this machine, with its release and files.
+int runToolkits(const CommonOptions& common, bool json);
+
+// nvpg compare: the same modules compiled twice, side A's options and side B's on top of the
+// common ones (each side may name its own --cuda-path, and gets its own engine process).
+struct CompareOptions {
+    CompileOptions common;  // inputs and the options both sides share
+    std::string a, b;       // each side's options, as one string ("--ftz 1 --cuda-path DIR")
+    std::string emit = "ptx";
+    std::optional<std::string> report, output;
+};
+void addCompareOptions(CLI::App& cmd, CompareOptions& o);
+int runCompare(const CommonOptions& common, const CompareOptions& o);
 int runCompile(const CommonOptions& common, const CompileOptions& o);
 int runRun(const CommonOptions& common, const CompileOptions& o, const RunOptions& r);
 // nvpg explain: the built-in doc entries each word names (context "", "ir", "ptx" or "sass"); 1 when a

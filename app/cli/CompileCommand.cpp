@@ -35,9 +35,7 @@ std::string cliOptionName(const nvvm::OptionInfo& info) {
 
 }  // namespace
 
-void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun) {
-    cmd.add_option("INPUT", o.inputs, "NVVM IR modules in order (.ll text, .bc bitcode), or one .nvpg workspace")
-        ->required();
+void addNvvmOptions(CLI::App& cmd, CompileOptions& o) {
     cmd.add_flag("--libdevice", o.libdevice, "link libdevice (lazily: only what the modules use)");
     cmd.add_flag("--no-verify", o.noVerify,
                  "do not run libNVVM's verifier before compiling: compile IR that only the verifier refuses");
@@ -64,6 +62,13 @@ void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun) {
     cmd.add_option("--lto-mode", o.ltoMode,
                    "program: recompile the PTX's Program with -gen-lto (default); separate: one Program per module")
         ->check(CLI::IsMember({"program", "separate"}));
+}
+
+void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun) {
+    cmd.add_option("INPUT", o.inputs,
+                   "NVVM IR modules in order (.ll text, .bc bitcode), or one .nvpg workspace")
+        ->required();
+    addNvvmOptions(cmd, o);
     cmd.add_flag("--force", o.force, "replace output files that are read-only");
     cmd.add_flag("--no-cache", o.noCache,
                  "compile even when the result cache holds these inputs' result, and do not store it there");
@@ -170,9 +175,14 @@ support::Result<JobInputs> jobFromArgs(const CompileOptions& o) {
         }
         in.baseDir = fs::current_path();
     }
+    job.verifyOnly = o.verifyOnly;
+    if (auto st = applyNvvmOptions(o, job); !st) return st.error();
+    return in;
+}
+
+support::Status applyNvvmOptions(const CompileOptions& o, pipeline::Job& job) {
     job.libdevice = job.libdevice || o.libdevice;
     if (o.ltoMode) job.ltoMode = *lto::parseMode(*o.ltoMode);
-    job.verifyOnly = o.verifyOnly;
     if (o.noVerify) job.verify = false;
     // In the table's order, which is --help's: of two bad values, the first listed is reported.
     for (const auto& info : nvvm::optionTable())
@@ -180,12 +190,8 @@ support::Result<JobInputs> jobFromArgs(const CompileOptions& o) {
             if (auto st = job.options.set(info.name, it->second); !st) return st.error();
     job.options.extraFlags.insert(job.options.extraFlags.end(), o.nvvmFlags.begin(), o.nvvmFlags.end());
     // Checked here, before the pipeline's own check, so that the advice speaks of nvpg's options.
-    if (auto st = job.options.checkExtraFlags([](const nvvm::OptionInfo& info) {
-            return "its own nvpg option " + cliOptionName(info);
-        });
-        !st)
-        return st.error();
-    return in;
+    return job.options.checkExtraFlags(
+        [](const nvvm::OptionInfo& info) { return "its own nvpg option " + cliOptionName(info); });
 }
 
 bool forkedEngine(const CommonOptions& common) {
@@ -277,7 +283,11 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
     printDiagnostics(r.diagnostics);
 
     if (o.report) {
-        const auto text = pipeline::reportJson(job, r, inputNames).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+        auto report = pipeline::reportJson(job, r, inputNames);
+        // Which file of which folder: a pip nvidia folder given as --cuda-path holds several.
+        report["toolkit"] = toolkitJson(**tk);
+        const auto text =
+            report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
         if (auto st = support::writeFileAtomic(*o.report, text, writing); !st) return usage(st.error().message);
     }
     if (!r.ok) return kCompileError;

@@ -13,8 +13,6 @@
 
 namespace nvpg::cli {
 
-namespace {
-
 nlohmann::ordered_json libraryJson(const toolkit::LibraryReport& r) {
     nlohmann::ordered_json j;
     j["name"] = r.name;
@@ -28,7 +26,20 @@ nlohmann::ordered_json libraryJson(const toolkit::LibraryReport& r) {
     return j;
 }
 
-}  // namespace
+nlohmann::ordered_json toolkitJson(const toolkit::Toolkit& tk) {
+    nlohmann::ordered_json j;
+    if (const auto& r = tk.release())
+        j["release"] = {{"version", r->version}, {"source", r->source}};
+    j["libnvvm"] = libraryJson(tk.nvvmReport());
+    j["libdevice"] = libraryJson(tk.libdeviceReport());
+    j["nvjitlink"] = {{"path", tk.nvJitLinkFile().string()}};
+    return j;
+}
+
+std::string releaseWords(const std::optional<toolkit::Release>& r) {
+    return r ? fmt::format("CUDA {} ({})", r->version, r->source)
+             : std::string("CUDA release not recorded beside it");
+}
 
 int runInfo(const CommonOptions& common, bool json) {
     toolkit::SearchConfig search;
@@ -56,6 +67,8 @@ int runInfo(const CommonOptions& common, bool json) {
     if (json) {
         nlohmann::ordered_json j;
         j["version"] = NVPG_VERSION;
+        if (const auto& r = (*tk)->release())
+            j["cuda_release"] = {{"version", r->version}, {"source", r->source}};
         j["libraries"] = nlohmann::ordered_json::array();
         for (const auto& r : reports) j["libraries"].push_back(libraryJson(r));
         j["archs"] = archs;
@@ -75,6 +88,7 @@ int runInfo(const CommonOptions& common, bool json) {
     }
 
     fmt::print("NVVM Playground {}\n\n", NVPG_VERSION);
+    fmt::print("{:<12}{}\n", "toolkit", releaseWords((*tk)->release()));
     for (const auto& r : reports) {
         if (r.found) {
             fmt::print("{:<12}{}\n{:<12}{} ({})\n", r.name, r.version, "", r.path.string(), r.via);
@@ -94,6 +108,47 @@ int runInfo(const CommonOptions& common, bool json) {
     } else {
         const bool noDriver = !reports.empty() && reports.back().name == "CUDA driver" && !reports.back().found;
         fmt::print("{:<12}none: {}\n", "GPUs", noDriver ? "no CUDA driver (above)" : devices.error().message);
+    }
+    return flushStdout(kOk);
+}
+
+int runToolkits(const CommonOptions& common, bool json) {
+    toolkit::SearchConfig search;
+    if (common.cudaPath) search.explicitRoot = *common.cudaPath;
+    const auto found = toolkit::findToolkits(search);
+    if (json) {
+        auto j = nlohmann::ordered_json::array();
+        for (const auto& t : found) {
+            nlohmann::ordered_json e;
+            e["root"] = t.root.string();
+            e["via"] = t.via;
+            if (t.release)
+                e["release"] = {{"version", t.release->version}, {"source", t.release->source}};
+            e["libnvvm"] = libraryJson(t.nvvm);
+            e["libdevice"] = libraryJson(t.libdevice);
+            e["nvjitlink"] = libraryJson(t.nvJitLink);
+            j.push_back(std::move(e));
+        }
+        std::puts(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        return flushStdout(kOk);
+    }
+    if (found.empty()) {
+        std::fprintf(
+            stderr,
+            "nvpg: no CUDA toolkit found (looked at CUDA_PATH, CUDA_HOME, CONDA_PREFIX, python3's "
+            "pip wheels, /usr/local/cuda, /usr/local/cuda-X.Y, /opt/cuda)\n");
+        return kUsageError;
+    }
+    for (const auto& t : found) {
+        fmt::print("{}  {}\n", support::printable(t.root.string()),
+                   t.release ? "CUDA " + t.release->version : "CUDA ?");
+        fmt::print("  {:<10}{} ({})\n", "libNVVM", support::printable(t.nvvm.path.string()),
+                   t.nvvm.via);
+        fmt::print("  {:<10}{}\n", "libdevice",
+                   t.libdevice.found ? support::printable(t.libdevice.path.string()) : "not found");
+        fmt::print("  {:<10}{}\n", "nvJitLink",
+                   t.nvJitLink.found ? support::printable(t.nvJitLink.path.string()) : "not found");
+        fmt::print("  {:<10}{}\n", "release", releaseWords(t.release));
     }
     return flushStdout(kOk);
 }

@@ -25,7 +25,9 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", NVPG_VERSION);
     CommonOptions common;
     app.add_option("--cuda-path", common.cudaPath,
-                   "use only this CUDA toolkit (a folder holding nvvm/lib64/libnvvm.so.4 or lib64/libnvvm.so.4)")
+                   "use only this CUDA toolkit: a folder holding nvvm/lib64/libnvvm.so.4 or "
+                   "lib64/libnvvm.so.4, or a "
+                   "pip site-packages/nvidia folder (nvidia-cuda-nvcc-cu12, nvidia-nvvm)")
         ->check(CLI::ExistingDirectory);
     app.add_flag("--in-process", common.inProcess,
                  "compile and run in this process instead of an engine process (for debugging: input that "
@@ -60,6 +62,17 @@ int main(int argc, char** argv) {
     addCompileOptions(*run, runCompileOptions, /*forRun=*/true);
     addRunOptions(*run, ro);
 
+    auto* compare = app.add_subcommand(
+        "compare",
+        "compile the same modules under two option sets, arches or toolkits, and diff the results");
+    CompareOptions cmp;
+    addCompareOptions(*compare, cmp);
+
+    auto* toolkits = app.add_subcommand(
+        "toolkits", "every CUDA toolkit found on this machine, with its release");
+    bool toolkitsJson = false;
+    toolkits->add_flag("--json", toolkitsJson, "print the same as JSON");
+
     auto* explain =
         app.add_subcommand("explain", "what PTX, NVVM IR, libdevice and SASS words mean, from the built-in docs");
     std::vector<std::string> explainWords;
@@ -87,6 +100,8 @@ int main(int argc, char** argv) {
         if (*info) return runInfo(common, json);
         if (*run) return runRun(common, runCompileOptions, ro);
         if (*explain) return runExplain(explainWords, explainContext);
+        if (*compare) return runCompare(common, cmp);
+        if (*toolkits) return runToolkits(common, toolkitsJson);
         return runCompile(common, co);
     } catch (const std::bad_alloc&) {
         return usage("out of memory: nvpg may not have more (ulimit -v) or the machine has no more");

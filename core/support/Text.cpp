@@ -156,6 +156,12 @@ std::string printable(std::string_view s, bool keepLines) {
     return out;
 }
 
+size_t displayWidth(std::string_view s) {
+    size_t n = 0;
+    for (const unsigned char c : s) n += (c & 0xC0) != 0x80;
+    return n;
+}
+
 bool parseInt(std::string_view s, long long& out) {
     if (s.empty()) return false;
     const auto* end = s.data() + s.size();

@@ -33,6 +33,9 @@ std::optional<size_t> firstControlCharacter(std::string_view s);
 // \u202E, bytes that are not UTF-8 as \xNN; everything else as it is. With keepLines, newlines
 // and tabs stay (for messages of several lines).
 std::string printable(std::string_view s, bool keepLines = false);
+// The columns `s` takes in a terminal's fixed-width font: its UTF-8 characters (for aligning
+// tables with "→" and names in them).
+size_t displayWidth(std::string_view s);
 // Strict integer parse of the whole string; false when it is not one.
 bool parseInt(std::string_view s, long long& out);
 // "512 B", "19.5 KiB", "4 MiB", "1.2 GiB": the one way sizes are written, in the GUI and in nvpg.

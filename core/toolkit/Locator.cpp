@@ -8,6 +8,7 @@
 
 #include <fcntl.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -50,7 +51,36 @@ bool olderVersion(const std::string& a, const std::string& b) {
     return false;
 }
 
+bool isDir(const fs::path& p) {
+    std::error_code ec;
+    return fs::is_directory(p, ec);
+}
+
 }  // namespace
+
+const std::vector<std::string>& wheelTrees() {
+    static const std::vector<std::string> trees = {"cu13", "cu12", "cuda_nvcc", "nvjitlink"};
+    return trees;
+}
+
+std::optional<fs::path> wheelFolderOf(const fs::path& dir) {
+    for (const auto& candidate : {dir / "nvidia", dir}) {
+        if (isDir(candidate / "lib64") || isDir(candidate / "nvvm")) continue;  // a toolkit root
+        for (const auto& tree : wheelTrees())
+            if (isDir(candidate / tree)) return candidate;
+    }
+    return std::nullopt;
+}
+
+std::vector<SearchRoot> rootsOf(const fs::path& dir, const std::string& via) {
+    const auto wheels = wheelFolderOf(dir);
+    if (!wheels) return {{dir, via}};
+    std::vector<SearchRoot> roots;
+    for (const auto& tree : wheelTrees())
+        if (isDir(*wheels / tree))
+            roots.push_back({*wheels / tree, fmt::format("{} (nvidia/{})", via, tree)});
+    return roots;
+}
 
 std::vector<fs::path> askPythonForSitePackages(std::string* problem) {
     if (!onPath("python3")) return {};
@@ -136,13 +166,21 @@ Locator::Locator(SearchConfig config) : config_(std::move(config)) {
 
 std::optional<std::string> Locator::env(const char* name) const { return config_.env(name); }
 
+const std::vector<fs::path>& Locator::sitePackages() {
+    if (!sites_)
+        sites_ =
+            askPython_ ? askPythonForSitePackages(&pythonProblem_) : config_.pythonSitePackages();
+    return *sites_;
+}
+
 std::vector<SearchRoot> Locator::pythonRoots() {
     if (!python_) {
         std::vector<SearchRoot> roots;
-        const auto sites = askPython_ ? askPythonForSitePackages(&pythonProblem_) : config_.pythonSitePackages();
-        for (const char* tree : {"nvidia/cu13", "nvidia/cu12", "nvidia/cuda_nvcc", "nvidia/nvjitlink"})
+        const auto& sites = sitePackages();
+        for (const auto& tree : wheelTrees())
             for (const auto& site : sites)
-                roots.push_back({site / tree, std::string("via python3 site-packages (") + tree + ")"});
+                roots.push_back(
+                    {site / "nvidia" / tree, "via python3 site-packages (nvidia/" + tree + ")"});
         python_ = std::move(roots);
     }
     return *python_;
@@ -150,7 +188,10 @@ std::vector<SearchRoot> Locator::pythonRoots() {
 
 void Locator::forEachRoot(const std::function<bool(const SearchRoot&)>& visit) {
     if (config_.explicitRoot) {
-        visit({*config_.explicitRoot, "via --cuda-path"});
+        // A toolkit root, or a pip `nvidia` folder (or the site-packages holding one): each of
+        // its component trees.
+        for (const auto& root : rootsOf(*config_.explicitRoot, "via --cuda-path"))
+            if (!visit(root)) return;
         return;
     }
     for (const char* var : {"CUDA_PATH", "CUDA_HOME", "CONDA_PREFIX"})
@@ -180,6 +221,33 @@ void Locator::forEachRoot(const std::function<bool(const SearchRoot&)>& visit) {
     if (!newest.empty())
         if (!visitNoting({usrLocal / ("cuda-" + newest), "via the newest /usr/local/cuda-X.Y"})) return;
     visitNoting({config_.systemPrefix / "opt/cuda", "via /opt/cuda"});
+}
+
+std::vector<SearchRoot> Locator::toolkitRoots() {
+    if (config_.explicitRoot) return {{*config_.explicitRoot, "via --cuda-path"}};
+    std::vector<SearchRoot> roots;
+    for (const char* var : {"CUDA_PATH", "CUDA_HOME", "CONDA_PREFIX"})
+        if (auto v = env(var)) roots.push_back({fs::path(*v), std::string("via ") + var});
+    for (const auto& site : sitePackages())
+        if (isDir(site / "nvidia")) roots.push_back({site / "nvidia", "via python3 site-packages"});
+    const fs::path usrLocal = config_.systemPrefix / "usr/local";
+    roots.push_back({usrLocal / "cuda", "via /usr/local/cuda"});
+    std::vector<std::string> versions;
+    std::error_code ec;
+    for (auto it = fs::directory_iterator(usrLocal, ec); !ec && it != fs::directory_iterator();
+         it.increment(ec)) {
+        const auto name = it->path().filename().string();
+        long long dummy;
+        if (support::startsWith(name, "cuda-") &&
+            support::parseInt(support::split(name.substr(5), '.')[0], dummy))
+            versions.push_back(name.substr(5));
+    }
+    std::sort(versions.begin(), versions.end(),
+              [](const auto& a, const auto& b) { return olderVersion(b, a); });
+    for (const auto& v : versions)
+        roots.push_back({usrLocal / ("cuda-" + v), "via /usr/local/cuda-" + v});
+    roots.push_back({config_.systemPrefix / "opt/cuda", "via /opt/cuda"});
+    return roots;
 }
 
 std::optional<std::pair<fs::path, std::string>> Locator::findFile(

@@ -60,13 +60,32 @@ public:
 
     std::optional<std::string> env(const char* name) const;
 
+    // Every place that may hold a whole toolkit, in search order, for lists of the toolkits on
+    // this machine: CUDA_PATH, CUDA_HOME, CONDA_PREFIX, each python3 site-packages' nvidia folder,
+    // /usr/local/cuda, every /usr/local/cuda-X.Y (newest first), /opt/cuda. Not expanded into
+    // wheel trees (rootsOf does that); the explicit root alone when there is one.
+    std::vector<SearchRoot> toolkitRoots();
+
 private:
     std::vector<SearchRoot> pythonRoots();
+    const std::vector<std::filesystem::path>& sitePackages();  // asks python3 at most once
     SearchConfig config_;
     bool askPython_ = false;    // no pythonSitePackages given: ask python3 itself
     std::string pythonProblem_;  // why python3 gave no answer, for the roots after it
     std::optional<std::vector<SearchRoot>> python_;
+    std::optional<std::vector<std::filesystem::path>> sites_;
 };
+
+// The folders pip installs CUDA components into under site-packages/nvidia (the layouts
+// cuda-pathfinder knows): CUDA 13's wheels share cu13/ (lib/libnvvm.so.4, lib/libnvJitLink.so.13,
+// nvvm/libdevice/, bin/); CUDA 12's keep one folder each (cuda_nvcc/nvvm/lib64/libnvvm.so,
+// cuda_nvcc/nvvm/libdevice/, nvjitlink/lib/libnvJitLink.so.12); cu12/ holds some 12.x extras.
+const std::vector<std::string>& wheelTrees();
+// The pip `nvidia` folder `dir` is, or holds (a site-packages); nothing for a toolkit root.
+std::optional<std::filesystem::path> wheelFolderOf(const std::filesystem::path& dir);
+// The roots a path given as a toolkit is searched as: itself, or each component tree of the
+// pip `nvidia` folder it is or holds, in wheelTrees() order, "via" saying which.
+std::vector<SearchRoot> rootsOf(const std::filesystem::path& dir, const std::string& via);
 
 // How long python3 may take to say where its site-packages are.
 inline constexpr std::chrono::milliseconds kPythonWait{2000};

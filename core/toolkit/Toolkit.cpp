@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -18,8 +19,9 @@ namespace nvpg::toolkit {
 
 namespace {
 
+// The last is CUDA 12's pip wheel (nvidia/cuda_nvcc), which has no soname link.
 const std::vector<std::string> kNvvmPaths = {"nvvm/lib64/libnvvm.so.4", "lib64/libnvvm.so.4",
-                                             "lib/libnvvm.so.4"};
+                                             "lib/libnvvm.so.4", "nvvm/lib64/libnvvm.so"};
 const std::vector<std::string> kJitPaths = {"lib64/libnvJitLink.so.13", "lib/libnvJitLink.so.13",
                                             "lib64/libnvJitLink.so.12", "lib/libnvJitLink.so.12"};
 const std::vector<std::string> kLibdevicePaths = {"nvvm/libdevice/libdevice.10.bc"};
@@ -199,9 +201,10 @@ std::string Toolkit::notFoundMessage() const {
         "libNVVM (libnvvm.so.4) not found. Places tried:\n{}"
         "Install the CUDA toolkit, or point at one with {}.",
         formatTried(nvvmReport_.tried),
-        locator_->explicitOnly()
-            ? "a --cuda-path that holds nvvm/lib64/libnvvm.so.4 or lib64/libnvvm.so.4"
-            : "--cuda-path DIR or the CUDA_PATH environment variable");
+        locator_->explicitOnly() ? "a --cuda-path that is a toolkit (holding "
+                                   "nvvm/lib64/libnvvm.so.4 or lib64/libnvvm.so.4) or a pip "
+                                   "site-packages/nvidia folder (holding cu13/ or cuda_nvcc/)"
+                                 : "--cuda-path DIR or the CUDA_PATH environment variable");
 }
 
 void Toolkit::opened(std::shared_ptr<Library> nvvmLib) {
@@ -358,7 +361,58 @@ std::filesystem::path Toolkit::nvJitLinkFile() const {
     return report.found ? report.path : fs::path();
 }
 
+const std::optional<Release>& Toolkit::release() const {
+    std::call_once(releaseOnce_, [this] { release_ = releaseOf(nvvmReport_.path); });
+    return release_;
+}
+
+std::string Toolkit::releaseLabel() const {
+    if (const auto& r = release()) return "CUDA " + r->version;
+    openJit();
+    return jit_ ? fmt::format("CUDA {}.x", cudaMajor_) : std::string("CUDA (release unknown)");
+}
+
+std::vector<FoundToolkit> findToolkits(SearchConfig config, const std::vector<fs::path>& extra) {
+    std::vector<SearchRoot> roots = Locator(config).toolkitRoots();
+    for (const auto& e : extra) roots.push_back({e, "added in Settings"});
+    std::vector<FoundToolkit> found;
+    std::vector<fs::path> seen;
+    for (const auto& root : roots) {
+        SearchConfig one = config;
+        one.explicitRoot = root.dir;
+        one.useSystemLoader = false;
+        auto tk = Toolkit::locate(one);
+        if (!tk) continue;
+        // The same toolkit through a linked folder (/usr/local/cuda -> cuda-13.0) is listed once;
+        // the folder's links are followed, not the file's (a toolkit may link its files elsewhere).
+        const auto& file = (*tk)->nvvmReport().path;
+        std::error_code ec;
+        auto canonical = fs::canonical(file.parent_path(), ec) / file.filename();
+        if (ec) canonical = file;
+        if (std::find(seen.begin(), seen.end(), canonical) != seen.end()) continue;
+        seen.push_back(canonical);
+        FoundToolkit t;
+        t.root = root.dir;
+        t.via = root.via;
+        t.nvvm = (*tk)->nvvmReport();
+        t.libdevice = (*tk)->libdeviceReport();
+        // Found as an explicit root: say why that root was looked at ("via /usr/local/cuda-12.9
+        // (nvidia/cuda_nvcc)"), not "via --cuda-path".
+        for (auto* r : {&t.nvvm, &t.libdevice})
+            if (support::startsWith(r->via, "via --cuda-path"))
+                r->via = root.via + r->via.substr(15);
+        t.nvJitLink.name = "nvJitLink";
+        t.nvJitLink.path = (*tk)->nvJitLinkFile();
+        t.nvJitLink.found = !t.nvJitLink.path.empty();
+        t.release = (*tk)->release();
+        found.push_back(std::move(t));
+    }
+    return found;
+}
+
 int Toolkit::cudaMajor() const {
+    // libNVVM's own install record first (no library opened), else nvJitLink's version.
+    if (const auto& r = release(); r && r->major() > 0) return r->major();
     openJit();
     return cudaMajor_;
 }

@@ -13,6 +13,7 @@
 #include "toolkit/Locator.h"
 #include "toolkit/NvJitLinkApi.h"
 #include "toolkit/NvvmApi.h"
+#include "toolkit/Release.h"
 
 namespace nvpg::toolkit {
 
@@ -60,9 +61,15 @@ public:
     const NvJitLinkApi* nvJitLink() const;
     // The nvJitLink file, found without opening it when it lies under the roots.
     std::filesystem::path nvJitLinkFile() const;
-    // The CUDA major release the libraries come from (12, 13), which decides the arch list. It
-    // is nvJitLink's version (libNVVM says 2.0 in 12.9 and 13.0 alike), so it opens nvJitLink:
-    // where both releases agree (nvvm::sameInEveryRelease), do without it.
+    // The CUDA release the libraries come from, as the installer recorded it (toolkit::releaseOf,
+    // read on the first call); nothing when nothing beside them says.
+    const std::optional<Release>& release() const;
+    // "CUDA 13.0.88", else "CUDA 13.x" from nvJitLink's version (which opens it), for labels.
+    std::string releaseLabel() const;
+    // The CUDA major release the libraries come from (12, 13), which decides the arch list: the
+    // release recorded beside libNVVM (release()), else nvJitLink's version, which opens it
+    // (libNVVM says 2.0 in 12.9 and 13.0 alike); where both releases agree about an arch
+    // (nvvm::archInEveryRelease), do without it.
     int cudaMajor() const;
 
     // libdevice's bitcode, read from disk on the first call only.
@@ -107,6 +114,8 @@ private:
     // The search that found libNVVM, kept for nvdisasm's (python3 is asked at most once).
     std::unique_ptr<Locator> locator_;
     mutable std::once_flag nvdisasmOnce_;
+    mutable std::once_flag releaseOnce_;
+    mutable std::optional<Release> release_;
     mutable LibraryReport nvdisasmReport_;
 
     mutable std::mutex mu_;
@@ -114,6 +123,19 @@ private:
     mutable std::optional<support::Result<std::shared_ptr<const Driver>>> driver_;
     mutable LibraryReport driverReport_;
 };
+
+// A toolkit on this machine, for lists to choose one from (Settings, nvpg toolkits): located, not
+// opened, so that toolkits whose libNVVMs share a soname can be listed from one process.
+struct FoundToolkit {
+    std::filesystem::path root;  // what --cuda-path (or a variant) names it by
+    std::string via;  // why it was looked at: "via /usr/local/cuda-12.9", "added in Settings"
+    LibraryReport nvvm, libdevice, nvJitLink;
+    std::optional<Release> release;
+};
+// Every toolkit the search looks at (Locator::toolkitRoots), not only the first, then `extra`
+// (paths the user added, each searched as --cuda-path would), each libNVVM file once.
+std::vector<FoundToolkit> findToolkits(SearchConfig config,
+                                       const std::vector<std::filesystem::path>& extra = {});
 
 // Shown wherever a report lists the places tried.
 std::string formatTried(const std::vector<Tried>& tried);

@@ -8,6 +8,7 @@
 
 #include "TestSupport.h"
 #include "support/Text.h"
+#include "toolkit/Release.h"
 #include "toolkit/Toolkit.h"
 
 using namespace nvpg;
@@ -295,6 +296,112 @@ private slots:
             sawReason = sawReason || (t.place == (b / "bad/lib64/libnvvm.so.4").string() &&
                                       QString::fromStdString(t.why).contains(reason));
         QVERIFY(sawReason);
+    }
+
+    // pip's layouts (cuda-pathfinder's): CUDA 12's wheels keep a folder each, and libNVVM has no
+    // soname link there; CUDA 13's share nvidia/cu13. An nvidia folder, or the site-packages
+    // holding it, given as the toolkit, is searched tree by tree, and the report says which.
+    void aPipNvidiaFolderIsSearchedTreeByTree_data() {
+        QTest::addColumn<bool>("cuda13");
+        QTest::addColumn<bool>("givenTheSite");
+        QTest::newRow("CUDA 12 wheels, the nvidia folder") << false << false;
+        QTest::newRow("CUDA 12 wheels, the site-packages") << false << true;
+        QTest::newRow("CUDA 13 wheels, the nvidia folder") << true << false;
+    }
+    void aPipNvidiaFolderIsSearchedTreeByTree() {
+        QFETCH(bool, cuda13);
+        QFETCH(bool, givenTheSite);
+        QTemporaryDir base;
+        const fs::path site = fs::path(base.path().toStdString()) / "site-packages";
+        const auto& real = *test::realToolkit();
+        const auto link = [](const fs::path& target, const fs::path& at) {
+            fs::create_directories(at.parent_path());
+            fs::create_symlink(target, at);
+        };
+        std::string tree, nvvmRel, jitRel, wheel;
+        if (cuda13) {
+            tree = "cu13", nvvmRel = "nvidia/cu13/lib/libnvvm.so.4",
+            jitRel = "nvidia/cu13/lib/libnvJitLink.so.13";
+            wheel = "nvidia_nvvm-13.0.88.dist-info";
+            link(real.libdeviceReport().path, site / "nvidia/cu13/nvvm/libdevice/libdevice.10.bc");
+        } else {
+            tree = "cuda_nvcc", nvvmRel = "nvidia/cuda_nvcc/nvvm/lib64/libnvvm.so",
+            jitRel = "nvidia/nvjitlink/lib/libnvJitLink.so.12";
+            wheel = "nvidia_cuda_nvcc_cu12-12.9.86.dist-info";
+            link(real.libdeviceReport().path,
+                 site / "nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc");
+        }
+        link(real.nvvmReport().path, site / nvvmRel);
+        link(real.nvJitLinkReport().path, site / jitRel);
+        // pip's record of the wheel; a wheel of the other release beside it must not be taken for
+        // it.
+        fs::create_directories(site / wheel);
+        std::ofstream(site / wheel / "RECORD") << nvvmRel << ",sha256=x,1\n";
+        fs::create_directories(site / "nvidia_cuda_nvcc-13.0.88.dist-info");
+        fs::create_directories(site / "nvidia_cuda_nvcc_cu12-12.9.86.dist-info");
+        std::ofstream(site / "nvidia_cuda_nvcc_cu12-12.9.86.dist-info/RECORD")
+            << "nvidia/cuda_nvcc/bin/ptxas,sha256=x,1\n";
+
+        auto config = isolated(fs::path(base.path().toStdString()) / "none");
+        config.explicitRoot = givenTheSite ? site : site / "nvidia";
+        auto tk = toolkit::Toolkit::load(config);
+        QVERIFY2(tk, tk ? "" : tk.error().message.c_str());
+        QCOMPARE((*tk)->nvvmReport().path, site / nvvmRel);
+        QCOMPARE((*tk)->nvvmReport().via, "via --cuda-path (nvidia/" + tree + ")");
+        QCOMPARE((*tk)->nvJitLinkFile(), site / jitRel);
+        QVERIFY((*tk)->nvJitLink());
+        QVERIFY((*tk)->release());
+        QCOMPARE((*tk)->release()->version, std::string(cuda13 ? "13.0.88" : "12.9.86"));
+        QCOMPARE((*tk)->cudaMajor(), cuda13 ? 13 : 12);
+        QVERIFY2(QString::fromStdString((*tk)->release()->source)
+                     .endsWith(QString::fromStdString(wheel)),
+                 (*tk)->release()->source.c_str());
+    }
+
+    // A standard toolkit's release is in its version.json; a conda environment's in conda-meta.
+    void theReleaseIsReadFromWhatTheInstallerLeft() {
+        QTemporaryDir base;
+        const fs::path b = base.path().toStdString();
+        plantToolkit(b / "cuda-12.4", /*standard=*/true);
+        std::ofstream(b / "cuda-12.4/version.json")
+            << R"({"cuda": {"name": "CUDA SDK", "version": "12.4.1"}})";
+        auto r = toolkit::releaseOf(b / "cuda-12.4/nvvm/lib64/libnvvm.so.4");
+        QVERIFY(r);
+        QCOMPARE(r->version, std::string("12.4.1"));
+        QCOMPARE(r->major(), 12);
+        plantToolkit(b / "conda", /*standard=*/false);
+        fs::create_directories(b / "conda/conda-meta");
+        std::ofstream(b / "conda/conda-meta/cuda-nvcc-12.6.85-0.json") << "{}";
+        r = toolkit::releaseOf(b / "conda/lib64/libnvvm.so.4");
+        QVERIFY(r);
+        QCOMPARE(r->version, std::string("12.6.85"));
+        plantToolkit(b / "bare", /*standard=*/true);
+        QVERIFY(!toolkit::releaseOf(b / "bare/nvvm/lib64/libnvvm.so.4"));
+    }
+
+    // Every toolkit the search would look at is listed, each libNVVM once, the release beside it.
+    void findToolkitsListsEveryOneOnce() {
+        QTemporaryDir base;
+        const fs::path b = base.path().toStdString();
+        plantToolkit(b / "usr/local/cuda-12.4", true);
+        std::ofstream(b / "usr/local/cuda-12.4/version.json")
+            << R"({"cuda": {"version": "12.4.1"}})";
+        plantToolkit(b / "usr/local/cuda-13.0", false);
+        fs::create_directory_symlink(b / "usr/local/cuda-13.0", b / "usr/local/cuda");
+        plantToolkit(b / "mine", true);
+        auto config = isolated(b, {{"CUDA_HOME", (b / "usr/local/cuda-12.4").string()}});
+        const auto found = toolkit::findToolkits(config, {b / "mine", b / "nothing-here"});
+        std::vector<std::string> roots;
+        for (const auto& t : found) roots.push_back(t.root.string());
+        // CUDA_HOME's first; /usr/local/cuda and cuda-13.0 are one toolkit (a link), listed once;
+        // cuda-12.4 again through its folder name is the same libNVVM as CUDA_HOME's.
+        QCOMPARE(roots, (std::vector<std::string>{(b / "usr/local/cuda-12.4").string(),
+                                                  (b / "usr/local/cuda").string(),
+                                                  (b / "mine").string()}));
+        QCOMPARE(found[0].release->version, std::string("12.4.1"));
+        QCOMPARE(found[0].via, std::string("via CUDA_HOME"));
+        QCOMPARE(found[2].via, std::string("added in Settings"));
+        QVERIFY(found[1].nvJitLink.found);
     }
 
     void pythonIsAskedOnlyWhenTheSearchGetsThatFar() {

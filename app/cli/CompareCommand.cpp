@@ -1,0 +1,207 @@
+// nvpg compare: one set of modules under two option sets, arches or CUDA toolkits; a unified
+// diff of the chosen output and the per-kernel figures of both, as a compiler author bisecting a
+// release or a teacher showing what a flag does would read them.
+#include <cstdio>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "Commands.h"
+#include "Output.h"
+#include "pipeline/Comparison.h"
+#include "pipeline/Report.h"
+#include "pipeline/Summary.h"
+#include "support/Text.h"
+
+namespace nvpg::cli {
+
+namespace {
+
+struct Side {
+    char letter = 'A';
+    std::string given;  // the side's options as written
+    std::optional<std::string> cudaPath;
+    pipeline::Job job;
+    std::shared_ptr<toolkit::Toolkit> toolkit;
+    support::Result<pipeline::CompileResult> result =
+        support::makeError(support::ErrorKind::Internal, "not compiled");
+
+    std::string label() const {
+        std::string words = given.empty() ? std::string("the common options") : given;
+        words += " · " + (toolkit && toolkit->release() ? "CUDA " + toolkit->release()->version
+                          : toolkit ? toolkit->nvvmReport().path.parent_path().string()
+                                    : std::string("?"));
+        if (result && !result->arch.empty()) words += " · " + result->arch;
+        return words;
+    }
+};
+
+// A side's options: the nvvm options of compile and run, and --cuda-path.
+support::Status parseSide(const std::string& text, char letter, CompileOptions& options,
+                          std::optional<std::string>& cudaPath) {
+    CLI::App side{fmt::format("side {}", letter)};
+    addNvvmOptions(side, options);
+    side.add_option("--cuda-path", cudaPath,
+                    "this side's CUDA toolkit (a toolkit root or a pip nvidia folder)")
+        ->check(CLI::ExistingDirectory);
+    try {
+        side.parse(text, /*program_name_included=*/false);
+    } catch (const CLI::ParseError& e) {
+        return support::makeError(
+            support::ErrorKind::Usage,
+            fmt::format("--{} \"{}\": {}", char(std::tolower(letter)), text, e.what()));
+    }
+    return {};
+}
+
+unsigned outputsFor(const std::string& emit, bool sass) {
+    unsigned outputs = pipeline::kPtx | pipeline::kFigures;
+    if (emit == "lto-ptx") outputs |= pipeline::kLtoPtx;
+    if (emit == "sass" || sass) outputs |= pipeline::kSass;
+    return outputs;
+}
+
+}  // namespace
+
+void addCompareOptions(CLI::App& cmd, CompareOptions& o) {
+    cmd.add_option("INPUT", o.common.inputs,
+                   "NVVM IR modules in order (.ll text, .bc bitcode), or one .nvpg workspace")
+        ->required();
+    addNvvmOptions(cmd, o.common);
+    cmd.add_option("--a", o.a,
+                   "side A's options, over the common ones: \"--ftz 0\", \"--cuda-path DIR --arch "
+                   "compute_90\"")
+        ->required();
+    cmd.add_option("--b", o.b, "side B's options, as --a")->required();
+    cmd.add_option("--emit", o.emit, "what to diff: ptx, lto-ptx or sass")
+        ->check(CLI::IsMember({"ptx", "lto-ptx", "sass"}));
+    cmd.add_flag(
+        "--no-cache", o.common.noCache,
+        "compile even when the result cache holds these inputs' result, and do not store it there");
+    cmd.add_option("--report", o.report, "write a JSON report of both sides and the comparison");
+    cmd.add_option("-o,--output", o.output, "write the diff to this file (default: stdout)");
+}
+
+int runCompare(const CommonOptions& common, const CompareOptions& o) {
+    auto inputs = jobFromArgs(o.common);
+    if (!inputs) return usage(inputs.error().message);
+    Side sides[2];
+    sides[0].letter = 'A';
+    sides[1].letter = 'B';
+    sides[0].given = o.a;
+    sides[1].given = o.b;
+    for (auto& s : sides) {
+        CompileOptions options;
+        if (auto st = parseSide(s.given, s.letter, options, s.cudaPath); !st)
+            return usage(st.error().message);
+        if (!s.cudaPath) s.cudaPath = common.cudaPath;
+        s.job = inputs->job;
+        if (auto st = applyNvvmOptions(options, s.job); !st)
+            return usage(fmt::format("side {}: {}", s.letter, st.error().message));
+        // Each toolkit is only located here: its engine opens it.
+        toolkit::SearchConfig search;
+        if (s.cudaPath) search.explicitRoot = *s.cudaPath;
+        auto tk = toolkit::Toolkit::locate(search);
+        if (!tk) return usage(fmt::format("side {}: {}", s.letter, tk.error().message));
+        s.toolkit = *tk;
+        if (o.emit == "sass" && !s.toolkit->nvdisasm())
+            return usage(fmt::format("side {}: --emit sass needs nvdisasm. {}", s.letter,
+                                     s.toolkit->nvdisasmReport().problem));
+        s.job.outputs = outputsFor(o.emit, s.toolkit->nvdisasm() != nullptr);
+        s.job.generation = 1;
+    }
+    if (common.inProcess &&
+        sides[0].toolkit->nvvmReport().path != sides[1].toolkit->nvvmReport().path)
+        return usage(
+            "--in-process compares one toolkit only: two libNVVMs cannot share a process (they "
+            "share a "
+            "soname); leave it out, and each side gets an engine process of its own");
+
+    // Each side on an engine process of its own (its own libNVVM), both at once.
+    auto compile = [&](Side& s) {
+        std::optional<std::filesystem::path> path;
+        if (s.cudaPath) path = *s.cudaPath;
+        engine::Compiler compiler(
+            s.toolkit, path,
+            common.inProcess ? std::vector<std::string>{} : engine::engineCommand("engine"),
+            common.engineTimeout);
+        if (!o.common.noCache)
+            compiler.setCache(cache::ResultCache::openDefault(/*memoryBytes=*/0));
+        s.result = compiler.run(s.job);
+    };
+    if (common.inProcess) {
+        for (auto& s : sides) compile(s);
+    } else {
+        std::thread other([&] { compile(sides[0]); });
+        compile(sides[1]);
+        other.join();
+    }
+
+    bool failed = false;
+    for (auto& s : sides) {
+        if (!s.result) {
+            std::fprintf(stderr, "nvpg: side %c (%s) failed: %s\n", s.letter,
+                         support::printable(s.label()).c_str(),
+                         support::printable(s.result.error().message, true).c_str());
+            failed = true;
+            continue;
+        }
+        for (const auto& d : s.result->diagnostics) {
+            std::fputs(fmt::format("{}: {}\n", s.letter, nvvm::formatDiagnostic(d)).c_str(),
+                       stderr);
+            for (const auto& f : d.fixes)
+                std::fputs(
+                    fmt::format("{}:   fix: {}\n", s.letter, support::printable(f.title, true))
+                        .c_str(),
+                    stderr);
+        }
+        if (!s.result->ok) {
+            std::fprintf(stderr, "nvpg: side %c (%s) failed: %s\n", s.letter,
+                         support::printable(s.label()).c_str(),
+                         support::printable(pipeline::failureSummary(*s.result), true).c_str());
+            failed = true;
+        }
+    }
+    const auto what = o.emit == "lto-ptx" ? pipeline::CompareOutput::LtoPtx
+                      : o.emit == "sass"  ? pipeline::CompareOutput::Sass
+                                          : pipeline::CompareOutput::Ptx;
+    std::optional<pipeline::Comparison> comparison;
+    if (!failed)
+        comparison = pipeline::compareResults(*sides[0].result, *sides[1].result, what,
+                                              sides[0].label(), sides[1].label());
+    if (o.report) {
+        nlohmann::ordered_json j;
+        for (auto& s : sides) {
+            auto side = s.result ? pipeline::reportJson(s.job, *s.result, inputs->names)
+                                 : nlohmann::ordered_json{{"error", s.result.error().message}};
+            side["options"] = s.given;
+            side["toolkit"] = toolkitJson(*s.toolkit);
+            j[s.letter == 'A' ? "a" : "b"] = std::move(side);
+        }
+        if (comparison) j["comparison"] = pipeline::comparisonJson(*comparison);
+        const auto text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+        if (auto st = support::writeFileAtomic(*o.report, text, outputWriting(o.common)); !st)
+            return usage(st.error().message);
+    }
+    if (failed) return kCompileError;
+
+    const auto& c = *comparison;
+    if (!c.missingA.empty() || !c.missingB.empty()) {
+        std::fprintf(stderr, "nvpg: %s\n",
+                     support::printable(pipeline::comparisonVerdict(c), true).c_str());
+        return kCompileError;
+    }
+    if (o.output && *o.output != "-") {
+        if (auto st = support::writeFileAtomic(*o.output, c.diff.text, outputWriting(o.common));
+            !st)
+            return usage(st.error().message);
+    } else if (auto failedOut = writeStdout(c.diff.text)) {
+        return usage(*failedOut);
+    }
+    const auto summary = fmt::format("\n{}\n\n{}", pipeline::comparisonVerdict(c),
+                                     pipeline::formatComparisonTable(c));
+    if (auto failedOut = writeStdout(summary)) return usage(*failedOut);
+    return kOk;
+}
+
+}  // namespace nvpg::cli

@@ -1,0 +1,55 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "pipeline/CompileResult.h"
+#include "support/Diff.h"
+
+namespace nvpg::pipeline {
+
+// Two results of the same modules side by side: two option sets, arches or CUDA toolkits, or a
+// pinned result and the current one. What both front ends show of the pair is worked out here.
+enum class CompareOutput { Ptx, LtoPtx, Sass };
+std::string_view compareOutputName(CompareOutput what);  // "PTX", "LTO PTX", "SASS"
+
+// One kernel's figures in one result's output; nothing where the result has none of that kind.
+struct KernelFigures {
+    std::optional<int> registers, spillStores, spillLoads;  // ptxas'
+    std::optional<int> sassInstructions;                    // nvdisasm's count
+    std::optional<int> ptxLines;  // from its .entry line to the next function's, or the end
+};
+struct KernelRow {
+    std::string kernel;
+    std::optional<KernelFigures> a, b;  // nothing: the kernel is not in that side's output
+};
+
+struct Comparison {
+    CompareOutput output = CompareOutput::Ptx;
+    std::string labelA, labelB;
+    // The output's text on each side, or why a side has none ("the compile failed", "nvdisasm
+    // was not found: ...").
+    std::string textA, textB, missingA, missingB;
+    support::UnifiedDiff diff;          // empty text when identical
+    bool identical = false;             // both have the output and it is the same, byte for byte
+    std::vector<KernelRow> kernels;     // A's kernels in order, then those only B has
+    double secondsA = 0, secondsB = 0;  // the stages that made each side's output
+};
+
+// `what` of `a` against `b`; the diff's headers are the labels ("--- A: ftz=0 · CUDA 13.0.88").
+Comparison compareResults(const CompileResult& a, const CompileResult& b, CompareOutput what,
+                          std::string_view labelA, std::string_view labelB);
+
+// The per-kernel table as nvpg prints it: a row a kernel, each figure "A → B (±change)", then
+// the seconds each side's output took.
+std::string formatComparisonTable(const Comparison& c);
+// "PTX identical", "PTX: 12 lines differ (6 removed, 6 added) in 2 hunks", "no PTX on side B: ..."
+std::string comparisonVerdict(const Comparison& c);
+// The table and the verdict as JSON (the diff's counts, not its text).
+nlohmann::ordered_json comparisonJson(const Comparison& c);
+
+}  // namespace nvpg::pipeline

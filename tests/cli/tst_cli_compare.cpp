@@ -1,0 +1,239 @@
+// `nvpg compare` and toolkits from pip wheels: the same module under two CUDA toolkits (13.0 and
+// the 12.9 of the pip wheels tests/FetchCuda12.sh unpacks), each side byte-identical to its own
+// toolkit's plain libNVVM calls, and under two option sets (-ftz), as a compiler author and a
+// teacher would compare them; `nvpg toolkits` and `--cuda-path` on a pip nvidia folder.
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include "TestSupport.h"
+#include "support/Diff.h"
+#include "support/Text.h"
+
+using namespace nvpg;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Run run(const QString& program, const QStringList& args) {
+    QProcess p;
+    p.start(program, args);
+    if (!p.waitForFinished(180000))
+        qFatal("%s did not finish: %s", qPrintable(program), qPrintable(args.join(' ')));
+    if (p.exitStatus() != QProcess::NormalExit)
+        qFatal("%s crashed: %s", qPrintable(program), qPrintable(args.join(' ')));
+    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+Run runNvpg(const QStringList& args) {
+    const char* moved = std::getenv("NVPG_CLI");
+    return run(moved && *moved ? QString(moved) : QString(NVPG_CLI), args);
+}
+
+QString data(const char* rel) {
+    return QString::fromStdString((test::dataDir() / rel).string());
+}
+
+// The CUDA 12.9 pip wheels' nvidia folder, or why there is none (no network when they were
+// fetched).
+QString cuda12(QString* why) {
+    const QString dir = qEnvironmentVariable("NVPG_TEST_CUDA12");
+    if (dir.isEmpty()) {
+        *why =
+            "NVPG_TEST_CUDA12 is not set (run through ctest, which fetches the CUDA 12.9 wheels)";
+        return {};
+    }
+    const auto status =
+        QString::fromStdString(test::readText((dir + "/status").toStdString())).trimmed();
+    if (!status.startsWith("ok")) {
+        *why = "the CUDA 12.9 pip wheels are unavailable: " + status;
+        return {};
+    }
+    return dir + "/site-packages/nvidia";
+}
+
+#define NEED_CUDA12(var)               \
+    QString why_;                      \
+    const QString var = cuda12(&why_); \
+    if (var.isEmpty()) QSKIP(qPrintable(why_));
+
+// The plain libNVVM calls with `libnvvm`, in a process of their own.
+std::string plainPtx(const std::string& libnvvm, const QString& module, const QStringList& flags) {
+    QTemporaryDir dir;
+    const QString out = dir.path() + "/plain.ptx";
+    const auto r = run(NVPG_PLAIN_COMPILE,
+                       QStringList{QString::fromStdString(libnvvm), out, module, "--"} + flags);
+    if (r.exitCode != 0)
+        qFatal("plain compile with %s failed: %s", libnvvm.c_str(), r.err.constData());
+    return test::readText(out.toStdString());
+}
+
+nlohmann::json readJson(const QString& path) {
+    return nlohmann::json::parse(test::readText(path.toStdString()));
+}
+
+// The diff's hunks, without its two header lines (they name the sides).
+std::string hunks(std::string_view diff) {
+    const auto at = diff.find("\n@@");
+    return at == std::string_view::npos ? std::string() : std::string(diff.substr(at + 1));
+}
+
+}  // namespace
+
+class TestCliCompare : public QObject {
+    Q_OBJECT
+
+private slots:
+    // A pip nvidia folder is a toolkit: --cuda-path takes it, and says which file of which of its
+    // folders it used and which release it is (from the wheel's .dist-info).
+    void aPipNvidiaFolderIsAToolkit() {
+        NEED_CUDA12(nvidia);
+        const auto r = runNvpg({"--cuda-path", nvidia, "info", "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["cuda_release"]["version"].get<std::string>(), std::string("12.9.86"));
+        std::map<std::string, nlohmann::json> libs;
+        for (const auto& l : j["libraries"]) libs[l["name"].get<std::string>()] = l;
+        QCOMPARE(libs["libNVVM"]["path"].get<std::string>(),
+                 (nvidia + "/cuda_nvcc/nvvm/lib64/libnvvm.so").toStdString());
+        QCOMPARE(libs["libNVVM"]["via"].get<std::string>(),
+                 std::string("via --cuda-path (nvidia/cuda_nvcc)"));
+        QCOMPARE(libs["libdevice"]["path"].get<std::string>(),
+                 (nvidia + "/cuda_nvcc/nvvm/libdevice/libdevice.10.bc").toStdString());
+        QCOMPARE(libs["nvJitLink"]["path"].get<std::string>(),
+                 (nvidia + "/nvjitlink/lib/libnvJitLink.so.12").toStdString());
+        QVERIFY2(libs["nvJitLink"]["version"].get<std::string>().rfind("12.", 0) == 0,
+                 r.out.constData());
+        // CUDA 12 still takes Volta, which 13 dropped: the arch list is the toolkit's.
+        QVERIFY(j["archs"].dump().find("compute_70") != std::string::npos);
+
+        // The site-packages that holds it is taken as well, and so is a compile with it.
+        const auto site = QFileInfo(nvidia).path();
+        QTemporaryDir dir;
+        const auto c =
+            runNvpg({"--cuda-path", site, "compile", data("numba/axpy.ll"), "--arch", "compute_70",
+                     "-o", dir.path() + "/axpy.ptx", "--report", dir.path() + "/report.json"});
+        QVERIFY2(c.exitCode == 0, c.err.constData());
+        const auto report = readJson(dir.path() + "/report.json");
+        QCOMPARE(report["toolkit"]["libnvvm"]["path"].get<std::string>(),
+                 (nvidia + "/cuda_nvcc/nvvm/lib64/libnvvm.so").toStdString());
+        QVERIFY(test::readText((dir.path() + "/axpy.ptx").toStdString()).find(".target sm_70") !=
+                std::string::npos);
+    }
+
+    void toolkitsListsEachWithItsRelease() {
+        NEED_CUDA12(nvidia);
+        const auto r = runNvpg({"--cuda-path", nvidia, "toolkits", "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j.size(), size_t(1));
+        QCOMPARE(j[0]["release"]["version"].get<std::string>(), std::string("12.9.86"));
+        QVERIFY(j[0]["release"]["source"].get<std::string>().find(
+                    "nvidia_cuda_nvcc_cu12-12.9.86.dist-info") != std::string::npos);
+        // Without --cuda-path: every toolkit this machine has, the one the tests use among them.
+        const auto all = nlohmann::json::parse(runNvpg({"toolkits", "--json"}).out.toStdString());
+        bool sawOurs = false;
+        for (const auto& t : all)
+            sawOurs = sawOurs || t["libnvvm"]["path"].get<std::string>() ==
+                                     test::realToolkit()->nvvmReport().path.string();
+        QVERIFY(sawOurs);
+    }
+
+    // The same module under CUDA 13.0 and 12.9: each side is its toolkit's plain PTX, and the diff
+    // between them is the diff of those two (the release line at least differs).
+    void twoToolkitsEachGiveTheirOwnPlainPtx() {
+        NEED_CUDA12(nvidia);
+        QTemporaryDir dir;
+        const auto module = data("numba/axpy.ll");
+        const auto ours = test::realToolkit()->nvvmReport().path.string();
+        const auto theirs = (nvidia + "/cuda_nvcc/nvvm/lib64/libnvvm.so").toStdString();
+        const auto r = runNvpg({"compare", module, "--arch", "compute_90", "--a", "--opt 3", "--b",
+                                "--opt 3 --cuda-path " + nvidia, "--report",
+                                dir.path() + "/cmp.json", "-o", dir.path() + "/diff.txt"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto plainA = plainPtx(ours, module, {"-arch=compute_90", "-opt=3"});
+        const auto plainB = plainPtx(theirs, module, {"-arch=compute_90", "-opt=3"});
+        QVERIFY(plainA.find("release 13.") != std::string::npos);
+        QVERIFY(plainB.find("release 12.9") != std::string::npos);
+        const auto diff = test::readText((dir.path() + "/diff.txt").toStdString());
+        QCOMPARE(hunks(diff), hunks(support::unifiedDiff(plainA, plainB, "a", "b").text));
+        QVERIFY(diff.find("\n-// Cuda compilation tools, release 13.") != std::string::npos);
+        QVERIFY(diff.find("\n+// Cuda compilation tools, release 12.9") != std::string::npos);
+        QVERIFY2(r.out.contains("PTX: ") && r.out.contains(" lines differ"), r.out.constData());
+        // And each side's PTX written by nvpg compile is that plain PTX, byte for byte.
+        for (const auto& [path, plain] :
+             {std::pair{QString(), plainA}, std::pair{nvidia, plainB}}) {
+            QStringList args;
+            if (!path.isEmpty()) args << "--cuda-path" << path;
+            args << "compile" << module << "--arch"
+                 << "compute_90"
+                 << "-o" << dir.path() + "/side.ptx";
+            const auto c = runNvpg(args);
+            QVERIFY2(c.exitCode == 0, c.err.constData());
+            QCOMPARE(test::readText((dir.path() + "/side.ptx").toStdString()), plain);
+        }
+        const auto report = readJson(dir.path() + "/cmp.json");
+        QCOMPARE(report["a"]["toolkit"]["libnvvm"]["path"].get<std::string>(), ours);
+        QCOMPARE(report["b"]["toolkit"]["libnvvm"]["path"].get<std::string>(), theirs);
+        QCOMPARE(report["b"]["toolkit"]["release"]["version"].get<std::string>(),
+                 std::string("12.9.86"));
+        QCOMPARE(report["comparison"]["identical"].get<bool>(), false);
+        QVERIFY(report["comparison"]["b"].get<std::string>().find("CUDA 12.9.86") !=
+                std::string::npos);
+    }
+
+    // What -ftz=1 changes on the libdevice example: the float instructions take their .ftz forms.
+    void ftzShowsTheFtzInstructionVariants() {
+        QTemporaryDir dir;
+        const auto r = runNvpg(
+            {"compare", QString::fromStdString(test::examplePath("libdevice-math").string()),
+             "--arch", "compute_90", "--a", "--ftz 0", "--b", "--ftz 1", "--report",
+             dir.path() + "/r.json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        int ftzAdded = 0, ftzRemoved = 0;
+        for (auto line :
+             support::splitLines(std::string_view(r.out.constData(), size_t(r.out.size())))) {
+            if (support::startsWith(line, "+") && line.find(".ftz.") != std::string_view::npos)
+                ++ftzAdded;
+            if (support::startsWith(line, "-") && line.find(".ftz.") != std::string_view::npos)
+                ++ftzRemoved;
+        }
+        QVERIFY2(ftzAdded > ftzRemoved && ftzAdded >= 3, r.out.constData());
+        // The table names the kernel with its figures on both sides.
+        QVERIFY2(r.out.contains("\nwave "), r.out.constData());
+        const auto report = readJson(dir.path() + "/r.json");
+        const auto& k = report["comparison"]["kernels"][0];
+        QCOMPARE(k["kernel"].get<std::string>(), std::string("wave"));
+        QVERIFY(k["a"]["registers"].is_number() && k["b"]["registers"].is_number());
+        QVERIFY(k["a"]["ptx_lines"].get<int>() > 10);
+    }
+
+    void identicalSidesSaySoAndSucceed() {
+        const auto r = runNvpg({"compare", data("numba/axpy.ll"), "--arch", "compute_90", "--a",
+                                "--ftz 0", "--b", "--opt 3"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("PTX identical"), r.out.constData());
+        QVERIFY(!r.out.contains("\n@@"));
+    }
+
+    // A side that fails is named, with what it was given, and the status says a compile failed.
+    void aSideThatFailsIsNamed() {
+        const auto r = runNvpg({"compare", data("numba/axpy.ll"), "--arch", "compute_90", "--a",
+                                "--ftz 0", "--b", "--nvvm-flag=-no-such-option=1"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("side B (--nvvm-flag=-no-such-option=1"), r.err.constData());
+        QVERIFY(!r.err.contains("side A"));
+        // A side's options are checked as compile's are, naming the side.
+        const auto bad =
+            runNvpg({"compare", data("numba/axpy.ll"), "--a", "--ftz 2", "--b", "--ftz 1"});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("side A") && bad.err.contains("ftz"), bad.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliCompare)
+#include "tst_cli_compare.moc"
