@@ -204,4 +204,30 @@ support::Result<CompileResult> resultFromJson(const json& j, std::vector<std::st
     return r;
 }
 
+json pinnedResultToJson(const CompileResult& result, std::map<std::string, std::string>& outputs) {
+    CompileResult kept = result;
+    kept.cubin.clear();
+    kept.ltoIr.clear();
+    kept.lineMap.reset();
+    std::vector<std::string> blobs;
+    auto j = resultToJson(kept, blobs);
+    outputs.clear();
+    if (!kept.ptx.empty()) outputs["ptx"] = kept.ptx;
+    if (!kept.linkedPtx.empty()) outputs["lto_ptx"] = kept.linkedPtx;
+    if (!kept.sass.empty()) outputs["sass"] = kept.sass;
+    return j;
+}
+
+support::Result<CompileResult> pinnedResultFromJson(
+    const json& j, const std::map<std::string, std::string>& outputs) {
+    const auto text = [&](const char* name) {
+        const auto it = outputs.find(name);
+        return it == outputs.end() ? std::string() : it->second;
+    };
+    // A pin keeps no LTO-IR: its JSON names none.
+    json kept = j;
+    if (kept.is_object() && kept.contains("lto_ir")) kept.erase("lto_ir");
+    return resultFromJson(kept, {text("ptx"), text("lto_ptx"), std::string(), text("sass")});
+}
+
 }  // namespace nvpg::pipeline

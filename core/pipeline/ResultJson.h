@@ -1,5 +1,6 @@
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,14 @@ nlohmann::json resultToJson(const CompileResult& result, std::vector<std::string
 // The error says what is wrong ("a result without all its outputs"); a caller puts it in its
 // own words (a malformed engine message, a damaged cache file).
 support::Result<CompileResult> resultFromJson(const nlohmann::json& json, std::vector<std::string> blobs);
+
+// A result as a pin keeps it in a workspace (workspace::Pin): the JSON object and its text
+// outputs by name ("ptx", "lto_ptx", "sass"); its binary outputs (cubin, LTO-IR), which are not
+// compared as text, are left out.
+nlohmann::json pinnedResultToJson(const CompileResult& result,
+                                  std::map<std::string, std::string>& outputs);
+support::Result<CompileResult> pinnedResultFromJson(
+    const nlohmann::json& json, const std::map<std::string, std::string>& outputs);
 
 // The SASS fields of a result (its text goes as a blob) and its stages, which the engine's late
 // reply carries alone too.

@@ -167,28 +167,30 @@ std::optional<Error> readModule(const json& m, std::string_view pointer, const R
     return readBool(m, "lazy", pointer, r, out.lazy);
 }
 
-std::optional<Error> readModules(const json& doc, const Reader& r, std::vector<nvvm::Module>& out) {
+std::optional<Error> readModules(const json& doc, const Reader& r, std::vector<nvvm::Module>& out,
+                                 std::string_view at = "") {
+    const auto pointer = child(at, "modules");
     const auto it = doc.find("modules");
     if (it == doc.end())
-        return r.error("/modules",
+        return r.error(pointer,
                        "missing; a workspace lists its IR modules under \"modules\" "
                        "(an empty list is allowed)");
-    if (!it->is_array()) return r.error("/modules", expected("an array of modules", *it));
+    if (!it->is_array()) return r.error(pointer, expected("an array of modules", *it));
     // Each name's index, so that a workspace of many modules is checked in linear time (a scan
     // of the earlier names for each took minutes for 100,000).
     std::unordered_map<std::string, size_t> used;
     used.reserve(it->size());
     out.reserve(it->size());
     for (size_t i = 0; i < it->size(); ++i) {
-        const auto p = child("/modules", i);
+        const auto p = child(pointer, i);
         nvvm::Module m;
         if (auto e = readModule((*it)[i], p, r, m)) return e;
-        if (const auto [at, fresh] = used.try_emplace(m.name, i); !fresh)
+        if (const auto [earlier, fresh] = used.try_emplace(m.name, i); !fresh)
             return r.error(child(p, "name"),
-                           fmt::format("the name \"{}\" is already used by /modules/{}; give "
+                           fmt::format("the name \"{}\" is already used by {}/{}; give "
                                        "each module its own name (libNVVM reports errors by "
                                        "module name)",
-                                       m.name, at->second));
+                                       m.name, pointer, earlier->second));
         out.push_back(std::move(m));
     }
     return std::nullopt;
@@ -208,14 +210,16 @@ std::string knownOptionNames() {
     return s + fmt::format("\"{}\"", kExtraFlags);
 }
 
-std::optional<Error> readOptions(const json& doc, const Reader& r, nvvm::Options& out) {
+std::optional<Error> readOptions(const json& doc, const Reader& r, nvvm::Options& out,
+                                 std::string_view at = "") {
+    const auto pointer = child(at, "options");
     const auto it = doc.find("options");
     if (it == doc.end()) return std::nullopt;
-    if (!it->is_object()) return r.error("/options", expected("an object", *it));
+    if (!it->is_object()) return r.error(pointer, expected("an object", *it));
     // Unlike the top level, an unknown option is an error: silently dropping one would compile
     // something other than what the file asks for, and a hand-written typo would go unnoticed.
     for (const auto& [key, value] : it->items()) {
-        const auto p = child("/options", key);
+        const auto p = child(pointer, key);
         if (key == kExtraFlags) {
             if (!value.is_array()) return r.error(p, expected("an array of strings", value));
             for (size_t i = 0; i < value.size(); ++i) {
@@ -322,6 +326,82 @@ std::optional<Error> readHeader(const json& doc, const Reader& r) {
     return std::nullopt;
 }
 
+// A list of named entries (pins, variants) under `key`, each read by `readOne`; names unique.
+template <class T, class ReadOne>
+std::optional<Error> readNamedList(const json& doc, const Reader& r, const char* key,
+                                   std::vector<T>& out, ReadOne readOne) {
+    const auto it = doc.find(key);
+    if (it == doc.end()) return std::nullopt;
+    const auto pointer = child("", key);
+    if (!it->is_array()) return r.error(pointer, expected("an array", *it));
+    for (size_t i = 0; i < it->size(); ++i) {
+        const auto& o = (*it)[i];
+        const auto p = child(pointer, i);
+        if (!o.is_object()) return r.error(p, expected("an object", o));
+        T one;
+        if (auto e = readString(o, "name", p, r, one.name)) return e;
+        if (support::trim(one.name).empty())
+            return r.error(child(p, "name"), "missing or empty; give it a name");
+        for (size_t k = 0; k < out.size(); ++k)
+            if (out[k].name == one.name)
+                return r.error(child(p, "name"),
+                               fmt::format("\"{}\" is already the name of {}/{}; give each its own",
+                                           one.name, pointer, k));
+        if (auto e = readOne(o, p, one)) return e;
+        out.push_back(std::move(one));
+    }
+    return std::nullopt;
+}
+
+std::optional<Error> readToolkit(const json& o, std::string_view p, const Reader& r,
+                                 std::string& root, std::string& release) {
+    const auto it = o.find("toolkit");
+    if (it == o.end()) return std::nullopt;
+    const auto tp = child(p, "toolkit");
+    if (!it->is_object())
+        return r.error(tp, expected("an object with \"path\" and \"release\"", *it));
+    if (auto e = readString(*it, "path", tp, r, root)) return e;
+    return readString(*it, "release", tp, r, release);
+}
+
+std::optional<Error> readPins(const json& doc, const Reader& r, std::vector<Pin>& out) {
+    return readNamedList(
+        doc, r, "pins", out,
+        [&](const json& o, const std::string& p, Pin& pin) -> std::optional<Error> {
+            if (auto e = readString(o, "pinned", p, r, pin.pinned)) return e;
+            if (auto e = readModules(o, r, pin.modules, p)) return e;
+            if (auto e = readOptions(o, r, pin.options, p)) return e;
+            if (auto e = readBool(o, "libdevice", p, r, pin.libdevice)) return e;
+            if (auto e = readToolkit(o, p, r, pin.toolkit, pin.toolkitRelease)) return e;
+            const auto result = o.find("result");
+            if (result == o.end() || !result->is_object())
+                return r.error(child(p, "result"), result == o.end()
+                                                       ? "missing; a pin keeps the result it pinned"
+                                                       : expected("an object", *result));
+            pin.result = *result;
+            if (const auto outputs = o.find("outputs"); outputs != o.end()) {
+                const auto op = child(p, "outputs");
+                if (!outputs->is_object())
+                    return r.error(op, expected("an object of texts", *outputs));
+                for (const auto& [name, text] : outputs->items()) {
+                    if (!text.is_string())
+                        return r.error(child(op, name), expected("a string", text));
+                    pin.outputs[name] = text.get<std::string>();
+                }
+            }
+            return std::nullopt;
+        });
+}
+
+std::optional<Error> readVariants(const json& doc, const Reader& r, std::vector<Variant>& out) {
+    return readNamedList(
+        doc, r, "variants", out,
+        [&](const json& o, const std::string& p, Variant& v) -> std::optional<Error> {
+            if (auto e = readOptions(o, r, v.options, p)) return e;
+            return readToolkit(o, p, r, v.toolkit, v.toolkitRelease);
+        });
+}
+
 std::optional<Error> readWorkspace(const json& doc, const Reader& r, Workspace& ws) {
     if (auto e = readHeader(doc, r)) return e;
     // Top-level keys this version does not know are ignored, so that a file from a newer
@@ -348,6 +428,8 @@ std::optional<Error> readWorkspace(const json& doc, const Reader& r, Workspace& 
                            split == std::string::npos ? msg : msg.substr(split + 2));
         }
     }
+    if (auto e = readPins(doc, r, ws.pins)) return e;
+    if (auto e = readVariants(doc, r, ws.variants)) return e;
     return std::nullopt;
 }
 
@@ -374,15 +456,13 @@ support::Result<Workspace> loadWorkspace(const std::filesystem::path& path) {
     return parseWorkspace(*bytes, path.string());
 }
 
-std::string serializeWorkspace(const Workspace& ws) {
-    using ojson = nlohmann::ordered_json;
-    ojson doc = ojson::object();
-    doc["format"] = kFormatName;
-    doc["version"] = kFormatVersion;
-    doc["name"] = ws.name;
-    doc["description"] = ws.description;
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+ojson modulesJson(const std::vector<nvvm::Module>& list) {
     ojson modules = ojson::array();
-    for (const auto& m : ws.modules) {
+    for (const auto& m : list) {
         ojson o = ojson::object();
         o["name"] = m.name;
         if (m.isBitcode())
@@ -392,10 +472,11 @@ std::string serializeWorkspace(const Workspace& ws) {
         o["lazy"] = m.lazy;
         modules.push_back(std::move(o));
     }
-    doc["modules"] = std::move(modules);
+    return modules;
+}
 
+ojson optionsJson(const nvvm::Options& opt) {
     ojson options = ojson::object();
-    const auto& opt = ws.options;
     for (const auto& info : nvvm::optionTable()) {
         if (!storedInWorkspace(info)) continue;
         // The JSON type follows the field's: the arch a string, numbers integers, on/off options
@@ -412,7 +493,23 @@ std::string serializeWorkspace(const Workspace& ws) {
             info.field);
     }
     if (!opt.extraFlags.empty()) options[std::string(kExtraFlags)] = opt.extraFlags;
-    doc["options"] = std::move(options);
+    return options;
+}
+
+ojson toolkitJson(const std::string& root, const std::string& release) {
+    return ojson{{"path", root}, {"release", release}};
+}
+
+}  // namespace
+
+std::string serializeWorkspace(const Workspace& ws) {
+    ojson doc = ojson::object();
+    doc["format"] = kFormatName;
+    doc["version"] = ws.pins.empty() && ws.variants.empty() ? 1 : kFormatVersion;
+    doc["name"] = ws.name;
+    doc["description"] = ws.description;
+    doc["modules"] = modulesJson(ws.modules);
+    doc["options"] = optionsJson(ws.options);
 
     doc["libdevice"] = ws.libdevice;
     // Written only when off, so that files saved before it existed (on) save back the same.
@@ -426,6 +523,38 @@ std::string serializeWorkspace(const Workspace& ws) {
     json runs = json::array();
     for (const auto& run : ws.runs) runs.push_back(gpu::runConfigToJson(run));
     doc["runs"] = ojson::parse(runs.dump(-1, ' ', false, replace), nullptr, false);
+    if (!ws.pins.empty()) {
+        ojson pins = ojson::array();
+        for (const auto& pin : ws.pins) {
+            ojson o = ojson::object();
+            o["name"] = pin.name;
+            o["pinned"] = pin.pinned;
+            o["modules"] = modulesJson(pin.modules);
+            o["options"] = optionsJson(pin.options);
+            o["libdevice"] = pin.libdevice;
+            if (!pin.toolkit.empty() || !pin.toolkitRelease.empty())
+                o["toolkit"] = toolkitJson(pin.toolkit, pin.toolkitRelease);
+            o["result"] = ojson::parse(pin.result.dump(-1, ' ', false, replace), nullptr, false);
+            ojson outputs = ojson::object();
+            for (const auto& [name, text] : pin.outputs)
+                if (!support::firstNonUtf8(text)) outputs[name] = text;
+            o["outputs"] = std::move(outputs);
+            pins.push_back(std::move(o));
+        }
+        doc["pins"] = std::move(pins);
+    }
+    if (!ws.variants.empty()) {
+        ojson variants = ojson::array();
+        for (const auto& v : ws.variants) {
+            ojson o = ojson::object();
+            o["name"] = v.name;
+            o["options"] = optionsJson(v.options);
+            if (!v.toolkit.empty() || !v.toolkitRelease.empty())
+                o["toolkit"] = toolkitJson(v.toolkit, v.toolkitRelease);
+            variants.push_back(std::move(o));
+        }
+        doc["variants"] = std::move(variants);
+    }
     return doc.dump(2, ' ', false, replace) + "\n";
 }
 
@@ -449,6 +578,17 @@ support::Result<std::string> workspaceFileBytes(const Workspace& ws, const std::
     }
     for (const auto& f : ws.options.extraFlags)
         if (auto e = notUtf8(fmt::format("the extra flag {}", f), f)) return *e;
+    for (const auto& pin : ws.pins) {
+        if (auto e = notUtf8(fmt::format("the name of pin {}", pin.name), pin.name)) return *e;
+        for (const auto& m : pin.modules)
+            if (!m.isBitcode())
+                if (auto e = notUtf8(fmt::format("module {} of pin {}", m.name, pin.name), m.bytes))
+                    return *e;
+        // PTX and SASS are ASCII; a pinned output that is not UTF-8 is left out rather than
+        // stop the save (the pin keeps the others and its figures).
+    }
+    for (const auto& v : ws.variants)
+        if (auto e = notUtf8(fmt::format("the name of variant {}", v.name), v.name)) return *e;
     return serializeWorkspace(ws);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,7 +12,36 @@
 #include "nvvm/Options.h"
 #include "support/Result.h"
 
+#include <nlohmann/json.hpp>
+
 namespace nvpg::workspace {
+
+// A compile result kept to compare later ones with (the app's Build > Pin Result): what made it
+// and what it made. Saved in the workspace, so that it survives closing and reopening.
+struct Pin {
+    std::string name;    // unique among the workspace's pins
+    std::string pinned;  // when, ISO 8601 local time ("2026-12-02T18:40:12")
+    std::vector<nvvm::Module> modules;
+    nvvm::Options options;
+    bool libdevice = false;
+    std::string toolkit;  // the toolkit it was compiled with (a root or pip nvidia folder); empty:
+                          // the app's
+    std::string toolkitRelease;  // "13.0.88" then; empty when unknown
+    // The result without its outputs, as pipeline::pinnedResultToJson writes it, and the text
+    // outputs by name ("ptx", "lto_ptx", "sass"). The workspace keeps them as they are; the app
+    // reads them with pipeline::pinnedResultFromJson.
+    nlohmann::json result;
+    std::map<std::string, std::string> outputs;
+};
+
+// A named option set, and optionally another CUDA toolkit, that the app compiles the modules
+// with too, beside the workspace's own options (its output area shows two side by side).
+struct Variant {
+    std::string name;  // unique among the workspace's variants
+    nvvm::Options options;
+    std::string toolkit;         // a toolkit root or pip nvidia folder; empty: the app's toolkit
+    std::string toolkitRelease;  // the release it had when chosen, to say which one went missing
+};
 
 // The workspace document: what the user edits and the app saves as a .nvpg file.
 struct Workspace {
@@ -23,6 +53,8 @@ struct Workspace {
     bool verify = true;  // libNVVM's verifier before each compile; the file says "verify": false only when off
     lto::Mode ltoMode = lto::Mode::Program;
     std::vector<gpu::RunConfig> runs;   // saved run configurations, read and checked with the file
+    std::vector<Pin> pins;              // in the order they were pinned
+    std::vector<Variant> variants;
 };
 
 // The saved run configurations, kept one per name: `config` replaces the one of its name, or
@@ -31,9 +63,11 @@ size_t putRun(std::vector<gpu::RunConfig>& runs, gpu::RunConfig config);
 // The display name of run `index`: its name, or "#index" for an unnamed one (as nvpg --config takes it).
 std::string runLabel(const std::vector<gpu::RunConfig>& runs, size_t index);
 
-// The format name and the newest version this build reads and writes.
+// The format name and the newest version this build reads and writes. A workspace with pins or
+// variants is written as version 2, so that a build that reads only version 1 refuses it instead
+// of dropping them on its next save; one without is still written as version 1.
 inline constexpr std::string_view kFormatName = "nvvm-playground-workspace";
-inline constexpr int kFormatVersion = 1;
+inline constexpr int kFormatVersion = 2;
 
 // Parses .nvpg JSON. Errors say what and where, with a JSON pointer ("/modules/1/text: expected
 // a string") and `sourceName` (the file) in front; a newer version is refused, saying which.

@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include "pipeline/Comparison.h"
+#include "pipeline/ResultJson.h"
 #include "support/Text.h"
 
 using namespace nvpg;
@@ -143,6 +144,40 @@ private slots:
         QVERIFY(c.identical);
         QCOMPARE(*c.kernels[0].a->registers, 7);
         QCOMPARE(c.secondsA, 0.001 + 0.004 + 0.002);
+    }
+
+    // A pinned result (workspace::Pin keeps it) comes back with its text outputs and figures, and
+    // compares identical with the result it was pinned from; its binary outputs are left out.
+    void aPinnedResultComesBackComparable() {
+        auto r = resultOf(ptxOf({{"k", 3}, {"j", 2}}), {usage("k", 10, 4), usage("j", 6)},
+                          {{"k", 20, true}}, 0.01);
+        r.sass = "\t/*0000*/  MOV R1, c[0x0][0x28] ;\n";
+        r.linkedPtx = ptxOf({{"k", 2}});
+        r.cubin = std::string(
+            "\x7f"
+            "ELF\0\1",
+            6);
+        r.ltoIr = {{"program", std::string("\x7f"
+                                           "NVVM",
+                                           5)}};
+        std::map<std::string, std::string> outputs;
+        const auto j = pipeline::pinnedResultToJson(r, outputs);
+        QCOMPARE(outputs.size(), size_t(3));
+        QCOMPARE(outputs["ptx"], r.ptx);
+        const auto back = pipeline::pinnedResultFromJson(j, outputs);
+        QVERIFY2(back, back ? "" : back.error().message.c_str());
+        QCOMPARE(back->ptx, r.ptx);
+        QCOMPARE(back->linkedPtx, r.linkedPtx);
+        QCOMPARE(back->sass, r.sass);
+        QVERIFY(back->cubin.empty() && back->ltoIr.empty());
+        QCOMPARE(back->ptxModule.entries().size(), size_t(2));
+        QCOMPARE(back->ptxFigures.find("k")->spillStores, 4);
+        for (auto what : {CompareOutput::Ptx, CompareOutput::LtoPtx, CompareOutput::Sass})
+            QVERIFY(pipeline::compareResults(*back, r, what, "pinned", "now").identical);
+        QCOMPARE(*pipeline::compareResults(*back, r, CompareOutput::Ptx, "pinned", "now")
+                      .kernels[0]
+                      .a->spillStores,
+                 4);
     }
 };
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "TestSupport.h"
 #include "support/Base64.h"
@@ -85,6 +86,9 @@ private slots:
     void controlCharactersInModuleNamesAreRefused_data();
     void controlCharactersInModuleNamesAreRefused();
     void manyModulesLoadInLinearTime();
+    void pinsAndVariantsSurviveSaveAndReopen();
+    void pinsAndVariantsAreChecked_data();
+    void pinsAndVariantsAreChecked();
 
     void base64KnownVectors_data();
     void base64KnownVectors();
@@ -518,7 +522,7 @@ void TestWorkspace::newerVersionIsRefused() {
     QVERIFY(!r.ok());
     const QString m = qs(r.error().message);
     QVERIFY2(m.endsWith("future-version.nvpg: /version: written by a newer NVVM Playground (format "
-                        "version 2); this one reads up to version 1 — update NVVM Playground"),
+                        "version 3); this one reads up to version 2 — update NVVM Playground"),
              qPrintable(m));
 
     auto huge = workspace::parseWorkspace(validWith({{"version", 18446744073709551615ull}}), "h");
@@ -779,6 +783,112 @@ void TestWorkspace::base64BadInput() {
     QVERIFY(!r.ok());
     const QString m = qs(r.error().message);
     QVERIFY2(m.startsWith("invalid base64: "), qPrintable(m));
+    QVERIFY2(m.contains(what), qPrintable(m));
+}
+
+// Pins (a result kept to compare with) and variants (another option set, maybe another toolkit)
+// are saved with the workspace and come back as they were; a file with them is format version 2,
+// one without them stays version 1, so that older builds still open it.
+void TestWorkspace::pinsAndVariantsSurviveSaveAndReopen() {
+    workspace::Workspace ws;
+    ws.modules = {{"k.ll", "define void @k() {\n  ret void\n}\n", false}};
+    QCOMPARE(nlohmann::json::parse(workspace::serializeWorkspace(ws))["version"].get<int>(), 1);
+    workspace::Pin pin;
+    pin.name = "before ftz";
+    pin.pinned = "2026-12-02T18:40:12";
+    pin.modules = {{"k.ll", "define void @k() {\n  ret void\n}\n; the pinned text\n", false},
+                   {"b.bc", std::string("BC\xC0\xDE\x01\x02", 6), true}};
+    pin.options.arch = "compute_90";
+    pin.options.ftz = false;
+    pin.libdevice = true;
+    pin.toolkit = "/opt/site-packages/nvidia";
+    pin.toolkitRelease = "12.9.86";
+    pin.result = {{"ok", true}, {"arch", "compute_90"}, {"kernels", nlohmann::json::array()}};
+    pin.outputs = {{"ptx", ".version 9.0\n"}, {"sass", "\tMOV R1, c[0x0][0x28] ;\n"}};
+    ws.pins.push_back(pin);
+    workspace::Variant v;
+    v.name = "CUDA 12.9, ftz";
+    v.options.ftz = true;
+    v.options.arch = "compute_75";
+    v.toolkit = "/opt/site-packages/nvidia";
+    v.toolkitRelease = "12.9.86";
+    ws.variants.push_back(v);
+    workspace::Variant plain;
+    plain.name = "opt 0";
+    plain.options.opt = 0;
+    ws.variants.push_back(plain);
+
+    QTemporaryDir dir;
+    const auto path = std::filesystem::path(dir.path().toStdString()) / "w.nvpg";
+    QVERIFY(workspace::saveWorkspace(ws, path));
+    QCOMPARE(nlohmann::json::parse(test::readText(path))["version"].get<int>(), 2);
+    auto back = workspace::loadWorkspace(path);
+    QVERIFY2(back, back ? "" : back.error().message.c_str());
+    QCOMPARE(back->pins.size(), size_t(1));
+    const auto& p = back->pins[0];
+    QCOMPARE(p.name, pin.name);
+    QCOMPARE(p.pinned, pin.pinned);
+    QCOMPARE(p.modules.size(), size_t(2));
+    QCOMPARE(p.modules[0].bytes, pin.modules[0].bytes);
+    QCOMPARE(p.modules[1].bytes, pin.modules[1].bytes);
+    QVERIFY(p.modules[1].lazy);
+    QVERIFY(p.options == pin.options);
+    QVERIFY(p.libdevice);
+    QCOMPARE(p.toolkit, pin.toolkit);
+    QCOMPARE(p.toolkitRelease, pin.toolkitRelease);
+    QCOMPARE(p.result, pin.result);
+    QVERIFY(p.outputs == pin.outputs);
+    QCOMPARE(back->variants.size(), size_t(2));
+    QCOMPARE(back->variants[0].name, v.name);
+    QVERIFY(back->variants[0].options == v.options);
+    QCOMPARE(back->variants[0].toolkit, v.toolkit);
+    QCOMPARE(back->variants[0].toolkitRelease, v.toolkitRelease);
+    QVERIFY(back->variants[1].toolkit.empty());
+    QCOMPARE(*back->variants[1].options.opt, 0);
+    // And it saves back the same.
+    QCOMPARE(workspace::serializeWorkspace(*back), workspace::serializeWorkspace(ws));
+}
+
+void TestWorkspace::pinsAndVariantsAreChecked_data() {
+    QTest::addColumn<QString>("json");
+    QTest::addColumn<QString>("pointer");
+    QTest::addColumn<QString>("what");
+    const QString head = R"({"format": "nvvm-playground-workspace", "version": 2, "modules": [], )";
+    QTest::newRow("pins not a list") << head + R"("pins": {}})"
+                                     << "/pins"
+                                     << "expected an array";
+    QTest::newRow("pin without a name") << head + R"("pins": [{"modules": [], "result": {}}]})"
+                                        << "/pins/0/name"
+                                        << "give it a name";
+    QTest::newRow("pin without its result") << head + R"("pins": [{"name": "a", "modules": []}]})"
+                                            << "/pins/0/result"
+                                            << "keeps the result";
+    QTest::newRow("pin with a bad option")
+        << head + R"("pins": [{"name": "a", "modules": [], "options": {"ftz": 2}, "result": {}}]})"
+        << "/pins/0/options/ftz"
+        << "true or false";
+    QTest::newRow("two variants of one name")
+        << head + R"("variants": [{"name": "v"}, {"name": "v"}]})"
+        << "/variants/1/name"
+        << "already the name of /variants/0";
+    QTest::newRow("variant toolkit not an object")
+        << head + R"("variants": [{"name": "v", "toolkit": "/x"}]})"
+        << "/variants/0/toolkit"
+        << "\"path\"";
+    QTest::newRow("variant with a bad opt")
+        << head + R"("variants": [{"name": "v", "options": {"opt": 2}}]})"
+        << "/variants/0/options/opt"
+        << "0 or 3";
+}
+
+void TestWorkspace::pinsAndVariantsAreChecked() {
+    QFETCH(QString, json);
+    QFETCH(QString, pointer);
+    QFETCH(QString, what);
+    auto r = workspace::parseWorkspace(json.toStdString(), "p.nvpg");
+    QVERIFY(!r.ok());
+    const QString m = qs(r.error().message);
+    QVERIFY2(m.startsWith("p.nvpg: " + pointer + ": "), qPrintable(m));
     QVERIFY2(m.contains(what), qPrintable(m));
 }
 
