@@ -146,23 +146,25 @@ std::string comparisonVerdict(const Comparison& c) {
                        c.diff.hunks == 1 ? "hunk" : "hunks");
 }
 
-std::string formatComparisonTable(const Comparison& c) {
-    const std::vector<std::string> header = {"kernel",      "registers",         "spill stores",
-                                             "spill loads", "SASS instructions", "PTX lines"};
+std::vector<std::string> comparisonColumns() {
+    return {"kernel", "registers", "spill stores", "spill loads", "SASS instructions", "PTX lines"};
+}
+
+std::vector<std::vector<std::string>> comparisonRows(const Comparison& c) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& k : c.kernels) {
-        const auto get = [&](auto field) -> std::pair<std::optional<int>, std::optional<int>> {
-            return {k.a ? (*k.a).*field : std::nullopt, k.b ? (*k.b).*field : std::nullopt};
-        };
         std::vector<std::string> row = {k.kernel + (!k.a ? " (B only)" : !k.b ? " (A only)" : "")};
-        for (auto field :
-             {&KernelFigures::registers, &KernelFigures::spillStores, &KernelFigures::spillLoads,
-              &KernelFigures::sassInstructions, &KernelFigures::ptxLines}) {
-            const auto [va, vb] = get(field);
-            row.push_back(change(va, vb));
-        }
+        for (auto field : {&KernelFigures::registers, &KernelFigures::spillStores, &KernelFigures::spillLoads,
+                           &KernelFigures::sassInstructions, &KernelFigures::ptxLines})
+            row.push_back(change(k.a ? (*k.a).*field : std::nullopt, k.b ? (*k.b).*field : std::nullopt));
         rows.push_back(std::move(row));
     }
+    return rows;
+}
+
+std::string formatComparisonTable(const Comparison& c) {
+    const auto header = comparisonColumns();
+    const auto rows = comparisonRows(c);
     std::vector<size_t> width(header.size());
     for (size_t i = 0; i < header.size(); ++i) {
         width[i] = support::displayWidth(header[i]);

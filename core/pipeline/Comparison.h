@@ -44,8 +44,11 @@ struct Comparison {
 Comparison compareResults(const CompileResult& a, const CompileResult& b, CompareOutput what,
                           std::string_view labelA, std::string_view labelB);
 
-// The per-kernel table as nvpg prints it: a row a kernel, each figure "A → B (±change)", then
-// the seconds each side's output took.
+// The per-kernel table: its column names, then a row a kernel, its name ("k (A only)") and each
+// figure as "A → B (+change)" ("18" when the same, "-" when neither side has it).
+std::vector<std::string> comparisonColumns();
+std::vector<std::vector<std::string>> comparisonRows(const Comparison& c);
+// The table as nvpg prints it (aligned columns), then the seconds each side's output took.
 std::string formatComparisonTable(const Comparison& c);
 // "PTX identical", "PTX: 12 lines differ (6 removed, 6 added) in 2 hunks", "no PTX on side B: ..."
 std::string comparisonVerdict(const Comparison& c);

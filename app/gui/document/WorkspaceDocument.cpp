@@ -30,6 +30,7 @@ void WorkspaceDocument::reset(workspace::Workspace ws, const QString& path, cons
     emit reloaded();
     emit modulesChanged();
     emit settingsChanged();
+    emit comparisonsChanged();
     if (pathChange) emit pathChanged(path_);
     setModified(false);
 }
@@ -216,6 +217,62 @@ void WorkspaceDocument::setRuns(std::vector<gpu::RunConfig> runs) {
     setModified(true);
 }
 
+namespace {
+
+template <class T>
+void putNamed(std::vector<T>& list, T item, const std::string& replacing) {
+    for (auto& existing : list)
+        if (existing.name == replacing || existing.name == item.name) {
+            existing = std::move(item);
+            // A rename onto another entry's name leaves one of that name.
+            list.erase(std::remove_if(list.begin(), list.end(),
+                                      [&](const T& e) { return &e != &existing && e.name == existing.name; }),
+                       list.end());
+            return;
+        }
+    list.push_back(std::move(item));
+}
+
+template <class T>
+const T* findNamed(const std::vector<T>& list, const QString& name) {
+    for (const auto& e : list)
+        if (QString::fromStdString(e.name) == name) return &e;
+    return nullptr;
+}
+
+}  // namespace
+
+void WorkspaceDocument::putPin(workspace::Pin pin) {
+    const auto name = pin.name;
+    putNamed(ws_.pins, std::move(pin), name);
+    setModified(true);
+    emit comparisonsChanged();
+}
+
+void WorkspaceDocument::removePin(const QString& name) {
+    std::erase_if(ws_.pins, [&](const workspace::Pin& p) { return QString::fromStdString(p.name) == name; });
+    setModified(true);
+    emit comparisonsChanged();
+}
+
+void WorkspaceDocument::putVariant(workspace::Variant variant, const QString& replacing) {
+    putNamed(ws_.variants, std::move(variant), replacing.toStdString());
+    setModified(true);
+    emit comparisonsChanged();
+}
+
+void WorkspaceDocument::removeVariant(const QString& name) {
+    std::erase_if(ws_.variants, [&](const workspace::Variant& v) { return QString::fromStdString(v.name) == name; });
+    setModified(true);
+    emit comparisonsChanged();
+}
+
+const workspace::Pin* WorkspaceDocument::pin(const QString& name) const { return findNamed(ws_.pins, name); }
+
+const workspace::Variant* WorkspaceDocument::variant(const QString& name) const {
+    return findNamed(ws_.variants, name);
+}
+
 void WorkspaceDocument::markModified() { setModified(true); }
 
 void WorkspaceDocument::markUnmodifiedIfAsSaved() {
@@ -227,7 +284,8 @@ void WorkspaceDocument::markUnmodifiedIfAsSaved() {
     };
     if (sameModules(ws_.modules, saved_.modules) && ws_.options == saved_.options && ws_.libdevice == saved_.libdevice &&
         ws_.ltoMode == saved_.ltoMode && ws_.name == saved_.name && ws_.description == saved_.description &&
-        ws_.runs == saved_.runs)
+        ws_.runs == saved_.runs && ws_.pins.size() == saved_.pins.size() &&
+        ws_.variants.size() == saved_.variants.size())
         setModified(false);
 }
 

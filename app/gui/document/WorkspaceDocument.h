@@ -75,6 +75,14 @@ public:
     void setLtoMode(lto::Mode mode);
     void setName(const QString& name);
     void setRuns(std::vector<gpu::RunConfig> runs);
+    // Pins and variants (the Compare dock's); each marks the document modified and emits
+    // comparisonsChanged. A pin or variant of a name already used replaces that one.
+    void putPin(workspace::Pin pin);
+    void removePin(const QString& name);
+    void putVariant(workspace::Variant variant, const QString& replacing = {});
+    void removeVariant(const QString& name);
+    const workspace::Pin* pin(const QString& name) const;
+    const workspace::Variant* variant(const QString& name) const;
     // An editor changed a module's text that is not copied in yet.
     void markModified();
     // Unmodified again when everything is as it was when last read or saved (an edit undone).
@@ -87,6 +95,7 @@ signals:
     void reloaded();        // reset() replaced everything; modulesChanged follows
     void modulesChanged();  // added, removed, renamed, moved, lazy flag, or reset
     void settingsChanged();  // options, libdevice, verify, LTO mode
+    void comparisonsChanged();  // pins or variants added, replaced or removed, or reset
     void modifiedChanged(bool modified);
     void pathChanged(const QString& path);
 

@@ -31,6 +31,7 @@
 #include "document/FileChecks.h"
 #include "editor/HoverDocs.h"
 #include "editor/PtxLexer.h"
+#include "output/Pane.h"
 #include "pipeline/Summary.h"
 #include "support/Diff.h"
 #include "support/Text.h"
@@ -47,85 +48,6 @@ QString fromStd(const std::string& s) {
 
 QString plural(qsizetype n, const QString& one, const QString& many) {
     return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
-}
-
-QFont monoFont() {
-    QFont f = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    f.setStyleHint(QFont::Monospace);
-    return f;
-}
-
-// Columns of PTX operands must line up: a style in a proportional font gets the monospace one,
-// keeping its weight and slant. Fonts the lexer already chose monospace stay.
-void useMonoFont(QsciLexer* lexer, const QFont& mono) {
-    lexer->setDefaultFont(mono);
-    for (int style = 0; style < 128; ++style) {
-        if (lexer->description(style).isEmpty()) continue;
-        const QFont had = lexer->font(style);
-        if (QFontInfo(had).fixedPitch()) continue;
-        QFont f = mono;
-        f.setBold(had.bold());
-        f.setItalic(had.italic());
-        f.setUnderline(had.underline());
-        lexer->setFont(f, style);
-    }
-}
-
-QsciScintilla* makePane(QWidget* parent, QsciLexer* lexer, bool folding) {
-    auto* e = new QsciScintilla(parent);
-    const QFont mono = monoFont();
-    e->setFont(mono);
-    if (lexer) {
-        lexer->setParent(e);
-        useMonoFont(lexer, mono);
-        e->setLexer(lexer);
-    }
-    e->setUtf8(true);
-    e->setReadOnly(true);
-    e->setWrapMode(QsciScintilla::WrapNone);
-    e->setTabWidth(8);
-    e->setCaretLineVisible(true);
-    e->setMarginsFont(mono);
-    e->setMarginType(0, QsciScintilla::NumberMargin);
-    e->setMarginLineNumbers(0, true);
-    e->setMarginWidth(0, QStringLiteral("0999"));
-    e->setMarginWidth(1, 0);
-    if (folding) e->setFolding(QsciScintilla::BoxedTreeFoldStyle, 2);
-    return e;
-}
-
-// Replaces a read-only pane's text. People compare PTX as they edit, so the view stays on the
-// same lines (and column offset) rather than jumping to the top on every compile.
-void setPaneText(QsciScintilla* e, const QString& text) {
-    if (e->text() == text) return;
-    const long visible = e->SendScintilla(QsciScintillaBase::SCI_GETFIRSTVISIBLELINE);
-    const long firstLine = e->SendScintilla(QsciScintillaBase::SCI_DOCLINEFROMVISIBLE, visible);
-    const long xOffset = e->SendScintilla(QsciScintillaBase::SCI_GETXOFFSET);
-    int line = 0, index = 0;
-    e->getCursorPosition(&line, &index);
-
-    // Scintilla refuses to modify a read-only document, even through SCI_SETTEXT.
-    e->setReadOnly(false);
-    e->setText(text);
-    e->setReadOnly(true);
-    e->setModified(false);
-    // Nobody undoes into a previous compile's output.
-    e->SendScintilla(QsciScintillaBase::SCI_EMPTYUNDOBUFFER);
-
-    const int lines = std::max(1, e->lines());
-    int digits = 1;
-    for (int n = lines; n >= 10; n /= 10) ++digits;
-    e->setMarginWidth(0, QStringLiteral("0") + QString(std::max(digits, 3), QLatin1Char('9')));
-
-    line = std::min(line, lines - 1);
-    index = std::min(index, std::max(0, e->lineLength(line)));
-    // SETEMPTYSELECTION, unlike setCursorPosition, does not scroll the caret into view.
-    e->SendScintilla(QsciScintillaBase::SCI_SETEMPTYSELECTION,
-                     e->positionFromLineIndex(line, index));
-    const long target = std::min<long>(firstLine, lines - 1);
-    e->setFirstVisibleLine(
-        int(e->SendScintilla(QsciScintillaBase::SCI_VISIBLEFROMDOCLINE, target)));
-    e->SendScintilla(QsciScintillaBase::SCI_SETXOFFSET, xOffset);
 }
 
 QLabel* makeHeader(QWidget* parent, const QString& objectName) {

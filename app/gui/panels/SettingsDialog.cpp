@@ -3,6 +3,7 @@
 #include <cmath>
 #include <memory>
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -12,11 +13,14 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 #include <QThread>
+#include <QTreeWidget>
 #include <QVBoxLayout>
+#include <thread>
 
 #include "engine/Compiler.h"
 #include "toolkit/Toolkit.h"
@@ -46,8 +50,10 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
     auto* layout = new QVBoxLayout(this);
 
     auto* intro = new QLabel(
-        tr("CUDA toolkit: the folder that holds nvvm/lib64/libnvvm.so.4 (a standard toolkit) or "
-           "lib64/libnvvm.so.4 (a pip-wheel tree). Leave it empty to search as nvpg does: "
+        tr("CUDA toolkit: the folder that holds nvvm/lib64/libnvvm.so.4 (a standard toolkit), "
+           "lib64/libnvvm.so.4 (a pip-wheel tree), or a pip site-packages/nvidia folder. Leave it "
+           "empty "
+           "to search as nvpg does: "
            "CUDA_PATH, CUDA_HOME, CONDA_PREFIX, python3's nvidia packages, /usr/local/cuda, "
            "/opt/cuda, then the system loader."),
         this);
@@ -72,6 +78,36 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
     preview_->setLineWrapMode(QPlainTextEdit::NoWrap);
     preview_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     layout->addWidget(preview_, 1);
+
+    layout->addWidget(
+        new QLabel(tr("Toolkits on this machine (for variants, in the Compare dock):"), this));
+    toolkits_ = new QTreeWidget(this);
+    toolkits_->setObjectName(QStringLiteral("toolkits"));
+    toolkits_->setHeaderLabels({tr("Release"), tr("Folder"), tr("Found")});
+    toolkits_->setRootIsDecorated(false);
+    layout->addWidget(toolkits_, 1);
+    auto* toolkitButtons = new QHBoxLayout;
+    auto* addFolder = new QPushButton(tr("Add Folder…"), this);
+    addFolder->setObjectName(QStringLiteral("addToolkitFolder"));
+    auto* removeFolder = new QPushButton(tr("Remove Folder"), this);
+    removeFolder->setObjectName(QStringLiteral("removeToolkitFolder"));
+    toolkitButtons->addWidget(addFolder);
+    toolkitButtons->addWidget(removeFolder);
+    toolkitButtons->addStretch(1);
+    layout->addLayout(toolkitButtons);
+    connect(addFolder, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(
+            this, tr("CUDA toolkit folder (a toolkit root or a pip nvidia folder)"));
+        if (!dir.isEmpty()) addToolkitFolder(dir);
+    });
+    connect(removeFolder, &QPushButton::clicked, this, [this] {
+        auto* item = toolkits_->currentItem();
+        if (!item || !extraPaths_.contains(item->text(1))) return;
+        extraPaths_.removeAll(item->text(1));
+        listToolkits();
+    });
+    extraPaths_ = extraToolkitPaths();
+    listToolkits();
 
     inProcess_ = new QCheckBox(tr("Compile and run in the app's own process (for debugging: input that crashes "
                                   "libNVVM, or a kernel that faults, then takes the app down with it)"),
@@ -116,7 +152,7 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
     path_->setText(cudaPath());
     debounce_.stop();
     startSearch();
-    resize(680, 440);
+    resize(760, 640);
 }
 
 SettingsDialog::~SettingsDialog() {
@@ -125,6 +161,14 @@ SettingsDialog::~SettingsDialog() {
         search_->wait();
         delete search_;
     }
+}
+
+QStringList SettingsDialog::extraToolkitPaths() {
+    return QSettings().value(QStringLiteral("toolkit/extraPaths")).toStringList();
+}
+
+void SettingsDialog::setExtraToolkitPaths(const QStringList& paths) {
+    QSettings().setValue(QStringLiteral("toolkit/extraPaths"), paths);
 }
 
 QString SettingsDialog::cudaPath() {
@@ -175,6 +219,7 @@ void SettingsDialog::accept() {
     else
         settings.setValue(kCudaPathKey, path());
     settings.setValue(QStringLiteral("engine/inProcess"), inProcess_->isChecked());
+    setExtraToolkitPaths(extraPaths_);
     settings.setValue(QStringLiteral("engine/compileTimeout"), compileTimeout_->value());
     // The system's size is not stored, so the default follows the desktop's.
     if (fontSize_->value() == QFontDatabase::systemFont(QFontDatabase::FixedFont).pointSize())
@@ -182,6 +227,57 @@ void SettingsDialog::accept() {
     else
         settings.setValue(kFontSizeKey, fontSize_->value());
     QDialog::accept();
+}
+
+void SettingsDialog::addToolkitFolder(const QString& folder) {
+    if (!extraPaths_.contains(folder)) extraPaths_ << folder;
+    listToolkits();
+}
+
+void SettingsDialog::listToolkits() {
+    toolkitsListed_ = false;
+    std::vector<std::filesystem::path> extra;
+    for (const auto& p : extraPaths_) extra.emplace_back(p.toStdString());
+    QPointer<SettingsDialog> self(this);
+    // Looking may ask python3 for its site-packages: off the UI thread.
+    std::thread([self, extra] {
+        auto found = toolkit::findToolkits({}, extra);
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, found = std::move(found)] {
+                if (!self) return;
+                self->toolkits_->clear();
+                for (const auto& t : found) {
+                    auto* item = new QTreeWidgetItem(self->toolkits_);
+                    item->setText(
+                        0, t.release ? tr("CUDA %1").arg(q(t.release->version)) : tr("CUDA ?"));
+                    item->setText(1, q(t.root.string()));
+                    item->setText(2, q(t.via));
+                    item->setToolTip(
+                        1,
+                        tr("libNVVM: %1\nlibdevice: %2\nnvJitLink: %3\nrelease: %4")
+                            .arg(q(t.nvvm.path.string()),
+                                 t.libdevice.found ? q(t.libdevice.path.string()) : tr("not found"),
+                                 t.nvJitLink.found ? q(t.nvJitLink.path.string()) : tr("not found"),
+                                 t.release ? q(t.release->source) : tr("not recorded beside it")));
+                }
+                // An added folder with no toolkit in it says so rather than vanish from the list.
+                for (const auto& p : self->extraPaths_) {
+                    bool listed = false;
+                    for (const auto& t : found) listed = listed || q(t.root.string()) == p;
+                    if (listed) continue;
+                    auto* item = new QTreeWidgetItem(self->toolkits_);
+                    item->setText(0, tr("no toolkit"));
+                    item->setText(1, p);
+                    item->setText(2, tr("added in Settings: no libNVVM found there"));
+                }
+                self->toolkits_->resizeColumnToContents(0);
+                self->toolkits_->resizeColumnToContents(1);
+                self->toolkitsListed_ = true;
+                emit self->toolkitsUpdated();
+            },
+            Qt::QueuedConnection);
+    }).detach();
 }
 
 void SettingsDialog::browse() {

@@ -2,9 +2,11 @@
 
 #include <QDialog>
 #include <QString>
+#include <QStringList>
 #include <QTimer>
 
 class QLineEdit;
+class QTreeWidget;
 class QPlainTextEdit;
 class QPushButton;
 class QThread;
@@ -23,6 +25,10 @@ public:
     explicit SettingsDialog(QWidget* parent = nullptr);
     ~SettingsDialog() override;
     static QString cudaPath();  // the stored setting
+    // Toolkit folders the user added for variants (toolkit roots or pip nvidia folders), beside
+    // those the search finds; stored under "toolkit/extraPaths".
+    static QStringList extraToolkitPaths();
+    static void setExtraToolkitPaths(const QStringList& paths);
     // Whether compiles and runs happen in the app's process rather than an engine process.
     static bool inProcessEngine();
     static double compileTimeoutSeconds();  // default 300
@@ -38,6 +44,11 @@ public:
     bool previewPending() const;
 
     QLineEdit* pathEdit() const { return path_; }
+    // Every toolkit found on this machine (the search's places, and the folders added here), with
+    // its release; filled in the background. Added folders can be removed again.
+    QTreeWidget* toolkitList() const { return toolkits_; }
+    bool toolkitsListed() const { return toolkitsListed_; }
+    void addToolkitFolder(const QString& folder);  // as "Add Folder…" does
     QPushButton* browseButton() const { return browse_; }
 
     // The preview's text for a toolkit path (empty: the default search). Loads the libraries it
@@ -50,6 +61,7 @@ public slots:
 signals:
     // The preview shows the search for `path`.
     void previewUpdated(const QString& path);
+    void toolkitsUpdated();
 
 private:
     void browse();
@@ -62,6 +74,10 @@ private:
     QSpinBox* fontSize_ = nullptr;
     QPushButton* browse_ = nullptr;
     QPlainTextEdit* preview_ = nullptr;
+    QTreeWidget* toolkits_ = nullptr;
+    QStringList extraPaths_;  // added here, stored on OK
+    bool toolkitsListed_ = false;
+    void listToolkits();
     QTimer debounce_;
     QThread* search_ = nullptr;  // the search in flight, if any
     bool searchAgain_ = false;   // the path changed while it ran

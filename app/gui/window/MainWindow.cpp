@@ -48,6 +48,7 @@
 #include "nvvm/Options.h"
 #include "output/LineMapLinks.h"
 #include "output/OutputView.h"
+#include "panels/ComparePanel.h"
 #include "panels/OptionsPanel.h"
 #include "panels/LibdevicePanel.h"
 #include "panels/ProblemsPanel.h"
@@ -206,6 +207,16 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     tabifyDockWidget(runsDock, libdeviceDock);
     problemsDock_ = problemsDock;
     runsDock_ = runsDock;
+    // Compare: a pinned result or a variant beside the current compile; on the right, as wide as
+    // the output, and closed until asked for (View > Compare, Build > Pin Result).
+    compare_ = new ComparePanel(document_, toolkit_, engineSettings(), this);
+    compare_->setOutputs(outputsFor(toolkit_.get()) & ~unsigned(pipeline::kCubin));
+    compare_->setFlush([this] { editors_->flush(); });
+    compareDock_ = new QDockWidget(tr("Compare"), this);
+    compareDock_->setObjectName("compareDock");
+    compareDock_->setWidget(compare_);
+    addDockWidget(Qt::RightDockWidgetArea, compareDock_);
+    compareDock_->hide();
     // Problems is in front until the GPU is known (placeRunsDock), and comes to the front when a
     // compile fails.
     problemsDock->raise();
@@ -231,6 +242,28 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
         if (!modified && journal_) journal_->clear();
     });
     connect(controller_, &CompileController::replyShown, this, &MainWindow::showReply);
+    connect(controller_, &CompileController::replyShown, compare_,
+            [this](const EngineReply& reply) { compare_->setCurrent(reply.result); });
+    connect(controller_, &CompileController::lateShown, compare_,
+            [this](quint64, std::shared_ptr<const pipeline::CompileResult> result) {
+                if (result) compare_->setCurrent(std::move(result));
+            });
+    connect(editors_, &EditorArea::edited, compare_, &ComparePanel::edited);
+    // A workspace saved with variants or pins opens with them shown.
+    // Once the editors show the new modules (they follow the reset's later signals).
+    connect(document_, &WorkspaceDocument::reloaded, this, [this] {
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                if (compare_->showSaved()) {
+                    compareDock_->show();
+                    compareDock_->raise();
+                }
+            },
+            Qt::QueuedConnection);
+    });
+    connect(document_, &WorkspaceDocument::settingsChanged, compare_, &ComparePanel::edited);
+    connect(document_, &WorkspaceDocument::modulesChanged, compare_, &ComparePanel::edited);
     connect(controller_, &CompileController::ptxShown, this, &MainWindow::showPtx);
     links_ = new LineMapLinks(editors_, output_, document_, this);
     // The SASS first: the map's bands are laid on its text.
@@ -311,6 +344,16 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     restoreState(settings.value("window/state").toByteArray());
     newWorkspace();
     applyZoom();
+}
+
+bool MainWindow::pinResult(const QString& name) {
+    if (auto st = compare_->pinCurrent(name); !st) {
+        showError(tr("Pin Result"), QString::fromStdString(st.error().message));
+        return false;
+    }
+    compareDock_->show();
+    compareDock_->raise();
+    return true;
 }
 
 QsciScintilla* MainWindow::focusedPane() const {
@@ -470,6 +513,8 @@ void MainWindow::buildActions() {
         if (auto* threads = dynamic_cast<SupervisedEngine*>(engine_.get())) threads->setEngineSettings(engineSettings());
         engine_->setToolkit(toolkit_, toolkit_ ? QString() : libsErrorForStatus_);
         controller_->setOutputs(outputsFor(toolkit_.get()));
+        compare_->setOutputs(outputsFor(toolkit_.get()) & ~unsigned(pipeline::kCubin));
+        compare_->setAppToolkit(toolkit_, engineSettings());
         output_->setSassUnavailableReason(sassMissing(toolkit_.get()));
         buildStatusBar();
         queryGpu();
@@ -577,6 +622,20 @@ void MainWindow::buildActions() {
         QSettings().setValue("build/auto", on);
     });
     auto* cancel = build->addAction(tr("C&ancel"), QKeySequence(Qt::Key_Escape), controller_, &CompileController::cancel);
+    build->addSeparator();
+    auto* pin = build->addAction(tr("&Pin Result…"), QKeySequence(tr("Ctrl+Shift+P")), this, [this] {
+        bool ok = false;
+        const auto name = QInputDialog::getText(this, tr("Pin Result"),
+                                                tr("Keep the result shown now in the workspace, to compare later "
+                                                   "compiles with. Name:"),
+                                                QLineEdit::Normal, compare_->defaultPinName(), &ok);
+        if (ok) pinResult(name);
+    });
+    pin->setObjectName("pinAction");
+    build->addAction(tr("Add &Variant…"), compare_, [this] {
+        compareDock_->show();
+        compare_->addVariant();
+    });
     build->addSeparator();
     build->addAction(runs_->runAction());
 

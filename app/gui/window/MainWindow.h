@@ -23,6 +23,7 @@ class FindBar;
 class FixController;
 class Journal;
 class LibdevicePanel;
+class ComparePanel;
 class LineMapLinks;
 class OptionsPanel;
 class OutputView;
@@ -73,6 +74,11 @@ public:
     CompileController* controller() const { return controller_; }
     EditorArea* editors() const { return editors_; }
     OutputView* output() const { return output_; }
+    ComparePanel* compare() const { return compare_; }
+    QDockWidget* compareDock() const { return compareDock_; }
+    // Build > Pin Result: keeps the shown result in the workspace under `name` (empty: a
+    // default name) and opens the Compare dock on it; an error is shown, and returned for tests.
+    bool pinResult(const QString& name);
     LineMapLinks* lineMapLinks() const { return links_; }
     // View > Line map.
     QAction* lineMapAction() const { return lineMapAction_; }
@@ -146,6 +152,8 @@ private:
     OptionsPanel* options_;
     RunPanel* runs_;
     LibdevicePanel* libdevice_ = nullptr;
+    ComparePanel* compare_ = nullptr;
+    QDockWidget* compareDock_ = nullptr;
     FixController* fixes_ = nullptr;
     FindBar* findBar_;
     QWidget* findSides_[2] = {};  // under the editors, under the output panes

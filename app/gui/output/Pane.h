@@ -1,0 +1,23 @@
+#pragma once
+
+#include <QFont>
+#include <QString>
+
+class QWidget;
+class QsciLexer;
+class QsciScintilla;
+
+namespace nvpg::gui {
+
+// The read-only text panes of the output (PTX, LTO, SASS, diffs), made and filled one way.
+QFont monoFont();
+// Columns of PTX operands must line up: a style in a proportional font gets the monospace one,
+// keeping its weight and slant. Fonts the lexer already chose monospace stay.
+void useMonoFont(QsciLexer* lexer, const QFont& mono);
+// A read-only pane with line numbers, `lexer` (owned by the pane) and, when asked, folding.
+QsciScintilla* makePane(QWidget* parent, QsciLexer* lexer, bool folding);
+// Replaces a read-only pane's text. People compare PTX as they edit, so the view stays on the
+// same lines (and column offset) rather than jumping to the top on every compile.
+void setPaneText(QsciScintilla* e, const QString& text);
+
+}  // namespace nvpg::gui

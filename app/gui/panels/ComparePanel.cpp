@@ -1,0 +1,614 @@
+#include "panels/ComparePanel.h"
+
+#include <filesystem>
+#include <thread>
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPointer>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <Qsci/qscilexerdiff.h>
+#include <Qsci/qsciscintilla.h>
+
+#include <fmt/format.h>
+
+#include "document/WorkspaceDocument.h"
+#include "editor/PtxLexer.h"
+#include "nvvm/Options.h"
+#include "output/Pane.h"
+#include "panels/OptionsPanel.h"
+#include "panels/SettingsDialog.h"
+#include "pipeline/ResultJson.h"
+#include "pipeline/Summary.h"
+
+namespace fs = std::filesystem;
+
+namespace nvpg::gui {
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+const QString kPinPrefix = QStringLiteral("pin:");
+const QString kVariantPrefix = QStringLiteral("variant:");
+
+QString textOf(const pipeline::CompileResult& r, pipeline::CompareOutput what) {
+    switch (what) {
+        case pipeline::CompareOutput::Ptx: return q(r.ptx);
+        case pipeline::CompareOutput::LtoPtx: return q(r.linkedPtx);
+        case pipeline::CompareOutput::Sass: return q(r.sass);
+    }
+    return {};
+}
+
+// The variant's toolkit, located (never opened here: its engine opens it), or why it cannot be used.
+support::Result<std::shared_ptr<toolkit::Toolkit>> variantToolkit(const workspace::Variant& v) {
+    std::error_code ec;
+    if (!fs::is_directory(v.toolkit, ec))
+        return support::makeError(support::ErrorKind::Environment,
+                                  fmt::format("the folder {} is not there any more", v.toolkit));
+    toolkit::SearchConfig search;
+    search.explicitRoot = v.toolkit;
+    return toolkit::Toolkit::locate(search);
+}
+
+}  // namespace
+
+ComparePanel::ComparePanel(WorkspaceDocument* document, std::shared_ptr<const toolkit::Toolkit> appToolkit,
+                           EngineSettings settings, QWidget* parent)
+    : QWidget(parent), document_(document), appToolkit_(std::move(appToolkit)), settings_(std::move(settings)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+
+    auto* top = new QHBoxLayout;
+    for (size_t i = 0; i < 2; ++i) {
+        top->addWidget(new QLabel(i == 0 ? tr("A:") : tr("B:"), this));
+        combos_[i] = new QComboBox(this);
+        combos_[i]->setObjectName(i == 0 ? QStringLiteral("compareA") : QStringLiteral("compareB"));
+        combos_[i]->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        top->addWidget(combos_[i], 1);
+        connect(combos_[i], &QComboBox::activated, this, [this, i] {
+            sides_[i].key = combos_[i]->currentData().toString();
+            refreshSide(i, true);
+            recompute();
+        });
+    }
+    outputCombo_ = new QComboBox(this);
+    outputCombo_->setObjectName(QStringLiteral("compareOutput"));
+    for (auto what : {pipeline::CompareOutput::Ptx, pipeline::CompareOutput::LtoPtx, pipeline::CompareOutput::Sass})
+        outputCombo_->addItem(q(std::string(pipeline::compareOutputName(what))), int(what));
+    connect(outputCombo_, &QComboBox::activated, this,
+            [this] { setOutput(pipeline::CompareOutput(outputCombo_->currentData().toInt())); });
+    top->addWidget(outputCombo_);
+    layout->addLayout(top);
+
+    auto* buttons = new QHBoxLayout;
+    auto* addVariant = new QPushButton(tr("Add Variant…"), this);
+    addVariant->setObjectName(QStringLiteral("addVariant"));
+    editVariant_ = new QPushButton(tr("Edit Variant…"), this);
+    editVariant_->setObjectName(QStringLiteral("editVariant"));
+    removeVariant_ = new QPushButton(tr("Remove Variant"), this);
+    removePin_ = new QPushButton(tr("Delete Pin"), this);
+    for (auto* b : {addVariant, editVariant_, removeVariant_, removePin_}) buttons->addWidget(b);
+    buttons->addStretch(1);
+    layout->addLayout(buttons);
+    connect(addVariant, &QPushButton::clicked, this, &ComparePanel::addVariant);
+    connect(editVariant_, &QPushButton::clicked, this, &ComparePanel::editVariant);
+    connect(removeVariant_, &QPushButton::clicked, this, &ComparePanel::removeVariant);
+    connect(removePin_, &QPushButton::clicked, this, &ComparePanel::removePin);
+
+    verdict_ = new QLabel(this);
+    verdict_->setObjectName(QStringLiteral("compareVerdict"));
+    verdict_->setWordWrap(true);
+    verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(verdict_);
+
+    tabs_ = new QTabWidget(this);
+    auto* sideBySide = new QSplitter(Qt::Horizontal, tabs_);
+    for (size_t i = 0; i < 2; ++i) {
+        auto* box = new QWidget(sideBySide);
+        auto* v = new QVBoxLayout(box);
+        v->setContentsMargins(0, 0, 0, 0);
+        headers_[i] = new QLabel(box);
+        headers_[i]->setWordWrap(true);
+        QFont bold = headers_[i]->font();
+        bold.setBold(true);
+        headers_[i]->setFont(bold);
+        panes_[i] = makePane(box, new PtxLexer(), false);
+        v->addWidget(headers_[i]);
+        v->addWidget(panes_[i], 1);
+    }
+    tabs_->addTab(sideBySide, tr("Side by Side"));
+    diff_ = makePane(tabs_, new QsciLexerDiff(), false);
+    diff_->setObjectName(QStringLiteral("compareDiff"));
+    tabs_->addTab(diff_, tr("Diff"));
+    figures_ = new QTableWidget(tabs_);
+    figures_->setObjectName(QStringLiteral("compareFigures"));
+    figures_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    figures_->verticalHeader()->hide();
+    figures_->horizontalHeader()->setStretchLastSection(true);
+    tabs_->addTab(figures_, tr("Figures"));
+    layout->addWidget(tabs_, 1);
+
+    debounce_.setSingleShot(true);
+    debounce_.setInterval(400);
+    connect(&debounce_, &QTimer::timeout, this, &ComparePanel::compileVariants);
+    connect(document_, &WorkspaceDocument::comparisonsChanged, this, [this] {
+        rebuildChoices();
+        for (size_t i = 0; i < 2; ++i) refreshSide(i, true);
+        recompute();
+    });
+
+    // The toolkits on this machine, for the variant dialog: looking may ask python3 (seconds).
+    const auto extra = SettingsDialog::extraToolkitPaths();
+    std::vector<fs::path> extraPaths;
+    for (const auto& p : extra) extraPaths.emplace_back(p.toStdString());
+    QPointer<ComparePanel> self(this);
+    std::thread([self, extraPaths] {
+        auto found = toolkit::findToolkits({}, extraPaths);
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, found = std::move(found)]() mutable {
+                if (!self) return;
+                self->toolkits_ = std::move(found);
+                emit self->toolkitsFound();
+            },
+            Qt::QueuedConnection);
+    }).detach();
+
+    sides_[0].key = QString::fromLatin1(kCurrent);
+    sides_[1].key = QString::fromLatin1(kCurrent);
+    rebuildChoices();
+    recompute();
+}
+
+ComparePanel::~ComparePanel() = default;
+
+void ComparePanel::setAppToolkit(std::shared_ptr<const toolkit::Toolkit> toolkit, EngineSettings settings) {
+    appToolkit_ = std::move(toolkit);
+    settings_ = std::move(settings);
+    // Variants on the app's toolkit get engines of the new settings.
+    for (size_t i = 0; i < 2; ++i) {
+        sides_[i].engine.reset();
+        sides_[i].engineMade = false;
+        refreshSide(i, true);
+    }
+    recompute();
+}
+
+void ComparePanel::setCurrent(std::shared_ptr<const pipeline::CompileResult> result) {
+    current_ = std::move(result);
+    for (size_t i = 0; i < 2; ++i)
+        if (sides_[i].key == QLatin1String(kCurrent)) refreshSide(i, false);
+    recompute();
+}
+
+QStringList ComparePanel::sideChoices() const {
+    QStringList keys;
+    for (int k = 0; k < combos_[0]->count(); ++k) keys << combos_[0]->itemData(k).toString();
+    return keys;
+}
+
+void ComparePanel::rebuildChoices() {
+    const auto& ws = document_->workspace();
+    QList<QPair<QString, QString>> items = {{tr("Current compile"), QString::fromLatin1(kCurrent)}};
+    for (const auto& p : ws.pins) items.append({tr("Pin: %1").arg(q(p.name)), pinSide(q(p.name))});
+    for (const auto& v : ws.variants) items.append({tr("Variant: %1").arg(q(v.name)), variantSide(q(v.name))});
+    for (size_t i = 0; i < 2; ++i) {
+        auto* c = combos_[i];
+        c->clear();
+        for (const auto& [text, key] : items) c->addItem(text, key);
+        int at = c->findData(sides_[i].key);
+        if (at < 0) {
+            sides_[i].key = QString::fromLatin1(kCurrent);  // its pin or variant is gone
+            at = 0;
+        }
+        c->setCurrentIndex(at);
+    }
+    const auto shown = variantShown();
+    editVariant_->setEnabled(!shown.isEmpty());
+    removeVariant_->setEnabled(!shown.isEmpty());
+    removePin_->setEnabled(sides_[0].key.startsWith(kPinPrefix) || sides_[1].key.startsWith(kPinPrefix));
+}
+
+void ComparePanel::setSides(const QString& a, const QString& b) {
+    sides_[0].key = a;
+    sides_[1].key = b;
+    rebuildChoices();
+    for (size_t i = 0; i < 2; ++i) refreshSide(i, true);
+    recompute();
+}
+
+bool ComparePanel::showSaved() {
+    const auto& ws = document_->workspace();
+    const QString current = QString::fromLatin1(kCurrent);
+    if (ws.variants.size() >= 2)
+        setSides(variantSide(q(ws.variants[0].name)), variantSide(q(ws.variants[1].name)));
+    else if (!ws.variants.empty())
+        setSides(current, variantSide(q(ws.variants[0].name)));
+    else if (!ws.pins.empty())
+        setSides(pinSide(q(ws.pins.back().name)), current);
+    else
+        return false;
+    return true;
+}
+
+QString ComparePanel::side(int i) const { return sides_[size_t(i)].key; }
+
+void ComparePanel::setOutput(pipeline::CompareOutput what) {
+    output_ = what;
+    outputCombo_->setCurrentIndex(outputCombo_->findData(int(what)));
+    recompute();
+}
+
+QString ComparePanel::toolkitWords(const std::string& root, const std::string& release) const {
+    if (root.empty()) {
+        const auto r = appToolkit_ ? appToolkit_->release() : std::nullopt;
+        return r ? tr("CUDA %1").arg(q(r->version)) : tr("the app's toolkit");
+    }
+    return release.empty() ? q(root) : tr("CUDA %1").arg(q(release));
+}
+
+void ComparePanel::refreshSide(size_t i, bool compile) {
+    auto& s = sides_[i];
+    const auto& key = s.key;
+    if (!key.startsWith(kVariantPrefix)) {
+        s.engine.reset();
+        s.engineMade = false;
+        s.waiting = false;
+    }
+    if (key == QLatin1String(kCurrent)) {
+        s.result = current_;
+        s.notice = current_ ? QString() : tr("No compile to show yet: compile (Ctrl+B).");
+        s.label = tr("current compile · %1").arg(toolkitWords({}, {}));
+        return;
+    }
+    if (key.startsWith(kPinPrefix)) {
+        const auto name = key.mid(kPinPrefix.size());
+        const auto* pin = document_->pin(name);
+        s.result.reset();
+        if (!pin) {
+            s.notice = tr("The pin “%1” is not in the workspace any more.").arg(name);
+            return;
+        }
+        s.label = tr("pin “%1” · pinned %2 · %3")
+                      .arg(name, q(pin->pinned).replace(QLatin1Char('T'), QLatin1Char(' ')),
+                           toolkitWords(pin->toolkit, pin->toolkitRelease));
+        auto r = pipeline::pinnedResultFromJson(pin->result, pin->outputs);
+        if (r) {
+            s.result = std::make_shared<const pipeline::CompileResult>(std::move(*r));
+            s.notice.clear();
+        } else {
+            s.notice = tr("The pin “%1” cannot be read: %2").arg(name, q(r.error().message));
+        }
+        return;
+    }
+    const auto name = key.mid(kVariantPrefix.size());
+    const auto* v = document_->variant(name);
+    if (!v) {
+        s.result.reset();
+        s.notice = tr("The variant “%1” is not in the workspace any more.").arg(name);
+        return;
+    }
+    s.label = tr("variant “%1” · %2").arg(name, toolkitWords(v->toolkit, v->toolkitRelease));
+    const QString toolkitKey = q(v->toolkit);
+    if (!s.engineMade || s.engineToolkit != toolkitKey) {
+        s.engine.reset();
+        s.engineMade = false;
+        s.result.reset();
+        std::shared_ptr<const toolkit::Toolkit> tk = appToolkit_;
+        EngineSettings settings = settings_;
+        if (!v->toolkit.empty()) {
+            auto located = variantToolkit(*v);
+            if (!located) {
+                // Never another toolkit in its place: the comparison would be of something else.
+                s.notice = tr("The toolkit of variant “%1” (%2, %3) is missing: %4. Choose another one with Edit "
+                              "Variant…, or put it back.")
+                               .arg(name, v->toolkitRelease.empty() ? tr("release unknown") : tr("CUDA %1").arg(q(v->toolkitRelease)),
+                                    toolkitKey, q(located.error().message));
+                return;
+            }
+            tk = *located;
+            settings.cudaPath = v->toolkit;
+        }
+        s.engine = std::make_unique<SupervisedEngine>(tk, tk ? QString() : tr("libNVVM is not available"), settings);
+        s.engineToolkit = toolkitKey;
+        s.engineMade = true;
+        connect(s.engine.get(), &Engine::replied, this, [this, i](const EngineReply& reply) { onReply(i, reply); });
+        connect(s.engine.get(), &Engine::lateReplied, this,
+                [this, i](quint64 generation, std::shared_ptr<const pipeline::CompileResult> result) {
+                    onLate(i, generation, std::move(result));
+                });
+    }
+    if (compile) {
+        s.notice = s.result ? QString() : tr("compiling…");
+        debounce_.stop();
+        compileVariants();
+    }
+}
+
+void ComparePanel::edited() {
+    if (sides_[0].key.startsWith(kVariantPrefix) || sides_[1].key.startsWith(kVariantPrefix)) debounce_.start();
+}
+
+bool ComparePanel::compiling() const { return sides_[0].waiting || sides_[1].waiting; }
+
+void ComparePanel::compileVariants() {
+    bool any = false;
+    for (const auto& s : sides_) any = any || (s.key.startsWith(kVariantPrefix) && s.engine);
+    if (!any) return;
+    if (flush_) flush_();
+    const auto& ws = document_->workspace();
+    for (auto& s : sides_) {
+        if (!s.key.startsWith(kVariantPrefix) || !s.engine) continue;
+        const auto* v = document_->variant(s.key.mid(kVariantPrefix.size()));
+        if (!v) continue;
+        pipeline::Job job;
+        job.modules = ws.modules;
+        job.options = v->options;
+        job.libdevice = ws.libdevice;
+        job.verify = ws.verify;
+        job.ltoMode = ws.ltoMode;
+        job.outputs = outputs_ ? outputs_ : pipeline::kPtx;
+        job.generation = ++s.generation;
+        s.waiting = true;
+        s.engine->submit(job);
+    }
+    emit updated();
+}
+
+void ComparePanel::onReply(size_t i, const EngineReply& reply) {
+    auto& s = sides_[i];
+    if (reply.generation != s.generation || reply.cancelled) return;
+    s.waiting = false;
+    if (reply.result) {
+        s.result = reply.result;
+        s.notice.clear();
+    } else {
+        s.result.reset();
+        s.notice = reply.error;
+    }
+    recompute();
+}
+
+void ComparePanel::onLate(size_t i, quint64 generation, std::shared_ptr<const pipeline::CompileResult> result) {
+    auto& s = sides_[i];
+    if (generation != s.generation || !result) return;
+    s.result = std::move(result);
+    recompute();
+}
+
+QString ComparePanel::verdict() const { return verdict_->text(); }
+QString ComparePanel::sideNotice(int i) const { return sides_[size_t(i)].notice; }
+QString ComparePanel::sideLabel(int i) const { return sides_[size_t(i)].label; }
+QString ComparePanel::sideText(int i) const {
+    return panes_[size_t(i)]->text();
+}
+
+void ComparePanel::recompute() {
+    for (size_t i = 0; i < 2; ++i) {
+        const auto& s = sides_[i];
+        const QString letter = i == 0 ? QStringLiteral("A") : QStringLiteral("B");
+        headers_[i]->setText(QStringLiteral("%1: %2").arg(letter, s.label));
+        QString text = s.result ? textOf(*s.result, output_) : QString();
+        if (text.isEmpty() && s.result && !s.result->ok) text = q(pipeline::failureSummary(*s.result));
+        setPaneText(panes_[i], s.result ? text : s.notice);
+    }
+    comparison_.reset();
+    figures_->clear();
+    figures_->setRowCount(0);
+    if (sides_[0].result && sides_[1].result) {
+        comparison_ = pipeline::compareResults(*sides_[0].result, *sides_[1].result, output_,
+                                               sides_[0].label.toStdString(), sides_[1].label.toStdString());
+        const auto& c = *comparison_;
+        QString words = q(pipeline::comparisonVerdict(c));
+        if (compiling()) words += tr(" (a side is compiling…)");
+        verdict_->setText(words);
+        setPaneText(diff_, c.identical ? tr("The %1 of A and B is the same, byte for byte.").arg(q(std::string(pipeline::compareOutputName(c.output))))
+                                       : q(c.diff.text.empty() ? pipeline::comparisonVerdict(c) : c.diff.text));
+        const auto columns = pipeline::comparisonColumns();
+        const auto rows = pipeline::comparisonRows(c);
+        figures_->setColumnCount(int(columns.size()));
+        QStringList headers;
+        for (const auto& h : columns) headers << q(h);
+        figures_->setHorizontalHeaderLabels(headers);
+        figures_->setRowCount(int(rows.size()) + 1);
+        for (size_t r = 0; r < rows.size(); ++r)
+            for (size_t k = 0; k < rows[r].size(); ++k)
+                figures_->setItem(int(r), int(k), new QTableWidgetItem(q(rows[r][k])));
+        figures_->setItem(int(rows.size()), 0, new QTableWidgetItem(tr("(compile time)")));
+        figures_->setItem(int(rows.size()), 1,
+                          new QTableWidgetItem(tr("A %1 → B %2").arg(q(pipeline::formatSeconds(c.secondsA)),
+                                                                    q(pipeline::formatSeconds(c.secondsB)))));
+        figures_->resizeColumnsToContents();
+    } else {
+        QStringList why;
+        for (size_t i = 0; i < 2; ++i)
+            if (!sides_[i].result) why << tr("%1: %2").arg(i == 0 ? "A" : "B", sides_[i].notice);
+        verdict_->setText(why.join(QLatin1Char('\n')));
+        setPaneText(diff_, why.join(QLatin1Char('\n')));
+    }
+    const auto shown = variantShown();
+    editVariant_->setEnabled(!shown.isEmpty());
+    removeVariant_->setEnabled(!shown.isEmpty());
+    removePin_->setEnabled(sides_[0].key.startsWith(kPinPrefix) || sides_[1].key.startsWith(kPinPrefix));
+    emit updated();
+}
+
+QString ComparePanel::defaultPinName() const {
+    for (int n = int(document_->workspace().pins.size()) + 1;; ++n) {
+        const auto name = tr("pin %1").arg(n);
+        if (!document_->pin(name)) return name;
+    }
+}
+
+support::Status ComparePanel::pinCurrent(const QString& wanted) {
+    if (!current_)
+        return support::makeError(support::ErrorKind::Usage,
+                                  tr("There is no compile result to pin yet: compile first (Ctrl+B).").toStdString());
+    QString name = wanted.trimmed().isEmpty() ? defaultPinName() : wanted.trimmed();
+    for (int n = 2; document_->pin(name); ++n) name = QStringLiteral("%1 (%2)").arg(wanted.trimmed()).arg(n);
+    // What made the result shown: the document as its request took it (the editors are copied
+    // in at each request, and a newer request's reply would have replaced this one).
+    const auto& ws = document_->workspace();
+    workspace::Pin pin;
+    pin.name = name.toStdString();
+    pin.pinned = QDateTime::currentDateTime().toString(Qt::ISODate).toStdString();
+    pin.modules = ws.modules;
+    pin.options = ws.options;
+    pin.libdevice = ws.libdevice;
+    if (settings_.cudaPath) pin.toolkit = settings_.cudaPath->string();
+    if (appToolkit_ && appToolkit_->release()) pin.toolkitRelease = appToolkit_->release()->version;
+    pin.result = pipeline::pinnedResultToJson(*current_, pin.outputs);
+    document_->putPin(std::move(pin));
+    setSides(pinSide(name), QString::fromLatin1(kCurrent));
+    return {};
+}
+
+QString ComparePanel::variantShown() const {
+    for (int i : {1, 0})
+        if (sides_[size_t(i)].key.startsWith(kVariantPrefix)) return sides_[size_t(i)].key.mid(kVariantPrefix.size());
+    return {};
+}
+
+void ComparePanel::addVariant() { showVariantDialog(nullptr); }
+
+void ComparePanel::editVariant() {
+    if (const auto* v = document_->variant(variantShown())) showVariantDialog(v);
+}
+
+void ComparePanel::removeVariant() {
+    const auto name = variantShown();
+    if (!name.isEmpty()) document_->removeVariant(name);
+}
+
+void ComparePanel::removePin() {
+    for (int i : {0, 1})
+        if (sides_[size_t(i)].key.startsWith(kPinPrefix)) {
+            document_->removePin(sides_[size_t(i)].key.mid(kPinPrefix.size()));
+            return;
+        }
+}
+
+void ComparePanel::showVariantDialog(const workspace::Variant* editing) {
+    QDialog dialog(this);
+    dialog.setObjectName(QStringLiteral("variantDialog"));
+    dialog.setWindowTitle(editing ? tr("Edit Variant") : tr("Add Variant"));
+    auto* form = new QFormLayout;
+    auto* name = new QLineEdit(&dialog);
+    name->setObjectName(QStringLiteral("variantName"));
+    name->setText(editing ? q(editing->name) : tr("variant %1").arg(document_->workspace().variants.size() + 1));
+    form->addRow(tr("Name"), name);
+    auto* toolkitCombo = new QComboBox(&dialog);
+    toolkitCombo->setObjectName(QStringLiteral("variantToolkit"));
+    // A toolkit is (root, release); the app's own is empty.
+    toolkitCombo->addItem(tr("The app's toolkit (%1)").arg(toolkitWords({}, {})), QStringList{QString(), QString()});
+    for (const auto& t : toolkits_)
+        toolkitCombo->addItem(tr("%1 — %2").arg(t.release ? tr("CUDA %1").arg(q(t.release->version)) : tr("CUDA ?"),
+                                               q(t.root.string())),
+                              QStringList{q(t.root.string()), t.release ? q(t.release->version) : QString()});
+    if (editing && !editing->toolkit.empty() && toolkitCombo->findData(QStringList{q(editing->toolkit), q(editing->toolkitRelease)}) < 0)
+        toolkitCombo->addItem(tr("%1 — %2 (as saved)").arg(toolkitWords(editing->toolkit, editing->toolkitRelease),
+                                                          q(editing->toolkit)),
+                              QStringList{q(editing->toolkit), q(editing->toolkitRelease)});
+    toolkitCombo->addItem(tr("Other folder…"), QStringList{QStringLiteral("?")});
+    auto* toolkitRow = new QHBoxLayout;
+    toolkitRow->addWidget(toolkitCombo, 1);
+    form->addRow(tr("CUDA toolkit"), toolkitRow);
+
+    // The option table's controls, on a scratch document holding the variant's options.
+    WorkspaceDocument scratch;
+    workspace::Workspace scratchWs;
+    scratchWs.options = editing ? editing->options : document_->workspace().options;
+    scratch.reset(scratchWs, {});
+    auto* options = new OptionsPanel(&scratch, &dialog);
+    // A variant is an option set: the workspace's libdevice, verifier and LTO mode stay its own.
+    for (QWidget* w : {static_cast<QWidget*>(options->libdeviceCheck()), static_cast<QWidget*>(options->verifyCheck()),
+                       static_cast<QWidget*>(options->ltoModeCombo())})
+        if (w) w->setEnabled(false);
+    const auto offerArchs = [&] {
+        const auto data = toolkitCombo->currentData().toStringList();
+        int major = appToolkit_ ? appToolkit_->cudaMajor() : 13;
+        if (data.size() == 2 && !data[1].isEmpty()) major = data[1].section(QLatin1Char('.'), 0, 0).toInt();
+        options->setArchs(nvvm::supportedArchs(major), major, tr("default: libNVVM's"));
+    };
+    connect(toolkitCombo, &QComboBox::activated, &dialog, [&] {
+        if (toolkitCombo->currentData().toStringList().value(0) == QLatin1String("?")) {
+            const auto dir = QFileDialog::getExistingDirectory(&dialog, tr("CUDA toolkit folder (a toolkit root or a pip nvidia folder)"));
+            if (!dir.isEmpty()) {
+                toolkit::SearchConfig search;
+                search.explicitRoot = dir.toStdString();
+                auto tk = toolkit::Toolkit::locate(search);
+                if (!tk) {
+                    QMessageBox::warning(&dialog, tr("No CUDA toolkit there"), q(tk.error().message));
+                } else {
+                    const QString release = (*tk)->release() ? q((*tk)->release()->version) : QString();
+                    toolkitCombo->insertItem(toolkitCombo->count() - 1,
+                                             tr("%1 — %2").arg(release.isEmpty() ? tr("CUDA ?") : tr("CUDA %1").arg(release), dir),
+                                             QStringList{dir, release});
+                    toolkitCombo->setCurrentIndex(toolkitCombo->count() - 2);
+                }
+            }
+            if (toolkitCombo->currentData().toStringList().value(0) == QLatin1String("?")) toolkitCombo->setCurrentIndex(0);
+        }
+        offerArchs();
+    });
+    if (editing) {
+        const int at = toolkitCombo->findData(QStringList{q(editing->toolkit), q(editing->toolkitRelease)});
+        if (at >= 0) toolkitCombo->setCurrentIndex(at);
+    }
+    offerArchs();
+
+    auto* layout = new QVBoxLayout(&dialog);
+    layout->addLayout(form);
+    layout->addWidget(options, 1);
+    auto* box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    layout->addWidget(box);
+    connect(box, &QDialogButtonBox::accepted, &dialog, [&] {
+        const auto wanted = name->text().trimmed();
+        if (wanted.isEmpty()) {
+            QMessageBox::warning(&dialog, tr("Variant"), tr("Give the variant a name."));
+            return;
+        }
+        if (document_->variant(wanted) && (!editing || q(editing->name) != wanted)) {
+            QMessageBox::warning(&dialog, tr("Variant"), tr("There is a variant “%1” already: give this one another name.").arg(wanted));
+            return;
+        }
+        if (options->hasInvalidInput()) {
+            QMessageBox::warning(&dialog, tr("Variant"), tr("An option is not valid: see the note beside it."));
+            return;
+        }
+        dialog.accept();
+    });
+    connect(box, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    dialog.resize(520, 620);
+    if (dialog.exec() != QDialog::Accepted) return;
+    workspace::Variant v;
+    v.name = name->text().trimmed().toStdString();
+    v.options = scratch.workspace().options;
+    const auto data = toolkitCombo->currentData().toStringList();
+    v.toolkit = data.value(0).toStdString();
+    v.toolkitRelease = data.value(1).toStdString();
+    const QString vname = q(v.name);
+    document_->putVariant(std::move(v), editing ? q(editing->name) : QString());
+    // Shown at once, against the current compile.
+    const QString other = sides_[0].key.startsWith(kVariantPrefix) ? QString::fromLatin1(kCurrent) : sides_[0].key;
+    setSides(other, variantSide(vname));
+}
+
+}  // namespace nvpg::gui

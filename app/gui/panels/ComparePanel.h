@@ -1,0 +1,151 @@
+#pragma once
+
+#include <array>
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include <QStringList>
+#include <QTimer>
+#include <QWidget>
+
+#include "compile/SupervisedEngine.h"
+#include "pipeline/Comparison.h"
+#include "support/Result.h"
+#include "toolkit/Toolkit.h"
+#include "workspace/Workspace.h"
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QTabWidget;
+class QTableWidget;
+class QsciScintilla;
+
+namespace nvpg::gui {
+
+class WorkspaceDocument;
+
+// The Compare dock: two results side by side, their diff and their per-kernel figures. A side is
+// the current compile, a pin (a result kept in the workspace: Pin Result) or a variant (another
+// option set, and maybe another CUDA toolkit, saved in the workspace). A variant shown on a side
+// is compiled from the same modules on every edit, on an engine process of its own (its own
+// libNVVM: two releases share a soname). What the pair means (the diff, the verdict, the
+// figures) is pipeline::Comparison's; this view only shows it.
+class ComparePanel : public QWidget {
+    Q_OBJECT
+
+public:
+    // `appToolkit` and `settings`: the app's own toolkit and engine settings, which a variant
+    // without a toolkit of its own uses.
+    ComparePanel(WorkspaceDocument* document, std::shared_ptr<const toolkit::Toolkit> appToolkit,
+                 EngineSettings settings, QWidget* parent = nullptr);
+    ~ComparePanel() override;
+
+    // Copies the editors' text into the document before a variant compiles.
+    void setFlush(std::function<void()> flush) { flush_ = std::move(flush); }
+    // The outputs a variant's compile asks for: those the main compile asks for.
+    void setOutputs(unsigned outputs) { outputs_ = outputs; }
+    void setAppToolkit(std::shared_ptr<const toolkit::Toolkit> toolkit, EngineSettings settings);
+    // The current compile's result as the output panes show it (null: none, or no result).
+    void setCurrent(std::shared_ptr<const pipeline::CompileResult> result);
+
+    // A side names what it shows: "current", "pin:NAME" or "variant:NAME".
+    static QString pinSide(const QString& name) { return QStringLiteral("pin:") + name; }
+    static QString variantSide(const QString& name) { return QStringLiteral("variant:") + name; }
+    static constexpr const char* kCurrent = "current";
+    void setSides(const QString& a, const QString& b);
+    // For a workspace just opened: its first two variants side by side, else its newest pin (or
+    // its one variant) beside the current compile. False when it has neither.
+    bool showSaved();
+    QString side(int i) const;
+    QStringList sideChoices() const;  // every side the combos offer, in their order
+    void setOutput(pipeline::CompareOutput what);
+
+    // Keeps the current result in the workspace as a pin named `name` (made unique); it fails
+    // when there is no result to keep. The pin becomes side A, the current compile side B.
+    support::Status pinCurrent(const QString& name);
+    QString defaultPinName() const;
+
+    // What the view shows, for the main window and tests.
+    const std::optional<pipeline::Comparison>& comparison() const { return comparison_; }
+    QString verdict() const;
+    QString sideNotice(int i) const;  // why side i has no result ("compiling…", a missing toolkit)
+    QString sideLabel(int i) const;
+    QString sideText(int i) const;  // what side i's pane shows
+    std::shared_ptr<const pipeline::CompileResult> sideResult(int i) const { return sides_[size_t(i)].result; }
+    bool compiling() const;  // a variant side's compile is in flight
+    QsciScintilla* diffPane() const { return diff_; }
+    QsciScintilla* sidePane(int i) const { return panes_[size_t(i)]; }
+    QTableWidget* figuresTable() const { return figures_; }
+    QTabWidget* tabs() const { return tabs_; }
+    QComboBox* sideCombo(int i) const { return combos_[size_t(i)]; }
+
+    // The toolkits found on this machine (toolkit::findToolkits, with the folders added in
+    // Settings), read once in the background; empty until then.
+    const std::vector<toolkit::FoundToolkit>& toolkits() const { return toolkits_; }
+
+public slots:
+    // The modules or the workspace's settings changed: the variant sides compile again, after a
+    // short delay while typing goes on.
+    void edited();
+    // Dialogs: add a variant, edit or remove the one shown on side B (else A), delete the pin shown.
+    void addVariant();
+    void editVariant();
+    void removeVariant();
+    void removePin();
+
+signals:
+    // The view shows a new comparison, or a side's notice changed.
+    void updated();
+    void toolkitsFound();
+
+private:
+    struct Side {
+        QString key;
+        std::shared_ptr<const pipeline::CompileResult> result;
+        QString notice;
+        QString label;
+        // A variant's engine, made for its toolkit (a root, empty: the app's).
+        std::unique_ptr<SupervisedEngine> engine;
+        QString engineToolkit;
+        bool engineMade = false;
+        quint64 generation = 0;
+        bool waiting = false;
+    };
+    void rebuildChoices();
+    void refreshSide(size_t i, bool compile);
+    void compileVariants();
+    void onReply(size_t i, const EngineReply& reply);
+    void onLate(size_t i, quint64 generation, std::shared_ptr<const pipeline::CompileResult> result);
+    void recompute();
+    void showVariantDialog(const workspace::Variant* editing);
+    QString toolkitWords(const std::string& root, const std::string& release) const;
+    QString variantShown() const;  // the variant on side B, else A; empty when neither
+
+    WorkspaceDocument* document_;
+    std::shared_ptr<const toolkit::Toolkit> appToolkit_;
+    EngineSettings settings_;
+    std::function<void()> flush_;
+    unsigned outputs_ = 0;
+    std::shared_ptr<const pipeline::CompileResult> current_;
+    std::array<Side, 2> sides_;
+    pipeline::CompareOutput output_ = pipeline::CompareOutput::Ptx;
+    std::optional<pipeline::Comparison> comparison_;
+    std::vector<toolkit::FoundToolkit> toolkits_;
+    QTimer debounce_;
+
+    std::array<QComboBox*, 2> combos_{};
+    QComboBox* outputCombo_ = nullptr;
+    QLabel* verdict_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    std::array<QLabel*, 2> headers_{};
+    std::array<QsciScintilla*, 2> panes_{};
+    QsciScintilla* diff_ = nullptr;
+    QTableWidget* figures_ = nullptr;
+    QPushButton* removePin_ = nullptr;
+    QPushButton* editVariant_ = nullptr;
+    QPushButton* removeVariant_ = nullptr;
+};
+
+}  // namespace nvpg::gui

@@ -1,0 +1,269 @@
+// The Compare dock with the real engine: a pinned result against the current compile (and the pin
+// saved with the workspace and back on reopening), two variants side by side with their diff and
+// figures, a variant on another CUDA toolkit (the CUDA 12.9 pip wheels), and a variant whose
+// toolkit has gone, or whose arch its toolkit lacks, saying so instead of compiling something else.
+#include <QtTest>
+
+#include <QDockWidget>
+#include <QTableWidget>
+
+#include <Qsci/qsciscintilla.h>
+
+#include "GuiTestSupport.h"
+#include "TestSupport.h"
+#include "compile/CompileController.h"
+#include "document/WorkspaceDocument.h"
+#include "panels/ComparePanel.h"
+#include "panels/SettingsDialog.h"
+
+#include <QTreeWidget>
+#include "window/MainWindow.h"
+#include "workspace/Workspace.h"
+
+using namespace nvpg;
+using namespace nvpg::gui;
+
+namespace {
+
+// Compiles what the window holds and waits until its reply is shown.
+bool compileAndWait(MainWindow& w) {
+    QSignalSpy shown(w.controller(), &CompileController::replyShown);
+    w.controller()->compileNow();
+    return shown.wait(120000);
+}
+
+// Waits until both sides have results and nothing is compiling.
+bool bothSidesShown(ComparePanel& c, int ms = 120000) {
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < ms) {
+        if (c.comparison() && !c.compiling()) return true;
+        QTest::qWait(20);
+    }
+    return false;
+}
+
+int linesWith(const QString& diff, QChar sign, const QString& text) {
+    int n = 0;
+    for (const auto& line : diff.split(QLatin1Char('\n')))
+        if (line.startsWith(sign) && line.contains(text)) ++n;
+    return n;
+}
+
+workspace::Workspace libdeviceMath() {
+    auto ws = workspace::loadWorkspace(test::examplePath("libdevice-math"));
+    if (!ws) qFatal("%s", ws.error().message.c_str());
+    ws->options.arch = "compute_90";
+    return std::move(*ws);
+}
+
+}  // namespace
+
+class TestCompare : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        test::useNvpgAsEngine();
+        test::isolateAppData("tst_gui_compare");
+    }
+
+    // Pin, change a flag, compare; save, reopen: the pin is there, and shown again.
+    void aPinComparesWithLaterCompilesAndSurvivesReopening() {
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/w.nvpg";
+        QVERIFY(workspace::saveWorkspace(libdeviceMath(), path.toStdString()));
+        auto w = test::makeWindow(nullptr, QSize(1600, 1000));
+        QVERIFY(w->openWorkspace(path));
+        QVERIFY(compileAndWait(*w));
+        QVERIFY(w->pinResult("ftz off"));
+        QVERIFY(w->compareDock()->isVisible());
+        auto* c = w->compare();
+        QCOMPARE(c->side(0), ComparePanel::pinSide("ftz off"));
+        QCOMPARE(c->side(1), QString(ComparePanel::kCurrent));
+        QVERIFY(bothSidesShown(*c));
+        QVERIFY2(c->comparison()->identical, qPrintable(c->verdict()));
+        QVERIFY2(c->verdict().startsWith("PTX identical"), qPrintable(c->verdict()));
+
+        auto options = w->document()->workspace().options;
+        options.ftz = true;
+        w->document()->setOptions(options);
+        QVERIFY(compileAndWait(*w));
+        QTRY_VERIFY_WITH_TIMEOUT(c->comparison() && !c->comparison()->identical, 60000);
+        const QString diff = c->diffPane()->text();
+        QVERIFY2(linesWith(diff, '+', ".ftz.") > linesWith(diff, '-', ".ftz."),
+                 qPrintable(diff.left(2000)));
+        QVERIFY2(c->verdict().contains("lines differ"), qPrintable(c->verdict()));
+        // The figures of the kernel on both sides.
+        auto* table = c->figuresTable();
+        QVERIFY(table->rowCount() >= 2);
+        QCOMPARE(table->item(0, 0)->text(), QString("wave"));
+        QVERIFY(!table->item(0, 1)->text().isEmpty());
+
+        QVERIFY(w->saveAs(path));
+        auto reopened = test::makeWindow(nullptr, QSize(1600, 1000));
+        QVERIFY(reopened->openWorkspace(path));
+        QCOMPARE(reopened->document()->workspace().pins.size(), size_t(1));
+        QTRY_VERIFY_WITH_TIMEOUT(reopened->compareDock()->isVisible(), 10000);
+        QCOMPARE(reopened->compare()->side(0), ComparePanel::pinSide("ftz off"));
+        QVERIFY(compileAndWait(*reopened));
+        QVERIFY(bothSidesShown(*reopened->compare()));
+        // The pin compiled ftz off, the workspace was saved with it on.
+        QVERIFY(!reopened->compare()->comparison()->identical);
+        QCOMPARE(reopened->compare()->sideText(0), c->sideText(0));
+    }
+
+    // Two variants of the same modules, each compiled on every edit on its own engine.
+    void twoVariantsSideBySide() {
+        auto ws = libdeviceMath();
+        workspace::Variant off, on;
+        off.name = "ftz off";
+        off.options = ws.options;
+        off.options.ftz = false;
+        on.name = "ftz on";
+        on.options = ws.options;
+        on.options.ftz = true;
+        ws.variants = {off, on};
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/v.nvpg";
+        QVERIFY(workspace::saveWorkspace(ws, path.toStdString()));
+        auto w = test::makeWindow(nullptr, QSize(1600, 1000));
+        QVERIFY(w->openWorkspace(path));
+        auto* c = w->compare();
+        QTRY_COMPARE_WITH_TIMEOUT(c->side(1), ComparePanel::variantSide("ftz on"), 10000);
+        QCOMPARE(c->side(0), ComparePanel::variantSide("ftz off"));
+        QVERIFY(bothSidesShown(*c));
+        QVERIFY(!c->comparison()->identical);
+        QVERIFY(c->sidePane(0)->text().contains(".entry wave"));
+        // ftz on: the float instructions take their .ftz forms (expf's ex2.approx.ftz is in both).
+        QVERIFY(c->sidePane(1)->text().count(".ftz.") > c->sidePane(0)->text().count(".ftz.") + 3);
+        // An edit compiles both again: a comment added shows up on both sides' compiles, which
+        // stay different from each other.
+        const auto generationBefore = c->sideResult(1)->generation;
+        w->document()->setModuleText(0, w->document()->module(0).bytes + "\n; an edit\n");
+        c->edited();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            c->sideResult(1) && c->sideResult(1)->generation > generationBefore, 60000);
+        QVERIFY(bothSidesShown(*c));
+        QVERIFY(!c->comparison()->identical);
+    }
+
+    // A variant names its toolkit by path and release: when that folder is gone, it says so and
+    // compiles nothing in its place.
+    void aVariantWhoseToolkitVanishedSaysSo() {
+        auto ws = libdeviceMath();
+        workspace::Variant gone;
+        gone.name = "old toolkit";
+        gone.options = ws.options;
+        gone.toolkit = "/nonexistent/cuda-12.2";
+        gone.toolkitRelease = "12.2.140";
+        ws.variants = {gone};
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/g.nvpg";
+        QVERIFY(workspace::saveWorkspace(ws, path.toStdString()));
+        auto w = test::makeWindow(nullptr, QSize(1600, 1000));
+        QVERIFY(w->openWorkspace(path));
+        auto* c = w->compare();
+        QTRY_COMPARE_WITH_TIMEOUT(c->side(1), ComparePanel::variantSide("old toolkit"), 10000);
+        const QString notice = c->sideNotice(1);
+        QVERIFY2(notice.contains("is missing") && notice.contains("/nonexistent/cuda-12.2") &&
+                     notice.contains("CUDA 12.2.140"),
+                 qPrintable(notice));
+        QVERIFY(!c->sideResult(1));
+        QVERIFY(!c->compiling());
+        QVERIFY2(c->verdict().contains("is missing"), qPrintable(c->verdict()));
+    }
+
+    // An arch the variant's toolkit does not take is refused with the toolkit's arch list.
+    void aVariantWithAnArchItsToolkitLacksSaysSo() {
+        auto ws = libdeviceMath();
+        workspace::Variant volta;
+        volta.name = "volta";
+        volta.options = ws.options;
+        volta.options.arch = "compute_70";  // CUDA 13 dropped Volta
+        ws.variants = {volta};
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/a.nvpg";
+        QVERIFY(workspace::saveWorkspace(ws, path.toStdString()));
+        auto w = test::makeWindow(nullptr, QSize(1600, 1000));
+        QVERIFY(w->openWorkspace(path));
+        auto* c = w->compare();
+        QTRY_COMPARE_WITH_TIMEOUT(c->side(1), ComparePanel::variantSide("volta"), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !c->compiling() && !c->sideNotice(1).isEmpty() && c->sideNotice(1) != "compiling…",
+            60000);
+        QVERIFY2(c->sideNotice(1).contains("compute_70") && c->sideNotice(1).contains("13.x"),
+                 qPrintable(c->sideNotice(1)));
+    }
+
+    // A variant on another CUDA release: the release lines differ, the kernel is the same.
+    void aVariantOnAnotherToolkit() {
+        const QString dir12 = qEnvironmentVariable("NVPG_TEST_CUDA12");
+        const auto status =
+            QString::fromStdString(test::readText((dir12 + "/status").toStdString())).trimmed();
+        if (dir12.isEmpty() || !status.startsWith("ok"))
+            QSKIP(qPrintable("the CUDA 12.9 pip wheels are unavailable: " +
+                             (dir12.isEmpty()
+                                  ? QString("NVPG_TEST_CUDA12 is not set (run through ctest)")
+                                  : status)));
+        auto ws = libdeviceMath();
+        workspace::Variant old;
+        old.name = "CUDA 12.9";
+        old.options = ws.options;
+        old.toolkit = (dir12 + "/site-packages/nvidia").toStdString();
+        old.toolkitRelease = "12.9.86";
+        ws.variants = {old};
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/t.nvpg";
+        QVERIFY(workspace::saveWorkspace(ws, path.toStdString()));
+        auto w = test::makeWindow(nullptr, QSize(1600, 1000));
+        QVERIFY(w->openWorkspace(path));
+        auto* c = w->compare();
+        QTRY_COMPARE_WITH_TIMEOUT(c->side(1), ComparePanel::variantSide("CUDA 12.9"), 10000);
+        QVERIFY(compileAndWait(*w));
+        QVERIFY(bothSidesShown(*c));
+        const QString diff = c->diffPane()->text();
+        QVERIFY2(diff.contains("\n-// Cuda compilation tools, release 13.") &&
+                     diff.contains("\n+// Cuda compilation tools, release 12.9"),
+                 qPrintable(diff.left(1500)));
+        QVERIFY(c->sideLabel(1).contains("CUDA 12.9.86"));
+    }
+
+    // Settings lists the toolkits found, with their releases, and the folders the user adds.
+    void settingsListToolkitsAndKeepAddedFolders() {
+        SettingsDialog dialog;
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.toolkitsListed(), 30000);
+        const auto ours = QString::fromStdString(test::realToolkit()->nvvmReport().path.string());
+        bool sawOurs = false;
+        for (int i = 0; i < dialog.toolkitList()->topLevelItemCount(); ++i)
+            sawOurs = sawOurs || dialog.toolkitList()->topLevelItem(i)->toolTip(1).contains(ours);
+        QVERIFY(sawOurs);
+        QTemporaryDir empty;
+        dialog.addToolkitFolder(empty.path());
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.toolkitsListed(), 30000);
+        const auto last =
+            dialog.toolkitList()->topLevelItem(dialog.toolkitList()->topLevelItemCount() - 1);
+        QCOMPARE(last->text(1), empty.path());
+        QCOMPARE(last->text(0), QString("no toolkit"));
+        const QString dir12 = qEnvironmentVariable("NVPG_TEST_CUDA12");
+        const bool have12 = !dir12.isEmpty() &&
+                            test::readText((dir12 + "/status").toStdString()).rfind("ok", 0) == 0;
+        if (have12) {
+            dialog.addToolkitFolder(dir12 + "/site-packages/nvidia");
+            QTRY_VERIFY_WITH_TIMEOUT(dialog.toolkitsListed(), 30000);
+            bool saw12 = false;
+            for (int i = 0; i < dialog.toolkitList()->topLevelItemCount(); ++i) {
+                const auto* item = dialog.toolkitList()->topLevelItem(i);
+                saw12 = saw12 ||
+                        (item->text(0) == "CUDA 12.9.86" && item->text(2) == "added in Settings");
+            }
+            QVERIFY(saw12);
+        }
+        dialog.accept();
+        QVERIFY(SettingsDialog::extraToolkitPaths().contains(empty.path()));
+        SettingsDialog::setExtraToolkitPaths({});
+    }
+};
+
+QTEST_MAIN(TestCompare)
+#include "tst_compare.moc"
