@@ -632,7 +632,7 @@ void MainWindow::buildActions() {
         if (ok) pinResult(name);
     });
     pin->setObjectName("pinAction");
-    build->addAction(tr("Add &Variant…"), compare_, [this] {
+    build->addAction(tr("Add Varian&t…"), compare_, [this] {
         compareDock_->show();
         compare_->addVariant();
     });
