@@ -26,16 +26,8 @@ for package in nvidia-cuda-nvcc-cu12 nvidia-nvjitlink-cu12; do
     [ -n "$wheel" ] || say "unavailable: pip download gave no $file-$version wheel"
   fi
   if [ ! -d "$site/$file-$version.dist-info" ]; then
-    # As pip installs it: every file of the wheel, with the modes the wheel gives them.
-    python3 - "$wheel" "$site" << 'PY' || say "unavailable: could not unpack $wheel into $site"
-import os, sys, zipfile
-with zipfile.ZipFile(sys.argv[1]) as z:
-    for info in z.infolist():
-        path = z.extract(info, sys.argv[2])
-        mode = (info.external_attr >> 16) & 0o777
-        if mode:
-            os.chmod(path, mode)
-PY
+    # As pip installs it (tests/UnpackWheel.py).
+    python3 "$(dirname "$0")/UnpackWheel.py" "$wheel" "$site" || say "unavailable: could not unpack $wheel into $site"
   fi
 done
 [ -f "$site/nvidia/cuda_nvcc/nvvm/lib64/libnvvm.so" ] || say "unavailable: the wheel has no nvidia/cuda_nvcc/nvvm/lib64/libnvvm.so"

@@ -27,16 +27,8 @@ if [ -z "$wheel" ]; then
   [ -n "$wheel" ] || say "unavailable: pip download gave no nvidia_cuda_nvdisasm-$version wheel"
 fi
 if [ ! -x "$site/nvidia/cu13/bin/nvdisasm" ]; then
-  # As pip installs it: every file of the wheel, with the modes the wheel gives them.
-  "$venv/bin/python3" - "$wheel" "$site" << 'PY' || say "unavailable: could not unpack $wheel into $site"
-import os, sys, zipfile
-with zipfile.ZipFile(sys.argv[1]) as z:
-    for info in z.infolist():
-        path = z.extract(info, sys.argv[2])
-        mode = (info.external_attr >> 16) & 0o777
-        if mode:
-            os.chmod(path, mode)
-PY
+  # As pip installs it (tests/UnpackWheel.py).
+  "$venv/bin/python3" "$(dirname "$0")/UnpackWheel.py" "$wheel" "$site" || say "unavailable: could not unpack $wheel into $site"
 fi
 [ -x "$site/nvidia/cu13/bin/nvdisasm" ] || say "unavailable: the wheel has no nvidia/cu13/bin/nvdisasm"
 say "ok: $site/nvidia/cu13/bin/nvdisasm"

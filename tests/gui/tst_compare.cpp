@@ -50,6 +50,25 @@ int linesWith(const QString& diff, QChar sign, const QString& text) {
     return n;
 }
 
+// The libdevice example with `variants`, saved to a file in `dir` and opened in a new window;
+// the window once it shows the last variant on side B (a workspace with variants opens so).
+std::unique_ptr<MainWindow> openWithVariants(workspace::Workspace ws,
+                                             std::vector<workspace::Variant> variants,
+                                             const QTemporaryDir& dir) {
+    const auto last = QString::fromStdString(variants.back().name);
+    ws.variants = std::move(variants);
+    const QString path = dir.path() + "/variants.nvpg";
+    if (!workspace::saveWorkspace(ws, path.toStdString()))
+        qFatal("cannot save %s", qPrintable(path));
+    auto w = test::makeWindow(nullptr, QSize(1600, 1000));
+    if (!w->openWorkspace(path)) qFatal("cannot open %s", qPrintable(path));
+    QElapsedTimer t;
+    t.start();
+    while (w->compare()->side(1) != ComparePanel::variantSide(last) && t.elapsed() < 10000)
+        QTest::qWait(10);
+    return w;
+}
+
 workspace::Workspace libdeviceMath() {
     auto ws = workspace::loadWorkspace(test::examplePath("libdevice-math"));
     if (!ws) qFatal("%s", ws.error().message.c_str());
@@ -123,14 +142,10 @@ private slots:
         on.name = "ftz on";
         on.options = ws.options;
         on.options.ftz = true;
-        ws.variants = {off, on};
         QTemporaryDir dir;
-        const QString path = dir.path() + "/v.nvpg";
-        QVERIFY(workspace::saveWorkspace(ws, path.toStdString()));
-        auto w = test::makeWindow(nullptr, QSize(1600, 1000));
-        QVERIFY(w->openWorkspace(path));
+        auto w = openWithVariants(ws, {off, on}, dir);
         auto* c = w->compare();
-        QTRY_COMPARE_WITH_TIMEOUT(c->side(1), ComparePanel::variantSide("ftz on"), 10000);
+        QCOMPARE(c->side(1), ComparePanel::variantSide("ftz on"));
         QCOMPARE(c->side(0), ComparePanel::variantSide("ftz off"));
         QVERIFY(bothSidesShown(*c));
         QVERIFY(!c->comparison()->identical);
@@ -157,14 +172,10 @@ private slots:
         gone.options = ws.options;
         gone.toolkit = "/nonexistent/cuda-12.2";
         gone.toolkitRelease = "12.2.140";
-        ws.variants = {gone};
         QTemporaryDir dir;
-        const QString path = dir.path() + "/g.nvpg";
-        QVERIFY(workspace::saveWorkspace(ws, path.toStdString()));
-        auto w = test::makeWindow(nullptr, QSize(1600, 1000));
-        QVERIFY(w->openWorkspace(path));
+        auto w = openWithVariants(ws, {gone}, dir);
         auto* c = w->compare();
-        QTRY_COMPARE_WITH_TIMEOUT(c->side(1), ComparePanel::variantSide("old toolkit"), 10000);
+        QCOMPARE(c->side(1), ComparePanel::variantSide("old toolkit"));
         const QString notice = c->sideNotice(1);
         QVERIFY2(notice.contains("is missing") && notice.contains("/nonexistent/cuda-12.2") &&
                      notice.contains("CUDA 12.2.140"),
@@ -181,14 +192,10 @@ private slots:
         volta.name = "volta";
         volta.options = ws.options;
         volta.options.arch = "compute_70";  // CUDA 13 dropped Volta
-        ws.variants = {volta};
         QTemporaryDir dir;
-        const QString path = dir.path() + "/a.nvpg";
-        QVERIFY(workspace::saveWorkspace(ws, path.toStdString()));
-        auto w = test::makeWindow(nullptr, QSize(1600, 1000));
-        QVERIFY(w->openWorkspace(path));
+        auto w = openWithVariants(ws, {volta}, dir);
         auto* c = w->compare();
-        QTRY_COMPARE_WITH_TIMEOUT(c->side(1), ComparePanel::variantSide("volta"), 10000);
+        QCOMPARE(c->side(1), ComparePanel::variantSide("volta"));
         QTRY_VERIFY_WITH_TIMEOUT(
             !c->compiling() && !c->sideNotice(1).isEmpty() && c->sideNotice(1) != "compiling…",
             60000);
@@ -212,14 +219,10 @@ private slots:
         old.options = ws.options;
         old.toolkit = (dir12 + "/site-packages/nvidia").toStdString();
         old.toolkitRelease = "12.9.86";
-        ws.variants = {old};
         QTemporaryDir dir;
-        const QString path = dir.path() + "/t.nvpg";
-        QVERIFY(workspace::saveWorkspace(ws, path.toStdString()));
-        auto w = test::makeWindow(nullptr, QSize(1600, 1000));
-        QVERIFY(w->openWorkspace(path));
+        auto w = openWithVariants(ws, {old}, dir);
         auto* c = w->compare();
-        QTRY_COMPARE_WITH_TIMEOUT(c->side(1), ComparePanel::variantSide("CUDA 12.9"), 10000);
+        QCOMPARE(c->side(1), ComparePanel::variantSide("CUDA 12.9"));
         QVERIFY(compileAndWait(*w));
         QVERIFY(bothSidesShown(*c));
         const QString diff = c->diffPane()->text();
