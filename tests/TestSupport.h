@@ -38,6 +38,7 @@
 #include "Mutate.h"
 #include "nvvm/Module.h"
 #include "support/Files.h"
+#include "support/Installed.h"
 #include "support/Text.h"
 #include "toolkit/Toolkit.h"
 #include "workspace/Workspace.h"
@@ -213,6 +214,9 @@ inline void isolateAppData(const char* suite) {
     QCoreApplication::setOrganizationName("nvpg-test");
     QCoreApplication::setApplicationName(suite);
     QSettings().clear();
+    // A build carried to another machine (the GPU test machine) is no longer in its build tree,
+    // so the app would not find the source tree's examples; point it at them.
+    if (!support::runsFromBuildTree()) qputenv("NVPG_DATA_DIR", QByteArray::fromStdString((sourceDir() / "resources").string()));
 }
 
 // A text module with `kernels` small looping kernels (k0, k1, ...), optionally calling libdevice's
