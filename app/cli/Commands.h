@@ -57,9 +57,16 @@ struct RunOptions {
     bool allowOutsideFiles = false;  // a workspace's buffer files may lie outside its folder
 };
 
+// INPUT's help, for compile, run and compare alike.
+inline constexpr const char* kInputHelp =
+    "NVVM IR modules in order (.ll text, .bc bitcode), or one .nvpg workspace, or a bundled "
+    "example's name (nvpg examples lists them)";
+
 // What the compile options give, before anything is compiled.
 struct JobInputs {
     pipeline::Job job;
+    // The input files: the inputs as written, an example's name replaced by its .nvpg.
+    std::vector<std::string> files;
     std::vector<std::string> names;  // the inputs, as written or as the workspace names them
     std::filesystem::path baseDir;   // where relative files (buffers) are found
     std::optional<workspace::Workspace> workspace;
@@ -72,6 +79,8 @@ void addNvvmOptions(CLI::App& cmd, CompileOptions& o);
 // Those options onto `job`, over what it has (a workspace's, or the other side's common ones).
 support::Status applyNvvmOptions(const CompileOptions& o, pipeline::Job& job);
 void addRunOptions(CLI::App& cmd, RunOptions& r);
+// The job the inputs and options make. An input that is a bare name (no folder), no file, and a
+// bundled example's name stands for that example's .nvpg.
 support::Result<JobInputs> jobFromArgs(const CompileOptions& o);
 // The toolkit the options name: opened, or with `open` false only located (Toolkit::locate).
 support::Result<std::shared_ptr<toolkit::Toolkit>> loadToolkit(const CommonOptions& common,
@@ -114,5 +123,13 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
 // nvpg explain: the built-in doc entries each word names (context "", "ir", "ptx" or "sass"); 1 when a
 // word has none.
 int runExplain(const std::vector<std::string>& words, const std::string& context);
+
+// nvpg examples: the bundled examples (workspace::listExamples), or one's file with --path.
+struct ExamplesOptions {
+    bool json = false;
+    std::optional<std::string> path;  // --path NAME
+};
+void addExamplesOptions(CLI::App& cmd, ExamplesOptions& o);
+int runExamples(const ExamplesOptions& o);
 
 }  // namespace nvpg::cli

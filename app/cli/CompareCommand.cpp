@@ -64,9 +64,7 @@ unsigned outputsFor(const std::string& emit, bool sass) {
 }  // namespace
 
 void addCompareOptions(CLI::App& cmd, CompareOptions& o) {
-    cmd.add_option("INPUT", o.common.inputs,
-                   "NVVM IR modules in order (.ll text, .bc bitcode), or one .nvpg workspace")
-        ->required();
+    cmd.add_option("INPUT", o.common.inputs, kInputHelp)->required();
     addNvvmOptions(cmd, o.common);
     cmd.add_option("--a", o.a,
                    "side A's options, over the common ones: \"--ftz 0\", \"--cuda-path DIR --arch "

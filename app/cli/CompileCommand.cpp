@@ -20,6 +20,7 @@
 #include "support/Files.h"
 #include "support/Text.h"
 #include "toolkit/Toolkit.h"
+#include "workspace/Examples.h"
 #include "workspace/Workspace.h"
 
 namespace fs = std::filesystem;
@@ -65,9 +66,7 @@ void addNvvmOptions(CLI::App& cmd, CompileOptions& o) {
 }
 
 void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun) {
-    cmd.add_option("INPUT", o.inputs,
-                   "NVVM IR modules in order (.ll text, .bc bitcode), or one .nvpg workspace")
-        ->required();
+    cmd.add_option("INPUT", o.inputs, kInputHelp)->required();
     addNvvmOptions(cmd, o);
     cmd.add_flag("--force", o.force, "replace output files that are read-only");
     cmd.add_flag("--no-cache", o.noCache,
@@ -108,13 +107,13 @@ bool writeOut(const std::optional<std::string>& path, const std::string& bytes, 
 // An output onto an input would replace the source with what it compiled to; two outputs onto
 // one file would leave only the second. Files are compared by identity (device and inode), so
 // a link or another spelling of the input's name is caught too.
-std::optional<std::string> outputOntoInput(const CompileOptions& o) {
+std::optional<std::string> outputOntoInput(const CompileOptions& o, const std::vector<std::string>& inputs) {
     std::vector<std::pair<std::string, std::string>> outputs;  // option, file
     if (o.output && *o.output != "-") outputs.emplace_back("-o", *o.output);
     if (o.report) outputs.emplace_back("--report", *o.report);
     if (o.lineMap) outputs.emplace_back("--line-map", *o.lineMap);
     for (const auto& [option, file] : outputs)
-        for (const auto& input : o.inputs)
+        for (const auto& input : inputs)
             if (support::sameFile(file, input))
                 return fmt::format("{} {} is the input {}: writing there would replace it; write to another file",
                                    option, file, input);
@@ -129,6 +128,30 @@ std::optional<std::string> outputOntoInput(const CompileOptions& o) {
     return std::nullopt;
 }
 
+// The inputs as files: a bare name (no folder) that is no file but a bundled example's name is
+// that example's .nvpg; a file of that name wins. The rest stay as written, for the checks in
+// jobFromArgs to report on.
+support::Result<std::vector<std::string>> inputFiles(const std::vector<std::string>& inputs) {
+    std::vector<std::string> files;
+    for (const auto& input : inputs) {
+        const fs::path given(input);
+        if (input.empty() || given.has_parent_path()) {
+            files.push_back(input);
+        } else if (auto file = workspace::workspaceArgument(input)) {
+            files.push_back(file->string());
+        } else if (const auto ext = given.extension(); ext.empty() || ext == ".nvpg") {
+            // Written as an example's name is; a missing .ll or .bc keeps the error its read gives.
+            return support::makeError(
+                support::ErrorKind::Usage,
+                fmt::format("{}: no such file, and no bundled example has that name; `nvpg examples` lists them",
+                            input));
+        } else {
+            files.push_back(input);
+        }
+    }
+    return files;
+}
+
 }  // namespace
 
 support::WriteOptions outputWriting(const CompileOptions& o) {
@@ -140,12 +163,16 @@ support::Result<JobInputs> jobFromArgs(const CompileOptions& o) {
     JobInputs in;
     auto& job = in.job;
     auto bad = [](std::string message) { return support::makeError(support::ErrorKind::Usage, std::move(message)); };
-    const bool isWorkspace = o.inputs.size() == 1 && fs::path(o.inputs[0]).extension() == ".nvpg";
-    for (const auto& input : o.inputs)
-        if (fs::path(input).extension() == ".nvpg" && o.inputs.size() > 1)
+    auto files = inputFiles(o.inputs);
+    if (!files) return files.error();
+    in.files = std::move(*files);
+    const auto& inputs = in.files;
+    const bool isWorkspace = inputs.size() == 1 && fs::path(inputs[0]).extension() == ".nvpg";
+    for (const auto& input : inputs)
+        if (fs::path(input).extension() == ".nvpg" && inputs.size() > 1)
             return bad(fmt::format("{}: a workspace is used alone; give either one .nvpg or .ll/.bc modules", input));
     if (isWorkspace) {
-        auto ws = workspace::loadWorkspace(o.inputs[0]);
+        auto ws = workspace::loadWorkspace(inputs[0]);
         if (!ws) return bad(ws.error().message);
         job.modules = ws->modules;
         job.options = ws->options;
@@ -153,11 +180,11 @@ support::Result<JobInputs> jobFromArgs(const CompileOptions& o) {
         job.verify = ws->verify;
         job.ltoMode = ws->ltoMode;
         for (const auto& m : job.modules) in.names.push_back(m.name);
-        in.baseDir = fs::absolute(o.inputs[0]).parent_path();
+        in.baseDir = fs::absolute(inputs[0]).parent_path();
         in.workspace = std::move(*ws);
     } else {
-        for (size_t i = 0; i < o.inputs.size(); ++i) {
-            const auto& input = o.inputs[i];
+        for (size_t i = 0; i < inputs.size(); ++i) {
+            const auto& input = inputs[i];
             // The file name is the module's name, so it is held to the rule for module names.
             if (auto problem = nvvm::moduleNameProblem(input))
                 return bad(fmt::format("input {}: {}; rename the file ({})", i + 1, *problem, nvvm::kModuleNameAdvice));
@@ -252,7 +279,7 @@ int compileFailed(const support::Error& error) {
 int runCompile(const CommonOptions& common, const CompileOptions& o) {
     auto inputs = jobFromArgs(o);
     if (!inputs) return usage(inputs.error().message);
-    if (auto onto = outputOntoInput(o)) return usage(*onto);
+    if (auto onto = outputOntoInput(o, inputs->files)) return usage(*onto);
     auto& job = inputs->job;
     const auto& inputNames = inputs->names;
     const auto writing = outputWriting(o);

@@ -1,0 +1,75 @@
+#include "CliApp.h"
+
+#include <charconv>
+#include <cmath>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "engine/Compiler.h"
+
+namespace nvpg::cli {
+
+std::unique_ptr<CliApp> buildCliApp() {
+    auto t = std::make_unique<CliApp>();
+    auto& app = t->app;
+    app.require_subcommand(1);
+    app.fallthrough();  // --cuda-path may follow the subcommand
+    app.set_version_flag("--version", NVPG_VERSION);
+    app.add_option("--cuda-path", t->common.cudaPath,
+                   "use only this CUDA toolkit: a folder holding nvvm/lib64/libnvvm.so.4 or "
+                   "lib64/libnvvm.so.4, or a "
+                   "pip site-packages/nvidia folder (nvidia-cuda-nvcc-cu12, nvidia-nvvm)")
+        ->check(CLI::ExistingDirectory);
+    app.add_flag("--in-process", t->common.inProcess,
+                 "compile and run in this process instead of an engine process (for debugging: input that "
+                 "crashes libNVVM then takes nvpg down with it)");
+    app.add_option("--engine-timeout", t->common.engineTimeout,
+                   fmt::format("seconds a compile may take before the engine is stopped (default 300, at most {})",
+                               engine::kMaxTimeoutSeconds))
+        ->check(CLI::Validator(
+            [](const std::string& text) {
+                double s = 0;
+                const auto end = text.data() + text.size();
+                const auto r = std::from_chars(text.data(), end, s);
+                if (r.ec == std::errc() && r.ptr == end && std::isfinite(s) && s > 0 &&
+                    s <= engine::kMaxTimeoutSeconds)
+                    return std::string();
+                return fmt::format("'{}' is not a number of seconds above 0 and at most {} (a day)", text,
+                                   engine::kMaxTimeoutSeconds);
+            },
+            "SECONDS"));
+
+    t->info = app.add_subcommand("info", "libraries, versions, paths and how each was found; archs; GPUs");
+    t->info->add_flag("--json", t->infoJson, "print the same as JSON");
+
+    t->compile = app.add_subcommand("compile", "compile NVVM IR modules (.ll, .bc) or one .nvpg workspace");
+    addCompileOptions(*t->compile, t->compileOptions);
+
+    t->run = app.add_subcommand("run", "compile, then launch a kernel on the local GPU");
+    addCompileOptions(*t->run, t->runCompileOptions, /*forRun=*/true);
+    addRunOptions(*t->run, t->runOptions);
+
+    t->compare = app.add_subcommand(
+        "compare",
+        "compile the same modules under two option sets, arches or toolkits, and diff the results");
+    addCompareOptions(*t->compare, t->compareOptions);
+
+    t->toolkits = app.add_subcommand(
+        "toolkits", "every CUDA toolkit found on this machine, with its release");
+    t->toolkits->add_flag("--json", t->toolkitsJson, "print the same as JSON");
+
+    t->explain =
+        app.add_subcommand("explain", "what PTX, NVVM IR, libdevice and SASS words mean, from the built-in docs");
+    t->explain->add_option("words", t->explainWords, "words as written: fma.rn.f32 %tid.x __nv_sinf addrspace(1) FFMA")
+        ->required();
+    t->explain->add_option("--context", t->explainContext, "read the words as IR, PTX or SASS (default: any)")
+        ->check(CLI::IsMember({"ir", "ptx", "sass"}));
+
+    t->examples = app.add_subcommand(
+        "examples", "the bundled example workspaces, which compile, run and compare take by name");
+    addExamplesOptions(*t->examples, t->examplesOptions);
+    return t;
+}
+
+}  // namespace nvpg::cli

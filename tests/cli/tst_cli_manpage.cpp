@@ -1,0 +1,208 @@
+// nvpg.1 as the build writes and installs it: every command and option `nvpg --help` and
+// `nvpg COMMAND --help` print, with their descriptions, and nothing else; a page groff, man
+// and lexgrog read without a warning; the same bytes from every build.
+
+// nvpg's own headers first: Qt's `emit` macro would take CompileOptions::emit.
+#include "CliApp.h"
+#include "ManPage.h"
+
+#include <QtTest>
+
+#include "ManPageCheck.h"
+#include "TestSupport.h"
+
+using namespace nvpg;
+
+namespace {
+
+QString readAll(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(path));
+    return QString::fromUtf8(f.readAll());
+}
+
+QString nvpgHelp(const QStringList& command) {
+    const auto r = test::runProgram(QString::fromStdString(test::nvpgPath()), command + QStringList{"--help"});
+    if (r.exitCode != 0) qFatal("nvpg %s --help: %s", qPrintable(command.join(' ')), r.err.constData());
+    return QString::fromUtf8(r.out);
+}
+
+// The page without its title line, which alone holds the date.
+QString body(const QString& page) {
+    auto lines = page.split('\n');
+    lines.removeIf([](const QString& l) { return l.startsWith(".TH "); });
+    return lines.join('\n');
+}
+
+}  // namespace
+
+class TestCliManPage : public QObject {
+    Q_OBJECT
+
+    const QString page_ = QStringLiteral(NVPG_MAN_PAGE);
+    std::vector<test::ManSection> sections_;
+
+    const test::ManSection& section(const QString& chapter, const QString& heading) {
+        const auto* s = test::findSection(sections_, chapter, heading);
+        if (!s) qFatal("nvpg.1 has no section %s in %s", qPrintable(heading), qPrintable(chapter));
+        return *s;
+    }
+
+    // Each entry of a --help in the section that documents it, with its description; and no
+    // option in that section that the --help lacks.
+    void checkOptions(const QString& help, const test::ManSection& documented, const QString& what) {
+        const auto& global = section("GLOBAL OPTIONS", "GLOBAL OPTIONS");
+        std::set<QString> inHelp;
+        const auto entries = test::helpEntries(help);
+        for (const char* heading : {"Options", "Positionals"}) {
+            const auto it = entries.find(heading);
+            if (it == entries.end()) continue;
+            for (const auto& e : it->second) {
+                // -h, --help is described once, under GLOBAL OPTIONS.
+                const bool isHelp = e.names.contains("--help");
+                const auto& s = isHelp ? global : documented;
+                const auto names = test::tagNames(s.tags);
+                for (const auto& name : e.names) {
+                    QVERIFY2(names.count(name), qPrintable(what + ": " + name + " is not in nvpg.1's " + s.heading));
+                    if (!isHelp) inHelp.insert(name);
+                }
+                QVERIFY2(s.text.contains(e.description),
+                         qPrintable(what + ": nvpg.1 lacks the description of " + e.names.join(',') + ": " + e.description));
+            }
+        }
+        for (const auto& name : test::tagNames(documented.tags))
+            QVERIFY2(inHelp.count(name) || (&documented == &global && (name == "-h" || name == "--help")),
+                     qPrintable(what + ": nvpg.1 documents " + name + ", which --help does not print"));
+    }
+
+private slots:
+    void initTestCase() { sections_ = test::manSections(readAll(page_)); }
+
+    void everyCommandHasASection() {
+        const auto entries = test::helpEntries(nvpgHelp({}));
+        QVERIFY(entries.count("Subcommands"));
+        std::set<QString> commands, documented;
+        for (const auto& e : entries.at("Subcommands")) {
+            const auto name = e.names.first();
+            commands.insert(name);
+            // The page starts the description with a capital, and ends it with a full stop.
+            QVERIFY2(section("COMMANDS", name).text.contains(e.description.mid(1)), qPrintable(name));
+        }
+        for (const auto& s : sections_)
+            if (s.chapter == "COMMANDS" && s.heading != "COMMANDS") documented.insert(s.heading);
+        QVERIFY2(documented == commands, qPrintable("nvpg.1 has " + test::joined(documented) + "; nvpg --help prints " +
+                                                     test::joined(commands)));
+        QVERIFY(commands.count("examples"));
+        for (const auto& name : commands)
+            QVERIFY2(section("SYNOPSIS", "SYNOPSIS").text.contains("nvpg [global options] " + name), qPrintable(name));
+    }
+
+    void globalOptionsAreNvpgHelps() { checkOptions(nvpgHelp({}), section("GLOBAL OPTIONS", "GLOBAL OPTIONS"), "nvpg"); }
+
+    void everyCommandsOptionsAreItsHelps() {
+        const auto commands = test::helpEntries(nvpgHelp({}));
+        for (const auto& e : commands.at("Subcommands")) {
+            const auto name = e.names.first();
+            checkOptions(nvpgHelp({name}), section("COMMANDS", name), "nvpg " + name);
+            if (QTest::currentTestFailed()) return;
+        }
+    }
+
+    void theSectionsAManPageHas() {
+        for (const char* chapter : {"NAME", "SYNOPSIS", "DESCRIPTION", "ENVIRONMENT", "FILES", "EXIT STATUS",
+                                    "EXAMPLES", "SEE ALSO"})
+            QVERIFY2(test::findSection(sections_, chapter, chapter), chapter);
+        const auto& env = section("ENVIRONMENT", "ENVIRONMENT").text;
+        for (const char* variable : {"CUDA_PATH", "CUDA_HOME", "CONDA_PREFIX", "XDG_CACHE_HOME", "NVPG_CACHE_DIR",
+                                     "NVPG_NO_CACHE", "NVPG_ENGINE", "NVPG_DATA_DIR"})
+            QVERIFY2(env.contains(variable), variable);
+        QVERIFY(section("SEE ALSO", "SEE ALSO").text.contains("nvvm-playground(1)"));
+    }
+
+    void rendersWithoutWarnings() {
+        test::checkRendersWithoutWarnings(page_);
+        if (QTest::currentTestFailed()) return;
+        test::checkWhatis(page_, "nvpg");
+    }
+
+    void theGzIsThePage() { test::checkCompressedCopy(page_); }
+
+    // What `cmake --install` (and so the .deb) puts in share/man/man1, where man finds it.
+    void installedWhereManFindsIt() {
+        QTemporaryDir prefix;
+        test::installCliInto(page_, prefix.path());
+        if (QTest::currentTestFailed()) return;
+        const auto installed = prefix.filePath("share/man/man1/nvpg.1.gz");
+        QFile built(page_ + ".gz"), copy(installed);
+        QVERIFY(built.open(QIODevice::ReadOnly));
+        QVERIFY2(copy.open(QIODevice::ReadOnly), qPrintable(installed + " was not installed"));
+        QVERIFY(copy.readAll() == built.readAll());
+        const auto r = test::runProgram(test::tool("man", "man-db"), {"-M", prefix.filePath("share/man"), "-w", "nvpg"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out.trimmed(), installed.toUtf8());
+        test::checkRendersWithoutWarnings(installed);
+    }
+
+    // What roff would read as its own: a backslash, a line that starts with a dot or an
+    // apostrophe (a request), characters outside ASCII; and option names, whose hyphens must
+    // print as the minus one types.
+    void roffEscapesWhatRoffWouldRead() {
+        QCOMPARE(cli::roffText("a\\b"), std::string("a\\eb"));
+        QCOMPARE(cli::roffText("--nvvm-flag=-foo, -g and (-o) but whole-program"),
+                 std::string("\\-\\-nvvm\\-flag=\\-foo, \\-g and (\\-o) but whole-program"));
+        QCOMPARE(cli::roffText("x \u2192 y"), std::string("x \\[u2192] y"));
+        QCOMPARE(cli::roffText("two\nlines"), std::string("two lines"));
+
+        const auto table = cli::buildCliApp();
+        bool dot = false, quote = false;
+        table->examples->add_flag("--dot", dot, ".starts with a dot");
+        table->examples->add_flag("--quote", quote, "'starts with an apostrophe, ends with \\");
+        const auto page = cli::manPage(*table, "today");
+        QVERIFY(page.find("\n\\&.starts with a dot\n") != std::string::npos);
+        QVERIFY(page.find("\n\\&'starts with an apostrophe, ends with \\e\n") != std::string::npos);
+        QTemporaryDir dir;
+        QFile f(dir.filePath("x.1"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(page.data(), qint64(page.size()));
+        f.close();
+        test::checkRendersWithoutWarnings(f.fileName());
+        if (QTest::currentTestFailed()) return;
+        const auto sections = test::manSections(QString::fromStdString(page));
+        const auto* examples = test::findSection(sections, "COMMANDS", "examples");
+        QVERIFY(examples);
+        QVERIFY(examples->text.contains(".starts with a dot\n"));
+        QVERIFY(test::tagNames(examples->tags).count("--quote"));
+    }
+
+    // The page is nvpg_manpage's output, the same bytes every time: the title line's date is
+    // SOURCE_DATE_EPOCH's day, or the version.
+    void theGeneratorIsReproducible() {
+        QTemporaryDir dir;
+        const QString tool = QStringLiteral(NVPG_MANPAGE_TOOL);
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.remove("SOURCE_DATE_EPOCH");
+        QCOMPARE(test::runProgram(tool, {dir.filePath("a.1")}, env).exitCode, 0);
+        QCOMPARE(test::runProgram(tool, {dir.filePath("b.1")}, env).exitCode, 0);
+        const auto a = readAll(dir.filePath("a.1"));
+        QCOMPARE(a, readAll(dir.filePath("b.1")));
+        QCOMPARE(body(a), body(readAll(page_)));
+        const auto version = test::runProgram(QString::fromStdString(test::nvpgPath()), {"--version"}).out.trimmed();
+        QVERIFY2(a.contains(QString(".TH NVPG 1 \"%1\" \"nvpg %1\" \"User Commands\"\n").arg(QString(version))),
+                 qPrintable(a.left(400)));
+
+        env.insert("SOURCE_DATE_EPOCH", "86400");
+        QCOMPARE(test::runProgram(tool, {dir.filePath("c.1")}, env).exitCode, 0);
+        const auto c = readAll(dir.filePath("c.1"));
+        QVERIFY(c.contains(".TH NVPG 1 \"1970-01-02\" \"nvpg " + version + "\""));
+        QCOMPARE(body(c), body(a));
+
+        env.insert("SOURCE_DATE_EPOCH", "yesterday");
+        const auto bad = test::runProgram(tool, {dir.filePath("d.1")}, env);
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains("SOURCE_DATE_EPOCH is 'yesterday'"), bad.err.constData());
+        QVERIFY(!QFile::exists(dir.filePath("d.1")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliManPage)
+#include "tst_cli_manpage.moc"
