@@ -14,6 +14,8 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("nvvm-playground");
     QApplication::setApplicationDisplayName("NVVM Playground");
     QApplication::setApplicationVersion(NVPG_VERSION);
+    // Its desktop entry (share/applications/<id>.desktop): the Wayland app id and the icon docks show.
+    QGuiApplication::setDesktopFileName(NVPG_APP_ID);
 
     QCommandLineParser parser;
     parser.setApplicationDescription("An IR playground for NVIDIA's libNVVM");

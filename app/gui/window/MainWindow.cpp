@@ -26,6 +26,7 @@
 #include <QMimeData>
 #include <QPointer>
 #include <QPushButton>
+#include <QIcon>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -57,7 +58,9 @@
 #include "run/RunPanel.h"
 #include "window/StartPage.h"
 #include "nvvm/IrVersion.h"
+#include "workspace/Examples.h"
 #include "workspace/NewModule.h"
+#include "support/Installed.h"
 #include "support/Files.h"
 #include "support/Text.h"
 
@@ -105,17 +108,10 @@ int askThreeWay(QWidget* parent, QMessageBox::Icon icon, const QString& title, c
 }
 
 // The README this app came with: installed beside it (share/doc), else the source tree's when it
-// runs from a build. Empty when neither is there.
+// runs from its build tree. Empty when neither is there.
 QString readmePath() {
-    const QStringList candidates{
-        QCoreApplication::applicationDirPath() + "/../share/doc/nvvm-playground/README.md",
-#ifdef NVPG_SOURCE_README
-        QStringLiteral(NVPG_SOURCE_README),
-#endif
-    };
-    for (const auto& c : candidates)
-        if (QFileInfo(c).isFile()) return QFileInfo(c).canonicalFilePath();
-    return {};
+    const auto path = support::packageFile("share/doc/nvvm-playground/README.md", "README.md");
+    return path.empty() ? QString() : QFileInfo(QString::fromStdString(path.string())).canonicalFilePath();
 }
 
 // What the engine is asked for with this toolkit: PTX only without nvJitLink, SASS when
@@ -143,6 +139,10 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     : QMainWindow(parent), document_(new WorkspaceDocument(this)), engine_(std::move(engine)) {
     initResources();
     setObjectName("MainWindow");
+    // The installed icon theme's, else (run from a build) the same icon built in.
+    QIcon builtIn;
+    for (const int size : {16, 32, 48, 64, 128, 256}) builtIn.addFile(QString(":/icons/%1.png").arg(size));
+    setWindowIcon(QIcon::fromTheme(QStringLiteral(NVPG_APP_ID), builtIn));
     setAcceptDrops(true);
     loadToolkit();
     if (!engine_)
@@ -483,23 +483,25 @@ void MainWindow::buildActions() {
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     auto* examples = file->addMenu(tr("&Examples"));
-    QList<QPair<QString, QString>> described;
-    for (const auto& name : exampleNames()) {
-        examples->addAction(name, this, [this, name] {
+    QList<QPair<QString, QString>> described;  // the start page shows what each example is about
+    for (const auto& example : workspace::listExamples()) {
+        const auto name = QString::fromStdString(example.name);
+        auto* a = examples->addAction(name, this, [this, name] {
             if (maybeSave()) openExample(name);
         });
-        QString description;  // the start page shows what each example is about
-        if (QFile f(":/examples/" + name + ".nvpg"); f.open(QIODevice::ReadOnly))
-            if (auto ws = workspace::parseWorkspace(f.readAll().toStdString(), name.toStdString()))
-                description = QString::fromStdString(ws->description);
-        described.append({name, description});
+        a->setToolTip(QString::fromStdString(example.description));
+        described.append({name, QString::fromStdString(example.description)});
+    }
+    if (examples->isEmpty()) {
+        // A broken install: say where they belong instead of an empty menu.
+        examples->addAction(tr("No examples installed (share/nvvm-playground/examples)"))->setEnabled(false);
     }
     startPage_->setExamples(described);
     file->addSeparator();
     file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(); });
     file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this] { saveAsDialog(); });
     file->addSeparator();
-    auto* exports = file->addMenu(tr("&Export"));
+    auto* exports = file->addMenu(tr("E&xport"));
     exports->addAction(tr("PTX…"), output_, &OutputView::exportPtx);
     exports->addAction(tr("LTO-IR…"), output_, &OutputView::exportLtoIr);
     exports->addAction(tr("Linked PTX…"), output_, &OutputView::exportLinkedPtx);
@@ -546,7 +548,7 @@ void MainWindow::buildActions() {
         attachFindBar(focusedPane());
         findBar_->showFind();
     });
-    edit->addAction(tr("&Replace…"), QKeySequence(tr("Ctrl+H")), this, [this] {
+    edit->addAction(tr("R&eplace…"), QKeySequence(tr("Ctrl+H")), this, [this] {
         attachFindBar(focusedPane());
         findBar_->showReplace();
     });
@@ -563,7 +565,7 @@ void MainWindow::buildActions() {
         pane->ensureLineVisible(to - 1);
         pane->setFocus();
     });
-    edit->addAction(tr("Toggle &Comment"), QKeySequence(tr("Ctrl+/")), this, [this] {
+    edit->addAction(tr("Toggle Co&mment"), QKeySequence(tr("Ctrl+/")), this, [this] {
         if (auto* e = qobject_cast<ModuleEditor*>(focusedPane())) e->toggleComment();
     });
 
@@ -621,7 +623,7 @@ void MainWindow::buildActions() {
         controller_->setAutoCompile(on);
         QSettings().setValue("build/auto", on);
     });
-    auto* cancel = build->addAction(tr("C&ancel"), QKeySequence(Qt::Key_Escape), controller_, &CompileController::cancel);
+    auto* cancel = build->addAction(tr("Ca&ncel"), QKeySequence(Qt::Key_Escape), controller_, &CompileController::cancel);
     build->addSeparator();
     auto* pin = build->addAction(tr("&Pin Result…"), QKeySequence(tr("Ctrl+Shift+P")), this, [this] {
         bool ok = false;
@@ -1032,20 +1034,23 @@ bool MainWindow::openWorkspace(const QString& path) {
 }
 
 QStringList MainWindow::exampleNames() {
-    initResources();
     QStringList names;
-    for (const auto& f : QDir(":/examples").entryList({"*.nvpg"}, QDir::Files, QDir::Name)) names << QFileInfo(f).completeBaseName();
+    for (const auto& example : workspace::listExamples()) names << QString::fromStdString(example.name);
     return names;
 }
 
 bool MainWindow::openExample(const QString& name) {
-    QFile f(":/examples/" + name + ".nvpg");
-    if (!f.open(QIODevice::ReadOnly)) {
-        showError(tr("Open example"), tr("There is no bundled example called %1.").arg(name));
+    const auto example = workspace::findExample(name.toStdString());
+    if (!example) {
+        const auto dir = workspace::examplesDir();
+        showError(tr("Open example"),
+                  dir.empty() ? tr("The examples are not installed: share/nvvm-playground/examples is missing beside "
+                                   "the app's folder. Reinstall the package.")
+                              : tr("There is no example called %1 in %2.")
+                                    .arg(name, QString::fromStdString(dir.string())));
         return false;
     }
-    const auto bytes = f.readAll().toStdString();
-    auto ws = workspace::parseWorkspace(bytes, (name + ".nvpg").toStdString());
+    auto ws = workspace::loadWorkspace(example->path);
     if (!ws) {
         showError(tr("Open example"), QString::fromStdString(ws.error().message));
         return false;

@@ -1,6 +1,6 @@
 #include <QtGlobal>
 
-// The GUI lives in a static library, whose resources (the bundled examples) are registered
+// The GUI lives in a static library, whose resources (the window icon) are registered
 // only when something asks; the window does, so the app and the tests get them alike.
 static void registerGuiResources() { Q_INIT_RESOURCE(gui); }
 
