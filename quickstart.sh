@@ -37,7 +37,7 @@ packages=(cmake ninja-build g++ pkg-config qt6-base-dev libqscintilla2-qt6-dev q
           nlohmann-json3-dev libcli11-dev libfmt-dev libxxhash-dev libdtl-dev llvm-14
           xvfb xdotool imagemagick clang-14 libclang-rt-14-dev)
 # The packaging test builds the .deb (dpkg-shlibdeps) and checks it with the validators and lintian.
-[ "$mode" = test ] && packages+=(dpkg-dev desktop-file-utils appstream shared-mime-info lintian groff-base gzip)
+[ "$mode" = test ] && packages+=(dpkg-dev desktop-file-utils appstream shared-mime-info lintian groff-base man-db gzip)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

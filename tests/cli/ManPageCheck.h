@@ -189,4 +189,21 @@ inline void installCliInto(const QString& page, const QString& prefix) {
     QVERIFY2(r.exitCode == 0, r.err.constData());
 }
 
+// What `cmake --install` (and so the .deb) puts in share/man/man1 is the built .gz, where
+// `man NAME` finds it, and renders without warnings.
+inline void checkInstalledWhereManFindsIt(const QString& page, const QString& name) {
+    QTemporaryDir prefix;
+    installCliInto(page, prefix.path());
+    if (QTest::currentTestFailed()) return;
+    const auto installed = prefix.filePath("share/man/man1/" + name + ".1.gz");
+    QFile built(page + ".gz"), copy(installed);
+    QVERIFY(built.open(QIODevice::ReadOnly));
+    QVERIFY2(copy.open(QIODevice::ReadOnly), qPrintable(installed + " was not installed"));
+    QVERIFY(copy.readAll() == built.readAll());
+    const auto r = runProgram(tool("man", "man-db"), {"-M", prefix.filePath("share/man"), "-w", name});
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(r.out.trimmed(), installed.toUtf8());
+    checkRendersWithoutWarnings(installed);
+}
+
 }  // namespace nvpg::test

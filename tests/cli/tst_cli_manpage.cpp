@@ -127,21 +127,7 @@ private slots:
 
     void theGzIsThePage() { test::checkCompressedCopy(page_); }
 
-    // What `cmake --install` (and so the .deb) puts in share/man/man1, where man finds it.
-    void installedWhereManFindsIt() {
-        QTemporaryDir prefix;
-        test::installCliInto(page_, prefix.path());
-        if (QTest::currentTestFailed()) return;
-        const auto installed = prefix.filePath("share/man/man1/nvpg.1.gz");
-        QFile built(page_ + ".gz"), copy(installed);
-        QVERIFY(built.open(QIODevice::ReadOnly));
-        QVERIFY2(copy.open(QIODevice::ReadOnly), qPrintable(installed + " was not installed"));
-        QVERIFY(copy.readAll() == built.readAll());
-        const auto r = test::runProgram(test::tool("man", "man-db"), {"-M", prefix.filePath("share/man"), "-w", "nvpg"});
-        QCOMPARE(r.exitCode, 0);
-        QCOMPARE(r.out.trimmed(), installed.toUtf8());
-        test::checkRendersWithoutWarnings(installed);
-    }
+    void installedWhereManFindsIt() { test::checkInstalledWhereManFindsIt(page_, "nvpg"); }
 
     // What roff would read as its own: a backslash, a line that starts with a dot or an
     // apostrophe (a request), characters outside ASCII; and option names, whose hyphens must

@@ -87,18 +87,7 @@ private slots:
 
     void theGzIsThePage() { test::checkCompressedCopy(page_); }
 
-    void installedWhereManFindsIt() {
-        QTemporaryDir prefix;
-        test::installCliInto(page_, prefix.path());
-        if (QTest::currentTestFailed()) return;
-        const auto installed = prefix.filePath("share/man/man1/nvvm-playground.1.gz");
-        QVERIFY2(QFile::exists(installed), qPrintable(installed + " was not installed"));
-        const auto r =
-            test::runProgram(test::tool("man", "man-db"), {"-M", prefix.filePath("share/man"), "-w", "nvvm-playground"});
-        QCOMPARE(r.exitCode, 0);
-        QCOMPARE(r.out.trimmed(), installed.toUtf8());
-        test::checkRendersWithoutWarnings(installed);
-    }
+    void installedWhereManFindsIt() { test::checkInstalledWhereManFindsIt(page_, "nvvm-playground"); }
 };
 
 QTEST_GUILESS_MAIN(TestCliManPageApp)

@@ -83,6 +83,10 @@ if out=$(desktop-file-validate "$share/applications/$id.desktop" 2>&1) && ! grep
   ok "desktop-file-validate"; else fail "desktop-file-validate: $out"; fi
 if out=$(appstreamcli validate --no-net --no-color "$share/metainfo/$id.metainfo.xml" 2>&1); then
   ok "appstreamcli validate --no-net"; else fail "appstreamcli validate: $out"; fi
+for shot in $(sed -n 's|.*<image>.*/resources/screenshots/\([^<]*\)</image>.*|\1|p' "$share/metainfo/$id.metainfo.xml"); do
+  [ -f "$src/resources/screenshots/$shot" ] && grep -q "resources/screenshots/$shot" "$src/README.md" \
+    || fail "the metainfo's screenshot $shot is not one of the README's (resources/screenshots)"
+done
 grep -q "<release version=\"$version\"" "$share/metainfo/$id.metainfo.xml" && ok "metainfo has release $version" \
   || fail "the metainfo's releases lack $version"
 for t in $(sed -n 's/^MimeType=//p' "$share/applications/$id.desktop" | tr ';' ' '); do
