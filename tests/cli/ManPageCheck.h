@@ -85,6 +85,19 @@ inline const ManSection* findSection(const std::vector<ManSection>& sections, co
         if (s.chapter == chapter && s.heading == heading) return &s;
     return nullptr;
 }
+// The same, for a section the page must have: its absence ends the suite, naming `page`.
+inline const ManSection& requireSection(const std::vector<ManSection>& sections, const QString& page,
+                                        const QString& chapter, const QString& heading) {
+    const auto* s = findSection(sections, chapter, heading);
+    if (!s) qFatal("%s has no section %s in %s", qPrintable(page), qPrintable(heading), qPrintable(chapter));
+    return *s;
+}
+
+inline QString readAll(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(path));
+    return QString::fromUtf8(f.readAll());
+}
 
 // The option names (-o, --output) in tag lines, and the first word of a tag that names none
 // (a positional: INPUT).

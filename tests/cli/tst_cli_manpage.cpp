@@ -15,12 +15,6 @@ using namespace nvpg;
 
 namespace {
 
-QString readAll(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(path));
-    return QString::fromUtf8(f.readAll());
-}
-
 QString nvpgHelp(const QStringList& command) {
     const auto r = test::runProgram(QString::fromStdString(test::nvpgPath()), command + QStringList{"--help"});
     if (r.exitCode != 0) qFatal("nvpg %s --help: %s", qPrintable(command.join(' ')), r.err.constData());
@@ -43,9 +37,7 @@ class TestCliManPage : public QObject {
     std::vector<test::ManSection> sections_;
 
     const test::ManSection& section(const QString& chapter, const QString& heading) {
-        const auto* s = test::findSection(sections_, chapter, heading);
-        if (!s) qFatal("nvpg.1 has no section %s in %s", qPrintable(heading), qPrintable(chapter));
-        return *s;
+        return test::requireSection(sections_, "nvpg.1", chapter, heading);
     }
 
     // Each entry of a --help in the section that documents it, with its description; and no
@@ -76,7 +68,7 @@ class TestCliManPage : public QObject {
     }
 
 private slots:
-    void initTestCase() { sections_ = test::manSections(readAll(page_)); }
+    void initTestCase() { sections_ = test::manSections(test::readAll(page_)); }
 
     void everyCommandHasASection() {
         const auto entries = test::helpEntries(nvpgHelp({}));
@@ -169,16 +161,16 @@ private slots:
         env.remove("SOURCE_DATE_EPOCH");
         QCOMPARE(test::runProgram(tool, {dir.filePath("a.1")}, env).exitCode, 0);
         QCOMPARE(test::runProgram(tool, {dir.filePath("b.1")}, env).exitCode, 0);
-        const auto a = readAll(dir.filePath("a.1"));
-        QCOMPARE(a, readAll(dir.filePath("b.1")));
-        QCOMPARE(body(a), body(readAll(page_)));
+        const auto a = test::readAll(dir.filePath("a.1"));
+        QCOMPARE(a, test::readAll(dir.filePath("b.1")));
+        QCOMPARE(body(a), body(test::readAll(page_)));
         const auto version = test::runProgram(QString::fromStdString(test::nvpgPath()), {"--version"}).out.trimmed();
         QVERIFY2(a.contains(QString(".TH NVPG 1 \"%1\" \"nvpg %1\" \"User Commands\"\n").arg(QString(version))),
                  qPrintable(a.left(400)));
 
         env.insert("SOURCE_DATE_EPOCH", "86400");
         QCOMPARE(test::runProgram(tool, {dir.filePath("c.1")}, env).exitCode, 0);
-        const auto c = readAll(dir.filePath("c.1"));
+        const auto c = test::readAll(dir.filePath("c.1"));
         QVERIFY(c.contains(".TH NVPG 1 \"1970-01-02\" \"nvpg " + version + "\""));
         QCOMPARE(body(c), body(a));
 

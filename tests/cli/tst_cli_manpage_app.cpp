@@ -9,12 +9,6 @@ using namespace nvpg;
 
 namespace {
 
-QString readAll(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(path));
-    return QString::fromUtf8(f.readAll());
-}
-
 // The app's output for `args`, without a display.
 QString app(const QStringList& args) {
     auto env = QProcessEnvironment::systemEnvironment();
@@ -42,13 +36,11 @@ class TestCliManPageApp : public QObject {
     std::vector<test::ManSection> sections_;
 
     const test::ManSection& section(const QString& chapter, const QString& heading) {
-        const auto* s = test::findSection(sections_, chapter, heading);
-        if (!s) qFatal("nvvm-playground.1 has no section %s in %s", qPrintable(heading), qPrintable(chapter));
-        return *s;
+        return test::requireSection(sections_, "nvvm-playground.1", chapter, heading);
     }
 
 private slots:
-    void initTestCase() { sections_ = test::manSections(readAll(page_)); }
+    void initTestCase() { sections_ = test::manSections(test::readAll(page_)); }
 
     // Both ways: what --help prints is documented, and the page documents nothing else.
     void optionsAreTheAppsHelps() {
@@ -74,7 +66,7 @@ private slots:
     void theVersionIsTheApps() {
         const auto version = app({"--version"}).trimmed().section(' ', -1);
         QVERIFY(!version.isEmpty());
-        QVERIFY2(readAll(page_).contains("\"NVVM Playground " + version + "\" \"User Commands\""),
+        QVERIFY2(test::readAll(page_).contains("\"NVVM Playground " + version + "\" \"User Commands\""),
                  qPrintable(version));
         QVERIFY(section("SEE ALSO", "SEE ALSO").text.contains("nvpg(1)"));
     }
