@@ -340,6 +340,33 @@ private slots:
                  qPrintable(tips[0]));
     }
 
+    void typingWithTheCaretOffEveryScreenDoesNotCrash() {
+        // QScintilla places the completion list on the caret's screen and crashed when there was
+        // none (seen on the GPU machine: the large-module bench typing into a window wider than
+        // the offscreen platform's screen). A window far off every screen: no list, no call tip,
+        // no crash, and the text is typed.
+        ModuleEditor e;
+        e.resize(800, 400);
+        e.move(20000, 20000);
+        e.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&e));
+        QVERIFY(!QGuiApplication::screenAt(e.viewport()->mapToGlobal(QPoint(10, 10))));
+        e.setModule("", false);
+        e.setFocus();
+        QTest::keyClicks(&e, "  %r = call float @__nv_sinf(float %x)");
+        QVERIFY(!e.isListActive());
+        QVERIFY(!e.isCallTipActive());
+        QCOMPARE(e.text(), QStringLiteral("  %r = call float @__nv_sinf(float %x)"));
+        // Back on a screen, typing opens the list again.
+        e.move(0, 0);
+        QTest::qWait(50);
+        QVERIFY(QGuiApplication::screenAt(e.viewport()->mapToGlobal(QPoint(10, 10))));
+        QTest::keyClick(&e, Qt::Key_Return);
+        QTest::keyClicks(&e, "  %s = fa");
+        QVERIFY(e.isListActive());
+        e.cancelList();
+    }
+
     void completionWhileTyping() {
         // The offscreen platform cannot raise the completion popup and says so each time.
         static QtMessageHandler previous = nullptr;

@@ -11,6 +11,7 @@
 #include <Qsci/qscistyle.h>
 #include <Qsci/qscistyledtext.h>
 #include <QFontDatabase>
+#include <QGuiApplication>
 #include <QImage>
 #include <QKeyEvent>
 #include <QMenu>
@@ -349,8 +350,33 @@ void ModuleEditor::keyPressEvent(QKeyEvent* event) {
         event->ignore();
         return;
     }
+    // QScintilla 2.13 places its completion list and call tips on QGuiApplication::screenAt(the
+    // caret) without checking for none: with the caret outside every screen (a window partly off
+    // screen, a gap between monitors, the offscreen platform's small screen) the key that opens
+    // one crashed the app (SIGSEGV in QScreen::availableGeometry). There this key opens neither.
+    const bool offScreen = !caretOnAScreen();
+    const auto source = autoCompletionSource();
+    const auto tips = callTipsStyle();
+    if (offScreen) {
+        setAutoCompletionSource(AcsNone);
+        setCallTipsStyle(CallTipsNone);
+    }
     QsciScintilla::keyPressEvent(event);
+    if (offScreen) {
+        setAutoCompletionSource(source);
+        setCallTipsStyle(tips);
+    }
     tellQuietChange();
+}
+
+bool ModuleEditor::caretOnAScreen() const {
+    const long pos = SendScintilla(SCI_GETCURRENTPOS);
+    const int x = int(SendScintilla(SCI_POINTXFROMPOSITION, 0UL, pos));
+    const int y = int(SendScintilla(SCI_POINTYFROMPOSITION, 0UL, pos));
+    const int height = int(SendScintilla(SCI_TEXTHEIGHT, SendScintilla(SCI_LINEFROMPOSITION, pos)));
+    for (const QPoint p : {QPoint(x, y), QPoint(x, y + 2 * height)})
+        if (!QGuiApplication::screenAt(viewport()->mapToGlobal(p))) return false;
+    return true;
 }
 
 void ModuleEditor::inputMethodEvent(QInputMethodEvent* event) {
@@ -789,7 +815,7 @@ void ModuleEditor::onCharAdded(int ch) {
     }
     // '@' starts a global name: offer intrinsics and libdevice functions at once, before the
     // two-character threshold that ordinary words need.
-    if (ch != '@' || isReadOnly() || isListActive()) return;
+    if (ch != '@' || isReadOnly() || isListActive() || !caretOnAScreen()) return;
     const char separator = static_cast<char>(SendScintilla(SCI_AUTOCGETSEPARATOR));
     const QByteArray list = Completions::globalNames().join(QLatin1Char(separator)).toUtf8();
     SendScintilla(SCI_AUTOCSHOW, 0UL, list.constData());

@@ -141,6 +141,8 @@ private:
     void updateAccessibleKind();
     void onCharAdded(int ch);
     bool caretInCommentOrString() const;
+    // Whether the caret, and the line below it where a completion list opens, lie on a screen.
+    bool caretOnAScreen() const;
     // quietChanges(): a change is coming (a Scintilla notification), and tell it once made.
     void onModified(int position, int type);
     void tellQuietChange();
