@@ -34,19 +34,21 @@ deb=$(ls "$work"/out/nvvm-playground_*.deb 2>/dev/null | head -n 1)
 cp "$deb" "$keep/"
 echo "package: $(basename "$deb") ($(du -h "$deb" | cut -f1))"
 
-# 2. Its control fields.
+# 2. Its control fields. (Read whole before grep -q: with pipefail, a grep -q that stops at its
+#    match makes the writer's SIGPIPE fail the pipeline, a check that failed one run in four.)
 field() { dpkg-deb -f "$deb" "$1"; }
+depends=$(field Depends)
 version=$(sed -n 's/^project(nvvm-playground VERSION \([0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
 [ "$(field Package)" = nvvm-playground ] && ok "Package" || fail "Package is '$(field Package)'"
 [ "$(field Version)" = "$version-1" ] && ok "Version $version-1 (the project's)" || fail "Version '$(field Version)', project $version"
 [ "$(field Section)" = devel ] && ok "Section devel" || fail "Section '$(field Section)'"
 for dep in libqt6widgets6 libqt6core6 libqscintilla2-qt6 libqt6charts6 qt6-qpa-plugins libfmt9 libc6; do
-  field Depends | grep -q "$dep" && ok "Depends names $dep" || fail "Depends lacks $dep: $(field Depends)"
+  grep -q "$dep" <<<"$depends" && ok "Depends names $dep" || fail "Depends lacks $dep: $depends"
 done
-field Recommends | grep -qw llvm-14 && ok "Recommends llvm-14" || fail "Recommends: '$(field Recommends)'"
-field Description | grep -q "CUDA toolkit" && ok "the description says the CUDA toolkit is needed" \
+grep -qw llvm-14 <<<"$(field Recommends)" && ok "Recommends llvm-14" || fail "Recommends: '$(field Recommends)'"
+grep -q "CUDA toolkit" <<<"$(field Description | tr '\n' ' ')" && ok "the description says the CUDA toolkit is needed" \
   || fail "the description does not mention the CUDA toolkit"
-head -n 1 "$src/packaging/debian/changelog" | grep -q "($version-1)" && ok "changelog's top entry is $version-1" \
+grep -q "($version-1)" <<<"$(head -n 1 "$src/packaging/debian/changelog")" && ok "changelog's top entry is $version-1" \
   || fail "packaging/debian/changelog's top entry is not $version-1: add one"
 
 # 3. Unpacked, as dpkg would install it (no maintainer scripts to run).
@@ -102,7 +104,7 @@ else ok "lintian: no errors ($(grep -c "^W:" "$keep/lintian.txt") warnings, in $
 # 5. The unpacked programs, from a folder of their own with a fresh home and nothing of ours in
 #    the environment: every library resolves, and they find their examples under the root.
 for exe in nvpg nvvm-playground; do
-  if ldd "$root/usr/bin/$exe" | grep -q "not found"; then fail "$exe: $(ldd "$root/usr/bin/$exe" | grep "not found")"; fi
+  if grep -q "not found" <<<"$(ldd "$root/usr/bin/$exe")"; then fail "$exe: $(ldd "$root/usr/bin/$exe" | grep "not found")"; fi
 done
 home=$work/home run=$work/cwd
 mkdir -p "$home" "$run"
@@ -142,8 +144,8 @@ read -r -t 30 display <&3 || { fail "Xvfb did not start: $(cat "$work/xvfb.log")
 "${clean_env[@]}" DISPLAY=":$display" QT_QPA_PLATFORM=xcb "$root/usr/bin/nvvm-playground" "$examples/saxpy.nvpg" \
   >"$work/app.log" 2>&1 &
 app_pid=$!
-if window=$(DISPLAY=":$display" timeout 60 xdotool search --sync --onlyvisible --name "saxpy" 2>/dev/null | head -n 1) \
-   && [ -n "$window" ]; then
+if windows=$(DISPLAY=":$display" timeout 60 xdotool search --sync --onlyvisible --name "saxpy" 2>/dev/null) \
+   && [ -n "$windows" ]; then
   ok "the unpacked app's window shows saxpy"
   engine=""
   for _ in $(seq 1 100); do
@@ -168,7 +170,7 @@ else
   fail "the unpacked app showed no window named saxpy: $(cat "$work/app.log")"
 fi
 kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; app_pid=""
-if grep -v "^QStandardPaths\|XDG_RUNTIME_DIR" "$work/app.log" | grep -qi "warning\|not found\|cannot"; then
+if grep -qi "warning\|not found\|cannot" <<<"$(grep -v "^QStandardPaths\|XDG_RUNTIME_DIR" "$work/app.log")"; then
   echo "the app said:" && cat "$work/app.log"
 fi
 
