@@ -356,31 +356,53 @@ void explainPitfalls(std::vector<nvvm::Diagnostic>& diagnostics, const PitfallCo
     explainOptions(diagnostics, context);
 }
 
-std::vector<nvvm::Diagnostic> unlinkedLibdeviceCalls(const std::vector<nvvm::Module>& modules, const ptx::PtxModule& ptx,
-                                                     bool libdevice) {
+std::vector<nvvm::Diagnostic> unresolvedLibdeviceCalls(const std::vector<nvvm::Module>& modules,
+                                                       const ptx::PtxModule& ptx, bool libdevice) {
     std::vector<nvvm::Diagnostic> out;
     if (libdevice) return out;
-    for (const auto& f : ptx.functions) {
-        if (!f.isExtern || !nvvm::findLibdeviceFunction(f.name)) continue;
-        nvvm::Diagnostic d{"", 0, 0, nvvm::Severity::Warning,
-                           fmt::format("{} is a libdevice function, and libdevice is not linked: the PTX declares it "
-                                       ".extern and defines it nowhere, so ptxas, nvJitLink and the driver cannot "
-                                       "resolve it (\"Unresolved extern function '{}'\"); link libdevice",
-                                       symbolRef(f.name), f.name),
+    std::vector<std::string> defined, names;
+    for (const auto& m : modules)
+        if (!m.isBitcode())
+            for (const auto& f : nvvm::scanFunctions(m.bytes))
+                if (f.isDefinition) defined.push_back(f.name);
+    const auto unresolved = [&](const std::string& name) {
+        return nvvm::findLibdeviceFunction(name) && std::find(defined.begin(), defined.end(), name) == defined.end() &&
+               std::find(names.begin(), names.end(), name) == names.end();
+    };
+    // In the order of the modules and their lines; then what only the PTX shows (bitcode's calls).
+    for (const auto& m : modules) {
+        if (m.isBitcode()) continue;
+        for (const auto& f : nvvm::scanFunctions(m.bytes)) {
+            if (f.isDefinition || !unresolved(f.name)) continue;
+            const auto uses = nvvm::symbolUses(m.bytes, f.name);
+            if (std::any_of(uses.begin(), uses.end(), [](const auto& u) { return u.call; })) names.push_back(f.name);
+        }
+    }
+    for (const auto& f : ptx.functions)
+        if (f.isExtern && unresolved(f.name)) names.push_back(f.name);
+    for (const auto& name : names) {
+        nvvm::Diagnostic d{"", 0, 0, nvvm::Severity::Error,
+                           fmt::format("{} is a libdevice function, and libdevice is not linked: nothing defines it, so "
+                                       "the program cannot be linked or loaded (ptxas, nvJitLink and the driver stop "
+                                       "at \"Unresolved extern function '{}'\"); link libdevice",
+                                       symbolRef(name), name),
                            "nvpg", {{"Link libdevice", {}, {}, true, {}}}};
-        // The first call is where it is used; a declaration when nothing calls it.
-        const std::string callee = symbolRef(f.name) + "(";
         for (const auto& m : modules) {
-            if (m.isBitcode() || d.line > 0) continue;
-            int n = 0;
-            for (auto line : splitLines(m.bytes)) {
-                ++n;
-                const auto at = line.find(callee);
-                if (at == std::string_view::npos || !contains(line, "call ")) continue;
+            if (m.isBitcode()) continue;
+            if (const auto use = nvvm::firstUse(m.bytes, name); use && use->call) {
                 d.module = m.name;
-                d.line = n;
-                d.column = int(at) + 1;
+                d.line = use->line;
+                d.column = use->column;
                 break;
+            }
+        }
+        // No module calls it by name (bitcode does): where it is declared.
+        for (const auto& m : modules) {
+            if (m.isBitcode() || !d.module.empty()) continue;
+            if (const auto use = nvvm::firstUse(m.bytes, name)) {
+                d.module = m.name;
+                d.line = use->line;
+                d.column = use->column;
             }
         }
         out.push_back(std::move(d));

@@ -38,10 +38,14 @@ void explainPitfalls(std::vector<nvvm::Diagnostic>& diagnostics, const PitfallCo
 // calls it). Empty when `ptxHasEntry`.
 std::vector<nvvm::Diagnostic> unannotatedKernels(const std::vector<nvvm::Module>& modules, bool ptxHasEntry);
 
-// libdevice functions the PTX declares .extern because libdevice was not linked: a warning on the
-// first IR line that calls each, with the fix that links libdevice. Empty when `libdevice`.
-std::vector<nvvm::Diagnostic> unlinkedLibdeviceCalls(const std::vector<nvvm::Module>& modules, const ptx::PtxModule& ptx,
-                                                     bool libdevice);
+// libdevice functions the program calls while libdevice is not linked and no module defines
+// them. Nothing can resolve them (ptxas, nvJitLink and the driver each stop at "Unresolved extern
+// function"), whatever output was asked for, so each is an error: one per function, on the first
+// IR line that calls it (else its declaration), with the fix that links libdevice. Read from the
+// text modules, and from the PTX's .extern declarations for what bitcode calls (`ptx` may be
+// empty). Empty when `libdevice`.
+std::vector<nvvm::Diagnostic> unresolvedLibdeviceCalls(const std::vector<nvvm::Module>& modules,
+                                                       const ptx::PtxModule& ptx, bool libdevice);
 
 // The text of `!nvvmir.version = !{!N}` / `!N = !{...}` for the module `text`: N a metadata number
 // it does not use yet, with the debug pair when it has debug info.

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "nvvm/IrScan.h"
 #include "nvvm/Libdevice.h"
 #include "support/Stopwatch.h"
 #include "support/Text.h"
@@ -51,25 +52,19 @@ void placeUndefinedFunctions(std::vector<nvvm::Diagnostic>& diagnostics, const s
             if (std::find(d.fixes.begin(), d.fixes.end(), fix) == d.fixes.end()) d.fixes.push_back(std::move(fix));
         }
         if (!d.module.empty()) continue;
-        const std::string callee = "@" + *fn + "(";
         // The first call is what to fix (or what libdevice supplies); a module that only
-        // declares it is the place when none calls it.
+        // declares it is the place when none calls it. Quoted names (numba's @"__nv_sinf") too.
         std::optional<nvvm::Diagnostic> call, declare;
         for (const auto& m : modules) {
             if (m.isBitcode()) continue;
-            int lineNo = 0;
-            for (auto line : support::splitLines(m.bytes)) {
-                ++lineNo;
-                const auto at = line.find(callee);
-                if (at == std::string_view::npos) continue;
-                const bool isCall = line.find("call ") != std::string_view::npos;
-                auto& slot = isCall ? call : declare;
-                if (slot) continue;
-                slot = d;
-                slot->module = m.name;
-                slot->line = lineNo;
-                slot->column = static_cast<int>(at) + 1;
-            }
+            const auto use = nvvm::firstUse(m.bytes, *fn);
+            if (!use || (!use->call && !use->declaration)) continue;
+            auto& slot = use->call ? call : declare;
+            if (slot) continue;
+            slot = d;
+            slot->module = m.name;
+            slot->line = use->line;
+            slot->column = use->column;
             if (call) break;
         }
         if (call) d = *call;

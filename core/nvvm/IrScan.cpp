@@ -240,4 +240,48 @@ bool dataLayoutParses(std::string_view layout) {
     return true;
 }
 
+std::vector<SymbolUse> symbolUses(std::string_view ir, std::string_view name) {
+    std::vector<SymbolUse> out;
+    if (name.empty()) return out;
+    int lineNo = 0;
+    for (auto line : support::splitLines(ir)) {
+        ++lineNo;
+        // A comment may name it too; only code counts.
+        const auto code = line.substr(0, std::min(line.find(';'), line.size()));
+        for (size_t at = code.find('@'); at != std::string_view::npos; at = code.find('@', at + 1)) {
+            size_t end = at + 1;
+            if (end < code.size() && code[end] == '"') {
+                if (code.substr(end + 1, name.size()) != name || code.substr(end + 1 + name.size(), 1) != "\"") continue;
+                end += name.size() + 2;
+            } else {
+                if (code.substr(end, name.size()) != name) continue;
+                end += name.size();
+                if (end < code.size() && isIdentChar(code[end])) continue;  // @__nv_sinf is not @__nv_sin
+            }
+            SymbolUse use;
+            use.line = lineNo;
+            use.column = int(at) + 1;
+            const auto trimmed = trim(code);
+            use.declaration = support::startsWith(trimmed, "declare ");
+            // "call float @f(", "tail call", "%r = call ... @f(", "invoke": the callee is followed by '('.
+            const bool called = end < code.size() && code[end] == '(';
+            use.call = called && !use.declaration && !support::startsWith(trimmed, "define ") &&
+                       (code.find("call ") != std::string_view::npos || code.find("invoke ") != std::string_view::npos);
+            out.push_back(use);
+            break;  // one place per line
+        }
+    }
+    return out;
+}
+
+std::optional<SymbolUse> firstUse(std::string_view ir, std::string_view name) {
+    const auto uses = symbolUses(ir, name);
+    if (uses.empty()) return std::nullopt;
+    for (const auto& u : uses)
+        if (u.call) return u;
+    for (const auto& u : uses)
+        if (u.declaration) return u;
+    return uses.front();
+}
+
 }  // namespace nvpg::nvvm

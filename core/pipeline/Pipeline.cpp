@@ -119,6 +119,32 @@ void appendNew(std::vector<nvvm::Diagnostic>& to, const std::vector<nvvm::Diagno
     }
 }
 
+// `unresolved` (one error per function nothing defines) replaces what ptxas and nvJitLink said
+// about those functions: one row per cause, on its call, and the result fails.
+void failUnresolved(CompileResult& r, std::vector<nvvm::Diagnostic> unresolved) {
+    if (unresolved.empty()) return;
+    std::vector<std::string> names;
+    for (const auto& d : unresolved)
+        if (auto fn = lto::undefinedFunction(d.message)) names.push_back(*fn);
+    const auto isConsequence = [&](const nvvm::Diagnostic& d) {
+        const auto fn = lto::undefinedFunction(d.message);
+        return fn && std::find(names.begin(), names.end(), *fn) != names.end();
+    };
+    bool linkSaidMore = false;
+    for (const auto& d : r.diagnostics)
+        if (d.source == "nvJitLink" && d.severity == nvvm::Severity::Error && !isConsequence(d) &&
+            !support::startsWith(d.message, "ERROR NVJITLINK_ERROR_"))
+            linkSaidMore = true;
+    std::erase_if(r.diagnostics, [&](const nvvm::Diagnostic& d) {
+        // nvJitLink's closing "ERROR NVJITLINK_ERROR_PTX_COMPILE: JIT the PTX" sums up the rows above it.
+        return isConsequence(d) ||
+               (!linkSaidMore && d.source == "nvJitLink" && support::startsWith(d.message, "ERROR NVJITLINK_ERROR_"));
+    });
+    // First: the cause of what follows.
+    r.diagnostics.insert(r.diagnostics.begin(), unresolved.begin(), unresolved.end());
+    r.ok = false;
+}
+
 }  // namespace
 
 // The chains of a job that run side by side; each announces its stages on its lane.
@@ -378,6 +404,9 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
             CompileResult explained = partial;
             inspect::explainPitfalls(explained.diagnostics, {job.modules, resolved ? *resolved : job.options,
                                                              job.libdevice, nvvm::irVersionOf(*toolkit_)});
+            if (!job.verifyOnly)
+                failUnresolved(explained,
+                               inspect::unresolvedLibdeviceCalls(job.modules, explained.ptxModule, job.libdevice));
             onPtx(explained);
         };
     auto result = runPlain(
@@ -392,14 +421,12 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
     // Known pitfalls, explained with a fix, for both front ends: this is their one compile path.
     inspect::explainPitfalls(plain.diagnostics,
                              {job.modules, resolved ? *resolved : job.options, job.libdevice, nvvm::irVersionOf(*toolkit_)});
-    if (plain.ok && !plain.ptx.empty()) {
+    if (plain.ok && !plain.ptx.empty())
         append(plain.diagnostics, inspect::unannotatedKernels(job.modules, !plain.kernels.empty()));
-        // ptxas' or nvJitLink's "unresolved" already carries the fix where figures or LTO were wanted.
-        const bool said = std::any_of(plain.diagnostics.begin(), plain.diagnostics.end(), [](const auto& d) {
-            return std::any_of(d.fixes.begin(), d.fixes.end(), [](const auto& f) { return f.libdevice == true; });
-        });
-        if (!said) append(plain.diagnostics, inspect::unlinkedLibdeviceCalls(job.modules, plain.ptxModule, job.libdevice));
-    }
+    // One verdict for one input, whatever outputs a front end asked for: a libdevice function
+    // nothing defines fails the program even where no link ran (the PTX alone cannot be loaded).
+    if (!job.verifyOnly && (!plain.ptx.empty() || !plain.ltoIr.empty()))
+        failUnresolved(plain, inspect::unresolvedLibdeviceCalls(job.modules, plain.ptxModule, job.libdevice));
     if (!plain.ok) {
         if (job.lineMap)
             plain.lineMap =
