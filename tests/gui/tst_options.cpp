@@ -82,6 +82,7 @@ private slots:
 
     void defaultsShowLibnvvmValues();
     void oneRowPerTableOption();
+    void oneEntryPerValue();
     void archComboSetsAndClearsArch();
     void triStatesMapToOptional_data();
     void triStatesMapToOptional();
@@ -121,12 +122,13 @@ void TestOptions::defaultsShowLibnvvmValues() {
     QCOMPARE(panel.archCombo()->itemText(0), QStringLiteral("default: libNVVM's (compute_75)"));
     QCOMPARE(panel.archCombo()->count(), int(nvvm::supportedArchs(13).size()) + 1);
     QCOMPARE(panel.archCombo()->currentIndex(), 0);
-    QCOMPARE(control<QComboBox>(panel, "opt")->currentText(), QStringLiteral("default (3)"));
-    QCOMPARE(control<QComboBox>(panel, "ftz")->currentText(), QStringLiteral("default (0)"));
-    QCOMPARE(control<QComboBox>(panel, "prec-div")->currentText(), QStringLiteral("default (1)"));
-    QCOMPARE(control<QComboBox>(panel, "prec-sqrt")->currentText(), QStringLiteral("default (1)"));
-    QCOMPARE(control<QComboBox>(panel, "fma")->currentText(), QStringLiteral("default (1)"));
-    QCOMPARE(control<QSpinBox>(panel, "jump-table-density")->text(), QStringLiteral("default (101)"));
+    // The default's own value, marked: it leaves the option unset.
+    QCOMPARE(control<QComboBox>(panel, "opt")->currentText(), QStringLiteral("3 (default)"));
+    QCOMPARE(control<QComboBox>(panel, "ftz")->currentText(), QStringLiteral("off (0, default)"));
+    QCOMPARE(control<QComboBox>(panel, "prec-div")->currentText(), QStringLiteral("on (1, default)"));
+    QCOMPARE(control<QComboBox>(panel, "prec-sqrt")->currentText(), QStringLiteral("on (1, default)"));
+    QCOMPARE(control<QComboBox>(panel, "fma")->currentText(), QStringLiteral("on (1, default)"));
+    QCOMPARE(control<QSpinBox>(panel, "jump-table-density")->text(), QStringLiteral("101 (default)"));
     QVERIFY(control<QComboBox>(panel, "ftz")->toolTip().contains("denormals"));
     QVERIFY(control<QSpinBox>(panel, "jump-table-density")->toolTip().contains("-jump-table-density="));
     QVERIFY(!panel.hasInvalidInput());
@@ -175,16 +177,24 @@ void TestOptions::oneRowPerTableOption() {
         std::function<void()> unset;
         if (auto* c = qobject_cast<QComboBox*>(control)) {
             QVERIFY2(c->count() > 1, name.c_str());
-            for (int i = 1; i < c->count(); ++i) choices.push_back([c, i] { c->setCurrentIndex(i); });
-            unset = [c] { c->setCurrentIndex(0); };
+            int unsetAt = -1;
+            for (int i = 0; i < c->count(); ++i) {
+                if (c->itemData(i).isValid()) choices.push_back([c, i] { c->setCurrentIndex(i); });
+                else unsetAt = i;
+            }
+            QVERIFY2(unsetAt >= 0, name.c_str());
+            unset = [c, unsetAt] { c->setCurrentIndex(unsetAt); };
         } else if (check) {
             choices.push_back([check] { check->setChecked(true); });
             unset = [check] { check->setChecked(false); };
         } else if (auto* spin = qobject_cast<QSpinBox*>(control)) {
-            QCOMPARE(spin->minimum(), info.min - 1);
+            // libNVVM's default is a value of the range, which stands for unset.
+            const int byDefault = QString::fromUtf8(info.libnvvmDefault.data(), qsizetype(info.libnvvmDefault.size())).toInt();
+            QCOMPARE(spin->minimum(), info.min);
             QCOMPARE(spin->maximum(), info.max);
-            for (int v : {info.min, info.max}) choices.push_back([spin, v] { spin->setValue(v); });
-            unset = [spin] { spin->setValue(spin->minimum()); };
+            for (int v : {info.min, info.max})
+                if (v != byDefault) choices.push_back([spin, v] { spin->setValue(v); });
+            unset = [spin, byDefault] { spin->setValue(byDefault); };
         } else {
             QFAIL(name.c_str());
         }
@@ -215,6 +225,50 @@ void TestOptions::oneRowPerTableOption() {
     }
 }
 
+// Each control offers a value once: libNVVM's default is not a second entry beside its own value
+// ("default (0)" and "off (0)" for ftz); choosing it leaves the option unset. The arch's default is
+// not a value of the list but a rule (the local GPU's, or the release's), so it is left out.
+void TestOptions::oneEntryPerValue() {
+    WorkspaceDocument doc;
+    OptionsPanel panel(&doc);
+    int checked = 0;
+    for (const auto& info : nvvm::optionTable()) {
+        if (info.outputChoice || info.kind == nvvm::OptionKind::Arch) continue;
+        const std::string name(info.name);
+        const QString byDefault = QString::fromUtf8(info.libnvvmDefault.data(), qsizetype(info.libnvvmDefault.size()));
+        QWidget* control = panel.optionControl(name);
+        QVERIFY2(control, name.c_str());
+        QStringList values, texts;  // what each entry means, and what it says
+        if (auto* c = qobject_cast<QComboBox*>(control)) {
+            for (int i = 0; i < c->count(); ++i) {
+                values << (c->itemData(i).isValid() ? c->itemData(i).toString() : byDefault);
+                texts << c->itemText(i);
+            }
+        } else if (auto* spin = qobject_cast<QSpinBox*>(control)) {
+            for (int v = spin->minimum(); v <= spin->maximum(); ++v) {
+                spin->setValue(v);
+                const bool special = v == spin->minimum() && !spin->specialValueText().isEmpty();
+                values << (special ? byDefault : QString::number(v));
+                texts << spin->text();
+            }
+        } else if (qobject_cast<QCheckBox*>(control)) {
+            values << "off" << "on";
+            texts << "unchecked" << "checked";
+        } else {
+            QFAIL(name.c_str());
+        }
+        for (const auto& v : values)
+            QVERIFY2(values.count(v) == 1,
+                     qPrintable(QString("%1 offers %2 twice: %3").arg(QString::fromStdString(name), v, texts.join(" | "))));
+        QCOMPARE(QSet<QString>(texts.begin(), texts.end()).size(), texts.size());
+        if (!byDefault.isEmpty() && info.kind != nvvm::OptionKind::Switch)
+            QVERIFY2(values.contains(byDefault), name.c_str());  // and the default is offered
+        ++checked;
+    }
+    QVERIFY(checked >= 7);
+    QVERIFY(doc.workspace().options.flags().empty());  // the spin box went back to its default
+}
+
 void TestOptions::archComboSetsAndClearsArch() {
     WorkspaceDocument doc;
     OptionsPanel panel(&doc);
@@ -239,12 +293,21 @@ void TestOptions::triStatesMapToOptional() {
     auto* combo = panel.findChild<QComboBox*>(name);
     QVERIFY(combo);
     const auto key = name.toStdString();
-    selectData(combo, 1);
-    QCOMPARE(doc.workspace().options.get(key), std::optional<std::string>("1"));
-    selectData(combo, 0);
-    QCOMPARE(doc.workspace().options.get(key), std::optional<std::string>("0"));
-    combo->setCurrentIndex(0);
+    const auto d = nvvm::findOption(key)->libnvvmDefault;
+    const int byDefault = QString::fromUtf8(d.data(), qsizetype(d.size())).toInt();
+    const int other = 1 - byDefault;
+    QCOMPARE(combo->count(), 2);
+    selectData(combo, other);
+    QCOMPARE(doc.workspace().options.get(key), std::optional<std::string>(std::to_string(other)));
+    // libNVVM's default: unset, so no flag is passed.
+    combo->setCurrentIndex(1 - combo->currentIndex());
     QCOMPARE(doc.workspace().options.get(key), std::nullopt);
+    QVERIFY(combo->currentText().contains(QString("(%1, default)").arg(byDefault)));
+    // A workspace that sets the default's value shows the default's entry.
+    auto options = doc.workspace().options;
+    QVERIFY(options.set(key, std::to_string(byDefault)).ok());
+    doc.setOptions(options);
+    QVERIFY(!combo->currentData().isValid());
 }
 
 void TestOptions::optLevel() {
@@ -252,9 +315,9 @@ void TestOptions::optLevel() {
     OptionsPanel panel(&doc);
     selectData(control<QComboBox>(panel, "opt"), 0);
     QCOMPARE(doc.workspace().options.opt, std::optional(0));
-    selectData(control<QComboBox>(panel, "opt"), 3);
-    QCOMPARE(doc.workspace().options.opt, std::optional(3));
-    control<QComboBox>(panel, "opt")->setCurrentIndex(0);
+    // 3 is libNVVM's default: its entry leaves the option unset.
+    control<QComboBox>(panel, "opt")->setCurrentIndex(1);
+    QCOMPARE(control<QComboBox>(panel, "opt")->currentText(), QStringLiteral("3 (default)"));
     QVERIFY(!doc.workspace().options.opt);
 }
 
@@ -263,11 +326,12 @@ void TestOptions::jumpTableDensity() {
     OptionsPanel panel(&doc);
     control<QSpinBox>(panel, "jump-table-density")->setValue(40);
     QCOMPARE(doc.workspace().options.jumpTableDensity, std::optional(40));
+    control<QSpinBox>(panel, "jump-table-density")->setValue(0);
+    QCOMPARE(doc.workspace().options.jumpTableDensity, std::optional(0));
+    // 101 is libNVVM's default: unset.
     control<QSpinBox>(panel, "jump-table-density")->setValue(101);
-    QCOMPARE(doc.workspace().options.jumpTableDensity, std::optional(101));
-    control<QSpinBox>(panel, "jump-table-density")->setValue(-1);
     QVERIFY(!doc.workspace().options.jumpTableDensity);
-    QCOMPARE(control<QSpinBox>(panel, "jump-table-density")->text(), QStringLiteral("default (101)"));
+    QCOMPARE(control<QSpinBox>(panel, "jump-table-density")->text(), QStringLiteral("101 (default)"));
     QCOMPARE(doc.workspace().options.flags(), std::vector<std::string>{});
 }
 
@@ -300,7 +364,7 @@ void TestOptions::debugNoteWithoutOpt0() {
     QVERIFY(!panel.hasInvalidInput());
     selectData(control<QComboBox>(panel, "opt"), 0);
     QVERIFY(panel.debugNote()->isHidden());
-    selectData(control<QComboBox>(panel, "opt"), 3);
+    control<QComboBox>(panel, "opt")->setCurrentIndex(1);  // "3 (default)"
     QVERIFY(!panel.debugNote()->isHidden());
     control<QCheckBox>(panel, "g")->setChecked(false);
     QVERIFY(panel.debugNote()->isHidden());
@@ -473,7 +537,7 @@ void TestOptions::resetUpdatesControlsWithoutEditing() {
     QCOMPARE(control<QComboBox>(panel, "opt")->currentData(), QVariant(0));
     QCOMPARE(control<QComboBox>(panel, "ftz")->currentData(), QVariant(1));
     QCOMPARE(control<QComboBox>(panel, "prec-div")->currentData(), QVariant(0));
-    QCOMPARE(control<QComboBox>(panel, "prec-sqrt")->currentIndex(), 0);
+    QVERIFY(!control<QComboBox>(panel, "prec-sqrt")->currentData().isValid());
     QCOMPARE(control<QComboBox>(panel, "fma")->currentData(), QVariant(0));
     QVERIFY(control<QCheckBox>(panel, "g")->isChecked());
     QVERIFY(panel.debugNote()->isHidden());  // opt 0
@@ -488,9 +552,9 @@ void TestOptions::resetUpdatesControlsWithoutEditing() {
     doc.reset(nvpg::workspace::Workspace{}, QString());
     QVERIFY(!doc.isModified());
     QCOMPARE(panel.archCombo()->currentIndex(), 0);
-    QCOMPARE(control<QComboBox>(panel, "opt")->currentIndex(), 0);
-    QCOMPARE(control<QComboBox>(panel, "ftz")->currentIndex(), 0);
-    QCOMPARE(control<QSpinBox>(panel, "jump-table-density")->value(), -1);
+    QCOMPARE(control<QComboBox>(panel, "opt")->currentText(), QStringLiteral("3 (default)"));
+    QCOMPARE(control<QComboBox>(panel, "ftz")->currentText(), QStringLiteral("off (0, default)"));
+    QCOMPARE(control<QSpinBox>(panel, "jump-table-density")->value(), 101);
     QVERIFY(!control<QCheckBox>(panel, "g")->isChecked());
     QVERIFY(!panel.libdeviceCheck()->isChecked());
     QCOMPARE(panel.ltoModeCombo()->currentData().toString(), QStringLiteral("program"));

@@ -69,6 +69,52 @@ void setOrClear(nvvm::Options& o, std::string_view name, const std::optional<QSt
     Q_ASSERT(st.ok());
 }
 
+// The entry that leaves an option unset (no flag passed, libNVVM's default applies): a combo
+// marks it with no data.
+int unsetIndex(const QComboBox* c) {
+    for (int i = 0; i < c->count(); ++i)
+        if (!c->itemData(i).isValid()) return i;
+    return 0;
+}
+
+// A number field whose value equal to libNVVM's default is that default (the option unset, shown
+// "101 (default)"), so that no value is offered twice; a default outside the range is one below
+// it, shown as the special text.
+class OptionSpinBox : public QSpinBox {
+public:
+    OptionSpinBox(const nvvm::OptionInfo& info, QWidget* parent) : QSpinBox(parent) {
+        bool ok = false;
+        const int d = qs(info.libnvvmDefault).toInt(&ok);
+        if (ok && d >= info.min && d <= info.max) {
+            unset_ = d;
+            setRange(info.min, info.max);
+        } else {
+            unset_ = info.min - 1;
+            setRange(unset_, info.max);
+            setSpecialValueText(OptionsPanel::tr("default (%1)").arg(qs(info.libnvvmDefault)));
+        }
+        setValue(unset_);
+    }
+    int unsetValue() const { return unset_; }
+
+protected:
+    QString textFromValue(int value) const override {
+        return value == unset_ && specialValueText().isEmpty()
+                   ? OptionsPanel::tr("%1 (default)").arg(QSpinBox::textFromValue(value))
+                   : QSpinBox::textFromValue(value);
+    }
+    int valueFromText(const QString& text) const override {
+        return QSpinBox::valueFromText(QString(text).remove(OptionsPanel::tr(" (default)")));
+    }
+    QValidator::State validate(QString& text, int& pos) const override {
+        QString bare = QString(text).remove(OptionsPanel::tr(" (default)"));
+        return QSpinBox::validate(bare, pos);
+    }
+
+private:
+    int unset_ = 0;
+};
+
 QColor mix(const QColor& a, const QColor& b, double t) {
     return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t),
                             float(a.greenF() * (1 - t) + b.greenF() * t),
@@ -218,14 +264,30 @@ QWidget* OptionsPanel::makeControl(const nvvm::OptionInfo& info) {
         case nvvm::OptionKind::Enum:
         case nvvm::OptionKind::Bool: {
             auto* c = new QComboBox(this);
-            c->addItem(defaultText, QVariant());
+            // One entry per value: libNVVM's default is the entry of its value, which leaves the
+            // option unset (no flag passed; the same PTX as passing it). A default that is none
+            // of the values gets an entry of its own.
+            struct Entry {
+                QString value, text, meaning;
+            };
+            std::vector<Entry> entries;
             if (info.kind == nvvm::OptionKind::Bool) {
-                c->addItem(tr("on (1)"), 1);
-                c->addItem(tr("off (0)"), 0);
+                entries = {{QStringLiteral("0"), tr("off"), QString()}, {QStringLiteral("1"), tr("on"), QString()}};
             } else {
-                for (const auto& v : info.values)
-                    c->addItem(v.meaning.empty() ? qs(v.value) : tr("%1 (%2)").arg(qs(v.value), qs(v.meaning)),
-                               qs(v.value).toInt());
+                for (const auto& v : info.values) entries.push_back({qs(v.value), qs(v.value), qs(v.meaning)});
+            }
+            const QString libnvvmDefault = qs(info.libnvvmDefault);
+            const bool defaultListed = std::any_of(entries.begin(), entries.end(),
+                                                   [&](const Entry& e) { return e.value == libnvvmDefault; });
+            if (!defaultListed) c->addItem(defaultText, QVariant());
+            for (const auto& e : entries) {
+                const bool isDefault = e.value == libnvvmDefault;
+                QStringList notes;
+                if (info.kind == nvvm::OptionKind::Bool) notes << e.value;
+                if (!e.meaning.isEmpty()) notes << e.meaning;
+                if (isDefault) notes << tr("default");
+                c->addItem(notes.isEmpty() ? e.text : tr("%1 (%2)").arg(e.text, notes.join(QStringLiteral(", "))),
+                           isDefault ? QVariant() : QVariant(e.value.toInt()));
             }
             connect(c, &QComboBox::currentIndexChanged, this, [this, c, name] {
                 if (syncing_) return;
@@ -249,13 +311,10 @@ QWidget* OptionsPanel::makeControl(const nvvm::OptionInfo& info) {
             break;
         }
         case nvvm::OptionKind::IntRange: {
-            auto* spin = new QSpinBox(this);
-            // One below the range stands for "unset", so that libNVVM's own default applies and
+            auto* spin = new OptionSpinBox(info, this);
+            // The default's value stands for "unset", so that libNVVM's own default applies and
             // no flag is passed.
-            const int unset = info.min - 1;
-            spin->setRange(unset, info.max);
-            spin->setSpecialValueText(defaultText);
-            spin->setValue(unset);
+            const int unset = spin->unsetValue();
             connect(spin, &QSpinBox::valueChanged, this, [this, name, unset](int v) {
                 if (syncing_) return;
                 editOptions([&](nvvm::Options& o) {
@@ -278,13 +337,15 @@ void OptionsPanel::showOption(const nvvm::OptionInfo& info, QWidget* control, co
         case nvvm::OptionKind::Enum:
         case nvvm::OptionKind::Bool: {
             auto* c = static_cast<QComboBox*>(control);
-            c->setCurrentIndex(value ? std::max(0, c->findData(QString::fromStdString(*value).toInt())) : 0);
+            // A value equal to libNVVM's default (a workspace may set it) is the default's entry.
+            const int i = value ? c->findData(QString::fromStdString(*value).toInt()) : -1;
+            c->setCurrentIndex(i >= 0 ? i : unsetIndex(c));
             break;
         }
         case nvvm::OptionKind::Switch: static_cast<QCheckBox*>(control)->setChecked(value.has_value()); break;
         case nvvm::OptionKind::IntRange: {
-            auto* spin = static_cast<QSpinBox*>(control);
-            spin->setValue(value ? QString::fromStdString(*value).toInt() : spin->minimum());
+            auto* spin = static_cast<OptionSpinBox*>(control);
+            spin->setValue(value ? QString::fromStdString(*value).toInt() : spin->unsetValue());
             break;
         }
     }
