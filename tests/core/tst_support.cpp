@@ -7,6 +7,7 @@
 
 #include "support/Diff.h"
 #include "support/Files.h"
+#include "support/Symbols.h"
 #include "support/Text.h"
 
 using namespace nvpg;
@@ -183,6 +184,39 @@ private slots:
         QVERIFY2(d.text.find("@@ -18,3 +17,4 @@\n line18\n line19\n line20\n+line21\n") != std::string::npos,
                  d.text.c_str());
         QVERIFY(support::unifiedDiff(a, a, "a", "b").text.empty());
+    }
+
+    void numbaKernelNamesAreDemangledWithoutAbiTags() {
+        // A kernel name exactly as numba-cuda 0.30 writes it (tests/data/numba/math_kernel.ll).
+        const std::string numba =
+            "_ZN8__main__11math_kernelB2v2B92cw51cXTLSUwv1sDUaKthqaNgoKmjgOR3W3CwAkMXLaJtQYkOIgxJU0gCqOkEJoHkbttqdVh"
+            "oqlspQGNFHSgJ5BnXagIAE5ArrayIfLi1E1C7mutable7alignedE5ArrayIfLi1E1C7mutable7alignedE";
+        QCOMPARE(nvpg::support::readableName(numba),
+                 std::string("__main__::math_kernel(Array<float, 1, C, mutable, aligned>, "
+                             "Array<float, 1, C, mutable, aligned>)"));
+        QVERIFY(nvpg::support::demangle(numba)->find("[abi:v2]") != std::string::npos);
+        // The toggle: the symbol as the PTX has it.
+        QCOMPARE(nvpg::support::readableName(numba, true), numba);
+        // C names and text that is not a mangled name are shown as they are.
+        QCOMPARE(nvpg::support::readableName("saxpy"), std::string("saxpy"));
+        QCOMPARE(nvpg::support::readableName("_Z"), std::string("_Z"));
+        QCOMPARE(nvpg::support::readableName("_Zgarbage!"), std::string("_Zgarbage!"));
+        QVERIFY(!nvpg::support::demangle("__nv_sinf"));
+    }
+
+    void longNamesAreElidedInTheMiddle() {
+        using nvpg::support::elideMiddle;
+        QCOMPARE(elideMiddle("saxpy", 10), std::string("saxpy"));
+        QCOMPARE(elideMiddle("abcdefghij", 10), std::string("abcdefghij"));
+        const auto cut = elideMiddle("__main__::math_kernel(Array<float>, Array<float>)", 20);
+        QCOMPARE(nvpg::support::displayWidth(cut), size_t(20));
+        QVERIFY(cut.starts_with("__main__::"));
+        QVERIFY(cut.ends_with("<float>)"));
+        QVERIFY(cut.find("\u2026") != std::string::npos);
+        // UTF-8 characters are never cut in half.
+        const auto arrows = elideMiddle("\u2192\u2192\u2192\u2192\u2192\u2192", 4);
+        QCOMPARE(arrows, std::string("\u2192\u2192\u2026\u2192"));
+        QVERIFY(!nvpg::support::firstNonUtf8(arrows));
     }
 
     void bytesAreWrittenInIecUnits() {
