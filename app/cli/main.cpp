@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
         return kUsageError;
     }
     nvpg::engine::endEnginesOnStopSignals();
+    nvpg::engine::reapEnginesAtExit();
     // Core turns what runs out into errors where it can; this is for the rest.
     try {
         const auto& common = cli->common;

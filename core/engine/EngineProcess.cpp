@@ -6,6 +6,7 @@
 #include <spawn.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -57,13 +58,52 @@ void killAllEngines() noexcept {
         if (const pid_t pid = slot.load(); pid > 0) ::kill(-pid, SIGKILL);
 }
 
+namespace {
+
+// Set once the front end is the subreaper of its engines' descendants.
+std::atomic<bool> gReaping{false};
+
+// Reaps every child of this process, waiting up to `seconds` for those still ending (engines
+// that were sent SIGKILL, or ended by themselves after their one reply). Async-signal-safe.
+void reapChildren(double seconds) noexcept {
+    const long deadlineNs = long(seconds * 1e9);
+    long waitedNs = 0;
+    for (;;) {
+        int status = 0;
+        const pid_t r = ::waitpid(-1, &status, WNOHANG);
+        if (r > 0) continue;
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0 || waitedNs >= deadlineNs) return;  // ECHILD: none left
+        struct timespec nap {0, 100000};  // 0.1 ms: an engine's exit takes about 1 ms
+        ::nanosleep(&nap, nullptr);
+        waitedNs += nap.tv_nsec;
+    }
+}
+
+}  // namespace
+
+void reapEnginesAtExit() {
+    if (gReaping.exchange(true)) return;
+    // Where PID 1 does not reap orphans (a container without an init), a child that outlives its
+    // parent stays a zombie for good: nvpg reaps its own, and becomes the subreaper of theirs
+    // (a tool an engine ran and did not wait for, an engine's child when the engine was killed).
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+    std::atexit([] {
+        killAllEngines();
+        reapChildren(2.0);
+    });
+}
+
 void endEnginesOnStopSignals() {
     for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
         struct sigaction old{}, sa{};
         if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
         // SA_RESETHAND: the handler's raise() ends the process by the default action.
         sa.sa_handler = [](int s) {
+            const int saved = errno;
             killAllEngines();
+            if (gReaping.load()) reapChildren(1.0);
+            errno = saved;
             ::raise(s);
         };
         sa.sa_flags = SA_RESETHAND;

@@ -91,7 +91,7 @@ public:
     // For an engine that ends by itself once it answered (a fork serving one request): the
     // destructor ends it without waiting for its exit, in which the kernel unmaps libNVVM and
     // the compile's memory before it closes the engine's stderr, so that this process can end
-    // first. Its exit status is not read (its new parent, init, reaps it).
+    // first. Its exit status is read at this process's exit (reapEnginesAtExit).
     void setDetachWhenDone(bool detach) { detachWhenDone_ = detach; }
     bool running() const { return pid_ > 0; }
     pid_t pid() const { return pid_; }
@@ -131,6 +131,10 @@ inline constexpr const char* kEngineParentVariable = "NVPG_ENGINE_PARENT";
 // Kills every engine process (and its process group) that this process has running. For a
 // signal handler (async-signal-safe): a front end that is interrupted takes its engines along.
 void killAllEngines() noexcept;
+// For a front end's main(): no process of this one outlives it unreaped. Engines that end by
+// themselves (nvpg's one-job fork, not waited for when it answered) and whatever they started are
+// reaped at exit (a subreaper), after the outputs are written; the engines' exit overlaps that.
+void reapEnginesAtExit();
 // For a front end's main(): SIGINT, SIGTERM and SIGHUP kill its engines, then end the process by
 // that signal as before (a shell sees 130, 143). Signals it was started ignoring stay ignored.
 void endEnginesOnStopSignals();

@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -221,6 +222,51 @@ private slots:
         QVERIFY2(status, "nvpg did not end on the signal");
         QVERIFY2(WIFSIGNALED(*status) && WTERMSIG(*status) == sig, qPrintable(QString::number(*status, 16)));
         QVERIFY2(test::endsWithin(engine, 2000), "the engine process ran on after nvpg was killed");
+    }
+
+    // Where PID 1 does not reap orphans (a container without an init), a process nvpg leaves
+    // behind stays a zombie for good (issue 27: 10 compiles, 10 zombies). Here this test stands
+    // in for that PID 1: as the subreaper, it inherits whatever nvpg's processes leave running or
+    // unreaped, and finds none, after compiles, a run of compare (two engines), and nvpg stopped
+    // by SIGTERM mid-compile.
+    void nvpgLeavesNoProcessUnreaped() {
+        QVERIFY(::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
+        auto orphans = [] {
+            std::vector<pid_t> found;
+            for (pid_t r; (r = ::waitpid(-1, nullptr, WNOHANG)) > 0;) found.push_back(r);
+            return found;
+        };
+        auto done = qScopeGuard([&] {
+            ::prctl(PR_SET_CHILD_SUBREAPER, 0);
+            orphans();
+        });
+        QVERIFY(orphans().empty());
+        QTemporaryDir dir;
+        for (int i = 0; i < 10; ++i) {
+            auto nvpg = spawn({test::nvpgPath(), "compile", "--arch", "compute_90", "--libdevice", "--emit",
+                               i % 2 ? "lto-ptx" : "ptx", "-o", "/dev/null", data("ir/sinf.ll").toStdString()},
+                              dir.path(), {"NVPG_NO_CACHE=1"});
+            const auto status = nvpg->wait(60000);
+            QVERIFY2(status && WIFEXITED(*status) && WEXITSTATUS(*status) == 0, nvpg->err().c_str());
+        }
+        auto compare = spawn({test::nvpgPath(), "compare", "--arch", "compute_90", data("ir/sinf.ll").toStdString(),
+                              "--a", "--ftz 0", "--b", "--ftz 1"},
+                             dir.path(), {"NVPG_NO_CACHE=1"});
+        QVERIFY(compare->wait(60000));
+        // A process of nvpg's still ending would be reparented here and reaped by this wait.
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        const auto left = orphans();
+        QVERIFY2(left.empty(), qPrintable(QString("%1 process(es) of nvpg's outlived it unreaped").arg(left.size())));
+
+        auto slow = spawn(slowCompile(slowModule(dir)), dir.path());
+        const pid_t engine = test::childOf(slow->pid, 20000);
+        QVERIFY2(engine > 0, "nvpg started no engine process");
+        QVERIFY2(busyFor(engine, 0.3, 30000), "the engine did not get to work");
+        QVERIFY(::kill(slow->pid, SIGTERM) == 0);
+        const auto status = slow->wait(5000);
+        QVERIFY(status && WIFSIGNALED(*status));
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        QVERIFY2(orphans().empty(), "the engine of an nvpg stopped by SIGTERM was left unreaped");
     }
 
     // A front end that stops watching (stopped, hung) cannot stop its engine at the deadline:
