@@ -7,6 +7,7 @@
 
 #include "lto/DroppedKernels.h"
 #include "lto/Linker.h"
+#include "support/Symbols.h"
 #include "support/Text.h"
 
 namespace nvpg::pipeline {
@@ -25,6 +26,19 @@ std::string bytes(uint64_t n) {
 
 std::string firstLine(std::string_view s) {
     return std::string(s.substr(0, s.find('\n')));
+}
+
+// A kernel's name in a header: readable (support::readableName) and short enough that a header
+// line never needs more width than a pane has; numba's symbols are 200-300 characters.
+constexpr size_t kHeaderNameColumns = 48;
+std::string headerName(std::string_view symbol, bool raw) {
+    return support::elideMiddle(support::readableName(symbol, raw), kHeaderNameColumns);
+}
+
+// A tooltip's lines for a kernel: its readable name whole, then the symbol where they differ.
+std::string tipName(std::string_view symbol) {
+    const auto readable = support::readableName(symbol);
+    return readable == symbol ? readable : fmt::format("{}\n  symbol: {}", readable, symbol);
 }
 
 std::string shortFigures(const ptx::ResourceUsage& u) {
@@ -62,11 +76,11 @@ KernelFigures ltoKernelFigures(const CompileResult& r) {
 
 // A few kernels are listed in the header; with many it would wrap over several lines, so the
 // header says the worst of them and the tooltip lists all.
-std::string figuresSummary(const KernelFigures& withUsage) {
+std::string figuresSummary(const KernelFigures& withUsage, bool raw) {
     if (withUsage.empty()) return {};
     if (withUsage.size() <= 3) {
         std::vector<std::string> parts;
-        for (const auto& [name, u] : withUsage) parts.push_back(fmt::format("{}: {}", name, shortFigures(u)));
+        for (const auto& [name, u] : withUsage) parts.push_back(fmt::format("{}: {}", headerName(name, raw), shortFigures(u)));
         return support::join(parts, "; ");
     }
     const auto most = std::max_element(withUsage.begin(), withUsage.end(), [](const auto& a, const auto& b) {
@@ -76,12 +90,12 @@ std::string figuresSummary(const KernelFigures& withUsage) {
         return k.second.spillStores > 0 || k.second.spillLoads > 0;
     });
     return fmt::format(
-        "{} kernels: up to {} regs ({}), {}", withUsage.size(), most->second.registers, most->first,
+        "{} kernels: up to {} regs ({}), {}", withUsage.size(), most->second.registers, headerName(most->first, raw),
         spilling == 0 ? std::string("none spilling") : fmt::format("{} spilling", spilling));
 }
 
 void appendFigures(const KernelFigures& figures, std::vector<std::string>& lines) {
-    for (const auto& [name, u] : figures) lines.push_back(longFigures(name, u));
+    for (const auto& [name, u] : figures) lines.push_back(longFigures(tipName(name), u));
 }
 
 // The pane's table: every kernel of the output that ptxas measured, and where the figures are from.
@@ -126,7 +140,7 @@ std::string linkOptionsExplained(const CompileResult& r) {
         support::join(reaching, ", "), support::join(r.linkFlags, " "));
 }
 
-PaneSummary ptxPane(const CompileResult& r) {
+PaneSummary ptxPane(const CompileResult& r, bool rawNames) {
     PaneSummary pane;
     std::vector<std::string> head{"PTX"};
     std::vector<std::string> tip;
@@ -159,7 +173,7 @@ PaneSummary ptxPane(const CompileResult& r) {
     }
     // The PTX's own figures: ptxas' whole-program assembly of it, as the driver loads it.
     const auto figures = ptxKernelFigures(r);
-    if (const auto fig = figuresSummary(figures); !fig.empty()) {
+    if (const auto fig = figuresSummary(figures, rawNames); !fig.empty()) {
         head.push_back(fig);
         tip.push_back(fmt::format("ptxas figures ({}, {}):", r.ptxFigures.source,
                                   formatSeconds(r.stageSeconds(StageId::AssembleCubin))));
@@ -216,7 +230,7 @@ std::string ltoNotice(const CompileResult& r, std::string_view ltoUnavailable) {
 }
 
 PaneSummary ltoPane(const CompileResult& r, const std::vector<std::string>& dropped,
-                    std::string_view ltoUnavailable) {
+                    std::string_view ltoUnavailable, bool rawNames) {
     PaneSummary pane;
     std::vector<std::string> head{"LTO"};
     std::vector<std::string> tip;
@@ -234,7 +248,7 @@ PaneSummary ltoPane(const CompileResult& r, const std::vector<std::string>& drop
     if (linkCubin) head.push_back("link→cubin " + formatSeconds(linkCubin->seconds));
     if (linkCubin) {
         const auto figures = ltoKernelFigures(r);
-        if (const auto fig = figuresSummary(figures); !fig.empty()) {
+        if (const auto fig = figuresSummary(figures, rawNames); !fig.empty()) {
             head.push_back(fig);
             tip.push_back("ptxas figures of the LTO cubin:");
             appendFigures(figures, tip);
@@ -245,10 +259,14 @@ PaneSummary ltoPane(const CompileResult& r, const std::vector<std::string>& drop
         if (u.isEntry) linked.emplace_back(u.function, u);
     pane.figures = figuresTable(r.ltoFigures, linked);
     if (!dropped.empty()) {
-        const auto names = support::join(dropped, ", ");
-        head.push_back("dropped by LTO: " + names);
+        std::vector<std::string> shortNames, tipNames;
+        for (const auto& k : dropped) {
+            shortNames.push_back(headerName(k, rawNames));
+            tipNames.push_back(tipName(k));
+        }
+        head.push_back("dropped by LTO: " + support::join(shortNames, ", "));
         tip.push_back("Not in the linked PTX (nvJitLink keeps only kernels named in @llvm.used): " +
-                      names);
+                      support::join(tipNames, ", "));
     }
     if (!r.ltoIr.empty()) {
         tip.push_back("LTO-IR:");
@@ -274,11 +292,11 @@ std::string formatSeconds(double s) {
     return fmt::format("{:.2f} s", s);
 }
 
-ResultSummary summarizeResult(const CompileResult& r, std::string_view ltoUnavailable) {
+ResultSummary summarizeResult(const CompileResult& r, std::string_view ltoUnavailable, bool rawNames) {
     ResultSummary out;
     out.droppedKernels = lto::droppedKernels(r.diagnostics);
-    out.ptx = ptxPane(r);
-    out.lto = ltoPane(r, out.droppedKernels, ltoUnavailable);
+    out.ptx = ptxPane(r, rawNames);
+    out.lto = ltoPane(r, out.droppedKernels, ltoUnavailable, rawNames);
     return out;
 }
 

@@ -35,8 +35,11 @@ struct ResultSummary {
 };
 
 // `ltoUnavailable` is what the front end knows and the result does not: why nvJitLink is
-// missing here. It is the LTO notice of a PTX-only result when given.
-ResultSummary summarizeResult(const CompileResult& result, std::string_view ltoUnavailable = {});
+// missing here. It is the LTO notice of a PTX-only result when given. Kernel names in the
+// headers are support::readableName's, cut in the middle; `rawNames`: the symbols, cut. The
+// tooltips have each name whole and its symbol; the tables keep the symbols (views label them).
+ResultSummary summarizeResult(const CompileResult& result, std::string_view ltoUnavailable = {},
+                              bool rawNames = false);
 
 // The stage whose failure ended a result (the pipeline stops at the first that fails), and the
 // pane its output belongs in: the LTO pane for LTO-IR and the links, the PTX pane for the PTX

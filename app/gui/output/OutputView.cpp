@@ -32,6 +32,7 @@
 #include "editor/HoverDocs.h"
 #include "editor/PtxLexer.h"
 #include "output/Pane.h"
+#include "output/SymbolNames.h"
 #include "pipeline/Summary.h"
 #include "support/Diff.h"
 #include "support/Text.h"
@@ -50,10 +51,17 @@ QString plural(qsizetype n, const QString& one, const QString& many) {
     return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
 }
 
+// Labels whose text can hold kernel names or a libNVVM message: they wrap to the width they get
+// and never ask for more (a word-wrapping label asks for its longest word: a mangled symbol).
+void neverWiden(QLabel* l) {
+    l->setWordWrap(true);
+    l->setSizePolicy(QSizePolicy::Ignored, l->sizePolicy().verticalPolicy());
+}
+
 QLabel* makeHeader(QWidget* parent, const QString& objectName) {
     auto* l = new QLabel(parent);
     l->setObjectName(objectName);
-    l->setWordWrap(true);
+    neverWiden(l);
     l->setTextFormat(Qt::PlainText);
     l->setTextInteractionFlags(Qt::TextSelectableByMouse);
     l->setContentsMargins(4, 2, 4, 2);
@@ -66,7 +74,7 @@ QLabel* makeHeader(QWidget* parent, const QString& objectName) {
 QLabel* makeNotice(QWidget* parent, const QString& objectName) {
     auto* l = new QLabel(parent);
     l->setObjectName(objectName);
-    l->setWordWrap(true);
+    neverWiden(l);
     l->setTextFormat(Qt::PlainText);
     l->setAlignment(Qt::AlignCenter);
     l->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -78,7 +86,7 @@ QLabel* makeNotice(QWidget* parent, const QString& objectName) {
 QLabel* makeFiguresCaption(QWidget* parent, const QString& objectName) {
     auto* l = new QLabel(parent);
     l->setObjectName(objectName);
-    l->setWordWrap(true);
+    neverWiden(l);
     l->setTextFormat(Qt::PlainText);
     l->setTextInteractionFlags(Qt::TextSelectableByMouse);
     l->setContentsMargins(4, 0, 4, 1);
@@ -90,7 +98,11 @@ QLabel* makeFiguresCaption(QWidget* parent, const QString& objectName) {
     return l;
 }
 
-// A compact read-only table, as tall as its rows up to a few (then it scrolls).
+// A compact read-only table, as tall as its rows up to a few (then it scrolls). Its first column
+// holds kernel names: at most kNameColumnChars wide, cut in the middle (the tooltip has it whole),
+// and a person can drag it wider; the figures take their contents' width, and a table wider than
+// its pane scrolls rather than widening the window.
+constexpr int kNameColumnChars = 36;
 QTableWidget* makeFiguresTable(QWidget* parent, const QString& objectName) {
     auto* t = new QTableWidget(parent);
     t->setObjectName(objectName);
@@ -102,13 +114,17 @@ QTableWidget* makeFiguresTable(QWidget* parent, const QString& objectName) {
     t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 2);
     t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     t->horizontalHeader()->setStretchLastSection(false);
+    t->setTextElideMode(Qt::ElideMiddle);
+    SymbolNames::elideColumn(t, 0);
     t->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
-    t->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    t->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     t->hide();
     return t;
 }
 
-void fillFiguresTable(QTableWidget* table, QLabel* caption, const pipeline::FiguresTable& figures) {
+// The rows' first cells are symbols, shown as SymbolNames says with `suffixes` (by row) after them.
+void fillFiguresTable(QTableWidget* table, QLabel* caption, const pipeline::FiguresTable& figures,
+                      const QStringList& suffixes = {}) {
     caption->setText(fromStd(figures.caption));
     caption->setVisible(!figures.caption.empty());
     table->clear();
@@ -120,12 +136,22 @@ void fillFiguresTable(QTableWidget* table, QLabel* caption, const pipeline::Figu
     for (int row = 0; row < table->rowCount(); ++row) {
         const auto& cells = figures.rows[size_t(row)];
         for (int col = 0; col < table->columnCount() && col < int(cells.size()); ++col) {
-            auto* item = new QTableWidgetItem(fromStd(cells[size_t(col)]));
+            auto* item = new QTableWidgetItem;
+            if (col == 0)
+                SymbolNames::setCell(item, cells[0], suffixes.value(row));
+            else
+                item->setText(fromStd(cells[size_t(col)]));
             item->setTextAlignment(col == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
             table->setItem(row, col, item);
         }
     }
     table->setVisible(!figures.rows.empty());
+    if (table->columnCount() > 0) {
+        auto* header = table->horizontalHeader();
+        header->setSectionResizeMode(0, QHeaderView::Interactive);
+        table->resizeColumnToContents(0);
+        header->resizeSection(0, std::min(header->sectionSize(0), table->fontMetrics().averageCharWidth() * kNameColumnChars));
+    }
     if (!figures.rows.empty()) {
         constexpr int kVisibleRows = 4;
         const int rows = std::min(table->rowCount(), kVisibleRows);
@@ -140,6 +166,10 @@ void fillFiguresTable(QTableWidget* table, QLabel* caption, const pipeline::Figu
     // The pane below gets its new height now, before its text is replaced: the scroll position
     // it keeps is clamped to the height it will have (headers are set before, for the same reason).
     if (auto* layout = table->parentWidget()->layout()) layout->activate();
+}
+
+pipeline::ResultSummary summarize(const pipeline::CompileResult& r, const QString& ltoUnavailable) {
+    return pipeline::summarizeResult(r, ltoUnavailable.toStdString(), SymbolNames::instance()->raw());
 }
 
 struct ExportSpec {
@@ -217,7 +247,7 @@ OutputView::OutputView(QWidget* parent) : QWidget(parent) {
 
     banner_ = new QLabel(this);
     banner_->setObjectName(QStringLiteral("errorBanner"));
-    banner_->setWordWrap(true);
+    neverWiden(banner_);
     banner_->setTextFormat(Qt::PlainText);
     banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     banner_->setStyleSheet(QStringLiteral(
@@ -275,6 +305,12 @@ OutputView::OutputView(QWidget* parent) : QWidget(parent) {
     HoverDocs::install(ptxEdit_, inspect::DocContext::Ptx);
     HoverDocs::install(ltoEdit_, inspect::DocContext::Ptx);
     HoverDocs::install(sassEdit_, inspect::DocContext::Sass);
+    connect(SymbolNames::instance(), &SymbolNames::rawChanged, this, [this] {
+        if (!result_) return;
+        summary_ = summarize(*result_, ltoUnavailable_);
+        updateHeaders();
+        updateFigures();
+    });
 
     // Page 1: the diff.
     auto* diffPage = new QWidget(pages_);
@@ -320,7 +356,7 @@ void OutputView::showPtx(const EngineReply& reply) {
     ltoFailure_.clear();
     result_ = reply.result;
     diffStale_ = true;
-    summary_ = pipeline::summarizeResult(*result_, ltoUnavailable_.toStdString());
+    summary_ = summarize(*result_, ltoUnavailable_);
     ptxGeneration_ = reply.generation;
     if (ltoGeneration_ != ptxGeneration_)
         ltoMark_ = ltoGeneration_ ? tr("compiling… (showing the previous compile's)") : tr("compiling…");
@@ -392,7 +428,7 @@ void OutputView::showResult(const std::shared_ptr<const pipeline::CompileResult>
     ltoMark_.clear();
     diffStale_ = true;
     const auto& r = *result_;
-    summary_ = pipeline::summarizeResult(r, ltoUnavailable_.toStdString());
+    summary_ = summarize(r, ltoUnavailable_);
     updateHeaders();
     updateFigures();
     setPaneText(ptxEdit_, fromStd(r.ptx));
@@ -413,8 +449,8 @@ void OutputView::showLate(const std::shared_ptr<const pipeline::CompileResult>& 
     // The same compile as on screen, with its SASS: only the SASS pane and what exports change.
     if (!result || !result_) return;
     result_ = result;
-    summary_ = pipeline::summarizeResult(*result_, ltoUnavailable_.toStdString());
     setPaneText(sassEdit_, fromStd(result_->sass));
+    summary_ = summarize(*result_, ltoUnavailable_);
     updateHeaders();
     updateActions();
 }
@@ -554,12 +590,13 @@ void OutputView::updateSassPane() {
     const pipeline::Figures& figures = r.cubin.empty() ? r.ptxFigures : r.ltoFigures;
     table.caption = r.sassSource.empty() ? std::string() : tr("Made by %1").arg(fromStd(r.sassSource)).toStdString();
     table.columns = {tr("Function").toStdString(), tr("Registers").toStdString(), tr("Instructions").toStdString()};
+    QStringList suffixes;
     for (const auto& f : r.sassFunctions) {
         const auto* usage = figures.find(f.name);
-        table.rows.push_back({f.name + (f.isEntry ? "" : " (device)"), usage ? std::to_string(usage->registers) : "–",
-                              std::to_string(f.instructions)});
+        table.rows.push_back({f.name, usage ? std::to_string(usage->registers) : "–", std::to_string(f.instructions)});
+        suffixes << (f.isEntry ? QString() : tr(" (device)"));
     }
-    fillFiguresTable(sassFigures_, sassFiguresCaption_, table);
+    fillFiguresTable(sassFigures_, sassFiguresCaption_, table, suffixes);
     sassNotice_->clear();
     sassStack_->setCurrentWidget(sassEdit_);
 }
@@ -599,7 +636,7 @@ QString OutputView::ltoNotice() const {
 void OutputView::setLtoUnavailableReason(const QString& why) {
     ltoUnavailable_ = why;
     if (!result_) return;
-    summary_ = pipeline::summarizeResult(*result_, ltoUnavailable_.toStdString());
+    summary_ = summarize(*result_, ltoUnavailable_);
     updateLtoPane();
 }
 

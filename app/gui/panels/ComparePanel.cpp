@@ -1,5 +1,6 @@
 #include "panels/ComparePanel.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <thread>
 
@@ -31,10 +32,12 @@
 #include "editor/PtxLexer.h"
 #include "nvvm/Options.h"
 #include "output/Pane.h"
+#include "output/SymbolNames.h"
 #include "panels/OptionsPanel.h"
 #include "panels/SettingsDialog.h"
 #include "pipeline/ResultJson.h"
 #include "pipeline/Summary.h"
+#include "support/Text.h"
 
 namespace fs = std::filesystem;
 
@@ -80,7 +83,9 @@ ComparePanel::ComparePanel(WorkspaceDocument* document, std::shared_ptr<const to
         top->addWidget(new QLabel(i == 0 ? tr("A:") : tr("B:"), this));
         combos_[i] = new QComboBox(this);
         combos_[i]->setObjectName(i == 0 ? QStringLiteral("compareA") : QStringLiteral("compareB"));
-        combos_[i]->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        // Pin and variant names are people's: a long one is cut, never the window widened.
+        combos_[i]->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combos_[i]->setMinimumContentsLength(12);
         top->addWidget(combos_[i], 1);
         connect(combos_[i], &QComboBox::activated, this, [this, i] {
             sides_[i].key = combos_[i]->currentData().toString();
@@ -115,6 +120,7 @@ ComparePanel::ComparePanel(WorkspaceDocument* document, std::shared_ptr<const to
     verdict_ = new QLabel(this);
     verdict_->setObjectName(QStringLiteral("compareVerdict"));
     verdict_->setWordWrap(true);
+    verdict_->setSizePolicy(QSizePolicy::Ignored, verdict_->sizePolicy().verticalPolicy());
     verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(verdict_);
 
@@ -126,6 +132,7 @@ ComparePanel::ComparePanel(WorkspaceDocument* document, std::shared_ptr<const to
         v->setContentsMargins(0, 0, 0, 0);
         headers_[i] = new QLabel(box);
         headers_[i]->setWordWrap(true);
+        headers_[i]->setSizePolicy(QSizePolicy::Ignored, headers_[i]->sizePolicy().verticalPolicy());
         QFont bold = headers_[i]->font();
         bold.setBold(true);
         headers_[i]->setFont(bold);
@@ -142,12 +149,17 @@ ComparePanel::ComparePanel(WorkspaceDocument* document, std::shared_ptr<const to
     figures_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     figures_->verticalHeader()->hide();
     figures_->horizontalHeader()->setStretchLastSection(true);
+    // Kernel names (numba's are 200-300 characters) are cut in the middle, whole in the tooltip.
+    figures_->setTextElideMode(Qt::ElideMiddle);
+    SymbolNames::elideColumn(figures_, 0);
+    figures_->setSizePolicy(QSizePolicy::Ignored, figures_->sizePolicy().verticalPolicy());
     tabs_->addTab(figures_, tr("Figures"));
     layout->addWidget(tabs_, 1);
 
     debounce_.setSingleShot(true);
     debounce_.setInterval(400);
     connect(&debounce_, &QTimer::timeout, this, &ComparePanel::compileVariants);
+    connect(SymbolNames::instance(), &SymbolNames::rawChanged, this, &ComparePanel::recompute);
     connect(document_, &WorkspaceDocument::comparisonsChanged, this, [this] {
         rebuildChoices();
         for (size_t i = 0; i < 2; ++i) refreshSide(i, true);
@@ -429,13 +441,20 @@ void ComparePanel::recompute() {
         figures_->setHorizontalHeaderLabels(headers);
         figures_->setRowCount(int(rows.size()) + 1);
         for (size_t r = 0; r < rows.size(); ++r)
-            for (size_t k = 0; k < rows[r].size(); ++k)
-                figures_->setItem(int(r), int(k), new QTableWidgetItem(q(rows[r][k])));
+            for (size_t k = 0; k < rows[r].size(); ++k) {
+                auto* item = new QTableWidgetItem(q(rows[r][k]));
+                // The first cell is the kernel's symbol with "(A only)" or the like after it.
+                const std::string& symbol = c.kernels[r].kernel;
+                if (k == 0 && support::startsWith(rows[r][0], symbol))
+                    SymbolNames::setCell(item, symbol, q(rows[r][0].substr(symbol.size())));
+                figures_->setItem(int(r), int(k), item);
+            }
         figures_->setItem(int(rows.size()), 0, new QTableWidgetItem(tr("(compile time)")));
         figures_->setItem(int(rows.size()), 1,
                           new QTableWidgetItem(tr("A %1 → B %2").arg(q(pipeline::formatSeconds(c.secondsA)),
                                                                     q(pipeline::formatSeconds(c.secondsB)))));
         figures_->resizeColumnsToContents();
+        figures_->setColumnWidth(0, std::min(figures_->columnWidth(0), figures_->fontMetrics().averageCharWidth() * 36));
     } else {
         QStringList why;
         for (size_t i = 0; i < 2; ++i)

@@ -1,9 +1,14 @@
 #include "run/RunHistory.h"
 
+#include <algorithm>
+
 #include <QLabel>
 #include <QListWidget>
 #include <QRegularExpression>
 #include <QVBoxLayout>
+
+#include "output/SymbolNames.h"
+#include "support/Symbols.h"
 
 namespace nvpg::gui {
 
@@ -29,6 +34,7 @@ RunHistory::RunHistory(QWidget* parent) : QWidget(parent) {
     list_->setUniformItemSizes(true);
     list_->setTextElideMode(Qt::ElideRight);
     layout->addWidget(list_, 1);
+    connect(SymbolNames::instance(), &SymbolNames::rawChanged, this, [this] { refill(list_->currentRow()); });
     connect(list_, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row >= 0 && row < count()) emit chosen(records_[size_t(row)]);
     });
@@ -36,6 +42,10 @@ RunHistory::RunHistory(QWidget* parent) : QWidget(parent) {
 
 QString RunHistory::shape(const gpu::Dim3& grid, const gpu::Dim3& block) {
     return dim(grid) + QStringLiteral("×") + dim(block);
+}
+
+QString RunHistory::kernelLabel(const std::string& symbol) {
+    return QString::fromStdString(support::elideMiddle(SymbolNames::shown(symbol).toStdString(), kLabelColumns));
 }
 
 QString RunHistory::describe(const RunRecord& r) {
@@ -48,7 +58,7 @@ QString RunHistory::describe(const RunRecord& r) {
         what = m.hasMatch() ? m.captured() : tr("failed");
     }
     return QStringLiteral("%1  %2  %3  %4")
-        .arg(r.when.toString(QStringLiteral("HH:mm:ss")), QString::fromStdString(r.config.kernel),
+        .arg(r.when.toString(QStringLiteral("HH:mm:ss")), kernelLabel(r.config.kernel),
              shape(r.config.grid, r.config.block), what);
 }
 
@@ -75,17 +85,21 @@ void RunHistory::add(RunRecord record) {
         }
         bytes += mine;
     }
+    refill(0);
+}
+
+void RunHistory::refill(int row) {
     const QSignalBlocker block(list_);
     list_->clear();
     for (const auto& r : records_) {
         auto* item = new QListWidgetItem(describe(r), list_);
         item->setToolTip(r.outcome ? tr("%1 on %2")
-                                         .arg(QString::fromStdString(r.config.kernel),
+                                         .arg(SymbolNames::toolTip(r.config.kernel),
                                               QString::fromStdString(r.outcome->device))
                                    : r.error);
         if (!r.outcome) item->setForeground(QColor(0xb0, 0x00, 0x20));
     }
-    list_->setCurrentRow(0);
+    list_->setCurrentRow(std::max(0, row));
 }
 
 }  // namespace nvpg::gui

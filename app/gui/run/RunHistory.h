@@ -45,11 +45,16 @@ public:
     // "12:03:04  saxpy  16×256  0.0123 ms"
     static QString describe(const RunRecord& record);
     static QString shape(const gpu::Dim3& grid, const gpu::Dim3& block);
+    // A kernel's name as the run texts show it (SymbolNames), cut in the middle to kLabelColumns.
+    static constexpr size_t kLabelColumns = 60;
+    static QString kernelLabel(const std::string& symbol);
 
 signals:
     void chosen(const nvpg::gui::RunRecord& record);
 
 private:
+    void refill(int row);  // the list again from records_, `row` current
+
     std::deque<RunRecord> records_;  // row order: newest first
     QListWidget* list_;
 };

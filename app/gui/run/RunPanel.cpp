@@ -27,6 +27,7 @@
 #include "document/WorkspaceDocument.h"
 #include "gpu/ArgSpec.h"
 #include "nvvm/IrScan.h"
+#include "output/SymbolNames.h"
 #include "pipeline/RunCheck.h"
 #include "run/BufferView.h"
 #include "support/Text.h"
@@ -210,6 +211,8 @@ void RunPanel::buildUi() {
     note_ = new QLabel(results);
     note_->setObjectName(QStringLiteral("runNote"));
     note_->setWordWrap(true);
+    // Both can hold a kernel's name: they wrap to the dock's width and never widen it.
+    note_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     note_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     runRow->addWidget(run_, 0, Qt::AlignLeft | Qt::AlignTop);
     runRow->addWidget(note_, 1);
@@ -217,6 +220,7 @@ void RunPanel::buildUi() {
     summary_ = new QLabel(results);
     summary_->setObjectName(QStringLiteral("runSummary"));
     summary_->setWordWrap(true);
+    summary_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     summary_->setTextFormat(Qt::RichText);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     resultsLayout->addWidget(summary_);
@@ -230,6 +234,7 @@ void RunPanel::buildUi() {
 
     history_ = new RunHistory;
     connect(history_, &RunHistory::chosen, this, &RunPanel::showRecord);
+    connect(SymbolNames::instance(), &SymbolNames::rawChanged, this, &RunPanel::rebuildKernelCombo);
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->setObjectName(QStringLiteral("runSplitter"));
@@ -422,13 +427,16 @@ void RunPanel::rebuildKernelCombo() {
     if (compiled_)
         for (const auto* e : compiled_->ptxModule.entries()) {
             const auto name = QString::fromStdString(e->name);
-            kernel_->addItem(name, name);
+            kernel_->addItem(SymbolNames::shown(e->name), name);
+            kernel_->setItemData(kernel_->count() - 1, SymbolNames::toolTip(e->name), Qt::ToolTipRole);
             found = found || name == kernelName_;
         }
     if (!kernelName_.isEmpty() && !found) {
-        kernel_->addItem(compiled_ ? tr("%1 (not in this compile)").arg(kernelName_)
-                                   : tr("%1 (not compiled yet)").arg(kernelName_),
+        const auto symbol = kernelName_.toStdString();
+        kernel_->addItem(compiled_ ? tr("%1 (not in this compile)").arg(SymbolNames::shown(symbol))
+                                   : tr("%1 (not compiled yet)").arg(SymbolNames::shown(symbol)),
                          kernelName_);
+        kernel_->setItemData(kernel_->count() - 1, SymbolNames::toolTip(symbol), Qt::ToolTipRole);
     }
     kernel_->setCurrentIndex(kernel_->findData(kernelName_));
     kernel_->setEnabled(kernel_->count() > 0);
@@ -669,7 +677,7 @@ QString RunPanel::summarize(const gpu::RunOutcome& o) {
     const QString ms =
         o.kernelMs < 1 ? QString::number(o.kernelMs, 'g', 3) : QString::number(o.kernelMs, 'f', 3);
     return tr("%1 on %2: %3 ms%4, %5 in, %6 out, %7 GB/s")
-        .arg(QString::fromStdString(o.kernel), QString::fromStdString(o.device), ms,
+        .arg(RunHistory::kernelLabel(o.kernel), QString::fromStdString(o.device), ms,
              o.launchMs.size() > 1 ? tr(" (median of %1)").arg(o.launchMs.size()) : QString(),
              bytesText(o.bytesIn), bytesText(o.bytesOut),
              QString::number(o.gigabytesPerSecond(), 'f', 1));
@@ -700,7 +708,7 @@ void RunPanel::showRecord(const RunRecord& record) {
         summary_->setStyleSheet(kError);
         summary_->setText(tr("<b>%1</b> %2 (%3): %4")
                               .arg(m.hasMatch() ? m.captured() : tr("Run failed:"),
-                                   QString::fromStdString(record.config.kernel).toHtmlEscaped(),
+                                   RunHistory::kernelLabel(record.config.kernel).toHtmlEscaped(),
                                    shape, record.error.toHtmlEscaped()));
         summary_->setToolTip(record.error);
         return;

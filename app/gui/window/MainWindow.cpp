@@ -49,6 +49,7 @@
 #include "nvvm/Options.h"
 #include "output/LineMapLinks.h"
 #include "output/OutputView.h"
+#include "output/SymbolNames.h"
 #include "panels/ComparePanel.h"
 #include "panels/OptionsPanel.h"
 #include "panels/LibdevicePanel.h"
@@ -660,6 +661,13 @@ void MainWindow::buildActions() {
         links_->setEnabled(on);
         if (on && !document_->workspace().modules.empty()) controller_->settingsEdited();
     });
+    // Kernel names are shown demangled and cut to fit (SymbolNames); this shows the symbols.
+    auto* rawNames = view->addAction(tr("Ra&w Symbol Names"));
+    rawNames->setObjectName(QStringLiteral("rawSymbolNames"));
+    rawNames->setCheckable(true);
+    rawNames->setChecked(SymbolNames::instance()->raw());
+    rawNames->setStatusTip(tr("Show kernel and function names as the PTX spells them, not demangled"));
+    connect(rawNames, &QAction::toggled, SymbolNames::instance(), &SymbolNames::setRaw);
     view->addSeparator();
     // One zoom for every editor and output pane, for a projector (File > Settings sets the base).
     auto* zoomIn = view->addAction(tr("Zoom &In"), this, [this] {
