@@ -33,6 +33,7 @@ struct CommonOptions {
 struct CompileOptions {
     std::vector<std::string> inputs;
     bool libdevice = false;
+    bool noLibdevice = false;  // with neither, the modules decide (workspace::libdeviceCallsOf)
     bool noVerify = false;
     // nvvm::optionTable()'s options as given, by name ("opt" -> "3"); checked by Options::set.
     std::map<std::string, std::string> nvvmOptions;
@@ -70,7 +71,12 @@ struct JobInputs {
     std::vector<std::string> names;  // the inputs, as written or as the workspace names them
     std::filesystem::path baseDir;   // where relative files (buffers) are found
     std::optional<workspace::Workspace> workspace;
+    // The libdevice functions that made the libdevice rule link it (no --libdevice,
+    // --no-libdevice or saved choice said otherwise); empty when it did not.
+    std::vector<std::string> libdeviceRule;
 };
+// Says on stderr that the libdevice rule linked it, and how not to.
+void noteLibdeviceRule(const JobInputs& inputs);
 
 void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun = false);
 // The options that make a job's libNVVM flags and program (--libdevice, --no-verify, the option

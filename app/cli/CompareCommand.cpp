@@ -83,6 +83,7 @@ void addCompareOptions(CLI::App& cmd, CompareOptions& o) {
 int runCompare(const CommonOptions& common, const CompareOptions& o) {
     auto inputs = jobFromArgs(o.common);
     if (!inputs) return usage(inputs.error().message);
+    noteLibdeviceRule(*inputs);
     Side sides[2];
     sides[0].letter = 'A';
     sides[1].letter = 'B';

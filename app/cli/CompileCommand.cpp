@@ -37,7 +37,12 @@ std::string cliOptionName(const nvvm::OptionInfo& info) {
 }  // namespace
 
 void addNvvmOptions(CLI::App& cmd, CompileOptions& o) {
-    cmd.add_flag("--libdevice", o.libdevice, "link libdevice (lazily: only what the modules use)");
+    auto* on = cmd.add_flag("--libdevice", o.libdevice,
+                            "link libdevice (lazily: only what the modules use); without --libdevice or "
+                            "--no-libdevice, a workspace's saved choice, else linked when the modules call __nv_ "
+                            "functions");
+    cmd.add_flag("--no-libdevice", o.noLibdevice, "do not link libdevice, even where the modules call __nv_ functions")
+        ->excludes(on);
     cmd.add_flag("--no-verify", o.noVerify,
                  "do not run libNVVM's verifier before compiling: compile IR that only the verifier refuses");
     // One option per libNVVM option of the table, under its name: --opt, --prec-div, and -g
@@ -204,11 +209,22 @@ support::Result<JobInputs> jobFromArgs(const CompileOptions& o) {
     }
     job.verifyOnly = o.verifyOnly;
     if (auto st = applyNvvmOptions(o, job); !st) return st.error();
+    // No choice given or saved: the modules decide, as they do in the app.
+    if (!o.libdevice && !o.noLibdevice && (!in.workspace || !in.workspace->libdeviceSaved)) {
+        in.libdeviceRule = workspace::libdeviceCallsOf(job.modules);
+        if (!in.libdeviceRule.empty()) job.libdevice = true;
+    }
     return in;
 }
 
+void noteLibdeviceRule(const JobInputs& inputs) {
+    if (inputs.libdeviceRule.empty()) return;
+    std::fprintf(stderr, "nvpg: %s (--no-libdevice compiles without it)\n",
+                 support::printable(workspace::libdeviceRuleNote(inputs.libdeviceRule)).c_str());
+}
+
 support::Status applyNvvmOptions(const CompileOptions& o, pipeline::Job& job) {
-    job.libdevice = job.libdevice || o.libdevice;
+    job.libdevice = !o.noLibdevice && (job.libdevice || o.libdevice);
     if (o.ltoMode) job.ltoMode = *lto::parseMode(*o.ltoMode);
     if (o.noVerify) job.verify = false;
     // In the table's order, which is --help's: of two bad values, the first listed is reported.
@@ -280,6 +296,7 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
     auto inputs = jobFromArgs(o);
     if (!inputs) return usage(inputs.error().message);
     if (auto onto = outputOntoInput(o, inputs->files)) return usage(*onto);
+    noteLibdeviceRule(*inputs);
     auto& job = inputs->job;
     const auto& inputNames = inputs->names;
     const auto writing = outputWriting(o);

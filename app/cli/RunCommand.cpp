@@ -92,6 +92,7 @@ std::optional<std::string> saveOutputsProblem(const std::string& dir) {
 int runRun(const CommonOptions& common, const CompileOptions& o, const RunOptions& r) {
     auto inputs = jobFromArgs(o);
     if (!inputs) return usage(inputs.error().message);
+    noteLibdeviceRule(*inputs);
     if (r.saveOutputs)
         if (auto problem = saveOutputsProblem(*r.saveOutputs)) return usage(*problem);
 

@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "nvvm/IrScan.h"
+#include "nvvm/Libdevice.h"
 #include "support/Base64.h"
 #include "support/Files.h"
 #include "support/Json.h"
@@ -411,6 +413,7 @@ std::optional<Error> readWorkspace(const json& doc, const Reader& r, Workspace& 
     if (auto e = readModules(doc, r, ws.modules)) return e;
     if (auto e = readOptions(doc, r, ws.options)) return e;
     if (auto e = readBool(doc, "libdevice", "", r, ws.libdevice)) return e;
+    ws.libdeviceSaved = doc.contains("libdevice");
     if (auto e = readBool(doc, "verify", "", r, ws.verify)) return e;
     if (auto e = readLto(doc, r, ws.ltoMode)) return e;
     if (const auto runs = doc.find("runs"); runs != doc.end()) {
@@ -447,7 +450,47 @@ support::Result<Workspace> parseWorkspace(std::string_view text, std::string_vie
         // inside core.
         return r.error("", fmt::format("cannot read the workspace: {}", e.what()));
     }
+    applyLibdeviceRule(ws);
     return ws;
+}
+
+std::vector<std::string> libdeviceCallsOf(const std::vector<nvvm::Module>& modules) {
+    std::vector<std::string> defined, out;
+    for (const auto& m : modules)
+        if (!m.isBitcode())
+            for (const auto& f : nvvm::scanFunctions(m.bytes))
+                if (f.isDefinition) defined.push_back(f.name);
+    const auto add = [&](const std::string& name) {
+        if (std::find(defined.begin(), defined.end(), name) == defined.end() &&
+            std::find(out.begin(), out.end(), name) == out.end())
+            out.push_back(name);
+    };
+    for (const auto& m : modules) {
+        if (!m.isBitcode()) {
+            for (const auto& f : nvvm::scanFunctions(m.bytes))
+                if (!f.isDefinition && nvvm::findLibdeviceFunction(f.name)) add(f.name);
+            continue;
+        }
+        // What a lazy add would link, of which the __nv_ ones are what the module names itself
+        // (the others are libdevice's own helpers).
+        for (const auto& name : nvvm::libdeviceFunctionsUsedBy({m}))
+            if (support::startsWith(name, "__nv_")) add(name);
+    }
+    return out;
+}
+
+std::vector<std::string> applyLibdeviceRule(Workspace& ws) {
+    if (ws.libdeviceSaved || ws.libdevice) return {};
+    auto calls = libdeviceCallsOf(ws.modules);
+    if (!calls.empty()) ws.libdevice = true;
+    return calls;
+}
+
+std::string libdeviceRuleNote(const std::vector<std::string>& functions) {
+    std::vector<std::string> named(functions.begin(), functions.begin() + long(std::min<size_t>(functions.size(), 3)));
+    std::string list = support::join(named, ", ");
+    if (functions.size() > named.size()) list += fmt::format(" and {} more", functions.size() - named.size());
+    return fmt::format("libdevice linked: the modules call {}", list);
 }
 
 support::Result<Workspace> loadWorkspace(const std::filesystem::path& path) {

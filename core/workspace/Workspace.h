@@ -50,12 +50,28 @@ struct Workspace {
     std::vector<nvvm::Module> modules;  // in order; text or bitcode told apart by magic
     nvvm::Options options;              // genLto is never stored: it is an output choice
     bool libdevice = false;
+    // `libdevice` is a choice the file saved (or the user made since): it wins. Otherwise it is
+    // libdeviceRule's, for the modules there are (a workspace file without "libdevice", .ll
+    // files opened as a workspace).
+    bool libdeviceSaved = false;
     bool verify = true;  // libNVVM's verifier before each compile; the file says "verify": false only when off
     lto::Mode ltoMode = lto::Mode::Program;
     std::vector<gpu::RunConfig> runs;   // saved run configurations, read and checked with the file
     std::vector<Pin> pins;              // in the order they were pinned
     std::vector<Variant> variants;
 };
+
+// The libdevice rule for modules that come without a libdevice choice: it is linked when they
+// declare or call a libdevice function that none of them defines (numba's modules call __nv_*
+// and expect libdevice, as nvcc does). The functions that say so, in the order of the modules;
+// empty: libdevice stays off. Bitcode modules are read through their string table.
+std::vector<std::string> libdeviceCallsOf(const std::vector<nvvm::Module>& modules);
+// Applies the rule to `ws` unless its choice is saved, and only ever turns libdevice on: the
+// functions that turned it on (empty when it stayed as it was).
+std::vector<std::string> applyLibdeviceRule(Workspace& ws);
+// "libdevice linked: the modules call __nv_sinf, __nv_expf" (three at most named), what both
+// front ends say when the rule turned libdevice on.
+std::string libdeviceRuleNote(const std::vector<std::string>& functions);
 
 // The saved run configurations, kept one per name: `config` replaces the one of its name, or
 // is added at the end. Its index.

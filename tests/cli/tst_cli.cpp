@@ -189,7 +189,7 @@ private slots:
         // Modules are named by the path given.
         QVERIFY2(r.err.contains(("\n  fix: Add !nvvmir.version 2.0 to " + data("ir/pitfalls/no-version.ll") + "\n").toUtf8()),
                  r.err.constData());
-        const auto w = runNvpg({"compile", "--arch", "compute_90", data("ir/pitfalls/libdevice-off.ll")});
+        const auto w = runNvpg({"compile", "--arch", "compute_90", "--no-libdevice", data("ir/pitfalls/libdevice-off.ll")});
         QCOMPARE(w.exitCode, 1);  // an unresolved __nv_sinf: nothing could load the PTX
         QVERIFY2(w.err.contains("libdevice-off.ll:10:"), w.err.constData());
         QVERIFY2(w.err.contains("\n  fix: Link libdevice\n"), w.err.constData());
@@ -205,7 +205,7 @@ private slots:
         QFETCH(QString, output);
         QTemporaryDir dir;
         const QString input = data("numba/math_kernel.ll");
-        const auto r = runNvpg({"compile", "--no-cache", "--arch", "compute_90", "--emit", output, input, "-o",
+        const auto r = runNvpg({"compile", "--no-cache", "--no-libdevice", "--arch", "compute_90", "--emit", output, input, "-o",
                                 dir.filePath("out")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(!QFile::exists(dir.filePath("out")), r.err.constData());
@@ -215,6 +215,42 @@ private slots:
             QVERIFY2(r.err.contains((input + at).toUtf8()), r.err.constData());
         QCOMPARE(r.err.count("\n  fix: Link libdevice\n"), qsizetype(3));
         QVERIFY2(!r.err.contains("NVJITLINK"), r.err.constData());
+    }
+
+    // A module that calls libdevice, given without --libdevice or --no-libdevice, links it and
+    // says so (issue 26, item 6); --no-libdevice and a workspace's saved choice win.
+    void libdeviceIsLinkedWhenTheModulesCallIt() {
+        QTemporaryDir dir;
+        const QString input = data("numba/math_kernel.ll");
+        const auto r = runNvpg({"compile", "--no-cache", "--arch", "compute_90", input, "-o", dir.filePath("k.ptx")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(r.err, QByteArray("nvpg: libdevice linked: the modules call __nv_sinf, __nv_expf, __nv_pow "
+                                   "(--no-libdevice compiles without it)\n"));
+        QVERIFY(!contents(dir.filePath("k.ptx")).contains(".extern .func"));
+        const auto off = runNvpg({"compile", "--no-cache", "--arch", "compute_90", "--no-libdevice", input});
+        QCOMPARE(off.exitCode, 1);
+        QVERIFY(!off.err.contains("libdevice linked"));
+        const auto plain = runNvpg({"compile", "--no-cache", "--arch", "compute_90", data("numba/axpy.ll")});
+        QCOMPARE(plain.exitCode, 0);
+        QVERIFY2(plain.err.isEmpty(), plain.err.constData());
+        QCOMPARE(runNvpg({"compile", "--libdevice", "--no-libdevice", input}).exitCode, 2);
+
+        // A workspace: its saved "libdevice": false wins; without the key the modules decide.
+        auto ws = nlohmann::json::parse(test::readText(test::examplePath("libdevice-math")));
+        ws["libdevice"] = false;
+        const QString saved = dir.filePath("saved.nvpg");
+        const auto write = [](const QString& path, const std::string& text) {
+            QFile f(path);
+            return f.open(QIODevice::WriteOnly) && f.write(text.data(), qint64(text.size())) == qint64(text.size());
+        };
+        QVERIFY(write(saved, ws.dump()));
+        QCOMPARE(runNvpg({"compile", "--no-cache", "--arch", "compute_90", saved}).exitCode, 1);
+        ws.erase("libdevice");
+        const QString unsaid = dir.filePath("unsaid.nvpg");
+        QVERIFY(write(unsaid, ws.dump()));
+        const auto decided = runNvpg({"compile", "--no-cache", "--arch", "compute_90", unsaid});
+        QVERIFY2(decided.exitCode == 0 && decided.err.contains("nvpg: libdevice linked: the modules call __nv_sinf"),
+                 decided.err.constData());
     }
 
     // The two-modules example with its helper marked lazy: a lazy text module, which libNVVM
@@ -695,7 +731,7 @@ private slots:
         QTemporaryDir dir;
         const auto report = dir.filePath("r.json");
         const QStringList compile = {"compile", "--no-cache", "--arch", "compute_90", data("ir/sinf.ll"), "-o",
-                                     dir.filePath("k.ptx")};
+                                     dir.filePath("k.ptx"), "--no-libdevice"};
         const auto plain = runNvpg(compile);
         QCOMPARE(plain.exitCode, 1);
         const auto r = runNvpg(compile + QStringList{"--report", report});
@@ -709,7 +745,9 @@ private slots:
         QVERIFY(!j["kernels"][0].contains("registers"));
         // One row for the one cause, with or without the report's figures.
         QCOMPARE(r.err.count("__nv_sinf"), plain.err.count("__nv_sinf"));
-        QCOMPARE(runNvpg(compile + QStringList{"--libdevice", "--report", report}).exitCode, 0);
+        auto linked = compile;
+        linked.removeOne("--no-libdevice");
+        QCOMPARE(runNvpg(linked + QStringList{"--libdevice", "--report", report}).exitCode, 0);
     }
 
     void runUsageErrorsExitTwo_data() {

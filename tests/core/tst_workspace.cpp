@@ -70,6 +70,7 @@ private slots:
     void unsetOptionsAreNotWritten();
     void everyTableOptionRoundTripsThroughTheFile();
     void defaultsForOptionalKeys();
+    void libdeviceWithoutASavedChoiceFollowsTheModules();
     void parseErrors_data();
     void parseErrors();
     void textWithBitcodeMagicIsRefused();
@@ -304,6 +305,38 @@ void TestWorkspace::defaultsForOptionalKeys() {
     QVERIFY2(text.find("\"verify\": false") != std::string::npos, text.c_str());
     auto back = workspace::parseWorkspace(text, "off.nvpg");
     QVERIFY(back.ok() && !back->verify);
+}
+
+// Issue 26, item 6: modules that call libdevice (numba's quoted @"__nv_*" included) and come
+// without a saved choice link it; a saved choice wins, and a module defining its own __nv_sinf
+// needs none.
+void TestWorkspace::libdeviceWithoutASavedChoiceFollowsTheModules() {
+    const auto numba = test::numbaModules("math_kernel");
+    QCOMPARE(workspace::libdeviceCallsOf(numba), (std::vector<std::string>{"__nv_sinf", "__nv_expf", "__nv_pow"}));
+    QVERIFY(workspace::libdeviceCallsOf(test::numbaModules("axpy")).empty());
+    const nvvm::Module own{"own.ll",
+                           "define float @__nv_sinf(float %x) {\n  ret float %x\n}\n"
+                           "define void @k(float %x) {\n  %r = call float @__nv_sinf(float %x)\n  ret void\n}\n",
+                           false};
+    QVERIFY(workspace::libdeviceCallsOf({own}).empty());
+    QCOMPARE(workspace::libdeviceRuleNote({"__nv_sinf", "__nv_expf", "__nv_pow", "__nv_cosf"}),
+             std::string("libdevice linked: the modules call __nv_sinf, __nv_expf, __nv_pow and 1 more"));
+
+    const nlohmann::json modules = nlohmann::json::array({{{"name", "m.ll"}, {"text", numba.front().bytes}}});
+    auto unsaid = workspace::parseWorkspace(validWith({{"modules", modules}}), "unsaid.nvpg");
+    QVERIFY(unsaid.ok());
+    QVERIFY(unsaid->libdevice && !unsaid->libdeviceSaved);
+    auto off = workspace::parseWorkspace(validWith({{"modules", modules}, {"libdevice", false}}), "off.nvpg");
+    QVERIFY(off.ok());
+    QVERIFY(!off->libdevice && off->libdeviceSaved);
+    QVERIFY(workspace::applyLibdeviceRule(*off).empty());
+    QVERIFY(!off->libdevice);
+    // What was decided is saved: the file says it from then on.
+    auto back = workspace::parseWorkspace(workspace::serializeWorkspace(*unsaid), "back.nvpg");
+    QVERIFY(back.ok() && back->libdevice && back->libdeviceSaved);
+    // No module calls libdevice: off, and still not a saved choice.
+    auto none = workspace::parseWorkspace(validWith(nlohmann::json::object()), "none.nvpg");
+    QVERIFY(none.ok() && !none->libdevice && !none->libdeviceSaved);
 }
 
 void TestWorkspace::parseErrors_data() {

@@ -3,7 +3,10 @@
 // to it in the editor, and selecting a function marks its PTX lines in the PTX pane.
 #include <QtTest>
 
+#include <QCheckBox>
 #include <QDockWidget>
+#include <QStatusBar>
+#include <QTemporaryDir>
 #include <QHeaderView>
 #include <QMenu>
 #include <QTextBrowser>
@@ -21,6 +24,9 @@
 #include "output/LineMapLinks.h"
 #include "output/OutputView.h"
 #include "panels/LibdevicePanel.h"
+#include "panels/OptionsPanel.h"
+#include "panels/ProblemsPanel.h"
+#include "workspace/Workspace.h"
 #include "window/MainWindow.h"
 
 using namespace nvpg;
@@ -37,6 +43,58 @@ private slots:
     void initTestCase() {
         test::useNvpgAsEngine();
         test::isolateAppData("tst_gui_libdevice");
+    }
+
+    // Issue 26, item 6: a numba .ll calls __nv_sinf and friends; opened as it is, libdevice is
+    // linked (the status bar says why) and it compiles. A workspace that saved "libdevice":
+    // false keeps it off, and so does the user's own choice when a module is added later.
+    void aModuleThatCallsLibdeviceOpensWithItLinked() {
+        const QString numba = QString::fromStdString((test::dataDir() / "numba" / "math_kernel.ll").string());
+        auto w = test::makeWindow(nullptr, QSize(1280, 720));
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QSignalSpy replies(w->controller(), &CompileController::replyShown);
+        QVERIFY(w->openPaths({numba}));
+        QCOMPARE(w->statusBar()->currentMessage(),
+                 QStringLiteral("libdevice linked: the modules call __nv_sinf, __nv_expf, __nv_pow"));
+        QVERIFY(w->document()->workspace().libdevice);
+        QVERIFY(w->optionsPanel()->libdeviceCheck()->isChecked());
+        QVERIFY(!replies.isEmpty() || replies.wait(120000));
+        QVERIFY2(w->lastReply().result && w->lastReply().result->ok, qPrintable(w->lastReply().error));
+
+        // The user turns it off: a module that calls libdevice, added now, leaves it off.
+        replies.clear();
+        w->optionsPanel()->libdeviceCheck()->setChecked(false);
+        QVERIFY(!w->document()->workspace().libdevice);
+        QVERIFY(replies.wait(120000));
+        QVERIFY(w->lastReply().result && !w->lastReply().result->ok);
+        w->statusBar()->clearMessage();
+        w->addModuleFiles({QString::fromStdString((test::dataDir() / "ir" / "sinf.ll").string())});
+        QCOMPARE(w->document()->moduleCount(), 2);
+        QVERIFY(!w->document()->workspace().libdevice);
+        QVERIFY(!w->statusBar()->currentMessage().contains("libdevice linked"));
+
+        // A workspace's saved choice wins: off, no message, and the calls are the errors.
+        QTemporaryDir dir;
+        workspace::Workspace ws;
+        ws.name = "numba";
+        ws.modules = {{"math_kernel.ll", test::readText(numba.toStdString()), false}};
+        ws.libdevice = false;
+        ws.options.arch = "compute_90";
+        const QString saved = dir.filePath("off.nvpg");
+        QVERIFY(workspace::saveWorkspace(ws, saved.toStdString()).ok());
+        w->statusBar()->clearMessage();
+        replies.clear();
+        QVERIFY(w->openPaths({saved}));
+        QVERIFY(!w->document()->workspace().libdevice);
+        QVERIFY(!w->optionsPanel()->libdeviceCheck()->isChecked());
+        QVERIFY(!w->statusBar()->currentMessage().contains("libdevice linked"));
+        QVERIFY(!replies.isEmpty() || replies.wait(120000));
+        QVERIFY(w->lastReply().result && !w->lastReply().result->ok);
+        QCOMPARE(w->problems()->count(), 3);
+        for (int row = 0; row < 3; ++row) {
+            QCOMPARE(QString::fromStdString(w->problems()->diagnostic(row).module), QString("math_kernel.ll"));
+            QVERIFY(w->problems()->diagnostic(row).line > 0);
+        }
     }
 
     void theDockListsTheCallsJumpsAndMarksThePtx() {

@@ -186,10 +186,17 @@ void WorkspaceDocument::setOptions(const nvvm::Options& options) {
 }
 
 void WorkspaceDocument::setLibdevice(bool on) {
+    ws_.libdeviceSaved = true;
     if (ws_.libdevice == on) return;
     ws_.libdevice = on;
     emit settingsChanged();
     setModified(true);
+}
+
+std::vector<std::string> WorkspaceDocument::applyLibdeviceRule() {
+    auto calls = workspace::applyLibdeviceRule(ws_);
+    if (!calls.empty()) emit settingsChanged();
+    return calls;
 }
 
 void WorkspaceDocument::setVerify(bool on) {

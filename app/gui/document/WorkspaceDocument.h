@@ -70,7 +70,10 @@ public:
     // Content edits.
     void setModuleText(int i, std::string_view text);  // no signal: editors are the source
     void setOptions(const nvvm::Options& options);
-    void setLibdevice(bool on);
+    void setLibdevice(bool on);  // the user's choice: saved, and the libdevice rule leaves it alone
+    // workspace::applyLibdeviceRule on the modules there are: the functions that turned
+    // libdevice on (empty when nothing changed). Not an edit of the user's: not marked modified.
+    std::vector<std::string> applyLibdeviceRule();
     void setVerify(bool on);
     void setLtoMode(lto::Mode mode);
     void setName(const QString& name);

@@ -71,6 +71,14 @@ void initResources();
 
 namespace {
 
+// A workspace file that saved no libdevice choice had it decided by its modules when read
+// (workspace::parseWorkspace): say so, as adding modules does.
+void noteLibdeviceRule(QStatusBar* bar, const workspace::Workspace& ws) {
+    if (ws.libdeviceSaved || !ws.libdevice) return;
+    if (const auto calls = workspace::libdeviceCallsOf(ws.modules); !calls.empty())
+        bar->showMessage(QString::fromStdString(workspace::libdeviceRuleNote(calls)), 15000);
+}
+
 constexpr int kMaxRecent = 10;
 
 // The engine process is this app (--engine), unless the settings ask for in-process work.
@@ -1037,6 +1045,7 @@ bool MainWindow::openWorkspace(const QString& path) {
     opening_ = true;
     document_->reset(std::move(read->workspace), absolute, read->diskHash);
     addRecent(absolute);
+    noteLibdeviceRule(statusBar(), document_->workspace());
     afterOpen();
     return true;
 }
@@ -1097,6 +1106,9 @@ void MainWindow::addModuleFiles(const QStringList& paths) {
         }
         editors_->addModule(fi.fileName().toStdString(), *bytes, false);
     }
+    // Modules that call libdevice get it, unless the workspace or the user chose (core's rule).
+    if (const auto calls = document_->applyLibdeviceRule(); !calls.empty())
+        statusBar()->showMessage(QString::fromStdString(workspace::libdeviceRuleNote(calls)), 15000);
     if (!problems.isEmpty()) showError(tr("Add modules"), problems.join("\n"));
 }
 
