@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <limits>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "inspect/DocsEmbedded.h"
 #include "support/Json.h"
+#include "support/Text.h"
 
 namespace nvpg::inspect {
 
@@ -126,17 +128,26 @@ std::vector<std::string> splitModifiers(std::string_view rest) {
     return mods;
 }
 
-size_t editDistance(std::string_view a, std::string_view b) {
-    std::vector<size_t> row(b.size() + 1);
+// The edit distance of `a` (lower case) and `b` (compared in lower case), or limit + 1 once it
+// is surely over `limit`; `row` is scratch space, kept by the caller across calls.
+size_t boundedEditDistance(std::string_view a, std::string_view b, size_t limit, std::vector<size_t>& row) {
+    const size_t lengthGap = a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
+    if (limit != std::numeric_limits<size_t>::max() && lengthGap > limit) return limit + 1;
+    row.resize(b.size() + 1);
     for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
     for (size_t i = 1; i <= a.size(); ++i) {
         size_t diag = row[0];
         row[0] = i;
+        size_t rowMin = row[0];
         for (size_t j = 1; j <= b.size(); ++j) {
             const size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            const bool same = a[i - 1] == static_cast<char>(std::tolower(static_cast<unsigned char>(b[j - 1])));
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (same ? 0 : 1)});
             diag = up;
+            rowMin = std::min(rowMin, row[j]);
         }
+        // Every later row is at least this row's smallest value.
+        if (limit != std::numeric_limits<size_t>::max() && rowMin > limit) return limit + 1;
     }
     return row[b.size()];
 }
@@ -188,6 +199,7 @@ std::optional<Docs> Docs::fromJson(
             ++index;
         }
     }
+    docs.indexKeys();
     return docs;
 }
 
@@ -201,6 +213,7 @@ const Docs& Docs::builtIn() {
             if (auto one = fromJson({named}, &error))
                 for (auto& e : one->entries_) all.entries_.push_back(std::move(e));
         }
+        all.indexKeys();
         return all;
     }();
     return docs;
@@ -298,6 +311,10 @@ std::vector<Explanation> Docs::explain(std::string_view word, DocContext context
 }
 
 std::vector<std::string> Docs::nearest(std::string_view word, size_t n) const {
+    // No key is longer than 35 characters: a word twice that long is no typo of one, and its
+    // distance to every key would cost |word| x |key| steps each (a 131 KB word took 6.3 s).
+    constexpr size_t kLongestSuggestible = 80;
+    if (word.size() > kLongestSuggestible || n == 0) return {};
     const std::string bare = lower(withoutIrSigil(word));
     const std::string raw = lower(word);
     struct Scored {
@@ -305,24 +322,41 @@ std::vector<std::string> Docs::nearest(std::string_view word, size_t n) const {
         size_t prefix;
         const std::string* key;
     };
-    std::vector<Scored> scored;
-    std::set<std::string> seen;
-    for (const auto& e : entries_) {
-        if (!seen.insert(e.key).second) continue;
-        const std::string key = lower(e.key);
-        const size_t d = std::min(editDistance(raw, key), editDistance(bare, key));
-        size_t p = 0;
-        while (p < key.size() && p < bare.size() && key[p] == bare[p]) ++p;
-        scored.push_back({d, p, &e.key});
-    }
-    std::sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) {
+    auto better = [](const Scored& a, const Scored& b) {
         if (a.distance != b.distance) return a.distance < b.distance;
         if (a.prefix != b.prefix) return a.prefix > b.prefix;
         return *a.key < *b.key;
-    });
+    };
+    // The best n so far, best first: a key whose length alone puts it further than the nth is
+    // not measured, and a measurement stops once it passes that distance.
+    std::vector<Scored> best;
+    std::vector<size_t> row;
+    for (const size_t i : uniqueKeys_) {
+        const std::string& key = entries_[i].key;
+        const size_t limit = best.size() < n ? std::numeric_limits<size_t>::max() : best.back().distance;
+        size_t d = boundedEditDistance(bare, key, limit, row);
+        if (raw != bare) d = std::min(d, boundedEditDistance(raw, key, limit, row));
+        if (d > limit) continue;
+        size_t p = 0;
+        while (p < key.size() && p < bare.size() &&
+               std::tolower(static_cast<unsigned char>(key[p])) == static_cast<unsigned char>(bare[p]))
+            ++p;
+        const Scored s{d, p, &key};
+        if (best.size() == n && !better(s, best.back())) continue;
+        best.insert(std::upper_bound(best.begin(), best.end(), s, better), s);
+        if (best.size() > n) best.pop_back();
+    }
     std::vector<std::string> out;
-    for (size_t i = 0; i < scored.size() && out.size() < n; ++i) out.push_back(*scored[i].key);
+    for (const auto& s : best) out.push_back(*s.key);
     return out;
+}
+
+void Docs::indexKeys() {
+    // One measurement per key, however many domains use it.
+    std::set<std::string_view> seen;
+    uniqueKeys_.clear();
+    for (size_t i = 0; i < entries_.size(); ++i)
+        if (seen.insert(entries_[i].key).second) uniqueKeys_.push_back(i);
 }
 
 namespace {
@@ -399,18 +433,21 @@ std::string wordAt(std::string_view line, size_t column, DocContext context) {
 }
 
 std::string formatExplanation(const Explanation& e) {
-    if (!e.entry) return fmt::format("{}: no entry\n", e.word);
+    // The word is what the user typed (or hovered): shown escaped, as names are everywhere, so
+    // that an escape sequence in it cannot rewrite the terminal.
+    const std::string word = support::printable(e.word);
+    if (!e.entry) return fmt::format("{}: no entry\n", word);
     const DocEntry& d = *e.entry;
     std::string out = fmt::format("{}    ({} {})\n", d.title, domainName(d.domain), d.kind);
-    if (e.word != d.key) fmt::format_to(std::back_inserter(out), "  as written: {}\n", e.word);
+    if (e.word != d.key) fmt::format_to(std::back_inserter(out), "  as written: {}\n", word);
     fmt::format_to(std::back_inserter(out), "{}\n", d.summary);
     if (!d.syntax.empty()) fmt::format_to(std::back_inserter(out), "Syntax: {}\n", d.syntax);
     if (!e.modifiers.empty()) {
         size_t width = 0;
-        for (const auto& [m, _] : e.modifiers) width = std::max(width, m.size());
+        for (const auto& [m, _] : e.modifiers) width = std::max(width, support::displayWidth(support::printable(m)));
         out += "Modifiers:\n";
         for (const auto& [m, meaning] : e.modifiers)
-            fmt::format_to(std::back_inserter(out), "  {:<{}}  {}\n", m, width,
+            fmt::format_to(std::back_inserter(out), "  {:<{}}  {}\n", support::printable(m), width,
                            meaning.empty() ? "(no text for this modifier)" : meaning);
     }
     if (!d.details.empty()) fmt::format_to(std::back_inserter(out), "{}\n", d.details);

@@ -64,7 +64,11 @@ public:
     const std::vector<DocEntry>& entries() const { return entries_; }
 
 private:
+    void indexKeys();
+
     std::vector<DocEntry> entries_;
+    // The first entry of each key (a key may name entries of several domains), for nearest().
+    std::vector<size_t> uniqueKeys_;
 };
 
 // The word a hover at byte `column` (0-based) of `line` points at, as explain() takes it:

@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include "TestSupport.h"
+#include "support/Text.h"
 
 using namespace nvpg;
 
@@ -73,6 +74,49 @@ private slots:
         // The word it knows is still explained.
         QVERIFY2(r.out.contains("%tid —"), qPrintable(r.out));
         QVERIFY(!r.out.contains("fmaa"));
+    }
+
+    // What the user typed is shown escaped, as names are everywhere (issue 27): an escape
+    // sequence, a bell or bytes that are not UTF-8 in the word reach neither stdout nor stderr.
+    void theWordIsEscapedOnBothStreams() {
+        QProcess p;
+        p.start("/bin/sh", {"-c", QString("exec '%1' explain \"$(printf 'zz\\033[2Jq\\377')\" "
+                                          "\"$(printf 'fma.rn.f32.\\033]0;x\\007')\"")
+                                      .arg(QString::fromStdString(test::nvpgPath()))});
+        QVERIFY(p.waitForFinished(60000));
+        const QByteArray out = p.readAllStandardOutput(), err = p.readAllStandardError();
+        QCOMPARE(p.exitCode(), 1);
+        for (const auto& stream : {out, err}) {
+            QVERIFY2(!stream.contains('\x1b') && !stream.contains('\x07') && !stream.contains('\xff'),
+                     stream.toHex().constData());
+            QVERIFY(!support::firstNonUtf8(stream.toStdString()));
+        }
+        QVERIFY2(err.contains("no entry for 'zz\\x1b[2Jq\\xff'"), err.constData());
+        QVERIFY2(out.contains("fma \xe2\x80\x94") && out.contains("\\x1b]0;x\\x07"), out.constData());
+    }
+
+    // A word far longer than any key is not measured against them (a 131 KB word took 6.3 s).
+    void aHugeUnknownWordIsReportedWithoutSuggestions() {
+        // One argument may be at most 128 KiB (MAX_ARG_STRLEN).
+        const auto r = explain({QString(130000, 'q')});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("no entry for 'qqqq"));
+        QVERIFY2(!r.err.contains("nearest known"), qPrintable(r.err.right(200)));
+    }
+
+    // Thousands of unknown words (20,000 took 19 s) are each reported, with suggestions for the
+    // first hundred only, and a line that says so.
+    void suggestionsAreBoundedForManyUnknownWords() {
+        QStringList words;
+        for (int i = 0; i < 150; ++i) words << QString("zq%1xw").arg(i);
+        words << "fma.rn.f32";
+        const auto r = explain(words);
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.err.count("no entry for '"), 150);
+        QCOMPARE(r.err.count("nearest known:"), 100);
+        QVERIFY2(r.err.contains("150 words unknown; the nearest known entries were looked up for the first 100"),
+                 qPrintable(r.err.right(300)));
+        QVERIFY(r.out.startsWith("fma \u2014"));
     }
 
     void contextPicksTheDomain() {

@@ -336,6 +336,67 @@ private slots:
         QCOMPARE(docs().nearest("x", 2).size(), size_t(2));
     }
 
+    // The suggestion search skips keys it can tell are too far (issue 27: 20,000 unknown words
+    // took 19 s), and that changes nothing: the same keys, in the same order, as measuring every
+    // key in full, the old way.
+    void nearestIsTheSameAsMeasuringEveryKey() {
+        auto lower = [](std::string s) {
+            for (auto& c : s) c = char(std::tolower((unsigned char)c));
+            return s;
+        };
+        auto distance = [](const std::string& a, const std::string& b) {
+            std::vector<size_t> row(b.size() + 1);
+            for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+            for (size_t i = 1; i <= a.size(); ++i) {
+                size_t diag = row[0];
+                row[0] = i;
+                for (size_t j = 1; j <= b.size(); ++j) {
+                    const size_t up = row[j];
+                    row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+                    diag = up;
+                }
+            }
+            return row[b.size()];
+        };
+        for (const std::string word : {"fmaa.rn.f32", "%tidd", "x", "LD.GLOBAL", "__nv_sinnf", "@llvm.nvvm.barier0",
+                                       "addrspac", "cvt.rzi.s32.f32x", "qqqqqqqqqqqqqqqqqqqqqqqq"}) {
+            std::string bare = word;
+            if (!bare.empty() && (bare[0] == '@' || bare[0] == '%')) bare.erase(0, 1);
+            struct Scored {
+                size_t d, p;
+                std::string key;
+            };
+            std::vector<Scored> all;
+            std::set<std::string> seen;
+            for (const auto& e : docs().entries()) {
+                if (!seen.insert(e.key).second) continue;
+                const auto key = lower(e.key);
+                size_t p = 0;
+                while (p < key.size() && p < bare.size() && key[p] == lower(bare)[p]) ++p;
+                all.push_back({std::min(distance(lower(word), key), distance(lower(bare), key)), p, e.key});
+            }
+            std::sort(all.begin(), all.end(), [](const Scored& a, const Scored& b) {
+                if (a.d != b.d) return a.d < b.d;
+                if (a.p != b.p) return a.p > b.p;
+                return a.key < b.key;
+            });
+            std::vector<std::string> expected;
+            for (size_t i = 0; i < 5 && i < all.size(); ++i) expected.push_back(all[i].key);
+            QCOMPARE(docs().nearest(word, 5), expected);
+        }
+    }
+
+    // No key is longer than 35 characters: a word of 131 KB is no typo of one, and measuring it
+    // against every key took 6.3 s.
+    void aWordFarLongerThanAnyKeyHasNoNearest() {
+        size_t longest = 0;
+        for (const auto& e : docs().entries()) longest = std::max(longest, e.key.size());
+        QVERIFY(longest <= 40);
+        QVERIFY(docs().nearest(std::string(131072, 'f')).empty());
+        QVERIFY(docs().nearest(std::string(100, 'f')).empty());
+        QVERIFY(!docs().nearest(std::string(12, 'f')).empty());
+    }
+
     void wordAtOnRealLines() {
         using inspect::wordAt;
         const std::string ptx = "\tfma.rn.f32 \t%f3, %f1, %f2, %f1;";
