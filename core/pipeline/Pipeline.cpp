@@ -119,6 +119,18 @@ void appendNew(std::vector<nvvm::Diagnostic>& to, const std::vector<nvvm::Diagno
     }
 }
 
+// `functions` in the order of `kernels`; the others (device functions, kernels only the LTO
+// link has) after them, as they were.
+void orderLikeKernels(std::vector<ptx::ResourceUsage>& functions, const std::vector<Kernel>& kernels) {
+    const auto rank = [&](const ptx::ResourceUsage& u) {
+        for (size_t i = 0; i < kernels.size(); ++i)
+            if (kernels[i].name == u.function) return i;
+        return kernels.size();
+    };
+    std::stable_sort(functions.begin(), functions.end(),
+                     [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
+}
+
 // `unresolved` (one error per function nothing defines) replaces what ptxas and nvJitLink said
 // about those functions: one row per cause, on its call, and the result fails.
 void failUnresolved(CompileResult& r, std::vector<nvvm::Diagnostic> unresolved) {
@@ -631,11 +643,15 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
             auto a = ptx::assembleWholeProgram(*ptxas, out.ptx, smArch);
             out.stages.push_back({StageId::AssembleCubin, a.seconds});
             out.ptxFigures.source = a.command + " of the PTX (whole program, as the driver loads PTX)";
-            if (a.ok)
+            if (a.ok) {
                 out.ptxFigures.functions = std::move(a.usage);
-            else
+                // ptxas lists functions last defined first; every table lists kernels in one
+                // order, the PTX's (the modules', then their definitions').
+                orderLikeKernels(out.ptxFigures.functions, out.kernels);
+            } else {
                 out.ptxFigures.unavailable = fmt::format("ptxas could not assemble the PTX as the driver would load it: {}{}",
                                                          support::trim(a.error), lto::libdeviceHint(a.error));
+            }
             sassCubin = std::move(a.cubin);
             sassOf = fmt::format("the PTX's whole-program cubin ({}, as the driver loads PTX)", a.command);
         } else {
@@ -704,6 +720,7 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
         }
         out.linkInfoLog = l.infoLog;
         out.ltoFigures.functions = ptx::parsePtxasInfo(l.infoLog);
+        orderLikeKernels(out.ltoFigures.functions, out.kernels);
         // nvJitLink prints constant bytes only for PTX input; the cubin has them for every link.
         ptx::setConstantBytes(l.cubin, out.ltoFigures.functions);
         if (wantsSass) {

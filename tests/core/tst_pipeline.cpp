@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <set>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "Mutate.h"
@@ -360,11 +361,13 @@ private slots:
         // The -verbose log by its figures, which are what the result keeps of it.
         const auto figures = ptx::parsePtxasInfo(cubin.infoLog);
         QCOMPARE(r->ltoFigures.functions.size(), figures.size());
-        for (size_t i = 0; i < figures.size(); ++i) {
-            QCOMPARE(r->ltoFigures.functions[i].function, figures[i].function);
-            QCOMPARE(r->ltoFigures.functions[i].registers, figures[i].registers);
-            QCOMPARE(r->ltoFigures.functions[i].spillStores, figures[i].spillStores);
-            QCOMPARE(r->ltoFigures.functions[i].stackFrame, figures[i].stackFrame);
+        // (in the kernels' order, not ptxas': kernelsAreListedInTheModulesOrderEverywhere)
+        for (const auto& f : figures) {
+            const auto* got = r->ltoFigures.find(f.function);
+            QVERIFY2(got, f.function.c_str());
+            QCOMPARE(got->registers, f.registers);
+            QCOMPARE(got->spillStores, f.spillStores);
+            QCOMPARE(got->stackFrame, f.stackFrame);
         }
     }
 
@@ -738,6 +741,48 @@ private slots:
         auto fourth = p.run(job);
         QVERIFY(fourth && !fourth->ptx.empty());  // which fails: __nv_sinf is then unresolved
         QVERIFY(!fourth->reusedProgram);
+    }
+
+    // Issue 26, item 14: two modules' kernels, each kept by LTO through its module's own
+    // @llvm.used (libNVVM merges them), are listed first, second in every table and figure list:
+    // the order of the modules, then of definition (ptxas lists them the other way round).
+    void kernelsAreListedInTheModulesOrderEverywhere() {
+        const auto module = [](const std::string& kernel, const char* value) {
+            return nvvm::Module{
+                kernel + ".ll",
+                fmt::format("target datalayout = \"{2}\"\ntarget triple = \"nvptx64-nvidia-cuda\"\n\n"
+                            "define void @{0}(float* %p) {{\n  store float {1}, float* %p\n  ret void\n}}\n\n"
+                            "@llvm.used = appending global [1 x i8*] [i8* bitcast (void (float*)* @{0} to i8*)], "
+                            "section \"llvm.metadata\"\n\n!nvvm.annotations = !{{!0}}\n"
+                            "!0 = !{{void (float*)* @{0}, !\"kernel\", i32 1}}\n!nvvmir.version = !{{!1}}\n"
+                            "!1 = !{{i32 2, i32 0}}\n",
+                            kernel, value, "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-"
+                                           "f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64")
+                ,
+                false};
+        };
+        pipeline::Pipeline p(test::realToolkit());
+        pipeline::Job job;
+        job.modules = {module("first", "1.0"), module("second", "2.0")};
+        job.options.arch = "compute_90";
+        job.outputs = pipeline::kPtx | pipeline::kLtoIr | pipeline::kLtoPtx | pipeline::kCubin | pipeline::kFigures;
+        auto r = p.run(job);
+        QVERIFY(r);
+        QVERIFY2(r->ok, r->nvvmLog.c_str());
+        const std::vector<std::string> order{"first", "second"};
+        std::vector<std::string> kernels, ptxFigures, ltoFigures, ptxRows, ltoRows;
+        for (const auto& k : r->kernels) kernels.push_back(k.name);
+        for (const auto& u : r->ptxFigures.functions) ptxFigures.push_back(u.function);
+        for (const auto& u : r->ltoFigures.functions)
+            if (u.isEntry) ltoFigures.push_back(u.function);
+        const auto s = pipeline::summarizeResult(*r);
+        for (const auto& row : s.ptx.figures.rows) ptxRows.push_back(row.front());
+        for (const auto& row : s.lto.figures.rows) ltoRows.push_back(row.front());
+        QCOMPARE(kernels, order);
+        QCOMPARE(ptxFigures, order);
+        QCOMPARE(ltoFigures, order);
+        QCOMPARE(ptxRows, order);
+        QCOMPARE(ltoRows, order);
     }
 
     void libdeviceFunctionsAreListed() {
