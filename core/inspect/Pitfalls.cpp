@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -413,6 +414,31 @@ std::vector<nvvm::Diagnostic> unresolvedLibdeviceCalls(const std::vector<nvvm::M
 std::vector<nvvm::Diagnostic> unannotatedKernels(const std::vector<nvvm::Module>& modules, bool ptxHasEntry) {
     std::vector<nvvm::Diagnostic> out;
     if (ptxHasEntry) return out;
+    // Every `@name(` written outside a define or declare line, in any text module: read once, so
+    // that the check is linear in the modules (4,093 modules took 6.7 s when each function
+    // searched every module for its calls).
+    std::unordered_set<std::string> called;
+    for (const auto& other : modules) {
+        if (other.isBitcode()) continue;
+        for (auto l : splitLines(other.bytes)) {
+            const auto code = trim(l);
+            if (startsWith(code, "define ") || startsWith(code, "declare ")) continue;
+            for (size_t at = code.find('@'); at != std::string_view::npos; at = code.find('@', at + 1)) {
+                size_t end = at + 1;
+                if (end < code.size() && code[end] == '"') {
+                    end = code.find('"', end + 1);
+                    if (end == std::string_view::npos) break;
+                    ++end;
+                } else {
+                    while (end < code.size() && (std::isalnum(static_cast<unsigned char>(code[end])) ||
+                                                 code[end] == '_' || code[end] == '.' || code[end] == '$' ||
+                                                 code[end] == '-'))
+                        ++end;
+                }
+                if (end < code.size() && code[end] == '(') called.emplace(code.substr(at, end + 1 - at));
+            }
+        }
+    }
     for (const auto& m : modules) {
         if (m.isBitcode()) continue;
         const auto lines = splitLines(m.bytes);
@@ -422,17 +448,7 @@ std::vector<nvvm::Diagnostic> unannotatedKernels(const std::vector<nvvm::Module>
             const auto header = lines[f.line - 1];
             if (contains(header, " internal ") || contains(header, " private ")) continue;
             // A function some module calls is a device function, not a kernel.
-            const std::string called = symbolRef(f.name) + "(";
-            bool isCalled = false;
-            for (const auto& other : modules) {
-                if (other.isBitcode()) continue;
-                for (auto l : splitLines(other.bytes)) {
-                    const auto code = trim(l);
-                    if (!startsWith(code, "define ") && !startsWith(code, "declare ") && contains(code, called))
-                        isCalled = true;
-                }
-            }
-            if (isCalled) continue;
+            if (called.count(symbolRef(f.name) + "(")) continue;
             const bool opaque = nvvm::usesOpaquePointers(m.bytes);
             const std::string entry =
                 opaque ? "ptr " + symbolRef(f.name)

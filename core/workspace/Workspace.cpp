@@ -336,6 +336,10 @@ std::optional<Error> readNamedList(const json& doc, const Reader& r, const char*
     if (it == doc.end()) return std::nullopt;
     const auto pointer = child("", key);
     if (!it->is_array()) return r.error(pointer, expected("an array", *it));
+    // Each name to the index that has it: one lookup per entry (80,000 variants took 47.9 s
+    // when each name was compared with every earlier one).
+    std::unordered_map<std::string, size_t> named;
+    for (size_t k = 0; k < out.size(); ++k) named.emplace(out[k].name, k);
     for (size_t i = 0; i < it->size(); ++i) {
         const auto& o = (*it)[i];
         const auto p = child(pointer, i);
@@ -344,11 +348,9 @@ std::optional<Error> readNamedList(const json& doc, const Reader& r, const char*
         if (auto e = readString(o, "name", p, r, one.name)) return e;
         if (support::trim(one.name).empty())
             return r.error(child(p, "name"), "missing or empty; give it a name");
-        for (size_t k = 0; k < out.size(); ++k)
-            if (out[k].name == one.name)
-                return r.error(child(p, "name"),
-                               fmt::format("\"{}\" is already the name of {}/{}; give each its own",
-                                           one.name, pointer, k));
+        if (const auto [at, fresh] = named.emplace(one.name, out.size()); !fresh)
+            return r.error(child(p, "name"), fmt::format("\"{}\" is already the name of {}/{}; give each its own",
+                                                         one.name, pointer, at->second));
         if (auto e = readOne(o, p, one)) return e;
         out.push_back(std::move(one));
     }

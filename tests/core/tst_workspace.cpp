@@ -87,6 +87,7 @@ private slots:
     void controlCharactersInModuleNamesAreRefused_data();
     void controlCharactersInModuleNamesAreRefused();
     void manyModulesLoadInLinearTime();
+    void manyVariantsLoadInLinearTime();
     void pinsAndVariantsSurviveSaveAndReopen();
     void pinsAndVariantsAreChecked_data();
     void pinsAndVariantsAreChecked();
@@ -817,6 +818,46 @@ void TestWorkspace::base64BadInput() {
     const QString m = qs(r.error().message);
     QVERIFY2(m.startsWith("invalid base64: "), qPrintable(m));
     QVERIFY2(m.contains(what), qPrintable(m));
+}
+
+// 80,000 variants took 47.9 s to load (issue 27: each variant's name was compared with every
+// earlier one's); pins are read by the same code. As for modules: 8 times the variants may take
+// at most 30 times as long.
+void TestWorkspace::manyVariantsLoadInLinearTime() {
+    auto documentOf = [](size_t n) {
+        nlohmann::json variants = nlohmann::json::array();
+        for (size_t i = 0; i < n; ++i) variants.push_back({{"name", fmt::format("variant {}", i)}, {"options", {{"opt", 0}}}});
+        return nlohmann::json{{"format", "nvvm-playground-workspace"},
+                              {"version", 2},
+                              {"modules", nlohmann::json::array()},
+                              {"variants", variants}}
+            .dump();
+    };
+    auto secondsToLoad = [](const std::string& doc, size_t n, int rounds) {
+        double best = 1e9;
+        for (int round = 0; round < rounds; ++round) {
+            const auto start = std::chrono::steady_clock::now();
+            auto r = workspace::parseWorkspace(doc, "many.nvpg");
+            const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+            if (!r.ok()) qFatal("%s", r.error().message.c_str());
+            if (r->variants.size() != n) qFatal("read %zu variants of %zu", r->variants.size(), n);
+            best = std::min(best, took.count());
+        }
+        return best;
+    };
+    const double small = secondsToLoad(documentOf(5000), 5000, 3);
+    const double large = secondsToLoad(documentOf(40000), 40000, 2);
+    qInfo("5,000 variants: %.4f s; 40,000 variants: %.4f s (%.1fx)", small, large, large / small);
+    QVERIFY2(large < 30 * std::max(small, 1e-3),
+             qPrintable(QString("40,000 variants took %1x as long as 5,000").arg(large / small)));
+    // Two of one name are still refused, naming the first.
+    const auto twice = workspace::parseWorkspace(
+        R"({"format": "nvvm-playground-workspace", "version": 2, "modules": [], "variants": [{"name": "a"}, {"name": "b"}, {"name": "a"}]})",
+        "twice.nvpg");
+    QVERIFY(!twice.ok());
+    QVERIFY2(twice.error().message.find("/variants/2/name") != std::string::npos &&
+                 twice.error().message.find("already the name of /variants/0") != std::string::npos,
+             twice.error().message.c_str());
 }
 
 // Pins (a result kept to compare with) and variants (another option set, maybe another toolkit)
