@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "inspect/SassView.h"
 #include "support/Files.h"
 #include "support/Process.h"
 #include "support/Stopwatch.h"
@@ -46,21 +47,14 @@ bool readMark(std::string_view text, std::string& file, int& line) {
     return true;
 }
 
-// "/*0070*/   IMAD R5, R7, R7, RZ ;" -> "IMAD R5, R7, R7, RZ"
+// "/*0070*/   IMAD R5, R7, R7, RZ ;" -> "IMAD R5, R7, R7, RZ": no offset, control codes or comments.
 bool readInstruction(std::string_view text, std::string& code) {
-    if (!support::startsWith(text, "/*")) return false;
-    const auto close = text.find("*/");
-    if (close == std::string_view::npos || close < 3) return false;
-    for (char c : text.substr(2, close - 2))
-        if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
-    text.remove_prefix(close + 2);
-    // A trailing comment (-hex's "/* 0x… */", or "//") is not the instruction.
-    if (const auto comment = text.find("/*"); comment != std::string_view::npos) text = text.substr(0, comment);
-    if (const auto comment = text.find("//"); comment != std::string_view::npos) text = text.substr(0, comment);
-    text = support::trim(text);
-    if (!text.empty() && text.back() == ';') text = support::trim(text.substr(0, text.size() - 1));
-    if (text.empty()) return false;
-    code = std::string(text);
+    const auto row = splitSassRow(text);
+    if (row.kind != SassRow::Kind::Instruction) return false;
+    std::string_view c = row.instruction;
+    if (!c.empty() && c.back() == ';') c = support::trim(c.substr(0, c.size() - 1));
+    if (c.empty()) return false;
+    code = std::string(c);
     return true;
 }
 

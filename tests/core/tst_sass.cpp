@@ -11,9 +11,12 @@
 
 #include "TestSupport.h"
 #include "inspect/Sass.h"
+#include "inspect/SassView.h"
 #include "nvvm/Program.h"
 #include "pipeline/Pipeline.h"
 #include "ptx/Ptxas.h"
+#include "support/Files.h"
+#include "support/Process.h"
 #include "support/Text.h"
 
 using namespace nvpg;
@@ -229,6 +232,106 @@ private slots:
         const auto shorter = inspect::mapSass(plainText, cut, modules);
         QVERIFY(!shorter.available());
         QVERIFY2(shorter.unavailable.find(" instructions vs ") != std::string::npos, shorter.unavailable.c_str());
+    }
+
+    // The SASS pane's compact view of a real listing: every instruction row shows its instruction
+    // from the first column, its offset beside it (the margin), and the view's lines lead back to
+    // the listing's; nvdisasm's indentation and encodings are gone, labels and directives stay.
+    void compactViewShowsEachInstructionFromTheFirstColumn() {
+        NEED_NVDISASM(nvdisasm);
+        const auto& [plainText, twinText] = fixtureListings(nvdisasm, test::irFixture(kFixture));
+        const auto listing = inspect::readSass(plainText);
+        const auto listingLines = support::splitLines(plainText);
+        const auto view = inspect::compactSass(plainText);
+        const auto shown = support::splitLines(view.text);
+        QCOMPARE(shown.size(), view.listingLines.size());
+        QCOMPARE(view.offsets.size(), view.listingLines.size());
+        QCOMPARE(view.shownOf.size(), listingLines.size());
+        for (const auto& in : listing.instructions) {
+            const int at = view.shownLine(in.line);
+            QVERIFY2(at >= 1, qPrintable(QString("listing line %1 is not shown").arg(in.line)));
+            const std::string_view text = shown[size_t(at - 1)];
+            QCOMPARE(view.listingLines[size_t(at - 1)], in.line);
+            // "@P0 EXIT ;", "IMAD.WIDE R2, R0, R5, c[0x0][0x210] ;": the code with its ';', nothing before.
+            QCOMPARE(std::string(support::trim(text.substr(0, text.size() - 1))), in.code);
+            QVERIFY2(text.back() == ';' && !std::isspace(static_cast<unsigned char>(text[0])), std::string(text).c_str());
+            // The offset is the listing's "/*0070*/".
+            const auto raw = support::trim(listingLines[size_t(in.line - 1)]);
+            QCOMPARE("/*" + view.offsets[size_t(at - 1)] + "*/", std::string(raw.substr(0, raw.find("*/") + 2)));
+        }
+        // Only instruction rows have an offset, and every shown line starts where a reader looks.
+        size_t withOffset = 0;
+        for (size_t i = 0; i < shown.size(); ++i) {
+            withOffset += view.offsets[i].empty() ? 0 : 1;
+            QVERIFY2(shown[i].empty() || !std::isspace(static_cast<unsigned char>(shown[i][0])), std::string(shown[i]).c_str());
+        }
+        QCOMPARE(withOffset, listing.instructions.size());
+        QVERIFY(view.text.find(".text.saxpy:") != std::string::npos);  // the kernel's label
+        QVERIFY(view.text.find("\n.type saxpy,@function\n") != std::string::npos);
+        QVERIFY(shown.size() < listingLines.size());  // the listing's runs of blank lines are one
+    }
+
+    // nvdisasm -hex writes each instruction's encoding beside it and its second word on a line
+    // of its own: the compact view shows neither, and the same instructions.
+    void compactViewLeavesEncodingsAndControlCodesOut() {
+        NEED_NVDISASM(nvdisasm);
+        const auto cubin = cubinOf(compilePtx(test::irFixture(kFixture), false), false);
+        QTemporaryDir dir;
+        const auto path = fs::path(dir.path().toStdString()) / "p.cubin";
+        QVERIFY(support::writeFileAtomic(path, cubin));
+        const auto hex = support::runProcess({nvdisasm.string(), "-c", "-hex", path.string()}, size_t(64) << 20);
+        QCOMPARE(hex.status, 0);
+        QVERIFY(hex.output.find("/* 0x") != std::string::npos);
+        const auto plain = inspect::disassemble(nvdisasm, cubin, false);
+        QVERIFY(plain.ok);
+        const auto hexView = inspect::compactSass(hex.output);
+        QCOMPARE(QString::fromStdString(hexView.text), QString::fromStdString(inspect::compactSass(plain.text).text));
+        QVERIFY(hexView.text.find("/* 0x") == std::string::npos);
+        // An encoding's second line is shown with its instruction: it leads to the row above.
+        const auto lines = support::splitLines(hex.output);
+        for (size_t i = 1; i < lines.size(); ++i)
+            if (inspect::splitSassRow(lines[i]).kind == inspect::SassRow::Kind::Detail &&
+                inspect::splitSassRow(lines[i - 1]).kind == inspect::SassRow::Kind::Instruction)
+                QCOMPARE(hexView.shownLine(int(i) + 1), hexView.shownLine(int(i)));
+        // Control codes among the operands are details, not the instruction.
+        const auto row = inspect::splitSassRow("        /*0040*/   @!P0 LDG.E R5, desc[UR4][R8.64] &wr=0x2 ?trans1 ;  /* 0x0000000408057981 */");
+        QCOMPARE(row.kind, inspect::SassRow::Kind::Instruction);
+        QCOMPARE(row.offset, std::string("0040"));
+        QCOMPARE(row.instruction, std::string("@!P0 LDG.E R5, desc[UR4][R8.64] ;"));
+        QCOMPARE(row.details, std::string("&wr=0x2 ?trans1 /* 0x0000000408057981 */"));
+    }
+
+    // A line map selection lands on the same instruction in the view as in the listing.
+    void mapThroughTheViewMarksTheSameInstructions() {
+        NEED_NVDISASM(nvdisasm);
+        const auto module = test::irFixture(kFixture);
+        const auto& [plainText, twinText] = fixtureListings(nvdisasm, module);
+        const std::vector<inspect::MappedModule> modules = {{kFixture, "", instructionLines(module.bytes)}};
+        const auto map = inspect::mapSass(plainText, twinText, modules);
+        QVERIFY2(map.available(), map.unavailable.c_str());
+        const auto view = inspect::compactSass(plainText);
+        const auto shownMap = inspect::mapThroughView(map, view, modules);
+        QVERIFY(shownMap.available());
+        QCOMPARE(shownMap.origin.size(), view.listingLines.size());
+        const auto listing = support::splitLines(plainText);
+        const auto shown = support::splitLines(view.text);
+        QCOMPARE(shownMap.lines.size(), map.lines.size());
+        int compared = 0;
+        for (const auto& l : map.lines) {
+            std::vector<std::string> inListing, inView;
+            for (const auto& r : l.ranges)
+                for (int line = r.first; line <= r.last; ++line)
+                    inListing.push_back(inspect::splitSassRow(listing[size_t(line - 1)]).instruction);
+            for (const auto& r : shownMap.rangesOf(kFixture, l.line))
+                for (int line = r.first; line <= r.last; ++line) inView.push_back(std::string(shown[size_t(line - 1)]));
+            QCOMPARE(inView, inListing);
+            compared += int(inView.size());
+        }
+        QVERIFY(compared >= 4);
+        // Not available stays not available, with its reason.
+        inspect::OutputMap none;
+        none.unavailable = "differs";
+        QCOMPARE(inspect::mapThroughView(none, view, modules).unavailable, std::string("differs"));
     }
 
     void disassembleSaysWhatFailedAndLeavesNothingBehind() {

@@ -1,7 +1,8 @@
 // Real IR on real screens (ctest runs this suite on offscreen screens of 1280x720 and 1600x1000):
 // numba's 300-character kernel symbols never widen the window past the screen through a
 // compile, a pin, a variant and a run; names are shown demangled, cut to fit, with the symbol in
-// the tooltip and View > Raw Symbol Names for the symbols themselves.
+// the tooltip and View > Raw Symbol Names for the symbols themselves; the SASS pane shows
+// opcodes, not nvdisasm's offsets and indentation, with the listing one toggle away.
 #include <QtTest>
 
 #include <regex>
@@ -21,6 +22,8 @@
 #include "compile/CompileController.h"
 #include "document/WorkspaceDocument.h"
 #include "editor/EditorArea.h"
+#include "inspect/Sass.h"
+#include "inspect/SassView.h"
 #include "output/LineMapLinks.h"
 #include "output/OutputView.h"
 #include "output/SymbolNames.h"
@@ -71,6 +74,14 @@ bool compileAndWait(MainWindow& w) {
     QSignalSpy shown(w.controller(), &CompileController::replyShown);
     w.controller()->compileNow();
     return shown.wait(120000);
+}
+
+// Scintilla's text of margin line `line` (the SASS pane's offsets).
+QString marginText(QsciScintilla* e, int line) {
+    const long n = e->SendScintilla(QsciScintillaBase::SCI_MARGINGETTEXT, (unsigned long)line, long(0));
+    QByteArray text(int(n) + 1, '\0');
+    e->SendScintilla(QsciScintillaBase::SCI_MARGINGETTEXT, (unsigned long)line, static_cast<void*>(text.data()));
+    return QString::fromUtf8(text.constData());
 }
 
 QAction* viewAction(MainWindow& w, const QString& objectName) {
@@ -151,14 +162,17 @@ private slots:
             }
         };
         check("opening");
+        if (QTest::currentTestFailed()) return;
         QVERIFY(w->openWorkspace(path_));
         QVERIFY(compileAndWait(*w));
         QVERIFY(!w->output()->ptxText().isEmpty());
         check("compile");
+        if (QTest::currentTestFailed()) return;
 
         QVERIFY(w->pinResult("long"));
         QTRY_VERIFY_WITH_TIMEOUT(w->compare()->comparison(), 60000);
         check("pin");
+        if (QTest::currentTestFailed()) return;
 
         workspace::Variant v;
         v.name = "ftz";
@@ -168,6 +182,7 @@ private slots:
         w->compare()->setSides(ComparePanel::pinSide("long"), ComparePanel::variantSide("ftz"));
         QTRY_VERIFY_WITH_TIMEOUT(w->compare()->comparison() && !w->compare()->compiling(), 120000);
         check("variant");
+        if (QTest::currentTestFailed()) return;
 
         // A run: this machine has no GPU, so the engine's run fails saying so; the Runs dock
         // shows the failure, with the kernel's name, without widening anything.
@@ -224,6 +239,97 @@ private slots:
         QVERIFY(table->fontMetrics().horizontalAdvance(cell) <= room);
     }
 
+    // The SASS pane at this screen's size: each instruction row starts with its opcode (or its
+    // predicate) at the pane's left edge, the offset beside it in the margin; the toggle shows
+    // nvdisasm's listing as it is; a line map selection marks the same instructions as in the
+    // listing. nvdisasm comes from the pip wheel that ctest's nvdisasm_wheel fetches.
+    void sassPaneShowsOpcodesFromItsFirstColumn() {
+        auto w = openCompiled();
+        auto* out = w->output();
+        // The SASS comes after the PTX: "Disassembling the cubin (nvdisasm)…" meanwhile.
+        QTRY_VERIFY_WITH_TIMEOUT(!out->sassText().isEmpty() ||
+                                     (!out->sassNotice().isEmpty() && !out->sassNotice().startsWith("Disassembling")),
+                                 120000);
+        if (out->sassText().isEmpty()) {
+            if (qEnvironmentVariableIsEmpty("NVPG_TEST_PYTHON")) QSKIP(qPrintable(out->sassNotice()));
+            QFAIL(qPrintable(out->sassNotice()));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(w->lineMapLinks()->map(), 120000);
+        out->showSassTab(true);
+        QTest::qWait(50);
+        auto* e = out->sassEditor();
+        QCOMPARE(out->sassText().toStdString(), out->result()->sass);  // the listing, byte for byte
+        const auto view = out->sassView();
+        QVERIFY(view);
+        const auto listing = support::splitLines(out->result()->sass);
+        // Scroll to the kernel's first instructions, as a person reading it would.
+        int firstRow = 0;
+        while (firstRow < e->lines() && marginText(e, firstRow).trimmed().isEmpty()) ++firstRow;
+        QVERIFY(firstRow < e->lines());
+        e->setFirstVisibleLine(std::max(0, firstRow - 2));
+        const int width = e->viewport()->width();
+        const long onScreen = e->SendScintilla(QsciScintillaBase::SCI_LINESONSCREEN);
+        int rows = 0;
+        for (int line = e->firstVisibleLine(); line < e->firstVisibleLine() + onScreen && line < e->lines(); ++line) {
+            const QString offset = marginText(e, line).trimmed();
+            if (offset.isEmpty()) continue;
+            ++rows;
+            const QString text = e->text(line);
+            QVERIFY2(!text.front().isSpace() && !text.startsWith("/*"), qPrintable(text));
+            // The opcode (after a predicate) ends inside the pane.
+            const int words = text.startsWith('@') ? 2 : 1;
+            int end = 0;
+            for (int i = 0; i < words; ++i) end = int(text.indexOf(' ', end + (i ? 1 : 0)));
+            const long pos = e->positionFromLineIndex(line, end < 0 ? int(text.size()) : end);
+            const long x = e->SendScintilla(QsciScintillaBase::SCI_POINTXFROMPOSITION, 0ul, pos);
+            QVERIFY2(x > 0 && x < width, qPrintable(QString("%1 ends at x %2 of %3").arg(text.trimmed()).arg(x).arg(width)));
+            // The margin has the listing's offset of that instruction.
+            const int listed = view->listingLines[size_t(line)];
+            QVERIFY(support::trim(listing[size_t(listed - 1)]).rfind("/*" + offset.toStdString() + "*/", 0) == 0);
+        }
+        QVERIFY2(rows >= 5, qPrintable(QString("%1 instruction rows on screen").arg(rows)));
+
+        // A line map selection marks the same instructions as the listing's lines of that IR line.
+        const auto map = w->lineMapLinks()->map();
+        QVERIFY2(map->sass.available(), map->sass.unavailable.c_str());
+        QVERIFY(!map->sass.lines.empty());
+        int compared = 0;
+        for (const auto& l : map->sass.lines) {
+            w->lineMapLinks()->focusIrLine(QString::fromStdString(l.module), l.line);
+            QStringList marked, expected;
+            for (int shown : LineMapLinks::focusedLines(e)) marked << e->text(shown - 1).trimmed();
+            for (const auto& r : l.ranges)
+                for (int at = r.first; at <= r.last; ++at)
+                    expected << QString::fromStdString(inspect::splitSassRow(listing[size_t(at - 1)]).instruction);
+            QCOMPARE(marked, expected);
+            compared += int(marked.size());
+        }
+        QVERIFY(compared > 5);
+
+        // The toggle: nvdisasm's listing as it is, offsets and indentation in the text.
+        QVERIFY(out->sassRawAction()->isCheckable());
+        out->sassRawAction()->trigger();
+        QCOMPARE(out->sassShownText(), out->sassText());
+        QVERIFY(marginText(e, firstRow).trimmed().isEmpty());
+        QVERIFY(!LineMapLinks::bandedLines(e).empty());  // the map's colours follow the text shown
+        out->sassRawAction()->trigger();
+        QCOMPARE(out->sassShownText().toStdString(), view->text);
+    }
+
+    // PTX is tab-indented: the panes show a tab narrower than 8 columns, and the text as it is.
+    void ptxPanesShowNarrowTabsOfThePlainText() {
+        auto w = openCompiled();
+        auto* e = w->output()->ptxEditor();
+        QCOMPARE(w->output()->ptxText().toStdString(), w->output()->result()->ptx);
+        const int line = test::lineContaining(e, "\tret;");
+        QVERIFY(line >= 0);
+        QVERIFY(e->text(line).startsWith('\t'));
+        const long start = e->positionFromLineIndex(line, 0), afterTab = e->positionFromLineIndex(line, 1);
+        const long indent = e->SendScintilla(QsciScintillaBase::SCI_POINTXFROMPOSITION, 0ul, afterTab) -
+                            e->SendScintilla(QsciScintillaBase::SCI_POINTXFROMPOSITION, 0ul, start);
+        const int space = int(e->SendScintilla(QsciScintillaBase::SCI_TEXTWIDTH, QsciScintillaBase::STYLE_DEFAULT, " "));
+        QVERIFY2(indent > 0 && indent <= 4 * space, qPrintable(QString("a tab is %1 px, a space %2").arg(indent).arg(space)));
+    }
 };
 
 QTEST_MAIN(TestScreens)

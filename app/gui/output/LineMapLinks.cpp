@@ -114,6 +114,12 @@ qint64 key(int module, int line) {
 LineMapLinks::LineMapLinks(EditorArea* editors, OutputView* output, WorkspaceDocument* document, QObject* parent)
     : QObject(parent), editors_(editors), output_(output), document_(document) {
     for (auto o : inspect::kMappedOutputs) attachOutput(o);
+    connect(output_, &OutputView::sassDisplayChanged, this, [this] {
+        auto* e = output_->outputEditor(MappedOutput::Sass);
+        deleteMarkers(e, kBandMarker, kFocusMarker);
+        viewSass();
+        if (map_ && enabled_) paintOutput(MappedOutput::Sass);
+    });
     connect(editors_, &EditorArea::editorMade, this, [this](int module) { attachEditor(module); });
 }
 
@@ -217,7 +223,7 @@ void LineMapLinks::focusIrLine(const QString& module, int line, QsciScintilla* s
     clearFocus();
     const std::string name = module.toStdString();
     for (auto o : inspect::kMappedOutputs) {
-        const auto& om = map_->output(o);
+        const auto& om = outputMap(o);
         auto* e = output_->outputEditor(o);
         if (!om.available() || int(om.origin.size()) > e->lines()) continue;
         const auto ranges = om.rangesOf(name, line);
@@ -250,7 +256,7 @@ void LineMapLinks::showIrLine(const QString& module, int line) {
 
 void LineMapLinks::focusOutputLine(MappedOutput output, int line) {
     if (!map_ || !enabled_) return;
-    const auto origin = map_->output(output).originOf(line);
+    const auto origin = outputMap(output).originOf(line);
     if (origin.module < 0 || origin.module >= int(map_->modules.size())) {
         clearFocus();
         return;
@@ -273,7 +279,7 @@ QString LineMapLinks::hoverText(QsciScintilla* e, int line) const {
     for (auto o : inspect::kMappedOutputs)
         if (output_->outputEditor(o) == e) {
             isOutput = true;
-            const auto origin = map_->output(o).originOf(line);
+            const auto origin = outputMap(o).originOf(line);
             if (origin.module < 0 || origin.module >= int(map_->modules.size())) return {};
             module = map_->modules[size_t(origin.module)].name;
             irLine = origin.line;
@@ -349,6 +355,7 @@ void LineMapLinks::setMap(std::shared_ptr<const inspect::LineMap> map) {
         return;
     }
     map_ = std::move(map);
+    viewSass();
     if (map_) {
         // Colours by IR line, in line order per module: neighbouring lines differ.
         for (int m = 0; m < int(map_->modules.size()); ++m) {
@@ -366,18 +373,33 @@ void LineMapLinks::setMap(std::shared_ptr<const inspect::LineMap> map) {
 }
 
 void LineMapLinks::paintOutputs() {
-    for (auto o : inspect::kMappedOutputs) {
-        const auto& om = map_->output(o);
-        auto* e = output_->outputEditor(o);
-        // A map of other text than the pane's (never expected): no colours rather than wrong ones.
-        if (!om.available() || int(om.origin.size()) > e->lines()) continue;
-        for (int l = 0; l < int(om.origin.size()); ++l) {
-            const auto& origin = om.origin[size_t(l)];
-            if (origin.module < 0) continue;
-            const auto it = colours_.constFind(key(origin.module, origin.line));
-            if (it != colours_.constEnd()) addMarker(e, l, kBandMarker + *it);
-        }
+    for (auto o : inspect::kMappedOutputs) paintOutput(o);
+}
+
+void LineMapLinks::paintOutput(MappedOutput o) {
+    const auto& om = outputMap(o);
+    auto* e = output_->outputEditor(o);
+    // A map of other text than the pane's (never expected): no colours rather than wrong ones.
+    if (!om.available() || int(om.origin.size()) > e->lines()) return;
+    for (int l = 0; l < int(om.origin.size()); ++l) {
+        const auto& origin = om.origin[size_t(l)];
+        if (origin.module < 0) continue;
+        const auto it = colours_.constFind(key(origin.module, origin.line));
+        if (it != colours_.constEnd()) addMarker(e, l, kBandMarker + *it);
     }
+}
+
+const inspect::OutputMap& LineMapLinks::outputMap(MappedOutput o) const {
+    if (o == MappedOutput::Sass && sassShown_) return *sassShown_;
+    return map_->output(o);
+}
+
+void LineMapLinks::viewSass() {
+    sassShown_.reset();
+    if (!map_ || !map_->sass.available()) return;
+    // The SASS pane shows nvdisasm's listing compact: the map's lines are the listing's.
+    if (const auto view = output_->sassView())
+        sassShown_ = std::make_shared<const inspect::OutputMap>(inspect::mapThroughView(map_->sass, *view, map_->modules));
 }
 
 void LineMapLinks::paintEditor(int module) {

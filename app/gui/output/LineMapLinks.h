@@ -80,6 +80,10 @@ private:
     void clearFocus();
     void paintEditor(int module);
     void paintOutputs();
+    void paintOutput(inspect::MappedOutput output);
+    // An output's map in its pane's numbering: the SASS pane's compact view has its own (viewSass).
+    const inspect::OutputMap& outputMap(inspect::MappedOutput output) const;
+    void viewSass();
     void updateNotes();
     // The map's module of a document module, and the offset of its map lines in its editor
     // (a bitcode view's header line); -1 when the editor does not show the mapped text.
@@ -90,6 +94,7 @@ private:
     OutputView* output_;
     WorkspaceDocument* document_;
     std::shared_ptr<const inspect::LineMap> map_;
+    std::shared_ptr<const inspect::OutputMap> sassShown_;  // map_'s SASS map through the pane's view
     QHash<qint64, int> colours_;  // (map module << 32 | line) -> palette index
     bool enabled_ = true;
     bool mapping_ = false;

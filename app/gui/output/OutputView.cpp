@@ -17,6 +17,7 @@
 #include <QMessageBox>
 #include <QRegularExpression>
 #include <QSaveFile>
+#include <QSettings>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -33,6 +34,7 @@
 #include "editor/PtxLexer.h"
 #include "output/Pane.h"
 #include "output/SymbolNames.h"
+#include "inspect/SassView.h"
 #include "pipeline/Summary.h"
 #include "support/Diff.h"
 #include "support/Text.h"
@@ -300,6 +302,24 @@ OutputView::OutputView(QWidget* parent) : QWidget(parent) {
     rightTabs_->addTab(addPane(QStringLiteral("sass"), sassHeader_, sassStack_, sassNotice_, sassEdit_,
                                sassFiguresCaption_, sassFigures_, mapNotes_[2], nullptr, rightTabs_),
                        tr("SASS"));
+    sassEdit_->setMarginType(1, QsciScintilla::TextMarginRightJustified);
+    sassEdit_->setMarginMarkerMask(1, 0);
+    sassRawAction_ = new QAction(tr("n&vdisasm Listing"), this);
+    sassRawAction_->setObjectName(QStringLiteral("rawSass"));
+    sassRawAction_->setCheckable(true);
+    sassRawAction_->setToolTip(
+        tr("Show the SASS as nvdisasm printed it: offsets, its indentation, encodings and comments in the text"));
+    sassRaw_ = QSettings().value(QStringLiteral("view/rawSass"), false).toBool();
+    sassRawAction_->setChecked(sassRaw_);
+    connect(sassRawAction_, &QAction::toggled, this, &OutputView::setSassRaw);
+    auto* rawButton = new QToolButton(rightTabs_);
+    rawButton->setObjectName(QStringLiteral("rawSassButton"));
+    rawButton->setDefaultAction(sassRawAction_);
+    rawButton->setAutoRaise(true);
+    rightTabs_->setCornerWidget(rawButton, Qt::TopRightCorner);
+    connect(rightTabs_, &QTabWidget::currentChanged, rawButton,
+            [this, rawButton](int index) { rawButton->setVisible(rightTabs_->widget(index) == sassStack_->parentWidget()); });
+    rawButton->setVisible(false);
     splitter_->addWidget(rightTabs_);
     pages_->addWidget(splitter_);
     HoverDocs::install(ptxEdit_, inspect::DocContext::Ptx);
@@ -440,7 +460,7 @@ void OutputView::showResult(const std::shared_ptr<const pipeline::CompileResult>
     }
     setPaneText(ltoEdit_, fromStd(r.linkedPtx));
     updateLtoPane();
-    setPaneText(sassEdit_, fromStd(r.sass));
+    showSassText(r.sass);
     updateActions();
     if (diffMode()) refreshDiff();
 }
@@ -449,8 +469,8 @@ void OutputView::showLate(const std::shared_ptr<const pipeline::CompileResult>& 
     // The same compile as on screen, with its SASS: only the SASS pane and what exports change.
     if (!result || !result_) return;
     result_ = result;
-    setPaneText(sassEdit_, fromStd(result_->sass));
     summary_ = summarize(*result_, ltoUnavailable_);
+    showSassText(result_->sass);
     updateHeaders();
     updateActions();
 }
@@ -467,7 +487,7 @@ void OutputView::clear() {
     showBanner({});
     setPaneText(ptxEdit_, {});
     setPaneText(ltoEdit_, {});
-    setPaneText(sassEdit_, {});
+    showSassText({});
     setPaneText(diffEdit_, {});
     for (auto* note : mapNotes_) note->hide();
     ptxStack_->setCurrentWidget(ptxEdit_);
@@ -507,7 +527,51 @@ QString OutputView::ltoHeader() const {
     return ltoHeader_->text();
 }
 QString OutputView::sassText() const {
+    return fromStd(sassListing_);
+}
+QString OutputView::sassShownText() const {
     return sassEdit_->text();
+}
+
+void OutputView::setSassRaw(bool raw) {
+    {
+        const QSignalBlocker block(sassRawAction_);
+        sassRawAction_->setChecked(raw);
+    }
+    if (raw == sassRaw_) return;
+    sassRaw_ = raw;
+    QSettings().setValue(QStringLiteral("view/rawSass"), raw);
+    showSassText(std::string(sassListing_));
+}
+
+// The SASS pane shows nvdisasm's listing compact (inspect::compactSass: offsets in the margin,
+// no indentation or encodings) or, with sassRaw_, as nvdisasm printed it. Either way the
+// listing is what Export writes and sassText() gives.
+void OutputView::showSassText(const std::string& listing) {
+    sassListing_ = listing;
+    auto* e = sassEdit_;
+    if (sassRaw_ || listing.empty()) {
+        sassView_.reset();
+        e->clearMarginText();
+        e->setMarginWidth(1, 0);
+        setPaneText(e, fromStd(listing));
+    } else {
+        sassView_ = std::make_shared<const inspect::SassView>(inspect::compactSass(listing));
+        setPaneText(e, fromStd(sassView_->text));
+        e->clearMarginText();
+        size_t widest = 0;
+        for (size_t line = 0; line < sassView_->offsets.size(); ++line) {
+            const auto& offset = sassView_->offsets[line];
+            if (offset.empty()) continue;
+            widest = std::max(widest, offset.size());
+            // Right-justified, with a space before the instruction.
+            e->setMarginText(int(line), fromStd(offset) + QLatin1Char(' '), QsciScintillaBase::STYLE_LINENUMBER);
+        }
+        // The offset is the address people quote for SASS; the view's line numbers are nobody's.
+        e->setMarginWidth(0, 0);
+        e->setMarginWidth(1, QString(int(std::max<size_t>(widest, 4)) + 2, QLatin1Char('0')));
+    }
+    emit sassDisplayChanged();
 }
 QString OutputView::sassHeader() const {
     return sassHeader_->text();

@@ -8,6 +8,7 @@
 
 #include "compile/Engine.h"
 #include "inspect/LineMap.h"
+#include "inspect/SassView.h"
 #include "pipeline/OutputNames.h"
 #include "pipeline/Summary.h"
 
@@ -63,7 +64,16 @@ public:
     QString ltoText() const;
     QString ptxHeader() const;
     QString ltoHeader() const;
+    // nvdisasm's listing of the SASS pane (what Export writes), and the text the pane shows: the
+    // compact view (offsets in the margin) unless the nvdisasm listing toggle is on.
     QString sassText() const;
+    QString sassShownText() const;
+    // The compact view on screen, for mapping listing lines to shown ones; null while the pane
+    // shows the listing as it is.
+    std::shared_ptr<const inspect::SassView> sassView() const { return sassView_; }
+    void setSassRaw(bool raw);
+    bool sassRaw() const { return sassRaw_; }
+    QAction* sassRawAction() const { return sassRawAction_; }
     QString sassHeader() const;
     // Why the SASS pane has no text (no nvdisasm: how to get it); empty while it has text.
     QString sassNotice() const;
@@ -128,6 +138,8 @@ public slots:
 
 signals:
     void diffModeChanged(bool on);
+    // The SASS pane's text or its view changed (a new listing, the raw toggle).
+    void sassDisplayChanged();
     void exported(const QStringList& paths);
 
 private:
@@ -137,6 +149,7 @@ private:
     void updateHeaders();
     void updateLtoPane();
     void updateSassPane();
+    void showSassText(const std::string& listing);
     void updateFigures();
     void updateActions();
     void refreshDiff() const;
@@ -169,6 +182,10 @@ private:
     QStackedWidget* sassStack_ = nullptr;
     QLabel* sassNotice_ = nullptr;
     QsciScintilla* sassEdit_ = nullptr;
+    std::string sassListing_;
+    std::shared_ptr<const inspect::SassView> sassView_;
+    bool sassRaw_ = false;
+    QAction* sassRawAction_ = nullptr;
     QLabel* ptxFiguresCaption_ = nullptr;
     QLabel* ltoFiguresCaption_ = nullptr;
     QTableWidget* ptxFigures_ = nullptr;

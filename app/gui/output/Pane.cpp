@@ -41,7 +41,9 @@ QsciScintilla* makePane(QWidget* parent, QsciLexer* lexer, bool folding) {
     e->setUtf8(true);
     e->setReadOnly(true);
     e->setWrapMode(QsciScintilla::WrapNone);
-    e->setTabWidth(8);
+    // PTX is tab-indented (libNVVM's and nvJitLink's): at 8 columns a tab costs a projector's
+    // screen a tenth of a pane. Display only: the text keeps its tabs, copies and exports too.
+    e->setTabWidth(4);
     e->setCaretLineVisible(true);
     e->setMarginsFont(mono);
     e->setMarginType(0, QsciScintilla::NumberMargin);

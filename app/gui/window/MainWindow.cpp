@@ -676,6 +676,7 @@ void MainWindow::buildActions() {
     rawNames->setChecked(SymbolNames::instance()->raw());
     rawNames->setStatusTip(tr("Show kernel and function names as the PTX spells them, not demangled"));
     connect(rawNames, &QAction::toggled, SymbolNames::instance(), &SymbolNames::setRaw);
+    view->addAction(output_->sassRawAction());  // the SASS pane's toggle, also beside its tab
     view->addSeparator();
     // One zoom for every editor and output pane, for a projector (File > Settings sets the base).
     auto* zoomIn = view->addAction(tr("Zoom &In"), this, [this] {
