@@ -104,7 +104,7 @@ int runCompare(const CommonOptions& common, const CompareOptions& o) {
         if (!tk) return usage(fmt::format("side {}: {}", s.letter, tk.error().message));
         s.toolkit = *tk;
         if (o.emit == "sass" && !s.toolkit->nvdisasm())
-            return usage(fmt::format("side {}: --emit sass needs nvdisasm. {}", s.letter,
+            return usage(fmt::format("side {}: --emit sass: {}", s.letter,
                                      s.toolkit->nvdisasmReport().problem));
         s.job.outputs = outputsFor(o.emit, s.toolkit->nvdisasm() != nullptr);
         s.job.generation = 1;

@@ -317,7 +317,7 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
     if (!tk) return usage(tk.error().message);
     if (o.emit == "sass" && !o.verifyOnly && !(*tk)->nvdisasm()) {
         const auto& nvdisasm = (*tk)->nvdisasmReport();
-        return usage(fmt::format("--emit sass needs nvdisasm. {} Places tried:\n{}", nvdisasm.problem,
+        return usage(fmt::format("--emit sass: {} Places tried:\n{}", nvdisasm.problem,
                                  toolkit::formatTried(nvdisasm.tried)));
     }
     auto compiler = makeCompiler(common, *tk, !o.noCache);

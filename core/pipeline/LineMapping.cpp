@@ -165,7 +165,7 @@ void compileTwinOrThrow(const Job& job, const nvvm::Options& options, const tool
             else
                 out.sassProblem = "nvdisasm could not disassemble the line-annotated twin's cubin: " + d.error;
         } else {
-            out.sassProblem = fmt::format("no SASS: nvdisasm was not found ({})", tk.nvdisasmReport().problem);
+            out.sassProblem = tk.nvdisasmReport().problem;  // one sentence that says it all
         }
     }
 }

@@ -19,6 +19,13 @@ namespace nvpg::toolkit {
 
 namespace {
 
+// Which wheel fits which toolkit (PyPI, checked December 2026): nvidia-cuda-nvdisasm starts at
+// 13.2, with no 13.0, 13.1 or CUDA 12 release; 13.2.51's nvdisasm read CUDA 13.0's cubins here
+// (the SASS suites run on it).
+constexpr std::string_view kNvdisasmWheelReleases =
+    "(its releases start at 13.2, with none for 13.0, 13.1 or CUDA 12; 13.2's reads a CUDA 13.0 toolkit's "
+    "cubins: `pip install \"nvidia-cuda-nvdisasm==13.2.*\"`; with CUDA 12, use that toolkit's own nvdisasm)";
+
 // The last is CUDA 12's pip wheel (nvidia/cuda_nvcc), which has no soname link.
 const std::vector<std::string> kNvvmPaths = {"nvvm/lib64/libnvvm.so.4", "lib64/libnvvm.so.4",
                                              "lib/libnvvm.so.4", "nvvm/lib64/libnvvm.so"};
@@ -155,18 +162,20 @@ std::shared_ptr<Library> findLibrary(Locator& locator, const std::vector<std::st
     return nullptr;
 }
 
-// A tool of libNVVM's own toolkit: bin/<tool> above its lib/, lib64/ or nvvm/lib64/. One of
-// another release would give other code and figures.
+// A tool of libNVVM's own toolkit: <root>/bin/<tool>, where libNVVM is <root>/nvvm/lib64/ (a
+// standard toolkit) or <root>/lib64/ or <root>/lib/ (pip-wheel trees). One of another release
+// would give other code and figures. Only that place is "beside libNVVM": the folder above the
+// root (/usr/local/bin for /usr/local/cuda) is another toolkit's, or none.
 std::optional<fs::path> besideNvvm(const fs::path& nvvm, const std::string& tool, const Locator::Accept& accept,
                                    std::vector<Tried>& tried) {
-    auto dir = nvvm.parent_path();
-    for (int up = 0; up < 2; ++up, dir = dir.parent_path()) {
-        const auto beside = dir.parent_path() / "bin" / tool;
-        std::error_code ec;
-        std::string why = fs::is_regular_file(beside, ec) ? accept(beside) : "not found";
-        if (why.empty()) return beside;
-        tried.push_back({beside.string(), "beside libNVVM", std::move(why)});
-    }
+    const auto libDir = nvvm.parent_path();
+    auto root = libDir.parent_path();
+    if (root.filename() == "nvvm") root = root.parent_path();
+    const auto beside = root / "bin" / tool;
+    std::error_code ec;
+    std::string why = fs::is_regular_file(beside, ec) ? accept(beside) : "not found";
+    if (why.empty()) return beside;
+    tried.push_back({beside.string(), "beside libNVVM", std::move(why)});
     return std::nullopt;
 }
 
@@ -519,7 +528,12 @@ const LibraryReport& Toolkit::nvdisasmReport() const {
         // It must run: a wheel unpacked without its modes, or one for another machine, is skipped.
         const auto accept = [&](const fs::path& file) -> std::string {
             if (auto why = runnable(file); !why.empty()) return why;
-            auto ran = support::runProcess({file.string(), "--version"}, size_t(1) << 16);
+            auto ran = support::runProbe({file.string(), "--version"}, support::kProbeSeconds, size_t(1) << 16);
+            if (ran.timedOut)
+                return fmt::format("`{} --version` did not answer within {} s", file.filename().string(),
+                                   support::kProbeSeconds);
+            if (ran.tooLong)
+                return fmt::format("`{} --version` wrote more than 64 KiB", file.filename().string());
             if (ran.status != 0)
                 return fmt::format("`{} --version` failed: {}", file.filename().string(),
                                    support::trim(ran.output).empty() ? fmt::format("status {}", ran.status)
@@ -549,11 +563,14 @@ const LibraryReport& Toolkit::nvdisasmReport() const {
             report.via = hit->second;
         } else {
             report.version.clear();
-            report.problem = locator_->explicitOnly()
-                                 ? "nvdisasm not found in the chosen toolkit (only it is searched): no SASS can be "
-                                   "shown. Install that toolkit's nvdisasm (bin/nvdisasm), or choose a toolkit that has it."
-                                 : "nvdisasm not found: no SASS can be shown. Install the CUDA toolkit's nvdisasm, "
-                                   "or `pip install nvidia-cuda-nvdisasm`, or put nvdisasm on PATH.";
+            // One sentence, which front ends show as it is.
+            report.problem =
+                locator_->explicitOnly()
+                    ? "nvdisasm not found in the chosen toolkit (only it is searched), so there is no SASS: install "
+                      "that toolkit's nvdisasm (bin/nvdisasm), or choose a toolkit that has it."
+                    : std::string("nvdisasm not found, so there is no SASS: install the CUDA toolkit's nvdisasm "
+                                  "(bin/nvdisasm), put one on PATH, or `pip install nvidia-cuda-nvdisasm` ") +
+                          std::string(kNvdisasmWheelReleases) + ".";
         }
     });
     return nvdisasmReport_;

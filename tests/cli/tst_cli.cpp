@@ -145,7 +145,7 @@ private slots:
                                 example("src/saxpy/saxpy.ll")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.out.isEmpty());
-        QVERIFY2(r.err.contains("--emit sass needs nvdisasm"), r.err.constData());
+        QVERIFY2(r.err.contains("nvpg: --emit sass: nvdisasm not found in the chosen toolkit"), r.err.constData());
         QVERIFY(r.err.contains("nvdisasm not found in the chosen toolkit"));
         QVERIFY(r.err.contains(QByteArray::fromStdString((root / "bin/nvdisasm").string() + " (beside libNVVM): not found")));
         QVERIFY(r.err.contains("(via --cuda-path)"));

@@ -498,6 +498,16 @@ private slots:
         for (const char* how : {"install the CUDA toolkit's nvdisasm", "pip install nvidia-cuda-nvdisasm", "PATH"})
             QVERIFY2(lower(r.problem).find(lower(how)) != std::string::npos, r.problem.c_str());
         QVERIFY(triedPlace(r, (b / "env/bin/nvdisasm").string(), "beside libNVVM"));
+        // Issue 26, item 15: only libNVVM's own toolkit's bin/ is "beside libNVVM" (not the folder
+        // above it, /usr/local/bin for /usr/local/cuda), the message says it once, and it says
+        // which wheel release serves which toolkit.
+        for (const auto& t : r.tried)
+            if (t.via == "beside libNVVM") QCOMPARE(t.place, (b / "env/bin/nvdisasm").string());
+        QVERIFY2(r.problem.find("nvdisasm not found") == r.problem.rfind("nvdisasm not found") &&
+                     r.problem.find("no SASS") == r.problem.rfind("no SASS"),
+                 r.problem.c_str());
+        for (const char* release : {"start at 13.2", "CUDA 13.0", "nvidia-cuda-nvdisasm==13.2.*", "CUDA 12"})
+            QVERIFY2(r.problem.find(release) != std::string::npos, r.problem.c_str());
         QVERIFY(triedPlace(r, (b / "site/nvidia/cu13/bin/nvdisasm").string(), "via python3 site-packages (nvidia/cu13)"));
         QVERIFY(triedPlace(r, "nvdisasm", "via PATH"));
         for (const auto& t : r.tried)

@@ -136,10 +136,8 @@ unsigned outputsFor(const toolkit::Toolkit* toolkit) {
 // Why the SASS pane stays empty with this toolkit; empty when nvdisasm is there.
 QString sassMissing(const toolkit::Toolkit* toolkit) {
     if (!toolkit || toolkit->nvdisasm()) return {};
-    const auto& problem = toolkit->nvdisasmReport().problem;
-    return QObject::tr("No SASS: nvdisasm was not found. %1")
-        .arg(problem.empty() ? QObject::tr("It is part of the CUDA toolkit; or: pip install nvidia-cuda-nvdisasm")
-                             : QString::fromStdString(problem));
+    // Core's one sentence says what is missing and how to get it.
+    return QString::fromStdString(toolkit->nvdisasmReport().problem);
 }
 
 }  // namespace
