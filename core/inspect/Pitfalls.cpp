@@ -289,6 +289,101 @@ void explainMultiplyDefined(std::vector<nvvm::Diagnostic>& diags, const PitfallC
     diags.insert(diags.end(), notes.begin(), notes.end());
 }
 
+// --- @llvm.used defined twice in one module -------------------------------------------------------
+
+// The lines (1-based) that define @llvm.used (numba writes @"llvm.used").
+std::vector<int> llvmUsedLines(std::string_view text) {
+    std::vector<int> out;
+    int n = 0;
+    for (auto line : splitLines(text)) {
+        ++n;
+        const auto code = trim(line);
+        for (std::string_view name : {"@llvm.used", "@\"llvm.used\""})
+            if (startsWith(code, name) && startsWith(trim(code.substr(name.size())), "=")) out.push_back(n);
+    }
+    return out;
+}
+
+// The entries of an `@llvm.used = appending global [N x T] [a, b]` line: "a", "b".
+std::vector<std::string> llvmUsedEntries(std::string_view line) {
+    std::vector<std::string> out;
+    const auto eq = line.find('=');
+    const auto type = eq == std::string_view::npos ? eq : line.find('[', eq);
+    const auto typeEnd = type == std::string_view::npos ? type : line.find(']', type);
+    const auto init = typeEnd == std::string_view::npos ? typeEnd : line.find('[', typeEnd);
+    if (init == std::string_view::npos) return out;
+    int depth = 0;
+    size_t start = init + 1;
+    for (size_t i = init; i < line.size(); ++i) {
+        const char c = line[i];
+        if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
+        else if (c == ')' || c == ']' || c == '}' || c == '>') --depth;
+        if ((c == ',' && depth == 1) || depth == 0) {
+            if (auto e = trim(line.substr(start, i - start)); !e.empty()) out.emplace_back(e);
+            start = i + 1;
+        }
+        if (depth == 0) break;
+    }
+    return out;
+}
+
+// `line` (an @llvm.used definition) with `entries` as its array, and its length said to match.
+std::optional<std::string> withUsedEntries(std::string_view line, const std::vector<std::string>& entries) {
+    const auto eq = line.find('=');
+    const auto type = eq == std::string_view::npos ? eq : line.find('[', eq);
+    if (type == std::string_view::npos) return std::nullopt;
+    size_t digits = type + 1;
+    while (digits < line.size() && std::isdigit(static_cast<unsigned char>(line[digits]))) ++digits;
+    if (digits == type + 1 || line.substr(digits, 3) != " x ") return std::nullopt;
+    const auto typeEnd = line.find(']', digits);
+    const auto init = typeEnd == std::string_view::npos ? typeEnd : line.find('[', typeEnd);
+    if (init == std::string_view::npos) return std::nullopt;
+    int depth = 0;
+    size_t close = init;
+    for (; close < line.size(); ++close) {
+        if (line[close] == '[') ++depth;
+        if (line[close] == ']' && --depth == 0) break;
+    }
+    if (close == line.size()) return std::nullopt;
+    return std::string(line.substr(0, type + 1)) + std::to_string(entries.size()) +
+           std::string(line.substr(digits, init + 1 - digits)) + support::join(entries, ", ") +
+           std::string(line.substr(close));
+}
+
+// A module may define @llvm.used once (each module of a program may have its own: libNVVM
+// merges them); following the LTO hint twice gives a second definition, and libNVVM's parser
+// stops at it with "redefinition of global '@llvm.used'". The fix keeps one array with every
+// entry of both.
+void explainLlvmUsedTwice(std::vector<nvvm::Diagnostic>& diags, const PitfallContext& c) {
+    for (auto& d : diags) {
+        if (d.severity != nvvm::Severity::Error || !contains(d.message, "redefinition of global") ||
+            !contains(d.message, "llvm.used"))
+            continue;
+        const auto* m = findModule(c.modules, d.module);
+        if (!m || m->isBitcode()) continue;
+        const auto at = llvmUsedLines(m->bytes);
+        if (at.size() < 2) continue;
+        const auto lines = splitLines(m->bytes);
+        std::vector<std::string> places, entries;
+        for (int n : at) {
+            places.push_back(std::to_string(n));
+            for (auto& e : llvmUsedEntries(lines[size_t(n) - 1]))
+                if (std::find(entries.begin(), entries.end(), e) == entries.end()) entries.push_back(std::move(e));
+        }
+        const auto merged = withUsedEntries(lines[size_t(at.front()) - 1], entries);
+        d.message += fmt::format("; {} defines @llvm.used {} times (lines {}), and a module may define it once "
+                                 "(each module of a program may have its own: libNVVM merges those). Keep one "
+                                 "@llvm.used that lists every kernel LTO is to keep.",
+                                 m->name, at.size(), support::join(places, ", "));
+        if (!merged) continue;
+        nvvm::Fix fix;
+        fix.title = fmt::format("Merge the {} @llvm.used definitions of {} into one", at.size(), m->name);
+        fix.edits.push_back({m->name, at.front(), at.front() + 1, *merged + "\n"});
+        for (size_t i = 1; i < at.size(); ++i) fix.edits.push_back({m->name, at[i], at[i] + 1, ""});
+        addFix(d, std::move(fix));
+    }
+}
+
 // --- bitcode from a newer LLVM -------------------------------------------------------------------
 
 std::string quotedAfter(std::string_view message, std::string_view key) {
@@ -353,6 +448,7 @@ void explainPitfalls(std::vector<nvvm::Diagnostic>& diagnostics, const PitfallCo
     explainOpaquePointers(diagnostics, context);
     explainLazy(diagnostics, context);
     explainMultiplyDefined(diagnostics, context);
+    explainLlvmUsedTwice(diagnostics, context);
     explainNewerBitcode(diagnostics, context);
     explainOptions(diagnostics, context);
 }

@@ -246,6 +246,47 @@ private slots:
         QVERIFY(compile(job).ok);
     }
 
+    // Issue 26, item 9: the LTO hint followed twice in one module gives two @llvm.used, and
+    // libNVVM's parser says only "redefinition of global '@llvm.used'". The error says what it
+    // is, and the fix merges them into one array that keeps both kernels through LTO. Two
+    // modules with one @llvm.used each are legal (libNVVM merges them): no error there.
+    void twoLlvmUsedInOneModuleAreMerged() {
+        auto job = jobOf({pitfall("llvm-used-twice.ll")});
+        job.outputs = pipeline::kPtx | pipeline::kLtoIr | pipeline::kLtoPtx;
+        const auto r = compile(job);
+        QVERIFY(!r.ok);
+        QVERIFY2(has(r.nvvmLog, "redefinition of global '@llvm.used'"), r.nvvmLog.c_str());
+        const auto* d = withFix(r);
+        CHECK_DIAG(d, "llvm-used-twice.ll", 14);  // the second definition, where libNVVM stops
+        QVERIFY2(has(d->message, "defines @llvm.used 2 times (lines 6, 14)"), d->message.c_str());
+        QVERIFY2(has(d->fixes.front().title, "Merge the 2 @llvm.used definitions"), d->fixes.front().title.c_str());
+        auto fixed = fixAndCompile(job, *d);
+        QVERIFY2(fixed.ok, allMessages(fixed).c_str());
+        const auto& text = job.modules.front().bytes;
+        QCOMPARE(std::count(text.begin(), text.end(), '\n') + 1 - std::ptrdiff_t(text.back() == '\n'),
+                 std::ptrdiff_t(25));  // one line fewer
+        QVERIFY2(has(text, "@llvm.used = appending global [2 x i8*] [i8* bitcast (void (float*)* @first to i8*), "
+                           "i8* bitcast (void (float*)* @second to i8*)], section \"llvm.metadata\"\n"),
+                 text.c_str());
+        QVERIFY(has(fixed.linkedPtx, ".entry first") && has(fixed.linkedPtx, ".entry second"));
+
+        // One @llvm.used in each of two modules: libNVVM links them into one, and LTO keeps both.
+        const auto module = [&](const char* kernel, const char* value) {
+            const auto header = support::splitLines(pitfall("llvm-used-twice.ll").bytes);
+            return fmt::format("{}\n{}\n\n@llvm.used = appending global [1 x i8*] [i8* bitcast (void (float*)* @{} "
+                               "to i8*)], section \"llvm.metadata\"\n\ndefine void @{}(float* %out) {{\nentry:\n  "
+                               "store float {}, float* %out\n  ret void\n}}\n\n!nvvm.annotations = !{{!0}}\n!0 = "
+                               "!{{void (float*)* @{}, !\"kernel\", i32 1}}\n!nvvmir.version = !{{!1}}\n!1 = !{{i32 2, "
+                               "i32 0}}\n",
+                               header[2], header[3], kernel, kernel, value, kernel);
+        };
+        auto two = jobOf({{"a.ll", module("first", "1.0"), false}, {"b.ll", module("second", "2.0"), false}});
+        two.outputs = job.outputs;
+        const auto t = compile(two);
+        QVERIFY2(t.ok, allMessages(t).c_str());
+        QVERIFY(has(t.linkedPtx, ".entry first") && has(t.linkedPtx, ".entry second"));
+    }
+
     void missingDatalayoutIsInserted_data() {
         QTest::addColumn<bool>("verify");
         QTest::addColumn<QString>("said");
