@@ -300,6 +300,34 @@ ResultSummary summarizeResult(const CompileResult& r, std::string_view ltoUnavai
     return out;
 }
 
+namespace {
+
+// libNVVM's verify and compile each parse the modules, link them into one, then verify or
+// compile: which of those stopped, read from its first error ("parse expected type", "Linking
+// globals named 'f': symbol multiply defined!"). Empty when it was the stage's own work.
+std::string libnvvmStep(const CompileResult& r, StageId stage) {
+    switch (stage) {
+        case StageId::AddModules:
+        case StageId::Verify:
+        case StageId::CompilePtx:
+        case StageId::CompileLtoIr:
+        case StageId::CompileModuleLtoIr:
+        case StageId::CompileLtoIrSeparate: break;
+        default: return {};
+    }
+    for (const auto& d : r.diagnostics) {
+        if (d.severity != nvvm::Severity::Error) continue;
+        if (support::startsWith(d.message, "parse ")) return "parse IR";
+        if (d.message.find("symbol multiply defined") != std::string::npos ||
+            support::startsWith(d.message, "Linking ") || d.message.find("linking module") != std::string::npos)
+            return "link modules";
+        return {};
+    }
+    return {};
+}
+
+}  // namespace
+
 std::optional<Failure> failureOf(const CompileResult& r) {
     if (r.ok || r.stages.empty()) return std::nullopt;
     Failure f;
@@ -312,7 +340,10 @@ std::optional<Failure> failureOf(const CompileResult& r) {
         case StageId::LinkLtoCubin: f.ltoPane = true; break;
         default: break;
     }
-    f.mark = fmt::format("{} failed", stageName(f.stage));
+    // Parse and duplicate-symbol errors come from the verify (or compile) stage, but are not
+    // the verifier's: the mark names the step that stopped.
+    const auto step = libnvvmStep(r, f.stage);
+    f.mark = fmt::format("{} failed", step.empty() ? stageName(f.stage) : std::string_view(step));
     return f;
 }
 
@@ -327,10 +358,10 @@ std::string failureSummary(const CompileResult& r) {
     if (!first) return {};
     // libNVVM's compile of the PTX is "the compile"; a later stage is named.
     std::string what = "Compile";
-    if (const auto f = failureOf(r); f && (f->ltoPane || isLinkStage(f->stage))) {
+    if (const auto f = failureOf(r); f && (f->ltoPane || isLinkStage(f->stage)))
         what = std::string(stageName(f->stage));
-        what[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(what[0])));
-    }
+    if (const auto f = failureOf(r); f && !libnvvmStep(r, f->stage).empty()) what = libnvvmStep(r, f->stage);
+    what[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(what[0])));
     return fmt::format("{} failed with {} (see Problems): {}", what,
                        plural(errors, "error", "errors"),
                        firstLine(nvvm::formatDiagnostic(*first)));

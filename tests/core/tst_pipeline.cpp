@@ -170,6 +170,42 @@ private slots:
                  std::string("Compile failed with 2 errors (see Problems): a.ll:3:1: error: parse expected type"));
     }
 
+    // Issue 26, item 11: libNVVM's verify (and compile) stage parses the modules and links them
+    // before it verifies; a parse error or a duplicate symbol names that step, not "verify".
+    void theFailedStepIsNamed_data() {
+        QTest::addColumn<QStringList>("fixtures");
+        QTest::addColumn<bool>("verify");
+        QTest::addColumn<QString>("mark");
+        QTest::addColumn<QString>("summary");
+        QTest::newRow("parse") << QStringList{"broken.ll"} << true << "parse IR failed" << "Parse IR failed with 1 error";
+        QTest::newRow("parse, no verifier") << QStringList{"broken.ll"} << false << "parse IR failed"
+                                            << "Parse IR failed with 1 error";
+        QTest::newRow("duplicate symbol") << QStringList{"pitfalls/twice-a.ll", "pitfalls/twice-b.ll"} << true
+                                          << "link modules failed" << "Link modules failed with 1 error";
+        QTest::newRow("verifier") << QStringList{"verify-alloca.ll"} << true << "verify failed" << "Compile failed with 1 error";
+    }
+    void theFailedStepIsNamed() {
+        QFETCH(QStringList, fixtures);
+        QFETCH(bool, verify);
+        QFETCH(QString, mark);
+        QFETCH(QString, summary);
+        pipeline::Pipeline p(test::realToolkit());
+        pipeline::Job job;
+        for (const auto& f : fixtures) {
+            auto m = test::irFixture(f.toStdString());
+            m.name = std::filesystem::path(m.name).filename().string();
+            job.modules.push_back(std::move(m));
+        }
+        job.options.arch = "compute_90";
+        job.verify = verify;
+        auto r = p.run(job);
+        QVERIFY(r && !r->ok);
+        const auto failure = pipeline::failureOf(*r);
+        QVERIFY(failure);
+        QCOMPARE(QString::fromStdString(failure->mark), mark);
+        QVERIFY2(pipeline::failureSummary(*r).starts_with(summary.toStdString()), pipeline::failureSummary(*r).c_str());
+    }
+
     void outputFilesAreNamedByOneRule() {
         using pipeline::Artifact;
         QCOMPARE(pipeline::defaultOutputName("program", Artifact::Ptx), std::string("program.ptx"));
