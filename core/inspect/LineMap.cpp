@@ -47,9 +47,15 @@ int moduleOfFile(const std::vector<MappedModule>& modules, std::string_view file
 
 // A line as a message quotes it: trimmed, at most 80 characters.
 std::string quoted(std::string_view line) {
-    line = support::trim(line);
-    if (line.size() > 80) return fmt::format("`{}…`", support::printable(line.substr(0, 77)));
-    return fmt::format("`{}`", support::printable(line));
+    // PTX indents and separates with tabs, which a message would show as "\t": a space each, as
+    // the line reads.
+    std::string text;
+    for (const char c : support::trim(line))
+        if (c != '\t') text += c;
+        else if (!text.empty() && text.back() != ' ') text += ' ';
+    std::string_view shown = text;
+    if (shown.size() > 80) return fmt::format("`{}…`", support::printable(shown.substr(0, 77)));
+    return fmt::format("`{}`", support::printable(shown));
 }
 
 std::string_view outputLabel(MappedOutput output) {

@@ -651,6 +651,8 @@ private slots:
         const auto& map = *run.result->lineMap;
         QVERIFY(!map.ptx.available());
         QVERIFY2(map.ptx.unavailable.find("-opt=0") != std::string::npos, map.ptx.unavailable.c_str());
+        // The PTX lines it quotes read as they are, not with their tabs written "\t" (issue 26, item 12).
+        QVERIFY2(map.ptx.unavailable.find("\\t") == std::string::npos, map.ptx.unavailable.c_str());
         QVERIFY(map.ptx.lines.empty());
     }
 
