@@ -1,11 +1,15 @@
 #include "support/Process.h"
 
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -59,6 +63,101 @@ ProcessRun runProcess(const std::vector<std::string>& args, size_t outputLimit) 
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     out.status = WIFEXITED(status) ? WEXITSTATUS(status) : -2;
+    return out;
+}
+
+ProcessRun runProbe(const std::vector<std::string>& args, double seconds, size_t outputLimit, bool stderrToo) {
+    ProcessRun out;
+    if (args.empty()) {
+        out.output = "no program to run";
+        return out;
+    }
+    const std::string program = args[0].find('/') == std::string::npos ? findInPath(args[0]) : args[0];
+    if (program.empty()) {
+        out.output = fmt::format("{} is not on PATH", args[0]);
+        return out;
+    }
+    int pipe[2];
+    if (::pipe2(pipe, O_CLOEXEC) != 0) {
+        out.output = fmt::format("cannot make a pipe: {}", std::strerror(errno));
+        return out;
+    }
+    // Everything the child needs, made before the fork: after it, in a threaded process, only
+    // async-signal-safe calls.
+    std::vector<std::string> copies = args;
+    std::vector<char*> argv;
+    for (auto& a : copies) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const pid_t parent = ::getpid();
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        const int err = errno;
+        ::close(pipe[0]);
+        ::close(pipe[1]);
+        out.output = fmt::format("cannot start {}: {}", args[0], std::strerror(err));
+        return out;
+    }
+    if (pid == 0) {
+        ::setpgid(0, 0);
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) ::_exit(127);  // the front end ended before the line above
+        const int in = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+        if (in < 0 || ::dup2(in, 0) < 0 || ::dup2(pipe[1], 1) < 0 || ::dup2(stderrToo ? pipe[1] : in, 2) < 0)
+            ::_exit(127);
+        ::execve(program.c_str(), argv.data(), environ);
+        ::_exit(127);
+    }
+    ::setpgid(pid, pid);  // also here, so that the kill below never misses the group
+    ::close(pipe[1]);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    char buf[65536];
+    bool ended = false;
+    for (;;) {
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+        if (left <= 0) {
+            out.timedOut = true;
+            break;
+        }
+        pollfd p{pipe[0], POLLIN, 0};
+        const int ready = ::poll(&p, 1, int(left));
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready < 0) break;
+        if (ready == 0) continue;  // the deadline, checked above
+        const ssize_t n = ::read(pipe[0], buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            ended = true;
+            break;
+        }
+        out.output.append(buf, size_t(n));
+        if (out.output.size() > outputLimit) {
+            out.output.resize(outputLimit);
+            out.tooLong = true;
+            break;
+        }
+    }
+    ::close(pipe[0]);
+    // What is still running of it (the tool, or what it started and left holding the pipe) goes.
+    if (!ended || out.timedOut || out.tooLong) ::kill(-pid, SIGKILL);
+    // One that closed its output but runs on is held to the same deadline.
+    int status = 0;
+    for (;;) {
+        const pid_t r = ::waitpid(pid, &status, WNOHANG);
+        if (r == pid || (r < 0 && errno != EINTR)) break;
+        if (r == 0 && std::chrono::steady_clock::now() >= deadline) {
+            out.timedOut = true;
+            ::kill(-pid, SIGKILL);
+            while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+            }
+            break;
+        }
+        struct timespec nap {0, 1000000};
+        ::nanosleep(&nap, nullptr);
+    }
+    ::kill(-pid, SIGKILL);  // what it started and left behind in its group
+    out.status = out.timedOut || out.tooLong ? -2 : WIFEXITED(status) ? WEXITSTATUS(status) : -2;
+    if (out.status == 127 && out.output.empty()) out.output = fmt::format("cannot run {}", program);
     return out;
 }
 

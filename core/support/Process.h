@@ -6,17 +6,35 @@
 
 namespace nvpg::support {
 
+// How long a probe (runProbe) may take: `nvdisasm --version` answers in ~10 ms, python3's
+// site-packages query in tens of milliseconds.
+inline constexpr double kProbeSeconds = 2.0;
+
 // What one run of a tool (ptxas, nvdisasm, llvm-dis-14) gave.
 struct ProcessRun {
     // The exit status; -1 when it could not be started (`output` says why); -2 when a signal
     // ended it.
     int status = -1;
     std::string output;  // stdout and stderr together, cut at `outputLimit`
+    // runProbe only: it did not end within its time, or wrote more than its limit, and was
+    // killed with everything it started (`status` is then -2).
+    bool timedOut = false;
+    bool tooLong = false;
 };
 
 // Runs `args` (args[0] a path, not searched in PATH) in the caller's process group, stdin from
 // /dev/null, and waits for it. Stopping the engine's process group stops the tool with it.
 ProcessRun runProcess(const std::vector<std::string>& args, size_t outputLimit = size_t(64) << 20);
+
+// A tool asked about itself (`nvdisasm --version`, python3 for its site-packages), from a front
+// end's search as well as an engine's: it runs in a process group of its own and ends with the
+// thread that started it (PR_SET_PDEATHSIG), and it is killed, with whatever it started, once it
+// has run `seconds` or written more than `outputLimit` bytes. A tool that sleeps or prints
+// forever (a broken wrapper, a hostile PATH) then costs a search that long at most. args[0]
+// without a '/' is looked up in PATH.
+// With stderrToo false, its stderr goes to /dev/null and `output` is its stdout alone.
+ProcessRun runProbe(const std::vector<std::string>& args, double seconds = kProbeSeconds,
+                    size_t outputLimit = size_t(1) << 20, bool stderrToo = true);
 
 // The first executable file `name` in PATH's folders, or empty.
 std::string findInPath(const std::string& name);

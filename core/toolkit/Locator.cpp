@@ -1,8 +1,6 @@
 #include "toolkit/Locator.h"
 
-#include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "support/Process.h"
 #include "support/Text.h"
 
 namespace fs = std::filesystem;
@@ -95,56 +94,16 @@ std::vector<fs::path> askPythonForSitePackages(std::string* problem) {
                          "p=sysconfig.get_paths()\n"
                          "for d in [p['purelib'],p['platlib']]+site.getsitepackages()+[site.getusersitepackages()]: "
                          "print(d)";
-    int pipe[2];
-    if (::pipe2(pipe, O_CLOEXEC) != 0) return {};
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, pipe[1], 1);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    // Its own process group: a python3 that is a script (a shim, a wrapper) is stopped whole.
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&attr, 0);
-    std::string a0 = "python3", a1 = "-I", a2 = "-S", a3 = "-c", a4 = script;
-    char* argv[] = {a0.data(), a1.data(), a2.data(), a3.data(), a4.data(), nullptr};
-    pid_t pid = -1;
-    const int rc = ::posix_spawnp(&pid, "python3", &actions, &attr, argv, environ);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-    ::close(pipe[1]);
-    std::string out;
-    bool answered = rc != 0;
-    if (rc == 0) {
-        // A python3 that hangs (a broken shim, a network home) must not hang every search.
-        const auto deadline = std::chrono::steady_clock::now() + kPythonWait;
-        char buf[4096];
-        while (out.size() < (1u << 20)) {
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline -
-                                                                                    std::chrono::steady_clock::now());
-            if (left.count() <= 0) break;
-            pollfd p{pipe[0], POLLIN, 0};
-            const int ready = ::poll(&p, 1, int(left.count()));
-            if (ready < 0 && errno == EINTR) continue;
-            if (ready <= 0) break;
-            const ssize_t n = ::read(pipe[0], buf, sizeof buf);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) {
-                answered = true;
-                break;
-            }
-            out.append(buf, size_t(n));
-        }
-        if (!answered) {
-            ::kill(-pid, SIGKILL);
-            out.clear();
-            if (problem)
-                *problem = fmt::format("python3 did not answer within {} s, so pip wheels were not searched",
-                                       std::chrono::duration_cast<std::chrono::seconds>(kPythonWait).count());
-        }
-        ::waitpid(pid, nullptr, 0);
-    }
-    ::close(pipe[0]);
+    // A python3 that hangs or prints forever (a broken shim, a network home) must not hang every
+    // search; it runs as every tool probe does (support::runProbe).
+    const double wait = std::chrono::duration<double>(kPythonWait).count();
+    auto ran = support::runProbe({"python3", "-I", "-S", "-c", script}, wait, size_t(1) << 20, /*stderrToo=*/false);
+    std::string out = ran.status == 0 ? std::move(ran.output) : std::string();
+    if (ran.timedOut && problem)
+        *problem = fmt::format("python3 did not answer within {} s, so pip wheels were not searched",
+                               std::chrono::duration_cast<std::chrono::seconds>(kPythonWait).count());
+    else if (ran.tooLong && problem)
+        *problem = "python3 wrote more than 1 MiB for its site-packages, so pip wheels were not searched";
     std::vector<fs::path> dirs;
     std::set<std::string> seen;
     for (auto line : support::splitLines(out)) {

@@ -540,6 +540,46 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("python3 did not answer"), r.out.constData());
     }
+
+    // The same for nvdisasm (issue 27): one on PATH that sleeps on --version hung nvpg info,
+    // compile --report and --emit sass. Each now ends within the probe's time, with a SASS-less
+    // answer that says why, and leaves no process of the stand-in's behind.
+    void aHangingNvdisasmDoesNotHangNvpg() {
+        QTemporaryDir dir;
+        const auto nvdisasm = dir.filePath("nvdisasm");
+        QVERIFY(support::writeFileAtomic(nvdisasm.toStdString(), "#!/bin/sh\nsleep 876.543\n"));
+        QVERIFY(QFile::setPermissions(nvdisasm, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("PATH", dir.path() + ":" + env.value("PATH"));
+        env.insert("NVPG_NO_CACHE", "1");
+        const auto report = dir.filePath("r.json");
+        for (const QStringList& args : {QStringList{"info"},
+                                        QStringList{"compile", "--arch", "compute_90", "--report", report, "-o",
+                                                    dir.filePath("o.ptx"), data("ir/sinf.ll"), "--libdevice"},
+                                        QStringList{"compile", "--arch", "compute_90", "--emit", "sass", "-o",
+                                                    dir.filePath("o.sass"), data("ir/sinf.ll"), "--libdevice"}}) {
+            QElapsedTimer t;
+            t.start();
+            const auto r = runNvpg(args, env);
+            QVERIFY2(t.elapsed() < 20000, qPrintable(QString("nvpg %1 took %2 ms").arg(args[0]).arg(t.elapsed())));
+            if (args[0] == "info") {
+                QCOMPARE(r.exitCode, 0);
+                QVERIFY2(r.out.contains("did not answer within 2 s"), r.out.constData());
+            } else if (args.contains("sass")) {
+                QCOMPARE(r.exitCode, 2);  // no SASS tool: the environment's fault, as without one
+                QVERIFY2(r.err.contains("`nvdisasm --version` did not answer within 2 s"), r.err.constData());
+            } else {
+                QVERIFY2(r.exitCode == 0, r.err.constData());
+            }
+        }
+        QTest::qWait(100);
+        for (const auto& name : QDir("/proc").entryList(QDir::Dirs)) {
+            QFile cmdline("/proc/" + name + "/cmdline");
+            if (!name.toInt() || !cmdline.open(QIODevice::ReadOnly)) continue;
+            QVERIFY2(!cmdline.readAll().contains("876.543") || !test::alive(name.toInt()),
+                     qPrintable("a probe of nvdisasm still runs: " + name));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliEngine)

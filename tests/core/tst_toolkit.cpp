@@ -418,6 +418,49 @@ private slots:
         QCOMPARE(asked, 1);  // once, though three libraries were searched
     }
 
+    // A hostile nvdisasm on PATH (issue 27): one that sleeps on --version (and leaves a child
+    // holding its output), one that prints forever. The search skips each within the probe's
+    // time, says why, and leaves no process of theirs running.
+    void aHangingOrChattyNvdisasmIsSkippedInTime_data() {
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("sleeps") << "sleep 987.654 &\nsleep 987.654\n" << "did not answer within 2 s";
+        QTest::newRow("prints forever") << "exec yes nvdisasm\n" << "wrote more than 64 KiB";
+    }
+    void aHangingOrChattyNvdisasmIsSkippedInTime() {
+        QFETCH(QString, script);
+        QFETCH(QString, why);
+        QTemporaryDir base;
+        const fs::path b = base.path().toStdString();
+        plantToolkit(b / "env", true);
+        fs::create_directories(b / "path");
+        std::ofstream(b / "path/nvdisasm") << "#!/bin/sh\n" << script.toStdString();
+        fs::permissions(b / "path/nvdisasm", fs::perms::owner_all);
+        const QByteArray saved = qgetenv("PATH");
+        qputenv("PATH", QByteArray::fromStdString((b / "path").string()) + ":/usr/bin:/bin");
+        auto restore = qScopeGuard([&] { qputenv("PATH", saved); });
+        QElapsedTimer t;
+        t.start();
+        auto tk = toolkit::Toolkit::load(isolated(b / "none", {{"CUDA_PATH", (b / "env").string()}}));
+        QVERIFY2(tk, tk ? "" : tk.error().message.c_str());
+        const auto& r = (*tk)->nvdisasmReport();
+        QVERIFY(t.elapsed() < 10000);
+        QVERIFY(!r.found);
+        QVERIFY2(triedPlace(r, (b / "path/nvdisasm").string(), "via PATH"), r.problem.c_str());
+        bool said = false;
+        for (const auto& tried : r.tried) said = said || tried.why.find(why.toStdString()) != std::string::npos;
+        QVERIFY2(said, r.problem.c_str());
+        // Nothing it started runs on (the probe kills its process group).
+        QTest::qWait(100);
+        for (const auto& name : QDir("/proc").entryList(QDir::Dirs)) {
+            QFile cmdline("/proc/" + name + "/cmdline");
+            if (!name.toInt() || !cmdline.open(QIODevice::ReadOnly)) continue;
+            const auto args = cmdline.readAll();
+            QVERIFY2(!args.contains("987.654") || test::statFields(name.toInt()).at(0) == "Z",
+                     qPrintable("still running: " + name));
+        }
+    }
+
     void nvdisasmViaCudaPath() {
         QTemporaryDir base;
         const fs::path b = base.path().toStdString();
