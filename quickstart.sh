@@ -33,7 +33,9 @@ fi
 echo "CUDA toolkit: $cuda"
 
 # 2. Debian packages, only those missing.
-packages=(cmake ninja-build g++ pkg-config qt6-base-dev libqscintilla2-qt6-dev qt6-charts-dev
+# Every package named: nothing here may come only as an apt Recommends (Qt6Charts' CMake files
+# need Qt6OpenGL's, which qt6-base-dev only recommends).
+packages=(cmake ninja-build g++ pkg-config qt6-base-dev libqt6opengl6-dev libqscintilla2-qt6-dev qt6-charts-dev
           nlohmann-json3-dev libcli11-dev libfmt-dev libxxhash-dev libdtl-dev llvm-14
           xvfb xdotool imagemagick clang-14 libclang-rt-14-dev)
 # The packaging test builds the .deb (dpkg-shlibdeps) and checks it with the validators and lintian.
@@ -46,12 +48,17 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing: ${missing[*]}"
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# 3. Build.
+# 3. Build: the app command builds what it starts (the app, which is also its own engine
+#    process, and nvpg) and nothing else; the test command builds everything.
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDA_PATH="$cuda"
-cmake --build "$build" -j "$(nproc)"
+if [ "$mode" = test ]; then
+  cmake --build "$build" -j "$(nproc)"
+else
+  cmake --build "$build" -j "$(nproc)" --target nvvm-playground nvpg
+fi
 
 # 4. Start, or test.
 if [ "$mode" = test ]; then
