@@ -217,6 +217,11 @@ private slots:
         auto* kernel = w->runPanel()->kernelCombo();
         QCOMPARE(kernel->currentText(), readable);
         QCOMPARE(kernel->currentData().toString(), symbol);  // runs still launch the symbol
+        // PTX names the parameters after the kernel: the argument table shows what tells them apart.
+        const auto param = [&] {
+            return w->runPanel()->argModel()->index(0, ArgTableModel::ParamColumn).data().toString();
+        };
+        QCOMPARE(param(), QString("…_param_0"));
 
         auto* raw = viewAction(*w, "rawSymbolNames");
         QVERIFY(raw && raw->isCheckable() && !raw->isChecked());
@@ -224,6 +229,7 @@ private slots:
         QCOMPARE(table->item(0, 0)->text(), symbol);
         QVERIFY2(w->output()->ptxHeader().contains(symbol.left(15)), qPrintable(w->output()->ptxHeader()));
         QCOMPARE(w->runPanel()->kernelCombo()->currentText(), symbol);
+        QCOMPARE(param(), symbol + "_param_0");
         QVERIFY(QSettings().value("view/rawSymbolNames").toBool());  // kept for the next start
         raw->trigger();
         QCOMPARE(table->item(0, 0)->text(), readable);

@@ -3,7 +3,23 @@
 #include <QColor>
 #include <QFont>
 
+#include "output/SymbolNames.h"
+
 namespace nvpg::gui {
+
+namespace {
+
+// PTX names a parameter after its kernel ("saxpy_param_2"); after a mangled kernel, whose
+// symbol is 200-300 characters (numba's), the column shows "…_param_2" (the tooltip has it
+// whole), unless View > Raw Symbol Names asks for the symbols.
+QString paramLabel(const std::string& name) {
+    const QString whole = QString::fromStdString(name);
+    const qsizetype at = whole.lastIndexOf(QStringLiteral("_param_"));
+    if (SymbolNames::instance()->raw() || !whole.startsWith(QStringLiteral("_Z")) || at <= 0) return whole;
+    return QStringLiteral("…") + whole.mid(at);
+}
+
+}  // namespace
 
 void ArgTableModel::setRows(std::vector<Row> rows) {
     if (rows.size() == rows_.size() && !rows.empty()) {
@@ -59,7 +75,7 @@ QVariant ArgTableModel::data(const QModelIndex& index, int role) const {
                 case IrColumn:
                     return r.irName.isEmpty() ? QStringLiteral("—") : r.irName;
                 case ParamColumn:
-                    return r.param ? QString::fromStdString(r.param->name) : tr("?");
+                    return r.param ? paramLabel(r.param->name) : tr("?");
                 case PtxColumn:
                     return r.param ? describe(*r.param) : QStringLiteral("—");
                 case ArgColumn:

@@ -234,7 +234,10 @@ void RunPanel::buildUi() {
 
     history_ = new RunHistory;
     connect(history_, &RunHistory::chosen, this, &RunPanel::showRecord);
-    connect(SymbolNames::instance(), &SymbolNames::rawChanged, this, &RunPanel::rebuildKernelCombo);
+    connect(SymbolNames::instance(), &SymbolNames::rawChanged, this, [this] {
+        rebuildKernelCombo();
+        args_->setRows(args_->rows());  // the parameter column's labels
+    });
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->setObjectName(QStringLiteral("runSplitter"));
