@@ -24,6 +24,11 @@
 #include "window/MainWindow.h"
 
 #include <QComboBox>
+#include <QFileDialog>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QStatusBar>
 
 using namespace nvpg;
 using namespace nvpg::gui;
@@ -90,6 +95,53 @@ QByteArray manyModulesWorkspace(int count) {
                                {"modules", modules}};
     return QByteArray::fromStdString(ws.dump(1));
 }
+
+// A menu's action by its path of texts without the '&' ("File", "Export", "PTX…").
+QAction* menuAction(QMainWindow& w, const QStringList& path) {
+    QList<QAction*> actions = w.menuBar()->actions();
+    QAction* found = nullptr;
+    for (const auto& text : path) {
+        found = nullptr;
+        for (auto* a : actions)
+            if (a->text().remove('&') == text) found = a;
+        if (!found) return nullptr;
+        if (found->menu()) actions = found->menu()->actions();
+    }
+    return found;
+}
+
+// Triggers `action`, which opens a file dialog: returns the file the dialog proposed, and answers
+// it with `answer` (empty: Cancel).
+QString answerFileDialog(QAction* action, const QString& answer) {
+    QString proposed;
+    QTimer poll;
+    poll.setInterval(20);
+    QObject::connect(&poll, &QTimer::timeout, [&] {
+        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        if (!dialog) return;
+        poll.stop();
+        proposed = dialog->selectedFiles().value(0);
+        if (answer.isEmpty()) {
+            dialog->reject();
+        } else {
+            dialog->selectFile(answer);
+            static_cast<QDialog*>(dialog)->accept();  // QFileDialog makes its override protected
+        }
+    });
+    poll.start();
+    action->trigger();  // returns once the dialog was answered
+    return proposed;
+}
+
+// Sets $HOME for the test's span: the user's documents are $HOME/Documents (no XDG user-dirs).
+class HomeFor {
+public:
+    explicit HomeFor(const QString& home) : saved_(qgetenv("HOME")) { qputenv("HOME", QFile::encodeName(home)); }
+    ~HomeFor() { qputenv("HOME", saved_); }
+
+private:
+    QByteArray saved_;
+};
 
 bool writeBytes(const QString& path, const QByteArray& bytes) {
     QFile f(path);
@@ -238,6 +290,57 @@ private slots:
         QCOMPARE(list->currentIndex(), kModules - 1);
         if (openMs > 200) QVERIFY2(probe.ticks() > 0, "the timer never fired while the workspace was read");
         QVERIFY2(probe.worstGapMs() < 1000, qPrintable(QString("the window froze for %1 ms").arg(probe.worstGapMs())));
+    }
+
+    // Save As has its key; for an example's copy it proposes the user's documents folder (not the
+    // shipped examples), and after it the title names the file saved.
+    void saveAsOfAnExampleProposesTheDocumentsFolder() {
+        QTemporaryDir home;
+        QVERIFY(QDir(home.path()).mkpath("Documents"));
+        HomeFor homeFor(home.path());
+        QCOMPARE(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation), home.filePath("Documents"));
+        auto w = makeWindow();
+        QVERIFY(w->openExample("saxpy"));
+        auto* saveAs = menuAction(*w, {"File", "Save As…"});
+        QVERIFY(saveAs);
+        QVERIFY2(saveAs->shortcuts().contains(QKeySequence("Ctrl+Shift+S")), qPrintable(saveAs->shortcut().toString()));
+        const auto saved = home.filePath("Documents/mine.nvpg");
+        QCOMPARE(answerFileDialog(saveAs, saved), home.filePath("Documents/saxpy.nvpg"));
+        QCOMPARE(w->document()->path(), saved);
+        QVERIFY(QFile::exists(saved));
+        QVERIFY2(w->windowTitle().startsWith("mine[*] — "), qPrintable(w->windowTitle()));
+        // A saved workspace's Save As starts from its own file.
+        QCOMPARE(answerFileDialog(saveAs, QString()), saved);
+        QVERIFY(errors_.isEmpty());
+    }
+
+    // Export proposes the workspace's folder and name, and the status bar says where it went.
+    void exportProposesTheWorkspacesPlaceAndSaysWhereItWent() {
+        QTemporaryDir dir;
+        auto w = makeWindow();
+        QVERIFY(w->openExample("saxpy"));
+        const auto workspace = dir.filePath("kernels/axpy.nvpg");
+        QVERIFY(QDir(dir.path()).mkpath("kernels"));
+        QVERIFY(w->saveAs(workspace));
+        QSignalSpy replies(w->controller(), &CompileController::replyShown);
+        w->controller()->compileNow();
+        QVERIFY(replies.wait(120000));
+        auto* exportPtx = menuAction(*w, {"File", "Export", "PTX…"});
+        QVERIFY(exportPtx);
+        QVERIFY(exportPtx->isEnabled());
+        const auto target = dir.filePath("kernels/axpy.ptx");
+        QCOMPARE(answerFileDialog(exportPtx, target), target);
+        QVERIFY(QFile::exists(target));
+        const auto message = w->statusBar()->currentMessage();
+        QVERIFY2(message.contains(QDir::toNativeSeparators(target)), qPrintable(message));
+        // A workspace without a file: its name in the documents folder.
+        QTemporaryDir home;
+        QVERIFY(QDir(home.path()).mkpath("Documents"));
+        HomeFor homeFor(home.path());
+        QVERIFY(w->openExample("saxpy"));
+        QVERIFY(replies.wait(120000));
+        QCOMPARE(answerFileDialog(exportPtx, QString()), home.filePath("Documents/saxpy.ptx"));
+        QVERIFY(errors_.isEmpty());
     }
 
     // A module's name goes into libNVVM's log and onto terminals: a file whose name holds an ESC

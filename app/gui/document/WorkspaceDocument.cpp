@@ -16,8 +16,9 @@ WorkspaceDocument::WorkspaceDocument(QObject* parent) : QObject(parent) {
 }
 
 QString WorkspaceDocument::displayName() const {
-    if (!ws_.name.empty()) return QString::fromStdString(ws_.name);
+    // A saved workspace is known by its file (Save As gives a copy a new name), as in any editor.
     if (!path_.isEmpty()) return QFileInfo(path_).completeBaseName();
+    if (!ws_.name.empty()) return QString::fromStdString(ws_.name);
     return QStringLiteral("untitled");
 }
 

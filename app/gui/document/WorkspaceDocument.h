@@ -21,7 +21,7 @@ public:
 
     const workspace::Workspace& workspace() const { return ws_; }
     QString path() const { return path_; }  // empty for a new or example workspace
-    QString displayName() const;            // the workspace name, else the file name, else "untitled"
+    QString displayName() const;            // the file's name, else the workspace's, else "untitled"
     bool isModified() const { return modified_; }
 
     // Replaces everything; the document is then unmodified. `diskHash`: fileHash() of the bytes

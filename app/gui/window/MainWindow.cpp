@@ -29,6 +29,7 @@
 #include <QIcon>
 #include <QSettings>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
@@ -325,6 +326,15 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     connect(editors_, &EditorArea::convertToTextRequested, this, &MainWindow::convertToText);
     connect(document_, &WorkspaceDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(document_, &WorkspaceDocument::pathChanged, this, &MainWindow::updateTitle);
+    // Exports are proposed beside the workspace, named as it is; and the status bar says where
+    // they went.
+    connect(document_, &WorkspaceDocument::pathChanged, this, [this] { output_->setExportBaseName(proposedPath(".ptx")); });
+    connect(document_, &WorkspaceDocument::reloaded, this, [this] { output_->setExportBaseName(proposedPath(".ptx")); });
+    connect(output_, &OutputView::exported, this, [this](const QStringList& paths) {
+        QStringList shown;
+        for (const auto& p : paths) shown << QDir::toNativeSeparators(p);
+        statusBar()->showMessage(tr("Exported to %1").arg(shown.join(", ")), 15000);
+    });
     connect(problems_, &ProblemsPanel::activated, editors_, &EditorArea::showLocation);
     fixes_ = new FixController(document_, editors_, problems_, controller_, this);
     connect(fixes_, &FixController::failed, this, &MainWindow::showError);
@@ -506,7 +516,11 @@ void MainWindow::buildActions() {
     startPage_->setExamples(described);
     file->addSeparator();
     file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(); });
-    file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this] { saveAsDialog(); });
+    auto* saveAsAction = file->addAction(tr("Save &As…"), this, [this] { saveAsDialog(); });
+    // The platform's Save As key where it has one (only GNOME and macOS do), and Ctrl+Shift+S.
+    QList<QKeySequence> saveAsKeys = QKeySequence::keyBindings(QKeySequence::SaveAs);
+    if (!saveAsKeys.contains(QKeySequence(tr("Ctrl+Shift+S")))) saveAsKeys << QKeySequence(tr("Ctrl+Shift+S"));
+    saveAsAction->setShortcuts(saveAsKeys);
     file->addSeparator();
     auto* exports = file->addMenu(tr("E&xport"));
     exports->addAction(tr("PTX…"), output_, &OutputView::exportPtx);
@@ -1141,8 +1155,23 @@ bool MainWindow::save() {
     return saveAs(document_->path());
 }
 
+QString MainWindow::proposedPath(const QString& suffix) const {
+    // Beside the workspace's file; a workspace without one (new, an example's copy, modules from
+    // the command line) goes to the user's documents, never into the shipped examples.
+    QString folder;
+    if (!document_->path().isEmpty()) {
+        folder = QFileInfo(document_->path()).absolutePath();
+    } else {
+        folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+        if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = QDir::homePath();
+    }
+    const QString stem = document_->path().isEmpty() ? document_->displayName()
+                                                     : QFileInfo(document_->path()).completeBaseName();
+    return QDir(folder).filePath(stem + suffix);
+}
+
 bool MainWindow::saveAsDialog() {
-    const auto suggested = document_->path().isEmpty() ? document_->displayName() + ".nvpg" : document_->path();
+    const auto suggested = document_->path().isEmpty() ? proposedPath(".nvpg") : document_->path();
     const auto path = QFileDialog::getSaveFileName(this, tr("Save workspace"), suggested,
                                                    tr("NVVM Playground workspaces (*.nvpg)"));
     return !path.isEmpty() && saveAs(path.endsWith(".nvpg") ? path : path + ".nvpg");

@@ -56,6 +56,9 @@ public:
     void addModuleFiles(const QStringList& paths);
     bool save();
     bool saveAs(const QString& path);
+    // Where Save As and Export propose to write: `suffix` (".nvpg", ".ptx") after the workspace's
+    // file name, beside it; for a workspace without a file, its name in the user's documents.
+    QString proposedPath(const QString& suffix) const;
 
     // After a crash or kill -9, the unsaved work of the window that died is in its journal:
     // offers it back (the newest one, when several windows died). Returns true when restored.
