@@ -51,6 +51,13 @@ std::vector<size_t> characterStarts(std::string_view s) {
 
 std::string readableName(std::string_view symbol, bool raw) {
     if (raw) return std::string(symbol);
+    // ptxas names a function it keeps local to one kernel "$<kernel>$<function>" (nvdisasm lists
+    // libdevice's __internal_accurate_pow so): the function, then the kernel it belongs to.
+    if (symbol.size() > 2 && symbol[0] == '$') {
+        const auto split = symbol.find('$', 1);
+        if (split != std::string_view::npos && split > 1 && split + 1 < symbol.size())
+            return readableName(symbol.substr(split + 1)) + " (in " + readableName(symbol.substr(1, split - 1)) + ")";
+    }
     if (auto d = demangle(symbol)) return withoutAbiTags(*d);
     return std::string(symbol);
 }

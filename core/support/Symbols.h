@@ -16,7 +16,8 @@ namespace nvpg::support {
 std::optional<std::string> demangle(std::string_view symbol);
 
 // The name people read: demangled where the symbol is mangled, without ABI tags ("[abi:v1]";
-// numba puts a ~100-character hash in one), else the symbol as it is. With raw, the symbol.
+// numba puts a ~100-character hash in one), else the symbol as it is; a function ptxas keeps
+// local to a kernel ("$<kernel>$<function>") reads "<function> (in <kernel>)". With raw, the symbol.
 std::string readableName(std::string_view symbol, bool raw = false);
 
 // `s` cut in the middle to at most `columns` terminal columns, with "…" where the cut is: the

@@ -202,6 +202,10 @@ private slots:
         QCOMPARE(nvpg::support::readableName("_Z"), std::string("_Z"));
         QCOMPARE(nvpg::support::readableName("_Zgarbage!"), std::string("_Zgarbage!"));
         QVERIFY(!nvpg::support::demangle("__nv_sinf"));
+        // A function ptxas keeps local to the kernel, as nvdisasm names it in numba's SASS.
+        QCOMPARE(nvpg::support::readableName("$" + numba + "$__internal_accurate_pow"),
+                 "__internal_accurate_pow (in " + nvpg::support::readableName(numba) + ")");
+        QCOMPARE(nvpg::support::readableName("$x$"), std::string("$x$"));
     }
 
     void longNamesAreElidedInTheMiddle() {

@@ -265,6 +265,13 @@ private slots:
         QTest::qWait(50);
         auto* e = out->sassEditor();
         QCOMPARE(out->sassText().toStdString(), out->result()->sass);  // the listing, byte for byte
+        // The function ptxas kept local to the kernel ("$<kernel>$__internal_accurate_pow") by name.
+        auto* functions = out->sassFiguresTable();
+        QStringList names;
+        for (int row = 0; row < functions->rowCount(); ++row) names << functions->item(row, 0)->text();
+        QVERIFY2(names.contains("__internal_accurate_pow (in " + QString::fromStdString(support::readableName(module_.symbol)) +
+                                ") (device)"),
+                 qPrintable(names.join('\n')));
         const auto view = out->sassView();
         QVERIFY(view);
         const auto listing = support::splitLines(out->result()->sass);
