@@ -10,6 +10,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QCursor>
 #include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
@@ -26,6 +27,9 @@
 #include <QMimeData>
 #include <QPointer>
 #include <QPushButton>
+#include <QScreen>
+#include <QShowEvent>
+#include <QWindow>
 #include <QIcon>
 #include <QSettings>
 #include <QSplitter>
@@ -96,6 +100,8 @@ EngineSettings engineSettings() {
 // table and buttons (about a third of the window).
 constexpr int kSmallBottomDocks = 170;
 constexpr int kRunsDockHeight = 300;
+// The window's first size where the screen has room for it.
+constexpr QSize kFirstSize(1500, 920);
 
 toolkit::SearchConfig searchConfig() {
     toolkit::SearchConfig config;
@@ -184,7 +190,10 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     findSides_[0] = left;
     findSides_[1] = right;
     auto* central = new QSplitter(Qt::Horizontal, this);
+    central_ = central;
     central->setObjectName("centralSplitter");
+    // Neither side may vanish: at 1280 px both stay wide enough to read.
+    central->setChildrenCollapsible(false);
     central->addWidget(left);
     central->addWidget(right);
     central->setStretchFactor(0, 1);
@@ -349,19 +358,63 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     buildStatusBar();
     queryGpu();
 
-    // First start: editors and output share the width, the docks stay small.
-    resize(1500, 920);
+    // First start: at most the available part of the screen it opens on (where the mouse is);
+    // editors and output share the width, the docks stay small.
+    QScreen* screen = QGuiApplication::screenAt(QCursor::pos());
+    if (!screen) screen = QGuiApplication::primaryScreen();
+    if (screen) setScreen(screen);
+    const QRect room = screen ? screen->availableGeometry() : QRect(QPoint(), kFirstSize);
+    resize(kFirstSize.boundedTo(room.size()));
     central->setSizes({640, 860});
-    resizeDocks({optionsDock}, {270}, Qt::Horizontal);
+    resizeDocks({optionsDock}, {room.width() < kFirstSize.width() ? 220 : 270}, Qt::Horizontal);
     // Small until the GPU is known: on a machine without one the Runs dock has nothing to run.
     resizeDocks({problemsDock}, {kSmallBottomDocks}, Qt::Vertical);
     QSettings settings;
     firstLayout_ = !settings.contains("window/state");
-    restoreGeometry(settings.value("window/geometry").toByteArray());
+    // The size it had on this screen, if it was ever closed there.
+    restoreGeometry(settings.value(geometryKey(screen)).toByteArray());
     restoreState(settings.value("window/state").toByteArray());
+    fitToScreen();
     newWorkspace();
     applyZoom();
 }
+
+QString MainWindow::geometryKey(const QScreen* screen) {
+    if (!screen) return QStringLiteral("window/geometry");
+    const QSize size = screen->geometry().size();
+    QString name = screen->name();
+    name.replace(QLatin1Char('/'), QLatin1Char('_'));  // a settings group separator
+    return QStringLiteral("window/geometry/%1 %2x%3").arg(name).arg(size.width()).arg(size.height());
+}
+
+void MainWindow::fitToScreen() {
+    const QScreen* s = screen();
+    if (!s || isFullScreen() || isMaximized()) return;
+    const QRect room = s->availableGeometry();
+    // The window manager's frame, once it is known (after the window is shown).
+    const QRect frame = frameGeometry(), inner = geometry();
+    const QMargins margins(inner.left() - frame.left(), inner.top() - frame.top(), frame.right() - inner.right(),
+                           frame.bottom() - inner.bottom());
+    const QSize most = room.size().shrunkBy(margins);
+    if (width() > most.width() || height() > most.height()) resize(size().boundedTo(most));
+    const QSize outer = size().grownBy(margins);
+    const int x = std::clamp(frameGeometry().left(), room.left(), std::max(room.left(), room.right() + 1 - outer.width()));
+    const int y = std::clamp(frameGeometry().top(), room.top(), std::max(room.top(), room.bottom() + 1 - outer.height()));
+    if (QPoint(x, y) != frameGeometry().topLeft()) move(x, y);
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (shownOnce_) return;
+    shownOnce_ = true;
+    // The frame is known now; and a window moved to another screen fits that one.
+    QMetaObject::invokeMethod(this, &MainWindow::fitToScreen, Qt::QueuedConnection);
+    if (auto* handle = windowHandle())
+        connect(handle, &QWindow::screenChanged, this, [this] {
+            QMetaObject::invokeMethod(this, &MainWindow::fitToScreen, Qt::QueuedConnection);
+        });
+}
+
 
 bool MainWindow::pinResult(const QString& name) {
     if (auto st = compare_->pinCurrent(name); !st) {
@@ -1271,7 +1324,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         return;
     }
     QSettings settings;
-    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue(geometryKey(screen()), saveGeometry());
     settings.setValue("window/state", saveState());
     journal_.reset();  // a clean end: nothing to offer back
     event->accept();

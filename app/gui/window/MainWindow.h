@@ -11,6 +11,8 @@
 class QDockWidget;
 class QLabel;
 class QMenu;
+class QScreen;
+class QSplitter;
 class QsciScintilla;
 class QTimer;
 class QToolButton;
@@ -98,11 +100,16 @@ public:
     void setErrorSink(std::function<void(const QString& title, const QString& message)> sink) {
         errorSink_ = std::move(sink);
     }
+    // The settings key of the window's geometry on `screen`: each screen (by name and size) has
+    // its own, so a laptop's size is not a projector's.
+    static QString geometryKey(const QScreen* screen);
+
     // Tests answer "save changes?" without a dialog.
     void setSaveQuestion(std::function<QMessageBox::StandardButton()> ask) { ask_ = std::move(ask); }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -130,6 +137,8 @@ private:
     void attachFindBar(QsciScintilla* pane);
     // The font-size setting plus the window's zoom, on every editor and output pane.
     void applyZoom();
+    // No larger than the available part of the screen the window is on, and on it.
+    void fitToScreen();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void afterOpen();
@@ -161,6 +170,8 @@ private:
     FindBar* findBar_;
     QWidget* findSides_[2] = {};  // under the editors, under the output panes
     int zoom_ = 0;
+    QSplitter* central_ = nullptr;
+    bool shownOnce_ = false;
     StartPage* startPage_;
     EngineReply lastReply_;
     std::shared_ptr<const toolkit::Toolkit> toolkit_;
