@@ -20,7 +20,9 @@
 #include "editor/EditorArea.h"
 #include "editor/ModuleEditor.h"
 #include "output/OutputView.h"
+#include "panels/ComparePanel.h"
 #include "panels/OptionsPanel.h"
+#include "panels/ProblemsPanel.h"
 #include "window/MainWindow.h"
 
 using namespace nvpg;
@@ -152,6 +154,56 @@ private slots:
         }
     }
 
+    // A pin opens the Compare dock where it costs the editor and the outputs nothing of their width.
+    void aPinLeavesThePanesTheirWidth() {
+        auto w = shownWindow();
+        QVERIFY(w);
+        QVERIFY(w->openExample("saxpy"));
+        QVERIFY(compileAndWait(*w));
+        QTest::qWait(100);
+        QVERIFY2(tooNarrow(*w).isEmpty(), qPrintable(tooNarrow(*w)));
+        QVERIFY(w->pinResult("first"));
+        QTRY_VERIFY(w->compareDock()->isVisible() && !w->compareDock()->visibleRegion().isEmpty());
+        QTest::qWait(200);
+        QVERIFY2(tooNarrow(*w).isEmpty(), qPrintable("after the pin: " + tooNarrow(*w)));
+        QVERIFY2(offScreen(*w).isEmpty(), qPrintable(offScreen(*w)));
+        // The Compare dock's two sides are readable too, and the editor keeps some height.
+        QVERIFY2(w->compare()->width() >= 2 * kUsableOutput, qPrintable(QString::number(w->compare()->width())));
+        QVERIFY2(w->compare()->height() >= 150, qPrintable(QString::number(w->compare()->height())));
+        QVERIFY2(w->editors()->currentEditor()->height() >= 150,
+                 qPrintable(QString::number(w->editors()->currentEditor()->height())));
+    }
+
+    // "No problems" takes one line; problems make the dock as tall as their rows (up to a few).
+    void theProblemsDockFollowsItsContent() {
+        auto w = shownWindow();
+        QVERIFY(w);
+        auto* dock = w->findChild<QDockWidget*>("problemsDock");
+        QVERIFY(dock);
+        QVERIFY(w->openExample("saxpy"));
+        QVERIFY(compileAndWait(*w));
+        QCOMPARE(w->problems()->count(), 0);
+        const int title = dock->height() - dock->widget()->height();
+        QTRY_VERIFY2(w->problems()->height() <= oneLine(w->problems()),
+                     qPrintable(QString("%1 px for no problems (a line is %2)").arg(w->problems()->height()).arg(oneLine(w->problems()))));
+        QVERIFY(w->problems()->height() >= w->problems()->fontMetrics().height());  // and the line is there
+        QVERIFY(dock->height() <= title + oneLine(w->problems()));
+
+        // Three problems: three rows show.
+        auto* editor = w->editors()->editor(0);
+        const auto text = QString::fromStdString(editor->moduleText());
+        editor->setText(QString(text).replace("fadd float", "fad float"));
+        QVERIFY(compileAndWait(*w));
+        QVERIFY(w->problems()->count() > 0);
+        const int rows = std::min(w->problems()->count(), gui::ProblemsPanel::kMaxShownRows);
+        QTRY_VERIFY2(w->problems()->view()->viewport()->height() >= rows * w->problems()->fontMetrics().height(),
+                     qPrintable(QString("%1 px for %2 rows").arg(w->problems()->view()->viewport()->height()).arg(rows)));
+        QVERIFY2(tooNarrow(*w).isEmpty(), qPrintable(tooNarrow(*w)));
+        // And back to one line.
+        editor->setText(text);
+        QVERIFY(compileAndWait(*w));
+        QTRY_VERIFY(w->problems()->height() <= oneLine(w->problems()));
+    }
 };
 
 QTEST_MAIN(TestLayout)

@@ -10,6 +10,7 @@
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenu>
+#include <QScrollBar>
 #include <QStyle>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -46,6 +47,9 @@ ProblemsPanel::ProblemsPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
+    // The rows' table may be squeezed to nothing (minimumSizeHint: one line); the layout must
+    // not make its own minimum the panel's.
+    layout->setSizeConstraint(QLayout::SetNoConstraint);
 
     header_ = new QLabel(this);
     header_->setObjectName(QStringLiteral("problemsSummary"));
@@ -237,8 +241,28 @@ void ProblemsPanel::rebuild() {
     }
     empty_->setVisible(diagnostics_.empty());
     empty_->resize(tree_->viewport()->size());
+    // "No problems" is the summary line's alone: an empty table would only take height.
+    tree_->setVisible(!diagnostics_.empty());
+    updateGeometry();
+    emit contentChanged();
     if (tree_->topLevelItemCount() > 0)
         tree_->setCurrentItem(tree_->topLevelItem(0), 0, QItemSelectionModel::NoUpdate);
+}
+
+QSize ProblemsPanel::sizeHint() const {
+    int height = header_->sizeHint().height();
+    if (!diagnostics_.empty()) {
+        const int rows = std::min(int(diagnostics_.size()), kMaxShownRows);
+        const int rowHeight = std::max(tree_->sizeHintForRow(0), tree_->fontMetrics().height());
+        height += tree_->header()->sizeHint().height() + rows * rowHeight + 2 * tree_->frameWidth() +
+                  tree_->horizontalScrollBar()->sizeHint().height();
+    }
+    return {QWidget::sizeHint().width(), height};
+}
+
+QSize ProblemsPanel::minimumSizeHint() const {
+    // One line: the dock can be as small as that whatever it holds (the rows scroll).
+    return {QWidget::minimumSizeHint().width(), header_->sizeHint().height()};
 }
 
 bool ProblemsPanel::eventFilter(QObject* watched, QEvent* event) {

@@ -48,6 +48,11 @@ public:
     QTreeWidget* view() const { return tree_; }
     // The "Fix: <title>" actions of a row (one per fix core offers for it); empty when none.
     QList<QAction*> fixActions(int row) const;
+    // As tall as its content: the summary line alone while there are no problems ("No
+    // problems"), else the summary and the rows, up to kMaxShownRows of them (then it scrolls).
+    static constexpr int kMaxShownRows = 8;
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
 
 public slots:
     // Copies the selected rows (all rows when none is selected) as FILE:LINE:COL: lines.
@@ -57,6 +62,8 @@ signals:
     void activated(const QString& module, int line, int column);
     // Fix `index` of diagnostic(row) was chosen.
     void fixRequested(int row, int index);
+    // The rows changed: sizeHint() may have too.
+    void contentChanged();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

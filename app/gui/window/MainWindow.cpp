@@ -224,16 +224,36 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     tabifyDockWidget(runsDock, libdeviceDock);
     problemsDock_ = problemsDock;
     runsDock_ = runsDock;
-    // Compare: a pinned result or a variant beside the current compile; on the right, as wide as
-    // the output, and closed until asked for (View > Compare, Build > Pin Result).
+    // Compare: a pinned result or a variant beside the current compile, closed until asked for
+    // (View > Compare, Build > Pin Result). A tab of the bottom docks: there its two sides get
+    // the window's whole width, and the editors and outputs keep theirs (on the right, beside the
+    // outputs, every pane was left ~280 px wide).
     compare_ = new ComparePanel(document_, toolkit_, engineSettings(), this);
     compare_->setOutputs(outputsFor(toolkit_.get()) & ~unsigned(pipeline::kCubin));
     compare_->setFlush([this] { editors_->flush(); });
     compareDock_ = new QDockWidget(tr("Compare"), this);
     compareDock_->setObjectName("compareDock");
     compareDock_->setWidget(compare_);
-    addDockWidget(Qt::RightDockWidgetArea, compareDock_);
+    addDockWidget(Qt::BottomDockWidgetArea, compareDock_);
+    tabifyDockWidget(libdeviceDock, compareDock_);
     compareDock_->hide();
+    // The bottom docks share one height: the one in front sets it (fitBottomDock). What a dock
+    // holds may be squeezed below its own minimum while another is in front.
+    for (auto* dock : bottomDocks()) {
+        dock->widget()->setMinimumHeight(1);
+        connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
+            if (visible) {
+                QMetaObject::invokeMethod(this, [this, dock] { fitBottomDock(dock); }, Qt::QueuedConnection);
+                return;
+            }
+            // Going behind another tab: the height it had (the user's, or the one it was given)
+            // is the one it comes back with.
+            if (dock != problemsDock_ && !dock->isFloating() &&
+                dockWidgetArea(dock) == Qt::BottomDockWidgetArea && dock->widget()->height() >= 3 * fontMetrics().height())
+                bottomHeights_[dock] = dock->widget()->height();
+        });
+    }
+    connect(problems_, &ProblemsPanel::contentChanged, this, [this] { fitBottomDock(problemsDock_); });
     // Problems is in front until the GPU is known (placeRunsDock), and comes to the front when a
     // compile fails.
     problemsDock->raise();
@@ -403,6 +423,33 @@ void MainWindow::fitToScreen() {
     if (QPoint(x, y) != frameGeometry().topLeft()) move(x, y);
 }
 
+QList<QDockWidget*> MainWindow::bottomDocks() const {
+    QList<QDockWidget*> docks;
+    for (const char* name : {"problemsDock", "runsDock", "libdeviceDock", "compareDock"})
+        if (auto* dock = findChild<QDockWidget*>(QLatin1String(name))) docks << dock;
+    return docks;
+}
+
+void MainWindow::fitBottomDock(QDockWidget* dock) {
+    // Only the dock in front of the bottom area.
+    if (!dock || dock->isFloating() || !dock->isVisible() || dock->visibleRegion().isEmpty() ||
+        dockWidgetArea(dock) != Qt::BottomDockWidgetArea)
+        return;
+    int wanted = 0;
+    if (dock == problemsDock_) {
+        // Its content's height: one line for "No problems", its rows (up to a few) otherwise.
+        wanted = problems_->sizeHint().height();
+    } else {
+        const int room = height() * 2 / 5;
+        wanted = bottomHeights_.value(dock, dock == compareDock_ ? room : std::min(kRunsDockHeight, room));
+    }
+    // What resizeDocks sizes is the whole bottom area: the dock's title bar and the tab bar under
+    // it come on top of what it holds.
+    const int areaBottom = statusBar()->isVisible() ? statusBar()->geometry().top() : height();
+    wanted += dock->height() - dock->widget()->height() + std::max(0, areaBottom - 1 - dock->geometry().bottom());
+    resizeDocks({dock}, {wanted}, Qt::Vertical);
+}
+
 void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
     if (shownOnce_) return;
@@ -454,7 +501,10 @@ void MainWindow::applyZoom() {
     for (auto* pane : output_->findChildren<QsciScintilla*>()) pane->SendScintilla(QsciScintillaBase::SCI_SETZOOM, zoom);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // Hiding them while the window goes would ask for their layout, half gone.
+    for (auto* dock : bottomDocks()) dock->disconnect(this);
+}
 
 QString MainWindow::journalFile() const { return journal_ ? journal_->file() : QString(); }
 
@@ -710,6 +760,7 @@ void MainWindow::buildActions() {
     pin->setObjectName("pinAction");
     build->addAction(tr("Add Varian&t…"), compare_, [this] {
         compareDock_->show();
+        compareDock_->raise();
         compare_->addVariant();
     });
     build->addSeparator();

@@ -3,6 +3,7 @@
 #include <functional>
 #include <memory>
 
+#include <QHash>
 #include <QMainWindow>
 #include <QMessageBox>
 
@@ -139,6 +140,10 @@ private:
     void applyZoom();
     // No larger than the available part of the screen the window is on, and on it.
     void fitToScreen();
+    // The bottom dock in front takes its height: Problems its content's, the others the height
+    // they last had (a default at first).
+    void fitBottomDock(QDockWidget* dock);
+    QList<QDockWidget*> bottomDocks() const;
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void afterOpen();
@@ -171,6 +176,7 @@ private:
     QWidget* findSides_[2] = {};  // under the editors, under the output panes
     int zoom_ = 0;
     QSplitter* central_ = nullptr;
+    QHash<QDockWidget*, int> bottomHeights_;  // each bottom dock's height when it was last in front
     bool shownOnce_ = false;
     StartPage* startPage_;
     EngineReply lastReply_;
