@@ -121,9 +121,15 @@ struct CompareOptions {
     std::string a, b;       // each side's options, as one string ("--ftz 1 --cuda-path DIR")
     std::string emit = "ptx";
     std::optional<std::string> report, output;
+    bool wide = false;      // kernel names whole in the table
+    bool rawNames = false;  // kernel symbols as they are, not demangled
 };
 void addCompareOptions(CLI::App& cmd, CompareOptions& o);
 int runCompare(const CommonOptions& common, const CompareOptions& o);
+// Why writing `outputs` (option, file) would replace one of the `inputs` (compared by identity:
+// a hard link or symlink of an input is that input) or one another; nothing when it would not.
+std::optional<std::string> outputOntoInput(const std::vector<std::pair<std::string, std::string>>& outputs,
+                                           const std::vector<std::string>& inputs);
 int runCompile(const CommonOptions& common, const CompileOptions& o);
 int runRun(const CommonOptions& common, const CompileOptions& o, const RunOptions& r);
 // nvpg explain: the built-in doc entries each word names (context "", "ir", "ptx" or "sass"); 1 when a

@@ -78,11 +78,19 @@ void addCompareOptions(CLI::App& cmd, CompareOptions& o) {
         "compile even when the result cache holds these inputs' result, and do not store it there");
     cmd.add_option("--report", o.report, "write a JSON report of both sides and the comparison");
     cmd.add_option("-o,--output", o.output, "write the diff to this file (default: stdout)");
+    cmd.add_flag("--wide", o.wide,
+                 "kernel names whole in the figures table (by default cut in the middle to 40 columns)");
+    cmd.add_flag("--raw-names", o.rawNames,
+                 "kernel symbols as they are in the PTX (by default demangled, without ABI tags)");
 }
 
 int runCompare(const CommonOptions& common, const CompareOptions& o) {
     auto inputs = jobFromArgs(o.common);
     if (!inputs) return usage(inputs.error().message);
+    std::vector<std::pair<std::string, std::string>> outputs;
+    if (o.output && *o.output != "-") outputs.emplace_back("-o", *o.output);
+    if (o.report) outputs.emplace_back("--report", *o.report);
+    if (auto onto = outputOntoInput(outputs, inputs->files)) return usage(*onto);
     noteLibdeviceRule(*inputs);
     Side sides[2];
     sides[0].letter = 'A';
@@ -198,7 +206,7 @@ int runCompare(const CommonOptions& common, const CompareOptions& o) {
         return usage(*failedOut);
     }
     const auto summary = fmt::format("\n{}\n\n{}", pipeline::comparisonVerdict(c),
-                                     pipeline::formatComparisonTable(c));
+                                     pipeline::formatComparisonTable(c, {o.rawNames, o.wide}));
     if (auto failedOut = writeStdout(summary)) return usage(*failedOut);
     return kOk;
 }

@@ -109,14 +109,13 @@ bool writeOut(const std::optional<std::string>& path, const std::string& bytes, 
     return true;
 }
 
+}  // namespace
+
 // An output onto an input would replace the source with what it compiled to; two outputs onto
 // one file would leave only the second. Files are compared by identity (device and inode), so
 // a link or another spelling of the input's name is caught too.
-std::optional<std::string> outputOntoInput(const CompileOptions& o, const std::vector<std::string>& inputs) {
-    std::vector<std::pair<std::string, std::string>> outputs;  // option, file
-    if (o.output && *o.output != "-") outputs.emplace_back("-o", *o.output);
-    if (o.report) outputs.emplace_back("--report", *o.report);
-    if (o.lineMap) outputs.emplace_back("--line-map", *o.lineMap);
+std::optional<std::string> outputOntoInput(const std::vector<std::pair<std::string, std::string>>& outputs,
+                                           const std::vector<std::string>& inputs) {
     for (const auto& [option, file] : outputs)
         for (const auto& input : inputs)
             if (support::sameFile(file, input))
@@ -131,6 +130,27 @@ std::optional<std::string> outputOntoInput(const CompileOptions& o, const std::v
                                    outputs[k].first, b);
         }
     return std::nullopt;
+}
+
+namespace {
+
+// Every file this compile will write: the options' own and the ones derived from -o (one LTO-IR
+// per module in separate LTO mode: out.MODULE.ltoir, which can be an input's name).
+std::vector<std::pair<std::string, std::string>> compileOutputs(const CompileOptions& o, const pipeline::Job& job) {
+    std::vector<std::pair<std::string, std::string>> outputs;
+    if (o.output && *o.output != "-") {
+        if (o.emit == "ltoir" && job.ltoMode == lto::Mode::Separate && job.modules.size() > 1) {
+            std::vector<std::string> names;
+            for (const auto& m : job.modules) names.push_back(m.name);
+            for (const auto& path : pipeline::perModulePaths(*o.output, names))
+                outputs.emplace_back("-o (with --lto-mode separate, one LTO-IR per module)", path);
+        } else {
+            outputs.emplace_back("-o", *o.output);
+        }
+    }
+    if (o.report) outputs.emplace_back("--report", *o.report);
+    if (o.lineMap) outputs.emplace_back("--line-map", *o.lineMap);
+    return outputs;
 }
 
 // The inputs as files: a bare name (no folder) that is no file but a bundled example's name is
@@ -295,7 +315,7 @@ int compileFailed(const support::Error& error) {
 int runCompile(const CommonOptions& common, const CompileOptions& o) {
     auto inputs = jobFromArgs(o);
     if (!inputs) return usage(inputs.error().message);
-    if (auto onto = outputOntoInput(o, inputs->files)) return usage(*onto);
+    if (auto onto = outputOntoInput(compileOutputs(o, inputs->job), inputs->files)) return usage(*onto);
     noteLibdeviceRule(*inputs);
     auto& job = inputs->job;
     const auto& inputNames = inputs->names;

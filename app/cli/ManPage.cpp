@@ -109,7 +109,8 @@ the file \fB\-o\fR names; LTO\-IR and cubins are binary and need \fB\-o\fR or a 
 A workspace brings its modules, options, libdevice and verify choices, and the options given
 here apply over them.
 Diagnostics go to standard error as \fIFILE\fR:\fILINE\fR:\fICOL\fR: \fBerror:\fR \fIMESSAGE\fR.
-An output file that is one of the inputs (by identity, links followed) is refused, and a
+An output file that is one of the inputs (by identity, links followed) is refused, the
+per\-module LTO\-IR files that \fB\-\-lto\-mode separate\fR derives from \fB\-o\fR too, and a
 read\-only one is replaced only with \fB\-\-force\fR.
 )roff"},
         {"run", R"roff(Compiles as \fBcompile\fR does, then launches \fB\-\-kernel\fR with \fB\-\-grid\fR,

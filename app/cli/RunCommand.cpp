@@ -12,8 +12,10 @@
 #include "Output.h"
 #include "gpu/Npy.h"
 #include "engine/Runner.h"
+#include "pipeline/Comparison.h"
 #include "pipeline/Pipeline.h"
 #include "support/Files.h"
+#include "support/Symbols.h"
 #include "support/Text.h"
 #include "workspace/Workspace.h"
 
@@ -148,6 +150,21 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
             config.args.push_back(std::move(*spec));
         }
     }
+    // The argK.npy files --save-outputs will write must not replace an input: a module, or a
+    // buffer's file (buf:@DIR/arg0.npy with --save-outputs DIR). Each argument that could be saved
+    // is checked, before the compile and the run.
+    if (r.saveOutputs) {
+        std::vector<std::string> inputFiles = inputs->files;
+        for (const auto& a : config.args)
+            if (a.kind == gpu::ArgSpec::Buffer &&
+                (a.init.kind == gpu::BufferInit::NpyFile || a.init.kind == gpu::BufferInit::RawFile))
+                inputFiles.push_back((a.init.file.is_absolute() ? a.init.file : inputs->baseDir / a.init.file).string());
+        std::vector<std::pair<std::string, std::string>> outputs;
+        for (size_t k = 0; k < config.args.size(); ++k)
+            if (config.args[k].kind == gpu::ArgSpec::Buffer)
+                outputs.emplace_back("--save-outputs", (fs::path(*r.saveOutputs) / fmt::format("arg{}.npy", k)).string());
+        if (auto onto = outputOntoInput(outputs, inputFiles)) return usage(*onto);
+    }
     if (r.repeat != 1) config.repeat = r.repeat;
     if (r.timeout != 10) config.timeoutSeconds = r.timeout;
     if (r.from) config.fromLto = *r.from == "lto";
@@ -184,7 +201,10 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
         }
     }
     const auto& out = *ran;
-    fmt::print("{} on {}: {:.4f} ms{}, {} in, {} out, {:.1f} GB/s\n", out.kernel, out.device, out.kernelMs,
+    // The kernel as people read it (a numba symbol is 200-300 characters), cut as the tables are.
+    fmt::print("{} on {}: {:.4f} ms{}, {} in, {} out, {:.1f} GB/s\n",
+               support::elideMiddle(support::readableName(out.kernel), pipeline::kKernelNameColumns), out.device,
+               out.kernelMs,
                out.launchMs.size() > 1 ? fmt::format(" (median of {} launches)", out.launchMs.size()) : "",
                support::formatBytes(out.bytesIn), support::formatBytes(out.bytesOut), out.gigabytesPerSecond());
     for (const auto& b : out.buffers)

@@ -1102,6 +1102,54 @@ private slots:
         QVERIFY2(same.err.contains("-o and --report name the same file"), same.err.constData());
     }
 
+    // Outputs nvpg derives, or a second command's, over an input (issue 27, item 1): the issue's
+    // own command wrote o/x.k.ll (the LTO-IR of module k.ll, derived from -o o/x.ll) over the
+    // second input, exit 0. Each is refused before anything is compiled or written, the input
+    // left as it was: as named, through a symlink and through a hard link.
+    void aDerivedOrSecondCommandsOutputOntoAnInputIsRefused() {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("d1") && QDir(dir.path()).mkpath("o"));
+        QVERIFY(QFile::copy(data("ir/sinf.ll"), dir.filePath("d1/k.ll")));
+        QVERIFY(QFile::copy(data("ir/callee.ll"), dir.filePath("o/x.k.ll")));
+        const auto second = dir.filePath("o/x.k.ll");
+        const auto original = contents(second);
+        const auto r = runNvpg({"compile", "--lto-mode", "separate", "--emit", "ltoir", "d1/k.ll", "o/x.k.ll", "-o",
+                                "o/x.ll", "--libdevice"},
+                               dir.path());
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("is the input o/x.k.ll") && r.err.contains("one LTO-IR per module"), r.err.constData());
+        QCOMPARE(contents(second), original);
+        QVERIFY(!QFile::exists(dir.filePath("o/x.ll")));
+        // The derived name reaching an input through a link.
+        QVERIFY(QFile::link(second, dir.filePath("o/y.k.ll")));
+        QVERIFY(::link(QFile::encodeName(second).constData(), QFile::encodeName(dir.filePath("o/z.k.ll")).constData()) == 0);
+        for (const char* out : {"o/y.ll", "o/z.ll"}) {
+            const auto linked = runNvpg({"compile", "--lto-mode", "separate", "--emit", "ltoir", "d1/k.ll", "o/x.k.ll",
+                                         "-o", out, "--libdevice"},
+                                        dir.path());
+            QCOMPARE(linked.exitCode, 2);
+            QVERIFY2(linked.err.contains("is the input o/x.k.ll"), linked.err.constData());
+            QCOMPARE(contents(second), original);
+        }
+        // nvpg compare's -o (the diff) and --report.
+        for (const char* option : {"-o", "--report"}) {
+            const auto c = runNvpg({"compare", "d1/k.ll", "--libdevice", "--a", "--ftz 0", "--b", "--ftz 1", option, "d1/k.ll"},
+                                   dir.path());
+            QCOMPARE(c.exitCode, 2);
+            QVERIFY2(c.err.contains("is the input d1/k.ll"), c.err.constData());
+        }
+        // nvpg run --save-outputs DIR writes DIR/argK.npy: not over a buffer's own file (checked
+        // before the compile, so without a GPU too).
+        QVERIFY(QFile::copy(data("npy/f32_4.npy"), dir.filePath("o/arg0.npy")));
+        const auto npy = contents(dir.filePath("o/arg0.npy"));
+        const auto run = runNvpg({"run", "d1/k.ll", "--libdevice", "--kernel", "sin_kernel", "--grid", "1", "--block", "4",
+                                  "--arg", "buf:@o/arg0.npy", "--arg", "f32:0.5", "--save-outputs", "o"},
+                                 dir.path());
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("--save-outputs") && run.err.contains("is the input"), run.err.constData());
+        QCOMPARE(contents(dir.filePath("o/arg0.npy")), npy);
+    }
+
     void compilesAWorkspace() {
         const auto ws = example("saxpy.nvpg");
         if (!QFile::exists(ws)) QFAIL("the saxpy example workspace is missing");
