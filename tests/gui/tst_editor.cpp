@@ -90,6 +90,35 @@ class TestEditor : public QObject {
     Q_OBJECT
 
 private slots:
+    // Issue 26, item 12: the line map's libdevice note read "nv sinf (libdevice)": the note's
+    // box and the next line's band were drawn over the underscores, which lie below the text's
+    // descent. A note of underscores must look different from one of spaces, and so must a
+    // banded line of them.
+    void underscoresInNotesAndBandedLinesAreDrawn() {
+        const auto render = [](const QString& note, const std::string& code) {
+            ModuleEditor e;
+            e.resize(500, 160);
+            e.setModule(code + "\nnext\n", false);
+            e.setMapNotes({{0, note}});
+            // The line map's colour band on the line after it, as a mapped call's next line has.
+            const int band = e.markerDefine(QsciScintilla::Background);
+            e.setMarkerBackgroundColor(QColor(0xb3, 0xd7, 0xff), band);
+            e.markerAdd(1, band);
+            e.SendScintilla(QsciScintillaBase::SCI_SETCARETSTYLE, 0L);  // no blinking caret in the picture
+            e.show();
+            if (!QTest::qWaitForWindowExposed(&e)) return QImage();
+            QTest::qWait(20);
+            return e.grab().toImage();
+        };
+        // The same text with spaces for underscores: all else (box, widths) is alike.
+        const QImage spaces = render(QStringLiteral("  nv sinf (libdevice)"), "%s = call float @  nv sinf(float %v)");
+        const QImage noteUnderscores = render(QStringLiteral("__nv_sinf (libdevice)"), "%s = call float @  nv sinf(float %v)");
+        const QImage codeUnderscores = render(QStringLiteral("  nv sinf (libdevice)"), "%s = call float @__nv_sinf(float %v)");
+        QVERIFY(!spaces.isNull());
+        QVERIFY2(noteUnderscores != spaces, "the note's underscores are not drawn");
+        QVERIFY2(codeUnderscores != spaces, "the banded code line's underscores are not drawn");
+    }
+
     void textRoundTripsExactly() {
         const std::string fixture = test::readText(test::dataDir() / "ir" / "sinf.ll");
         // Non-ASCII in comments and strings, a CRLF line, a tab, no newline at the end.
