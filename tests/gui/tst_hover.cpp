@@ -136,11 +136,14 @@ private slots:
         const auto e = inspect::Docs::builtIn().explain("fma.rn.f32", inspect::DocContext::Ptx);
         QVERIFY(!e.empty());
         QVERIFY(shown.startsWith(QString::fromStdString(inspect::formatExplanation(e.front())).trimmed()));
-        // The popup lies under the word, on the pane's screen.
+        // The popup lies under the word (above it where the screen has no room below), on the
+        // pane's screen.
         const QPoint word = pane->viewport()->mapToGlobal(QPoint(
             int(pane->SendScintilla(QsciScintillaBase::SCI_POINTXFROMPOSITION, 0UL, long(at))),
             int(pane->SendScintilla(QsciScintillaBase::SCI_POINTYFROMPOSITION, 0UL, long(at)))));
-        QVERIFY2(hover->popup()->y() > word.y(), "the popup covers the word");
+        QVERIFY2(hover->popup()->y() > word.y() || hover->popup()->geometry().bottom() < word.y(),
+                 "the popup covers the word");
+        QVERIFY(pane->screen()->availableGeometry().contains(hover->popup()->geometry()));
 
         const std::string link = e.front().entry->link;
         QVERIFY2(link.rfind("https://docs.nvidia.com/", 0) == 0, link.c_str());

@@ -18,6 +18,7 @@
 #include "TestSupport.h"
 #include "compile/CompileController.h"
 #include "editor/EditorArea.h"
+#include "editor/HoverDocs.h"
 #include "editor/ModuleEditor.h"
 #include "output/OutputView.h"
 #include "panels/ComparePanel.h"
@@ -203,6 +204,164 @@ private slots:
         editor->setText(text);
         QVERIFY(compileAndWait(*w));
         QTRY_VERIFY(w->problems()->height() <= oneLine(w->problems()));
+    }
+
+    // Presenter mode: full screen, the docks hidden, the IR and one output, larger text. Leaving it
+    // gives back the docks, the zoom and the panes as they were.
+    void presenterModeAndBack() {
+        auto w = shownWindow();
+        QVERIFY(w);
+        QVERIFY(w->openExample("saxpy"));
+        QVERIFY(compileAndWait(*w));
+        w->pinResult("p");
+        QTRY_VERIFY(w->compareDock()->isVisible());
+        QTest::qWait(100);
+        auto* action = w->presenterAction();
+        QVERIFY(action);
+        QCOMPARE(action->shortcut(), QKeySequence(Qt::Key_F11));
+        const QByteArray state = w->saveState();
+        const int zoom = w->zoom();
+        const QRect geometry = w->geometry();
+        auto* header = w->output()->findChild<QLabel*>("ptxHeader");
+        QVERIFY(header);
+        const double headerPoints = pointsOf(header);
+        const long editorZoom = w->editors()->currentEditor()->SendScintilla(QsciScintillaBase::SCI_GETZOOM);
+        // Open docks (in front or behind another's tab), and the ones in front.
+        const auto docksOpen = [&] {
+            QStringList open;
+            for (auto* dock : w->findChildren<QDockWidget*>())
+                if (dock->toggleViewAction()->isChecked()) open << dock->objectName() + (dock->visibleRegion().isEmpty() ? "" : " (front)");
+            open.sort();
+            return open;
+        };
+        const QStringList docksShown = docksOpen();
+        QVERIFY2(docksShown.contains("compareDock (front)") && docksShown.contains("optionsDock (front)"),
+                 qPrintable(docksShown.join(", ")));
+
+        w->setPresenterOutput(inspect::MappedOutput::LtoPtx);
+        QTest::keyClick(w.get(), Qt::Key_F11);
+        QVERIFY(w->presenterMode());
+        QVERIFY(action->isChecked());
+        for (auto* dock : w->findChildren<QDockWidget*>())
+            QVERIFY2(!dock->isVisible() && !dock->toggleViewAction()->isChecked(), qPrintable(dock->objectName()));
+        QTRY_VERIFY(w->isFullScreen());
+        QVERIFY(w->zoom() > zoom);
+        QVERIFY(w->editors()->currentEditor()->SendScintilla(QsciScintillaBase::SCI_GETZOOM) > editorZoom);
+        QVERIFY(pointsOf(header) > headerPoints);
+        // The IR and the chosen output, side by side, each about half the screen.
+        QVERIFY(!w->output()->ptxEditor()->isVisible());
+        QVERIFY(w->output()->ltoEditor()->isVisible());
+        QTRY_VERIFY(w->output()->ltoEditor()->width() > w->width() / 3);
+        QVERIFY(w->editors()->currentEditor()->width() > w->width() / 3);
+        QVERIFY(w->frameGeometry().width() <= screenRoom(*w).width() + 1 || w->isFullScreen());
+        // The chosen output can change while presenting.
+        w->setPresenterOutput(inspect::MappedOutput::Ptx);
+        QVERIFY(w->output()->ptxEditor()->isVisible() && !w->output()->ltoEditor()->isVisible());
+
+        QTest::keyClick(w.get(), Qt::Key_F11);
+        QVERIFY(!w->presenterMode());
+        QTRY_VERIFY(!w->isFullScreen());
+        QCOMPARE(w->zoom(), zoom);
+        QCOMPARE(w->editors()->currentEditor()->SendScintilla(QsciScintillaBase::SCI_GETZOOM), editorZoom);
+        QCOMPARE(pointsOf(header), headerPoints);
+        QTRY_COMPARE(docksOpen().join(", "), docksShown.join(", "));
+        QTRY_COMPARE(w->geometry(), geometry);
+        // The kernel tables fit their rows again.
+        auto* table = w->output()->ptxFiguresTable();
+        QTRY_VERIFY2(table->viewport()->height() >= table->rowHeight(0),
+                     qPrintable(QString("%1 px for a row of %2").arg(table->viewport()->height()).arg(table->rowHeight(0))));
+        QCOMPARE(w->saveState(), state);
+        QVERIFY(w->output()->ptxEditor()->isVisible() && w->output()->ltoEditor()->isVisible());
+    }
+
+    // Ctrl+= reaches a pane header, a kernel table, a dock, a hover popup and the lightbulb's margin.
+    void zoomReachesEveryText() {
+        auto w = shownWindow();
+        QVERIFY(w);
+        QVERIFY(w->openExample("saxpy"));
+        QVERIFY(compileAndWait(*w));
+        auto* header = w->output()->findChild<QLabel*>("ptxHeader");
+        auto* caption = w->output()->findChild<QLabel*>("ptxFiguresCaption");
+        auto* table = w->output()->ptxFiguresTable();
+        auto* dock = w->optionsPanel();
+        auto* problems = w->problems();
+        auto* editor = static_cast<QsciScintilla*>(w->editors()->currentEditor());
+        QVERIFY(header && caption && table);
+        auto* ptx = w->output()->ptxEditor();
+        auto* hover = gui::HoverDocs::of(ptx);
+        QVERIFY(hover);
+        const int word = int(ptx->text().toUtf8().indexOf("ld.param")) + 2;
+        QVERIFY(word > 2);
+        hover->showAt(word);
+        QVERIFY(hover->popup());
+        const double popupBefore = pointsOf(hover->popup());
+        hover->hide();
+        const double before[] = {pointsOf(header), pointsOf(caption), pointsOf(table), pointsOf(table->horizontalHeader()),
+                                 pointsOf(dock), pointsOf(problems)};
+        const int rowBefore = table->rowHeight(0);
+        const int marginBefore = editor->marginWidth(1);
+
+        for (int i = 0; i < 3; ++i) QTest::keyClick(editor, Qt::Key_Equal, Qt::ControlModifier);
+        const double after[] = {pointsOf(header), pointsOf(caption), pointsOf(table), pointsOf(table->horizontalHeader()),
+                                pointsOf(dock), pointsOf(problems)};
+        const char* names[] = {"pane header", "figures caption", "kernel table", "its header", "Options dock", "Problems dock"};
+        for (int i = 0; i < 6; ++i)
+            QVERIFY2(after[i] >= before[i] + 2, qPrintable(QString("%1: %2 -> %3 pt").arg(names[i]).arg(before[i]).arg(after[i])));
+        QVERIFY2(pointsOf(caption) < pointsOf(header), "the caption is no longer smaller than the header");
+        QTRY_VERIFY2(table->rowHeight(0) > rowBefore, "the table's rows did not grow with their text");
+        hover->showAt(word);
+        QVERIFY(hover->popup());
+        QVERIFY2(pointsOf(hover->popup()) >= popupBefore + 2,
+                 qPrintable(QString("hover popup %1 -> %2 pt").arg(popupBefore).arg(pointsOf(hover->popup()))));
+        hover->hide();
+        QVERIFY2(editor->marginWidth(1) > marginBefore, "the lightbulb's margin did not grow");
+
+        QTest::keyClick(editor, Qt::Key_0, Qt::ControlModifier);
+        QCOMPARE(pointsOf(header), before[0]);
+        QCOMPARE(pointsOf(caption), before[1]);
+        QCOMPARE(pointsOf(dock), before[4]);
+        QCOMPARE(editor->marginWidth(1), marginBefore);
+    }
+
+    // A hover popup, zoomed, near the screen's bottom right, is whole and on the screen.
+    void aHoverPopupStaysOnTheScreen() {
+        auto w = shownWindow();
+        QVERIFY(w);
+        QVERIFY(w->openExample("libdevice-math"));
+        QVERIFY(compileAndWait(*w));
+        auto* editor = w->editors()->currentEditor();
+        for (int i = 0; i < 6; ++i) QTest::keyClick(editor, Qt::Key_Equal, Qt::ControlModifier);
+        const QRect room = screenRoom(*w);
+        for (auto* pane : {w->output()->ptxEditor(), w->output()->ltoEditor(), static_cast<QsciScintilla*>(editor)}) {
+            auto* hover = gui::HoverDocs::of(pane);
+            QVERIFY(hover);
+            // The last words that have docs: at the bottom of the text, the pane scrolled to them.
+            const QByteArray text = pane->text().toUtf8();
+            int shown = 0;
+            for (const QByteArray word : {"ld.global", "st.global", "call", "mad", "fma", "ret", "define", "declare"}) {
+                const int at = int(text.lastIndexOf(word));
+                if (at < 0) continue;
+                pane->ensureLineVisible(int(pane->SendScintilla(QsciScintillaBase::SCI_LINEFROMPOSITION, long(at))));
+                hover->showAt(at + 1);
+                auto* popup = hover->popup();
+                if (!popup) continue;
+                ++shown;
+                QVERIFY2(room.contains(popup->frameGeometry()),
+                         qPrintable(QString("%1: popup at %2,%3 %4x%5")
+                                        .arg(QString::fromLatin1(word))
+                                        .arg(popup->x())
+                                        .arg(popup->y())
+                                        .arg(popup->width())
+                                        .arg(popup->height())));
+                // Its whole text fits: not cut mid-sentence.
+                QVERIFY2(popup->heightForWidth(popup->width()) <= popup->height(),
+                         qPrintable(QString("%1: text %2 px in %3 px").arg(QString::fromLatin1(word))
+                                        .arg(popup->heightForWidth(popup->width())).arg(popup->height())));
+                QVERIFY(popup->width() <= room.width());
+                hover->hide();
+            }
+            QVERIFY2(shown > 0, qPrintable(pane->objectName()));
+        }
     }
 };
 

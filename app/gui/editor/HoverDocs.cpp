@@ -8,6 +8,7 @@
 #include <QCursor>
 #include <QDesktopServices>
 #include <QEvent>
+#include <QFontMetrics>
 #include <QLabel>
 #include <QRegularExpression>
 #include <QScreen>
@@ -140,31 +141,56 @@ void HoverDocs::showAt(int position) {
         popup_->setBackgroundRole(QPalette::ToolTipBase);
         popup_->setAutoFillBackground(true);
         popup_->setFrameStyle(QFrame::Box | QFrame::Plain);
-        popup_->setMaximumWidth(kPopupWidth);
         popup_->installEventFilter(this);
         connect(popup_, &QLabel::linkActivated, this, [this](const QString& link) {
             QDesktopServices::openUrl(QUrl(link));
             hide();
         });
     }
-    shown_ = plainText(h);
-    popup_->setText(richText(h));
-    popup_->setFixedWidth(std::min(kPopupWidth, std::max(popup_->minimumSizeHint().width(), 320)));
-    popup_->adjustSize();
-    // Under the word's line, from the word's first character, kept on the screen.
-    const long line = pane_->SendScintilla(QsciScintillaBase::SCI_LINEFROMPOSITION, h.start);
-    const int x = int(pane_->SendScintilla(QsciScintillaBase::SCI_POINTXFROMPOSITION, 0UL, h.start));
-    const int y = int(pane_->SendScintilla(QsciScintillaBase::SCI_POINTYFROMPOSITION, 0UL, h.start)) +
-                  int(pane_->SendScintilla(QsciScintillaBase::SCI_TEXTHEIGHT, line));
-    QPoint at = pane_->viewport()->mapToGlobal(QPoint(x, y + 2));
-    if (const QScreen* screen = pane_->screen()) {
-        const QRect room = screen->availableGeometry();
-        if (at.x() + popup_->width() > room.right()) at.setX(std::max(room.left(), room.right() - popup_->width()));
-        if (at.y() + popup_->height() > room.bottom())
-            at.setY(std::max(room.top(), at.y() - popup_->height() - int(pane_->SendScintilla(
-                                                                         QsciScintillaBase::SCI_TEXTHEIGHT, line)) -
-                                             4));
+    // The text around the pane's: a window does not inherit its parent's font, and the window's
+    // zoom is set there.
+    QFont font = pane_->parentWidget() ? pane_->parentWidget()->font() : QApplication::font();
+    const QScreen* screen = pane_->screen();
+    const QRect room = screen ? screen->availableGeometry() : QRect(0, 0, 1 << 20, 1 << 20);
+    // As wide as a few dozen words at its font, within the screen, and as tall as its wrapped
+    // text. Where the screen is too short for it (a zoomed popup on a projector): wider, then
+    // fewer explanations (each one whole), then a smaller font, down to the application's.
+    Hover shown = h;
+    int width = 0;
+    const auto fits = [&] {
+        popup_->setFont(font);
+        popup_->setText(richText(shown));
+        const double scale = QFontMetrics(font).averageCharWidth() /
+                             double(std::max(1, QFontMetrics(QApplication::font()).averageCharWidth()));
+        const int widest = std::min(room.width(), int(kPopupWidth * std::max(1.0, scale) * 1.5));
+        width = std::min({int(kPopupWidth * std::max(1.0, scale)), room.width(),
+                          std::max(popup_->minimumSizeHint().width(), 320)});
+        while (popup_->heightForWidth(width) > room.height() && width < widest)
+            width = std::min(widest, width + width / 4);
+        return popup_->heightForWidth(width) <= room.height();
+    };
+    while (!fits()) {
+        if (shown.explanations.size() > 1) {
+            shown.explanations.pop_back();
+        } else if (font.pointSizeF() > QApplication::font().pointSizeF()) {
+            font.setPointSizeF(std::max(QApplication::font().pointSizeF(), font.pointSizeF() - 1));
+        } else {
+            break;  // the application's font on a screen this small: its top part
+        }
     }
+    shown_ = plainText(shown);
+    popup_->setFixedWidth(width);
+    popup_->setFixedHeight(std::min(popup_->heightForWidth(width), room.height()));
+    // Under the word's line, from the word's first character, kept on the screen: above the
+    // line where there is no room below it.
+    const long line = pane_->SendScintilla(QsciScintillaBase::SCI_LINEFROMPOSITION, h.start);
+    const int lineHeight = int(pane_->SendScintilla(QsciScintillaBase::SCI_TEXTHEIGHT, line));
+    const int x = int(pane_->SendScintilla(QsciScintillaBase::SCI_POINTXFROMPOSITION, 0UL, h.start));
+    const int y = int(pane_->SendScintilla(QsciScintillaBase::SCI_POINTYFROMPOSITION, 0UL, h.start)) + lineHeight;
+    QPoint at = pane_->viewport()->mapToGlobal(QPoint(x, y + 2));
+    if (at.y() + popup_->height() > room.bottom() + 1) at.setY(at.y() - popup_->height() - lineHeight - 4);
+    at.setX(std::clamp(at.x(), room.left(), std::max(room.left(), room.right() + 1 - popup_->width())));
+    at.setY(std::clamp(at.y(), room.top(), std::max(room.top(), room.bottom() + 1 - popup_->height())));
     popup_->move(at);
     popup_->show();
     popup_->raise();

@@ -65,12 +65,14 @@ std::optional<QString>& disassemblerOverride() {
     return program;
 }
 
-QImage markerImage(const QColor& fill, bool triangle) {
+// Drawn on a 14-pixel grid, scaled to `pixels`.
+QImage markerImage(const QColor& fill, bool triangle, int pixels = 14) {
     const int size = 14;
-    QImage img(size, size, QImage::Format_ARGB32_Premultiplied);
+    QImage img(pixels, pixels, QImage::Format_ARGB32_Premultiplied);
     img.fill(Qt::transparent);
     QPainter p(&img);
     p.setRenderHint(QPainter::Antialiasing);
+    p.scale(pixels / double(size), pixels / double(size));
     p.setPen(Qt::NoPen);
     p.setBrush(fill);
     if (triangle) {
@@ -271,6 +273,7 @@ ModuleEditor::ModuleEditor(QWidget* parent) : QsciScintilla(parent) {
     warningMarker_ = markerDefine(markerImage(QColor(0xef, 0x8f, 0x00), true));
     fixErrorMarker_ = markerDefine(lightbulbImage(QColor(0xd3, 0x2f, 0x2f)));
     fixWarningMarker_ = markerDefine(lightbulbImage(QColor(0xef, 0x8f, 0x00)));
+    connect(this, &QsciScintillaBase::SCN_ZOOM, this, &ModuleEditor::sizeMarkers);
     setMarginMarkerMask(kSymbolMargin,
                         (1 << errorMarker_) | (1 << warningMarker_) | (1 << fixErrorMarker_) | (1 << fixWarningMarker_));
     // A click on a lightbulb offers its fixes; elsewhere in the margin it selects the line, as
@@ -465,6 +468,17 @@ void ModuleEditor::updateAccessibleKind() {
     // The interface made before (by QScintilla's factory or by ours) is cached per object.
     if (QAccessibleInterface* made = QAccessible::queryAccessibleInterface(this))
         QAccessible::deleteAccessibleInterface(QAccessible::uniqueId(made));
+}
+
+void ModuleEditor::sizeMarkers() {
+    const int pixels = std::max(14, int(SendScintilla(SCI_TEXTHEIGHT, 0L)) - 2);
+    markerDefine(markerImage(QColor(0xd3, 0x2f, 0x2f), false, pixels), errorMarker_);
+    markerDefine(markerImage(QColor(0xef, 0x8f, 0x00), true, pixels), warningMarker_);
+    markerDefine(lightbulbImage(QColor(0xd3, 0x2f, 0x2f), pixels), fixErrorMarker_);
+    markerDefine(lightbulbImage(QColor(0xef, 0x8f, 0x00), pixels), fixWarningMarker_);
+    setMarginWidth(kSymbolMargin, pixels + 4);
+    lineNumberDigits_ = 0;  // the numbers' width too
+    updateLineNumberWidth();
 }
 
 void ModuleEditor::updateLineNumberWidth() {

@@ -135,6 +135,9 @@ private:
     void loadBytes(const QByteArray& bytes);
     void clearDiagnostics();
     void updateLineNumberWidth();
+    // The symbol margin's marks (the lightbulb among them) at the text's height: they grow with
+    // the zoom as the text does.
+    void sizeMarkers();
     // Switches between QScintilla's accessible interface and the plain one as the module
     // crosses kPlainAccessibleLines (the cached interface is dropped, so the next query makes
     // the right one).

@@ -6,6 +6,7 @@
 
 #include <QAction>
 #include <QDir>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -586,6 +587,26 @@ void OutputView::showSassTab(bool sass) {
 
 bool OutputView::sassTabShown() const {
     return rightTabs_->currentIndex() == 1;
+}
+
+void OutputView::showOnly(std::optional<inspect::MappedOutput> output) {
+    splitter_->widget(0)->setVisible(!output || *output == inspect::MappedOutput::Ptx);
+    rightTabs_->setVisible(!output || *output != inspect::MappedOutput::Ptx);
+    if (output && *output != inspect::MappedOutput::Ptx) showSassTab(*output == inspect::MappedOutput::Sass);
+}
+
+void OutputView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() != QEvent::FontChange) return;
+    // Once the tables and their headers have the new font too.
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            for (auto* table : {ptxFigures_, ltoFigures_, sassFigures_})
+                if (table) table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 2);
+            if (result_) updateFigures();
+        },
+        Qt::QueuedConnection);
 }
 
 QsciScintilla* OutputView::outputEditor(inspect::MappedOutput output) const {

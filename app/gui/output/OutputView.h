@@ -1,6 +1,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include <QString>
 #include <QStringList>
@@ -81,6 +82,8 @@ public:
     // Shows the SASS tab (or the LTO one) of the right-hand pane.
     void showSassTab(bool sass);
     bool sassTabShown() const;
+    // Presenter mode: only the pane of `output` (the others hidden); nothing: every pane again.
+    void showOnly(std::optional<inspect::MappedOutput> output);
 
     // The pane of one output, and the line under its header that says how its line map stands
     // ("mapping lines…", "no line map: why"); empty text hides it.
@@ -141,6 +144,10 @@ signals:
     // The SASS pane's text or its view changed (a new listing, the raw toggle).
     void sassDisplayChanged();
     void exported(const QStringList& paths);
+
+protected:
+    // The window's zoom reaches the figures tables: their rows and height follow the font.
+    void changeEvent(QEvent* event) override;
 
 private:
     void showResult(const std::shared_ptr<const pipeline::CompileResult>& result);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QCursor>
@@ -102,6 +103,8 @@ constexpr int kSmallBottomDocks = 170;
 constexpr int kRunsDockHeight = 300;
 // The window's first size where the screen has room for it.
 constexpr QSize kFirstSize(1500, 920);
+// Presenter mode's zoom: points added to every text, on top of the window's zoom.
+constexpr int kPresenterZoom = 4;
 
 toolkit::SearchConfig searchConfig() {
     toolkit::SearchConfig config;
@@ -199,6 +202,7 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     central->setStretchFactor(0, 1);
     central->setStretchFactor(1, 1);
     setCentralWidget(central);
+    central->installEventFilter(this);
 
     options_ = new OptionsPanel(document_, this);
     auto* optionsDock = new QDockWidget(tr("Options"), this);
@@ -248,7 +252,7 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
             }
             // Going behind another tab: the height it had (the user's, or the one it was given)
             // is the one it comes back with.
-            if (dock != problemsDock_ && !dock->isFloating() &&
+            if (dock != problemsDock_ && !presenter_ && !dock->isFloating() &&
                 dockWidgetArea(dock) == Qt::BottomDockWidgetArea && dock->widget()->height() >= 3 * fontMetrics().height())
                 bottomHeights_[dock] = dock->widget()->height();
         });
@@ -395,6 +399,9 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     restoreGeometry(settings.value(geometryKey(screen)).toByteArray());
     restoreState(settings.value("window/state").toByteArray());
     fitToScreen();
+    presenterOutput_ = inspect::MappedOutput(std::clamp(settings.value("view/presenterOutput", 0).toInt(), 0, 2));
+    for (int i = 0; i < presenterOutputActions_.size(); ++i)
+        presenterOutputActions_[i]->setChecked(i == int(presenterOutput_));
     newWorkspace();
     applyZoom();
 }
@@ -431,8 +438,8 @@ QList<QDockWidget*> MainWindow::bottomDocks() const {
 }
 
 void MainWindow::fitBottomDock(QDockWidget* dock) {
-    // Only the dock in front of the bottom area.
-    if (!dock || dock->isFloating() || !dock->isVisible() || dock->visibleRegion().isEmpty() ||
+    // Only the dock in front of the bottom area, and not while presenter mode has them hidden.
+    if (!dock || presenter_ || dock->isFloating() || !dock->isVisible() || dock->visibleRegion().isEmpty() ||
         dockWidgetArea(dock) != Qt::BottomDockWidgetArea)
         return;
     int wanted = 0;
@@ -450,6 +457,16 @@ void MainWindow::fitBottomDock(QDockWidget* dock) {
     resizeDocks({dock}, {wanted}, Qt::Vertical);
 }
 
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    // In presenter mode the IR and the output share the width equally, whatever size full screen
+    // gives the window.
+    if (watched == central_ && event->type() == QEvent::Resize && presenter_) {
+        const int half = std::max(1, central_->width() / 2);
+        central_->setSizes({half, half});
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
 void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
     if (shownOnce_) return;
@@ -462,6 +479,47 @@ void MainWindow::showEvent(QShowEvent* event) {
         });
 }
 
+void MainWindow::setPresenterOutput(inspect::MappedOutput output) {
+    presenterOutput_ = output;
+    QSettings().setValue("view/presenterOutput", int(output));
+    for (int i = 0; i < presenterOutputActions_.size(); ++i)
+        presenterOutputActions_[i]->setChecked(i == int(output));
+    if (presenter_) output_->showOnly(output);
+}
+
+void MainWindow::setPresenterMode(bool on) {
+    if (on == presenterMode()) return;
+    if (on) {
+        presenter_ = std::make_unique<PresenterSaved>();
+        presenter_->state = saveState();
+        presenter_->geometry = geometry();
+        presenter_->windowState = windowState();
+        presenter_->zoom = zoom_;
+        presenter_->central = central_->sizes();
+        presenter_->sassTab = output_->sassTabShown();
+        for (auto* dock : findChildren<QDockWidget*>()) dock->hide();
+        output_->setDiffMode(false);
+        output_->showOnly(presenterOutput_);
+        setWindowState(windowState() | Qt::WindowFullScreen);
+        zoom_ += kPresenterZoom;
+        applyZoom();
+        // The IR and the output halves of the screen.
+        const int half = std::max(1, central_->width() / 2);
+        central_->setSizes({half, half});
+    } else {
+        const auto saved = std::move(presenter_);
+        output_->showOnly(std::nullopt);
+        output_->showSassTab(saved->sassTab);
+        zoom_ = saved->zoom;
+        applyZoom();
+        setWindowState(saved->windowState);
+        if (!(saved->windowState & (Qt::WindowMaximized | Qt::WindowFullScreen))) setGeometry(saved->geometry);
+        restoreState(saved->state);
+        central_->setSizes(saved->central);
+    }
+    const QSignalBlocker block(presenterAction_);
+    presenterAction_->setChecked(on);
+}
 
 bool MainWindow::pinResult(const QString& name) {
     if (auto st = compare_->pinCurrent(name); !st) {
@@ -499,6 +557,40 @@ void MainWindow::applyZoom() {
     const int zoom = std::clamp(base + zoom_, -10, 20);
     editors_->setZoom(zoom);
     for (auto* pane : output_->findChildren<QsciScintilla*>()) pane->SendScintilla(QsciScintillaBase::SCI_SETZOOM, zoom);
+    for (auto* pane : compare_->findChildren<QsciScintilla*>()) pane->SendScintilla(QsciScintillaBase::SCI_SETZOOM, zoom);
+
+    // Every other text by the window's zoom alone (the font-size setting is the editors'): pane
+    // headers, kernel tables, the docks, the status bar; hover popups take their pane's.
+    const double appSize = QApplication::font().pointSizeF();
+    const double size = std::max(6.0, appSize + zoom_);
+    const double before = uiPointSize_ > 0 ? uiPointSize_ : appSize;
+    QList<QWidget*> roots{centralWidget(), statusBar()};
+    for (auto* dock : findChildren<QDockWidget*>()) roots << dock;
+    // The texts that set a font of their own: those whose size does not follow their parent's
+    // (a smaller caption) keep their ratio to the others.
+    std::vector<std::pair<QWidget*, double>> own;
+    for (auto* root : roots)
+        for (auto* w : root->findChildren<QWidget*>())
+            if (w->testAttribute(Qt::WA_SetFont) && !qobject_cast<QsciScintilla*>(w) &&
+                !qobject_cast<QsciScintilla*>(w->parentWidget()))  // its viewport, its popups
+                own.emplace_back(w, w->font().pointSizeF());
+    for (auto* root : roots) {
+        QFont f = root->font();
+        f.setPointSizeF(size);
+        root->setFont(f);
+    }
+    for (const auto& [w, was] : own) {
+        if (size == before || w->font().pointSizeF() != was || was <= 0) continue;  // it followed
+        QVariant ratio = w->property("nvpgFontRatio");
+        if (!ratio.isValid()) {
+            ratio = was / before;
+            w->setProperty("nvpgFontRatio", ratio);
+        }
+        QFont f = w->font();
+        f.setPointSizeF(std::max(4.0, ratio.toDouble() * size));
+        w->setFont(f);
+    }
+    uiPointSize_ = size;
 }
 
 MainWindow::~MainWindow() {
@@ -808,6 +900,23 @@ void MainWindow::buildActions() {
         zoom_ = 0;
         applyZoom();
     });
+    view->addSeparator();
+    // F11: the key of full screen in browsers and editors, which presenter mode is.
+    presenterAction_ = view->addAction(tr("&Presenter"), QKeySequence(Qt::Key_F11), this, &MainWindow::setPresenterMode);
+    presenterAction_->setObjectName("presenterAction");
+    presenterAction_->setCheckable(true);
+    presenterAction_->setStatusTip(tr("For a projector: the IR and one output full screen, docks hidden, larger text"));
+    auto* presenterOutputs = view->addMenu(tr("Presenter O&utput"));
+    auto* presenterGroup = new QActionGroup(this);
+    for (const auto& [output, text] : std::vector<std::pair<inspect::MappedOutput, QString>>{
+             {inspect::MappedOutput::Ptx, tr("&PTX")},
+             {inspect::MappedOutput::LtoPtx, tr("&LTO PTX")},
+             {inspect::MappedOutput::Sass, tr("&SASS")}}) {
+        auto* a = presenterOutputs->addAction(text, this, [this, output = output] { setPresenterOutput(output); });
+        a->setCheckable(true);
+        a->setActionGroup(presenterGroup);
+        presenterOutputActions_ << a;
+    }
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     const auto link = [this, help](const QString& text, const QUrl& url) {
@@ -1374,6 +1483,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         event->ignore();
         return;
     }
+    setPresenterMode(false);  // the layout to keep is the one before it
     QSettings settings;
     settings.setValue(geometryKey(screen()), saveGeometry());
     settings.setValue("window/state", saveState());

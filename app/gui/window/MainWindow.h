@@ -8,6 +8,7 @@
 #include <QMessageBox>
 
 #include "compile/Engine.h"
+#include "inspect/LineMap.h"
 
 class QDockWidget;
 class QLabel;
@@ -101,6 +102,18 @@ public:
     void setErrorSink(std::function<void(const QString& title, const QString& message)> sink) {
         errorSink_ = std::move(sink);
     }
+    // View > Presenter (F11), for a projector: the IR and one output side by side, full screen,
+    // the docks hidden, every text larger. Leaving it puts back the layout, the zoom and the
+    // panes as they were.
+    void setPresenterMode(bool on);
+    bool presenterMode() const { return presenter_ != nullptr; }
+    QAction* presenterAction() const { return presenterAction_; }
+    // The output presenter mode shows beside the IR (View > Presenter Output), kept in the settings.
+    void setPresenterOutput(inspect::MappedOutput output);
+    inspect::MappedOutput presenterOutput() const { return presenterOutput_; }
+    // The window's zoom (View > Zoom In/Out): points added to every text, the editors' and the
+    // panes', headers, tables, docks and popups alike.
+    int zoom() const { return zoom_; }
     // The settings key of the window's geometry on `screen`: each screen (by name and size) has
     // its own, so a laptop's size is not a projector's.
     static QString geometryKey(const QScreen* screen);
@@ -111,6 +124,7 @@ public:
 protected:
     void closeEvent(QCloseEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -136,7 +150,8 @@ private:
     QsciScintilla* focusedPane() const;
     // The find bar goes under the side (editors or output panes) whose pane it searches.
     void attachFindBar(QsciScintilla* pane);
-    // The font-size setting plus the window's zoom, on every editor and output pane.
+    // The font-size setting plus the window's zoom, on every editor and output pane; the zoom on
+    // every other text of the window.
     void applyZoom();
     // No larger than the available part of the screen the window is on, and on it.
     void fitToScreen();
@@ -175,7 +190,21 @@ private:
     FindBar* findBar_;
     QWidget* findSides_[2] = {};  // under the editors, under the output panes
     int zoom_ = 0;
+    double uiPointSize_ = 0;  // the size applyZoom last gave the window's texts
     QSplitter* central_ = nullptr;
+    // What presenter mode changed, to put back; null outside it.
+    struct PresenterSaved {
+        QByteArray state;
+        QRect geometry;
+        Qt::WindowStates windowState;
+        int zoom = 0;
+        QList<int> central;
+        bool sassTab = false;
+    };
+    std::unique_ptr<PresenterSaved> presenter_;
+    inspect::MappedOutput presenterOutput_ = inspect::MappedOutput::Ptx;
+    QAction* presenterAction_ = nullptr;
+    QList<QAction*> presenterOutputActions_;
     QHash<QDockWidget*, int> bottomHeights_;  // each bottom dock's height when it was last in front
     bool shownOnce_ = false;
     StartPage* startPage_;
