@@ -165,7 +165,7 @@ int runCompare(const CommonOptions& common, const CompareOptions& o) {
         if (!s.result->ok) {
             std::fprintf(stderr, "nvpg: side %c (%s) failed: %s\n", s.letter,
                          support::printable(s.label()).c_str(),
-                         support::printable(pipeline::failureSummary(*s.result), true).c_str());
+                         support::printable(pipeline::failureSummary(*s.result, /*pointAtProblems=*/false), true).c_str());
             failed = true;
         }
     }

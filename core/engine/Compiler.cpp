@@ -303,7 +303,7 @@ void Compiler::receiveLate(const pipeline::Job& job, std::chrono::steady_clock::
     whole_ = false;
     if (into.sassPending) {
         into.sassPending = false;
-        into.sassUnavailable = "no SASS: " + why;
+        into.sassUnavailable = why;  // the reason only: each front end says "no SASS" its own way
     }
     if (job.lineMap) into.lineMap = std::make_shared<const inspect::LineMap>(pipeline::unavailableLineMap(job, why));
 }

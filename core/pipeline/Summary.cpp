@@ -347,7 +347,7 @@ std::optional<Failure> failureOf(const CompileResult& r) {
     return f;
 }
 
-std::string failureSummary(const CompileResult& r) {
+std::string failureSummary(const CompileResult& r, bool pointAtProblems) {
     size_t errors = 0;
     const nvvm::Diagnostic* first = nullptr;
     for (const auto& d : r.diagnostics) {
@@ -362,8 +362,8 @@ std::string failureSummary(const CompileResult& r) {
         what = std::string(stageName(f->stage));
     if (const auto f = failureOf(r); f && !libnvvmStep(r, f->stage).empty()) what = libnvvmStep(r, f->stage);
     what[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(what[0])));
-    return fmt::format("{} failed with {} (see Problems): {}", what,
-                       plural(errors, "error", "errors"),
+    return fmt::format("{} failed with {}{}: {}", what, plural(errors, "error", "errors"),
+                       pointAtProblems ? " (see Problems)" : "",
                        firstLine(nvvm::formatDiagnostic(*first)));
 }
 

@@ -54,7 +54,9 @@ std::optional<Failure> failureOf(const CompileResult& result);
 // The one-line banner for a failed compile, naming the stage and the first error: "Compile
 // failed with 2 errors (see Problems): a.ll:3:1: error: ...", "Link LTO-IR to cubin failed with
 // 1 error (see Problems): ...". Empty when the result has no error.
-std::string failureSummary(const CompileResult& result);
+// `pointAtProblems` adds "(see Problems)", the app's dock that lists them all; nvpg has none (it
+// prints every diagnostic itself).
+std::string failureSummary(const CompileResult& result, bool pointAtProblems = true);
 
 // "0.42 ms", "12.3 ms", "1.25 s": stage times as the headers write them.
 std::string formatSeconds(double seconds);

@@ -1150,6 +1150,15 @@ private slots:
         QCOMPARE(contents(dir.filePath("o/arg0.npy")), npy);
     }
 
+    // nvpg has no Problems dock to point at (issue 27, item 7): its failure lines say what
+    // failed and the first error, and every diagnostic is printed above them.
+    void aFailedSideSaysWhatFailedWithoutPointingAtTheApp() {
+        const auto r = runNvpg({"compare", data("ir/broken.ll"), "--a", "--ftz 0", "--b", "--ftz 1"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("side A") && r.err.contains("failed with"), r.err.constData());
+        QVERIFY2(!r.err.contains("see Problems"), r.err.constData());
+    }
+
     void compilesAWorkspace() {
         const auto ws = example("saxpy.nvpg");
         if (!QFile::exists(ws)) QFAIL("the saxpy example workspace is missing");
