@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "pipeline/Summary.h"
+#include "support/Symbols.h"
 #include "support/Text.h"
 
 namespace nvpg::pipeline {
@@ -162,9 +163,30 @@ std::vector<std::vector<std::string>> comparisonRows(const Comparison& c) {
     return rows;
 }
 
-std::string formatComparisonTable(const Comparison& c) {
+namespace {
+
+// `name` within `columns`: the function's own name whole where it leaves room, and the
+// parameters cut in the middle ("__main__::math_kernel(Array<float, 1…, aligned>)").
+std::string cutName(const std::string& name, size_t columns) {
+    const auto paren = name.find('(');
+    if (paren != std::string::npos && support::displayWidth(name.substr(0, paren)) + 12 <= columns) {
+        const auto head = name.substr(0, paren);
+        return head + support::elideMiddle(name.substr(paren), columns - support::displayWidth(head));
+    }
+    return support::elideMiddle(name, columns);
+}
+
+}  // namespace
+
+std::string formatComparisonTable(const Comparison& c, NameStyle names) {
     const auto header = comparisonColumns();
-    const auto rows = comparisonRows(c);
+    auto rows = comparisonRows(c);
+    for (size_t i = 0; i < rows.size() && i < c.kernels.size(); ++i) {
+        const auto& k = c.kernels[i];
+        std::string name = support::readableName(k.kernel, names.raw);
+        if (!names.wide) name = cutName(name, kKernelNameColumns);
+        rows[i][0] = name + (!k.a ? " (B only)" : !k.b ? " (A only)" : "");
+    }
     std::vector<size_t> width(header.size());
     for (size_t i = 0; i < header.size(); ++i) {
         width[i] = support::displayWidth(header[i]);

@@ -48,8 +48,16 @@ Comparison compareResults(const CompileResult& a, const CompileResult& b, Compar
 // figure as "A → B (+change)" ("18" when the same, "-" when neither side has it).
 std::vector<std::string> comparisonColumns();
 std::vector<std::vector<std::string>> comparisonRows(const Comparison& c);
+// How a printed table names kernels: support::readableName's name (raw: the symbol), cut in the
+// middle to kKernelNameColumns terminal columns unless wide, so that a numba kernel's 300-column
+// symbol leaves the table readable in a 100-column terminal.
+struct NameStyle {
+    bool raw = false;
+    bool wide = false;
+};
+inline constexpr size_t kKernelNameColumns = 40;
 // The table as nvpg prints it (aligned columns), then the seconds each side's output took.
-std::string formatComparisonTable(const Comparison& c);
+std::string formatComparisonTable(const Comparison& c, NameStyle names = {});
 // "PTX identical", "PTX: 12 lines differ (6 removed, 6 added) in 2 hunks", "no PTX on side B: ..."
 std::string comparisonVerdict(const Comparison& c);
 // The table and the verdict as JSON (the diff's counts, not its text).

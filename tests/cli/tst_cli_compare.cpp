@@ -212,6 +212,37 @@ private slots:
         QVERIFY(k["a"]["ptx_lines"].get<int>() > 10);
     }
 
+    // Issue 26, item 1: numba's kernel symbol is ~230 characters; the figures table names it
+    // demangled and cut in the middle so that it fits a terminal; --wide gives it whole,
+    // --raw-names the symbol; the JSON keeps the symbol.
+    void longKernelNamesAreReadableAndFit() {
+        QTemporaryDir dir;
+        const QStringList args{"compare", "--no-cache", data("numba/math_kernel.ll"), "--arch", "compute_90", "--a",
+                               "--ftz 0", "--b", "--ftz 1"};
+        const auto tableOf = [](const QByteArray& out) {
+            const auto at = out.indexOf("\nkernel ");
+            return at < 0 ? QByteArray() : out.mid(at + 1);
+        };
+        const auto r = runNvpg(args + QStringList{"--report", dir.filePath("r.json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto table = tableOf(r.out);
+        QVERIFY2(!table.isEmpty(), r.out.constData());
+        for (const auto& line : table.split('\n'))
+            QVERIFY2(QString::fromUtf8(line).size() <= 120, line.constData());
+        QVERIFY2(table.contains("\n__main__::math_kernel(Array<") && table.contains("…"), table.constData());
+        QVERIFY2(!table.contains("_ZN8__main__"), table.constData());
+        const auto report = readJson(dir.filePath("r.json"));
+        const auto kernel = report["comparison"]["kernels"][0]["kernel"].get<std::string>();
+        QVERIFY2(kernel.starts_with("_ZN8__main__11math_kernel"), kernel.c_str());
+
+        const auto wide = tableOf(runNvpg(args + QStringList{"--wide"}).out);
+        QVERIFY2(wide.contains("\n__main__::math_kernel(Array<float, 1, C, mutable, aligned>, Array<float, 1, C, "
+                               "mutable, aligned>) "),
+                 wide.constData());
+        const auto raw = tableOf(runNvpg(args + QStringList{"--wide", "--raw-names"}).out);
+        QVERIFY2(raw.contains(("\n" + kernel + " ").c_str()), raw.constData());
+    }
+
     void identicalSidesSaySoAndSucceed() {
         const auto r = runNvpg({"compare", data("numba/axpy.ll"), "--arch", "compute_90", "--a",
                                 "--ftz 0", "--b", "--opt 3"});
