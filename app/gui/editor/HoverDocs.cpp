@@ -164,7 +164,7 @@ void HoverDocs::showAt(int position) {
                              double(std::max(1, QFontMetrics(QApplication::font()).averageCharWidth()));
         const int widest = std::min(room.width(), int(kPopupWidth * std::max(1.0, scale) * 1.5));
         width = std::min({int(kPopupWidth * std::max(1.0, scale)), room.width(),
-                          std::max(popup_->minimumSizeHint().width(), 320)});
+                          std::max(popup_->minimumSizeHint().width(), int(320 * std::max(1.0, scale)))});
         while (popup_->heightForWidth(width) > room.height() && width < widest)
             width = std::min(widest, width + width / 4);
         return popup_->heightForWidth(width) <= room.height();
