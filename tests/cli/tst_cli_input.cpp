@@ -94,7 +94,7 @@ private slots:
         QDir(dir.path()).mkpath("d2");
         writeFile((dir.path() + "/d1/k.ll").toStdString(), text);
         writeFile((dir.path() + "/d2/k.ll").toStdString(), text);
-        auto r = runNvpg({"compile", "--arch", "compute_90", "d1/k.ll", "d2/k.ll"}, dir.path());
+        auto r = runNvpg({"compile", "--libdevice", "--arch", "compute_90", "d1/k.ll", "d2/k.ll"}, dir.path());
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.startsWith("d2/k.ll:7:1: error: "), r.err.constData());
         QVERIFY2(r.err.contains("d1/k.ll:7:1: note: "), r.err.constData());
@@ -103,7 +103,7 @@ private slots:
         std::string layout = text;
         layout.insert(layout.find("target datalayout = \"") + 21, "q7-");
         writeFile((dir.path() + "/layout.ll").toStdString(), layout);
-        r = runNvpg({"compile", "--arch", "compute_90", "d1/k.ll", "layout.ll"}, dir.path());
+        r = runNvpg({"compile", "--libdevice", "--arch", "compute_90", "d1/k.ll", "layout.ll"}, dir.path());
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.startsWith("layout.ll: error: Unknown specifier in datalayout string"), r.err.constData());
     }

@@ -17,6 +17,7 @@ namespace {
 pipeline::Job jobFor(std::vector<nvvm::Module> modules, quint64 generation) {
     pipeline::Job job;
     job.modules = std::move(modules);
+    job.libdevice = !workspace::libdeviceCallsOf(job.modules).empty();  // the app's rule (issue 26, item 6)
     job.options.arch = "compute_90";
     job.generation = generation;
     return job;
