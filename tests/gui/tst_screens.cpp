@@ -4,6 +4,7 @@
 // the tooltip and View > Raw Symbol Names for the symbols themselves; the SASS pane shows
 // opcodes, not nvdisasm's offsets and indentation, with the listing one toggle away.
 #include <QtTest>
+#include <QSplitter>
 
 #include <regex>
 
@@ -168,6 +169,25 @@ private slots:
         QVERIFY(!w->output()->ptxText().isEmpty());
         check("compile");
         if (QTest::currentTestFailed()) return;
+        // The output side narrowed to a quarter of the window (the H200's layout left the PTX
+        // pane's table 148 px wide, and the name column, capped once at 36 characters, hid every
+        // figure): the name column follows the table's width.
+        if (auto* central = w->findChild<QSplitter*>("centralSplitter")) {
+            const auto sizes = central->sizes();
+            const int total = sizes.value(0) + sizes.value(1);
+            central->setSizes({total * 3 / 4, total / 4});
+            QTest::qWait(100);
+            for (auto* table : {w->output()->ptxFiguresTable(), w->output()->ltoFiguresTable()}) {
+                if (table->isHidden() || table->columnCount() < 2) continue;
+                QVERIFY2(table->columnViewportPosition(1) + 10 < table->viewport()->width(),
+                         qPrintable(QString("narrowed: %1's name column is %2 px of %3")
+                                        .arg(table->objectName())
+                                        .arg(table->columnWidth(0))
+                                        .arg(table->viewport()->width())));
+            }
+            central->setSizes(sizes);
+            QTest::qWait(100);
+        }
 
         QVERIFY(w->pinResult("long"));
         QTRY_VERIFY_WITH_TIMEOUT(w->compare()->comparison(), 60000);

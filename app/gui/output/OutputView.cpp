@@ -23,6 +23,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
+#include <QResizeEvent>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -106,6 +107,38 @@ QLabel* makeFiguresCaption(QWidget* parent, const QString& objectName) {
 // and a person can drag it wider; the figures take their contents' width, and a table wider than
 // its pane scrolls rather than widening the window.
 constexpr int kNameColumnChars = 36;
+
+// The name column's width: its contents', at most kNameColumnChars, and six characters short of
+// the table's visible width, so that a figure always shows beside the name however narrow the
+// pane (on the H200 the PTX pane's table of a 1280x720 window was 148 px wide).
+void capNameColumn(QTableWidget* table) {
+    if (table->columnCount() < 2) return;
+    const int chars = table->fontMetrics().averageCharWidth();
+    const int cap = std::max(8 * chars, std::min(kNameColumnChars * chars, table->viewport()->width() - 6 * chars));
+    table->resizeColumnToContents(0);
+    auto* header = table->horizontalHeader();
+    header->resizeSection(0, std::min(header->sectionSize(0), cap));
+}
+
+// Caps the name column again whenever the table's visible width changes (the splitter, the
+// window, a dock): the cap set when the rows came in was for the width the table had then.
+class NameColumnCap : public QObject {
+public:
+    explicit NameColumnCap(QTableWidget* table) : QObject(table), table_(table) {
+        table->viewport()->installEventFilter(this);
+    }
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::Resize && watched == table_->viewport()) {
+            const auto* resize = static_cast<QResizeEvent*>(event);
+            if (resize->size().width() != resize->oldSize().width()) capNameColumn(table_);
+        }
+        return false;
+    }
+
+private:
+    QTableWidget* table_;
+};
+
 QTableWidget* makeFiguresTable(QWidget* parent, const QString& objectName) {
     auto* t = new QTableWidget(parent);
     t->setObjectName(objectName);
@@ -121,6 +154,7 @@ QTableWidget* makeFiguresTable(QWidget* parent, const QString& objectName) {
     SymbolNames::elideColumn(t, 0);
     t->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     t->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    new NameColumnCap(t);
     t->hide();
     return t;
 }
@@ -152,8 +186,7 @@ void fillFiguresTable(QTableWidget* table, QLabel* caption, const pipeline::Figu
     if (table->columnCount() > 0) {
         auto* header = table->horizontalHeader();
         header->setSectionResizeMode(0, QHeaderView::Interactive);
-        table->resizeColumnToContents(0);
-        header->resizeSection(0, std::min(header->sectionSize(0), table->fontMetrics().averageCharWidth() * kNameColumnChars));
+        capNameColumn(table);
     }
     if (!figures.rows.empty()) {
         constexpr int kVisibleRows = 4;
