@@ -7,6 +7,7 @@
 #include <optional>
 #include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 #include <variant>
 
 #include <fmt/format.h>
@@ -457,15 +458,16 @@ support::Result<Workspace> parseWorkspace(std::string_view text, std::string_vie
 }
 
 std::vector<std::string> libdeviceCallsOf(const std::vector<nvvm::Module>& modules) {
-    std::vector<std::string> defined, out;
+    // Sets, not lists: a workspace of 4,093 modules each defining a kernel and declaring a few
+    // libdevice functions would compare every declaration with every definition.
+    std::unordered_set<std::string> defined, listed;
+    std::vector<std::string> out;
     for (const auto& m : modules)
         if (!m.isBitcode())
             for (const auto& f : nvvm::scanFunctions(m.bytes))
-                if (f.isDefinition) defined.push_back(f.name);
+                if (f.isDefinition) defined.insert(f.name);
     const auto add = [&](const std::string& name) {
-        if (std::find(defined.begin(), defined.end(), name) == defined.end() &&
-            std::find(out.begin(), out.end(), name) == out.end())
-            out.push_back(name);
+        if (!defined.count(name) && listed.insert(name).second) out.push_back(name);
     };
     for (const auto& m : modules) {
         if (!m.isBitcode()) {
