@@ -274,8 +274,10 @@ private slots:
         QVERIFY(has(fixed.linkedPtx, ".entry first") && has(fixed.linkedPtx, ".entry second"));
 
         // One @llvm.used in each of two modules: libNVVM links them into one, and LTO keeps both.
+        // The lines are views into `source`, which must outlive them.
+        const std::string source = pitfall("llvm-used-twice.ll").bytes;
         const auto module = [&](const char* kernel, const char* value) {
-            const auto header = support::splitLines(pitfall("llvm-used-twice.ll").bytes);
+            const auto header = support::splitLines(source);
             return fmt::format("{}\n{}\n\n@llvm.used = appending global [1 x i8*] [i8* bitcast (void (float*)* @{} "
                                "to i8*)], section \"llvm.metadata\"\n\ndefine void @{}(float* %out) {{\nentry:\n  "
                                "store float {}, float* %out\n  ret void\n}}\n\n!nvvm.annotations = !{{!0}}\n!0 = "
