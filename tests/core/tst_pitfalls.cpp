@@ -78,7 +78,10 @@ private slots:
     // function searched every module, thousands of times.
     void unannotatedKernelsIsLinearInTheModules() {
         std::vector<nvvm::Module> modules;
-        for (size_t i = 0; i < 4000; ++i)
+        // Fewer under ASan: LeakSanitizer's check at exit crashed (its tracer's SIGSEGV) after a
+        // suite that had held 4,000 modules; the ratio is the same.
+        const size_t count = NVPG_ASAN ? 500 : 4000;
+        for (size_t i = 0; i < count; ++i)
             modules.push_back({fmt::format("m{}.ll", i),
                                fmt::format("define void @k{0}(float* %p) {{\n  call void @d{0}()\n  ret void\n}}\n"
                                            "define void @d{0}() {{\n  ret void\n}}\n",
@@ -99,7 +102,7 @@ private slots:
             if (functions != 2 * modules.size()) qFatal("%zu functions", functions);
             scan = std::min(scan, took.count());
         }
-        qInfo("4,000 modules: the check %.4f s, reading their functions %.4f s (%.1fx)", check, scan, check / scan);
+        qInfo("%zu modules: the check %.4f s, reading their functions %.4f s (%.1fx)", count, check, scan, check / scan);
         QVERIFY2(check < 40 * std::max(scan, 1e-4),
                  qPrintable(QString("the check took %1x as long as reading the functions").arg(check / scan)));
         const std::vector<nvvm::Module> small(modules.begin(), modules.begin() + 10);
