@@ -141,6 +141,18 @@ inline std::string nvpgPath() {
 // The app's compiles and runs go to nvpg's engine process: a test binary cannot serve as one.
 inline void useNvpgAsEngine() { qputenv("NVPG_ENGINE", QByteArray::fromStdString(nvpgPath()) + " engine"); }
 
+// The environment with a stand-in `name` first on PATH: a shell script running `command` (a
+// python3 or nvdisasm that hangs, say).
+inline QProcessEnvironment withHangingTool(const QTemporaryDir& dir, const QString& name, const QString& command) {
+    const auto tool = dir.filePath(name);
+    if (!support::writeFileAtomic(tool.toStdString(), ("#!/bin/sh\n" + command + "\n").toStdString()) ||
+        !QFile::setPermissions(tool, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner))
+        qFatal("cannot write %s", qPrintable(tool));
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert("PATH", dir.path() + ":" + env.value("PATH"));
+    return env;
+}
+
 // A scratch folder for the whole test binary, removed when it ends.
 inline std::filesystem::path scratchDir() {
     static QTemporaryDir dir;

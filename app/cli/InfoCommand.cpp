@@ -5,6 +5,8 @@
 
 #include "Commands.h"
 #include "Output.h"
+#include "engine/EngineProcess.h"
+#include "engine/ToolkitProbe.h"
 #include "gpu/DeviceCache.h"
 #include "gpu/Devices.h"
 #include "nvvm/Options.h"
@@ -41,12 +43,31 @@ std::string releaseWords(const std::optional<toolkit::Release>& r) {
              : std::string("CUDA release not recorded beside it");
 }
 
+namespace {
+
+// libNVVM and nvJitLink are opened in an engine process, as for a compile, never here: a library
+// that aborts, segfaults, exits or hangs as it is loaded ends that process and is named. With
+// --in-process (or NVPG_ENGINE=inprocess) they are opened here.
+support::Status openAside(const CommonOptions& common, toolkit::Toolkit& tk,
+                          const std::optional<std::filesystem::path>& root) {
+    if (forkedEngine(common)) return engine::probeToolkit(tk, root, std::nullopt, common.engineTimeout);
+    const auto command = common.inProcess ? std::vector<std::string>{} : engine::engineCommand("engine");
+    if (command.empty()) return tk.open();
+    return engine::probeToolkit(tk, root, command, common.engineTimeout);
+}
+
+}  // namespace
+
 int runInfo(const CommonOptions& common, bool json) {
     toolkit::SearchConfig search;
     if (common.cudaPath) search.explicitRoot = *common.cudaPath;
-    auto tk = toolkit::Toolkit::load(search);
+    auto tk = toolkit::Toolkit::locate(search);
     if (!tk) {
         std::fprintf(stderr, "nvpg: %s\n", tk.error().message.c_str());
+        return kUsageError;
+    }
+    if (auto opened = openAside(common, **tk, search.explicitRoot); !opened) {
+        std::fprintf(stderr, "nvpg: %s\n", opened.error().message.c_str());
         return kUsageError;
     }
     // The GPUs as the driver described them when last asked on this machine (no cuInit, which
@@ -115,7 +136,19 @@ int runInfo(const CommonOptions& common, bool json) {
 int runToolkits(const CommonOptions& common, bool json) {
     toolkit::SearchConfig search;
     if (common.cudaPath) search.explicitRoot = *common.cudaPath;
-    const auto found = toolkit::findToolkits(search);
+    auto found = toolkit::findToolkits(search);
+    // Each libNVVM's version, asked of an engine process; one that cannot be loaded says why.
+    for (auto& t : found) {
+        toolkit::SearchConfig one;
+        one.explicitRoot = t.root;
+        one.useSystemLoader = false;
+        auto tk = toolkit::Toolkit::locate(one);
+        if (!tk) continue;
+        if (auto opened = openAside(common, **tk, t.root); opened)
+            t.nvvm.version = (*tk)->nvvmReport().version;
+        else
+            t.nvvm.problem = opened.error().message;
+    }
     if (json) {
         auto j = nlohmann::ordered_json::array();
         for (const auto& t : found) {
@@ -142,8 +175,9 @@ int runToolkits(const CommonOptions& common, bool json) {
     for (const auto& t : found) {
         fmt::print("{}  {}\n", support::printable(t.root.string()),
                    t.release ? "CUDA " + t.release->version : "CUDA ?");
-        fmt::print("  {:<10}{} ({})\n", "libNVVM", support::printable(t.nvvm.path.string()),
-                   t.nvvm.via);
+        fmt::print("  {:<10}{} ({}){}\n", "libNVVM", support::printable(t.nvvm.path.string()), t.nvvm.via,
+                   t.nvvm.version.empty() ? std::string() : ", " + t.nvvm.version);
+        if (!t.nvvm.problem.empty()) fmt::print("  {:<10}unusable: {}\n", "", t.nvvm.problem);
         fmt::print("  {:<10}{}\n", "libdevice",
                    t.libdevice.found ? support::printable(t.libdevice.path.string()) : "not found");
         fmt::print("  {:<10}{}\n", "nvJitLink",

@@ -355,11 +355,13 @@ std::string EngineProcess::describeExit() {
     stopStderrReader();
     std::string how = "it ended";
     signal_ = 0;
+    exitStatus_ = -1;
     if (WIFSIGNALED(status)) {
         signal_ = WTERMSIG(status);
         how = "it was killed by " + signalName(signal_);
     } else if (WIFEXITED(status)) {
-        how = fmt::format("it exited with status {}", WEXITSTATUS(status));
+        exitStatus_ = WEXITSTATUS(status);
+        how = fmt::format("it exited with status {}", exitStatus_);
     }
     if (const auto words = lastWords(); !words.empty()) how += fmt::format(" (its last words: \"{}\")", words);
     return how;
@@ -437,6 +439,14 @@ support::Result<Frame> EngineProcess::receive(std::chrono::steady_clock::time_po
     }
     if (reply) return reply;
     return failed(reply.error(), cancel);
+}
+
+std::string EngineProcess::howItEnded() const {
+    std::string how = signal_          ? signalName(signal_)
+                      : exitStatus_ >= 0 ? fmt::format("the engine process exited with status {}", exitStatus_)
+                                         : std::string("the engine process ended");
+    if (const auto words = lastWords(); !words.empty()) how += ": " + words;
+    return how;
 }
 
 std::string EngineProcess::lastWords() const {

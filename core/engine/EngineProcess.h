@@ -84,6 +84,9 @@ public:
     int lastSignal() const { return signal_; }
     // The last line the process wrote to stderr (empty when none): often why a library died.
     std::string lastWords() const;
+    // How the last failed call's process ended, as the crash words say it: "SIGSEGV: <its last
+    // stderr line>", or "the engine process exited with status N" when no signal ended it.
+    std::string howItEnded() const;
 
     // Waits briefly for a process that said it would end, then reaps it.
     void reap();
@@ -123,6 +126,7 @@ private:
     bool detachWhenDone_ = false;
     std::chrono::steady_clock::time_point sent_{};
     int signal_ = 0;
+    int exitStatus_ = -1;  // of the last failed call's process, when it exited
 };
 
 // The environment variable that gives an engine process its front end's process id.

@@ -28,6 +28,10 @@ enum MessageType : uint16_t {
     // With "ptx_first" in the request: the PTX part (CompileResult::partial) as soon as the PTX
     // exists, encoded as a compile reply; at most one, before the compile reply.
     kPtxReply = 7,
+    // Opens the toolkit (from "cuda_path" when given) and says what its libraries are
+    // (engine/ToolkitProbe.h): the front ends never open one themselves.
+    kToolkitRequest = 8,
+    kToolkitReply = 9,
 };
 
 // The most modules one compile can have: each module is a blob of the request, and a compile

@@ -17,6 +17,7 @@
 
 #include "engine/EngineProcess.h"
 #include "engine/Messages.h"
+#include "engine/ToolkitProbe.h"
 #include "gpu/Session.h"
 #include "pipeline/LineMapping.h"
 #include "pipeline/Pipeline.h"
@@ -185,6 +186,24 @@ int serveEngine(int in, int out, std::shared_ptr<const toolkit::Toolkit> loaded,
             if (late && !writeFrame(out, result ? makeLateReply(*result, req->job.lineMap)
                                                 : lateReplyOf(req->job, result.error())))
                 return 0;
+            continue;
+        }
+        if (request->type == kToolkitRequest) {
+            // The front end's toolkit, opened here: a library that dies loading ends this process.
+            const auto cudaPath = toolkitRequestPath(*request);
+            if (!pipe || cudaPath != toolkitPath) {
+                toolkit::SearchConfig search;
+                search.explicitRoot = cudaPath;
+                auto tk = toolkit::Toolkit::load(search);
+                if (!tk) {
+                    (void)writeFrame(out, makeToolkitReply(tk.error()));
+                    continue;
+                }
+                toolkit = *tk;
+                toolkitPath = cudaPath;
+                pipe = std::make_unique<pipeline::Pipeline>(toolkit);
+            }
+            if (!writeFrame(out, makeToolkitReply(toolkit))) return 0;
             continue;
         }
         if (request->type == kRunRequest) {

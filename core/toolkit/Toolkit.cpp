@@ -352,6 +352,23 @@ void Toolkit::openJit() const {
     });
 }
 
+void Toolkit::adoptProbe(const LibraryReport& nvvm, const LibraryReport& nvJitLink, int cudaMajor) {
+    nvvmReport_.version = nvvm.version;
+    if (!nvvm.problem.empty()) nvvmReport_.problem = nvvm.problem;
+    // As if opened: nvJitLink's report and the release it gave, with no library mapped here.
+    std::call_once(jitOnce_, [&] {
+        jitReport_ = nvJitLink;
+        jitReport_.name = "nvJitLink";
+        if (cudaMajor > 0) cudaMajor_ = cudaMajor;
+    });
+    probed_ = true;
+}
+
+bool Toolkit::hasNvJitLink() const {
+    if (probed_) return jitReport_.found;
+    return !jitFile_.empty() || !jitSearched_;
+}
+
 const NvJitLinkApi* Toolkit::nvJitLink() const {
     openJit();
     return jit_ ? &*jit_ : nullptr;

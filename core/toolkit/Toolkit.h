@@ -54,6 +54,15 @@ public:
     // Opens the libNVVM that locate() found; a file that cannot be used says so.
     support::Status open();
     bool isOpen() const { return nvvm_.createProgram != nullptr; }
+    // What an engine process said when it opened this located toolkit's libraries
+    // (engine::probeToolkit), taken instead of opening them here: a libNVVM that crashes, exits or
+    // hangs as it loads then takes only that process. After it, the reports carry the versions,
+    // and nvJitLinkReport(), hasNvJitLink() and cudaMajor() open nothing.
+    void adoptProbe(const LibraryReport& nvvm, const LibraryReport& nvJitLink, int cudaMajor);
+    bool probed() const { return probed_; }
+    // Whether there is an nvJitLink, without opening it here: what a probe said, else whether a
+    // file was found under the roots (one only the system loader knows counts as there).
+    bool hasNvJitLink() const;
 
     // Only on an open toolkit.
     const NvvmApi& nvvm() const { return nvvm_; }
@@ -111,6 +120,7 @@ private:
     mutable std::optional<NvJitLinkApi> jit_;
     mutable LibraryReport jitReport_;
     mutable int cudaMajor_ = 13;
+    bool probed_ = false;
     // The search that found libNVVM, kept for nvdisasm's (python3 is asked at most once).
     std::unique_ptr<Locator> locator_;
     mutable std::once_flag nvdisasmOnce_;

@@ -145,17 +145,6 @@ std::pair<int, std::string> underLimit(const QString& limit, const QStringList& 
     return {*status, child->err()};
 }
 
-// The environment with a stand-in `name` first on PATH: a shell script running `command`.
-QProcessEnvironment withHangingTool(const QTemporaryDir& dir, const QString& name, const QString& command) {
-    const auto tool = dir.filePath(name);
-    if (!support::writeFileAtomic(tool.toStdString(), ("#!/bin/sh\n" + command + "\n").toStdString()) ||
-        !QFile::setPermissions(tool, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner))
-        qFatal("cannot write %s", qPrintable(tool));
-    auto env = QProcessEnvironment::systemEnvironment();
-    env.insert("PATH", dir.path() + ":" + env.value("PATH"));
-    return env;
-}
-
 }  // namespace
 
 // ASan reserves terabytes of address space for its shadow memory, and intercepts thread
@@ -538,7 +527,7 @@ private slots:
     // the wheels were not searched.
     void aHangingPython3DoesNotHangNvpg() {
         QTemporaryDir dir;
-        auto env = withHangingTool(dir, "python3", "sleep 60");
+        auto env = test::withHangingTool(dir, "python3", "sleep 60");
         for (const char* var : {"CUDA_PATH", "CUDA_HOME", "CONDA_PREFIX"}) env.remove(var);
         QElapsedTimer t;
         t.start();
@@ -553,7 +542,7 @@ private slots:
     // answer that says why, and leaves no process of the stand-in's behind.
     void aHangingNvdisasmDoesNotHangNvpg() {
         QTemporaryDir dir;
-        auto env = withHangingTool(dir, "nvdisasm", "sleep 876.543");
+        auto env = test::withHangingTool(dir, "nvdisasm", "sleep 876.543");
         env.insert("NVPG_NO_CACHE", "1");
         const auto report = dir.filePath("r.json");
         for (const QStringList& args : {QStringList{"info"},
