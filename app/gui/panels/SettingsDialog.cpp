@@ -22,7 +22,9 @@
 #include <QVBoxLayout>
 #include <thread>
 
+#include "compile/SupervisedEngine.h"
 #include "engine/Compiler.h"
+#include "engine/ToolkitProbe.h"
 #include "toolkit/Toolkit.h"
 
 namespace nvpg::gui {
@@ -329,10 +331,20 @@ QString SettingsDialog::describeToolkit(const QString& path) {
         config.explicitRoot = path.toStdString();
     }
 
-    auto tk = toolkit::Toolkit::load(std::move(config));
+    const auto root = config.explicitRoot;
+    auto tk = toolkit::Toolkit::locate(std::move(config));
     if (!tk) {
         // Without libNVVM the search stops there, so the others are not reported.
         out += tr("libNVVM: not found\n%1").arg(q(tk.error().message));
+        return forTheDialog(out);
+    }
+    // Opened in an engine process, as the app's toolkit is (MainWindow::probeToolkit): a libNVVM
+    // that crashes or hangs as it loads is described here, not run in the app.
+    const auto command = inProcessEngine() ? std::vector<std::string>{} : EngineSettings::defaults().command;
+    if (auto opened = command.empty() ? (*tk)->open()
+                                      : engine::probeToolkit(**tk, root, command, compileTimeoutSeconds());
+        !opened) {
+        out += tr("libNVVM: unusable\n%1").arg(q(opened.error().message));
         return forTheDialog(out);
     }
     for (const auto& r : (*tk)->reports()) {

@@ -51,6 +51,7 @@
 #include "editor/ModuleEditor.h"
 #include "compile/CompileController.h"
 #include "compile/SupervisedEngine.h"
+#include "engine/ToolkitProbe.h"
 #include "gpu/Devices.h"
 #include "nvvm/Options.h"
 #include "output/LineMapLinks.h"
@@ -126,6 +127,14 @@ int askThreeWay(QWidget* parent, QMessageBox::Icon icon, const QString& title, c
     return it == buttons.end() ? 2 : int(it - buttons.begin());
 }
 
+// The CUDA major release for the arch list, without opening nvJitLink here: the probe's answer,
+// else the release recorded beside libNVVM, else 13 until the probe says.
+int knownCudaMajor(const toolkit::Toolkit& toolkit) {
+    if (toolkit.probed()) return toolkit.cudaMajor();
+    const auto& release = toolkit.release();
+    return release && release->major() > 0 ? release->major() : 13;
+}
+
 // The README this app came with: installed beside it (share/doc), else the source tree's when it
 // runs from its build tree. Empty when neither is there.
 QString readmePath() {
@@ -134,18 +143,19 @@ QString readmePath() {
 }
 
 // What the engine is asked for with this toolkit: PTX only without nvJitLink, SASS when
-// nvdisasm is there.
+// nvdisasm is there. Neither is opened or run here: until the probe answered (MainWindow::
+// probeToolkit), nvJitLink is taken as there when its file is, and SASS waits.
 unsigned outputsFor(const toolkit::Toolkit* toolkit) {
     unsigned outputs = pipeline::kPtx | pipeline::kFigures;
-    if (!toolkit || toolkit->nvJitLink())
+    if (!toolkit || toolkit->hasNvJitLink())
         outputs |= pipeline::kLtoIr | pipeline::kLtoPtx | pipeline::kCubin;
-    if (toolkit && toolkit->nvdisasm()) outputs |= pipeline::kSass;
+    if (toolkit && toolkit->probed() && toolkit->nvdisasm()) outputs |= pipeline::kSass;
     return outputs;
 }
 
-// Why the SASS pane stays empty with this toolkit; empty when nvdisasm is there.
+// Why the SASS pane stays empty with this toolkit; empty when nvdisasm is there or not known yet.
 QString sassMissing(const toolkit::Toolkit* toolkit) {
-    if (!toolkit || toolkit->nvdisasm()) return {};
+    if (!toolkit || !toolkit->probed() || toolkit->nvdisasm()) return {};
     // Core's one sentence says what is missing and how to get it.
     return QString::fromStdString(toolkit->nvdisasmReport().problem);
 }
@@ -261,7 +271,7 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     // Problems is in front until the GPU is known (placeRunsDock), and comes to the front when a
     // compile fails.
     problemsDock->raise();
-    if (toolkit_) options_->setArchs(nvvm::supportedArchs(toolkit_->cudaMajor()), toolkit_->cudaMajor(),
+    if (toolkit_) options_->setArchs(nvvm::supportedArchs(knownCudaMajor(*toolkit_)), knownCudaMajor(*toolkit_),
                                      tr("default: libNVVM's (compute_75)"));
 
     controller_->setFlush([this] { editors_->flush(); });
@@ -380,7 +390,7 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
 
     buildActions();
     buildStatusBar();
-    queryGpu();
+    if (!toolkit_) queryGpu();  // else once the probe answered
 
     // First start: at most the available part of the screen it opens on (where the mouse is);
     // editors and output share the width, the docks stay small.
@@ -594,6 +604,7 @@ void MainWindow::applyZoom() {
 }
 
 MainWindow::~MainWindow() {
+    if (probeCancel_) probeCancel_->cancel();  // the probe's engine ends with the window
     // Hiding them while the window goes would ask for their layout, half gone.
     for (auto* dock : bottomDocks()) dock->disconnect(this);
 }
@@ -672,12 +683,95 @@ bool MainWindow::offerRestore() {
 }
 
 void MainWindow::loadToolkit() {
-    auto tk = toolkit::Toolkit::load(searchConfig());
+    // Only located: the files are named, no library is mapped here (a libNVVM that crashes or
+    // hangs as it loads would take the app down). Compiles open it in their engine process, and
+    // probeToolkit asks one for the versions. Compiling in the app's own process (Settings, for
+    // debugging) maps them here, as asked, for the compile thread.
+    toolkitProbed_ = false;
+    auto tk = SettingsDialog::inProcessEngine() ? toolkit::Toolkit::load(searchConfig())
+                                                : toolkit::Toolkit::locate(searchConfig());
     if (tk) {
         toolkit_ = *tk;
+        libsErrorForStatus_.clear();
+        probeToolkit();
     } else {
         toolkit_.reset();
         libsErrorForStatus_ = QString::fromStdString(tk.error().message);
+        if (probeCancel_) probeCancel_->cancel();
+        probeCancel_.reset();
+        ++toolkitProbe_;  // an answer still to come is for another toolkit
+    }
+}
+
+void MainWindow::probeToolkit() {
+    if (probeCancel_) probeCancel_->cancel();  // the toolkit before Settings changed it
+    probeCancel_ = std::make_shared<engine::CallCancel>();
+    const quint64 probe = ++toolkitProbe_;
+    QPointer<MainWindow> self(this);
+    std::thread([self, probe, cancel = probeCancel_, config = searchConfig(), settings = engineSettings()] {
+        // A toolkit object of its own: what the probe adopts is never written while another
+        // thread reads it.
+        const bool here = settings.command.empty();
+        auto tk = here ? toolkit::Toolkit::load(config) : toolkit::Toolkit::locate(config);
+        std::shared_ptr<toolkit::Toolkit> probed;
+        QString problem;
+        if (!tk) {
+            problem = QString::fromStdString(tk.error().message);
+        } else {
+            probed = *tk;
+            if (here) {
+                probed->adoptProbe(probed->nvvmReport(), probed->nvJitLinkReport(), probed->cudaMajor());
+            } else if (auto st = engine::probeToolkit(*probed, settings.cudaPath, settings.command,
+                                                      settings.compileTimeoutSeconds, cancel.get());
+                       !st) {
+                problem = QString::fromStdString(st.error().message);
+            }
+            // nvdisasm --version (support::runProbe, bounded) and the release files, asked here.
+            if (problem.isEmpty()) {
+                (void)probed->nvdisasmReport();
+                (void)probed->release();
+            }
+        }
+        if (cancel->cancelled()) return;
+        QMetaObject::invokeMethod(qApp, [self, probe, probed, problem] {
+            if (self) self->toolkitProbed(probe, probed, problem);
+        });
+    }).detach();
+}
+
+void MainWindow::toolkitProbed(quint64 probe, std::shared_ptr<const toolkit::Toolkit> probed, const QString& problem) {
+    if (probe != toolkitProbe_) return;  // Settings chose another toolkit meanwhile
+    probeCancel_.reset();
+    if (!problem.isEmpty()) {
+        // Its libNVVM cannot be loaded, so no compile can use it: the status bar says why, and
+        // every compile says it in Problems (no engine is started to crash on it again).
+        toolkit_.reset();
+        libsErrorForStatus_ = problem;
+        engine_->setToolkit(nullptr, problem);
+        controller_->setOutputs(outputsFor(nullptr));
+        compare_->setOutputs(outputsFor(nullptr) & ~unsigned(pipeline::kCubin));
+        compare_->setAppToolkit(nullptr, engineSettings());
+        output_->setSassUnavailableReason({});
+        buildStatusBar();
+        statusBar()->showMessage(problem);
+        queryGpu();
+        controller_->compileNow();
+        return;
+    }
+    toolkit_ = std::move(probed);
+    toolkitProbed_ = true;
+    const unsigned outputs = outputsFor(toolkit_.get());
+    compare_->setOutputs(outputs & ~unsigned(pipeline::kCubin));
+    compare_->setAppToolkit(toolkit_, engineSettings());
+    output_->setSassUnavailableReason(sassMissing(toolkit_.get()));
+    options_->setArchs(nvvm::supportedArchs(toolkit_->cudaMajor()), toolkit_->cudaMajor(),
+                       tr("default: libNVVM's (compute_75)"));
+    buildStatusBar();
+    queryGpu();
+    // SASS waits for nvdisasm to be found: the compile shown gets it now.
+    if (outputs != controller_->outputs()) {
+        controller_->setOutputs(outputs);
+        controller_->compileNow();
     }
 }
 
@@ -735,7 +829,7 @@ void MainWindow::buildActions() {
         compare_->setAppToolkit(toolkit_, engineSettings());
         output_->setSassUnavailableReason(sassMissing(toolkit_.get()));
         buildStatusBar();
-        queryGpu();
+        if (!toolkit_) queryGpu();  // else once the probe answered
         applyZoom();
         controller_->compileNow();
     });
@@ -1006,9 +1100,19 @@ void MainWindow::buildStatusBar() {
         });
     }
     if (!toolkit_) {
-        libsLabel_->setText(tr("libNVVM not found — File ▸ Settings… to point at a CUDA toolkit"));
+        // Not found, or found and unusable (the probe's words: crashed, exited, hung as it loaded).
+        libsLabel_->setText(libsErrorForStatus_.startsWith("libNVVM (libnvvm.so.4) not found")
+                                ? tr("libNVVM not found — File ▸ Settings… to point at a CUDA toolkit")
+                                : tr("libNVVM unusable — File ▸ Settings… to point at a working CUDA toolkit"));
         libsLabel_->setToolTip(libsErrorForStatus_);
         libsLabel_->setStyleSheet("color: #b00020;");
+        return;
+    }
+    if (!toolkitProbed_) {
+        // Its versions come from the probe's engine (probeToolkit); reports() would open them here.
+        libsLabel_->setText(tr("libNVVM: loading…"));
+        libsLabel_->setToolTip(QString::fromStdString(toolkit_->nvvmReport().path.string()));
+        libsLabel_->setStyleSheet({});
         return;
     }
     QStringList parts, tips;

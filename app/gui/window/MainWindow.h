@@ -19,6 +19,10 @@ class QsciScintilla;
 class QTimer;
 class QToolButton;
 
+namespace nvpg::engine {
+class CallCancel;
+}
+
 namespace nvpg::gui {
 
 class CompileController;
@@ -131,7 +135,13 @@ protected:
 private:
     void buildActions();
     void buildStatusBar();
+    // Locates the toolkit (no library mapped here) and starts probeToolkit.
     void loadToolkit();
+    // libNVVM and nvJitLink are opened in an engine process and nvdisasm is asked for its
+    // version on a thread of their own: a library that crashes or hangs as it loads, or an
+    // nvdisasm that never answers, never reaches the UI thread. toolkitProbed gets the answer.
+    void probeToolkit();
+    void toolkitProbed(quint64 probe, std::shared_ptr<const toolkit::Toolkit> probed, const QString& problem);
     void queryGpu();
     bool maybeSave();
     void showReply(const EngineReply& reply);
@@ -211,6 +221,9 @@ private:
     EngineReply lastReply_;
     std::shared_ptr<const toolkit::Toolkit> toolkit_;
     QString libsErrorForStatus_;
+    quint64 toolkitProbe_ = 0;                      // the probe whose answer is awaited
+    bool toolkitProbed_ = false;                    // toolkit_ carries what the engine said of it
+    std::shared_ptr<engine::CallCancel> probeCancel_;  // ends the probe's engine with the window
     std::function<void(const QString&, const QString&)> errorSink_;
 
     QLabel* busyLabel_ = nullptr;
