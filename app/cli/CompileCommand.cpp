@@ -363,7 +363,13 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
     else if (o.emit == "lto-ptx") written = writeOut(o.output, r.linkedPtx, false, writing, error);
     else if (o.emit == "cubin") written = writeOut(o.output, r.cubin, true, writing, error);
     else if (o.emit == "sass") {
-        if (r.sass.empty()) return usage("no SASS: " + r.sassUnavailable);
+        if (r.sass.empty()) {
+            // A disassembly past --engine-timeout is a compile that did not finish in time (1), as
+            // for libNVVM; no nvdisasm, or one that fails, is the environment's (2).
+            if (!compiler.timedOutLastRun()) return usage("no SASS: " + r.sassUnavailable);
+            std::fprintf(stderr, "nvpg: no SASS: %s\n", support::printable(r.sassUnavailable, true).c_str());
+            return kCompileError;
+        }
         written = writeOut(o.output, r.sass, false, writing, error);
     }
     else if (r.ltoIr.size() == 1) written = writeOut(o.output, r.ltoIr.front().bytes, true, writing, error);

@@ -11,6 +11,7 @@
 #include "engine/Messages.h"
 #include "engine/Server.h"
 #include "pipeline/LineMapping.h"
+#include "support/Process.h"
 #include "support/Stopwatch.h"
 #include "support/Text.h"
 
@@ -65,25 +66,105 @@ std::string moduleBeingAdded(const std::optional<pipeline::StageEvent>& stage) {
 }
 
 // The stage, and those running beside it (the PTX and the LTO chains run side by side).
-std::string stageOrCompiling(const std::optional<pipeline::StageEvent>& stage) {
-    if (!stage) return "compiling";
-    std::string words = pipeline::stageWords(*stage);
-    for (const auto id : stage->alongside) words += ", and " + pipeline::stageWords({id, {}, {}});
+std::string stagesWords(const pipeline::StageEvent& stage) {
+    std::string words = pipeline::stageWords(stage);
+    for (const auto id : stage.alongside) words += ", and " + pipeline::stageWords({id, {}, {}});
     return words;
 }
 
-// Which library the stages that were running belong to.
+// "the module a.ll", "the modules a.ll, b.ll and 3 more".
+std::string theModules(const pipeline::Job& job) {
+    const auto names = moduleNames(job);
+    return (names.size() == 1 ? "the module " : "the modules ") + support::joinShort(names);
+}
+
+// "while compiling PTX for the module a.ll"; before the first stage the engine was still
+// loading the toolkit (libNVVM, libdevice, nvJitLink for the release, the driver for the arch).
+std::string whileDoing(const pipeline::Job& job, const std::optional<pipeline::StageEvent>& stage) {
+    if (!stage) return "while loading the toolkit, before it began on " + theModules(job);
+    return "while " + stagesWords(*stage) + " for " + theModules(job);
+}
+
+// Which library the stages that were running belong to; "the engine" for the stages that run
+// a tool (ptxas, nvdisasm) or nvpg's own code, and before the first stage.
 std::string libraryOf(const std::optional<pipeline::StageEvent>& stage) {
-    if (!stage) return "libNVVM";
-    bool link = pipeline::isLinkStage(stage->id), nvvm = !link;
+    if (!stage) return "the engine";
+    bool link = false, nvvm = false;
     for (const auto id : stage->alongside) (pipeline::isLinkStage(id) ? link : nvvm) = true;
-    return link && nvvm ? "libNVVM or nvJitLink" : link ? "nvJitLink" : "libNVVM";
+    if (pipeline::isLinkStage(stage->id)) link = true;
+    else if (readsTheInput(stage->id)) nvvm = true;
+    return link && nvvm ? "libNVVM or nvJitLink" : link ? "nvJitLink" : nvvm ? "libNVVM" : "the engine";
+}
+
+// The stage, or one beside it, has libNVVM read the user's modules.
+bool inputStage(const std::optional<pipeline::StageEvent>& stage) {
+    if (!stage) return false;
+    if (readsTheInput(stage->id)) return true;
+    return std::any_of(stage->alongside.begin(), stage->alongside.end(), readsTheInput);
+}
+
+std::string ranOutWhere() {
+    const auto limit = support::memoryLimitWords();
+    return limit.empty() ? "the machine had no more memory to give: free some (close other programs), or compile "
+                           "less at once (fewer modules or kernels, no absurd array or vector sizes)"
+                         : limit + ", for the engine too: raise that limit, or compile less at once (fewer modules "
+                                   "or kernels)";
 }
 
 }  // namespace
 
+bool readsTheInput(pipeline::StageId id) {
+    using pipeline::StageId;
+    switch (id) {
+    case StageId::AddModules:
+    case StageId::AddModule:
+    case StageId::Verify:
+    case StageId::CompilePtx:
+    case StageId::CompilePtxLibdevice:
+    case StageId::CompileLtoIr:
+    case StageId::CompileModuleLtoIr:
+    case StageId::CompileLtoIrSeparate:
+    case StageId::MapLines:
+        return true;
+    default:
+        // Reading the PTX (nvpg's own code), the links (nvJitLink on LTO-IR libNVVM made), ptxas
+        // and nvdisasm work on what the toolkit made of the input, never on the input itself.
+        return false;
+    }
+}
+
+CrashCause crashCause(const pipeline::Job& job, const std::optional<pipeline::StageEvent>& stage,
+                      const std::string& how) {
+    const bool input = inputStage(stage);
+    if (support::saysOutOfMemory(how)) {
+        // Damaged bitcode makes libNVVM's reader ask for absurd sizes ("LLVM ERROR: out of
+        // memory" with memory to spare): while it reads bitcode, the bitcode stays the suspect.
+        const bool bitcode = !moduleNames(job, true).empty();
+        return input && bitcode ? CrashCause::Input : CrashCause::Memory;
+    }
+    return input ? CrashCause::Input : CrashCause::Toolkit;
+}
+
 std::string describeCrash(const pipeline::Job& job, const std::optional<pipeline::StageEvent>& stage,
                           const std::string& how) {
+    const auto where = whileDoing(job, stage);
+    switch (crashCause(job, stage, how)) {
+    case CrashCause::Memory:
+        return fmt::format("{} ran out of memory ({}) {}: {} (the next compile runs in a new engine process).",
+                           libraryOf(stage), how, where, ranOutWhere());
+    case CrashCause::Toolkit: {
+        const bool link = stage && pipeline::isLinkStage(stage->id);
+        const auto why = !stage ? std::string(": nothing of the input had been read yet, so")
+                         : link ? std::string(". It links the LTO-IR libNVVM made of the input, so")
+                                : std::string(". That step works on what the toolkit made of the input, so");
+        return fmt::format("{} crashed ({}) {}{} the toolkit is the likely cause, not the input: check it with `nvpg "
+                           "info`, choose another with --cuda-path DIR or CUDA_PATH, {}",
+                           libraryOf(stage), how, where, why,
+                           link ? "or compile without LTO (PTX alone)." : "or reinstall it.");
+    }
+    case CrashCause::Input:
+        break;
+    }
     const bool linking = stage && pipeline::isLinkStage(stage->id);
     const auto bitcode = moduleNames(job, true);
     std::string cause;
@@ -94,10 +175,33 @@ std::string describeCrash(const pipeline::Job& job, const std::optional<pipeline
     } else if (!linking && !bitcode.empty()) {
         cause = fmt::format("; the bitcode of {} is the likely cause", support::joinShort(bitcode, true));
     }
-    return fmt::format("{} crashed ({}) while {} of modules {}{}. Change or remove that input and compile again "
-                       "(the compile runs in a new engine process).",
-                       libraryOf(stage), how, stageOrCompiling(stage),
-                       support::joinShort(moduleNames(job)), cause);
+    // Out of memory while reading bitcode: damaged bitcode, or memory that really ran out.
+    const auto memory = support::saysOutOfMemory(how)
+                            ? fmt::format(" If that bitcode is sound, memory ran out instead: {}.", ranOutWhere())
+                            : std::string();
+    return fmt::format("{} crashed ({}) {}{}. Change or remove that input and compile again (the compile runs in a new "
+                       "engine process).{}",
+                       libraryOf(stage), how, where, cause, memory);
+}
+
+std::string describeTimeout(const pipeline::Job& job, const std::optional<pipeline::StageEvent>& stage,
+                            double seconds) {
+    const auto limit = fmt::format("raise the time limit of {} s (nvpg --engine-timeout, the app's Settings)", seconds);
+    const auto check = std::string("check it with `nvpg info`, or choose another with --cuda-path DIR or CUDA_PATH");
+    if (!stage)
+        return fmt::format("the engine did not finish loading the toolkit within {} s, before it began on {}, and "
+                           "was stopped: the toolkit is the likely cause, not the input: {}; if it is merely slow, "
+                           "{}. The next compile starts a new engine.",
+                           seconds, theModules(job), check, limit);
+    const auto what =
+        inputStage(stage)
+            ? "a large input can take that long: " + limit + ", or compile less at once"
+            : fmt::format("if {} hangs, the toolkit is the likely cause, not the input: {}; if it is merely slow, {}",
+                          libraryOf(stage) == "the engine" ? pipeline::stageWords(*stage) : libraryOf(stage), check,
+                          limit);
+    return fmt::format("the engine did not finish {} for {} within {} s and was stopped: {}. The next compile starts "
+                       "a new engine.",
+                       stagesWords(*stage), theModules(job), seconds, what);
 }
 
 support::Result<pipeline::CompileResult> Compiler::run(const pipeline::Job& job,
@@ -147,6 +251,7 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
                                                        const pipeline::Pipeline::ResultListener& onPlain,
                                                        const pipeline::Pipeline::ResultListener& onPtx) {
     stopped_ = false;
+    timedOut_ = false;
     whole_ = true;
     if (inProcess_) {
         sentInProcess_ = std::chrono::steady_clock::now();
@@ -233,12 +338,15 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
     nvvm::Diagnostic d;
     d.source = "nvpg";
     if (failure == EngineProcess::Failure::Timeout) {
-        d.message = fmt::format("the engine did not finish {} of modules {} within {} s and was stopped; the next "
-                                "compile starts a new one",
-                                stageOrCompiling(stage), support::joinShort(moduleNames(job)), timeoutSeconds_);
+        timedOut_ = true;
+        d.message = describeTimeout(job, stage, timeoutSeconds_);
     } else {
         std::string how = engine_->lastSignal() ? signalName(engine_->lastSignal()) : "the engine process ended";
         if (const auto words = engine_->lastWords(); !words.empty()) how += ": " + words;
+        // Memory that ran out, or a toolkit that crashed on what it made itself, is the
+        // environment's failure (nvpg exits 2), not a verdict on the input.
+        if (crashCause(job, stage, how) != CrashCause::Input)
+            return support::makeError(ErrorKind::Environment, describeCrash(job, stage, how));
         d.message = describeCrash(job, stage, how);
     }
     // Placed on the module the engine was adding, when it said; else on the one bitcode module
@@ -280,8 +388,8 @@ void Compiler::receiveLate(const pipeline::Job& job, std::chrono::steady_clock::
         // The SASS (nvdisasm) and the twin (libNVVM, on a thread of its own) are made side by
         // side: either may be what ended the engine.
         const bool twin = job.lineMap && !job.verifyOnly;
-        const std::string what = into.sassPending && twin ? "the SASS and the line-annotated twin"
-                                 : into.sassPending      ? "the SASS"
+        const std::string what = into.sassPending && twin ? "the SASS (nvdisasm) and the line-annotated twin"
+                                 : into.sassPending      ? "the SASS (nvdisasm)"
                                                          : "the line-annotated twin";
         switch (engine_->lastFailure()) {
         case EngineProcess::Failure::Cancelled:
@@ -289,7 +397,11 @@ void Compiler::receiveLate(const pipeline::Job& job, std::chrono::steady_clock::
             stopped_ = engine_->stoppedLastCall();
             break;
         case EngineProcess::Failure::Timeout:
-            why = fmt::format("{} did not finish within {} s and was stopped", what, timeoutSeconds_);
+            timedOut_ = true;
+            why = fmt::format("{} did not finish within {} s and was stopped: raise the time limit (nvpg "
+                              "--engine-timeout, the app's Settings){}",
+                              what, timeoutSeconds_,
+                              into.sassPending ? ", or, if nvdisasm hangs, check it with `nvpg info`" : "");
             break;
         default: {
             std::string how = engine_->lastSignal() ? signalName(engine_->lastSignal()) : "the engine process ended";

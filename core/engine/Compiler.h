@@ -64,6 +64,9 @@ public:
     // The last run's engine was ended by its CallCancel (a cancel that came once the engine had
     // answered stopped nothing).
     bool stoppedLastRun() const { return stopped_; }
+    // The last run, or the late outputs it waited for (the SASS, the map), ran past the timeout:
+    // nvpg's exit status for a compile that did not finish in time.
+    bool timedOutLastRun() const { return timedOut_; }
     void setTimeout(double seconds) { timeoutSeconds_ = seconds; }
     // For tests: the engine's process id (0 when in-process or not started).
     int enginePid() const { return engine_ && engine_->running() ? int(engine_->pid()) : 0; }
@@ -90,15 +93,35 @@ private:
     double timeoutSeconds_;
     std::chrono::steady_clock::time_point sentInProcess_{};
     bool stopped_ = false;
+    bool timedOut_ = false;
     std::shared_ptr<cache::ResultCache> cache_;
     // The last runOrThrow's result is what the inputs give (not an engine that died, hung or was
     // stopped, before or after the plain result): only such a result is cached.
     bool whole_ = true;
 };
 
-// The words for a crash: "libNVVM crashed (SIGSEGV) while adding module b.bc; the bitcode of
-// b.bc is the likely cause". `stage` is the last stage the engine announced, if any.
+// Whether libNVVM reads the user's modules in this stage (adding, verifying, compiling them, the
+// twin); the links, ptxas, nvdisasm and reading the PTX work on what the toolkit made of them.
+bool readsTheInput(pipeline::StageId id);
+
+// What an engine's end is put down to. Input: it crashed in a stage that reads the input
+// (malformed bitcode can kill libNVVM), which a front end reports on the input (nvpg exits 1).
+// Memory: its last words say memory ran out, and no bitcode was being read (damaged bitcode
+// makes libNVVM ask for absurd sizes); Toolkit: it crashed before the first stage (loading the
+// libraries) or in one that works on what the toolkit made (a link, ptxas, nvdisasm). Both are
+// the environment's (nvpg exits 2), and the words say what to do instead of blaming the input.
+enum class CrashCause { Input, Memory, Toolkit };
+CrashCause crashCause(const pipeline::Job& job, const std::optional<pipeline::StageEvent>& stage,
+                      const std::string& how);
+
+// The words for a crash: "libNVVM crashed (SIGSEGV) while adding module b.bc for the modules
+// a.ll, b.bc; the bitcode of b.bc is the likely cause", or, for the other causes, what ran out
+// or crashed and what to do. `stage` is the last stage the engine announced, if any.
 std::string describeCrash(const pipeline::Job& job, const std::optional<pipeline::StageEvent>& stage,
                           const std::string& how);
+// The words for a compile stopped at its timeout: which stage, and what to do (a slow input: a
+// higher limit; a tool or toolkit that hangs: check it).
+std::string describeTimeout(const pipeline::Job& job, const std::optional<pipeline::StageEvent>& stage,
+                            double seconds);
 
 }  // namespace nvpg::engine

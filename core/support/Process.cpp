@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +14,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <tuple>
+#include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -171,6 +175,30 @@ std::string findInPath(const std::string& name) {
             return candidate.string();
     }
     return {};
+}
+
+std::string memoryLimitWords() {
+    std::string out;
+    // RLIMIT_AS (ulimit -v) counts every mapping, libNVVM's code too; RLIMIT_DATA (ulimit -d) the heap.
+    for (const auto& [resource, what, shell] : {std::tuple{RLIMIT_AS, "the address space", "ulimit -v"},
+                                                std::tuple{RLIMIT_DATA, "the data segment", "ulimit -d"}}) {
+        rlimit limit{};
+        if (::getrlimit(resource, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) continue;
+        out += fmt::format("{}{} is limited to {} ({})", out.empty() ? "" : " and ", what,
+                           formatBytes(uint64_t(limit.rlim_cur)), shell);
+    }
+    return out;
+}
+
+bool saysOutOfMemory(std::string_view words) {
+    std::string lower(words);
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    // "cannot allocate memory in static TLS block" is a loader's fixed reserve, which no limit raises.
+    if (lower.find("static tls") != std::string::npos) return false;
+    for (const char* sign : {"out of memory", "bad_alloc", "cannot allocate memory", "failed to map segment",
+                             "cannot map zero-fill pages"})
+        if (lower.find(sign) != std::string::npos) return true;
+    return false;
 }
 
 }  // namespace nvpg::support

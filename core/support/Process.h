@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nvpg::support {
@@ -38,5 +39,15 @@ ProcessRun runProbe(const std::vector<std::string>& args, double seconds = kProb
 
 // The first executable file `name` in PATH's folders, or empty.
 std::string findInPath(const std::string& name);
+
+// The limit this process (and every process it starts) has on its memory, in words: "the
+// address space is limited to 97.7 MiB (ulimit -v)"; empty when there is none. For messages about
+// memory that ran out, so that they name the limit to raise.
+std::string memoryLimitWords();
+
+// Whether a library's or loader's last words say it ran out of memory: LLVM's "LLVM ERROR: out
+// of memory", C++'s std::bad_alloc, strerror(ENOMEM), or dlopen's "failed to map segment" (a
+// library that does not fit in the address space left).
+bool saysOutOfMemory(std::string_view words);
 
 }  // namespace nvpg::support

@@ -494,6 +494,64 @@ private slots:
         QVERIFY2(support::startsWith(err, "nvpg: out of memory"), err.c_str());
     }
 
+    // Memory that runs out inside the engine, in libNVVM (issue 27, item 7): "LLVM ERROR: out of
+    // memory" from a text module is not the input's fault. It was "libNVVM crashed ... Change or
+    // remove that input", exit 1; now it says memory ran out, names the limit and exits 2. The
+    // limit leaves room for nvpg and the toolkit (sinf.ll compiles under it), not for libNVVM's
+    // work on 20,000 kernels.
+    void outOfMemoryInTheEngineIsNotBlamedOnTheInput() {
+        SKIP_UNDER_ASAN();
+        QTemporaryDir dir;
+        const auto huge = dir.filePath("huge.ll");
+        QVERIFY(support::writeFileAtomic(huge.toStdString(), test::manyKernelsModule(20000).bytes));
+        const QString limit = "ulimit -v 160000";
+        const auto [fine, fineErr] =
+            underLimit(limit, {"compile", "--arch", "compute_90", "--no-cache", "-o", "/dev/null", data("ir/sinf.ll")}, dir);
+        QVERIFY2(WIFEXITED(fine) && WEXITSTATUS(fine) == 0, fineErr.c_str());
+        const auto [status, err] =
+            underLimit(limit, {"compile", "--arch", "compute_90", "--no-cache", "-o", "/dev/null", huge}, dir);
+        QVERIFY2(WIFEXITED(status), qPrintable(QString("ended by signal %1: %2").arg(WTERMSIG(status)).arg(err.c_str())));
+        QVERIFY2(WEXITSTATUS(status) == 2, err.c_str());
+        QVERIFY2(err.find("nvpg: libNVVM ran out of memory (") != std::string::npos, err.c_str());
+        QVERIFY2(err.find("the address space is limited to 156.2 MiB (ulimit -v)") != std::string::npos, err.c_str());
+        QVERIFY2(err.find("raise that limit, or compile less at once") != std::string::npos, err.c_str());
+        QVERIFY2(err.find("for the module " + huge.toStdString()) != std::string::npos, err.c_str());
+        QVERIFY2(err.find("likely cause") == std::string::npos && err.find("Change or remove") == std::string::npos,
+                 err.c_str());
+    }
+
+    // A disassembly that runs past --engine-timeout is a compile that did not finish in time: exit
+    // 1 as the README says for libNVVM, not 2 (issue 27, item 7). The toolkit is the real one but
+    // for its nvdisasm, which answers --version and then sleeps on the cubin.
+    void aDisassemblyPastTheTimeoutExitsOne() {
+        QTemporaryDir dir;
+        namespace fs = std::filesystem;
+        const auto real = test::realToolkit();
+        if (!real->ptxas()) QSKIP("no ptxas: no cubin to disassemble");
+        const fs::path root = dir.filePath("toolkit").toStdString();
+        fs::create_directories(root / "lib64");
+        fs::create_directories(root / "bin");
+        fs::create_directories(root / "nvvm/libdevice");
+        fs::create_symlink(real->nvvmReport().path, root / "lib64/libnvvm.so.4");
+        fs::create_symlink(real->libdeviceReport().path, root / "nvvm/libdevice/libdevice.10.bc");
+        fs::create_symlink(*real->ptxas(), root / "bin/ptxas");
+        const auto nvdisasm = root / "bin/nvdisasm";
+        QVERIFY(support::writeFileAtomic(nvdisasm, "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'Cuda compilation "
+                                                   "tools, release 13.2, V13.2.51'; exit 0; }\nexec sleep 876.5\n"));
+        fs::permissions(nvdisasm, fs::perms::owner_all);
+        QElapsedTimer t;
+        t.start();
+        const auto r = runNvpg({"compile", "--arch", "compute_90", "--libdevice", "--no-cache", "--emit", "sass",
+                                "--engine-timeout", "3", "--cuda-path", QString::fromStdString(root.string()), "-o",
+                                dir.filePath("out.sass"), data("ir/sinf.ll")});
+        QVERIFY2(t.elapsed() < 30000, qPrintable(QString("took %1 ms").arg(t.elapsed())));
+        QVERIFY2(r.exitCode == 1, r.err.constData());
+        QVERIFY2(r.err.contains("nvpg: no SASS: the SASS (nvdisasm) did not finish within 3 s and was stopped: raise "
+                                "the time limit"),
+                 r.err.constData());
+        QVERIFY(!QFile::exists(dir.filePath("out.sass")));
+    }
+
     // A thread that cannot be made (here: glibc gives each thread a stack of RLIMIT_STACK, and
     // one of ~1 EiB cannot be mapped) is an error saying so, not an abort. `ulimit -u` would be
     // the natural way, but root (as CI runs) is exempt from it and for others it counts every

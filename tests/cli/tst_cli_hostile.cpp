@@ -118,6 +118,40 @@ private slots:
         QVERIFY2(r.left.empty(), qPrintable(QString("%1 processes left running").arg(r.left.size())));
     }
 
+    void compile_data() {
+        QTest::addColumn<QString>("action");
+        QTest::addColumn<QString>("said");
+        QTest::addColumn<int>("exitCode");
+        QTest::newRow("abort") << "abort" << "the engine crashed (SIGABRT: hostile libnvvm: aborting as it loads)" << 2;
+        QTest::newRow("segv") << "segv" << "the engine crashed (SIGSEGV" << 2;
+        QTest::newRow("exit0") << "exit0" << "the engine crashed (the engine process ended" << 2;
+        // A timeout is a compile that did not finish in time (1), whatever was running.
+        QTest::newRow("sleep") << "sleep" << "the engine did not finish loading the toolkit" << 1;
+    }
+    // A compile whose libNVVM crashes or hangs as it loads (issue 27, item 7): the toolkit is
+    // named as the likely cause and the input is not blamed ("Change or remove that input", exit
+    // 1, before); a crash is the environment's (exit 2).
+    void compile() {
+        QFETCH(QString, action);
+        QFETCH(QString, said);
+        QFETCH(int, exitCode);
+        const auto root = test::hostileToolkit(std::filesystem::path(dir_.path().toStdString()) / "compile",
+                                               action.toStdString());
+        const auto input = QString::fromStdString((test::dataDir() / "ir/sinf.ll").string());
+        const auto r = runNvpg({"compile", "--arch", "compute_90", "--libdevice", "--engine-timeout", "3",
+                                "--cuda-path", QString::fromStdString(root.string()), "-o", "/dev/null", input},
+                               cleanEnv(), 30000);
+        QVERIFY2(r.finished, "nvpg compile hung");
+        QVERIFY2(!r.crashed, qPrintable("nvpg compile died: " + r.err));
+        QVERIFY2(r.exitCode == exitCode, qPrintable(QString("exit %1: %2").arg(r.exitCode).arg(r.err)));
+        QVERIFY2(r.err.contains(said), qPrintable(r.err));
+        QVERIFY2(r.err.contains("before it began on the module " + input), qPrintable(r.err));
+        QVERIFY2(r.err.contains("the toolkit is the likely cause, not the input"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("--cuda-path DIR or CUDA_PATH"), qPrintable(r.err));
+        QVERIFY2(!r.err.contains("Change or remove") && !r.err.contains("input is the likely cause"), qPrintable(r.err));
+        QVERIFY2(r.left.empty(), qPrintable(QString("%1 processes left running").arg(r.left.size())));
+    }
+
     // The real toolkit still gets its version from the engine.
     void infoOfTheRealToolkit() {
         const auto r = runNvpg({"info"}, cleanEnv(), 60000);

@@ -411,6 +411,76 @@ private slots:
         QVERIFY2(words.find("linking LTO-IR to cubin (nvJitLink), and compiling PTX") != std::string::npos, words.c_str());
     }
 
+    // Whose fault an engine's end is (issue 27, item 7): only a crash in a stage where libNVVM
+    // reads the input blames the input; memory that ran out, a crash before the first stage
+    // (loading the libraries) or in a step on what the toolkit made (a link, ptxas, nvdisasm)
+    // says so and what to do instead. Timeouts never ask to change the input.
+    void crashesAreBlamedOnWhatWasRunning() {
+        using pipeline::StageId;
+        pipeline::Job text, bitcode;
+        text.modules = {{"a.ll", "x"}};
+        bitcode.modules = {{"a.ll", "x"}, {"b.bc", std::string("BC\xc0\xde", 4)}};
+        QVERIFY(bitcode.modules[1].isBitcode());
+        const auto blamesInput = [](const std::string& w) { return w.find("Change or remove that input") != std::string::npos; };
+        const auto blamesToolkit = [](const std::string& w) {
+            return w.find("the toolkit is the likely cause, not the input") != std::string::npos;
+        };
+        using engine::CrashCause;
+        struct Case {
+            const pipeline::Job* job;
+            std::optional<pipeline::StageEvent> stage;
+            std::string how;
+            CrashCause cause;
+            std::string says;
+        };
+        const std::vector<Case> cases = {
+            {&bitcode, pipeline::StageEvent{StageId::AddModule, "b.bc"}, "SIGSEGV", CrashCause::Input,
+             "libNVVM crashed (SIGSEGV) while adding module b.bc for the modules a.ll, b.bc; the bitcode of b.bc is "
+             "the likely cause"},
+            {&text, pipeline::StageEvent{StageId::CompilePtx, {}}, "SIGSEGV", CrashCause::Input,
+             "libNVVM crashed (SIGSEGV) while compiling PTX for the module a.ll."},
+            {&text, std::nullopt, "SIGABRT: hostile", CrashCause::Toolkit,
+             "the engine crashed (SIGABRT: hostile) while loading the toolkit, before it began on the module a.ll: "
+             "nothing of the input had been read yet"},
+            {&bitcode, pipeline::StageEvent{StageId::LinkLtoPtx, {}}, "SIGSEGV", CrashCause::Toolkit,
+             "nvJitLink crashed (SIGSEGV) while linking LTO-IR to PTX (nvJitLink) for the modules a.ll, b.bc. It "
+             "links the LTO-IR libNVVM made of the input"},
+            {&text, pipeline::StageEvent{StageId::Disassemble, {}}, "SIGKILL", CrashCause::Toolkit,
+             "the engine crashed (SIGKILL) while disassembling the cubin (nvdisasm) for the module a.ll."},
+            {&text, pipeline::StageEvent{StageId::CompilePtx, {}}, "SIGABRT: LLVM ERROR: out of memory",
+             CrashCause::Memory, "libNVVM ran out of memory (SIGABRT: LLVM ERROR: out of memory) while compiling PTX "
+                                 "for the module a.ll: "},
+            {&bitcode, pipeline::StageEvent{StageId::LinkLtoCubin, {}}, "SIGABRT: what():  std::bad_alloc",
+             CrashCause::Memory, "nvJitLink ran out of memory"},
+            // Damaged bitcode makes libNVVM ask for absurd sizes: while it reads bitcode, the
+            // bitcode stays the suspect, and memory is named as the other possibility.
+            {&bitcode, pipeline::StageEvent{StageId::AddModule, "b.bc"}, "SIGABRT: LLVM ERROR: out of memory",
+             CrashCause::Input, "If that bitcode is sound, memory ran out instead: "},
+        };
+        for (const auto& c : cases) {
+            const auto words = engine::describeCrash(*c.job, c.stage, c.how);
+            QCOMPARE(int(engine::crashCause(*c.job, c.stage, c.how)), int(c.cause));
+            QVERIFY2(words.find(c.says) != std::string::npos, words.c_str());
+            QVERIFY2(blamesInput(words) == (c.cause == CrashCause::Input), words.c_str());
+            QVERIFY2(blamesToolkit(words) == (c.cause == CrashCause::Toolkit), words.c_str());
+            QVERIFY2(words.find("of modules") == std::string::npos, words.c_str());
+        }
+        const auto slowInput = engine::describeTimeout(text, pipeline::StageEvent{StageId::CompilePtx, {}}, 300);
+        QVERIFY2(slowInput.find("did not finish compiling PTX for the module a.ll within 300 s") != std::string::npos &&
+                     slowInput.find("raise the time limit of 300 s") != std::string::npos &&
+                     !blamesToolkit(slowInput) && !blamesInput(slowInput),
+                 slowInput.c_str());
+        const auto hungLink = engine::describeTimeout(text, pipeline::StageEvent{StageId::LinkLtoPtx, {}}, 5);
+        QVERIFY2(hungLink.find("if nvJitLink hangs, the toolkit is the likely cause, not the input") != std::string::npos &&
+                     !blamesInput(hungLink),
+                 hungLink.c_str());
+        const auto hungLoad = engine::describeTimeout(text, std::nullopt, 5);
+        QVERIFY2(hungLoad.find("did not finish loading the toolkit within 5 s, before it began on the module a.ll") !=
+                         std::string::npos &&
+                     blamesToolkit(hungLoad),
+                 hungLoad.c_str());
+    }
+
     void stagesCrossByTheirNames() {
         for (auto id : {pipeline::StageId::AddModule, pipeline::StageId::CompilePtx, pipeline::StageId::LinkLtoCubin}) {
             auto back = readProgress(*decodeFrame(encodeFrame(makeProgress({id, "b.bc"}))));
