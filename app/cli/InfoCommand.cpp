@@ -136,7 +136,8 @@ int runInfo(const CommonOptions& common, bool json) {
 int runToolkits(const CommonOptions& common, bool json) {
     toolkit::SearchConfig search;
     if (common.cudaPath) search.explicitRoot = *common.cudaPath;
-    auto found = toolkit::findToolkits(search);
+    std::vector<toolkit::Tried> rejected;
+    auto found = toolkit::findToolkits(search, {}, &rejected);
     // Each libNVVM's version, asked of an engine process; one that cannot be loaded says why.
     for (auto& t : found) {
         toolkit::SearchConfig one;
@@ -166,10 +167,19 @@ int runToolkits(const CommonOptions& common, bool json) {
         return flushStdout(kOk);
     }
     if (found.empty()) {
-        std::fprintf(
-            stderr,
-            "nvpg: no CUDA toolkit found (looked at CUDA_PATH, CUDA_HOME, CONDA_PREFIX, python3's "
-            "pip wheels, /usr/local/cuda, /usr/local/cuda-X.Y, /opt/cuda)\n");
+        // What was searched, and why each was not a toolkit: --cuda-path alone when given (it
+        // overrides CUDA_PATH and the rest), else the places of the search that exist or are set.
+        std::string searched;
+        for (const auto& r : rejected)
+            searched += fmt::format("  {} ({}): {}\n", support::printable(r.place), r.via, support::printable(r.why));
+        if (searched.empty()) searched = "  (no CUDA_PATH, CUDA_HOME or CONDA_PREFIX set, no python3 pip wheels, no "
+                                         "/usr/local/cuda, /usr/local/cuda-X.Y or /opt/cuda)\n";
+        std::fprintf(stderr, "nvpg: no CUDA toolkit found. Searched:\n%s", searched.c_str());
+        std::fputs(common.cudaPath ? "Point --cuda-path at a toolkit (holding nvvm/lib64/libnvvm.so.4 or "
+                                     "lib64/libnvvm.so.4) or a pip site-packages/nvidia folder (holding cu13/ or "
+                                     "cuda_nvcc/).\n"
+                                   : "Install the CUDA toolkit, or point at one with --cuda-path DIR or CUDA_PATH.\n",
+                   stderr);
         return kUsageError;
     }
     for (const auto& t : found) {

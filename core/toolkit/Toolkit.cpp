@@ -183,6 +183,24 @@ std::string runnable(const fs::path& file) {
     return ::access(file.c_str(), X_OK) == 0 ? std::string() : "not executable";
 }
 
+// The first place where the loader found the library but had no memory to map it (a low ulimit
+// -v, a machine out of memory): the library is there, so "not found" would send people astray.
+const Tried* lackOfMemory(const std::vector<Tried>& tried) {
+    for (const auto& t : tried)
+        if (support::saysOutOfMemory(t.why)) return &t;
+    return nullptr;
+}
+
+// "could not be loaded for lack of memory: PATH: failed to map segment from shared object (the
+// address space is limited to 48.8 MiB (ulimit -v)). Raise that limit, or free memory."
+std::string lackOfMemoryWords(const std::string& why) {
+    const auto limit = support::memoryLimitWords();
+    return fmt::format("could not be loaded for lack of memory: {}{}. {}", why,
+                       limit.empty() ? std::string() : " (" + limit + ")",
+                       limit.empty() ? "Free memory (close other programs) and try again."
+                                     : "Raise that limit, or free memory, and try again.");
+}
+
 }  // namespace
 
 std::string formatTried(const std::vector<Tried>& tried) {
@@ -206,6 +224,9 @@ support::Result<std::shared_ptr<Toolkit>> Toolkit::locate(SearchConfig config) {
 }
 
 std::string Toolkit::notFoundMessage() const {
+    if (const auto* t = lackOfMemory(nvvmReport_.tried))
+        return fmt::format("libNVVM (libnvvm.so.4) {} Places tried:\n{}", lackOfMemoryWords(t->why),
+                           formatTried(nvvmReport_.tried));
     return fmt::format(
         "libNVVM (libnvvm.so.4) not found. Places tried:\n{}"
         "Install the CUDA toolkit, or point at one with {}.",
@@ -231,6 +252,10 @@ support::Status Toolkit::open() {
     std::string why = lib ? resolveNvvm(**lib, nvvm_) : lib.error().message;
     if (!why.empty()) {
         nvvm_ = {};
+        if (support::saysOutOfMemory(why))
+            return makeError(ErrorKind::Environment,
+                             fmt::format("libNVVM {} ({}) {}", nvvmReport_.path.string(), nvvmReport_.via,
+                                         lackOfMemoryWords(why)));
         return makeError(
             ErrorKind::Environment,
             fmt::format(
@@ -331,9 +356,12 @@ void Toolkit::openJit() const {
         }
         if (!lib) {
             jitReport_.found = false;
+            const auto* memory = lackOfMemory(jitReport_.tried);
             jitReport_.problem =
-                "nvJitLink not found: LTO linking (--emit lto-ptx, cubin) is off. Install the CUDA "
-                "toolkit's nvJitLink, or point at a toolkit that has it.";
+                memory ? "nvJitLink " + lackOfMemoryWords(memory->why) + " Until then LTO linking (--emit lto-ptx, "
+                                                                         "cubin) is off."
+                       : "nvJitLink not found: LTO linking (--emit lto-ptx, cubin) is off. Install the CUDA "
+                         "toolkit's nvJitLink, or point at a toolkit that has it.";
             return;
         }
         {
@@ -398,7 +426,31 @@ std::string Toolkit::releaseLabel() const {
     return jit_ ? fmt::format("CUDA {}.x", cudaMajor_) : std::string("CUDA (release unknown)");
 }
 
-std::vector<FoundToolkit> findToolkits(SearchConfig config, const std::vector<fs::path>& extra) {
+namespace {
+
+// Why `root` holds no libNVVM, in the words of the search itself (Toolkit::locate's checks).
+std::string whyNoToolkit(const SearchConfig& config, const fs::path& root) {
+    std::error_code ec;
+    if (!fs::exists(root, ec)) return "does not exist";
+    if (!fs::is_directory(root, ec)) return "not a directory";
+    SearchConfig one = config;
+    one.explicitRoot = root;
+    one.useSystemLoader = false;
+    Locator locator(std::move(one));
+    LibraryReport report;
+    NvvmApi unused;
+    findLibrary(locator, kNvvmPaths, {}, unused, resolveNvvm, report, /*open=*/false);
+    std::vector<std::string> unusable;
+    for (const auto& t : report.tried)
+        if (t.why != "not found") unusable.push_back(fmt::format("{}: {}", t.place, t.why));
+    if (!unusable.empty()) return "no usable libNVVM: " + support::join(unusable, "; ");
+    return "no libNVVM: none of " + support::join(kNvvmPaths, ", ") + " (nor a pip nvidia folder's cu13/ or cuda_nvcc/)";
+}
+
+}  // namespace
+
+std::vector<FoundToolkit> findToolkits(SearchConfig config, const std::vector<fs::path>& extra,
+                                       std::vector<Tried>* rejected) {
     std::vector<SearchRoot> roots = Locator(config).toolkitRoots();
     for (const auto& e : extra) roots.push_back({e, "added in Settings"});
     std::vector<FoundToolkit> found;
@@ -408,7 +460,10 @@ std::vector<FoundToolkit> findToolkits(SearchConfig config, const std::vector<fs
         one.explicitRoot = root.dir;
         one.useSystemLoader = false;
         auto tk = Toolkit::locate(one);
-        if (!tk) continue;
+        if (!tk) {
+            if (rejected) rejected->push_back({root.dir.string(), root.via, whyNoToolkit(config, root.dir)});
+            continue;
+        }
         // The same toolkit through a linked folder (/usr/local/cuda -> cuda-13.0) is listed once;
         // the folder's links are followed, not the file's (a toolkit may link its files elsewhere).
         const auto& file = (*tk)->nvvmReport().path;

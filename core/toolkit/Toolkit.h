@@ -143,9 +143,11 @@ struct FoundToolkit {
     std::optional<Release> release;
 };
 // Every toolkit the search looks at (Locator::toolkitRoots), not only the first, then `extra`
-// (paths the user added, each searched as --cuda-path would), each libNVVM file once.
-std::vector<FoundToolkit> findToolkits(SearchConfig config,
-                                       const std::vector<std::filesystem::path>& extra = {});
+// (paths the user added, each searched as --cuda-path would), each libNVVM file once. Each root
+// looked at that holds no toolkit goes to `rejected`, with why ("not a directory", "no libNVVM:
+// none of nvvm/lib64/libnvvm.so.4, ...", a file that is no library for this machine).
+std::vector<FoundToolkit> findToolkits(SearchConfig config, const std::vector<std::filesystem::path>& extra = {},
+                                       std::vector<Tried>* rejected = nullptr);
 
 // Shown wherever a report lists the places tried.
 std::string formatTried(const std::vector<Tried>& tried);

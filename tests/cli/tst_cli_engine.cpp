@@ -520,6 +520,24 @@ private slots:
                  err.c_str());
     }
 
+    // A libnvvm.so.4 there but too big for the address space left (dlopen: "failed to map segment
+    // from shared object") was headlined "libNVVM (libnvvm.so.4) not found" (issue 27, item 7).
+    void aLibnvvmThatCannotBeMappedIsNotNotFound() {
+        SKIP_UNDER_ASAN();
+        QTemporaryDir dir;
+        // Room for nvpg itself (it starts and reads its arguments at 30 MiB), not for libNVVM.
+        const auto [status, err] =
+            underLimit("ulimit -v 40000", {"compile", "--arch", "compute_90", "--no-cache", data("ir/sinf.ll")}, dir);
+        QVERIFY2(WIFEXITED(status) && WEXITSTATUS(status) == 2, err.c_str());
+        QVERIFY2(err.find("nvpg: libNVVM (libnvvm.so.4) could not be loaded for lack of memory: ") != std::string::npos,
+                 err.c_str());
+        QVERIFY2(err.find("failed to map segment from shared object") != std::string::npos, err.c_str());
+        QVERIFY2(err.find("(the address space is limited to 39.1 MiB (ulimit -v)). Raise that limit") !=
+                     std::string::npos,
+                 err.c_str());
+        QVERIFY2(err.find("not found. Places tried") == std::string::npos, err.c_str());
+    }
+
     // A disassembly that runs past --engine-timeout is a compile that did not finish in time: exit
     // 1 as the README says for libNVVM, not 2 (issue 27, item 7). The toolkit is the real one but
     // for its nvdisasm, which answers --version and then sleeps on the cubin.

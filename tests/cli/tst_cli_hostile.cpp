@@ -152,6 +152,33 @@ private slots:
         QVERIFY2(r.left.empty(), qPrintable(QString("%1 processes left running").arg(r.left.size())));
     }
 
+    // nvpg toolkits --cuda-path BAD lists only what it searched, BAD, and why it is no toolkit
+    // (issue 27, item 7): it named CUDA_PATH and CUDA_HOME, which --cuda-path overrides, and no reason.
+    void toolkitsSaysWhyAPathIsNoToolkit() {
+        const auto base = std::filesystem::path(dir_.path().toStdString()) / "bad";
+        std::filesystem::create_directories(base / "empty");
+        std::filesystem::create_directories(base / "junk/lib64");
+        QVERIFY(support::writeFileAtomic(base / "junk/lib64/libnvvm.so.4", "not a library\n"));
+        auto env = cleanEnv();
+        env.insert("CUDA_PATH", QString::fromStdString((base / "empty").string()));
+        env.insert("CUDA_HOME", QString::fromStdString((base / "empty").string()));
+        const QString empty = QString::fromStdString((base / "empty").string());
+        const QString junk = QString::fromStdString((base / "junk").string());
+        const auto none = runNvpg({"toolkits", "--cuda-path", empty}, env, 30000);
+        QCOMPARE(none.exitCode, 2);
+        QVERIFY2(none.err.startsWith("nvpg: no CUDA toolkit found. Searched:\n  " + empty +
+                                     " (via --cuda-path): no libNVVM: none of nvvm/lib64/libnvvm.so.4, "
+                                     "lib64/libnvvm.so.4"),
+                 qPrintable(none.err));
+        QVERIFY2(!none.err.contains("CUDA_PATH") && !none.err.contains("CUDA_HOME"), qPrintable(none.err));
+        const auto bad = runNvpg({"toolkits", "--cuda-path", junk}, env, 30000);
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains(junk + " (via --cuda-path): no usable libNVVM: " + junk +
+                                  "/lib64/libnvvm.so.4: not an ELF shared library"),
+                 qPrintable(bad.err));
+        QVERIFY2(!bad.err.contains("CUDA_PATH") && !bad.err.contains("CUDA_HOME"), qPrintable(bad.err));
+    }
+
     // The real toolkit still gets its version from the engine.
     void infoOfTheRealToolkit() {
         const auto r = runNvpg({"info"}, cleanEnv(), 60000);
