@@ -26,12 +26,16 @@ inline constexpr HostileNvvm kHostileNvvms[] = {
 
 // Lays out <dir>/<action> as a toolkit (lib64/libnvvm.so.4 the stand-in, nvvm/libdevice and
 // lib64/libnvJitLink.so.13 the real ones, found without mapping them) and returns its root.
-inline std::filesystem::path hostileToolkit(const std::filesystem::path& dir, const std::string& action) {
+// `nvvm`: the libnvvm.so.4 to link there (the real one, for a toolkit that differs in another
+// file), else the stand-in.
+inline std::filesystem::path hostileToolkit(const std::filesystem::path& dir, const std::string& action,
+                                            const std::filesystem::path& nvvm = {}) {
     namespace fs = std::filesystem;
     const fs::path root = dir / action;
     fs::create_directories(root / "lib64");
     fs::create_directories(root / "nvvm/libdevice");
-    fs::create_symlink(fs::path(NVPG_HOSTILE_NVVM) / action / "lib64/libnvvm.so.4", root / "lib64/libnvvm.so.4");
+    fs::create_symlink(nvvm.empty() ? fs::path(NVPG_HOSTILE_NVVM) / action / "lib64/libnvvm.so.4" : nvvm,
+                       root / "lib64/libnvvm.so.4");
     auto real = toolkit::Toolkit::locate();
     if (!real) qFatal("%s", real.error().message.c_str());
     if ((*real)->libdeviceReport().found)

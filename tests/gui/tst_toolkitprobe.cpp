@@ -119,14 +119,29 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(test::childrenOf(::getpid()).empty(), 5000);
     }
 
-    // An nvdisasm first on PATH that sleeps on --version: the window is shown at once, its event
-    // loop never waits on the probe, and the probe's processes end with it.
+    // An nvdisasm that sleeps on --version, first on PATH and, so that it is the one found
+    // wherever a toolkit brings its own (the GPU machine's), beside libNVVM of a toolkit (CUDA_PATH)
+    // of the real libraries: the window is shown at once, its event loop never waits on the probe,
+    // and the probe's processes end with it.
     void aHangingNvdisasmHoldsNothingUp() {
         QTemporaryDir dir;
         const auto env = test::withHangingTool(dir, "nvdisasm", "sleep 765.432 &\nsleep 765.432");
-        const QByteArray savedPath = qgetenv("PATH");
+        auto real = toolkit::Toolkit::locate();
+        QVERIFY2(real, real ? "" : real.error().message.c_str());
+        const auto root =
+            test::hostileToolkit(dir.path().toStdString(), "hanging-nvdisasm", (*real)->nvvmReport().path);
+        std::filesystem::create_directories(root / "bin");
+        std::filesystem::create_symlink(dir.filePath("nvdisasm").toStdString(), root / "bin/nvdisasm");
+        const QByteArray savedPath = qgetenv("PATH"), savedCuda = qgetenv("CUDA_PATH");
         qputenv("PATH", env.value("PATH").toUtf8());
-        auto restore = qScopeGuard([&] { qputenv("PATH", savedPath); });
+        qputenv("CUDA_PATH", QByteArray::fromStdString(root.string()));
+        auto restore = qScopeGuard([&] {
+            qputenv("PATH", savedPath);
+            if (savedCuda.isNull())
+                qunsetenv("CUDA_PATH");
+            else
+                qputenv("CUDA_PATH", savedCuda);
+        });
         QElapsedTimer clock;
         clock.start();
         auto w = test::makeWindow();
@@ -138,7 +153,8 @@ private slots:
         auto* label = libsLabel(*w);
         QVERIFY(label);
         QTRY_VERIFY_WITH_TIMEOUT(!running("765.432").isEmpty(), 10000);  // the stand-in is being asked
-        QTRY_VERIFY_WITH_TIMEOUT(label->text().contains("nvdisasm missing"), 15000);
+        // Answered: the stand-in skipped after 2 s (nvdisasm missing, or another one found after it).
+        QTRY_VERIFY_WITH_TIMEOUT(!label->text().contains("loading") && label->text().contains("nvdisasm"), 15000);
         probing = false;
         probe.stop();
         qInfo("window shown after %lld ms; longest event-loop gap while nvdisasm was probed: %lld ms", shownMs,
