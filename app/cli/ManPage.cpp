@@ -218,15 +218,17 @@ need not start the driver to learn them.
 Success; warnings, if any, went to standard error.
 .TP
 .B 1
-libNVVM or nvJitLink rejected the input, crashed on it, or did not finish within
-\fB\-\-engine\-timeout\fR; for \fBrun\fR, a launch failed or ran past \fB\-\-timeout\fR; for
+libNVVM or nvJitLink rejected the input, crashed while reading it, or did not finish within
+\fB\-\-engine\-timeout\fR (any step, the disassembly too); for \fBrun\fR, a launch failed or ran past \fB\-\-timeout\fR; for
 \fBcompare\fR, a side failed; for \fBexplain\fR, a word has no entry; for \fBexamples\fR, no
 examples folder, or no example of the name asked for.
 .TP
 .B 2
 A usage or environment error: a bad option or value, an input that cannot be read or is neither
-a file nor an example's name, libNVVM not found (with every place tried), an output that could
-not be written (standard output included), memory or threads that ran out.
+a file nor an example's name, libNVVM not found (with every place tried) or too big for the
+memory left to load it, an output that could not be written (standard output included), memory or
+threads that ran out (in nvpg or its engine), a toolkit that crashed where the input was not being
+read (while loading, in nvJitLink's link, ptxas or nvdisasm).
 .TP
 .B 3
 \fBrun\fR: no usable GPU or CUDA driver.
