@@ -90,20 +90,25 @@ public:
             return r;
         }
         const auto type = event->type();
+        // Read before the delivery: it may delete the receiver (a deferred delete, a closed view).
+        const char* className = receiver->metaObject()->className();
+        const QString objectName = receiver->objectName();
+        const char* parentClass = receiver->parent() ? receiver->parent()->metaObject()->className() : nullptr;
         const auto start = Clock::now();
         const bool r = QApplication::notify(receiver, event);
         const auto end = Clock::now();
         --depth_;
         if (receiver == paintWatch && type == QEvent::Paint && paintedAt == Clock::time_point{}) paintedAt = end;
-        if (msSince(start, end) >= 4) slow.push_back({start, end, describe(receiver, type)});
+        if (msSince(start, end) >= 4) slow.push_back({start, end, describe(className, objectName, parentClass, type)});
         return r;
     }
 
 private:
-    static std::string describe(QObject* receiver, QEvent::Type type) {
-        std::string s = receiver->metaObject()->className();
-        if (!receiver->objectName().isEmpty()) s += "(" + receiver->objectName().toStdString() + ")";
-        if (QObject* p = receiver->parent()) s += std::string(" in ") + p->metaObject()->className();
+    static std::string describe(const char* className, const QString& objectName, const char* parentClass,
+                                QEvent::Type type) {
+        std::string s = className;
+        if (!objectName.isEmpty()) s += "(" + objectName.toStdString() + ")";
+        if (parentClass) s += std::string(" in ") + parentClass;
         s += " event " + std::to_string(int(type));
         if (type == QEvent::Timer) s += " (timer)";
         if (type == QEvent::MetaCall) s += " (queued call)";
