@@ -7,6 +7,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QTreeWidget>
 
 #include "TestSupport.h"
@@ -191,6 +192,47 @@ private slots:
         QCOMPARE(p.summary(), QString("2 errors, 1 warning, 1 note"));
         QCOMPARE(p.errorCount(), 2);
         QCOMPARE(p.warningCount(), 1);
+    }
+
+    // Issue 27, item 8: a reply with many fixes (numba's modules: a dropped-kernel hint per kernel)
+    // gets its rows at once and their fix buttons over the next turns of the event loop; every row
+    // with a fix ends with its button, and a newer reply's rows never get an older reply's buttons.
+    void everyFixRowGetsItsButtonAfterItsRows() {
+        auto many = [](const std::string& prefix, int n) {
+            std::vector<nvvm::Diagnostic> out;
+            for (int k = 0; k < n; ++k) {
+                nvvm::Diagnostic d;
+                d.module = "m.ll";
+                d.line = k + 1;
+                d.severity = nvvm::Severity::Warning;
+                d.message = prefix + std::to_string(k);
+                d.source = "nvpg";
+                if (k % 5 != 4) {
+                    nvvm::Fix fix;
+                    fix.title = prefix + " fix " + std::to_string(k);
+                    d.fixes.push_back(fix);
+                }
+                out.push_back(std::move(d));
+            }
+            return out;
+        };
+        ProblemsPanel p;
+        p.resize(900, 300);
+        p.show();
+        auto buttonText = [&](int row) {
+            auto* b = qobject_cast<QToolButton*>(p.view()->itemWidget(p.view()->topLevelItem(row), ProblemsPanel::FixColumn));
+            return b ? b->defaultAction()->text() : QString();
+        };
+        p.setDiagnostics(many("old", 100));
+        QCOMPARE(p.view()->topLevelItemCount(), 100);
+        // At once: the first rows' buttons (those on screen); the last rows' come later.
+        QCOMPARE(buttonText(0), QString("Fix: old fix 0"));
+        QVERIFY2(buttonText(98).isEmpty(), "all 80 buttons were made in the reply's one turn");
+        p.setDiagnostics(many("new", 90));
+        QTRY_COMPARE(buttonText(88), QString("Fix: new fix 88"));
+        QTest::qWait(50);  // the old reply's later turns, had they been kept
+        for (int row = 0; row < 90; ++row)
+            QCOMPARE(buttonText(row), row % 5 == 4 ? QString() : QStringLiteral("Fix: new fix %1").arg(row));
     }
 
     void doubleClickAndEnterActivateTheRow() {

@@ -1,6 +1,7 @@
 #include "panels/ProblemsPanel.h"
 
 #include <algorithm>
+#include <map>
 
 #include <QAction>
 #include <QApplication>
@@ -12,6 +13,7 @@
 #include <QMenu>
 #include <QScrollBar>
 #include <QStyle>
+#include <QTimer>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -155,6 +157,10 @@ void ProblemsPanel::rebuild() {
         for (QAction* a : actions) a->deleteLater();
     fixActions_.assign(diagnostics_.size(), {});
     errors_ = warnings_ = notes_ = 0;
+    // One icon per severity, not one per row (the style draws each anew).
+    std::map<int, QIcon> icons;
+    for (auto severity : {nvvm::Severity::Error, nvvm::Severity::Warning, nvvm::Severity::Note})
+        icons[int(severity)] = style()->standardIcon(severityIcon(severity));
     QList<QTreeWidgetItem*> items;
     items.reserve(qsizetype(diagnostics_.size()));
     for (size_t i = 0; i < diagnostics_.size(); ++i) {
@@ -173,7 +179,7 @@ void ProblemsPanel::rebuild() {
         const QString message = QString::fromStdString(d.message).trimmed();
         const QString firstLine = message.section(QLatin1Char('\n'), 0, 0);
         auto* item = new QTreeWidgetItem;
-        item->setIcon(SeverityColumn, style()->standardIcon(severityIcon(d.severity)));
+        item->setIcon(SeverityColumn, icons[int(d.severity)]);
         item->setText(SeverityColumn,
                       QString::fromUtf8(nvvm::severityName(d.severity).data(),
                                         qsizetype(nvvm::severityName(d.severity).size())));
@@ -211,23 +217,10 @@ void ProblemsPanel::rebuild() {
         items << item;
     }
     tree_->addTopLevelItems(items);
-    // A button per row that has a fix: the first fix, the others in its menu.
-    for (size_t i = 0; i < fixActions_.size(); ++i) {
-        if (fixActions_[i].isEmpty()) continue;
-        auto* button = new QToolButton(tree_);
-        button->setObjectName(QStringLiteral("fixButton"));
-        button->setAutoRaise(true);
-        button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-        button->setDefaultAction(fixActions_[i].front());
-        button->setToolTip(items[qsizetype(i)]->toolTip(FixColumn));
-        if (fixActions_[i].size() > 1) {
-            auto* more = new QMenu(button);
-            more->addActions(fixActions_[i]);
-            button->setMenu(more);
-            button->setPopupMode(QToolButton::MenuButtonPopup);
-        }
-        tree_->setItemWidget(items[qsizetype(i)], FixColumn, button);
-    }
+    // A button per row that has a fix: the first rows' now, the others in later turns of the event
+    // loop (a row's button is a widget: 85 of them held the UI thread ~50 ms in one go).
+    ++rebuilds_;
+    addFixButtons(0);
     for (int c : {SeverityColumn, ModuleColumn, LineColumn, ColumnColumn, SourceColumn, FixColumn})
         tree_->resizeColumnToContents(c);
 
@@ -247,6 +240,38 @@ void ProblemsPanel::rebuild() {
     emit contentChanged();
     if (tree_->topLevelItemCount() > 0)
         tree_->setCurrentItem(tree_->topLevelItem(0), 0, QItemSelectionModel::NoUpdate);
+}
+
+void ProblemsPanel::addFixButtons(size_t from) {
+    constexpr size_t kButtonsPerTurn = 12;
+    size_t made = 0;
+    size_t i = from;
+    for (; i < fixActions_.size() && made < kButtonsPerTurn; ++i) {
+        if (fixActions_[i].isEmpty()) continue;
+        auto* row = tree_->topLevelItem(int(i));
+        if (!row) break;
+        ++made;
+        auto* button = new QToolButton(tree_);
+        button->setObjectName(QStringLiteral("fixButton"));
+        button->setAutoRaise(true);
+        button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        button->setDefaultAction(fixActions_[i].front());
+        button->setToolTip(row->toolTip(FixColumn));
+        if (fixActions_[i].size() > 1) {
+            auto* more = new QMenu(button);
+            more->addActions(fixActions_[i]);
+            button->setMenu(more);
+            button->setPopupMode(QToolButton::MenuButtonPopup);
+        }
+        tree_->setItemWidget(row, FixColumn, button);
+    }
+    if (i >= fixActions_.size()) {
+        tree_->resizeColumnToContents(FixColumn);
+        return;
+    }
+    QTimer::singleShot(0, this, [this, i, rebuild = rebuilds_] {
+        if (rebuild == rebuilds_) addFixButtons(i);  // else a newer reply's rows replaced these
+    });
 }
 
 QSize ProblemsPanel::sizeHint() const {

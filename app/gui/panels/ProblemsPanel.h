@@ -75,6 +75,8 @@ private:
 
     QAction* copyAction_ = nullptr;
     std::vector<QList<QAction*>> fixActions_;  // per row
+    int rebuilds_ = 0;  // a later turn's fix buttons belong to this rebuild's rows only
+    void addFixButtons(size_t from);
 
     std::vector<nvvm::Diagnostic> diagnostics_;
     int errors_ = 0;
