@@ -235,6 +235,23 @@ private slots:
         QVERIFY(junk.definedFunctions.empty());
     }
 
+    // Issue 27, item 8: a message of kilobytes (the LTO hint quotes a whole @llvm.used line of IR,
+    // 5.7 KB for 85 kernels) is shown under its line cut to a few lines, with a word on where the
+    // rest is; wrapping all of it per kernel held the UI thread 60 ms per reply.
+    void aLongMessageIsCutUnderItsLine() {
+        ModuleEditor e;
+        e.setModule(test::readText(test::dataDir() / "ir" / "broken.ll"), false);
+        std::string hint = "kernel 'k0' is dropped: add it to @llvm.used:\n@llvm.used = appending global [500 x ptr] [";
+        for (int k = 0; k < 500; ++k) hint += (k ? ", ptr @kernel_number_" : "ptr @kernel_number_") + std::to_string(k);
+        hint += "]";
+        e.setDiagnostics({diag(8, 0, nvvm::Severity::Warning, hint), diag(9, 0, nvvm::Severity::Warning, "short one")});
+        const QString shown = e.annotation(7);
+        QVERIFY(shown.startsWith(QStringLiteral("warning: kernel 'k0' is dropped")));
+        QVERIFY2(shown.count(QLatin1Char('\n')) <= 13, qPrintable(QString::number(shown.count(QLatin1Char('\n')))));
+        QVERIFY(shown.endsWith(QStringLiteral("… (the whole message is in the Problems dock)")));
+        QCOMPARE(e.annotation(8), QStringLiteral("warning: short one"));
+    }
+
     void diagnosticsShownInPlace() {
         ModuleEditor e;
         e.setModule(test::readText(test::dataDir() / "ir" / "broken.ll"), false);
