@@ -207,7 +207,20 @@ void ComparePanel::setCurrent(std::shared_ptr<const pipeline::CompileResult> res
     current_ = std::move(result);
     for (size_t i = 0; i < 2; ++i)
         if (sides_[i].key == QLatin1String(kCurrent)) refreshSide(i, false);
+    if (!isVisible()) {
+        behind_ = true;
+        return;
+    }
     recompute();
+}
+
+void ComparePanel::catchUp() const {
+    if (behind_) const_cast<ComparePanel*>(this)->recompute();
+}
+
+void ComparePanel::showEvent(QShowEvent* event) {
+    catchUp();
+    QWidget::showEvent(event);
 }
 
 QStringList ComparePanel::sideChoices() const {
@@ -405,14 +418,19 @@ void ComparePanel::onLate(size_t i, quint64 generation, std::shared_ptr<const pi
     recompute();
 }
 
-QString ComparePanel::verdict() const { return verdict_->text(); }
+QString ComparePanel::verdict() const {
+    catchUp();
+    return verdict_->text();
+}
 QString ComparePanel::sideNotice(int i) const { return sides_[size_t(i)].notice; }
 QString ComparePanel::sideLabel(int i) const { return sides_[size_t(i)].label; }
 QString ComparePanel::sideText(int i) const {
+    catchUp();
     return panes_[size_t(i)]->text();
 }
 
 void ComparePanel::recompute() {
+    behind_ = false;
     for (size_t i = 0; i < 2; ++i) {
         const auto& s = sides_[i];
         const QString letter = i == 0 ? QStringLiteral("A") : QStringLiteral("B");

@@ -68,16 +68,28 @@ public:
     QString defaultPinName() const;
 
     // What the view shows, for the main window and tests.
-    const std::optional<pipeline::Comparison>& comparison() const { return comparison_; }
+    const std::optional<pipeline::Comparison>& comparison() const {
+        catchUp();
+        return comparison_;
+    }
     QString verdict() const;
     QString sideNotice(int i) const;  // why side i has no result ("compiling…", a missing toolkit)
     QString sideLabel(int i) const;
     QString sideText(int i) const;  // what side i's pane shows
     std::shared_ptr<const pipeline::CompileResult> sideResult(int i) const { return sides_[size_t(i)].result; }
     bool compiling() const;  // a variant side's compile is in flight
-    QsciScintilla* diffPane() const { return diff_; }
-    QsciScintilla* sidePane(int i) const { return panes_[size_t(i)]; }
-    QTableWidget* figuresTable() const { return figures_; }
+    QsciScintilla* diffPane() const {
+        catchUp();
+        return diff_;
+    }
+    QsciScintilla* sidePane(int i) const {
+        catchUp();
+        return panes_[size_t(i)];
+    }
+    QTableWidget* figuresTable() const {
+        catchUp();
+        return figures_;
+    }
     QTabWidget* tabs() const { return tabs_; }
     QComboBox* sideCombo(int i) const { return combos_[size_t(i)]; }
 
@@ -119,6 +131,16 @@ private:
     void onReply(size_t i, const EngineReply& reply);
     void onLate(size_t i, quint64 generation, std::shared_ptr<const pipeline::CompileResult> result);
     void recompute();
+    // A new current result while the panel is hidden is compared once it shows, or once asked
+    // for: comparing it and filling the panes cost the UI thread ~30 ms per reply of a 3,000-line
+    // module while nobody looked (issue 27, item 8).
+    void catchUp() const;
+    mutable bool behind_ = false;
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
     void showVariantDialog(const workspace::Variant* editing);
     QString toolkitWords(const std::string& root, const std::string& release) const;
     QString variantShown() const;  // the variant on side B, else A; empty when neither
