@@ -16,6 +16,7 @@
 
 #include <functional>
 
+#include "HostileToolkit.h"
 #include "TestSupport.h"
 #include "compile/CompileController.h"
 #include "document/WorkspaceDocument.h"
@@ -101,6 +102,8 @@ private slots:
 
     void previewOfEmptyFolder();
     void previewOfRealToolkit();
+    void previewOfACrashingLibnvvm();
+    void closingWhileALibnvvmHangsDoesNotWait();
     void okStoresCancelLeaves();
     void absurdStoredTimeoutsAreNotUsed_data();
     void absurdStoredTimeoutsAreNotUsed();
@@ -624,6 +627,37 @@ void TestOptions::previewOfRealToolkit() {
     dlg.setPath(QString());
     QVERIFY(waitForPreview(dlg, QString()));
     QVERIFY2(dlg.previewText().contains("libNVVM: found"), qPrintable(dlg.previewText()));
+}
+
+// A libnvvm.so.4 that segfaults as it loads (issue 27, item 4): the preview opens it in an
+// engine process and says what it did; the dialog (and the app) stay up.
+void TestOptions::previewOfACrashingLibnvvm() {
+    QTemporaryDir dir;
+    const auto root = QString::fromStdString(nvpg::test::hostileToolkit(dir.path().toStdString(), "segv").string());
+    SettingsDialog dlg;
+    dlg.setPath(root);
+    QVERIFY(waitForPreview(dlg, root));
+    const QString text = dlg.previewText();
+    QVERIFY2(text.contains("libNVVM: unusable"), qPrintable(text));
+    QVERIFY2(text.contains("libNVVM crashed (SIGSEGV"), qPrintable(text));
+    QVERIFY2(text.contains(root + "/lib64/libnvvm.so.4"), qPrintable(text));
+}
+
+// One that sleeps as it loads: closing the dialog stops the probe's engine instead of waiting for
+// the compile timeout (300 s).
+void TestOptions::closingWhileALibnvvmHangsDoesNotWait() {
+    QTemporaryDir dir;
+    const auto root = QString::fromStdString(nvpg::test::hostileToolkit(dir.path().toStdString(), "sleep").string());
+    QElapsedTimer clock;
+    {
+        SettingsDialog dlg;
+        dlg.setPath(root);
+        QTest::qWait(800);  // past the debounce: the search is under way
+        QVERIFY(dlg.previewPending());
+        clock.start();
+    }
+    QVERIFY2(clock.elapsed() < 3000, qPrintable(QString("the dialog took %1 ms to close").arg(clock.elapsed())));
+    QTRY_VERIFY_WITH_TIMEOUT(nvpg::test::childrenOf(::getpid()).empty(), 5000);
 }
 
 void TestOptions::okStoresCancelLeaves() {

@@ -160,6 +160,8 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
 SettingsDialog::~SettingsDialog() {
     // The search thread uses no member, but it must not outlive the dialog's QThread object.
     if (search_) {
+        // A libNVVM that hangs as it loads would hold this wait until the compile timeout.
+        if (searchCancel_) searchCancel_->cancel();
         search_->wait();
         delete search_;
     }
@@ -298,7 +300,8 @@ void SettingsDialog::startSearch() {
     }
     const QString path = this->path();
     auto text = std::make_shared<QString>();
-    search_ = QThread::create([path, text] { *text = describeToolkit(path); });
+    searchCancel_ = std::make_shared<engine::CallCancel>();
+    search_ = QThread::create([path, text, cancel = searchCancel_] { *text = describeToolkit(path, cancel.get()); });
     // A slow disk or python3 query must not freeze the dialog; `finished` comes back queued.
     connect(search_, &QThread::finished, this, [this, path, text] {
         search_->deleteLater();
@@ -317,7 +320,7 @@ void SettingsDialog::searchDone(const QString& path, const QString& text) {
     emit previewUpdated(path);
 }
 
-QString SettingsDialog::describeToolkit(const QString& path) {
+QString SettingsDialog::describeToolkit(const QString& path, const engine::CallCancel* cancel) {
     toolkit::SearchConfig config;
     QString out;
     if (path.isEmpty()) {
@@ -342,7 +345,7 @@ QString SettingsDialog::describeToolkit(const QString& path) {
     // that crashes or hangs as it loads is described here, not run in the app.
     const auto command = inProcessEngine() ? std::vector<std::string>{} : EngineSettings::defaults().command;
     if (auto opened = command.empty() ? (*tk)->open()
-                                      : engine::probeToolkit(**tk, root, command, compileTimeoutSeconds());
+                                      : engine::probeToolkit(**tk, root, command, compileTimeoutSeconds(), cancel);
         !opened) {
         out += tr("libNVVM: unusable\n%1").arg(q(opened.error().message));
         return forTheDialog(out);

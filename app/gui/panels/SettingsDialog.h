@@ -5,6 +5,8 @@
 #include <QStringList>
 #include <QTimer>
 
+#include <memory>
+
 class QLineEdit;
 class QTreeWidget;
 class QPlainTextEdit;
@@ -13,6 +15,10 @@ class QThread;
 
 class QCheckBox;
 class QSpinBox;
+
+namespace nvpg::engine {
+class CallCancel;
+}
 
 namespace nvpg::gui {
 
@@ -53,7 +59,8 @@ public:
 
     // The preview's text for a toolkit path (empty: the default search). Loads the libraries it
     // finds, so it can take a moment; safe to call from any thread.
-    static QString describeToolkit(const QString& path);
+    // `cancel` ends the engine process that opens the libraries (the dialog closing).
+    static QString describeToolkit(const QString& path, const engine::CallCancel* cancel = nullptr);
 
 public slots:
     void accept() override;
@@ -80,6 +87,7 @@ private:
     void listToolkits();
     QTimer debounce_;
     QThread* search_ = nullptr;  // the search in flight, if any
+    std::shared_ptr<engine::CallCancel> searchCancel_;  // stops its engine process
     bool searchAgain_ = false;   // the path changed while it ran
 };
 
