@@ -142,16 +142,16 @@ QString readmePath() {
     return path.empty() ? QString() : QFileInfo(QString::fromStdString(path.string())).canonicalFilePath();
 }
 
-// What the engine is asked for with this toolkit: PTX only without nvJitLink, SASS when
-// nvdisasm is there. Neither is opened or run here: until the probe answered (MainWindow::
-// probeToolkit), nvJitLink is taken as there when its file is, and SASS is asked for (an engine
-// without nvdisasm says why in the result, as the probe would), so that the first compile is
-// what it would be once the probe answered.
+// What the engine is asked for with this toolkit: PTX only without nvJitLink. Nothing is opened
+// or run here: until the probe answered (MainWindow::probeToolkit), nvJitLink is taken as there
+// when its file is. SASS is always asked for: an engine without nvdisasm says why in the result
+// (the sentence the probe gives), and the outputs, part of the result cache's key, stay the same
+// before and after the probe answers (an option set back is answered from the cache).
 unsigned outputsFor(const toolkit::Toolkit* toolkit) {
     unsigned outputs = pipeline::kPtx | pipeline::kFigures;
     if (!toolkit || toolkit->hasNvJitLink())
         outputs |= pipeline::kLtoIr | pipeline::kLtoPtx | pipeline::kCubin;
-    if (toolkit && (!toolkit->probed() || toolkit->nvdisasm())) outputs |= pipeline::kSass;
+    if (toolkit) outputs |= pipeline::kSass;
     return outputs;
 }
 
@@ -770,9 +770,8 @@ void MainWindow::toolkitProbed(quint64 probe, std::shared_ptr<const toolkit::Too
                        tr("default: libNVVM's (compute_75)"));
     buildStatusBar();
     queryGpu();
-    // Only fewer outputs than asked for until now. Without nvdisasm the result shown says why
-    // there is no SASS, and the next compile does not ask for it; without nvJitLink (taken as
-    // there when only the system loader could say) the compile failed for the link, so it runs again.
+    // Only fewer outputs than asked for until now: without nvJitLink (taken as there when only the
+    // system loader could say) the compile failed for the link, so it runs again.
     const bool lostLink = controller_->outputs() & ~outputs & pipeline::kLtoPtx;
     controller_->setOutputs(outputs);
     if (lostLink) controller_->compileNow();
