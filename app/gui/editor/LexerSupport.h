@@ -6,6 +6,11 @@
 #include <Qsci/qsciscintilla.h>
 #include <QByteArray>
 #include <QColor>
+#include <QFont>
+#include <QFontDatabase>
+
+#include <initializer_list>
+#include <vector>
 
 namespace nvpg::gui::lexer_support {
 
@@ -73,3 +78,47 @@ inline bool isSpace(char c) {
 }
 
 }  // namespace nvpg::gui::lexer_support
+
+namespace nvpg::gui {
+
+// What both custom lexers share: the system's fixed font (comments italic, the styles a lexer
+// names bold), white paper, and styling whole lines through lexer_support::styleLines, with the
+// bytes styled counted so that tests can see that an edit restyles a window around it and not
+// the whole text. A lexer says how one line is styled.
+class LineLexer : public QsciLexerCustom {
+public:
+    LineLexer(QObject* parent, int commentStyle, std::initializer_list<int> boldStyles)
+        : QsciLexerCustom(parent),
+          font_(QFontDatabase::systemFont(QFontDatabase::FixedFont)),
+          commentStyle_(commentStyle),
+          boldStyles_(boldStyles) {}
+
+    QColor defaultPaper(int) const override { return QColor(Qt::white); }
+    QFont defaultFont(int style) const override {
+        QFont f = font_;
+        if (style == commentStyle_) f.setItalic(true);
+        for (int bold : boldStyles_)
+            if (style == bold) f.setBold(true);
+        return f;
+    }
+    void styleText(int start, int end) override {
+        styledBytes_ += lexer_support::styleLines(
+            *this, start, end, [this](std::string_view text, char* styles, int& state) {
+                return styleOneLine(text, styles, state);
+            });
+    }
+    long styledBytes() const { return styledBytes_; }
+
+protected:
+    // One line's styles (one per byte of `text`, which holds no line end), from the state the
+    // previous line left in `state`, which it updates for the next; returns the line's fold level.
+    virtual int styleOneLine(std::string_view text, char* styles, int& state) const = 0;
+
+private:
+    QFont font_;
+    int commentStyle_;
+    std::vector<int> boldStyles_;
+    long styledBytes_ = 0;
+};
+
+}  // namespace nvpg::gui

@@ -2,7 +2,6 @@
 
 #include <unordered_set>
 
-#include <QFontDatabase>
 
 #include "editor/IrWords.h"
 #include "editor/LexerSupport.h"
@@ -86,9 +85,7 @@ int scanNumber(std::string_view s, int i) {
 
 }  // namespace
 
-NvvmLexer::NvvmLexer(QObject* parent) : QsciLexerCustom(parent) {
-    font_ = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-}
+NvvmLexer::NvvmLexer(QObject* parent) : LineLexer(parent, Comment, {Instruction, NvvmIntrinsic, Label}) {}
 
 const char* NvvmLexer::language() const {
     return "NVVM IR";
@@ -163,31 +160,17 @@ QColor NvvmLexer::defaultColor(int style) const {
     }
 }
 
-QColor NvvmLexer::defaultPaper(int) const {
-    return QColor(Qt::white);
-}
-
-QFont NvvmLexer::defaultFont(int style) const {
-    QFont f = font_;
-    if (style == Comment) f.setItalic(true);
-    if (style == Instruction || style == NvvmIntrinsic || style == Label) f.setBold(true);
-    return f;
-}
-
 // '.' makes `llvm.nvvm.read.ptx.sreg.tid.x` one word, for completion and double-click alike.
 const char* NvvmLexer::wordCharacters() const {
     return "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$";
 }
 
-void NvvmLexer::styleText(int start, int end) {
-    styledBytes_ += lexer_support::styleLines(*this, start, end,
-                              [](std::string_view text, char* styles, int& state) {
-                                  bool inside = (state & 1) != 0;
-                                  int level = 0;
-                                  styleLine(text, styles, inside, level);
-                                  state = inside ? 1 : 0;
-                                  return level;
-                              });
+int NvvmLexer::styleOneLine(std::string_view text, char* styles, int& state) const {
+    bool inside = (state & 1) != 0;
+    int level = 0;
+    styleLine(text, styles, inside, level);
+    state = inside ? 1 : 0;
+    return level;
 }
 
 void NvvmLexer::styleLine(std::string_view s, char* st, bool& insideFunction, int& foldLevel) {

@@ -2,8 +2,7 @@
 
 #include <string_view>
 
-#include <Qsci/qscilexercustom.h>
-#include <QFont>
+#include "editor/LexerSupport.h"
 
 namespace nvpg::gui {
 
@@ -11,7 +10,7 @@ namespace nvpg::gui {
 // modern one). Styling is line-local, so a pass styles only the lines Scintilla asks for: a
 // 200k-line module costs what its visible window costs. The only state carried between lines
 // is whether a line ends inside a function body (Scintilla's per-line state), for folding.
-class NvvmLexer : public QsciLexerCustom {
+class NvvmLexer : public LineLexer {
     Q_OBJECT
 
 public:
@@ -38,13 +37,7 @@ public:
     const char* language() const override;
     QString description(int style) const override;
     QColor defaultColor(int style) const override;
-    QColor defaultPaper(int style) const override;
-    QFont defaultFont(int style) const override;
     const char* wordCharacters() const override;
-    void styleText(int start, int end) override;
-    // Bytes styled so far (what every styleText pass covered), so that tests can see that an edit
-    // restyles a window around it and not the whole text.
-    long styledBytes() const { return styledBytes_; }
 
     // One line's styles (one per byte of `line`, which holds no line end). `insideFunction`
     // says whether the line starts in a function body and is updated to whether the next does;
@@ -53,9 +46,8 @@ public:
     static void styleLine(std::string_view line, char* styles, bool& insideFunction,
                           int& foldLevel);
 
-private:
-    QFont font_;
-    long styledBytes_ = 0;
+protected:
+    int styleOneLine(std::string_view text, char* styles, int& state) const override;
 };
 
 }  // namespace nvpg::gui

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <unordered_set>
 
-#include <QFontDatabase>
 
 #include "editor/LexerSupport.h"
 
@@ -97,9 +96,7 @@ int scanNumber(std::string_view s, int i) {
 
 }  // namespace
 
-PtxLexer::PtxLexer(QObject* parent) : QsciLexerCustom(parent) {
-    font_ = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-}
+PtxLexer::PtxLexer(QObject* parent) : LineLexer(parent, Comment, {Instruction, Predicate, Label}) {}
 
 const char* PtxLexer::language() const {
     return "PTX";
@@ -161,29 +158,15 @@ QColor PtxLexer::defaultColor(int style) const {
     }
 }
 
-QColor PtxLexer::defaultPaper(int) const {
-    return QColor(Qt::white);
-}
-
-QFont PtxLexer::defaultFont(int style) const {
-    QFont f = font_;
-    if (style == Comment) f.setItalic(true);
-    if (style == Instruction || style == Predicate || style == Label) f.setBold(true);
-    return f;
-}
-
 const char* PtxLexer::wordCharacters() const {
     return "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$%.";
 }
 
-void PtxLexer::styleText(int start, int end) {
-    styledBytes_ += lexer_support::styleLines(*this, start, end,
-                              [](std::string_view text, char* styles, int& packed) {
-                                  LineState state = LineState::unpack(packed);
-                                  const int level = styleLine(text, styles, state);
-                                  packed = state.pack();
-                                  return level;
-                              });
+int PtxLexer::styleOneLine(std::string_view text, char* styles, int& packed) const {
+    LineState state = LineState::unpack(packed);
+    const int level = styleLine(text, styles, state);
+    packed = state.pack();
+    return level;
 }
 
 int PtxLexer::styleLine(std::string_view s, char* st, LineState& state) {

@@ -2,15 +2,14 @@
 
 #include <string_view>
 
-#include <Qsci/qscilexercustom.h>
-#include <QFont>
+#include "editor/LexerSupport.h"
 
 namespace nvpg::gui {
 
 // Highlighting and folding for PTX. Like NvvmLexer it styles only the lines asked for; what
 // crosses lines (an open /* comment, the brace depth for folding) is kept in Scintilla's
 // per-line state, so a pass starts from the state the previous line ended in.
-class PtxLexer : public QsciLexerCustom {
+class PtxLexer : public LineLexer {
     Q_OBJECT
 
 public:
@@ -34,13 +33,7 @@ public:
     const char* language() const override;
     QString description(int style) const override;
     QColor defaultColor(int style) const override;
-    QColor defaultPaper(int style) const override;
-    QFont defaultFont(int style) const override;
     const char* wordCharacters() const override;
-    void styleText(int start, int end) override;
-    // Bytes styled so far (what every styleText pass covered), so that tests can see that an edit
-    // restyles a window around it and not the whole text.
-    long styledBytes() const { return styledBytes_; }
 
     // What one line leaves for the next.
     struct LineState {
@@ -53,9 +46,8 @@ public:
     // line's fold level (with the header flag when it opens a brace block).
     static int styleLine(std::string_view line, char* styles, LineState& state);
 
-private:
-    QFont font_;
-    long styledBytes_ = 0;
+protected:
+    int styleOneLine(std::string_view text, char* styles, int& state) const override;
 };
 
 }  // namespace nvpg::gui
