@@ -102,11 +102,13 @@ support::Status probeToolkit(toolkit::Toolkit& located, const std::optional<std:
         }
     }
     if (reply->type != kToolkitReply)
-        return makeError(ErrorKind::Environment, "the engine process answered the toolkit request with another message");
+        return makeError(ErrorKind::Environment,
+                         "the engine process answered the toolkit request with another message");
     const auto& h = reply->header;
     if (h.is_object() && h.contains("error")) {
         const auto& e = h["error"];
-        return makeError(ErrorKind::Environment, field(e, "message", std::string("the engine could not open the toolkit")));
+        return makeError(ErrorKind::Environment,
+                         field(e, "message", std::string("the engine could not open the toolkit")));
     }
     located.adoptProbe(reportFrom(field(h, "libnvvm", json()), "libNVVM"),
                        reportFrom(field(h, "nvjitlink", json()), "nvJitLink"), field(h, "cuda_major", 0));

@@ -107,8 +107,9 @@ private slots:
         QFETCH(QString, said);
         const auto root = test::hostileToolkit(std::filesystem::path(dir_.path().toStdString()) / "list",
                                                action.toStdString());
-        const auto r = runNvpg({"toolkits", "--engine-timeout", "3", "--cuda-path", QString::fromStdString(root.string())},
-                               cleanEnv(), 30000);
+        const auto r = runNvpg(
+            {"toolkits", "--engine-timeout", "3", "--cuda-path", QString::fromStdString(root.string())}, cleanEnv(),
+            30000);
         QVERIFY2(r.finished, "nvpg toolkits hung");
         QVERIFY2(!r.crashed, qPrintable("nvpg toolkits died: " + r.err));
         QCOMPARE(r.exitCode, 0);
