@@ -165,6 +165,45 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(running("765.432").isEmpty(), 5000);
     }
 
+    // The app quitting while that nvdisasm is being asked (in a copy of this suite, which ends
+    // there): nothing of the probe is left once it has ended.
+    void theAppQuittingLeavesNoProbeBehind() {
+        QTemporaryDir dir;
+        QProcess copy;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("NVPG_HANGING_NVDISASM_CASE", dir.path());
+        copy.setProcessEnvironment(env);
+        copy.setProcessChannelMode(QProcess::MergedChannels);
+        copy.start(QCoreApplication::applicationFilePath(), {"theAppQuitsWhileNvdisasmHangs"});
+        QVERIFY(copy.waitForFinished(60000));
+        const QString log = QString::fromUtf8(copy.readAll());
+        QVERIFY2(log.contains("PASS   : TestToolkitProbe::theAppQuitsWhileNvdisasmHangs()"), qPrintable(log));
+        QTest::qWait(300);
+        const auto left = running("543.21");
+        for (const auto& pid : left) ::kill(pid.toInt(), SIGKILL);
+        QVERIFY2(left.isEmpty(), qPrintable(QString("left running: %1").arg(left.join(' '))));
+    }
+    void theAppQuitsWhileNvdisasmHangs() {
+        const QString base = qEnvironmentVariable("NVPG_HANGING_NVDISASM_CASE");
+        if (base.isEmpty()) QSKIP("run by theAppQuittingLeavesNoProbeBehind in a process of its own");
+        QTemporaryDir dir(base + "/XXXXXX");
+        test::withHangingTool(dir, "nvdisasm", "sleep 543.21 &\nsleep 543.21");
+        auto real = toolkit::Toolkit::locate();
+        QVERIFY(real);
+        const auto root = test::hostileToolkit(dir.path().toStdString(), "tk", (*real)->nvvmReport().path);
+        std::filesystem::create_directories(root / "bin");
+        std::filesystem::create_symlink(dir.filePath("nvdisasm").toStdString(), root / "bin/nvdisasm");
+        qputenv("CUDA_PATH", QByteArray::fromStdString(root.string()));
+        auto w = test::makeWindow();
+        QTRY_VERIFY_WITH_TIMEOUT(!running("543.21").isEmpty(), 10000);
+        QElapsedTimer clock;
+        clock.start();
+        w.reset();  // then the copy ends
+        // It waits for the probe in flight, which gives each nvdisasm it tries 2 s: here one file,
+        // tried beside libNVVM and again under CUDA_PATH.
+        QVERIFY2(clock.elapsed() < 7000, qPrintable(QString("the window took %1 ms to go").arg(clock.elapsed())));
+    }
+
     // The real toolkit: its versions come from the probe's engine, and nothing is left of it.
     void theRealToolkitsVersionsAreShown() {
         auto w = test::makeWindow();

@@ -607,6 +607,7 @@ void MainWindow::applyZoom() {
 
 MainWindow::~MainWindow() {
     if (probeCancel_) probeCancel_->cancel();  // the probe's engine ends with the window
+    for (auto& probe : probeThreads_) probe.join();
     // Hiding them while the window goes would ask for their layout, half gone.
     for (auto* dock : bottomDocks()) dock->disconnect(this);
 }
@@ -710,7 +711,7 @@ void MainWindow::probeToolkit() {
     probeCancel_ = std::make_shared<engine::CallCancel>();
     const quint64 probe = ++toolkitProbe_;
     QPointer<MainWindow> self(this);
-    std::thread([self, probe, cancel = probeCancel_, config = searchConfig(), settings = engineSettings()] {
+    probeThreads_.emplace_back([self, probe, cancel = probeCancel_, config = searchConfig(), settings = engineSettings()] {
         // A toolkit object of its own: what the probe adopts is never written while another
         // thread reads it.
         const bool here = settings.command.empty();
@@ -738,7 +739,7 @@ void MainWindow::probeToolkit() {
         QMetaObject::invokeMethod(qApp, [self, probe, probed, problem] {
             if (self) self->toolkitProbed(probe, probed, problem);
         });
-    }).detach();
+    });
 }
 
 void MainWindow::toolkitProbed(quint64 probe, std::shared_ptr<const toolkit::Toolkit> probed, const QString& problem) {

@@ -2,6 +2,8 @@
 
 #include <functional>
 #include <memory>
+#include <thread>
+#include <vector>
 
 #include <QHash>
 #include <QMainWindow>
@@ -224,6 +226,10 @@ private:
     quint64 toolkitProbe_ = 0;                      // the probe whose answer is awaited
     bool toolkitProbed_ = false;                    // toolkit_ carries what the engine said of it
     std::shared_ptr<engine::CallCancel> probeCancel_;  // ends the probe's engine with the window
+    // Joined when the window goes, so that a probe (nvdisasm --version, 2 s at most) ends its
+    // processes, all of its group, before the app does: at the app's exit only its direct child
+    // would be killed, and what that started (a script's sleep) would be left behind.
+    std::vector<std::thread> probeThreads_;
     std::function<void(const QString&, const QString&)> errorSink_;
 
     QLabel* busyLabel_ = nullptr;
