@@ -702,8 +702,9 @@ private slots:
         QVERIFY2(reply.result, qPrintable(reply.error));
         QVERIFY2(reply.result->ok, reply.result->diagnostics.empty() ? "" : reply.result->diagnostics[0].message.c_str());
         const auto worst = probe.worstGapMs();
-        qInfo("compile of 300 kernels with libdevice: %lld ms; %d probe ticks; longest event-loop gap %lld ms",
-              compileMs, probe.ticks(), worst);
+        qInfo("compile of 300 kernels with libdevice: %lld ms; %d probe ticks; longest event-loop gap %lld ms "
+              "(%lld ms on the wall, waits for a CPU included)",
+              compileMs, probe.ticks(), worst, probe.worstWallGapMs());
         QVERIFY2(compileMs > 500, "the compile was too short to probe anything");
         QVERIFY2(worst <= 50, qPrintable(QString("the UI thread stalled for %1 ms").arg(worst)));
         QVERIFY(w->output()->ptxText().contains(".entry k299"));
