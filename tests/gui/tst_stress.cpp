@@ -22,6 +22,7 @@ namespace {
 
 constexpr quint64 kRequests = 10000;
 constexpr quint64 kBaselineAt = 1000;  // memory is measured here and at the end
+constexpr int kCompilesAfterBaseline = 800;  // the least for the engine's memory bound to mean anything
 // Idle time before memory is read: the engine trims its heaps once idle for 150 ms after a
 // compile (engine/Server.cpp), so both readings see what it holds, not what glibc keeps free.
 constexpr int kEngineSettleMs = 600;
@@ -419,7 +420,16 @@ void TestStress::tenThousandRequestsWithEditsAndCancels() {
     int compilesAtBaseline = 0;
     int baselineEngine = 0;
     size_t nextKiller = 0;
-    while (controller.newestGeneration() < kRequests - 1 && s.problems.isEmpty()) {
+    // The engine's memory bound needs enough compiles after the baseline to mean anything. How
+    // many of the requests get compiled depends on the machine's load (a slow compile lets more
+    // requests be superseded while it runs), so a loaded machine gets a longer stream, up to
+    // twice the requests.
+    const auto moreNeeded = [&] {
+        const quint64 g = controller.newestGeneration();
+        if (g < kRequests - 1) return true;
+        return selfStart != 0 && s.compiles - compilesAtBaseline < kCompilesAfterBaseline && g < 2 * kRequests;
+    };
+    while (moreNeeded() && s.problems.isEmpty()) {
         const quint64 g = controller.newestGeneration();
         if (nextKiller < std::size(kKillersAt) && g >= kKillersAt[nextKiller]) {
             ++nextKiller;
@@ -504,7 +514,7 @@ void TestStress::tenThousandRequestsWithEditsAndCancels() {
     // 2-core VM), 6 KB without it; the plain libNVVM calls alone drift 0.14 KB per compile, so
     // the rest is in the LTO chain or the engine (not found yet). The bound sits between.
     const int compilesMeasured = s.compiles - compilesAtBaseline;
-    QVERIFY2(compilesMeasured >= 800,
+    QVERIFY2(compilesMeasured >= kCompilesAfterBaseline,
              "too few compiles after the baseline for the engine's bound to mean anything");
     const double kibPerCompile = double(engineEnd - engineStart) / compilesMeasured;
     QVERIFY2(kibPerCompile < 8.0,
@@ -618,7 +628,8 @@ void TestStress::requestsWithStoppingOn() {
         QVERIFY2(kid.pid == endEngine && kid.state != 'Z',
                  "only the live engine should be a child of the app");
     endWithoutLeaks(s);
-    QVERIFY2(clock.elapsed() < 90000, "the stream should take well under 90 s");
+    // A guard against a stall, not a speed goal: 44 s alone on the 2-core VM, 58 s beside a build.
+    QVERIFY2(clock.elapsed() < 150000, "the stream should take well under 150 s");
 }
 QTEST_MAIN(TestStress)
 #include "tst_stress.moc"
