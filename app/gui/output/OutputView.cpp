@@ -108,15 +108,20 @@ QLabel* makeFiguresCaption(QWidget* parent, const QString& objectName) {
 // its pane scrolls rather than widening the window.
 constexpr int kNameColumnChars = 36;
 
-// The name column's width: its contents', at most kNameColumnChars, and six characters short of
-// the table's visible width, so that a figure always shows beside the name however narrow the
-// pane (on the H200 the PTX pane's table of a 1280x720 window was 148 px wide).
+// The name column's width: its contents', at most kNameColumnChars, and short of the table's
+// visible width by its first figure, so that a figure always shows beside the name however narrow
+// the pane (on the H200 the PTX pane's table of a 1280x720 window was 148 px wide; with wide
+// glyphs, 68 px).
 void capNameColumn(QTableWidget* table) {
     if (table->columnCount() < 2) return;
     const int chars = table->fontMetrics().averageCharWidth();
-    const int cap = std::max(8 * chars, std::min(kNameColumnChars * chars, table->viewport()->width() - 6 * chars));
-    table->resizeColumnToContents(0);
+    const int width = table->viewport()->width();
     auto* header = table->horizontalHeader();
+    int cap = std::max(8 * chars, std::min(kNameColumnChars * chars, width - 6 * chars));
+    // A table narrower than the floor of eight characters still shows its first figure: the name
+    // gives way, down to two characters.
+    cap = std::min(cap, std::max(2 * chars, width - header->sectionSize(1) - chars));
+    table->resizeColumnToContents(0);
     header->resizeSection(0, std::min(header->sectionSize(0), cap));
 }
 
