@@ -211,8 +211,7 @@ private slots:
         check("variant");
         if (QTest::currentTestFailed()) return;
 
-        // A run: this machine has no GPU, so the engine's run fails saying so; the Runs dock
-        // shows the failure, with the kernel's name, without widening anything.
+        // A run: the Runs dock shows its outcome without widening anything.
         auto* runs = w->runPanel();
         w->findChild<QDockWidget*>("runsDock")->raise();
         runs->setGpuStatus(true, {});  // as if a GPU were there: the engine itself answers
@@ -220,8 +219,11 @@ private slots:
         QVERIFY2(runs->runBlockers().isEmpty(), qPrintable(runs->runBlockers().join('\n')));
         runs->runNow();
         QTRY_VERIFY_WITH_TIMEOUT(runs->history()->count() == 1, 60000);
-        if (runs->history()->record(0).outcome) QSKIP("this machine has a GPU: the run succeeded");
-        QVERIFY2(runs->summaryLabel()->text().contains("__main__::math_kernel"), qPrintable(runs->summaryLabel()->text()));
+        // Without a GPU the run fails saying so, naming the kernel; with one (the H200) it succeeds.
+        // Either way the window keeps its width.
+        if (!runs->history()->record(0).outcome)
+            QVERIFY2(runs->summaryLabel()->text().contains("__main__::math_kernel"),
+                     qPrintable(runs->summaryLabel()->text()));
         check("run");
     }
 
