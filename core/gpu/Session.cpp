@@ -49,7 +49,7 @@ struct RunResources {
     CUmodule module = nullptr;
     CUstream stream = nullptr;
     CUevent start = nullptr, stop = nullptr;
-    std::vector<CUdeviceptr> buffers;
+    std::vector<CUdeviceptr> buffers{};
     bool poisoned = false;  // after a sticky error nothing can be freed; the reset frees it
     ~RunResources() {
         if (poisoned) return;

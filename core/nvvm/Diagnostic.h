@@ -21,7 +21,7 @@ struct Diagnostic {
     std::string message;
     std::string source = "libNVVM";  // who said it: libNVVM, nvJitLink, nvpg
     // What would mend it, best first (a known pitfall's one-click fix); empty for most.
-    std::vector<Fix> fixes;
+    std::vector<Fix> fixes{};
 };
 
 std::string_view severityName(Severity s);

@@ -31,7 +31,7 @@ struct StageEvent {
     StageId id = StageId::CompilePtx;
     std::string module;
     // The stages running beside it when it started (the PTX and the LTO chains run side by side).
-    std::vector<StageId> alongside;
+    std::vector<StageId> alongside{};
     bool operator==(const StageEvent&) const = default;
 };
 

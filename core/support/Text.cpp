@@ -185,9 +185,16 @@ std::string formatBytes(uint64_t bytes) {
 }
 
 std::string formatCount(uint64_t n) {
-    auto digits = std::to_string(n);
-    for (size_t i = digits.size(); i > 3; i -= 3) digits.insert(i - 3, ",");
-    return digits;
+    // Built forwards rather than by inserting commas: GCC 12 warns falsely (-Wrestrict) on
+    // std::string::insert here.
+    const auto digits = std::to_string(n);
+    std::string out;
+    out.reserve(digits.size() + digits.size() / 3);
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
 }
 
 std::string joinShort(const std::vector<std::string>& parts, bool alternatives) {

@@ -233,6 +233,16 @@ private slots:
         QCOMPARE(support::formatBytes(1024 * 1024 - 1), std::string("1 MiB"));
         QCOMPARE(support::formatBytes(uint64_t(3) << 30), std::string("3 GiB"));
     }
+
+    void countsAreGroupedInThousands() {
+        QCOMPARE(support::formatCount(0), std::string("0"));
+        QCOMPARE(support::formatCount(999), std::string("999"));
+        QCOMPARE(support::formatCount(1000), std::string("1,000"));
+        QCOMPARE(support::formatCount(65536), std::string("65,536"));
+        QCOMPARE(support::formatCount(123456), std::string("123,456"));
+        QCOMPARE(support::formatCount(1234567), std::string("1,234,567"));
+        QCOMPARE(support::formatCount(UINT64_MAX), std::string("18,446,744,073,709,551,615"));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestSupport)

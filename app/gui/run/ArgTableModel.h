@@ -26,7 +26,7 @@ public:
         QString spec;
         QString hint;   // why the SPEC is only a guess; cleared by an edit
         QString error;  // set by the panel's checks
-        QString irName;  // the parameter's name in the kernel's define ("%n"), when known
+        QString irName{};  // the parameter's name in the kernel's define ("%n"), when known
     };
 
     using QAbstractTableModel::QAbstractTableModel;
