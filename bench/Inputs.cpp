@@ -67,8 +67,8 @@ std::optional<Input> loadInput(const fs::path& path, const std::string& arch) {
         std::vector<fs::path> parts{path};
         if (stem != path.stem().string()) {  // NAME.1.ll: take NAME.2.ll, ... along, in order
             parts.clear();
-            for (int i = 1; fs::exists(path.parent_path() / (stem + "." + std::to_string(i) + path.extension().string()));
-                 ++i)
+            for (int i = 1;
+                 fs::exists(path.parent_path() / (stem + "." + std::to_string(i) + path.extension().string())); ++i)
                 parts.push_back(path.parent_path() / (stem + "." + std::to_string(i) + path.extension().string()));
         }
         for (const auto& part : parts) {
@@ -97,8 +97,8 @@ fs::path sourceDir() {
 std::vector<fs::path> numbaFixtures() {
     const auto dir = sourceDir() / "tests/data/numba";
     std::vector<fs::path> out;
-    for (const char* name : {"axpy.ll", "math_kernel.ll", "math_kernel_fastmath.ll", "call_device.1.ll",
-                             "axpy_lto.ll", "math_kernel_lto.ll"})
+    for (const char* name : {"axpy.ll", "math_kernel.ll", "math_kernel_fastmath.ll", "call_device.1.ll", "axpy_lto.ll",
+                             "math_kernel_lto.ll"})
         out.push_back(dir / name);
     return out;
 }

@@ -10,14 +10,16 @@ namespace {
 
 // Float constants written so that LLVM 7's parser takes them: values exactly representable in
 // single precision (multiples of 1/8 here), printed in the %e form.
-std::string fconst(int k) { return fmt::format("{:e}", 0.125 * (k % 23 + 1)); }
+std::string fconst(int k) {
+    return fmt::format("{:e}", 0.125 * (k % 23 + 1));
+}
 
 struct LibdeviceCall {
     const char* name;
     int args;  // 1 or 2 float arguments
 };
 constexpr LibdeviceCall kCalls[] = {
-    {"__nv_expf", 1}, {"__nv_sinf", 1}, {"__nv_logf", 1}, {"__nv_sqrtf", 1},
+    {"__nv_expf", 1},  {"__nv_sinf", 1}, {"__nv_logf", 1}, {"__nv_sqrtf", 1},
     {"__nv_tanhf", 1}, {"__nv_powf", 2}, {"__nv_cosf", 1}, {"__nv_fmaxf", 2},
 };
 
@@ -47,100 +49,100 @@ std::string kernel(int k, bool libdevice) {
     std::string s;
     const int trip = 4 + k % 13;
     switch (k % 4) {
-    case 0:  // out[i] = polynomial of in[i], iterated `trip` times
-        s += fmt::format("define void @k{}(float* %out, float* %in, i32 %n) {{\n", k);
-        s += prologue();
-        s += "  %pin = getelementptr inbounds float, float* %in, i64 %idx64\n"
-             "  %x = load float, float* %pin, align 4\n"
-             "  br label %loop\n"
-             "loop:\n"
-             "  %i = phi i32 [ 0, %body ], [ %i.next, %loop ]\n"
-             "  %acc = phi float [ %x, %body ], [ %acc.next, %loop ]\n";
-        s += fmt::format("  %t = fmul float %acc, {}\n", fconst(k));
-        s += fmt::format("  %acc.next = fadd float %t, {}\n", fconst(k + 1));
-        s += "  %i.next = add nuw nsw i32 %i, 1\n";
-        s += fmt::format("  %done = icmp eq i32 %i.next, {}\n", trip);
-        s += "  br i1 %done, label %store, label %loop\n"
-             "store:\n"
-             "  %v = fmul float %acc.next, %x\n";
-        s += finish(k, libdevice);
-        s += "  %pout = getelementptr inbounds float, float* %out, i64 %idx64\n"
-             "  store float %r, float* %pout, align 4\n"
-             "  br label %exit\n";
-        break;
-    case 1:  // out[i] = sum over j < m of in[i * m + j] * w
-        s += fmt::format("define void @k{}(float* %out, float* %in, i32 %n, i32 %m) {{\n", k);
-        s += prologue();
-        s += "  %row = mul i32 %idx, %m\n"
-             "  %any = icmp sgt i32 %m, 0\n"
-             "  br i1 %any, label %loop, label %store\n"
-             "loop:\n"
-             "  %j = phi i32 [ 0, %body ], [ %j.next, %loop ]\n"
-             "  %sum = phi float [ 0.000000e+00, %body ], [ %sum.next, %loop ]\n"
-             "  %at = add i32 %row, %j\n"
-             "  %at64 = sext i32 %at to i64\n"
-             "  %p = getelementptr inbounds float, float* %in, i64 %at64\n"
-             "  %e = load float, float* %p, align 4\n";
-        s += fmt::format("  %w = fmul float %e, {}\n", fconst(k));
-        s += "  %sum.next = fadd float %sum, %w\n"
-             "  %j.next = add nsw i32 %j, 1\n"
-             "  %more = icmp slt i32 %j.next, %m\n"
-             "  br i1 %more, label %loop, label %store\n"
-             "store:\n"
-             "  %v = phi float [ 0.000000e+00, %body ], [ %sum.next, %loop ]\n";
-        s += finish(k, libdevice);
-        s += "  %pout = getelementptr inbounds float, float* %out, i64 %idx64\n"
-             "  store float %r, float* %pout, align 4\n"
-             "  br label %exit\n";
-        break;
-    case 2:  // saxpy with a clamp, repeated `trip` times: y[i] = clamp(a * x[i] + y[i])
-        s += fmt::format("define void @k{}(float* %y, float* %x, float %a, i32 %n) {{\n", k);
-        s += prologue();
-        s += "  %px = getelementptr inbounds float, float* %x, i64 %idx64\n"
-             "  %py = getelementptr inbounds float, float* %y, i64 %idx64\n"
-             "  %xv = load float, float* %px, align 4\n"
-             "  %y0 = load float, float* %py, align 4\n"
-             "  br label %loop\n"
-             "loop:\n"
-             "  %i = phi i32 [ 0, %body ], [ %i.next, %loop ]\n"
-             "  %yv = phi float [ %y0, %body ], [ %y.next, %loop ]\n"
-             "  %ax = fmul float %a, %xv\n"
-             "  %s = fadd float %ax, %yv\n";
-        s += fmt::format("  %big = fcmp ogt float %s, {}\n", fconst(k + 20));
-        s += fmt::format("  %y.next = select i1 %big, float {}, float %s\n", fconst(k + 20));
-        s += "  %i.next = add nuw nsw i32 %i, 1\n";
-        s += fmt::format("  %done = icmp eq i32 %i.next, {}\n", trip);
-        s += "  br i1 %done, label %store, label %loop\n"
-             "store:\n"
-             "  %v = fadd float %y.next, 0.000000e+00\n";
-        s += finish(k, libdevice);
-        s += "  store float %r, float* %py, align 4\n"
-             "  br label %exit\n";
-        break;
-    default:  // integer work converted to float: out[i] = sum of (idx * j mod 7) / (j + 1)
-        s += fmt::format("define void @k{}(float* %out, i32 %n) {{\n", k);
-        s += prologue();
-        s += "  br label %loop\n"
-             "loop:\n"
-             "  %j = phi i32 [ 0, %body ], [ %j.next, %loop ]\n"
-             "  %acc = phi float [ 0.000000e+00, %body ], [ %acc.next, %loop ]\n"
-             "  %prod = mul i32 %idx, %j\n"
-             "  %mod = urem i32 %prod, 7\n"
-             "  %num = uitofp i32 %mod to float\n"
-             "  %j1 = add i32 %j, 1\n"
-             "  %den = sitofp i32 %j1 to float\n"
-             "  %q = fdiv float %num, %den\n"
-             "  %acc.next = fadd float %acc, %q\n"
-             "  %j.next = add nuw nsw i32 %j, 1\n";
-        s += fmt::format("  %done = icmp eq i32 %j.next, {}\n", trip);
-        s += "  br i1 %done, label %store, label %loop\n"
-             "store:\n";
-        s += fmt::format("  %v = fmul float %acc.next, {}\n", fconst(k));
-        s += finish(k, libdevice);
-        s += "  %pout = getelementptr inbounds float, float* %out, i64 %idx64\n"
-             "  store float %r, float* %pout, align 4\n"
-             "  br label %exit\n";
-        break;
+        case 0:  // out[i] = polynomial of in[i], iterated `trip` times
+            s += fmt::format("define void @k{}(float* %out, float* %in, i32 %n) {{\n", k);
+            s += prologue();
+            s += "  %pin = getelementptr inbounds float, float* %in, i64 %idx64\n"
+                 "  %x = load float, float* %pin, align 4\n"
+                 "  br label %loop\n"
+                 "loop:\n"
+                 "  %i = phi i32 [ 0, %body ], [ %i.next, %loop ]\n"
+                 "  %acc = phi float [ %x, %body ], [ %acc.next, %loop ]\n";
+            s += fmt::format("  %t = fmul float %acc, {}\n", fconst(k));
+            s += fmt::format("  %acc.next = fadd float %t, {}\n", fconst(k + 1));
+            s += "  %i.next = add nuw nsw i32 %i, 1\n";
+            s += fmt::format("  %done = icmp eq i32 %i.next, {}\n", trip);
+            s += "  br i1 %done, label %store, label %loop\n"
+                 "store:\n"
+                 "  %v = fmul float %acc.next, %x\n";
+            s += finish(k, libdevice);
+            s += "  %pout = getelementptr inbounds float, float* %out, i64 %idx64\n"
+                 "  store float %r, float* %pout, align 4\n"
+                 "  br label %exit\n";
+            break;
+        case 1:  // out[i] = sum over j < m of in[i * m + j] * w
+            s += fmt::format("define void @k{}(float* %out, float* %in, i32 %n, i32 %m) {{\n", k);
+            s += prologue();
+            s += "  %row = mul i32 %idx, %m\n"
+                 "  %any = icmp sgt i32 %m, 0\n"
+                 "  br i1 %any, label %loop, label %store\n"
+                 "loop:\n"
+                 "  %j = phi i32 [ 0, %body ], [ %j.next, %loop ]\n"
+                 "  %sum = phi float [ 0.000000e+00, %body ], [ %sum.next, %loop ]\n"
+                 "  %at = add i32 %row, %j\n"
+                 "  %at64 = sext i32 %at to i64\n"
+                 "  %p = getelementptr inbounds float, float* %in, i64 %at64\n"
+                 "  %e = load float, float* %p, align 4\n";
+            s += fmt::format("  %w = fmul float %e, {}\n", fconst(k));
+            s += "  %sum.next = fadd float %sum, %w\n"
+                 "  %j.next = add nsw i32 %j, 1\n"
+                 "  %more = icmp slt i32 %j.next, %m\n"
+                 "  br i1 %more, label %loop, label %store\n"
+                 "store:\n"
+                 "  %v = phi float [ 0.000000e+00, %body ], [ %sum.next, %loop ]\n";
+            s += finish(k, libdevice);
+            s += "  %pout = getelementptr inbounds float, float* %out, i64 %idx64\n"
+                 "  store float %r, float* %pout, align 4\n"
+                 "  br label %exit\n";
+            break;
+        case 2:  // saxpy with a clamp, repeated `trip` times: y[i] = clamp(a * x[i] + y[i])
+            s += fmt::format("define void @k{}(float* %y, float* %x, float %a, i32 %n) {{\n", k);
+            s += prologue();
+            s += "  %px = getelementptr inbounds float, float* %x, i64 %idx64\n"
+                 "  %py = getelementptr inbounds float, float* %y, i64 %idx64\n"
+                 "  %xv = load float, float* %px, align 4\n"
+                 "  %y0 = load float, float* %py, align 4\n"
+                 "  br label %loop\n"
+                 "loop:\n"
+                 "  %i = phi i32 [ 0, %body ], [ %i.next, %loop ]\n"
+                 "  %yv = phi float [ %y0, %body ], [ %y.next, %loop ]\n"
+                 "  %ax = fmul float %a, %xv\n"
+                 "  %s = fadd float %ax, %yv\n";
+            s += fmt::format("  %big = fcmp ogt float %s, {}\n", fconst(k + 20));
+            s += fmt::format("  %y.next = select i1 %big, float {}, float %s\n", fconst(k + 20));
+            s += "  %i.next = add nuw nsw i32 %i, 1\n";
+            s += fmt::format("  %done = icmp eq i32 %i.next, {}\n", trip);
+            s += "  br i1 %done, label %store, label %loop\n"
+                 "store:\n"
+                 "  %v = fadd float %y.next, 0.000000e+00\n";
+            s += finish(k, libdevice);
+            s += "  store float %r, float* %py, align 4\n"
+                 "  br label %exit\n";
+            break;
+        default:  // integer work converted to float: out[i] = sum of (idx * j mod 7) / (j + 1)
+            s += fmt::format("define void @k{}(float* %out, i32 %n) {{\n", k);
+            s += prologue();
+            s += "  br label %loop\n"
+                 "loop:\n"
+                 "  %j = phi i32 [ 0, %body ], [ %j.next, %loop ]\n"
+                 "  %acc = phi float [ 0.000000e+00, %body ], [ %acc.next, %loop ]\n"
+                 "  %prod = mul i32 %idx, %j\n"
+                 "  %mod = urem i32 %prod, 7\n"
+                 "  %num = uitofp i32 %mod to float\n"
+                 "  %j1 = add i32 %j, 1\n"
+                 "  %den = sitofp i32 %j1 to float\n"
+                 "  %q = fdiv float %num, %den\n"
+                 "  %acc.next = fadd float %acc, %q\n"
+                 "  %j.next = add nuw nsw i32 %j, 1\n";
+            s += fmt::format("  %done = icmp eq i32 %j.next, {}\n", trip);
+            s += "  br i1 %done, label %store, label %loop\n"
+                 "store:\n";
+            s += fmt::format("  %v = fmul float %acc.next, {}\n", fconst(k));
+            s += finish(k, libdevice);
+            s += "  %pout = getelementptr inbounds float, float* %out, i64 %idx64\n"
+                 "  store float %r, float* %pout, align 4\n"
+                 "  br label %exit\n";
+            break;
     }
     s += "exit:\n  ret void\n}\n\n";
     return s;
@@ -148,10 +150,14 @@ std::string kernel(int k, bool libdevice) {
 
 const char* signature(int k) {
     switch (k % 4) {
-    case 0: return "void (float*, float*, i32)*";
-    case 1: return "void (float*, float*, i32, i32)*";
-    case 2: return "void (float*, float*, float, i32)*";
-    default: return "void (float*, i32)*";
+        case 0:
+            return "void (float*, float*, i32)*";
+        case 1:
+            return "void (float*, float*, i32, i32)*";
+        case 2:
+            return "void (float*, float*, float, i32)*";
+        default:
+            return "void (float*, i32)*";
     }
 }
 
@@ -179,8 +185,7 @@ std::string generateModule(int kernels, bool libdevice) {
     for (int k = 0; k < kernels; ++k) s += fmt::format("{}!{}", k ? ", " : "", k);
     s += "}\n";
     s += fmt::format("!nvvmir.version = !{{!{}}}\n\n", kernels);
-    for (int k = 0; k < kernels; ++k)
-        s += fmt::format("!{} = !{{{} @k{}, !\"kernel\", i32 1}}\n", k, signature(k), k);
+    for (int k = 0; k < kernels; ++k) s += fmt::format("!{} = !{{{} @k{}, !\"kernel\", i32 1}}\n", k, signature(k), k);
     s += fmt::format("!{} = !{{i32 2, i32 0}}\n", kernels);
     return s;
 }

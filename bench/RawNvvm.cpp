@@ -25,23 +25,19 @@ std::optional<RawNvvm> loadRawNvvm(const std::filesystem::path& path) {
         return std::nullopt;
     }
     RawNvvm api;
-    const bool ok = resolve(lib, api.create, "nvvmCreateProgram") &&
-                    resolve(lib, api.add, "nvvmAddModuleToProgram") &&
-                    resolve(lib, api.lazyAdd, "nvvmLazyAddModuleToProgram") &&
-                    resolve(lib, api.verify, "nvvmVerifyProgram") &&
-                    resolve(lib, api.compile, "nvvmCompileProgram") &&
-                    resolve(lib, api.resultSize, "nvvmGetCompiledResultSize") &&
-                    resolve(lib, api.result, "nvvmGetCompiledResult") &&
-                    resolve(lib, api.logSize, "nvvmGetProgramLogSize") &&
-                    resolve(lib, api.log, "nvvmGetProgramLog") &&
-                    resolve(lib, api.destroy, "nvvmDestroyProgram") &&
-                    resolve(lib, api.errorString, "nvvmGetErrorString");
+    const bool ok =
+        resolve(lib, api.create, "nvvmCreateProgram") && resolve(lib, api.add, "nvvmAddModuleToProgram") &&
+        resolve(lib, api.lazyAdd, "nvvmLazyAddModuleToProgram") && resolve(lib, api.verify, "nvvmVerifyProgram") &&
+        resolve(lib, api.compile, "nvvmCompileProgram") && resolve(lib, api.resultSize, "nvvmGetCompiledResultSize") &&
+        resolve(lib, api.result, "nvvmGetCompiledResult") && resolve(lib, api.logSize, "nvvmGetProgramLogSize") &&
+        resolve(lib, api.log, "nvvmGetProgramLog") && resolve(lib, api.destroy, "nvvmDestroyProgram") &&
+        resolve(lib, api.errorString, "nvvmGetErrorString");
     if (!ok) return std::nullopt;
     return api;
 }
 
-std::optional<std::string> rawCompile(const RawNvvm& api, const std::string& module,
-                                      const std::string* libdevice, std::string& error, const char* arch) {
+std::optional<std::string> rawCompile(const RawNvvm& api, const std::string& module, const std::string* libdevice,
+                                      std::string& error, const char* arch) {
     return rawCompileAsNumba(api, {module}, libdevice, {std::string("-arch=") + arch}, false, error);
 }
 
@@ -75,8 +71,7 @@ std::optional<std::string> rawCompileAsNumba(const RawNvvm& api, const std::vect
     for (const auto& o : options) flags.push_back(o.c_str());
     if (verify && (r = api.verify(prog, int(flags.size()), flags.data())) != NVVM_SUCCESS)
         return fail("nvvmVerifyProgram", r);
-    if (libdevice &&
-        (r = api.lazyAdd(prog, libdevice->data(), libdevice->size(), "libdevice.10.bc")) != NVVM_SUCCESS)
+    if (libdevice && (r = api.lazyAdd(prog, libdevice->data(), libdevice->size(), "libdevice.10.bc")) != NVVM_SUCCESS)
         return fail("nvvmLazyAddModuleToProgram", r);
     if ((r = api.compile(prog, int(flags.size()), flags.data())) != NVVM_SUCCESS) return fail("nvvmCompileProgram", r);
     size_t size = 0;

@@ -30,9 +30,8 @@ std::optional<RawNvvm> loadRawNvvm(const std::filesystem::path& path);
 // The plain call sequence: create, add the module, lazily add libdevice when given, compile with
 // -arch=`arch`, get the result, destroy. Returns the PTX, or nothing with `error` set (the failing
 // call, its error string and the program log).
-std::optional<std::string> rawCompile(const RawNvvm& api, const std::string& module,
-                                      const std::string* libdevice, std::string& error,
-                                      const char* arch = "compute_90");
+std::optional<std::string> rawCompile(const RawNvvm& api, const std::string& module, const std::string* libdevice,
+                                      std::string& error, const char* arch = "compute_90");
 
 // The calls numba-cuda makes (and nvpg): create, add each module in order, [verify with
 // `options`], lazily add libdevice when given, compile with `options`, get the result, destroy.

@@ -26,8 +26,8 @@
 
 #include <fmt/format.h>
 
-#include "Goals.h"
 #include <nlohmann/json.hpp>
+#include "Goals.h"
 
 #include "IrGenerator.h"
 #include "cache/Key.h"
@@ -43,7 +43,9 @@ using namespace nvpg;
 
 namespace {
 
-double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+double msSince(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
 
 struct Input {
     std::string name;
@@ -72,7 +74,8 @@ std::optional<Input> numbaInput(const std::string& kernel) {
     for (const auto& flag : j["options"]) {
         const auto f = flag.get<std::string>();
         const auto eq = f.find('=');
-        if (f.starts_with("-") && eq != std::string::npos) (void)in.job.options.set(f.substr(1, eq - 1), f.substr(eq + 1));
+        if (f.starts_with("-") && eq != std::string::npos)
+            (void)in.job.options.set(f.substr(1, eq - 1), f.substr(eq + 1));
     }
     in.job.libdevice = j.value("libdevice", false);
     return in;
@@ -85,9 +88,12 @@ int main(int argc, char** argv) {
     std::string cacheDir;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--repetitions" && i + 1 < argc) repetitions = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--kernels" && i + 1 < argc) kernels = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--cache-dir" && i + 1 < argc) cacheDir = argv[++i];
+        if (a == "--repetitions" && i + 1 < argc)
+            repetitions = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--kernels" && i + 1 < argc)
+            kernels = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--cache-dir" && i + 1 < argc)
+            cacheDir = argv[++i];
         else {
             std::fprintf(stderr, "usage: nvpg_bench_cache [--repetitions N] [--kernels K] [--cache-dir DIR]\n");
             return 2;
@@ -161,8 +167,8 @@ int main(int argc, char** argv) {
                     key, miss / memory, miss / disk);
     }
     std::printf("memory hit <= 2 ms on every input: %s (fastest of %d)\n", memoryGoal ? "yes" : "NO", repetitions);
-    bench::printGoal(fmt::format("result cache: memory hit, slowest input ({} kernels at most)", kernels), slowestMemory,
-                     " ms", true, 2);
+    bench::printGoal(fmt::format("result cache: memory hit, slowest input ({} kernels at most)", kernels),
+                     slowestMemory, " ms", true, 2);
     std::printf("(a disk hit, across a restart, took %.2f ms on the slowest input; the issue sets no figure)\n",
                 slowestDisk);
     if (ownDir) {

@@ -49,9 +49,7 @@ int main(int argc, char** argv) {
         else if (a == "--b-cuda-path" && i + 1 < argc)
             bPath = argv[++i];
         else if (a == "-h" || a == "--help") {
-            std::printf(
-                "usage: %s [--repetitions N] [--nvpg PATH] [--b-cuda-path DIR] [INPUT ...]\n",
-                argv[0]);
+            std::printf("usage: %s [--repetitions N] [--nvpg PATH] [--b-cuda-path DIR] [INPUT ...]\n", argv[0]);
             return 0;
         } else
             paths.emplace_back(a);
@@ -68,14 +66,13 @@ int main(int argc, char** argv) {
         return 2;
     }
     std::printf("side A: %s (%s)\nside B: %s (%s)%s\n", (*tkA)->nvvmReport().path.c_str(),
-                (*tkA)->releaseLabel().c_str(), (*tkB)->nvvmReport().path.c_str(),
-                (*tkB)->releaseLabel().c_str(), bPath ? "" : ", with -ftz=1");
+                (*tkA)->releaseLabel().c_str(), (*tkB)->nvvmReport().path.c_str(), (*tkB)->releaseLabel().c_str(),
+                bPath ? "" : ", with -ftz=1");
     const std::vector<std::string> command = {nvpgPath, "engine"};
     engine::Compiler a(*tkA, std::nullopt, command), b(*tkB, bPath, command);
 
     std::vector<double> ratios;
-    std::printf("\n%-22s %12s %12s %12s %10s\n", "input", "A alone", "B alone", "A and B",
-                "pair/slower");
+    std::printf("\n%-22s %12s %12s %12s %10s\n", "input", "A alone", "B alone", "A and B", "pair/slower");
     for (const auto& p : paths) {
         auto in = bench::loadInput(p, "compute_90");
         if (!in) return 2;
@@ -117,12 +114,10 @@ int main(int argc, char** argv) {
                 (which == 2 ? pair : alone[which]).push_back(ms);
             }
         }
-        const double ma = bench::median(alone[0]), mb = bench::median(alone[1]),
-                     mp = bench::median(pair);
+        const double ma = bench::median(alone[0]), mb = bench::median(alone[1]), mp = bench::median(pair);
         const double ratio = mp / std::max(ma, mb);
         ratios.push_back(ratio);
-        std::printf("%-22s %9.1f ms %9.1f ms %9.1f ms %9.3fx\n", in->name.c_str(), ma, mb, mp,
-                    ratio);
+        std::printf("%-22s %9.1f ms %9.1f ms %9.1f ms %9.3fx\n", in->name.c_str(), ma, mb, mp, ratio);
     }
     double logSum = 0;
     for (double r : ratios) logSum += std::log(r);

@@ -59,9 +59,9 @@
 extern char** environ;
 
 namespace fs = std::filesystem;
-using nvpg::bench::RawNvvm;
 using nvpg::bench::loadRawNvvm;
 using nvpg::bench::rawCompile;
+using nvpg::bench::RawNvvm;
 
 namespace {
 
@@ -161,8 +161,8 @@ const Input& input(int kernels, bool libdevice) {
 }
 
 std::vector<std::string> nvpgArgs(const Input& in) {
-    std::vector<std::string> args = {"compile", in.path.string(), "--arch", kArch, "-o",
-                                     (g->dir / (in.path.stem().string() + ".out.ptx")).string()};
+    std::vector<std::string> args = {
+        "compile", in.path.string(), "--arch", kArch, "-o", (g->dir / (in.path.stem().string() + ".out.ptx")).string()};
     if (in.libdevice) args.push_back("--libdevice");
     return args;
 }
@@ -253,11 +253,11 @@ void BM_Paired(benchmark::State& state, int kernels, bool libdevice) {
                     state.SkipWithError(error.c_str());
                     return;
                 }
-            } else if (const int rc = which == 1 ? runProcess(gRawProc, rawArgs, g->env.envp())
-                                                 : runNvpg(args, g->env.envp());
+            } else if (const int rc =
+                           which == 1 ? runProcess(gRawProc, rawArgs, g->env.envp()) : runNvpg(args, g->env.envp());
                        rc != 0) {
-                state.SkipWithError((std::string(which == 1 ? "nvpg_bench_rawproc" : "nvpg") +
-                                     " exited with status " + std::to_string(rc))
+                state.SkipWithError((std::string(which == 1 ? "nvpg_bench_rawproc" : "nvpg") + " exited with status " +
+                                     std::to_string(rc))
                                         .c_str());
                 return;
             }
@@ -372,12 +372,13 @@ void printSummary(const RatioReporter& rep, const std::vector<int>& sizes) {
         for (bool ld : {false, true})
             for (const auto& [kind, label] : kinds)
                 if (auto f = rep.figure({kind, k, ld}))
-                    std::printf("%s\n", fmt::format("  {:<50} {:<22} {:>8.1f} ms{:<13} cpu {:>8.1f} ms   min {:>8.1f} ms",
-                                                   label, variant(k, ld), f->median,
-                                                   std::isnan(f->cv) ? std::string()
-                                                                     : fmt::format(" (cv {:.1f}%)", f->cv * 100),
-                                                   f->cpuMedian, f->min)
-                                           .c_str());
+                    std::printf(
+                        "%s\n",
+                        fmt::format("  {:<50} {:<22} {:>8.1f} ms{:<13} cpu {:>8.1f} ms   min {:>8.1f} ms", label,
+                                    variant(k, ld), f->median,
+                                    std::isnan(f->cv) ? std::string() : fmt::format(" (cv {:.1f}%)", f->cv * 100),
+                                    f->cpuMedian, f->min)
+                            .c_str());
 
     // The goal is stated in real time; the CPU-time ratio is printed beside it because it moves
     // much less when other work shares the machine.
@@ -393,31 +394,34 @@ void printSummary(const RatioReporter& rep, const std::vector<int>& sizes) {
                 if (!f) continue;
                 const double ratio = f->median / raw->median;
                 std::printf("%s\n", fmt::format("{} / raw libNVVM calls, {}: {:.3f}x ({:+.1f} ms; target <= {:.2f}x){}",
-                                               label, variant(k, ld), ratio, f->median - raw->median,
-                                               kTarget, ratio <= kTarget ? "" : "  ** over target **")
-                                       .c_str());
+                                                label, variant(k, ld), ratio, f->median - raw->median, kTarget,
+                                                ratio <= kTarget ? "" : "  ** over target **")
+                                        .c_str());
                 if (raw->min > 0 && f->min > 0)
-                    minLines += fmt::format("{} / raw libNVVM calls, {}: {:.3f}x ({:+.1f} ms)\n", label,
-                                            variant(k, ld), f->min / raw->min, f->min - raw->min);
+                    minLines += fmt::format("{} / raw libNVVM calls, {}: {:.3f}x ({:+.1f} ms)\n", label, variant(k, ld),
+                                            f->min / raw->min, f->min - raw->min);
                 if (raw->cpuMedian > 0 && f->cpuMedian > 0)
-                    cpuLines += fmt::format("{} / raw libNVVM calls, {}: {:.3f}x ({:+.1f} ms)\n", label,
-                                            variant(k, ld), f->cpuMedian / raw->cpuMedian,
-                                            f->cpuMedian - raw->cpuMedian);
+                    cpuLines += fmt::format("{} / raw libNVVM calls, {}: {:.3f}x ({:+.1f} ms)\n", label, variant(k, ld),
+                                            f->cpuMedian / raw->cpuMedian, f->cpuMedian - raw->cpuMedian);
             }
         }
     std::string pairedLines;
     for (int k : sizes)
         for (bool ld : {false, true})
             if (auto f = rep.figure({"paired", k, ld}); f && f->pairedRatio > 0) {
-                pairedLines += fmt::format("nvpg compile process / raw libNVVM calls, {}, back to back: {:.3f}x (target <= {:.2f}x){}\n",
-                                           variant(k, ld), f->pairedRatio, kTarget,
-                                           f->pairedRatio <= kTarget ? "" : "  ** over target **");
-                pairedLines += fmt::format("  of which: smallest libNVVM process / raw calls {:.3f}x, nvpg process / smallest libNVVM process {:.3f}x\n",
-                                           f->pairedNewproc, f->pairedNvpgVsNewproc);
+                pairedLines += fmt::format(
+                    "nvpg compile process / raw libNVVM calls, {}, back to back: {:.3f}x (target <= {:.2f}x){}\n",
+                    variant(k, ld), f->pairedRatio, kTarget, f->pairedRatio <= kTarget ? "" : "  ** over target **");
+                pairedLines += fmt::format(
+                    "  of which: smallest libNVVM process / raw calls {:.3f}x, nvpg process / smallest libNVVM process "
+                    "{:.3f}x\n",
+                    f->pairedNewproc, f->pairedNvpgVsNewproc);
             }
     if (!pairedLines.empty())
-        std::printf("\n== back-to-back ratios, medians of per-repetition ratios (steadier when the machine's speed drifts) ==\n%s",
-                    pairedLines.c_str());
+        std::printf(
+            "\n== back-to-back ratios, medians of per-repetition ratios (steadier when the machine's speed drifts) "
+            "==\n%s",
+            pairedLines.c_str());
     if (!cpuLines.empty()) std::printf("\n== ratios of medians, CPU time user+sys ==\n%s", cpuLines.c_str());
     if (!minLines.empty())
         std::printf("\n== ratios of the fastest repetitions, real time (steadier on a busy machine) ==\n%s",
@@ -458,9 +462,8 @@ bool prepare(Setup& s, const std::vector<int>& sizes) {
         return false;
     }
     s.libdevice = **ld;
-    std::fprintf(stderr, "nvpg_bench: libNVVM %s (%s %s), libdevice %s\n",
-                 s.toolkit->nvvmReport().version.c_str(), nvvmPath.c_str(),
-                 s.toolkit->nvvmReport().via.c_str(), s.toolkit->libdeviceReport().path.c_str());
+    std::fprintf(stderr, "nvpg_bench: libNVVM %s (%s %s), libdevice %s\n", s.toolkit->nvvmReport().version.c_str(),
+                 nvvmPath.c_str(), s.toolkit->nvvmReport().via.c_str(), s.toolkit->libdeviceReport().path.c_str());
     std::fprintf(stderr, "nvpg_bench: nvpg %s, modules in %s\n", gNvpg.c_str(), s.dir.c_str());
 
     for (int k : sizes)
@@ -494,8 +497,10 @@ bool prepare(Setup& s, const std::vector<int>& sizes) {
             std::stringstream nvpgPtx;
             nvpgPtx << f.rdbuf();
             if (nvpgPtx.str() != *ptx)
-                std::fprintf(stderr, "nvpg_bench: warning: nvpg's PTX for %s differs from the raw calls' "
-                             "(%zu vs %zu bytes)\n", in.path.c_str(), nvpgPtx.str().size(), ptx->size());
+                std::fprintf(stderr,
+                             "nvpg_bench: warning: nvpg's PTX for %s differs from the raw calls' "
+                             "(%zu vs %zu bytes)\n",
+                             in.path.c_str(), nvpgPtx.str().size(), ptx->size());
             std::fprintf(stderr, "nvpg_bench: %s: %zu bytes of IR, %zu bytes of PTX, %d kernels\n",
                          in.path.filename().c_str(), in.bytes.size(), ptx->size(), k);
             s.inputs.push_back(std::move(in));
@@ -516,12 +521,18 @@ int main(int argc, char** argv) {
     std::vector<char*> rest = {argv[0]};
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a.rfind("--nvpg_kernels=", 0) == 0) sizes = parseSizes(a.substr(15));
-        else if (a.rfind("--nvpg_repetitions=", 0) == 0) repetitions = std::max(1, std::atoi(a.c_str() + 19));
-        else if (a.rfind("--nvpg_default_search=", 0) == 0) defaultSearch = a.substr(22) != "0";
-        else if (a.rfind("--nvpg_executable=", 0) == 0) gNvpg = a.substr(18);
-        else if (a.rfind("--nvpg_rawproc=", 0) == 0) gRawProc = a.substr(15);
-        else rest.push_back(argv[i]);
+        if (a.rfind("--nvpg_kernels=", 0) == 0)
+            sizes = parseSizes(a.substr(15));
+        else if (a.rfind("--nvpg_repetitions=", 0) == 0)
+            repetitions = std::max(1, std::atoi(a.c_str() + 19));
+        else if (a.rfind("--nvpg_default_search=", 0) == 0)
+            defaultSearch = a.substr(22) != "0";
+        else if (a.rfind("--nvpg_executable=", 0) == 0)
+            gNvpg = a.substr(18);
+        else if (a.rfind("--nvpg_rawproc=", 0) == 0)
+            gRawProc = a.substr(15);
+        else
+            rest.push_back(argv[i]);
         if (a.rfind("--benchmark_enable_random_interleaving", 0) == 0) interleavingGiven = true;
     }
     std::string interleave = "--benchmark_enable_random_interleaving=true";
@@ -558,19 +569,18 @@ int main(int argc, char** argv) {
             ->ReportAggregatesOnly(true)
             // The fastest repetition: noise on a shared machine only ever adds time, so the
             // minimums give a steadier ratio than the medians when the repetitions spread widely.
-            ->ComputeStatistics("min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); });
+            ->ComputeStatistics("min",
+                                [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); });
     };
     for (int k : sizes)
         for (bool ld : {false, true}) {
             const std::string tail = "/" + std::to_string(k) + (ld ? "/libdevice" : "");
-            reg("BM_RawLibnvvm" + tail, {"raw", k, ld},
-                [k, ld](benchmark::State& st) { BM_RawLibnvvm(st, k, ld); });
+            reg("BM_RawLibnvvm" + tail, {"raw", k, ld}, [k, ld](benchmark::State& st) { BM_RawLibnvvm(st, k, ld); });
             reg("BM_PipelineInProcess" + tail, {"pipeline", k, ld},
                 [k, ld](benchmark::State& st) { BM_PipelineInProcess(st, k, ld); });
             reg("BM_NvpgProcess" + tail, {"process", k, ld},
                 [k, ld](benchmark::State& st) { BM_NvpgProcess(st, k, ld, false); });
-            reg("BM_Paired" + tail, {"paired", k, ld},
-                [k, ld](benchmark::State& st) { BM_Paired(st, k, ld); });
+            reg("BM_Paired" + tail, {"paired", k, ld}, [k, ld](benchmark::State& st) { BM_Paired(st, k, ld); });
             if (defaultSearch)
                 reg("BM_NvpgProcess" + tail + "/default-search", {"process-default-search", k, ld},
                     [k, ld](benchmark::State& st) { BM_NvpgProcess(st, k, ld, true); });

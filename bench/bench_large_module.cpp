@@ -205,8 +205,10 @@ bool spinUntil(const std::function<bool()>& done, int ms) {
 // Types `text` into `e` one key per `intervalMs`, the event loop running in between.
 void typeSlowly(QWidget* e, const QString& text, int intervalMs) {
     for (QChar c : text) {
-        if (c == QLatin1Char('\n')) QTest::keyClick(e, Qt::Key_Return);
-        else QTest::keyClicks(e, QString(c));
+        if (c == QLatin1Char('\n'))
+            QTest::keyClick(e, Qt::Key_Return);
+        else
+            QTest::keyClicks(e, QString(c));
         QEventLoop loop;
         QTimer::singleShot(intervalMs, &loop, &QEventLoop::quit);
         loop.exec();
@@ -238,14 +240,19 @@ int main(int argc, char** argv) {
     bool libdevice = false;
     for (int i = 1; i < argc; ++i) {
         auto value = [&] { return i + 1 < argc ? std::atoi(argv[++i]) : 0; };
-        if (!std::strcmp(argv[i], "--lines")) lines = value();
-        else if (!std::strcmp(argv[i], "--keys")) keys = value();
-        else if (!std::strcmp(argv[i], "--interval")) intervalMs = value();
-        else if (!std::strcmp(argv[i], "--settle")) settleS = value();
-        else if (!std::strcmp(argv[i], "--libdevice")) libdevice = true;
+        if (!std::strcmp(argv[i], "--lines"))
+            lines = value();
+        else if (!std::strcmp(argv[i], "--keys"))
+            keys = value();
+        else if (!std::strcmp(argv[i], "--interval"))
+            intervalMs = value();
+        else if (!std::strcmp(argv[i], "--settle"))
+            settleS = value();
+        else if (!std::strcmp(argv[i], "--libdevice"))
+            libdevice = true;
         else {
-            std::fprintf(stderr,
-                         "usage: %s [--lines N] [--keys N] [--interval MS] [--settle S] [--libdevice]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--lines N] [--keys N] [--interval MS] [--settle S] [--libdevice]\n",
+                         argv[0]);
             return 2;
         }
     }
@@ -309,8 +316,9 @@ int main(int argc, char** argv) {
         return 1;
     }
     const double openMs = msSince(t0, tPainted);
-    std::printf("open: openPaths returned after %.1f ms, the editor painted the module after %.1f ms (goal <= 1000 ms)\n",
-                msSince(t0, tReturned), openMs);
+    std::printf(
+        "open: openPaths returned after %.1f ms, the editor painted the module after %.1f ms (goal <= 1000 ms)\n",
+        msSince(t0, tReturned), openMs);
     for (const auto& d : app.slow)
         std::printf("  during open: %7.1f ms at +%.0f ms  %s\n", msSince(d.start, d.end), msSince(t0, d.start),
                     d.what.c_str());
@@ -368,9 +376,7 @@ int main(int argc, char** argv) {
     const auto tEndDone = Clock::now();
     // The debounced compile of the final text, its reply shown, its SASS and map.
     const bool settled = spinUntil(
-        [&] {
-            return msSince(tEndDone, Clock::now()) > 1500 && !w.controller()->busy() && !w.controller()->mapping();
-        },
+        [&] { return msSince(tEndDone, Clock::now()) > 1500 && !w.controller()->busy() && !w.controller()->mapping(); },
         settleS * 1000);
     spinUntil([] { return false; }, 500);
     const auto tSettled = Clock::now();
@@ -385,18 +391,22 @@ int main(int argc, char** argv) {
         if (sample.posted <= tEndDone) typingOnly.push_back(sample.ms);
     }
     const Stats sa = stats(all), st = stats(typingOnly);
-    std::printf("typing: %d keys in the middle (%.1f s), %d at the end (%.1f s), every %d ms; then %.1f s until the "
-                "compiles were shown%s\n",
-                keys, msSince(tTyping, tMiddleDone) / 1000, keys, msSince(tMiddleDone, tEndDone) / 1000, intervalMs,
-                msSince(tEndDone, tSettled) / 1000, settled ? "" : " (gave up waiting)");
-    std::printf("event-loop stalls while typing (%zu probes): longest %.1f ms (goal <= 16 ms), p99 %.2f ms, median %.2f ms\n",
-                st.n, st.worst, st.p99, st.p50);
-    std::printf("event-loop stalls, typing and the replies after it (%zu probes): longest %.1f ms (goal <= 16 ms), "
-                "p99 %.2f ms, median %.2f ms\n",
-                sa.n, sa.worst, sa.p99, sa.p50);
+    std::printf(
+        "typing: %d keys in the middle (%.1f s), %d at the end (%.1f s), every %d ms; then %.1f s until the "
+        "compiles were shown%s\n",
+        keys, msSince(tTyping, tMiddleDone) / 1000, keys, msSince(tMiddleDone, tEndDone) / 1000, intervalMs,
+        msSince(tEndDone, tSettled) / 1000, settled ? "" : " (gave up waiting)");
+    std::printf(
+        "event-loop stalls while typing (%zu probes): longest %.1f ms (goal <= 16 ms), p99 %.2f ms, median %.2f ms\n",
+        st.n, st.worst, st.p99, st.p50);
+    std::printf(
+        "event-loop stalls, typing and the replies after it (%zu probes): longest %.1f ms (goal <= 16 ms), "
+        "p99 %.2f ms, median %.2f ms\n",
+        sa.n, sa.worst, sa.p99, sa.p50);
     std::printf("goal: open %.0f ms / 1000 ms = %.2fx; longest stall %.1f ms / 16 ms = %.2fx\n", openMs, openMs / 1000,
                 sa.worst, sa.worst / 16);
-    nvpg::bench::printGoal(fmt::format("app: open a {}-line module, until painted", irLines), openMs, " ms", true, 1000);
+    nvpg::bench::printGoal(fmt::format("app: open a {}-line module, until painted", irLines), openMs, " ms", true,
+                           1000);
     nvpg::bench::printGoal("app: longest event-loop stall while typing in it", st.worst, " ms", true, 16);
     // The deliveries behind the stalls, longest first, grouped by what ran.
     std::map<std::string, std::pair<int, double>> byWhat;
@@ -409,7 +419,8 @@ int main(int argc, char** argv) {
     std::sort(sorted.begin(), sorted.end(), [](auto& a, auto& b) { return a.second.second > b.second.second; });
     std::printf("deliveries of 4 ms or more on the UI thread (count, longest):\n");
     for (size_t i = 0; i < sorted.size() && i < 25; ++i)
-        std::printf("  %4d x  %7.1f ms  %s\n", sorted[i].second.first, sorted[i].second.second, sorted[i].first.c_str());
+        std::printf("  %4d x  %7.1f ms  %s\n", sorted[i].second.first, sorted[i].second.second,
+                    sorted[i].first.c_str());
     if (sorted.empty()) std::printf("  none\n");
     std::printf("lines: %ld at the start, %d after typing in the middle\n", irLines, linesAfterMiddle);
     std::printf("final text: %d lines, %s compiles shown: generation %llu\n", e->lines(), settled ? "all" : "not all",

@@ -27,8 +27,8 @@
 
 #include <fmt/format.h>
 
-#include "Stats.h"
 #include "Inputs.h"
+#include "Stats.h"
 #include "pipeline/Pipeline.h"
 #include "support/Files.h"
 #include "support/Text.h"
@@ -44,8 +44,9 @@ using bench::minimum;
 
 namespace {
 
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
+double since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 }  // namespace
 
@@ -55,12 +56,15 @@ int main(int argc, char** argv) {
     std::vector<fs::path> paths;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--repetitions" && i + 1 < argc) repetitions = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--arch" && i + 1 < argc) arch = argv[++i];
+        if (a == "--repetitions" && i + 1 < argc)
+            repetitions = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--arch" && i + 1 < argc)
+            arch = argv[++i];
         else if (a == "-h" || a == "--help") {
             std::printf("usage: %s [--repetitions N] [--arch compute_NN] [INPUT.nvpg|INPUT.ll ...]\n", argv[0]);
             return 0;
-        } else paths.emplace_back(a);
+        } else
+            paths.emplace_back(a);
     }
     if (paths.empty()) {
         const fs::path src = bench::sourceDir();
@@ -160,14 +164,15 @@ int main(int argc, char** argv) {
             const double plainRatio = pm / p, mapRatio = o / d;
             met = met && plainRatio <= 1.02 && mapRatio <= 1.3;
             std::printf("%-22s %-4s %9.2f %9.2f %11.2f %9.2f %9.2f %9.3f %8.3f %9.3f %7.3f   %s\n", in->name.c_str(),
-                        set.name, p * 1e3, d * 1e3, pm * 1e3, m * 1e3, o * 1e3, plainRatio, mapRatio, m / d, median(plainAgain) / p,
-                        mapState.c_str());
+                        set.name, p * 1e3, d * 1e3, pm * 1e3, m * 1e3, o * 1e3, plainRatio, mapRatio, m / d,
+                        median(plainAgain) / p, mapState.c_str());
         }
     }
-    std::printf("\nmedians of %d repetitions; goals: plain r. (time to the plain result with the map / without) "
-                "<= 1.02, map r. (the map's own time, plain result to map / the plain compile, done ms) <= 1.3: %s\n"
-                "(to-map r.: request to map / the plain compile; a/a r.: the plain job again / the plain job, "
-                "the noise floor of the ratios)\n",
-                repetitions, met ? "met" : "NOT met");
+    std::printf(
+        "\nmedians of %d repetitions; goals: plain r. (time to the plain result with the map / without) "
+        "<= 1.02, map r. (the map's own time, plain result to map / the plain compile, done ms) <= 1.3: %s\n"
+        "(to-map r.: request to map / the plain compile; a/a r.: the plain job again / the plain job, "
+        "the noise floor of the ratios)\n",
+        repetitions, met ? "met" : "NOT met");
     return 0;
 }

@@ -33,9 +33,9 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
 #include "Goals.h"
 #include "Stats.h"
-#include <nlohmann/json.hpp>
 
 #include "toolkit/Toolkit.h"
 
@@ -164,18 +164,25 @@ int main(int argc, char** argv) {
             }
             return argv[++i];
         };
-        if (a == "--runs") runs = std::max(1, std::atoi(value().c_str()));
-        else if (a == "--nvpg") nvpg = value();
-        else if (a == "--rawproc") rawproc = value();
-        else if (a == "--cuda-path") cudaPath = value();
+        if (a == "--runs")
+            runs = std::max(1, std::atoi(value().c_str()));
+        else if (a == "--nvpg")
+            nvpg = value();
+        else if (a == "--rawproc")
+            rawproc = value();
+        else if (a == "--cuda-path")
+            cudaPath = value();
         else if (a == "-h" || a == "--help") {
-            std::puts("usage: nvpg_bench_process [--runs N] [--nvpg PATH] [--rawproc PATH] [--cuda-path DIR] "
-                      "[FIXTURE.json...]");
+            std::puts(
+                "usage: nvpg_bench_process [--runs N] [--nvpg PATH] [--rawproc PATH] [--cuda-path DIR] "
+                "[FIXTURE.json...]");
             return 0;
-        } else fixtureFiles.emplace_back(a);
+        } else
+            fixtureFiles.emplace_back(a);
     }
     if (fixtureFiles.empty()) {
-        for (const auto& dir : {fs::current_path() / "tests/data/numba", fs::path(NVPG_SOURCE_DIR) / "tests/data/numba"}) {
+        for (const auto& dir :
+             {fs::current_path() / "tests/data/numba", fs::path(NVPG_SOURCE_DIR) / "tests/data/numba"}) {
             std::error_code ec;
             for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
                 if (it->path().extension() == ".json" && it->path().stem() != "environment")
@@ -185,7 +192,8 @@ int main(int argc, char** argv) {
         std::sort(fixtureFiles.begin(), fixtureFiles.end());
     }
     if (fixtureFiles.empty()) {
-        std::fprintf(stderr, "nvpg_bench_process: no fixtures (give FIXTURE.json files, or run from the project root)\n");
+        std::fprintf(stderr,
+                     "nvpg_bench_process: no fixtures (give FIXTURE.json files, or run from the project root)\n");
         return 2;
     }
     std::vector<Fixture> fixtures;
@@ -277,21 +285,21 @@ int main(int argc, char** argv) {
     std::vector<double> infoTimes;
     for (int r = 0; r < runs; ++r) {
         for (size_t f = 0; f < fixtures.size(); ++f)
-            for (int row = 0; row < kRows; ++row) times[{f, row}].push_back(
-                    runChild(command(fixtures[f], row), row == ExecEngine ? execEnv : env).ms);
+            for (int row = 0; row < kRows; ++row)
+                times[{f, row}].push_back(runChild(command(fixtures[f], row), row == ExecEngine ? execEnv : env).ms);
         infoTimes.push_back(runChild(info, env).ms);
     }
 
     fmt::print("nvpg_bench_process: whole processes, min and median of {} interleaved runs, ms\n", runs);
     fmt::print("nvpg {}\nraw  {} (libNVVM {}, libdevice {})\n", nvpg, rawproc, libnvvm, libdevice);
-    fmt::print("flags given to every nvpg compile: {}\n",
-               gCommonCompileFlags.empty() ? std::string("(none: this nvpg has no --no-cache)")
-                                           : fmt::format("{}", fmt::join(gCommonCompileFlags, " ")));
+    fmt::print("flags given to every nvpg compile: {}\n", gCommonCompileFlags.empty()
+                                                              ? std::string("(none: this nvpg has no --no-cache)")
+                                                              : fmt::format("{}", fmt::join(gCommonCompileFlags, " ")));
     fmt::print("GPU cache file ({}): {}\n\n", gpuCache.string(),
                compileWrote ? "written by the first compile; the runs below found it (warm)"
                             : "not written (no GPU here: no NVIDIA driver, so no driver call at all)");
-    fmt::print("{:<22} {:<44} {:>8} {:>8} {:>9} {:>9}  {}\n", "fixture", "row", "min", "median", "min/raw",
-               "med/raw", "goal");
+    fmt::print("{:<22} {:<44} {:>8} {:>8} {:>9} {:>9}  {}\n", "fixture", "row", "min", "median", "min/raw", "med/raw",
+               "goal");
     std::vector<double> logMin[kRows], logMed[kRows];
     for (size_t f = 0; f < fixtures.size(); ++f) {
         const double rawMin = nvpg::bench::minimum(times[{f, Raw}]), rawMed = nvpg::bench::median(times[{f, Raw}]);
@@ -320,10 +328,10 @@ int main(int argc, char** argv) {
         fmt::print("\n");
     }
     // The issue measured the fastest of 15 whole processes: the goals are judged the same way.
-    nvpg::bench::printGoal("nvpg compile --arch / raw libNVVM, whole process (geomean of mins)", geomean(logMin[Arch]), "x",
-                     true, 1.05);
+    nvpg::bench::printGoal("nvpg compile --arch / raw libNVVM, whole process (geomean of mins)", geomean(logMin[Arch]),
+                           "x", true, 1.05);
     nvpg::bench::printGoal("nvpg compile without --arch / raw libNVVM, whole process (geomean of mins)",
-                     geomean(logMin[NoArch]), "x", true, 1.10);
+                           geomean(logMin[NoArch]), "x", true, 1.10);
     const double infoMin = nvpg::bench::minimum(infoTimes), infoMed = nvpg::bench::median(infoTimes);
     fmt::print("\n{:<67} {:>8.1f} {:>8.1f}   goal <= 60 ms: {}\n", "nvpg info (warm)", infoMin, infoMed,
                infoMin <= 60 ? "met" : "NOT met");

@@ -26,9 +26,9 @@
 
 #include <fmt/format.h>
 
-#include "Stats.h"
 #include "Goals.h"
 #include "Inputs.h"
+#include "Stats.h"
 
 #include "engine/Compiler.h"
 #include "pipeline/Pipeline.h"
@@ -47,9 +47,9 @@ using bench::minimum;
 
 namespace {
 
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-
+double since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 struct Sample {
     double ptxFirst = 0, last = 0, chain = 0, sum = 0;
@@ -76,7 +76,9 @@ Sample measure(const pipeline::CompileResult& r, double ptxFirst, double last) {
     return s;
 }
 
-std::string ms(double s) { return fmt::format("{:7.1f}", s * 1000); }
+std::string ms(double s) {
+    return fmt::format("{:7.1f}", s * 1000);
+}
 
 void print(const std::string& title, const std::vector<Sample>& samples, const std::string& input) {
     auto column = [&](auto get) {
@@ -115,14 +117,19 @@ int main(int argc, char** argv) {
     std::vector<fs::path> paths;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--repetitions" && i + 1 < argc) repetitions = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--arch" && i + 1 < argc) arch = argv[++i];
-        else if (a == "--nvpg" && i + 1 < argc) nvpg = argv[++i];
+        if (a == "--repetitions" && i + 1 < argc)
+            repetitions = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--arch" && i + 1 < argc)
+            arch = argv[++i];
+        else if (a == "--nvpg" && i + 1 < argc)
+            nvpg = argv[++i];
         else if (a == "-h" || a == "--help") {
-            std::printf("usage: %s [--repetitions N] [--arch compute_NN] [--nvpg PATH|none] [INPUT.nvpg|INPUT.ll ...]\n",
-                        argv[0]);
+            std::printf(
+                "usage: %s [--repetitions N] [--arch compute_NN] [--nvpg PATH|none] [INPUT.nvpg|INPUT.ll ...]\n",
+                argv[0]);
             return 0;
-        } else paths.emplace_back(a);
+        } else
+            paths.emplace_back(a);
     }
     if (paths.empty()) {
         const fs::path src = bench::sourceDir();
@@ -154,8 +161,9 @@ int main(int argc, char** argv) {
         std::vector<Path> ways;
         if (nvpg != "none")
             ways.push_back({"engine", std::make_unique<engine::Compiler>(toolkit, std::nullopt,
-                                                                           std::vector<std::string>{nvpg, "engine"})});
-        ways.push_back({"in-process", std::make_unique<engine::Compiler>(toolkit, std::nullopt, std::vector<std::string>{})});
+                                                                         std::vector<std::string>{nvpg, "engine"})});
+        ways.push_back(
+            {"in-process", std::make_unique<engine::Compiler>(toolkit, std::nullopt, std::vector<std::string>{})});
         for (auto& way : ways) {
             std::vector<Sample> samples;
             // One warm-up (the engine starts, libdevice is read), then the repetitions.

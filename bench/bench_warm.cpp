@@ -9,8 +9,9 @@
 //   cuda.core  (when python3 can import cuda.core) bench/cuda_core_warm.py: Program(code, "nvvm",
 //            ProgramOptions(...)).compile("ptx"|"ltoir") in a warm Python process.
 // Each side compiles each input in bursts of B (5) back to back, the sides and inputs in rotating
-// order, until it has N (15) timed compiles of each. Every compile edits the module (a comment line with the repetition's number at its end), on
-// every side alike: as after a keystroke, nothing may reuse the last compile's Program.
+// order, until it has N (15) timed compiles of each. Every compile edits the module (a comment line with the
+// repetition's number at its end), on every side alike: as after a keystroke, nothing may reuse the last compile's
+// Program.
 //   nvpg_bench_warm [--repetitions N] [--burst B] [--python PYTHON] [--nvpg PATH] [INPUT.ll ...]
 // It prints min and median per side and the goals' ratios: engine / raw (≤ 1.05) and cuda.core /
 // engine (≥ 1.3).
@@ -31,10 +32,10 @@
 
 #include <fmt/format.h>
 
-#include "Stats.h"
 #include "Goals.h"
 #include "Inputs.h"
 #include "RawNvvm.h"
+#include "Stats.h"
 #include "engine/Compiler.h"
 #include "support/Files.h"
 #include "toolkit/Toolkit.h"
@@ -48,10 +49,13 @@ using bench::minimum;
 
 namespace {
 
-double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+double msSince(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
 
-
-std::string edited(const std::string& text, int n) { return text + "\n; edit " + std::to_string(n) + "\n"; }
+std::string edited(const std::string& text, int n) {
+    return text + "\n; edit " + std::to_string(n) + "\n";
+}
 
 // The cuda.core side: one python process for all of it, its per-repetition ms on stdout as
 // "NAME ms ms ms...". Nothing when python or cuda.core is missing (said on stderr).
@@ -74,7 +78,8 @@ std::map<std::string, std::vector<double>> runCudaCore(const std::string& python
         if (word == "#") {  // the script's own notes: which libNVVM it loaded, or why it could not run
             std::string rest;
             std::getline(line, rest);
-            note += (note.empty() ? "" : "; ") + rest.substr(rest.find_first_not_of(' ') == std::string::npos ? 0 : rest.find_first_not_of(' '));
+            note += (note.empty() ? "" : "; ") +
+                    rest.substr(rest.find_first_not_of(' ') == std::string::npos ? 0 : rest.find_first_not_of(' '));
             continue;
         }
         double ms = 0;
@@ -95,14 +100,20 @@ int main(int argc, char** argv) {
     std::vector<fs::path> paths;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--repetitions" && i + 1 < argc) repetitions = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--burst" && i + 1 < argc) burst = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--python" && i + 1 < argc) python = argv[++i];
-        else if (a == "--nvpg" && i + 1 < argc) nvpgPath = argv[++i];
+        if (a == "--repetitions" && i + 1 < argc)
+            repetitions = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--burst" && i + 1 < argc)
+            burst = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--python" && i + 1 < argc)
+            python = argv[++i];
+        else if (a == "--nvpg" && i + 1 < argc)
+            nvpgPath = argv[++i];
         else if (a == "-h" || a == "--help") {
-            std::printf("usage: %s [--repetitions N] [--burst B] [--python PYTHON] [--nvpg PATH] [INPUT.ll ...]\n", argv[0]);
+            std::printf("usage: %s [--repetitions N] [--burst B] [--python PYTHON] [--nvpg PATH] [INPUT.ll ...]\n",
+                        argv[0]);
             return 0;
-        } else paths.emplace_back(a);
+        } else
+            paths.emplace_back(a);
     }
     if (paths.empty()) paths = bench::numbaFixtures();
 
@@ -155,48 +166,47 @@ int main(int argc, char** argv) {
             };
             auto job = jobOf(0);
             std::vector<std::string> flags = job.options.flags();
-            if (job.outputs == pipeline::kLtoIr &&
-                std::find(flags.begin(), flags.end(), "-gen-lto") == flags.end())
+            if (job.outputs == pipeline::kLtoIr && std::find(flags.begin(), flags.end(), "-gen-lto") == flags.end())
                 flags.push_back("-gen-lto");
             auto runRaw = [&] {
-              for (int b = 0; b < burst; ++b) {
-                job = jobOf(b);
-                std::vector<std::string> mods;
-                for (const auto& m : job.modules) mods.push_back(m.bytes);
-                std::string error;
-                const auto t0 = Clock::now();
-                auto out = bench::rawCompileAsNumba(*raw, mods, job.libdevice ? &*libdeviceBytes : nullptr, flags,
-                                                    /*verify=*/true, error);
-                const double ms = msSince(t0);
-                if (!out) {
-                    std::fprintf(stderr, "%s: raw calls failed: %s\n", in.name.c_str(), error.c_str());
-                    std::exit(1);
+                for (int b = 0; b < burst; ++b) {
+                    job = jobOf(b);
+                    std::vector<std::string> mods;
+                    for (const auto& m : job.modules) mods.push_back(m.bytes);
+                    std::string error;
+                    const auto t0 = Clock::now();
+                    auto out = bench::rawCompileAsNumba(*raw, mods, job.libdevice ? &*libdeviceBytes : nullptr, flags,
+                                                        /*verify=*/true, error);
+                    const double ms = msSince(t0);
+                    if (!out) {
+                        std::fprintf(stderr, "%s: raw calls failed: %s\n", in.name.c_str(), error.c_str());
+                        std::exit(1);
+                    }
+                    if (rep >= 0) rawMs[in.name].push_back(ms);
                 }
-                if (rep >= 0) rawMs[in.name].push_back(ms);
-              }
             };
             auto runEngine = [&] {
-              for (int b = 0; b < burst; ++b) {
-                job = jobOf(b);
-                const auto t0 = Clock::now();
-                auto out = compiler.run(job);
-                const double ms = msSince(t0);
-                if (!out || !out->ok) {
-                    std::fprintf(stderr, "%s: the engine's compile failed%s\n", in.name.c_str(),
-                                 out ? "" : (": " + out.error().message).c_str());
-                    std::exit(1);
+                for (int b = 0; b < burst; ++b) {
+                    job = jobOf(b);
+                    const auto t0 = Clock::now();
+                    auto out = compiler.run(job);
+                    const double ms = msSince(t0);
+                    if (!out || !out->ok) {
+                        std::fprintf(stderr, "%s: the engine's compile failed%s\n", in.name.c_str(),
+                                     out ? "" : (": " + out.error().message).c_str());
+                        std::exit(1);
+                    }
+                    if (rep >= 0) engineMs[in.name].push_back(ms);
                 }
-                if (rep >= 0) engineMs[in.name].push_back(ms);
-              }
             };
             auto runLocal = [&] {
-              for (int b = 0; b < burst; ++b) {
-                job = jobOf(b);
-                const auto t0 = Clock::now();
-                auto out = local.run(job);
-                const double ms = msSince(t0);
-                if (out && out->ok && rep >= 0) localMs[in.name].push_back(ms);
-              }
+                for (int b = 0; b < burst; ++b) {
+                    job = jobOf(b);
+                    const auto t0 = Clock::now();
+                    auto out = local.run(job);
+                    const double ms = msSince(t0);
+                    if (out && out->ok && rep >= 0) localMs[in.name].push_back(ms);
+                }
             };
             // The order rotates, so that a side never always runs first (cold caches) or last.
             std::function<void()> sides[] = {runRaw, runEngine, runLocal};

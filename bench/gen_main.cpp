@@ -16,10 +16,14 @@ int main(int argc, char** argv) {
     bool libdevice = false;
     const char* out = nullptr;
     for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--kernels") && i + 1 < argc) kernels = std::atoi(argv[++i]);
-        else if (!std::strcmp(argv[i], "--lines") && i + 1 < argc) lines = std::atoi(argv[++i]);
-        else if (!std::strcmp(argv[i], "--libdevice")) libdevice = true;
-        else if (argv[i][0] != '-' && !out) out = argv[i];
+        if (!std::strcmp(argv[i], "--kernels") && i + 1 < argc)
+            kernels = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--lines") && i + 1 < argc)
+            lines = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--libdevice"))
+            libdevice = true;
+        else if (argv[i][0] != '-' && !out)
+            out = argv[i];
         else {
             std::fprintf(stderr, "usage: %s [--kernels N | --lines N] [--libdevice] OUT.ll\n", argv[0]);
             return 2;

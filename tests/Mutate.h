@@ -45,22 +45,29 @@ inline std::string mutateText(const std::string& text, uint64_t seed, int edits 
         if (nl == std::string::npos) break;
         start = nl + 1;
     }
-    static const char* const kPieces[] = {"%", "@", "!", "{", "}", "(", ")", ",", "i32", "float", "ptr", "*",
-                                          "0", "-1", "\"", "addrspace(1)", "undef", "call", "define", "\n"};
+    static const char* const kPieces[] = {"%",     "@",     "!",      "{", "}", "(",  ")",  ",",
+                                          "i32",   "float", "ptr",    "*", "0", "-1", "\"", "addrspace(1)",
+                                          "undef", "call",  "define", "\n"};
     for (int e = 0; e < edits && !lines.empty(); ++e) {
         auto& line = lines[rng.below(lines.size())];
         switch (rng.below(5)) {
-            case 0: lines.erase(lines.begin() + long(rng.below(lines.size()))); break;
+            case 0:
+                lines.erase(lines.begin() + long(rng.below(lines.size())));
+                break;
             case 1: {
                 const auto i = rng.below(lines.size());
                 lines.insert(lines.begin() + long(i), lines[i]);
                 break;
             }
-            case 2: std::swap(lines[rng.below(lines.size())], lines[rng.below(lines.size())]); break;
+            case 2:
+                std::swap(lines[rng.below(lines.size())], lines[rng.below(lines.size())]);
+                break;
             case 3:
                 if (!line.empty()) line.erase(rng.below(line.size()), 1 + rng.below(4));
                 break;
-            default: line.insert(rng.below(line.size() + 1), kPieces[rng.below(std::size(kPieces))]); break;
+            default:
+                line.insert(rng.below(line.size() + 1), kPieces[rng.below(std::size(kPieces))]);
+                break;
         }
     }
     std::string out;

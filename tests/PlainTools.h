@@ -20,8 +20,8 @@ namespace nvpg::test {
 inline QString ptxasOfToolkit() {
     auto dir = realToolkit()->nvvmReport().path.parent_path();
     for (int up = 0; up < 3; ++up, dir = dir.parent_path()) {
-        const auto found = QStandardPaths::findExecutable(QStringLiteral("ptxas"),
-                                                          {QString::fromStdString((dir / "bin").string())});
+        const auto found =
+            QStandardPaths::findExecutable(QStringLiteral("ptxas"), {QString::fromStdString((dir / "bin").string())});
         if (!found.isEmpty()) return found;
     }
     qFatal("no bin/ptxas beside %s", realToolkit()->nvvmReport().path.c_str());
@@ -47,8 +47,9 @@ inline PlainPtxasFigures plainPtxas(const QString& ptxFile, const QString& arch,
     const auto at = f.log.indexOf("Function properties for " + entry + "\n");
     if (at < 0) return f;
     const auto block = f.log.mid(at);
-    if (const auto m = QRegularExpression(R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)")
-                           .match(block);
+    if (const auto m =
+            QRegularExpression(R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)")
+                .match(block);
         m.hasMatch()) {
         f.stackFrame = m.captured(1).toInt();
         f.spillStores = m.captured(2).toInt();

@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -55,8 +55,12 @@ inline std::filesystem::path binaryDir() {
     const char* env = std::getenv("NVPG_BINARY_DIR");
     return env && *env ? env : NVPG_BINARY_DIR;
 }
-inline std::filesystem::path dataDir() { return sourceDir() / "tests/data"; }
-inline std::filesystem::path examplesDir() { return sourceDir() / "resources/examples"; }
+inline std::filesystem::path dataDir() {
+    return sourceDir() / "tests/data";
+}
+inline std::filesystem::path examplesDir() {
+    return sourceDir() / "resources/examples";
+}
 
 // The bundled examples by name ("saxpy", "two-modules", ...), sorted: every .nvpg the app offers.
 inline std::vector<std::string> exampleNames() {
@@ -66,7 +70,9 @@ inline std::vector<std::string> exampleNames() {
     std::sort(names.begin(), names.end());
     return names;
 }
-inline std::filesystem::path examplePath(const std::string& name) { return examplesDir() / (name + ".nvpg"); }
+inline std::filesystem::path examplePath(const std::string& name) {
+    return examplesDir() / (name + ".nvpg");
+}
 // A bundled example's workspace, as the app opens it; one that does not load ends the suite.
 inline workspace::Workspace loadExample(const std::string& name) {
     auto ws = workspace::loadWorkspace(examplePath(name));
@@ -105,11 +111,13 @@ inline NvdisasmForTests nvdisasmForTests() {
         if (auto s = support::readFile(std::filesystem::path(venv) / "nvdisasm-status")) status = support::trim(*s);
     const auto problem = realToolkit()->nvdisasmReport().problem;
     if (status.rfind("ok", 0) == 0) {
-        out.why = "the nvdisasm_wheel set-up installed " + status + " but the toolkit search did not find it: " + problem;
+        out.why =
+            "the nvdisasm_wheel set-up installed " + status + " but the toolkit search did not find it: " + problem;
     } else {
         out.skip = true;
-        out.why = status.empty() ? "no nvdisasm, and the nvdisasm_wheel set-up did not run (run the suite with ctest): " + problem
-                                 : "no nvdisasm: the set-up says " + status;
+        out.why = status.empty()
+                      ? "no nvdisasm, and the nvdisasm_wheel set-up did not run (run the suite with ctest): " + problem
+                      : "no nvdisasm: the set-up says " + status;
     }
     return out;
 }
@@ -139,7 +147,9 @@ inline std::string nvpgPath() {
     return moved && *moved ? moved : NVPG_CLI;
 }
 // The app's compiles and runs go to nvpg's engine process: a test binary cannot serve as one.
-inline void useNvpgAsEngine() { qputenv("NVPG_ENGINE", QByteArray::fromStdString(nvpgPath()) + " engine"); }
+inline void useNvpgAsEngine() {
+    qputenv("NVPG_ENGINE", QByteArray::fromStdString(nvpgPath()) + " engine");
+}
 
 // The environment with a stand-in `name` first on PATH: a shell script running `command` (a
 // python3 or nvdisasm that hangs, say).
@@ -245,7 +255,8 @@ inline void isolateAppData(const char* suite) {
     QSettings().clear();
     // A build carried to another machine (the GPU test machine) is no longer in its build tree,
     // so the app would not find the source tree's examples; point it at them.
-    if (!support::runsFromBuildTree()) qputenv("NVPG_DATA_DIR", QByteArray::fromStdString((sourceDir() / "resources").string()));
+    if (!support::runsFromBuildTree())
+        qputenv("NVPG_DATA_DIR", QByteArray::fromStdString((sourceDir() / "resources").string()));
 }
 
 // A text module with `kernels` small looping kernels (k0, k1, ...), optionally calling libdevice's
@@ -258,18 +269,21 @@ inline nvvm::Module manyKernelsModule(int kernels, bool libdevice = false) {
     std::string annotations;
     for (int k = 0; k < kernels; ++k) {
         const auto n = std::to_string(k);
-        ir += "define void @k" + n + "(float* %p, i32 %n) {\nentry:\n  br label %loop\nloop:\n"
+        ir += "define void @k" + n +
+              "(float* %p, i32 %n) {\nentry:\n  br label %loop\nloop:\n"
               "  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]\n  %q = getelementptr float, float* %p, i32 %i\n"
               "  %v = load float, float* %q\n";
         ir += libdevice ? "  %e = call float @__nv_expf(float %v)\n" : "  %e = fadd float %v, 3.0\n";
         // Whole-number float constants are exact, as LLVM IR text requires.
-        ir += "  %w = fmul float %e, " + n + ".0\n  store float %w, float* %q\n  %i1 = add i32 %i, 1\n"
+        ir += "  %w = fmul float %e, " + n +
+              ".0\n  store float %w, float* %q\n  %i1 = add i32 %i, 1\n"
               "  %c = icmp slt i32 %i1, %n\n  br i1 %c, label %loop, label %done\ndone:\n  ret void\n}\n";
         annotations += (k ? ", !" : "!") + std::to_string(k + 1);
     }
     ir += "!nvvm.annotations = !{" + annotations + "}\n";
     for (int k = 0; k < kernels; ++k)
-        ir += "!" + std::to_string(k + 1) + " = !{void (float*, i32)* @k" + std::to_string(k) + ", !\"kernel\", i32 1}\n";
+        ir +=
+            "!" + std::to_string(k + 1) + " = !{void (float*, i32)* @k" + std::to_string(k) + ", !\"kernel\", i32 1}\n";
     ir += "!nvvmir.version = !{!0}\n!0 = !{i32 2, i32 0}\n";
     return {"big.ll", ir, false};
 }

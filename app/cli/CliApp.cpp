@@ -32,8 +32,7 @@ std::unique_ptr<CliApp> buildCliApp() {
                 double s = 0;
                 const auto end = text.data() + text.size();
                 const auto r = std::from_chars(text.data(), end, s);
-                if (r.ec == std::errc() && r.ptr == end && std::isfinite(s) && s > 0 &&
-                    s <= engine::kMaxTimeoutSeconds)
+                if (r.ec == std::errc() && r.ptr == end && std::isfinite(s) && s > 0 && s <= engine::kMaxTimeoutSeconds)
                     return std::string();
                 return fmt::format("'{}' is not a number of seconds above 0 and at most {} (a day)", text,
                                    engine::kMaxTimeoutSeconds);
@@ -51,12 +50,10 @@ std::unique_ptr<CliApp> buildCliApp() {
     addRunOptions(*t->run, t->runOptions);
 
     t->compare = app.add_subcommand(
-        "compare",
-        "compile the same modules under two option sets, arches or toolkits, and diff the results");
+        "compare", "compile the same modules under two option sets, arches or toolkits, and diff the results");
     addCompareOptions(*t->compare, t->compareOptions);
 
-    t->toolkits = app.add_subcommand(
-        "toolkits", "every CUDA toolkit found on this machine, with its release");
+    t->toolkits = app.add_subcommand("toolkits", "every CUDA toolkit found on this machine, with its release");
     t->toolkits->add_flag("--json", t->toolkitsJson, "print the same as JSON");
 
     t->explain =
@@ -66,8 +63,8 @@ std::unique_ptr<CliApp> buildCliApp() {
     t->explain->add_option("--context", t->explainContext, "read the words as IR, PTX or SASS (default: any)")
         ->check(CLI::IsMember({"ir", "ptx", "sass"}));
 
-    t->examples = app.add_subcommand(
-        "examples", "the bundled example workspaces, which compile, run and compare take by name");
+    t->examples =
+        app.add_subcommand("examples", "the bundled example workspaces, which compile, run and compare take by name");
     addExamplesOptions(*t->examples, t->examplesOptions);
     return t;
 }

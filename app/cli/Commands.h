@@ -26,8 +26,8 @@ enum Exit : int {
 
 struct CommonOptions {
     std::optional<std::string> cudaPath;
-    bool inProcess = false;        // compile and run here, not in an engine process
-    double engineTimeout = 300;    // seconds a compile may take before the engine is stopped
+    bool inProcess = false;      // compile and run here, not in an engine process
+    double engineTimeout = 300;  // seconds a compile may take before the engine is stopped
 };
 
 struct CompileOptions {
@@ -41,7 +41,7 @@ struct CompileOptions {
     std::string emit = "ptx";
     std::optional<std::string> ltoMode;
     bool verifyOnly = false;
-    bool force = false;  // replace read-only output files
+    bool force = false;    // replace read-only output files
     bool noCache = false;  // neither read nor write the result cache
     std::optional<std::string> report;
     std::optional<std::string> lineMap;  // --line-map FILE.json
@@ -89,8 +89,7 @@ void addRunOptions(CLI::App& cmd, RunOptions& r);
 // bundled example's name stands for that example's .nvpg.
 support::Result<JobInputs> jobFromArgs(const CompileOptions& o);
 // The toolkit the options name: opened, or with `open` false only located (Toolkit::locate).
-support::Result<std::shared_ptr<toolkit::Toolkit>> loadToolkit(const CommonOptions& common,
-                                                               bool open = true);
+support::Result<std::shared_ptr<toolkit::Toolkit>> loadToolkit(const CommonOptions& common, bool open = true);
 // Whether compiles go to a fork of this process (not in-process, no NVPG_ENGINE command).
 bool forkedEngine(const CommonOptions& common);
 // One job per Compiler: a forked engine ends once it answered. With `useCache`, results come from

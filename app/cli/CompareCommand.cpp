@@ -23,14 +23,13 @@ struct Side {
     std::optional<std::string> cudaPath;
     pipeline::Job job;
     std::shared_ptr<toolkit::Toolkit> toolkit;
-    support::Result<pipeline::CompileResult> result =
-        support::makeError(support::ErrorKind::Internal, "not compiled");
+    support::Result<pipeline::CompileResult> result = support::makeError(support::ErrorKind::Internal, "not compiled");
 
     std::string label() const {
         std::string words = given.empty() ? std::string("the common options") : given;
         words += " · " + (toolkit && toolkit->release() ? "CUDA " + toolkit->release()->version
-                          : toolkit ? toolkit->nvvmReport().path.parent_path().string()
-                                    : std::string("?"));
+                          : toolkit                     ? toolkit->nvvmReport().path.parent_path().string()
+                                                        : std::string("?"));
         if (result && !result->arch.empty()) words += " · " + result->arch;
         return words;
     }
@@ -41,15 +40,13 @@ support::Status parseSide(const std::string& text, char letter, CompileOptions& 
                           std::optional<std::string>& cudaPath) {
     CLI::App side{fmt::format("side {}", letter)};
     addNvvmOptions(side, options);
-    side.add_option("--cuda-path", cudaPath,
-                    "this side's CUDA toolkit (a toolkit root or a pip nvidia folder)")
+    side.add_option("--cuda-path", cudaPath, "this side's CUDA toolkit (a toolkit root or a pip nvidia folder)")
         ->check(CLI::ExistingDirectory);
     try {
         side.parse(text, /*program_name_included=*/false);
     } catch (const CLI::ParseError& e) {
-        return support::makeError(
-            support::ErrorKind::Usage,
-            fmt::format("--{} \"{}\": {}", char(std::tolower(letter)), text, e.what()));
+        return support::makeError(support::ErrorKind::Usage,
+                                  fmt::format("--{} \"{}\": {}", char(std::tolower(letter)), text, e.what()));
     }
     return {};
 }
@@ -73,9 +70,8 @@ void addCompareOptions(CLI::App& cmd, CompareOptions& o) {
     cmd.add_option("--b", o.b, "side B's options, as --a")->required();
     cmd.add_option("--emit", o.emit, "what to diff: ptx, lto-ptx or sass")
         ->check(CLI::IsMember({"ptx", "lto-ptx", "sass"}));
-    cmd.add_flag(
-        "--no-cache", o.common.noCache,
-        "compile even when the result cache holds these inputs' result, and do not store it there");
+    cmd.add_flag("--no-cache", o.common.noCache,
+                 "compile even when the result cache holds these inputs' result, and do not store it there");
     cmd.add_option("--report", o.report, "write a JSON report of both sides and the comparison");
     cmd.add_option("-o,--output", o.output, "write the diff to this file (default: stdout)");
     cmd.add_flag("--wide", o.wide,
@@ -99,8 +95,7 @@ int runCompare(const CommonOptions& common, const CompareOptions& o) {
     sides[1].given = o.b;
     for (auto& s : sides) {
         CompileOptions options;
-        if (auto st = parseSide(s.given, s.letter, options, s.cudaPath); !st)
-            return usage(st.error().message);
+        if (auto st = parseSide(s.given, s.letter, options, s.cudaPath); !st) return usage(st.error().message);
         if (!s.cudaPath) s.cudaPath = common.cudaPath;
         s.job = inputs->job;
         if (auto st = applyNvvmOptions(options, s.job); !st)
@@ -112,13 +107,11 @@ int runCompare(const CommonOptions& common, const CompareOptions& o) {
         if (!tk) return usage(fmt::format("side {}: {}", s.letter, tk.error().message));
         s.toolkit = *tk;
         if (o.emit == "sass" && !s.toolkit->nvdisasm())
-            return usage(fmt::format("side {}: --emit sass: {}", s.letter,
-                                     s.toolkit->nvdisasmReport().problem));
+            return usage(fmt::format("side {}: --emit sass: {}", s.letter, s.toolkit->nvdisasmReport().problem));
         s.job.outputs = outputsFor(o.emit, s.toolkit->nvdisasm() != nullptr);
         s.job.generation = 1;
     }
-    if (common.inProcess &&
-        sides[0].toolkit->nvvmReport().path != sides[1].toolkit->nvvmReport().path)
+    if (common.inProcess && sides[0].toolkit->nvvmReport().path != sides[1].toolkit->nvvmReport().path)
         return usage(
             "--in-process compares one toolkit only: two libNVVMs cannot share a process (they "
             "share a "
@@ -128,12 +121,10 @@ int runCompare(const CommonOptions& common, const CompareOptions& o) {
     auto compile = [&](Side& s) {
         std::optional<std::filesystem::path> path;
         if (s.cudaPath) path = *s.cudaPath;
-        engine::Compiler compiler(
-            s.toolkit, path,
-            common.inProcess ? std::vector<std::string>{} : engine::engineCommand("engine"),
-            common.engineTimeout);
-        if (!o.common.noCache)
-            compiler.setCache(cache::ResultCache::openDefault(/*memoryBytes=*/0));
+        engine::Compiler compiler(s.toolkit, path,
+                                  common.inProcess ? std::vector<std::string>{} : engine::engineCommand("engine"),
+                                  common.engineTimeout);
+        if (!o.common.noCache) compiler.setCache(cache::ResultCache::openDefault(/*memoryBytes=*/0));
         s.result = compiler.run(s.job);
     };
     if (common.inProcess) {
@@ -147,25 +138,20 @@ int runCompare(const CommonOptions& common, const CompareOptions& o) {
     bool failed = false;
     for (auto& s : sides) {
         if (!s.result) {
-            std::fprintf(stderr, "nvpg: side %c (%s) failed: %s\n", s.letter,
-                         support::printable(s.label()).c_str(),
+            std::fprintf(stderr, "nvpg: side %c (%s) failed: %s\n", s.letter, support::printable(s.label()).c_str(),
                          support::printable(s.result.error().message, true).c_str());
             failed = true;
             continue;
         }
         for (const auto& d : s.result->diagnostics) {
-            std::fputs(fmt::format("{}: {}\n", s.letter, nvvm::formatDiagnostic(d)).c_str(),
-                       stderr);
+            std::fputs(fmt::format("{}: {}\n", s.letter, nvvm::formatDiagnostic(d)).c_str(), stderr);
             for (const auto& f : d.fixes)
-                std::fputs(
-                    fmt::format("{}:   fix: {}\n", s.letter, support::printable(f.title, true))
-                        .c_str(),
-                    stderr);
+                std::fputs(fmt::format("{}:   fix: {}\n", s.letter, support::printable(f.title, true)).c_str(), stderr);
         }
         if (!s.result->ok) {
-            std::fprintf(stderr, "nvpg: side %c (%s) failed: %s\n", s.letter,
-                         support::printable(s.label()).c_str(),
-                         support::printable(pipeline::failureSummary(*s.result, /*pointAtProblems=*/false), true).c_str());
+            std::fprintf(
+                stderr, "nvpg: side %c (%s) failed: %s\n", s.letter, support::printable(s.label()).c_str(),
+                support::printable(pipeline::failureSummary(*s.result, /*pointAtProblems=*/false), true).c_str());
             failed = true;
         }
     }
@@ -174,8 +160,8 @@ int runCompare(const CommonOptions& common, const CompareOptions& o) {
                                           : pipeline::CompareOutput::Ptx;
     std::optional<pipeline::Comparison> comparison;
     if (!failed)
-        comparison = pipeline::compareResults(*sides[0].result, *sides[1].result, what,
-                                              sides[0].label(), sides[1].label());
+        comparison =
+            pipeline::compareResults(*sides[0].result, *sides[1].result, what, sides[0].label(), sides[1].label());
     if (o.report) {
         nlohmann::ordered_json j;
         for (auto& s : sides) {
@@ -194,13 +180,11 @@ int runCompare(const CommonOptions& common, const CompareOptions& o) {
 
     const auto& c = *comparison;
     if (!c.missingA.empty() || !c.missingB.empty()) {
-        std::fprintf(stderr, "nvpg: %s\n",
-                     support::printable(pipeline::comparisonVerdict(c), true).c_str());
+        std::fprintf(stderr, "nvpg: %s\n", support::printable(pipeline::comparisonVerdict(c), true).c_str());
         return kCompileError;
     }
     if (o.output && *o.output != "-") {
-        if (auto st = support::writeFileAtomic(*o.output, c.diff.text, outputWriting(o.common));
-            !st)
+        if (auto st = support::writeFileAtomic(*o.output, c.diff.text, outputWriting(o.common)); !st)
             return usage(st.error().message);
     } else if (auto failedOut = writeStdout(c.diff.text)) {
         return usage(*failedOut);

@@ -9,11 +9,11 @@
 
 #include "Commands.h"
 #include "Output.h"
-#include "nvvm/Diagnostic.h"
-#include "nvvm/Options.h"
 #include "cache/ResultCache.h"
 #include "engine/Compiler.h"
 #include "inspect/LineMap.h"
+#include "nvvm/Diagnostic.h"
+#include "nvvm/Options.h"
 #include "pipeline/OutputNames.h"
 #include "pipeline/Pipeline.h"
 #include "pipeline/Report.h"
@@ -57,10 +57,11 @@ void addNvvmOptions(CLI::App& cmd, CompileOptions& o) {
         else if (info.kind != nvvm::OptionKind::Switch)
             help += fmt::format(": {} (libNVVM's default: {})", nvvm::allowedValues(info), info.libnvvmDefault);
         if (info.kind == nvvm::OptionKind::Switch)
-            cmd.add_flag_callback(cliName, [&o, name] { o.nvvmOptions[name] = "on"; }, help);
+            cmd.add_flag_callback(
+                cliName, [&o, name] { o.nvvmOptions[name] = "on"; }, help);
         else
-            cmd.add_option_function<std::string>(cliName, [&o, name](const std::string& v) { o.nvvmOptions[name] = v; },
-                                                 help);
+            cmd.add_option_function<std::string>(
+                cliName, [&o, name](const std::string& v) { o.nvvmOptions[name] = v; }, help);
     }
     cmd.add_option("--nvvm-flag", o.nvvmFlags,
                    "an extra libNVVM flag, passed as written; write it with '=': --nvvm-flag=-foo")
@@ -81,7 +82,8 @@ void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun) {
                    "what to write: ptx, ltoir, lto-ptx, cubin or sass (nvdisasm of the PTX's whole-program cubin)")
         ->check(CLI::IsMember({"ptx", "ltoir", "lto-ptx", "cubin", "sass"}));
     cmd.add_flag("--verify-only", o.verifyOnly, "run libNVVM's verifier only; write nothing");
-    cmd.add_option("--report", o.report, "write a JSON report: kernels, figures, libdevice functions, diagnostics, timings");
+    cmd.add_option("--report", o.report,
+                   "write a JSON report: kernels, figures, libdevice functions, diagnostics, timings");
     cmd.add_option("--line-map", o.lineMap,
                    "write a JSON line map: the output lines each IR line became, in the outputs -o writes");
     cmd.add_option("-o,--output", o.output, "output file; default: stdout for text outputs");
@@ -216,12 +218,14 @@ support::Result<JobInputs> jobFromArgs(const CompileOptions& o) {
             // The name first: what is not a module is not read at all.
             const auto ext = fs::path(input).extension();
             if (ext != ".ll" && ext != ".bc")
-                return bad(fmt::format("{}: expected a .ll (text) or .bc (bitcode) module, or a .nvpg workspace", input));
+                return bad(
+                    fmt::format("{}: expected a .ll (text) or .bc (bitcode) module, or a .nvpg workspace", input));
             auto bytes = support::readFile(input, support::kModuleFileLimit);
             if (!bytes) return bad(bytes.error().message);
             nvvm::Module m{input, std::move(*bytes), false};
             if (ext == ".bc" && !m.isBitcode())
-                return bad(fmt::format("{}: named .bc but does not start with bitcode magic (BC C0 DE); is it text IR?", input));
+                return bad(fmt::format("{}: named .bc but does not start with bitcode magic (BC C0 DE); is it text IR?",
+                                       input));
             job.modules.push_back(std::move(m));
             in.names.push_back(input);
         }
@@ -273,8 +277,8 @@ engine::Compiler makeCompiler(const CommonOptions& common, std::shared_ptr<const
     // (a wrapper command, "inprocess") is obeyed.
     auto compiler = [&] {
         if (forkedEngine(common))
-            return engine::Compiler(std::move(toolkit), cudaPath,
-                                    engine::Compiler::Fork{/*oneJob=*/true}, common.engineTimeout);
+            return engine::Compiler(std::move(toolkit), cudaPath, engine::Compiler::Fork{/*oneJob=*/true},
+                                    common.engineTimeout);
         return engine::Compiler(std::move(toolkit), cudaPath,
                                 common.inProcess ? std::vector<std::string>{} : engine::engineCommand("engine"),
                                 common.engineTimeout);
@@ -284,8 +288,7 @@ engine::Compiler makeCompiler(const CommonOptions& common, std::shared_ptr<const
     return compiler;
 }
 
-support::Result<std::shared_ptr<toolkit::Toolkit>> loadToolkit(const CommonOptions& common,
-                                                               bool open) {
+support::Result<std::shared_ptr<toolkit::Toolkit>> loadToolkit(const CommonOptions& common, bool open) {
     toolkit::SearchConfig search;
     if (common.cudaPath) search.explicitRoot = *common.cudaPath;
     return open ? toolkit::Toolkit::load(search) : toolkit::Toolkit::locate(search);
@@ -295,7 +298,8 @@ void printDiagnostics(const std::vector<nvvm::Diagnostic>& diags) {
     for (const auto& d : diags) {
         std::fputs((nvvm::formatDiagnostic(d) + "\n").c_str(), stderr);
         // The app offers these as one-click fixes; here they say what to change.
-        for (const auto& f : d.fixes) std::fputs(("  fix: " + support::printable(f.title, true) + "\n").c_str(), stderr);
+        for (const auto& f : d.fixes)
+            std::fputs(("  fix: " + support::printable(f.title, true) + "\n").c_str(), stderr);
     }
 }
 
@@ -321,11 +325,16 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
     const auto& inputNames = inputs->names;
     const auto writing = outputWriting(o);
 
-    if (o.emit == "ptx") job.outputs = pipeline::kPtx;
-    else if (o.emit == "ltoir") job.outputs = pipeline::kLtoIr;
-    else if (o.emit == "lto-ptx") job.outputs = pipeline::kPtx | pipeline::kLtoPtx;
-    else if (o.emit == "sass") job.outputs = pipeline::kPtx | pipeline::kSass;
-    else job.outputs = pipeline::kPtx | pipeline::kCubin;
+    if (o.emit == "ptx")
+        job.outputs = pipeline::kPtx;
+    else if (o.emit == "ltoir")
+        job.outputs = pipeline::kLtoIr;
+    else if (o.emit == "lto-ptx")
+        job.outputs = pipeline::kPtx | pipeline::kLtoPtx;
+    else if (o.emit == "sass")
+        job.outputs = pipeline::kPtx | pipeline::kSass;
+    else
+        job.outputs = pipeline::kPtx | pipeline::kCubin;
     // The report counts each kernel's SASS instructions where nvdisasm is there, else says why not.
     if (o.report) job.outputs |= pipeline::kFigures | pipeline::kSass;
     // The report's PTX and SASS per libdevice function come from the line map; the twin it is made
@@ -337,8 +346,8 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
     if (!tk) return usage(tk.error().message);
     if (o.emit == "sass" && !o.verifyOnly && !(*tk)->nvdisasm()) {
         const auto& nvdisasm = (*tk)->nvdisasmReport();
-        return usage(fmt::format("--emit sass: {} Places tried:\n{}", nvdisasm.problem,
-                                 toolkit::formatTried(nvdisasm.tried)));
+        return usage(
+            fmt::format("--emit sass: {} Places tried:\n{}", nvdisasm.problem, toolkit::formatTried(nvdisasm.tried)));
     }
     auto compiler = makeCompiler(common, *tk, !o.noCache);
     auto ran = compiler.run(job);
@@ -350,8 +359,7 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
         auto report = pipeline::reportJson(job, r, inputNames);
         // Which file of which folder: a pip nvidia folder given as --cuda-path holds several.
         report["toolkit"] = toolkitJson(**tk);
-        const auto text =
-            report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+        const auto text = report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
         if (auto st = support::writeFileAtomic(*o.report, text, writing); !st) return usage(st.error().message);
     }
     if (!r.ok) return kCompileError;
@@ -359,9 +367,12 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
 
     std::string error;
     bool written = true;
-    if (o.emit == "ptx") written = writeOut(o.output, r.ptx, false, writing, error);
-    else if (o.emit == "lto-ptx") written = writeOut(o.output, r.linkedPtx, false, writing, error);
-    else if (o.emit == "cubin") written = writeOut(o.output, r.cubin, true, writing, error);
+    if (o.emit == "ptx")
+        written = writeOut(o.output, r.ptx, false, writing, error);
+    else if (o.emit == "lto-ptx")
+        written = writeOut(o.output, r.linkedPtx, false, writing, error);
+    else if (o.emit == "cubin")
+        written = writeOut(o.output, r.cubin, true, writing, error);
     else if (o.emit == "sass") {
         if (r.sass.empty()) {
             // A disassembly past --engine-timeout is a compile that did not finish in time (1), as
@@ -371,12 +382,13 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
             return kCompileError;
         }
         written = writeOut(o.output, r.sass, false, writing, error);
-    }
-    else if (r.ltoIr.size() == 1) written = writeOut(o.output, r.ltoIr.front().bytes, true, writing, error);
+    } else if (r.ltoIr.size() == 1)
+        written = writeOut(o.output, r.ltoIr.front().bytes, true, writing, error);
     else {
         if (!o.output || *o.output == "-")
-            return usage("--lto-mode separate makes one LTO-IR per module: give -o FILE, and each is "
-                         "written as FILE's name with the module's inserted (out.MODULE.ltoir)");
+            return usage(
+                "--lto-mode separate makes one LTO-IR per module: give -o FILE, and each is "
+                "written as FILE's name with the module's inserted (out.MODULE.ltoir)");
         std::vector<std::string> modules;
         for (const auto& blob : r.ltoIr) modules.push_back(blob.name);
         const auto paths = pipeline::perModulePaths(*o.output, modules);
@@ -389,7 +401,8 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
     }
     if (!written) return usage(error);
     if (o.lineMap && r.lineMap) {
-        const auto text = inspect::toJson(*r.lineMap).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+        const auto text =
+            inspect::toJson(*r.lineMap).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
         if (auto st = support::writeFileAtomic(*o.lineMap, text, writing); !st) return usage(st.error().message);
     }
     return kOk;

@@ -39,12 +39,12 @@ std::string noExamples(const fs::path& dir) {
         where = fmt::format("{} (NVPG_DATA_DIR is {})", (fs::path(env) / "examples").string(), env);
     } else if (const auto prefix = support::installPrefix(); !prefix.empty()) {
         where = fmt::format("{} (share/nvvm-playground/examples under the install prefix of {})",
-                            (prefix / "share/nvvm-playground/examples").string(),
-                            support::executablePath().string());
+                            (prefix / "share/nvvm-playground/examples").string(), support::executablePath().string());
         if (support::runsFromBuildTree()) where += ", and the source tree's resources/examples";
     } else {
-        where = "share/nvvm-playground/examples under the install prefix, which is unknown (/proc/self/exe "
-                "cannot be read)";
+        where =
+            "share/nvvm-playground/examples under the install prefix, which is unknown (/proc/self/exe "
+            "cannot be read)";
     }
     return fmt::format("no examples folder: looked for {}; {}", where, kAdvice);
 }

@@ -42,7 +42,8 @@ int runExplain(const std::vector<std::string>& words, const std::string& context
         }
     }
     if (unknown > kSuggestedWords)
-        std::fprintf(stderr, "nvpg explain: %d words unknown; the nearest known entries were looked up for the first %d\n",
+        std::fprintf(stderr,
+                     "nvpg explain: %d words unknown; the nearest known entries were looked up for the first %d\n",
                      unknown, kSuggestedWords);
     return status;
 }

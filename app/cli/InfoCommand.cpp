@@ -30,8 +30,7 @@ nlohmann::ordered_json libraryJson(const toolkit::LibraryReport& r) {
 
 nlohmann::ordered_json toolkitJson(const toolkit::Toolkit& tk) {
     nlohmann::ordered_json j;
-    if (const auto& r = tk.release())
-        j["release"] = {{"version", r->version}, {"source", r->source}};
+    if (const auto& r = tk.release()) j["release"] = {{"version", r->version}, {"source", r->source}};
     j["libnvvm"] = libraryJson(tk.nvvmReport());
     j["libdevice"] = libraryJson(tk.libdeviceReport());
     j["nvjitlink"] = {{"path", tk.nvJitLinkFile().string()}};
@@ -39,8 +38,7 @@ nlohmann::ordered_json toolkitJson(const toolkit::Toolkit& tk) {
 }
 
 std::string releaseWords(const std::optional<toolkit::Release>& r) {
-    return r ? fmt::format("CUDA {} ({})", r->version, r->source)
-             : std::string("CUDA release not recorded beside it");
+    return r ? fmt::format("CUDA {} ({})", r->version, r->source) : std::string("CUDA release not recorded beside it");
 }
 
 namespace {
@@ -81,15 +79,14 @@ int runInfo(const CommonOptions& common, bool json) {
     const auto& archs = nvvm::supportedArchs((*tk)->cudaMajor());
     std::string defaultArch = "libNVVM's default";
     if (devices && !devices->empty())
-        if (auto a = nvvm::archForComputeCapability(devices->front().ccMajor, devices->front().ccMinor,
-                                                    (*tk)->cudaMajor()))
+        if (auto a =
+                nvvm::archForComputeCapability(devices->front().ccMajor, devices->front().ccMinor, (*tk)->cudaMajor()))
             defaultArch = *a + " (the local GPU's)";
 
     if (json) {
         nlohmann::ordered_json j;
         j["version"] = NVPG_VERSION;
-        if (const auto& r = (*tk)->release())
-            j["cuda_release"] = {{"version", r->version}, {"source", r->source}};
+        if (const auto& r = (*tk)->release()) j["cuda_release"] = {{"version", r->version}, {"source", r->source}};
         j["libraries"] = nlohmann::ordered_json::array();
         for (const auto& r : reports) j["libraries"].push_back(libraryJson(r));
         j["archs"] = archs;
@@ -124,8 +121,8 @@ int runInfo(const CommonOptions& common, bool json) {
     fmt::print("\n{:<12}{}\n{:<12}default: {}\n", "archs", support::join(archs, " "), "", defaultArch);
     if (devices) {
         for (const auto& d : *devices)
-            fmt::print("{:<12}{}: {}, compute capability {}.{}, {:.1f} GiB\n", d.ordinal == 0 ? "GPUs" : "",
-                       d.ordinal, d.name, d.ccMajor, d.ccMinor, d.totalMemory / double(1 << 30));
+            fmt::print("{:<12}{}: {}, compute capability {}.{}, {:.1f} GiB\n", d.ordinal == 0 ? "GPUs" : "", d.ordinal,
+                       d.name, d.ccMajor, d.ccMinor, d.totalMemory / double(1 << 30));
     } else {
         const bool noDriver = !reports.empty() && reports.back().name == "CUDA driver" && !reports.back().found;
         fmt::print("{:<12}none: {}\n", "GPUs", noDriver ? "no CUDA driver (above)" : devices.error().message);
@@ -156,8 +153,7 @@ int runToolkits(const CommonOptions& common, bool json) {
             nlohmann::ordered_json e;
             e["root"] = t.root.string();
             e["via"] = t.via;
-            if (t.release)
-                e["release"] = {{"version", t.release->version}, {"source", t.release->source}};
+            if (t.release) e["release"] = {{"version", t.release->version}, {"source", t.release->source}};
             e["libnvvm"] = libraryJson(t.nvvm);
             e["libdevice"] = libraryJson(t.libdevice);
             e["nvjitlink"] = libraryJson(t.nvJitLink);
@@ -172,8 +168,10 @@ int runToolkits(const CommonOptions& common, bool json) {
         std::string searched;
         for (const auto& r : rejected)
             searched += fmt::format("  {} ({}): {}\n", support::printable(r.place), r.via, support::printable(r.why));
-        if (searched.empty()) searched = "  (no CUDA_PATH, CUDA_HOME or CONDA_PREFIX set, no python3 pip wheels, no "
-                                         "/usr/local/cuda, /usr/local/cuda-X.Y or /opt/cuda)\n";
+        if (searched.empty())
+            searched =
+                "  (no CUDA_PATH, CUDA_HOME or CONDA_PREFIX set, no python3 pip wheels, no "
+                "/usr/local/cuda, /usr/local/cuda-X.Y or /opt/cuda)\n";
         std::fprintf(stderr, "nvpg: no CUDA toolkit found. Searched:\n%s", searched.c_str());
         std::fputs(common.cudaPath ? "Point --cuda-path at a toolkit (holding nvvm/lib64/libnvvm.so.4 or "
                                      "lib64/libnvvm.so.4) or a pip site-packages/nvidia folder (holding cu13/ or "

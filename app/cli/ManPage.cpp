@@ -91,7 +91,8 @@ std::vector<const CLI::App*> commands(const CLI::App& app) {
 // synopsis, from its options and positionals.
 std::string synopsis(const CLI::App& sub) {
     std::string line = "\\fBnvpg\\fR [\\fIglobal options\\fR] \\fB" + literal(sub.get_name()) + "\\fR";
-    const auto options = sub.get_options([&](const CLI::Option* o) { return o->nonpositional() && o != sub.get_help_ptr(); });
+    const auto options =
+        sub.get_options([&](const CLI::Option* o) { return o->nonpositional() && o != sub.get_help_ptr(); });
     if (!options.empty()) line += " [\\fIoptions\\fR]";
     for (const auto* p : sub.get_options([](const CLI::Option* o) { return !o->nonpositional(); })) {
         std::string arg = "\\fI" + literal(p->get_name(true)) + "\\fR";
@@ -339,8 +340,7 @@ std::string manPage(const CliApp& cli, std::string_view date) {
         std::string description = roffText(sub->get_description());
         if (!description.empty()) description[0] = char(std::toupper(static_cast<unsigned char>(description[0])));
         page += textLine(description + ".");
-        if (const auto note = commandNotes().find(sub->get_name()); note != commandNotes().end())
-            page += note->second;
+        if (const auto note = commandNotes().find(sub->get_name()); note != commandNotes().end()) page += note->second;
         for (const auto* opt : sub->get_options())
             if (opt != sub->get_help_ptr()) page += optionEntry(*opt);
     }

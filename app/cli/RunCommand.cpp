@@ -10,8 +10,8 @@
 
 #include "Commands.h"
 #include "Output.h"
-#include "gpu/Npy.h"
 #include "engine/Runner.h"
+#include "gpu/Npy.h"
 #include "pipeline/Comparison.h"
 #include "pipeline/Pipeline.h"
 #include "support/Files.h"
@@ -158,11 +158,13 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
         for (const auto& a : config.args)
             if (a.kind == gpu::ArgSpec::Buffer &&
                 (a.init.kind == gpu::BufferInit::NpyFile || a.init.kind == gpu::BufferInit::RawFile))
-                inputFiles.push_back((a.init.file.is_absolute() ? a.init.file : inputs->baseDir / a.init.file).string());
+                inputFiles.push_back(
+                    (a.init.file.is_absolute() ? a.init.file : inputs->baseDir / a.init.file).string());
         std::vector<std::pair<std::string, std::string>> outputs;
         for (size_t k = 0; k < config.args.size(); ++k)
             if (config.args[k].kind == gpu::ArgSpec::Buffer)
-                outputs.emplace_back("--save-outputs", (fs::path(*r.saveOutputs) / fmt::format("arg{}.npy", k)).string());
+                outputs.emplace_back("--save-outputs",
+                                     (fs::path(*r.saveOutputs) / fmt::format("arg{}.npy", k)).string());
         if (auto onto = outputOntoInput(outputs, inputFiles)) return usage(*onto);
     }
     if (r.repeat != 1) config.repeat = r.repeat;
@@ -181,7 +183,8 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
 
     // Kernels run in an engine process (this executable again), so that one that faults or hangs
     // cannot take this process, or the next run, with it.
-    engine::Runner runner(*tk, r.device, common.inProcess ? std::vector<std::string>{} : engine::engineCommand("engine"));
+    engine::Runner runner(*tk, r.device,
+                          common.inProcess ? std::vector<std::string>{} : engine::engineCommand("engine"));
     if (config.kernel.empty()) {
         std::vector<std::string> names;
         for (const auto* e : compiled->ptxModule.entries()) names.push_back(e->name);
@@ -191,13 +194,16 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
     if (!ran) {
         std::fprintf(stderr, "nvpg: %s\n", support::printable(ran.error().message, true).c_str());
         switch (ran.error().kind) {
-            case support::ErrorKind::Environment: return kNoGpu;
+            case support::ErrorKind::Environment:
+                return kNoGpu;
             case support::ErrorKind::Usage:
-            case support::ErrorKind::Input: return kUsageError;
+            case support::ErrorKind::Input:
+                return kUsageError;
             // A launch that failed or ran past its timeout, and everything else the engine said.
             case support::ErrorKind::Run:
             case support::ErrorKind::Timeout:
-            default: return kCompileError;
+            default:
+                return kCompileError;
         }
     }
     const auto& out = *ran;

@@ -17,7 +17,7 @@ inline constexpr uint32_t kCacheFormatVersion = 1;
 // A file a result depends on, as stat() sees it: a toolkit upgrade (or a rebuilt nvpg) changes
 // its size or modification time, and the cache misses. No file is opened or loaded.
 struct FileStamp {
-    std::string role;  // "libNVVM", "libdevice", ..., "nvpg"
+    std::string role;            // "libNVVM", "libdevice", ..., "nvpg"
     std::filesystem::path path;  // empty when the toolkit has none
     uint64_t size = 0;
     int64_t mtimeNs = 0;

@@ -74,7 +74,8 @@ std::string encodePayload(const pipeline::CompileResult& r) {
 support::Result<pipeline::CompileResult> decodeFile(std::string_view bytes, const std::string& key) {
     auto damaged = [](std::string why) { return support::makeError(support::ErrorKind::Input, std::move(why)); };
     if (bytes.empty()) return damaged("it is empty");
-    if (bytes.size() < kHeaderBytes) return damaged(fmt::format("it is {} bytes, shorter than its header", bytes.size()));
+    if (bytes.size() < kHeaderBytes)
+        return damaged(fmt::format("it is {} bytes, shorter than its header", bytes.size()));
     if (bytes.substr(0, kMagic.size()) != kMagic) return damaged("it does not start as a cached result does");
     if (const auto v = getLE(bytes, 8, 4); v != kCacheFormatVersion)
         return damaged(fmt::format("its format is version {}, not {}", v, kCacheFormatVersion));
@@ -120,7 +121,9 @@ support::Result<pipeline::CompileResult> decodeFile(std::string_view bytes, cons
 }
 
 // A hit makes the file the most recently used, for eviction; it may have gone meanwhile.
-void touch(const fs::path& path) { ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0); }
+void touch(const fs::path& path) {
+    ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);
+}
 
 uint64_t envBytes(const char* name, uint64_t fallback) {
     const char* text = std::getenv(name);
@@ -215,9 +218,10 @@ Lookup ResultCache::find(const std::string& key) {
         if (!result) {
             // Another process may have evicted it between the look and the read: that is a miss.
             if (!fs::exists(fs::symlink_status(path, ec))) return found;
-            found.warning = fmt::format("the result cache's file {} was damaged ({}); it was removed and the modules "
-                                        "were compiled again",
-                                        path.string(), result.error().message);
+            found.warning = fmt::format(
+                "the result cache's file {} was damaged ({}); it was removed and the modules "
+                "were compiled again",
+                path.string(), result.error().message);
             fs::remove_all(path, ec);
             return found;
         }
@@ -236,7 +240,8 @@ void ResultCache::store(const std::string& key, const pipeline::CompileResult& r
     if (config_.dir.empty() && config_.memoryBytes == 0) return;
     try {
         const auto bytes = encodeFile(key, result);
-        if (config_.memoryBytes > 0) remember(key, std::make_shared<const pipeline::CompileResult>(result), bytes.size());
+        if (config_.memoryBytes > 0)
+            remember(key, std::make_shared<const pipeline::CompileResult>(result), bytes.size());
         if (config_.dir.empty() || bytes.size() > config_.diskBytes) return;
         const auto path = fileFor(key);
         std::error_code ec;

@@ -16,7 +16,7 @@ namespace nvpg::cache {
 inline constexpr uint64_t kDefaultCacheBytes = uint64_t(256) << 20;
 
 struct CacheConfig {
-    std::filesystem::path dir;  // where result files go; empty: memory only
+    std::filesystem::path dir;                  // where result files go; empty: memory only
     uint64_t memoryBytes = kDefaultCacheBytes;  // 0: nothing kept in memory
     uint64_t diskBytes = kDefaultCacheBytes;
 };

@@ -28,24 +28,21 @@ Compiler::Compiler(std::shared_ptr<const toolkit::Toolkit> toolkit, std::optiona
         engine_ = std::make_unique<EngineProcess>(std::move(engineCommand));
 }
 
-Compiler::Compiler(std::shared_ptr<const toolkit::Toolkit> toolkit,
-                   std::optional<std::filesystem::path> cudaPath, Fork fork, double timeoutSeconds)
-    : toolkit_(std::move(toolkit)),
-      cudaPath_(std::move(cudaPath)),
-      timeoutSeconds_(timeoutSeconds) {
-    engine_ =
-        std::make_unique<EngineProcess>([tk = toolkit_, path = cudaPath_, fork](int in, int out) {
-            std::shared_ptr<const toolkit::Toolkit> serving = tk;
-            if (!tk->isOpen()) {
-                // Toolkit::locate's: libNVVM is opened here, in the engine, and never in the front
-                // end. This is the child's own copy of it (a fork), so opening it changes nothing
-                // there. One that cannot be opened is searched for again, and the reply says what
-                // is wrong.
-                auto own = std::const_pointer_cast<toolkit::Toolkit>(tk);
-                if (!own->open()) serving = nullptr;
-            }
-            return serveEngine(in, out, serving, serving ? path : std::nullopt, fork.oneJob);
-        });
+Compiler::Compiler(std::shared_ptr<const toolkit::Toolkit> toolkit, std::optional<std::filesystem::path> cudaPath,
+                   Fork fork, double timeoutSeconds)
+    : toolkit_(std::move(toolkit)), cudaPath_(std::move(cudaPath)), timeoutSeconds_(timeoutSeconds) {
+    engine_ = std::make_unique<EngineProcess>([tk = toolkit_, path = cudaPath_, fork](int in, int out) {
+        std::shared_ptr<const toolkit::Toolkit> serving = tk;
+        if (!tk->isOpen()) {
+            // Toolkit::locate's: libNVVM is opened here, in the engine, and never in the front
+            // end. This is the child's own copy of it (a fork), so opening it changes nothing
+            // there. One that cannot be opened is searched for again, and the reply says what
+            // is wrong.
+            auto own = std::const_pointer_cast<toolkit::Toolkit>(tk);
+            if (!own->open()) serving = nullptr;
+        }
+        return serveEngine(in, out, serving, serving ? path : std::nullopt, fork.oneJob);
+    });
     // nvpg's one job: its end is not waited for (the engine's exit unmaps libNVVM).
     engine_->setDetachWhenDone(fork.oneJob);
 }
@@ -91,8 +88,10 @@ std::string libraryOf(const std::optional<pipeline::StageEvent>& stage) {
     if (!stage) return "the engine";
     bool link = false, nvvm = false;
     for (const auto id : stage->alongside) (pipeline::isLinkStage(id) ? link : nvvm) = true;
-    if (pipeline::isLinkStage(stage->id)) link = true;
-    else if (readsTheInput(stage->id)) nvvm = true;
+    if (pipeline::isLinkStage(stage->id))
+        link = true;
+    else if (readsTheInput(stage->id))
+        nvvm = true;
     return link && nvvm ? "libNVVM or nvJitLink" : link ? "nvJitLink" : nvvm ? "libNVVM" : "the engine";
 }
 
@@ -107,8 +106,9 @@ std::string ranOutWhere() {
     const auto limit = support::memoryLimitWords();
     return limit.empty() ? "the machine had no more memory to give: free some (close other programs), or compile "
                            "less at once (fewer modules or kernels, no absurd array or vector sizes)"
-                         : limit + ", for the engine too: raise that limit, or compile less at once (fewer modules "
-                                   "or kernels)";
+                         : limit +
+                               ", for the engine too: raise that limit, or compile less at once (fewer modules "
+                               "or kernels)";
 }
 
 }  // namespace
@@ -116,20 +116,20 @@ std::string ranOutWhere() {
 bool readsTheInput(pipeline::StageId id) {
     using pipeline::StageId;
     switch (id) {
-    case StageId::AddModules:
-    case StageId::AddModule:
-    case StageId::Verify:
-    case StageId::CompilePtx:
-    case StageId::CompilePtxLibdevice:
-    case StageId::CompileLtoIr:
-    case StageId::CompileModuleLtoIr:
-    case StageId::CompileLtoIrSeparate:
-    case StageId::MapLines:
-        return true;
-    default:
-        // Reading the PTX (nvpg's own code), the links (nvJitLink on LTO-IR libNVVM made), ptxas
-        // and nvdisasm work on what the toolkit made of the input, never on the input itself.
-        return false;
+        case StageId::AddModules:
+        case StageId::AddModule:
+        case StageId::Verify:
+        case StageId::CompilePtx:
+        case StageId::CompilePtxLibdevice:
+        case StageId::CompileLtoIr:
+        case StageId::CompileModuleLtoIr:
+        case StageId::CompileLtoIrSeparate:
+        case StageId::MapLines:
+            return true;
+        default:
+            // Reading the PTX (nvpg's own code), the links (nvJitLink on LTO-IR libNVVM made), ptxas
+            // and nvdisasm work on what the toolkit made of the input, never on the input itself.
+            return false;
     }
 }
 
@@ -149,21 +149,21 @@ std::string describeCrash(const pipeline::Job& job, const std::optional<pipeline
                           const std::string& how) {
     const auto where = whileDoing(job, stage);
     switch (crashCause(job, stage, how)) {
-    case CrashCause::Memory:
-        return fmt::format("{} ran out of memory ({}) {}: {} (the next compile runs in a new engine process).",
-                           libraryOf(stage), how, where, ranOutWhere());
-    case CrashCause::Toolkit: {
-        const bool link = stage && pipeline::isLinkStage(stage->id);
-        const auto why = !stage ? std::string(": nothing of the input had been read yet, so")
-                         : link ? std::string(". It links the LTO-IR libNVVM made of the input, so")
-                                : std::string(". That step works on what the toolkit made of the input, so");
-        return fmt::format("{} crashed ({}) {}{} the toolkit is the likely cause, not the input: check it with `nvpg "
-                           "info`, choose another with --cuda-path DIR or CUDA_PATH, {}",
-                           libraryOf(stage), how, where, why,
-                           link ? "or compile without LTO (PTX alone)." : "or reinstall it.");
-    }
-    case CrashCause::Input:
-        break;
+        case CrashCause::Memory:
+            return fmt::format("{} ran out of memory ({}) {}: {} (the next compile runs in a new engine process).",
+                               libraryOf(stage), how, where, ranOutWhere());
+        case CrashCause::Toolkit: {
+            const bool link = stage && pipeline::isLinkStage(stage->id);
+            const auto why = !stage ? std::string(": nothing of the input had been read yet, so")
+                             : link ? std::string(". It links the LTO-IR libNVVM made of the input, so")
+                                    : std::string(". That step works on what the toolkit made of the input, so");
+            return fmt::format(
+                "{} crashed ({}) {}{} the toolkit is the likely cause, not the input: check it with `nvpg "
+                "info`, choose another with --cuda-path DIR or CUDA_PATH, {}",
+                libraryOf(stage), how, where, why, link ? "or compile without LTO (PTX alone)." : "or reinstall it.");
+        }
+        case CrashCause::Input:
+            break;
     }
     const bool linking = stage && pipeline::isLinkStage(stage->id);
     const auto bitcode = moduleNames(job, true);
@@ -179,9 +179,10 @@ std::string describeCrash(const pipeline::Job& job, const std::optional<pipeline
     const auto memory = support::saysOutOfMemory(how)
                             ? fmt::format(" If that bitcode is sound, memory ran out instead: {}.", ranOutWhere())
                             : std::string();
-    return fmt::format("{} crashed ({}) {}{}. Change or remove that input and compile again (the compile runs in a new "
-                       "engine process).{}",
-                       libraryOf(stage), how, where, cause, memory);
+    return fmt::format(
+        "{} crashed ({}) {}{}. Change or remove that input and compile again (the compile runs in a new "
+        "engine process).{}",
+        libraryOf(stage), how, where, cause, memory);
 }
 
 std::string describeTimeout(const pipeline::Job& job, const std::optional<pipeline::StageEvent>& stage,
@@ -189,26 +190,28 @@ std::string describeTimeout(const pipeline::Job& job, const std::optional<pipeli
     const auto limit = fmt::format("raise the time limit of {} s (nvpg --engine-timeout, the app's Settings)", seconds);
     const auto check = std::string("check it with `nvpg info`, or choose another with --cuda-path DIR or CUDA_PATH");
     if (!stage)
-        return fmt::format("the engine did not finish loading the toolkit within {} s, before it began on {}, and "
-                           "was stopped: the toolkit is the likely cause, not the input: {}; if it is merely slow, "
-                           "{}. The next compile starts a new engine.",
-                           seconds, theModules(job), check, limit);
+        return fmt::format(
+            "the engine did not finish loading the toolkit within {} s, before it began on {}, and "
+            "was stopped: the toolkit is the likely cause, not the input: {}; if it is merely slow, "
+            "{}. The next compile starts a new engine.",
+            seconds, theModules(job), check, limit);
     const auto what =
         inputStage(stage)
             ? "a large input can take that long: " + limit + ", or compile less at once"
             : fmt::format("if {} hangs, the toolkit is the likely cause, not the input: {}; if it is merely slow, {}",
                           libraryOf(stage) == "the engine" ? pipeline::stageWords(*stage) : libraryOf(stage), check,
                           limit);
-    return fmt::format("the engine did not finish {} for {} within {} s and was stopped: {}. The next compile starts "
-                       "a new engine.",
-                       stagesWords(*stage), theModules(job), seconds, what);
+    return fmt::format(
+        "the engine did not finish {} for {} within {} s and was stopped: {}. The next compile starts "
+        "a new engine.",
+        stagesWords(*stage), theModules(job), seconds, what);
 }
 
 support::Result<pipeline::CompileResult> Compiler::run(const pipeline::Job& job,
-                                                const pipeline::Pipeline::StageListener& onStage,
-                                                const CallCancel* cancel,
-                                                const pipeline::Pipeline::ResultListener& onPlain,
-                                                const pipeline::Pipeline::ResultListener& onPtx) {
+                                                       const pipeline::Pipeline::StageListener& onStage,
+                                                       const CallCancel* cancel,
+                                                       const pipeline::Pipeline::ResultListener& onPlain,
+                                                       const pipeline::Pipeline::ResultListener& onPtx) {
     // The copies of the modules for the engine, or its answer, may not fit in memory (ulimit -v).
     try {
         std::string key, cacheWarning;
@@ -246,10 +249,10 @@ support::Result<pipeline::CompileResult> Compiler::run(const pipeline::Job& job,
 }
 
 support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Job& job,
-                                                       const pipeline::Pipeline::StageListener& onStage,
-                                                       const CallCancel* cancel,
-                                                       const pipeline::Pipeline::ResultListener& onPlain,
-                                                       const pipeline::Pipeline::ResultListener& onPtx) {
+                                                              const pipeline::Pipeline::StageListener& onStage,
+                                                              const CallCancel* cancel,
+                                                              const pipeline::Pipeline::ResultListener& onPlain,
+                                                              const pipeline::Pipeline::ResultListener& onPtx) {
     stopped_ = false;
     timedOut_ = false;
     whole_ = true;
@@ -260,11 +263,11 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
     // What the engine protocol cannot carry is refused here, naming the limit, rather than
     // sent to an engine that would refuse it by ending.
     if (job.modules.size() > kMaxModules)
-        return support::makeError(ErrorKind::Usage,
-                                  fmt::format("{} modules: the engine takes at most {} in one compile; join modules into fewer "
-                                              "files, or compile fewer at once",
-                                              support::formatCount(job.modules.size()),
-                                              support::formatCount(kMaxModules)));
+        return support::makeError(
+            ErrorKind::Usage,
+            fmt::format("{} modules: the engine takes at most {} in one compile; join modules into fewer "
+                        "files, or compile fewer at once",
+                        support::formatCount(job.modules.size()), support::formatCount(kMaxModules)));
     auto request = makeCompileRequest(job, cudaPath_, bool(onPtx));
     if (const auto size = request.header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).size();
         size > kMaxJsonBytes)
@@ -275,16 +278,16 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
                         support::formatBytes(size), support::formatBytes(kMaxJsonBytes)));
     for (const auto& m : job.modules)
         if (m.bytes.size() > kMaxBlobBytes)
-            return support::makeError(ErrorKind::Usage,
-                                      fmt::format("{} is {}; the engine takes modules of at most {}",
-                                                  support::printable(m.name), support::formatBytes(m.bytes.size()),
-                                                  support::formatBytes(kMaxBlobBytes)));
+            return support::makeError(
+                ErrorKind::Usage,
+                fmt::format("{} is {}; the engine takes modules of at most {}", support::printable(m.name),
+                            support::formatBytes(m.bytes.size()), support::formatBytes(kMaxBlobBytes)));
     support::Stopwatch watch;
     std::optional<pipeline::StageEvent> stage;
     std::optional<support::Error> badProgress;
-    const auto deadline = std::chrono::steady_clock::now() +
-                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                              std::chrono::duration<double>(timeoutSeconds_));
+    const auto deadline =
+        std::chrono::steady_clock::now() +
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(timeoutSeconds_));
     const auto progress = [&](const Frame& frame) {
         auto event = readProgress(frame);
         if (!event) {
@@ -326,13 +329,12 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
     whole_ = false;
     const auto failure = engine_->lastFailure();
     stopped_ = engine_->stoppedLastCall();
-    if (failure == EngineProcess::Failure::Start || failure == EngineProcess::Failure::Cancelled)
-        return reply.error();
+    if (failure == EngineProcess::Failure::Start || failure == EngineProcess::Failure::Cancelled) return reply.error();
     if (failure == EngineProcess::Failure::Protocol) {
         // Not libNVVM crashing on the input: the engine command is not an engine (of this build).
         const char* chosen = std::getenv("NVPG_ENGINE");
-        const auto hint = chosen && *chosen ? fmt::format("check NVPG_ENGINE (\"{}\")", chosen)
-                                            : std::string("reinstall nvpg");
+        const auto hint =
+            chosen && *chosen ? fmt::format("check NVPG_ENGINE (\"{}\")", chosen) : std::string("reinstall nvpg");
         return support::makeError(ErrorKind::Environment, reply.error().message + ": " + hint);
     }
     nvvm::Diagnostic d;
@@ -389,26 +391,28 @@ void Compiler::receiveLate(const pipeline::Job& job, std::chrono::steady_clock::
         // side: either may be what ended the engine.
         const bool twin = job.lineMap && !job.verifyOnly;
         const std::string what = into.sassPending && twin ? "the SASS (nvdisasm) and the line-annotated twin"
-                                 : into.sassPending      ? "the SASS (nvdisasm)"
-                                                         : "the line-annotated twin";
+                                 : into.sassPending       ? "the SASS (nvdisasm)"
+                                                          : "the line-annotated twin";
         switch (engine_->lastFailure()) {
-        case EngineProcess::Failure::Cancelled:
-            why = "stopped";
-            stopped_ = engine_->stoppedLastCall();
-            break;
-        case EngineProcess::Failure::Timeout:
-            timedOut_ = true;
-            why = fmt::format("{} did not finish within {} s and was stopped: raise the time limit (nvpg "
-                              "--engine-timeout, the app's Settings){}",
-                              what, timeoutSeconds_,
-                              into.sassPending ? ", or, if nvdisasm hangs, check it with `nvpg info`" : "");
-            break;
-        default: {
-            std::string how = engine_->lastSignal() ? signalName(engine_->lastSignal()) : "the engine process ended";
-            if (const auto words = engine_->lastWords(); !words.empty()) how += ": " + words;
-            why = twin ? fmt::format("libNVVM crashed while compiling {}: {}", what, how)
-                       : fmt::format("the engine ended while making {}: {}", what, how);
-        }
+            case EngineProcess::Failure::Cancelled:
+                why = "stopped";
+                stopped_ = engine_->stoppedLastCall();
+                break;
+            case EngineProcess::Failure::Timeout:
+                timedOut_ = true;
+                why = fmt::format(
+                    "{} did not finish within {} s and was stopped: raise the time limit (nvpg "
+                    "--engine-timeout, the app's Settings){}",
+                    what, timeoutSeconds_,
+                    into.sassPending ? ", or, if nvdisasm hangs, check it with `nvpg info`" : "");
+                break;
+            default: {
+                std::string how =
+                    engine_->lastSignal() ? signalName(engine_->lastSignal()) : "the engine process ended";
+                if (const auto words = engine_->lastWords(); !words.empty()) how += ": " + words;
+                why = twin ? fmt::format("libNVVM crashed while compiling {}: {}", what, how)
+                           : fmt::format("the engine ended while making {}: {}", what, how);
+            }
         }
     }
     // The plain result stands; what was still to come says why it is missing.

@@ -48,10 +48,10 @@ public:
     // `onPtx` hears the PTX part (CompileResult::partial) as soon as the engine sent it, before
     // the LTO outputs (Pipeline::run's onPtx); a job whose PTX failed has none.
     support::Result<pipeline::CompileResult> run(const pipeline::Job& job,
-                                          const pipeline::Pipeline::StageListener& onStage = {},
-                                          const CallCancel* cancel = nullptr,
-                                          const pipeline::Pipeline::ResultListener& onPlain = {},
-                                          const pipeline::Pipeline::ResultListener& onPtx = {});
+                                                 const pipeline::Pipeline::StageListener& onStage = {},
+                                                 const CallCancel* cancel = nullptr,
+                                                 const pipeline::Pipeline::ResultListener& onPlain = {},
+                                                 const pipeline::Pipeline::ResultListener& onPtx = {});
 
     // With a cache, a job whose every input (cache::keyOf) was compiled before is answered from
     // it (CompileResult::fromCache, onPlain hears it too) without compiling; a whole, deterministic
@@ -121,7 +121,6 @@ std::string describeCrash(const pipeline::Job& job, const std::optional<pipeline
                           const std::string& how);
 // The words for a compile stopped at its timeout: which stage, and what to do (a slow input: a
 // higher limit; a tool or toolkit that hangs: check it).
-std::string describeTimeout(const pipeline::Job& job, const std::optional<pipeline::StageEvent>& stage,
-                            double seconds);
+std::string describeTimeout(const pipeline::Job& job, const std::optional<pipeline::StageEvent>& stage, double seconds);
 
 }  // namespace nvpg::engine

@@ -5,8 +5,8 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/eventfd.h>
-#include <sys/socket.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -74,7 +74,9 @@ void reapChildren(double seconds) noexcept {
         if (r > 0) continue;
         if (r < 0 && errno == EINTR) continue;
         if (r < 0 || waitedNs >= deadlineNs) return;  // ECHILD: none left
-        struct timespec nap {0, 100000};  // 0.1 ms: an engine's exit takes about 1 ms
+        struct timespec nap {
+            0, 100000
+        };  // 0.1 ms: an engine's exit takes about 1 ms
         ::nanosleep(&nap, nullptr);
         waitedNs += nap.tv_nsec;
     }
@@ -96,7 +98,8 @@ void reapEnginesAtExit() {
 
 void endEnginesOnStopSignals() {
     for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
-        struct sigaction old{}, sa{};
+        struct sigaction old {
+        }, sa{};
         if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
         // SA_RESETHAND: the handler's raise() ends the process by the default action.
         sa.sa_handler = [](int s) {
@@ -114,16 +117,26 @@ void endEnginesOnStopSignals() {
 
 std::string signalName(int sig) {
     switch (sig) {
-        case SIGSEGV: return "SIGSEGV";
-        case SIGABRT: return "SIGABRT";
-        case SIGKILL: return "SIGKILL";
-        case SIGBUS: return "SIGBUS";
-        case SIGFPE: return "SIGFPE";
-        case SIGILL: return "SIGILL";
-        case SIGTERM: return "SIGTERM";
-        case SIGPIPE: return "SIGPIPE";
-        case SIGALRM: return "SIGALRM";
-        default: return fmt::format("signal {}", sig);
+        case SIGSEGV:
+            return "SIGSEGV";
+        case SIGABRT:
+            return "SIGABRT";
+        case SIGKILL:
+            return "SIGKILL";
+        case SIGBUS:
+            return "SIGBUS";
+        case SIGFPE:
+            return "SIGFPE";
+        case SIGILL:
+            return "SIGILL";
+        case SIGTERM:
+            return "SIGTERM";
+        case SIGPIPE:
+            return "SIGPIPE";
+        case SIGALRM:
+            return "SIGALRM";
+        default:
+            return fmt::format("signal {}", sig);
     }
 }
 
@@ -186,7 +199,7 @@ pid_t EngineProcess::spawnChild(int sock, int err, std::string& error) {
         ::dup2(sock, 1);
         ::dup2(err, 2);
         for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
-            struct sigaction old{};
+            struct sigaction old {};
             if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler != SIG_IGN) ::signal(sig, SIG_DFL);
         }
         for (auto& slot : gEngines) slot.store(0);
@@ -255,11 +268,13 @@ EngineProcess::~EngineProcess() {
 support::Status EngineProcess::start() {
     int sv[2], err[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-        return makeError(ErrorKind::Internal, fmt::format("cannot make a socket for the engine: {}", std::strerror(errno)));
+        return makeError(ErrorKind::Internal,
+                         fmt::format("cannot make a socket for the engine: {}", std::strerror(errno)));
     if (::pipe2(err, O_CLOEXEC) != 0) {
         ::close(sv[0]);
         ::close(sv[1]);
-        return makeError(ErrorKind::Internal, fmt::format("cannot make a pipe for the engine: {}", std::strerror(errno)));
+        return makeError(ErrorKind::Internal,
+                         fmt::format("cannot make a pipe for the engine: {}", std::strerror(errno)));
     }
     std::string error;
     const pid_t pid = spawnChild(sv[1], err[1], error);
@@ -287,7 +302,9 @@ support::Status EngineProcess::start() {
         while (true) {
             // Once the engine is gone, only what is already in the pipe is read: a process it
             // left behind may hold the pipe open.
-            struct pollfd p{fd, POLLIN, 0};
+            struct pollfd p {
+                fd, POLLIN, 0
+            };
             const int ready = ::poll(&p, 1, stop->load() ? 0 : 100);
             if (ready < 0 && errno == EINTR) continue;
             if (ready == 0) {
@@ -341,7 +358,9 @@ std::string EngineProcess::describeExit() {
     pid_t r = 0;
     // It closed its end, so it is ending: give it a moment to be reaped.
     for (int i = 0; i < 300 && (r = ::waitpid(pid_, &status, WNOHANG)) == 0; ++i) {
-        struct timespec ts{0, 10 * 1000 * 1000};
+        struct timespec ts {
+            0, 10 * 1000 * 1000
+        };
         ::nanosleep(&ts, nullptr);
     }
     if (r == 0) {
@@ -383,9 +402,9 @@ support::Error EngineProcess::failed(const support::Error& e, const CallCancel* 
         // It is alive and talking, but not the protocol: another program, another build.
         failure_ = Failure::Protocol;
         kill();
-        return makeError(ErrorKind::Environment,
-                         fmt::format("the engine process {} did not speak the engine protocol ({})", argv_[0],
-                                     e.message));
+        return makeError(
+            ErrorKind::Environment,
+            fmt::format("the engine process {} did not speak the engine protocol ({})", argv_[0], e.message));
     }
     failure_ = Failure::Died;
     const auto how = describeExit();
@@ -442,7 +461,7 @@ support::Result<Frame> EngineProcess::receive(std::chrono::steady_clock::time_po
 }
 
 std::string EngineProcess::howItEnded() const {
-    std::string how = signal_          ? signalName(signal_)
+    std::string how = signal_            ? signalName(signal_)
                       : exitStatus_ >= 0 ? fmt::format("the engine process exited with status {}", exitStatus_)
                                          : std::string("the engine process ended");
     if (const auto words = lastWords(); !words.empty()) how += ": " + words;

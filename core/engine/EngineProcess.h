@@ -39,8 +39,9 @@ private:
 // front end owns it: starts it on first use, kills it when it does not answer in time, and
 // says how it died when it dies. The child learns this process's id (kEngineParentVariable)
 // so that it can end with it: `nvpg engine` asks the kernel for SIGKILL when the thread that
-// started it ends, so start and use an EngineProcess on a thread that lives as long as it. What the child writes to stderr (libNVVM's "LLVM ERROR: ..."
-// before an abort, say) is passed on to this process's stderr and kept for the report.
+// started it ends, so start and use an EngineProcess on a thread that lives as long as it. What the child writes to
+// stderr (libNVVM's "LLVM ERROR: ..." before an abort, say) is passed on to this process's stderr and kept for the
+// report.
 class EngineProcess {
 public:
     explicit EngineProcess(std::vector<std::string> argv);

@@ -9,10 +9,10 @@
 #include "pipeline/ResultJson.h"
 #include "support/Json.h"
 
+using nlohmann::json;
 using nvpg::support::ErrorKind;
 using nvpg::support::field;
 using nvpg::support::makeError;
-using nlohmann::json;
 
 namespace nvpg::engine {
 
@@ -22,7 +22,9 @@ support::Error malformed(const std::string& what) {
     return makeError(ErrorKind::Internal, "engine message: malformed (" + what + ")");
 }
 
-json errorJson(const support::Error& e) { return {{"kind", int(e.kind)}, {"message", e.message}}; }
+json errorJson(const support::Error& e) {
+    return {{"kind", int(e.kind)}, {"message", e.message}};
+}
 
 support::Error errorFromJson(const json& e) {
     const int kind = field(e, "kind", int(ErrorKind::Internal));
@@ -33,9 +35,14 @@ support::Error errorFromJson(const json& e) {
 json kernelToJson(const ptx::Function& k) {
     json params = json::array();
     for (const auto& p : k.params)
-        params.push_back({{"name", p.name}, {"type", p.type}, {"size", p.size}, {"align", p.align},
-                          {"array", p.arrayCount}, {"pointer", p.isPointer},
-                          {"space", p.pointerSpace}, {"pointer_align", p.pointerAlign}});
+        params.push_back({{"name", p.name},
+                          {"type", p.type},
+                          {"size", p.size},
+                          {"align", p.align},
+                          {"array", p.arrayCount},
+                          {"pointer", p.isPointer},
+                          {"space", p.pointerSpace},
+                          {"pointer_align", p.pointerAlign}});
     return {{"name", k.name}, {"params", params}};
 }
 
@@ -233,8 +240,11 @@ Frame makeRunRequest(int device, const std::string& image, bool cubin, const ptx
     json args = json::array();
     for (const auto& a : config.args)
         args.push_back({{"type", std::string(gpu::elemInfo(a.type).name)}, {"count", a.count}});
-    f.header = {{"device", device}, {"cubin", cubin}, {"kernel", kernelToJson(kernel)},
-                {"config", gpu::runConfigToJson(config)}, {"args", args}};
+    f.header = {{"device", device},
+                {"cubin", cubin},
+                {"kernel", kernelToJson(kernel)},
+                {"config", gpu::runConfigToJson(config)},
+                {"args", args}};
     f.blobs.push_back(image);
     for (const auto& b : initial) f.blobs.push_back(b);
     return f;
@@ -249,8 +259,7 @@ support::Result<RunRequestData> parseRunRequest(Frame frame) {
     auto config = gpu::runConfigFromJson(field(h, "config", json()), "/config");
     if (!config) return malformed(config.error().message);
     const auto args = field(h, "args", json::array());
-    if (!args.is_array() || frame.blobs.size() != 1 + config->args.size() ||
-        args.size() != config->args.size())
+    if (!args.is_array() || frame.blobs.size() != 1 + config->args.size() || args.size() != config->args.size())
         return malformed("its buffers do not match its arguments");
     for (size_t i = 0; i < args.size(); ++i) {
         auto type = gpu::parseElemType(field(args[i], "type", ""));
@@ -305,8 +314,7 @@ support::Result<gpu::RunOutcome> readRunReply(const Frame& f, bool& fatal) {
     out.bytesIn = field(o, "bytes_in", size_t(0));
     out.bytesOut = field(o, "bytes_out", size_t(0));
     const auto buffers = field(o, "buffers", json::array());
-    if (!buffers.is_array() || buffers.size() != f.blobs.size())
-        return malformed("a run reply without every buffer");
+    if (!buffers.is_array() || buffers.size() != f.blobs.size()) return malformed("a run reply without every buffer");
     for (size_t i = 0; i < buffers.size(); ++i) {
         gpu::BufferOut b;
         b.arg = field(buffers[i], "arg", size_t(0));

@@ -44,15 +44,17 @@ support::Result<std::pair<uint64_t, uint32_t>> checkHeader(const char* p, uint16
         // anything else as '.', as hexdump -C shows bytes.
         std::string sent;
         for (size_t i = 0; i < kHeaderBytes; ++i) sent += p[i] >= 0x20 && p[i] < 0x7f ? p[i] : '.';
-        return bad(fmt::format("not an NVVM Playground engine message (bad magic): it sent \"{}\" where one "
-                               "starts \"NVPG\"",
-                               sent));
+        return bad(
+            fmt::format("not an NVVM Playground engine message (bad magic): it sent \"{}\" where one "
+                        "starts \"NVPG\"",
+                        sent));
     }
     const auto version = get<uint16_t>(p + 4);
     if (version != kProtocolVersion)
-        return bad(fmt::format("protocol version {}, but this side speaks {}: the engine and the front end "
-                               "come from different builds",
-                               version, kProtocolVersion));
+        return bad(
+            fmt::format("protocol version {}, but this side speaks {}: the engine and the front end "
+                        "come from different builds",
+                        version, kProtocolVersion));
     type = get<uint16_t>(p + 6);
     const auto blobs = get<uint32_t>(p + 8);
     const auto jsonLen = get<uint64_t>(p + 12);
@@ -119,10 +121,14 @@ support::Result<Frame> decodeFrame(std::string_view bytes) {
 
 namespace {
 
-support::Error woken() { return makeError(ErrorKind::Internal, "stopped waiting for the engine"); }
+support::Error woken() {
+    return makeError(ErrorKind::Internal, "stopped waiting for the engine");
+}
 
 // Whether the other thread asked the wait to end.
-bool isWoken(const pollfd& wake) { return wake.fd >= 0 && (wake.revents & (POLLIN | POLLERR | POLLHUP)); }
+bool isWoken(const pollfd& wake) {
+    return wake.fd >= 0 && (wake.revents & (POLLIN | POLLERR | POLLHUP));
+}
 
 }  // namespace
 
@@ -132,8 +138,8 @@ support::Status writeFrame(int fd, const Frame& frame, std::optional<std::chrono
     size_t done = 0;
     while (done < bytes.size()) {
         if (deadline) {
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline -
-                                                                                    std::chrono::steady_clock::now());
+            const auto left =
+                std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - std::chrono::steady_clock::now());
             if (left.count() <= 0) return makeError(ErrorKind::Timeout, "timed out sending to the engine");
             pollfd pfd[2] = {{fd, POLLOUT, 0}, {wakeFd, POLLIN, 0}};
             const int ready = ::poll(pfd, wakeFd >= 0 ? 2 : 1, int(std::min<long long>(left.count(), 1000)));
@@ -162,8 +168,8 @@ support::Status readExact(int fd, char* p, size_t n, std::optional<std::chrono::
     while (done < n) {
         int waitMs = -1;
         if (deadline) {
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline -
-                                                                                    std::chrono::steady_clock::now());
+            const auto left =
+                std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - std::chrono::steady_clock::now());
             if (left.count() <= 0) return makeError(ErrorKind::Timeout, "timed out waiting for the engine");
             waitMs = int(std::min<long long>(left.count(), 1000));
         }
@@ -180,7 +186,7 @@ support::Status readExact(int fd, char* p, size_t n, std::optional<std::chrono::
         }
         if (got == 0)
             return makeError(ErrorKind::Internal, atStart && done == 0 ? "the other side ended (closed its pipe)"
-                                                                    : "engine message: truncated (the pipe closed)");
+                                                                       : "engine message: truncated (the pipe closed)");
         done += size_t(got);
     }
     return {};
@@ -188,8 +194,7 @@ support::Status readExact(int fd, char* p, size_t n, std::optional<std::chrono::
 
 }  // namespace
 
-support::Result<Frame> readFrame(int fd, std::optional<std::chrono::steady_clock::time_point> deadline,
-                                 int wakeFd) {
+support::Result<Frame> readFrame(int fd, std::optional<std::chrono::steady_clock::time_point> deadline, int wakeFd) {
     char head[kHeaderBytes];
     if (auto st = readExact(fd, head, sizeof head, deadline, true, wakeFd); !st) return st.error();
     Frame f;

@@ -38,7 +38,7 @@ bool Runner::gpuAvailable(std::string* why) const {
 }
 
 support::Result<gpu::RunOutcome> Runner::run(const pipeline::CompileResult& compiled, gpu::RunConfig config,
-                                        const std::filesystem::path& baseDir) {
+                                             const std::filesystem::path& baseDir) {
     auto kernel = pipeline::checkRun(compiled, config);
     if (!kernel) return kernel.error();
     // In this order, so that a run that cannot happen costs neither time nor memory: files are
@@ -82,9 +82,10 @@ support::Result<gpu::RunOutcome> Runner::run(const pipeline::CompileResult& comp
             auto driver = toolkit_->driver();
             if (!driver) return driver.error();
             if (session_ && session_->unusable())
-                return makeError(ErrorKind::Run, "an earlier kernel left the GPU context of this process unusable "
-                                                 "(in-process runs cannot recover it); restart, or run in an engine "
-                                                 "process");
+                return makeError(ErrorKind::Run,
+                                 "an earlier kernel left the GPU context of this process unusable "
+                                 "(in-process runs cannot recover it); restart, or run in an engine "
+                                 "process");
             auto s = gpu::Session::open(*driver, device_);
             if (!s) return s.error();
             session_ = std::move(*s);
@@ -112,12 +113,12 @@ support::Result<gpu::RunOutcome> Runner::run(const pipeline::CompileResult& comp
                               std::chrono::duration<double>(config.timeoutSeconds * config.repeat + 60));
     auto reply = engine_->call(makeRunRequest(device_, image, cubin, **kernel, config, initial), deadline);
     if (!reply)
-        return makeError(engine_->lastFailure() == EngineProcess::Failure::Timeout ? ErrorKind::Timeout
-                                                                                   : ErrorKind::Run,
-                         fmt::format("kernel {}: {}{}", config.kernel, reply.error().message,
-                                     engine_->lastFailure() == EngineProcess::Failure::Start
-                                         ? ""
-                                         : "; the next run starts a new engine process"));
+        return makeError(
+            engine_->lastFailure() == EngineProcess::Failure::Timeout ? ErrorKind::Timeout : ErrorKind::Run,
+            fmt::format("kernel {}: {}{}", config.kernel, reply.error().message,
+                        engine_->lastFailure() == EngineProcess::Failure::Start
+                            ? ""
+                            : "; the next run starts a new engine process"));
     bool fatal = false;
     auto out = readRunReply(*reply, fatal);
     if (fatal) {

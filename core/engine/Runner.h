@@ -30,7 +30,7 @@ public:
     // (the kernel ran past its timeout, or the engine did not answer). `baseDir` is where relative
     // buffer files are.
     support::Result<gpu::RunOutcome> run(const pipeline::CompileResult& compiled, gpu::RunConfig config,
-                                    const std::filesystem::path& baseDir);
+                                         const std::filesystem::path& baseDir);
 
     // Whether a GPU can be used here, and why not (for disabling run buttons up front).
     bool gpuAvailable(std::string* why) const;

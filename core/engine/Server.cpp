@@ -1,8 +1,8 @@
 #include "engine/Server.h"
 
+#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
-#include <malloc.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -95,7 +95,9 @@ Frame lateReplyOf(const pipeline::Job& job, const support::Error& error) {
 
 }  // namespace
 
-int serveEngine(int in, int out) { return serveEngine(in, out, nullptr, std::nullopt); }
+int serveEngine(int in, int out) {
+    return serveEngine(in, out, nullptr, std::nullopt);
+}
 
 int serveEngine(int in, int out, std::shared_ptr<const toolkit::Toolkit> loaded,
                 std::optional<std::filesystem::path> loadedPath, bool oneRequest) {
@@ -237,9 +239,9 @@ int serveEngine(int in, int out, std::shared_ptr<const toolkit::Toolkit> loaded,
             if (fatal) return 3;  // the driver frees the context when this process is gone
             continue;
         }
-        (void)writeFrame(out, makeErrorReply(kCompileReply,
-                                             support::makeError(support::ErrorKind::Internal,
-                                                                "the engine got a message it does not know")));
+        (void)writeFrame(
+            out, makeErrorReply(kCompileReply, support::makeError(support::ErrorKind::Internal,
+                                                                  "the engine got a message it does not know")));
     }
 }
 

@@ -20,8 +20,8 @@ namespace nvpg::engine {
 namespace {
 
 json reportJson(const toolkit::LibraryReport& r) {
-    return {{"found", r.found}, {"path", r.path.string()}, {"via", r.via}, {"version", r.version},
-            {"problem", r.problem}};
+    return {
+        {"found", r.found}, {"path", r.path.string()}, {"via", r.via}, {"version", r.version}, {"problem", r.problem}};
 }
 
 toolkit::LibraryReport reportFrom(const json& j, const char* name) {
@@ -78,27 +78,26 @@ support::Status probeToolkit(toolkit::Toolkit& located, const std::optional<std:
     else
         engine = std::make_unique<EngineProcess>(
             [](int in, int out) { return serveEngine(in, out, nullptr, std::nullopt, /*oneRequest=*/true); });
-    const auto deadline = std::chrono::steady_clock::now() +
-                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                              std::chrono::duration<double>(timeoutSeconds));
+    const auto deadline =
+        std::chrono::steady_clock::now() +
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(timeoutSeconds));
     auto reply = engine->call(makeToolkitRequest(cudaPath), deadline, {}, cancel);
     if (!reply) {
         switch (engine->lastFailure()) {
-        case EngineProcess::Failure::Timeout:
-            return makeError(ErrorKind::Environment,
-                             fmt::format("libNVVM {} did not finish loading within {} s and was stopped. {}", file,
-                                         timeoutSeconds, kAdvice));
-        case EngineProcess::Failure::Died:
-            // A library's constructor runs as it is loaded: whatever ended the engine then was it.
-            if (engine->lastSignal())
+            case EngineProcess::Failure::Timeout:
                 return makeError(ErrorKind::Environment,
-                                 fmt::format("libNVVM crashed ({}) while loading {}. {}", engine->howItEnded(), file,
-                                             kAdvice));
-            return makeError(ErrorKind::Environment,
-                             fmt::format("libNVVM ended its process while loading {} ({}). {}", file,
-                                         engine->howItEnded(), kAdvice));
-        default:
-            return makeError(ErrorKind::Environment, reply.error().message);
+                                 fmt::format("libNVVM {} did not finish loading within {} s and was stopped. {}", file,
+                                             timeoutSeconds, kAdvice));
+            case EngineProcess::Failure::Died:
+                // A library's constructor runs as it is loaded: whatever ended the engine then was it.
+                if (engine->lastSignal())
+                    return makeError(ErrorKind::Environment, fmt::format("libNVVM crashed ({}) while loading {}. {}",
+                                                                         engine->howItEnded(), file, kAdvice));
+                return makeError(ErrorKind::Environment,
+                                 fmt::format("libNVVM ended its process while loading {} ({}). {}", file,
+                                             engine->howItEnded(), kAdvice));
+            default:
+                return makeError(ErrorKind::Environment, reply.error().message);
         }
     }
     if (reply->type != kToolkitReply)

@@ -47,10 +47,8 @@ void storeLittleEndian(char* p, uint64_t bits, size_t size) {
 std::string rangeText(const ElemInfo& info) {
     const unsigned bits = unsigned(8 * info.size);
     if (!info.isSigned) return fmt::format("0 to {}", maskFor(info.size));
-    const int64_t lo =
-        bits == 64 ? std::numeric_limits<int64_t>::min() : -(int64_t(1) << (bits - 1));
-    const int64_t hi =
-        bits == 64 ? std::numeric_limits<int64_t>::max() : (int64_t(1) << (bits - 1)) - 1;
+    const int64_t lo = bits == 64 ? std::numeric_limits<int64_t>::min() : -(int64_t(1) << (bits - 1));
+    const int64_t hi = bits == 64 ? std::numeric_limits<int64_t>::max() : (int64_t(1) << (bits - 1)) - 1;
     return fmt::format("{} to {}", lo, hi);
 }
 
@@ -72,23 +70,20 @@ Parsed<uint64_t> parseIntegerBits(std::string_view text, const ElemInfo& info) {
     const auto r = std::from_chars(t.data(), t.data() + t.size(), magnitude, base);
     const bool digitsOnly = !t.empty() && (t[0] != '-' && t[0] != '+');
     if (!digitsOnly || r.ptr != t.data() + t.size() || r.ec == std::errc::invalid_argument)
-        return problem(
-            fmt::format("'{}' is not an integer (decimal or 0x hex) for {}", text, info.name));
+        return problem(fmt::format("'{}' is not an integer (decimal or 0x hex) for {}", text, info.name));
     const std::string range = rangeText(info);
     if (r.ec == std::errc::result_out_of_range)
         return problem(fmt::format("'{}' is out of range for {} ({})", text, info.name, range));
     const unsigned bits = unsigned(8 * info.size);
     if (!info.isSigned) {
         if (negative && magnitude != 0)
-            return problem(
-                fmt::format("'{}' is negative, but {} is unsigned ({})", text, info.name, range));
+            return problem(fmt::format("'{}' is negative, but {} is unsigned ({})", text, info.name, range));
         if (magnitude > maskFor(info.size))
             return problem(fmt::format("'{}' is out of range for {} ({})", text, info.name, range));
         return magnitude;
     }
     const uint64_t limit = (uint64_t(1) << (bits - 1)) - (negative ? 0 : 1);
-    if (magnitude > limit)
-        return problem(fmt::format("'{}' is out of range for {} ({})", text, info.name, range));
+    if (magnitude > limit) return problem(fmt::format("'{}' is out of range for {} ({})", text, info.name, range));
     return (negative ? ~magnitude + 1 : magnitude) & maskFor(info.size);
 }
 
@@ -138,12 +133,10 @@ Parsed<F> parseFloating(std::string_view text, const ElemInfo& info, std::string
     F value = 0;
     const auto r = std::from_chars(t.data(), t.data() + t.size(), value);
     if (t.empty() || r.ptr != t.data() + t.size() || r.ec == std::errc::invalid_argument)
-        return problem(fmt::format("'{}' is not a number for {} (e.g. 1.5, -2, 1e-3, inf, nan)",
-                                   text, info.name));
+        return problem(fmt::format("'{}' is not a number for {} (e.g. 1.5, -2, 1e-3, inf, nan)", text, info.name));
     if (r.ec == std::errc::result_out_of_range) {
         if (!isUnderflow(t))
-            return problem(
-                fmt::format("'{}' is out of range for {} (largest {})", text, info.name, largest));
+            return problem(fmt::format("'{}' is out of range for {} (largest {})", text, info.name, largest));
         value = t[0] == '-' ? -F(0) : F(0);
     }
     return value;
@@ -227,8 +220,7 @@ Parsed<size_t> parseCount(std::string_view text, const ElemInfo& info) {
     const bool digits = !text.empty() && std::isdigit(static_cast<unsigned char>(text[0]));
     if (!digits || r.ptr != text.data() + text.size() || (r.ec == std::errc() && n == 0))
         return problem(fmt::format("count '{}' is not a positive whole number", text));
-    if (r.ec == std::errc::result_out_of_range ||
-        n > std::numeric_limits<size_t>::max() / info.size)
+    if (r.ec == std::errc::result_out_of_range || n > std::numeric_limits<size_t>::max() / info.size)
         return problem(fmt::format("count '{}' is too large", text));
     return n;
 }
@@ -248,10 +240,9 @@ support::Result<ArgSpec> parseBuffer(std::string_view spec, std::string_view res
         const auto path = rest.substr(1);
         if (path.empty()) return specError(spec, "missing file name after '@'");
         if (!endsWithNpy(path))
-            return specError(spec,
-                             fmt::format("'{}' is not a .npy file; a raw file needs its element "
-                                         "type: buf:TYPE:@FILE",
-                                         path));
+            return specError(spec, fmt::format("'{}' is not a .npy file; a raw file needs its element "
+                                               "type: buf:TYPE:@FILE",
+                                               path));
         arg.init.kind = BufferInit::NpyFile;
         arg.init.file = std::string(path);
         return arg;
@@ -261,20 +252,17 @@ support::Result<ArgSpec> parseBuffer(std::string_view spec, std::string_view res
     const auto type = parseElemType(typeText);
     if (!type) {
         if (typeText.empty())
-            return specError(spec,
-                             fmt::format("missing element type; use buf:TYPE:COUNT:INIT with TYPE "
-                                         "one of {}, or buf:@FILE.npy",
-                                         elemTypeList()));
-        return specError(
-            spec, fmt::format("unknown element type '{}'; use {}", typeText, elemTypeList()));
+            return specError(spec, fmt::format("missing element type; use buf:TYPE:COUNT:INIT with TYPE "
+                                               "one of {}, or buf:@FILE.npy",
+                                               elemTypeList()));
+        return specError(spec, fmt::format("unknown element type '{}'; use {}", typeText, elemTypeList()));
     }
     arg.type = *type;
     const auto& info = elemInfo(arg.type);
     if (colon == std::string_view::npos)
-        return specError(
-            spec, fmt::format("missing count and initialiser; use buf:{}:COUNT:INIT "
-                              "(INIT: zeros, const:VALUE, iota or random:SEED) or buf:{}:@FILE",
-                              info.name, info.name));
+        return specError(spec, fmt::format("missing count and initialiser; use buf:{}:COUNT:INIT "
+                                           "(INIT: zeros, const:VALUE, iota or random:SEED) or buf:{}:@FILE",
+                                           info.name, info.name));
     rest = rest.substr(colon + 1);
     if (!rest.empty() && rest[0] == '@') {
         const auto path = rest.substr(1);
@@ -288,18 +276,14 @@ support::Result<ArgSpec> parseBuffer(std::string_view spec, std::string_view res
     if (!count) return specError(spec, count.error().message);
     arg.count = *count;
     if (colon2 == std::string_view::npos)
-        return specError(spec,
-                         fmt::format("missing initialiser after the count; {}", kInitChoices));
+        return specError(spec, fmt::format("missing initialiser after the count; {}", kInitChoices));
     rest = rest.substr(colon2 + 1);
     const auto colon3 = rest.find(':');
     const auto init = rest.substr(0, colon3);
-    const auto param =
-        colon3 == std::string_view::npos ? std::string_view() : rest.substr(colon3 + 1);
+    const auto param = colon3 == std::string_view::npos ? std::string_view() : rest.substr(colon3 + 1);
     const bool hasParam = colon3 != std::string_view::npos;
     if (init == "zeros" || init == "iota") {
-        if (hasParam)
-            return specError(spec,
-                             fmt::format("'{}' takes no value, but ':{}' follows it", init, param));
+        if (hasParam) return specError(spec, fmt::format("'{}' takes no value, but ':{}' follows it", init, param));
         arg.init.kind = init == "zeros" ? BufferInit::Zeros : BufferInit::Iota;
         return arg;
     }
@@ -312,13 +296,11 @@ support::Result<ArgSpec> parseBuffer(std::string_view spec, std::string_view res
         // The constant travels as a double; a 64-bit integer it cannot hold exactly would
         // silently become another number.
         const double c = arg.init.constant;
-        if (!info.isFloat &&
-            ((info.isSigned ? c >= 0x1p63 : c >= 0x1p64) || doubleToBits(arg.type, c) != *bits))
-            return specError(spec,
-                             fmt::format("const '{}' cannot be held exactly; {} buffer constants "
-                                         "are limited to what a double holds (every integer up "
-                                         "to 2^53)",
-                                         param, info.name));
+        if (!info.isFloat && ((info.isSigned ? c >= 0x1p63 : c >= 0x1p64) || doubleToBits(arg.type, c) != *bits))
+            return specError(spec, fmt::format("const '{}' cannot be held exactly; {} buffer constants "
+                                               "are limited to what a double holds (every integer up "
+                                               "to 2^53)",
+                                               param, info.name));
         return arg;
     }
     if (init == "random") {
@@ -329,9 +311,7 @@ support::Result<ArgSpec> parseBuffer(std::string_view spec, std::string_view res
         arg.init.seed = *seed;
         return arg;
     }
-    if (init.empty())
-        return specError(spec,
-                         fmt::format("missing initialiser after the count; {}", kInitChoices));
+    if (init.empty()) return specError(spec, fmt::format("missing initialiser after the count; {}", kInitChoices));
     return specError(spec, fmt::format("unknown initialiser '{}'; {}", init, kInitChoices));
 }
 
@@ -365,12 +345,10 @@ support::Result<std::string> allocate(const ArgSpec& arg, size_t count) {
         out.resize(count * size);
     } catch (const std::bad_alloc&) {
         return makeError(ErrorKind::Environment,
-                         fmt::format("SPEC '{}': cannot allocate {} bytes for the buffer", arg.text,
-                                     count * size));
+                         fmt::format("SPEC '{}': cannot allocate {} bytes for the buffer", arg.text, count * size));
     } catch (const std::length_error&) {
         return makeError(ErrorKind::Environment,
-                         fmt::format("SPEC '{}': cannot allocate {} bytes for the buffer", arg.text,
-                                     count * size));
+                         fmt::format("SPEC '{}': cannot allocate {} bytes for the buffer", arg.text, count * size));
     }
     return out;
 }
@@ -381,8 +359,7 @@ support::Result<ArgSpec> parseArgSpec(std::string_view spec) {
     if (spec.substr(0, 4) == "buf:") return parseBuffer(spec, spec.substr(4));
     const auto colon = spec.find(':');
     if (colon == std::string_view::npos) {
-        if (spec == "buf")
-            return specError(spec, fmt::format("missing buffer details; use {}", kForms));
+        if (spec == "buf") return specError(spec, fmt::format("missing buffer details; use {}", kForms));
         return specError(spec, fmt::format("expected {}", kForms));
     }
     const auto head = spec.substr(0, colon);
@@ -391,19 +368,17 @@ support::Result<ArgSpec> parseArgSpec(std::string_view spec) {
     arg.text = std::string(spec);
     if (head == "ptr") {
         if (value != "null")
-            return specError(spec,
-                             fmt::format("'{}' is not a pointer value; use ptr:null, or a buffer "
-                                         "(buf:TYPE:COUNT:INIT) for memory",
-                                         value));
+            return specError(spec, fmt::format("'{}' is not a pointer value; use ptr:null, or a buffer "
+                                               "(buf:TYPE:COUNT:INIT) for memory",
+                                               value));
         arg.kind = ArgSpec::NullPointer;
         return arg;
     }
     const auto type = parseElemType(head);
     if (!type)
-        return specError(
-            spec, fmt::format("unknown type '{}'; use TYPE:VALUE with TYPE one of {}, ptr:null "
-                              "or buf:...",
-                              head, elemTypeList()));
+        return specError(spec, fmt::format("unknown type '{}'; use TYPE:VALUE with TYPE one of {}, ptr:null "
+                                           "or buf:...",
+                                           head, elemTypeList()));
     arg.kind = ArgSpec::Scalar;
     arg.type = *type;
     auto bits = parseValueBits(value, arg.type);
@@ -441,8 +416,7 @@ std::string formatArgSpec(const ArgSpec& arg) {
 }
 
 support::Result<std::string> loadBuffer(ArgSpec& arg, const std::filesystem::path& baseDir) {
-    if (arg.kind != ArgSpec::Buffer)
-        return specError(arg.text, "is not a buffer, so it has no contents to load");
+    if (arg.kind != ArgSpec::Buffer) return specError(arg.text, "is not a buffer, so it has no contents to load");
     const size_t size = elemInfo(arg.type).size;
 
     if (arg.init.kind == BufferInit::NpyFile || arg.init.kind == BufferInit::RawFile) {
@@ -457,22 +431,18 @@ support::Result<std::string> loadBuffer(ArgSpec& arg, const std::filesystem::pat
             if (npy->count() == 0)
                 return makeError(
                     ErrorKind::Input,
-                    fmt::format("{}: the array is empty; a buffer needs at least one element",
-                                path.string()));
+                    fmt::format("{}: the array is empty; a buffer needs at least one element", path.string()));
             arg.type = npy->type;
             arg.count = npy->count();
             return std::move(npy->data);
         }
         if (bytes->empty())
-            return makeError(
-                ErrorKind::Input,
-                fmt::format("{}: the file is empty; a buffer needs at least one element",
-                            path.string()));
+            return makeError(ErrorKind::Input,
+                             fmt::format("{}: the file is empty; a buffer needs at least one element", path.string()));
         if (bytes->size() % size != 0)
-            return makeError(
-                ErrorKind::Input,
-                fmt::format("{}: {} bytes is not a whole number of {} elements ({} bytes each)",
-                            path.string(), bytes->size(), elemInfo(arg.type).name, size));
+            return makeError(ErrorKind::Input,
+                             fmt::format("{}: {} bytes is not a whole number of {} elements ({} bytes each)",
+                                         path.string(), bytes->size(), elemInfo(arg.type).name, size));
         arg.count = bytes->size() / size;
         return std::move(*bytes);
     }
@@ -492,8 +462,8 @@ support::Result<std::string> loadBuffer(ArgSpec& arg, const std::filesystem::pat
         case BufferInit::Iota:
             for (size_t i = 0; i < arg.count; ++i) {
                 // Integers wrap at the type's width, like a C cast.
-                const uint64_t bits = elemInfo(arg.type).isFloat ? doubleToBits(arg.type, double(i))
-                                                                 : uint64_t(i) & maskFor(size);
+                const uint64_t bits =
+                    elemInfo(arg.type).isFloat ? doubleToBits(arg.type, double(i)) : uint64_t(i) & maskFor(size);
                 storeLittleEndian(&data[i * size], bits, size);
             }
             break;

@@ -86,13 +86,14 @@ std::filesystem::path deviceCacheFile() {
 support::Result<LocalGpus> localGpus(const toolkit::Toolkit& toolkit, const LocalGpuSource& source) {
     const auto identity = gpuIdentity(source.procRoot, source.sysRoot);
     if (identity.empty())
-        return support::makeError(support::ErrorKind::Environment,
-                                  fmt::format("no NVIDIA driver: neither {} nor an NVIDIA PCI device in {} is "
-                                              "there, so there is no GPU to use",
-                                              (source.procRoot / "version").string(),
-                                              (source.sysRoot / "bus/pci/devices").string()));
-    const auto file = source.cacheFile.empty() ? deviceCacheFile()
-                      : source.cacheFile == "-" ? std::filesystem::path() : source.cacheFile;
+        return support::makeError(
+            support::ErrorKind::Environment,
+            fmt::format("no NVIDIA driver: neither {} nor an NVIDIA PCI device in {} is "
+                        "there, so there is no GPU to use",
+                        (source.procRoot / "version").string(), (source.sysRoot / "bus/pci/devices").string()));
+    const auto file = source.cacheFile.empty()  ? deviceCacheFile()
+                      : source.cacheFile == "-" ? std::filesystem::path()
+                                                : source.cacheFile;
     if (!file.empty())
         if (auto cached = readCache(file, identity)) return std::move(*cached);
     auto asked = source.askDriver ? source.askDriver() : askToolkitDriver(toolkit);

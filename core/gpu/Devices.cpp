@@ -23,8 +23,7 @@ support::Result<std::vector<DeviceInfo>> listDevices(const toolkit::Driver& driv
         return support::makeError(support::ErrorKind::Environment,
                                   fmt::format("the CUDA driver cannot count GPUs: {}", drv->errorName(r)));
     if (count == 0)
-        return support::makeError(support::ErrorKind::Environment,
-                                  "the CUDA driver is installed but sees no GPU");
+        return support::makeError(support::ErrorKind::Environment, "the CUDA driver is installed but sees no GPU");
     std::vector<DeviceInfo> out;
     for (int i = 0; i < count; ++i) {
         CUdevice dev = 0;

@@ -184,17 +184,25 @@ std::string formatElement(ElemType t, const void* p) {
 double elementAsDouble(ElemType t, const void* p) {
     const uint64_t bits = loadLittleEndian(p, elemInfo(t).size);
     switch (t) {
-        case ElemType::I8: return int8_t(bits);
-        case ElemType::I16: return int16_t(bits);
-        case ElemType::I32: return int32_t(bits);
-        case ElemType::I64: return double(int64_t(bits));
+        case ElemType::I8:
+            return int8_t(bits);
+        case ElemType::I16:
+            return int16_t(bits);
+        case ElemType::I32:
+            return int32_t(bits);
+        case ElemType::I64:
+            return double(int64_t(bits));
         case ElemType::U8:
         case ElemType::U16:
         case ElemType::U32:
-        case ElemType::U64: return double(bits);
-        case ElemType::F16: return halfToFloat(uint16_t(bits));
-        case ElemType::F32: return std::bit_cast<float>(uint32_t(bits));
-        case ElemType::F64: return std::bit_cast<double>(bits);
+        case ElemType::U64:
+            return double(bits);
+        case ElemType::F16:
+            return halfToFloat(uint16_t(bits));
+        case ElemType::F32:
+            return std::bit_cast<float>(uint32_t(bits));
+        case ElemType::F64:
+            return std::bit_cast<double>(bits);
     }
     return 0;
 }

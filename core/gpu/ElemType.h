@@ -21,7 +21,7 @@ struct ElemInfo {
 };
 
 const ElemInfo& elemInfo(ElemType t);
-std::optional<ElemType> parseElemType(std::string_view name);  // "f32", "i64", ...
+std::optional<ElemType> parseElemType(std::string_view name);          // "f32", "i64", ...
 std::optional<ElemType> elemTypeFromNpyDescr(std::string_view descr);  // "<f4", "|i1", "<i8"
 // "i8, i16, i32, i64, u8, u16, u32, u64, f16, f32 or f64", for messages.
 std::string elemTypeList();

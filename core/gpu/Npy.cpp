@@ -65,8 +65,8 @@ public:
 
 private:
     void skipSpace() {
-        while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' ||
-                                    s_[pos_] == '\r' || s_[pos_] == '\0'))
+        while (pos_ < s_.size() &&
+               (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r' || s_[pos_] == '\0'))
             ++pos_;
     }
     bool eat(char c) {
@@ -154,8 +154,7 @@ private:
 
 uint32_t readLittleEndian(std::string_view bytes, size_t at, size_t n) {
     uint32_t v = 0;
-    for (size_t i = 0; i < n; ++i)
-        v |= uint32_t(static_cast<unsigned char>(bytes[at + i])) << (8 * i);
+    for (size_t i = 0; i < n; ++i) v |= uint32_t(static_cast<unsigned char>(bytes[at + i])) << (8 * i);
     return v;
 }
 
@@ -168,16 +167,13 @@ size_t NpyArray::count() const {
 }
 
 support::Result<NpyArray> readNpy(std::string_view bytes, std::string_view name) {
-    auto fail = [&](std::string what) {
-        return makeError(ErrorKind::Input, fmt::format("{}: {}", name, what));
-    };
+    auto fail = [&](std::string what) { return makeError(ErrorKind::Input, fmt::format("{}: {}", name, what)); };
     if (bytes.size() < 8 || bytes.substr(0, kMagic.size()) != kMagic)
         return fail("not a .npy file (it does not start with \\x93NUMPY)");
     const int major = static_cast<unsigned char>(bytes[6]);
     const int minor = static_cast<unsigned char>(bytes[7]);
     if ((major != 1 && major != 2 && major != 3) || minor != 0)
-        return fail(fmt::format(".npy format version {}.{} is not supported (1.0, 2.0 or 3.0)",
-                                major, minor));
+        return fail(fmt::format(".npy format version {}.{} is not supported (1.0, 2.0 or 3.0)", major, minor));
     // 2.0 widened the header length for huge structured dtypes; 3.0 only made the header UTF-8,
     // which changes nothing for the ASCII keys and dtypes we accept.
     const size_t lenBytes = major == 1 ? 2 : 4;
@@ -185,8 +181,8 @@ support::Result<NpyArray> readNpy(std::string_view bytes, std::string_view name)
     const size_t headerLen = readLittleEndian(bytes, 8, lenBytes);
     const size_t dataStart = 8 + lenBytes + headerLen;
     if (bytes.size() < dataStart)
-        return fail(fmt::format("truncated in the header ({} header bytes announced, {} present)",
-                                headerLen, bytes.size() - 8 - lenBytes));
+        return fail(fmt::format("truncated in the header ({} header bytes announced, {} present)", headerLen,
+                                bytes.size() - 8 - lenBytes));
 
     std::vector<std::pair<std::string, HeaderParser::Value>> entries;
     if (auto err = HeaderParser(bytes.substr(8 + lenBytes, headerLen)).parse(entries))
@@ -199,16 +195,14 @@ support::Result<NpyArray> readNpy(std::string_view bytes, std::string_view name)
         if (key == "fortran_order") fortran = &v;
         if (key == "shape") shapeV = &v;
     }
-    if (!descr || !fortran || !shapeV)
-        return fail("malformed header: it needs 'descr', 'fortran_order' and 'shape'");
+    if (!descr || !fortran || !shapeV) return fail("malformed header: it needs 'descr', 'fortran_order' and 'shape'");
     if (fortran->kind != HeaderParser::Value::Bool)
-        return fail(fmt::format("malformed header: 'fortran_order' is {}, not True or False",
-                                fortran->raw));
+        return fail(fmt::format("malformed header: 'fortran_order' is {}, not True or False", fortran->raw));
     if (shapeV->kind != HeaderParser::Value::Tuple)
         return fail(fmt::format("malformed header: 'shape' is {}, not a tuple", shapeV->raw));
     if (descr->kind != HeaderParser::Value::String)
-        return fail(fmt::format("dtype {} is a structured type; only plain {} arrays can be passed",
-                                descr->raw, elemTypeList()));
+        return fail(fmt::format("dtype {} is a structured type; only plain {} arrays can be passed", descr->raw,
+                                elemTypeList()));
 
     NpyArray out;
     const auto type = elemTypeFromNpyDescr(descr->str);

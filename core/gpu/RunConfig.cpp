@@ -20,7 +20,8 @@ support::Result<Dim3> parseDim3(std::string_view text, std::string_view what) {
         long long n = 0;
         if (!support::parseInt(support::trim(parts[i]), n) || n < 1 || n > 0x7fffffffLL)
             return makeError(ErrorKind::Usage, fmt::format("{} '{}': each size is a whole number from 1 "
-                                                           "to 2147483647", what, text));
+                                                           "to 2147483647",
+                                                           what, text));
         v[i] = static_cast<unsigned>(n);
     }
     return Dim3{v[0], v[1], v[2]};
@@ -39,25 +40,30 @@ std::string paramList(const ptx::Function& k) {
     return support::join(parts, ", ");
 }
 
-bool isFloatParam(const ptx::Param& p) { return support::startsWith(p.type, ".f"); }
-bool isIntParam(const ptx::Param& p) { return support::startsWith(p.type, ".u") || support::startsWith(p.type, ".s"); }
+bool isFloatParam(const ptx::Param& p) {
+    return support::startsWith(p.type, ".f");
+}
+bool isIntParam(const ptx::Param& p) {
+    return support::startsWith(p.type, ".u") || support::startsWith(p.type, ".s");
+}
 
 }  // namespace
 
 support::Status checkRunConfig(const RunConfig& c, const ptx::Function& k) {
     auto bad = [](std::string msg) { return makeError(ErrorKind::Usage, std::move(msg)); };
     if (c.args.size() != k.params.size())
-        return bad(fmt::format("kernel {} takes {} parameter{} ({}), but {} argument{} given", k.name,
-                               k.params.size(), k.params.size() == 1 ? "" : "s", paramList(k), c.args.size(),
+        return bad(fmt::format("kernel {} takes {} parameter{} ({}), but {} argument{} given", k.name, k.params.size(),
+                               k.params.size() == 1 ? "" : "s", paramList(k), c.args.size(),
                                c.args.size() == 1 ? " was" : "s were"));
     for (size_t i = 0; i < k.params.size(); ++i) {
         const auto& p = k.params[i];
         const auto& a = c.args[i];
         const auto where = fmt::format("argument {} ({}) for parameter {}", i, a.text, describe(p));
         if (p.arrayCount)
-            return bad(fmt::format("{}: the parameter is an aggregate passed by value; nvpg passes scalars "
-                                   "and pointers only",
-                                   where));
+            return bad(
+                fmt::format("{}: the parameter is an aggregate passed by value; nvpg passes scalars "
+                            "and pointers only",
+                            where));
         if (a.kind != ArgSpec::Scalar) {
             if (p.size != 8 || isFloatParam(p))
                 return bad(fmt::format("{}: a {} needs a 64-bit integer parameter (.u64, .b64) to hold its address",
@@ -70,8 +76,8 @@ support::Status checkRunConfig(const RunConfig& c, const ptx::Function& k) {
         if (info.isFloat && isIntParam(p))
             return bad(fmt::format("{}: a floating-point value for an integer parameter", where));
         if (!info.isFloat && isFloatParam(p))
-            return bad(fmt::format("{}: an integer value for a floating-point parameter (write f{}:…)", where,
-                                   p.size * 8));
+            return bad(
+                fmt::format("{}: an integer value for a floating-point parameter (write f{}:…)", where, p.size * 8));
     }
     const unsigned long long threads = 1ULL * c.block.x * c.block.y * c.block.z;
     if (threads > 1024)
@@ -138,9 +144,10 @@ DefaultArg defaultArgSpec(const ptx::Param& p, std::string_view irType) {
             r.spec = fmt::format("buf:f32:{}:zeros", kCount);
             r.hint = !irKnown ? "A guess: the IR of this kernel was not found (a bitcode module?), so the element "
                                 "type is not known. Edit the SPEC to match what the kernel reads."
-                              : fmt::format("A guess: the IR type {} does not say what the kernel reads. Edit the "
-                                            "SPEC to match.",
-                                            irType);
+                              : fmt::format(
+                                    "A guess: the IR type {} does not say what the kernel reads. Edit the "
+                                    "SPEC to match.",
+                                    irType);
         }
         return r;
     }
@@ -156,10 +163,12 @@ DefaultArg defaultArgSpec(const ptx::Param& p, std::string_view irType) {
                 r.spec = unsignedParam ? "u16:1" : "i16:1";
             break;
         case 4:
-            r.spec = floatParam || ir == "float" ? "f32:1" : fmt::format("{}:{}", unsignedParam ? "u32" : "i32", kCount);
+            r.spec =
+                floatParam || ir == "float" ? "f32:1" : fmt::format("{}:{}", unsignedParam ? "u32" : "i32", kCount);
             break;
         case 8:
-            r.spec = floatParam || ir == "double" ? "f64:1" : fmt::format("{}:{}", unsignedParam ? "u64" : "i64", kCount);
+            r.spec =
+                floatParam || ir == "double" ? "f64:1" : fmt::format("{}:{}", unsignedParam ? "u64" : "i64", kCount);
             break;
         default:
             r.spec = "i32:0";
@@ -215,7 +224,8 @@ support::Result<RunConfig> runConfigFromJson(const nlohmann::json& j, const std:
         (std::string(key) == "grid" ? c.grid : c.block) = d;
     }
     if (j.contains("shared")) {
-        if (!j["shared"].is_number_integer() || j["shared"].get<long long>() < 0 || j["shared"].get<long long>() > 0x7fffffffLL)
+        if (!j["shared"].is_number_integer() || j["shared"].get<long long>() < 0 ||
+            j["shared"].get<long long>() > 0x7fffffffLL)
             return bad("shared", "expected bytes of dynamic shared memory (0 or more)");
         c.sharedBytes = static_cast<unsigned>(j["shared"].get<long long>());
     }
@@ -230,12 +240,14 @@ support::Result<RunConfig> runConfigFromJson(const nlohmann::json& j, const std:
         }
     }
     if (j.contains("repeat")) {
-        if (!j["repeat"].is_number_integer() || j["repeat"].get<long long>() < 1 || j["repeat"].get<long long>() > 1000000)
+        if (!j["repeat"].is_number_integer() || j["repeat"].get<long long>() < 1 ||
+            j["repeat"].get<long long>() > 1000000)
             return bad("repeat", "expected a whole number from 1 to 1000000");
         c.repeat = static_cast<int>(j["repeat"].get<long long>());
     }
     if (j.contains("timeout")) {
-        if (!j["timeout"].is_number() || !(j["timeout"].get<double>() > 0)) return bad("timeout", "expected seconds above 0");
+        if (!j["timeout"].is_number() || !(j["timeout"].get<double>() > 0))
+            return bad("timeout", "expected seconds above 0");
         c.timeoutSeconds = j["timeout"].get<double>();
     }
     if (j.contains("from")) {

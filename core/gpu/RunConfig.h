@@ -23,9 +23,9 @@ struct RunConfig {
     Dim3 grid, block;
     unsigned sharedBytes = 0;  // dynamic shared memory
     std::vector<ArgSpec> args;
-    int repeat = 1;                 // the kernel time is the median of this many launches
-    double timeoutSeconds = 10;     // a launch that has not finished by then is stopped
-    bool fromLto = false;           // run the LTO cubin instead of the PTX
+    int repeat = 1;              // the kernel time is the median of this many launches
+    double timeoutSeconds = 10;  // a launch that has not finished by then is stopped
+    bool fromLto = false;        // run the LTO cubin instead of the PTX
     bool operator==(const RunConfig&) const = default;
 };
 

@@ -20,9 +20,9 @@ struct BufferOut {
 struct RunOutcome {
     std::string kernel;
     std::string device;
-    double kernelMs = 0;                // median over the repeats
-    std::vector<double> launchMs;       // each launch, in order
-    size_t bytesIn = 0, bytesOut = 0;   // copied to and from the GPU
+    double kernelMs = 0;               // median over the repeats
+    std::vector<double> launchMs;      // each launch, in order
+    size_t bytesIn = 0, bytesOut = 0;  // copied to and from the GPU
     std::vector<BufferOut> buffers;
     // The buffers' bytes over the kernel time: what the kernel would move if it read every
     // input and wrote every output once.

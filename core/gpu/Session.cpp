@@ -13,14 +13,12 @@ using nvpg::support::makeError;
 
 namespace nvpg::gpu {
 
-support::Result<std::unique_ptr<Session>> Session::open(std::shared_ptr<const toolkit::Driver> driver,
-                                                        int ordinal) {
+support::Result<std::unique_ptr<Session>> Session::open(std::shared_ptr<const toolkit::Driver> driver, int ordinal) {
     auto devices = listDevices(*driver);
     if (!devices) return devices.error();
     if (ordinal < 0 || ordinal >= int(devices->size()))
-        return makeError(ErrorKind::Environment,
-                         fmt::format("there is no GPU {}: the driver sees {} (0 to {})", ordinal, devices->size(),
-                                     devices->size() - 1));
+        return makeError(ErrorKind::Environment, fmt::format("there is no GPU {}: the driver sees {} (0 to {})",
+                                                             ordinal, devices->size(), devices->size() - 1));
     std::unique_ptr<Session> s(new Session());
     s->driver_ = std::move(driver);
     s->device_ = (*devices)[size_t(ordinal)];
@@ -32,8 +30,8 @@ support::Result<std::unique_ptr<Session>> Session::open(std::shared_ptr<const to
 
 support::Status Session::retain() {
     if (CUresult r = driver_->api.primaryCtxRetain(&ctx_, dev_); r != CUDA_SUCCESS)
-        return makeError(ErrorKind::Environment, fmt::format("cannot open a context on {}: {}", device_.name,
-                                                             driver_->errorName(r)));
+        return makeError(ErrorKind::Environment,
+                         fmt::format("cannot open a context on {}: {}", device_.name, driver_->errorName(r)));
     return {};
 }
 
@@ -76,8 +74,9 @@ support::Result<RunOutcome> Session::run(const std::string& image, bool cubin, c
                                          const RunConfig& config, const std::vector<std::string>& initial) {
     const auto& api = driver_->api;
     if (unusable_)
-        return makeError(ErrorKind::Run, "an earlier kernel left this process's GPU context unusable; "
-                                         "the next engine process runs with a fresh one");
+        return makeError(ErrorKind::Run,
+                         "an earlier kernel left this process's GPU context unusable; "
+                         "the next engine process runs with a fresh one");
     auto fail = [&](CUresult r, std::string_view step) -> support::Error {
         const char* text = nullptr;
         api.getErrorString(r, &text);
@@ -137,8 +136,9 @@ support::Result<RunOutcome> Session::run(const std::string& image, bool cubin, c
             out.bytesIn += initial[i].size();
         }
         api.eventRecord(res.start, res.stream);
-        if (CUresult r = api.launchKernel(fn, config.grid.x, config.grid.y, config.grid.z, config.block.x, config.block.y,
-                                          config.block.z, config.sharedBytes, res.stream, nullptr, extra);
+        if (CUresult r =
+                api.launchKernel(fn, config.grid.x, config.grid.y, config.grid.z, config.block.x, config.block.y,
+                                 config.block.z, config.sharedBytes, res.stream, nullptr, extra);
             r != CUDA_SUCCESS)
             return fail(r, "cuLaunchKernel");
         api.eventRecord(res.stop, res.stream);

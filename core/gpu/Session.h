@@ -15,11 +15,10 @@ namespace nvpg::gpu {
 
 // One GPU with its primary context, used from one thread at a time. Launch failures come back
 // as ErrorKind::Run errors naming the CUDA error (CUDA_ERROR_ILLEGAL_ADDRESS), the kernel and
-// the configuration; one that runs past its timeout as ErrorKind::Timeout. An error that poisons the context (an illegal address, a trap) or a kernel
-// still running after the configuration's timeout leaves the session unusable(): the driver
-// (580, checked on an H200) neither recovers such a context in the same process nor stops a
-// running kernel when the context is reset, so the engine process that owns the session ends
-// and the next run gets a fresh one.
+// the configuration; one that runs past its timeout as ErrorKind::Timeout. An error that poisons the context (an
+// illegal address, a trap) or a kernel still running after the configuration's timeout leaves the session unusable():
+// the driver (580, checked on an H200) neither recovers such a context in the same process nor stops a running kernel
+// when the context is reset, so the engine process that owns the session ends and the next run gets a fresh one.
 class Session {
 public:
     // An Environment error when there is no driver or no such GPU.

@@ -63,16 +63,12 @@ std::string readEntry(const nlohmann::json& j, DocDomain domain, DocEntry& e) {
                 "has the unknown field \"{}\" (known: key, kind, title, summary, details, "
                 "syntax, modifiers, accuracy, option_effect, link, source)",
                 name);
-        if (name != "modifiers" && !value.is_string())
-            return fmt::format("field \"{}\" is not a string", name);
+        if (name != "modifiers" && !value.is_string()) return fmt::format("field \"{}\" is not a string", name);
     }
     for (const char* name : kRequired)
         if (!j.contains(name) || j[name].get_ref<const std::string&>().empty())
-            return fmt::format(
-                "lacks \"{}\" (every entry needs key, kind, title, summary, link, source)", name);
-    auto str = [&](const char* name) {
-        return j.contains(name) ? j[name].get<std::string>() : std::string();
-    };
+            return fmt::format("lacks \"{}\" (every entry needs key, kind, title, summary, link, source)", name);
+    auto str = [&](const char* name) { return j.contains(name) ? j[name].get<std::string>() : std::string(); };
     e.domain = domain;
     e.key = str("key");
     e.kind = str("kind");
@@ -88,8 +84,7 @@ std::string readEntry(const nlohmann::json& j, DocDomain domain, DocEntry& e) {
         return fmt::format("has the link \"{}\", which is not an https:// address", e.link);
     if (j.contains("modifiers")) {
         const auto& m = j["modifiers"];
-        if (!m.is_object())
-            return "field \"modifiers\" is not an object of \".modifier\": \"meaning\"";
+        if (!m.is_object()) return "field \"modifiers\" is not an object of \".modifier\": \"meaning\"";
         for (const auto& [mod, meaning] : m.items()) {
             if (!meaning.is_string() || meaning.get_ref<const std::string&>().empty())
                 return fmt::format("modifier \"{}\" has no text", mod);
@@ -160,8 +155,8 @@ std::string lower(std::string_view s) {
 
 }  // namespace
 
-std::optional<Docs> Docs::fromJson(
-    const std::vector<std::pair<std::string, std::string>>& namedTexts, std::string* error) {
+std::optional<Docs> Docs::fromJson(const std::vector<std::pair<std::string, std::string>>& namedTexts,
+                                   std::string* error) {
     auto fail = [&](std::string message) -> std::optional<Docs> {
         if (error) *error = std::move(message);
         return std::nullopt;
@@ -171,30 +166,27 @@ std::optional<Docs> Docs::fromJson(
     for (const auto& [name, text] : namedTexts) {
         auto parsed = support::parseJson(text);
         if (parsed.problem)
-            return fail(fmt::format("{}:{}:{}: not JSON: {}", name, parsed.problem->line,
-                                    parsed.problem->column, parsed.problem->reason));
+            return fail(fmt::format("{}:{}:{}: not JSON: {}", name, parsed.problem->line, parsed.problem->column,
+                                    parsed.problem->reason));
         const auto& doc = parsed.doc;
-        if (!doc.is_object() || !doc.contains("domain") || !doc["domain"].is_string() ||
-            !doc.contains("entries") || !doc["entries"].is_array())
-            return fail(fmt::format(
-                "{}: expected {{\"domain\": \"ptx|ir|libdevice|sass\", \"entries\": [...]}}",
-                name));
+        if (!doc.is_object() || !doc.contains("domain") || !doc["domain"].is_string() || !doc.contains("entries") ||
+            !doc["entries"].is_array())
+            return fail(
+                fmt::format("{}: expected {{\"domain\": \"ptx|ir|libdevice|sass\", \"entries\": [...]}}", name));
         const auto domain = domainNamed(doc["domain"].get<std::string>());
         if (!domain)
-            return fail(fmt::format("{}: unknown domain \"{}\" (one of ptx, ir, libdevice, sass)",
-                                    name, doc["domain"].get<std::string>()));
+            return fail(fmt::format("{}: unknown domain \"{}\" (one of ptx, ir, libdevice, sass)", name,
+                                    doc["domain"].get<std::string>()));
         size_t index = 0;
         for (const auto& j : doc["entries"]) {
             DocEntry e;
             const std::string problem = readEntry(j, *domain, e);
-            const std::string label =
-                j.is_object() && j.contains("key") && j["key"].is_string()
-                    ? fmt::format("entry {} \"{}\"", index + 1, j["key"].get<std::string>())
-                    : fmt::format("entry {}", index + 1);
+            const std::string label = j.is_object() && j.contains("key") && j["key"].is_string()
+                                          ? fmt::format("entry {} \"{}\"", index + 1, j["key"].get<std::string>())
+                                          : fmt::format("entry {}", index + 1);
             if (!problem.empty()) return fail(fmt::format("{}: {} {}", name, label, problem));
             if (!keys.emplace(*domain, e.key).second)
-                return fail(fmt::format(
-                    "{}: {}: the key is already used by another entry of the domain", name, label));
+                return fail(fmt::format("{}: {}: the key is already used by another entry of the domain", name, label));
             docs.entries_.push_back(std::move(e));
             ++index;
         }
@@ -261,8 +253,7 @@ std::vector<Explanation> Docs::explain(std::string_view word, DocContext context
         // The longest key the word starts with at a '.' boundary (the whole word first).
         const DocEntry* best = nullptr;
         for (const auto& e : entries_) {
-            if (e.domain != domain || e.key.size() > form.size() ||
-                (best && e.key.size() <= best->key.size()))
+            if (e.domain != domain || e.key.size() > form.size() || (best && e.key.size() <= best->key.size()))
                 continue;
             if (form.compare(0, e.key.size(), e.key) != 0) continue;
             if (e.key.size() < form.size() && form[e.key.size()] != '.') continue;
@@ -281,11 +272,9 @@ std::vector<Explanation> Docs::explain(std::string_view word, DocContext context
             // what PTX's do.
             for (int pass = 0; pass < 2 && meaning.empty(); ++pass)
                 for (const auto& e : entries_) {
-                    const bool ok = pass == 0
-                                        ? e.domain == domain &&
-                                              (e.kind == "modifier" || e.kind == "state space")
-                                        : e.kind == "modifier" && (e.domain == DocDomain::Sass) ==
-                                                                      (domain == DocDomain::Sass);
+                    const bool ok = pass == 0 ? e.domain == domain && (e.kind == "modifier" || e.kind == "state space")
+                                              : e.kind == "modifier" &&
+                                                    (e.domain == DocDomain::Sass) == (domain == DocDomain::Sass);
                     if (ok && e.key == mod) {
                         meaning = e.summary;
                         break;
@@ -304,8 +293,7 @@ std::vector<Explanation> Docs::explain(std::string_view word, DocContext context
     });
     std::vector<Explanation> out;
     for (auto& f : found)
-        if (std::none_of(out.begin(), out.end(),
-                         [&](const Explanation& x) { return x.entry == f.e.entry; }))
+        if (std::none_of(out.begin(), out.end(), [&](const Explanation& x) { return x.entry == f.e.entry; }))
             out.push_back(std::move(f.e));
     return out;
 }
@@ -362,15 +350,13 @@ void Docs::indexKeys() {
 namespace {
 
 bool isPtxWordChar(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' ||
-           c == '%';
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' || c == '%';
 }
 bool isSassWordChar(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
 }
 bool isIrNameChar(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' ||
-           c == '-';
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' || c == '-';
 }
 
 std::string runAround(std::string_view line, size_t column, bool (*inWord)(char)) {
@@ -395,16 +381,13 @@ std::string irWordAt(std::string_view line, size_t column) {
         i = close;
     }
     // addrspace(N), hovered anywhere in it.
-    for (size_t at = line.find("addrspace("); at != std::string_view::npos;
-         at = line.find("addrspace(", at + 1)) {
+    for (size_t at = line.find("addrspace("); at != std::string_view::npos; at = line.find("addrspace(", at + 1)) {
         const size_t close = line.find(')', at);
         if (close == std::string_view::npos) break;
         if (column >= at && column <= close) return std::string(line.substr(at, close - at + 1));
     }
     size_t c = column;
-    if ((line[c] == '@' || line[c] == '%' || line[c] == '!') && c + 1 < line.size() &&
-        isIrNameChar(line[c + 1]))
-        ++c;
+    if ((line[c] == '@' || line[c] == '%' || line[c] == '!') && c + 1 < line.size() && isIrNameChar(line[c + 1])) ++c;
     if (!isIrNameChar(line[c])) return {};
     size_t b = c, e = c;
     while (b > 0 && isIrNameChar(line[b - 1])) --b;
@@ -452,8 +435,7 @@ std::string formatExplanation(const Explanation& e) {
     }
     if (!d.details.empty()) fmt::format_to(std::back_inserter(out), "{}\n", d.details);
     if (!d.accuracy.empty()) fmt::format_to(std::back_inserter(out), "Accuracy: {}\n", d.accuracy);
-    if (!d.optionEffect.empty())
-        fmt::format_to(std::back_inserter(out), "Options: {}\n", d.optionEffect);
+    if (!d.optionEffect.empty()) fmt::format_to(std::back_inserter(out), "Options: {}\n", d.optionEffect);
     fmt::format_to(std::back_inserter(out), "Read: {} {}\n", d.source, d.link);
     return out;
 }

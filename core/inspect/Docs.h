@@ -22,24 +22,24 @@ enum class DocDomain { Ptx, Ir, Libdevice, Sass };
 struct DocEntry {
     std::string key;
     DocDomain domain = DocDomain::Ptx;
-    std::string kind;      // "instruction", "directive", "state space", "special register",
-                           // "modifier", "intrinsic", "metadata", "address space", "function", "opcode"
-    std::string title;     // one line: "fma — fused multiply-add"
-    std::string summary;   // one or two sentences, for a student seeing it for the first time
-    std::string details;   // the exact rule, for a compiler author; may be empty
-    std::string syntax;    // "fma.rnd{.ftz}{.sat}.f32 d, a, b, c;" or a signature; may be empty
+    std::string kind;     // "instruction", "directive", "state space", "special register",
+                          // "modifier", "intrinsic", "metadata", "address space", "function", "opcode"
+    std::string title;    // one line: "fma — fused multiply-add"
+    std::string summary;  // one or two sentences, for a student seeing it for the first time
+    std::string details;  // the exact rule, for a compiler author; may be empty
+    std::string syntax;   // "fma.rnd{.ftz}{.sat}.f32 d, a, b, c;" or a signature; may be empty
     std::vector<std::pair<std::string, std::string>> modifiers;  // ".rn" → what it means here
     // libdevice only: maximum error as libdevice's documentation gives it ("2 ulp", "0 (exact)"),
     // and how -ftz / -prec-div / -prec-sqrt / fast math change it ("" when they do not).
     std::string accuracy;
     std::string optionEffect;
-    std::string link;      // the section of NVIDIA's document to read (https://docs.nvidia.com/...)
-    std::string source;    // that section's name: "PTX ISA 9.7.3.6 fma"
+    std::string link;    // the section of NVIDIA's document to read (https://docs.nvidia.com/...)
+    std::string source;  // that section's name: "PTX ISA 9.7.3.6 fma"
 };
 
 // A word explained: the entry it names and what each of its modifiers means.
 struct Explanation {
-    std::string word;          // as written: "fma.rn.f32"
+    std::string word;  // as written: "fma.rn.f32"
     const DocEntry* entry = nullptr;
     // Each modifier of the word with its meaning, from the entry's own list first, then the
     // domain's "modifier" entries; "" when neither knows it.

@@ -51,8 +51,10 @@ std::string quoted(std::string_view line) {
     // the line reads.
     std::string text;
     for (const char c : support::trim(line))
-        if (c != '\t') text += c;
-        else if (!text.empty() && text.back() != ' ') text += ' ';
+        if (c != '\t')
+            text += c;
+        else if (!text.empty() && text.back() != ' ')
+            text += ' ';
     std::string_view shown = text;
     if (shown.size() > 80) return fmt::format("`{}…`", support::printable(shown.substr(0, 77)));
     return fmt::format("`{}`", support::printable(shown));

@@ -24,8 +24,8 @@ struct LineRange {
 
 // Where one IR line went in one output.
 struct IrLineRanges {
-    std::string module;  // the module's name, as the workspace has it
-    int line = 0;        // 1-based, in the module's text (a bitcode module: its llvm-dis-14 text)
+    std::string module;             // the module's name, as the workspace has it
+    int line = 0;                   // 1-based, in the module's text (a bitcode module: its llvm-dis-14 text)
     std::vector<LineRange> ranges;  // sorted, not overlapping, adjacent ones merged
 };
 

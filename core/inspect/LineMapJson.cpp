@@ -64,7 +64,8 @@ struct Reader {
             if (!r.is_array() || r.size() != 2) return fail(where + ": a range must be [first, last]");
             const auto first = line(r[0], where), last = line(r[1], where);
             if (!first || !last) return false;
-            if (*first > *last) return fail(fmt::format("{}: range [{}, {}] ends before it starts", where, *first, *last));
+            if (*first > *last)
+                return fail(fmt::format("{}: range [{}, {}] ends before it starts", where, *first, *last));
             if (*first <= previous)
                 return fail(fmt::format("{}: range [{}, {}] is not after the one before it", where, *first, *last));
             out.push_back({*first, *last});
@@ -178,11 +179,13 @@ json toJson(const LineMap& map) {
             continue;
         }
         json lines = json::array();
-        for (const auto& l : o.lines) lines.push_back({{"module", l.module}, {"line", l.line}, {"ranges", rangesJson(l.ranges)}});
+        for (const auto& l : o.lines)
+            lines.push_back({{"module", l.module}, {"line", l.line}, {"ranges", rangesJson(l.ranges)}});
         outputs[name] = std::move(lines);
         json gone = json::array();
         for (const auto& l : o.optimisedAway) {
-            if (gone.empty() || gone.back()["module"] != l.module) gone.push_back({{"module", l.module}, {"lines", json::array()}});
+            if (gone.empty() || gone.back()["module"] != l.module)
+                gone.push_back({{"module", l.module}, {"lines", json::array()}});
             gone.back()["lines"].push_back(l.line);
         }
         away[name] = std::move(gone);
@@ -259,7 +262,8 @@ support::Result<LineMap> lineMapFromJson(const json& j) {
             const auto ln = line ? read.line(*line, "libdevice") : std::nullopt;
             const auto* count = read.member(e, "lines");
             const auto n = count ? read.line(*count, "libdevice \"lines\"") : std::nullopt;
-            if (!ln || !n) return bad(read.problem.empty() ? "libdevice: \"line\" and \"lines\" are needed" : read.problem);
+            if (!ln || !n)
+                return bad(read.problem.empty() ? "libdevice: \"line\" and \"lines\" are needed" : read.problem);
             x.line = *ln;
             x.lines = *n;
             bool known = false;

@@ -19,9 +19,13 @@ using support::splitLines;
 using support::startsWith;
 using support::trim;
 
-bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+bool contains(std::string_view s, std::string_view part) {
+    return s.find(part) != std::string_view::npos;
+}
 
-int lineCount(std::string_view text) { return int(splitLines(text).size()); }
+int lineCount(std::string_view text) {
+    return int(splitLines(text).size());
+}
 
 const nvvm::Module* findModule(const std::vector<nvvm::Module>& modules, std::string_view name) {
     for (const auto& m : modules)
@@ -39,7 +43,9 @@ int lineStarting(std::string_view text, std::string_view prefix) {
     return 0;
 }
 
-bool hasIrVersion(std::string_view text) { return lineStarting(text, "!nvvmir.version") > 0; }
+bool hasIrVersion(std::string_view text) {
+    return lineStarting(text, "!nvvmir.version") > 0;
+}
 
 bool hasDebugInfo(std::string_view text) {
     return contains(text, "!llvm.dbg.cu") || contains(text, "DICompileUnit");
@@ -61,13 +67,16 @@ int freeMetadataNumber(std::string_view text) {
 int pointerBits(std::string_view text) {
     for (auto line : splitLines(text)) {
         const auto code = trim(line);
-        if (startsWith(code, "target triple")) return contains(code, "nvptx64") ? 64 : contains(code, "\"nvptx-") ? 32 : 64;
+        if (startsWith(code, "target triple"))
+            return contains(code, "nvptx64") ? 64 : contains(code, "\"nvptx-") ? 32 : 64;
         if (startsWith(code, "target datalayout") && contains(code, "p:32")) return 32;
     }
     return 64;
 }
 
-std::string_view validLayout(int bits) { return bits == 32 ? kValidLayout32 : kValidLayout64; }
+std::string_view validLayout(int bits) {
+    return bits == 32 ? kValidLayout32 : kValidLayout64;
+}
 
 // The number in "compute_90a"; libNVVM 13.0's default (no -arch) is compute_75.
 int archNumber(const nvvm::Options& options) {
@@ -114,15 +123,16 @@ void explainIrVersion(std::vector<nvvm::Diagnostic>& diags, const PitfallContext
     nvvm::Fix fix;
     std::vector<std::string> names;
     for (const auto* m : lacking) {
-        fix.edits.push_back({m->name, lineCount(m->bytes) + 1, lineCount(m->bytes) + 1, irVersionLines(m->bytes, c.irVersion)});
+        fix.edits.push_back(
+            {m->name, lineCount(m->bytes) + 1, lineCount(m->bytes) + 1, irVersionLines(m->bytes, c.irVersion)});
         names.push_back(m->name);
     }
     fix.title = fmt::format("Add !nvvmir.version {}.{} to {}", c.irVersion.major, c.irVersion.minor,
                             support::join(names, ", "));
     bool placed = false;
     for (auto& d : diags) {
-        const bool said = contains(d.message, "incompatible with current version") ||
-                          contains(d.message, "incompatible IR detected");
+        const bool said =
+            contains(d.message, "incompatible with current version") || contains(d.message, "incompatible IR detected");
         if (!said || d.severity != nvvm::Severity::Error) continue;
         // libNVVM names the first module it stops at; the fix mends every module lacking it.
         const nvvm::Module* m = d.module.empty() ? lacking.front() : findModule(c.modules, d.module);
@@ -134,8 +144,8 @@ void explainIrVersion(std::vector<nvvm::Diagnostic>& diags, const PitfallContext
             d.message += fmt::format(
                 "; {} has no !nvvmir.version, so libNVVM takes it for NVVM IR 1.0, while it reads {}.{}: add "
                 "`!nvvmir.version = !{{!N}}` and `!N = !{{i32 {}, i32 {}}}`{}",
-                support::join(names, ", "), c.irVersion.major, c.irVersion.minor, c.irVersion.major,
-                c.irVersion.minor, hasDebugInfo(m->bytes) ? " with the debug pair (the module has debug info)" : "");
+                support::join(names, ", "), c.irVersion.major, c.irVersion.minor, c.irVersion.major, c.irVersion.minor,
+                hasDebugInfo(m->bytes) ? " with the debug pair (the module has debug info)" : "");
             addFix(d, fix);
             placed = true;
         }
@@ -144,12 +154,15 @@ void explainIrVersion(std::vector<nvvm::Diagnostic>& diags, const PitfallContext
 
 // --- datalayout ---------------------------------------------------------------------------------
 
-std::string layoutLine(int bits) { return fmt::format("target datalayout = \"{}\"\n", validLayout(bits)); }
+std::string layoutLine(int bits) {
+    return fmt::format("target datalayout = \"{}\"\n", validLayout(bits));
+}
 
 void explainLayout(std::vector<nvvm::Diagnostic>& diags, const PitfallContext& c) {
     for (auto& d : diags) {
         if (d.severity != nvvm::Severity::Error) continue;
-        const bool empty = contains(d.message, "Empty target data layout") || contains(d.message, "Data Layout string is empty");
+        const bool empty =
+            contains(d.message, "Empty target data layout") || contains(d.message, "Data Layout string is empty");
         const bool refused = !empty && startsWith(d.message, "DataLayoutError");
         if (empty) {
             std::vector<const nvvm::Module*> lacking;
@@ -166,14 +179,15 @@ void explainLayout(std::vector<nvvm::Diagnostic>& diags, const PitfallContext& c
                 names.push_back(m->name);
             }
             const auto* first = lacking.front();
-            fix.title = fmt::format("Insert the {}-bit target datalayout libNVVM expects in {}", pointerBits(first->bytes),
-                                    support::join(names, ", "));
+            fix.title = fmt::format("Insert the {}-bit target datalayout libNVVM expects in {}",
+                                    pointerBits(first->bytes), support::join(names, ", "));
             d.module = first->name;
             d.line = std::max(1, lineStarting(first->bytes, "target triple"));
             d.column = 0;
-            d.message += fmt::format("; {} has no `target datalayout`, and libNVVM needs one: insert `target datalayout = "
-                                     "\"{}\"`",
-                                     support::join(names, ", "), validLayout(pointerBits(first->bytes)));
+            d.message += fmt::format(
+                "; {} has no `target datalayout`, and libNVVM needs one: insert `target datalayout = "
+                "\"{}\"`",
+                support::join(names, ", "), validLayout(pointerBits(first->bytes)));
             addFix(d, std::move(fix));
         } else if (refused && !d.module.empty() && d.line > 0) {
             const auto* m = findModule(c.modules, d.module);
@@ -186,7 +200,8 @@ void explainLayout(std::vector<nvvm::Diagnostic>& diags, const PitfallContext& c
                 const auto from = at + said.size();
                 layout = std::string(trim(std::string_view(d.message).substr(from, d.message.find('\n', from) - from)));
             }
-            d.message += fmt::format("\nReplace the datalayout on line {} with libNVVM's valid {}-bit one.", d.line, bits);
+            d.message +=
+                fmt::format("\nReplace the datalayout on line {} with libNVVM's valid {}-bit one.", d.line, bits);
             addFix(d, {fmt::format("Replace the datalayout with the valid {}-bit one", bits),
                        {{m->name, d.line, d.line + 1, fmt::format("target datalayout = \"{}\"\n", layout)}}});
         }
@@ -207,10 +222,11 @@ void explainOpaquePointers(std::vector<nvvm::Diagnostic>& diags, const PitfallCo
         const size_t col = d.column > 0 ? size_t(d.column - 1) : 0;
         const bool atPtr = col < line.size() && startsWith(line.substr(col), "ptr");
         if (!atPtr && !nvvm::usesOpaquePointers(m->bytes)) continue;
-        d.message += fmt::format("; {} is written in the modern dialect (opaque pointers, `ptr`), and {} is "
-                                 "below compute_100: {}. Compile for compute_100 or later, or write typed "
-                                 "pointers (float*, i8 addrspace(1)*).",
-                                 m->name, archName(c.options), kDialects);
+        d.message += fmt::format(
+            "; {} is written in the modern dialect (opaque pointers, `ptr`), and {} is "
+            "below compute_100: {}. Compile for compute_100 or later, or write typed "
+            "pointers (float*, i8 addrspace(1)*).",
+            m->name, archName(c.options), kDialects);
         addFix(d, {"Compile for compute_100, which reads the modern dialect", {}, {{"arch", "compute_100"}}});
     }
 }
@@ -316,8 +332,10 @@ std::vector<std::string> llvmUsedEntries(std::string_view line) {
     size_t start = init + 1;
     for (size_t i = init; i < line.size(); ++i) {
         const char c = line[i];
-        if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
-        else if (c == ')' || c == ']' || c == '}' || c == '>') --depth;
+        if (c == '(' || c == '[' || c == '{' || c == '<')
+            ++depth;
+        else if (c == ')' || c == ']' || c == '}' || c == '>')
+            --depth;
         if ((c == ',' && depth == 1) || depth == 0) {
             if (auto e = trim(line.substr(start, i - start)); !e.empty()) out.emplace_back(e);
             start = i + 1;
@@ -371,10 +389,11 @@ void explainLlvmUsedTwice(std::vector<nvvm::Diagnostic>& diags, const PitfallCon
                 if (std::find(entries.begin(), entries.end(), e) == entries.end()) entries.push_back(std::move(e));
         }
         const auto merged = withUsedEntries(lines[size_t(at.front()) - 1], entries);
-        d.message += fmt::format("; {} defines @llvm.used {} times (lines {}), and a module may define it once "
-                                 "(each module of a program may have its own: libNVVM merges those). Keep one "
-                                 "@llvm.used that lists every kernel LTO is to keep.",
-                                 m->name, at.size(), support::join(places, ", "));
+        d.message += fmt::format(
+            "; {} defines @llvm.used {} times (lines {}), and a module may define it once "
+            "(each module of a program may have its own: libNVVM merges those). Keep one "
+            "@llvm.used that lists every kernel LTO is to keep.",
+            m->name, at.size(), support::join(places, ", "));
         if (!merged) continue;
         nvvm::Fix fix;
         fix.title = fmt::format("Merge the {} @llvm.used definitions of {} into one", at.size(), m->name);
@@ -421,12 +440,13 @@ void explainOptions(std::vector<nvvm::Diagnostic>& diags, const PitfallContext& 
         const auto at = d.message.find(unsupported);
         if (at == std::string::npos) continue;
         const auto flag = trim(std::string_view(d.message).substr(0, at));
-        const bool extra = std::find(c.options.extraFlags.begin(), c.options.extraFlags.end(), flag) !=
-                           c.options.extraFlags.end();
+        const bool extra =
+            std::find(c.options.extraFlags.begin(), c.options.extraFlags.end(), flag) != c.options.extraFlags.end();
         if (flag == "-lineinfo" || flag == "-gen-line-info" || flag == "-line-info")
-            d.message += fmt::format("; libNVVM spells line info -generate-line-info (nvJitLink's is -lineinfo): "
-                                     "replace the extra flag {}",
-                                     flag);
+            d.message += fmt::format(
+                "; libNVVM spells line info -generate-line-info (nvJitLink's is -lineinfo): "
+                "replace the extra flag {}",
+                flag);
         else if (extra)
             d.message += fmt::format("; libNVVM does not know the extra flag {}: remove it from the extra flags", flag);
     }
@@ -436,9 +456,9 @@ void explainOptions(std::vector<nvvm::Diagnostic>& diags, const PitfallContext& 
 
 std::string irVersionLines(std::string_view text, const nvvm::IrVersion& v) {
     const int n = freeMetadataNumber(text);
-    const std::string pair = hasDebugInfo(text) ? fmt::format("i32 {}, i32 {}, i32 {}, i32 {}", v.major, v.minor,
-                                                              v.debugMajor, v.debugMinor)
-                                                : fmt::format("i32 {}, i32 {}", v.major, v.minor);
+    const std::string pair =
+        hasDebugInfo(text) ? fmt::format("i32 {}, i32 {}, i32 {}, i32 {}", v.major, v.minor, v.debugMajor, v.debugMinor)
+                           : fmt::format("i32 {}, i32 {}", v.major, v.minor);
     return fmt::format("!nvvmir.version = !{{!{}}}\n!{} = !{{{}}}\n", n, n, pair);
 }
 
@@ -478,12 +498,17 @@ std::vector<nvvm::Diagnostic> unresolvedLibdeviceCalls(const std::vector<nvvm::M
     for (const auto& f : ptx.functions)
         if (f.isExtern && unresolved(f.name)) names.push_back(f.name);
     for (const auto& name : names) {
-        nvvm::Diagnostic d{"", 0, 0, nvvm::Severity::Error,
-                           fmt::format("{} is a libdevice function, and libdevice is not linked: nothing defines it, so "
-                                       "the program cannot be linked or loaded (ptxas, nvJitLink and the driver stop "
-                                       "at \"Unresolved extern function '{}'\"); link libdevice",
-                                       symbolRef(name), name),
-                           "nvpg", {{"Link libdevice", {}, {}, true, {}}}};
+        nvvm::Diagnostic d{
+            "",
+            0,
+            0,
+            nvvm::Severity::Error,
+            fmt::format("{} is a libdevice function, and libdevice is not linked: nothing defines it, so "
+                        "the program cannot be linked or loaded (ptxas, nvJitLink and the driver stop "
+                        "at \"Unresolved extern function '{}'\"); link libdevice",
+                        symbolRef(name), name),
+            "nvpg",
+            {{"Link libdevice", {}, {}, true, {}}}};
         for (const auto& m : modules) {
             if (m.isBitcode()) continue;
             if (const auto use = nvvm::firstUse(m.bytes, name); use && use->call) {
@@ -526,9 +551,9 @@ std::vector<nvvm::Diagnostic> unannotatedKernels(const std::vector<nvvm::Module>
                     if (end == std::string_view::npos) break;
                     ++end;
                 } else {
-                    while (end < code.size() && (std::isalnum(static_cast<unsigned char>(code[end])) ||
-                                                 code[end] == '_' || code[end] == '.' || code[end] == '$' ||
-                                                 code[end] == '-'))
+                    while (end < code.size() &&
+                           (std::isalnum(static_cast<unsigned char>(code[end])) || code[end] == '_' ||
+                            code[end] == '.' || code[end] == '$' || code[end] == '-'))
                         ++end;
                 }
                 if (end < code.size() && code[end] == '(') called.emplace(code.substr(at, end + 1 - at));
@@ -558,7 +583,8 @@ std::vector<nvvm::Diagnostic> unannotatedKernels(const std::vector<nvvm::Module>
                 std::string line(trim(lines[at - 1]));
                 const auto close = line.rfind('}');
                 if (close == std::string::npos) continue;
-                const bool none = trim(std::string_view(line).substr(line.find('{') + 1, close - line.find('{') - 1)).empty();
+                const bool none =
+                    trim(std::string_view(line).substr(line.find('{') + 1, close - line.find('{') - 1)).empty();
                 line.insert(close, fmt::format("{}!{}", none ? "" : ", ", n));
                 fix.edits.push_back({m.name, at, at + 1, line + "\n"});
             } else {
@@ -570,12 +596,16 @@ std::vector<nvvm::Diagnostic> unannotatedKernels(const std::vector<nvvm::Module>
                 fix.edits[0].text += fix.edits[1].text;
                 fix.edits.pop_back();
             }
-            out.push_back({m.name, f.line, 1, nvvm::Severity::Warning,
+            out.push_back({m.name,
+                           f.line,
+                           1,
+                           nvvm::Severity::Warning,
                            fmt::format("{} returns void and nothing calls it, as a kernel, but !nvvm.annotations does "
                                        "not mark it one: the PTX has it as a .func, not a .entry, and the program "
                                        "has no kernel to run. Add `{}` to !nvvm.annotations.",
                                        symbolRef(f.name), fmt::format("!{{{}, !\"kernel\", i32 1}}", entry)),
-                           "nvpg", {std::move(fix)}});
+                           "nvpg",
+                           {std::move(fix)}});
         }
     }
     return out;

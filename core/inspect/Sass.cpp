@@ -6,8 +6,8 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
-#include <optional>
 #include <cstring>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -109,10 +109,10 @@ SassListing readSass(std::string_view text) {
     SassListing out;
     std::string file;
     int sourceLine = 0;
-    std::string lastLabel;        // the label on the line just before, when there was one
-    size_t padding = 0;           // the current function's trailing run of padding instructions
-    size_t current = SIZE_MAX;  // index into out.functions; SIZE_MAX: none
-    bool inCode = false;          // inside a .text section
+    std::string lastLabel;             // the label on the line just before, when there was one
+    size_t padding = 0;                // the current function's trailing run of padding instructions
+    size_t current = SIZE_MAX;         // index into out.functions; SIZE_MAX: none
+    bool inCode = false;               // inside a .text section
     std::vector<std::string> entries;  // `.other NAME,@"STO_CUDA_ENTRY …"`
     auto closeFunction = [&] {
         // A section ends with padding to its alignment: a branch to itself and NOPs.

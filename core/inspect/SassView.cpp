@@ -27,7 +27,8 @@ void append(std::string& to, std::string_view what) {
 // Control codes ("&wr=0x1", "&req={0,1}", "?trans1", "?WAIT3_END_GROUP") are scheduling details
 // that nvdisasm prints among the operands; no operand starts with '&' or '?'.
 bool isControlCode(std::string_view token) {
-    return token.size() > 1 && (token[0] == '&' || (token[0] == '?' && std::isalpha(static_cast<unsigned char>(token[1]))));
+    return token.size() > 1 &&
+           (token[0] == '&' || (token[0] == '?' && std::isalpha(static_cast<unsigned char>(token[1]))));
 }
 
 }  // namespace

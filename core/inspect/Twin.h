@@ -29,8 +29,8 @@ BitcodeTools findBitcodeTools();
 // module already had (numba's lineinfo, -g) is replaced. Compiled with -generate-line-info, its
 // PTX carries .loc lines naming `mappedText`'s lines.
 struct Twin {
-    nvvm::Module module;      // same name and laziness; text (of a bitcode module: its annotated disassembly)
-    std::string mappedText;   // the text the line numbers are of: the module's, or llvm-dis-14's
+    nvvm::Module module;                // same name and laziness; text (of a bitcode module: its annotated disassembly)
+    std::string mappedText;             // the text the line numbers are of: the module's, or llvm-dis-14's
     std::vector<int> instructionLines;  // 1-based lines of mappedText holding an instruction
     // Lines that call a function, and its name ("__nv_sinf"): for labelling inlined bodies.
     std::vector<std::pair<int, std::string>> calls;
@@ -49,7 +49,6 @@ std::optional<std::string> calleeOf(std::string_view code);
 // read. The twin's program then takes the module itself, unmapped (MappedModule::unmapped = the
 // message): libNVVM compiles it as in the plain program, and code inlined from it carries the
 // line of the call, as libdevice's does.
-support::Result<Twin> makeTwin(const nvvm::Module& module, const nvvm::IrVersion& version,
-                               const BitcodeTools& tools);
+support::Result<Twin> makeTwin(const nvvm::Module& module, const nvvm::IrVersion& version, const BitcodeTools& tools);
 
 }  // namespace nvpg::inspect

@@ -15,9 +15,8 @@ std::string symbol(const std::string& name) {
     const bool plain = std::all_of(name.begin(), name.end(), [](char c) {
         return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$';
     });
-    return plain && !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]))
-               ? "@" + name
-               : "@\"" + name + "\"";
+    return plain && !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) ? "@" + name
+                                                                                        : "@\"" + name + "\"";
 }
 
 // The start and end of the warning's first words around the kernel's name: droppedKernels reads
@@ -27,8 +26,7 @@ constexpr std::string_view kDroppedAfter = "' is in the PTX but not in the LTO-l
 
 }  // namespace
 
-std::string llvmUsedEntry(const std::string& kernel, const std::vector<std::string>& paramTypes,
-                          bool opaquePointers) {
+std::string llvmUsedEntry(const std::string& kernel, const std::vector<std::string>& paramTypes, bool opaquePointers) {
     if (opaquePointers) return "ptr " + symbol(kernel);
     return fmt::format("i8* bitcast (void ({})* {} to i8*)", support::join(paramTypes, ", "), symbol(kernel));
 }
@@ -40,8 +38,7 @@ std::string llvmUsedLine(const std::vector<UsedKernel>& kernels, bool opaquePoin
                        opaquePointers ? "ptr" : "i8*", support::join(entries, ", "));
 }
 
-std::string llvmUsedLine(const std::string& kernel, const std::vector<std::string>& paramTypes,
-                         bool opaquePointers) {
+std::string llvmUsedLine(const std::string& kernel, const std::vector<std::string>& paramTypes, bool opaquePointers) {
     return llvmUsedLine(std::vector<UsedKernel>{{kernel, paramTypes}}, opaquePointers);
 }
 
@@ -68,8 +65,8 @@ std::optional<std::string> withLlvmUsedEntries(std::string_view line, const std:
     const auto count = std::stoul(std::string(line.substr(open + 1, digitsEnd - open - 1)));
     const bool empty = line.find_first_not_of(' ', init + 1) == close;
     return std::string(line.substr(0, open + 1)) + std::to_string(count + entries.size()) +
-           std::string(line.substr(digitsEnd, close - digitsEnd)) + (empty ? "" : ", ") +
-           support::join(entries, ", ") + std::string(line.substr(close));
+           std::string(line.substr(digitsEnd, close - digitsEnd)) + (empty ? "" : ", ") + support::join(entries, ", ") +
+           std::string(line.substr(close));
 }
 
 namespace {
@@ -124,8 +121,7 @@ std::vector<nvvm::Diagnostic> droppedKernelWarnings(const std::vector<std::strin
     };
     std::vector<Dropped> dropped;
     for (const auto& kernel : ptxEntries) {
-        if (std::find(linkedEntries.begin(), linkedEntries.end(), kernel) != linkedEntries.end())
-            continue;
+        if (std::find(linkedEntries.begin(), linkedEntries.end(), kernel) != linkedEntries.end()) continue;
         Dropped d;
         d.kernel = kernel;
         for (const auto& m : modules) {

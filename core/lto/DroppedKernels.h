@@ -35,13 +35,11 @@ struct UsedKernel {
 // pointers, or `ptr` for the modern dialect). A module may define @llvm.used once only, so the
 // kernels LTO dropped from one module go into one line.
 std::string llvmUsedLine(const std::vector<UsedKernel>& kernels, bool opaquePointers);
-std::string llvmUsedLine(const std::string& kernel, const std::vector<std::string>& paramTypes,
-                         bool opaquePointers);
+std::string llvmUsedLine(const std::string& kernel, const std::vector<std::string>& paramTypes, bool opaquePointers);
 // An existing one-line @llvm.used definition with `entries` appended and its length raised to
 // match; nullopt when `line` is not of the form `@llvm.used = ... [N x T] [...], ...`.
 std::optional<std::string> withLlvmUsedEntries(std::string_view line, const std::vector<std::string>& entries);
 // One element of that array, for a module that already has @llvm.used.
-std::string llvmUsedEntry(const std::string& kernel, const std::vector<std::string>& paramTypes,
-                          bool opaquePointers);
+std::string llvmUsedEntry(const std::string& kernel, const std::vector<std::string>& paramTypes, bool opaquePointers);
 
 }  // namespace nvpg::lto

@@ -67,8 +67,10 @@ void placeUndefinedFunctions(std::vector<nvvm::Diagnostic>& diagnostics, const s
             slot->column = use->column;
             if (call) break;
         }
-        if (call) d = *call;
-        else if (declare) d = *declare;
+        if (call)
+            d = *call;
+        else if (declare)
+            d = *declare;
     }
 }
 
@@ -80,18 +82,17 @@ void addFailure(LinkOutput& out, std::string_view step) {
         if (text.empty()) continue;
         nvvm::Diagnostic d;
         d.source = "nvJitLink";
-        const bool warning = text.find("warning") != std::string_view::npos &&
-                             text.find("error") == std::string_view::npos;
+        const bool warning =
+            text.find("warning") != std::string_view::npos && text.find("error") == std::string_view::npos;
         d.severity = warning ? nvvm::Severity::Warning : nvvm::Severity::Error;
         d.message = std::string(text);
         d.message += libdeviceHint(text);
         out.diagnostics.push_back(std::move(d));
     }
     if (!out.ok && out.diagnostics.empty())
-        out.diagnostics.push_back({"", 0, 0, nvvm::Severity::Error,
-                                   fmt::format("nvJitLink failed in {} with {}", step,
-                                               toolkit::nvJitLinkResultName(out.code)),
-                                   "nvJitLink"});
+        out.diagnostics.push_back(
+            {"", 0, 0, nvvm::Severity::Error,
+             fmt::format("nvJitLink failed in {} with {}", step, toolkit::nvJitLinkResultName(out.code)), "nvJitLink"});
 }
 
 }  // namespace
@@ -138,8 +139,8 @@ std::vector<std::string> linkOptionsFor(const nvvm::Options& options) {
     return out;
 }
 
-LinkOutput link(const toolkit::NvJitLinkApi& api, std::string_view smArch,
-                const std::vector<LinkInput>& inputs, LinkTarget target, const std::vector<std::string>& options) {
+LinkOutput link(const toolkit::NvJitLinkApi& api, std::string_view smArch, const std::vector<LinkInput>& inputs,
+                LinkTarget target, const std::vector<std::string>& options) {
     support::Stopwatch watch;
     LinkOutput out;
     std::vector<std::string> opts = {fmt::format("-arch={}", smArch)};
@@ -147,8 +148,10 @@ LinkOutput link(const toolkit::NvJitLinkApi& api, std::string_view smArch,
     for (const auto& in : inputs) anyLto = anyLto || in.type == NVJITLINK_INPUT_LTOIR;
     if (anyLto) opts.push_back("-lto");
     opts.insert(opts.end(), options.begin(), options.end());
-    if (target == LinkTarget::Ptx) opts.push_back("-ptx");
-    else opts.push_back("-verbose");
+    if (target == LinkTarget::Ptx)
+        opts.push_back("-ptx");
+    else
+        opts.push_back("-verbose");
     std::vector<const char*> argv;
     for (const auto& o : opts) argv.push_back(o.c_str());
 

@@ -34,9 +34,8 @@ struct LinkOutput {
 // One nvJitLink link. LTO-IR inputs get -lto; PTX output needs -ptx, and nvJitLink then gives no
 // cubin, so PTX and cubin are separate links. `smArch` is "sm_90" (see nvvm::smArchFor).
 // `options` follow -arch and -lto (see linkOptionsFor).
-LinkOutput link(const toolkit::NvJitLinkApi& api, std::string_view smArch,
-                const std::vector<LinkInput>& inputs, LinkTarget target,
-                const std::vector<std::string>& options = {});
+LinkOutput link(const toolkit::NvJitLinkApi& api, std::string_view smArch, const std::vector<LinkInput>& inputs,
+                LinkTarget target, const std::vector<std::string>& options = {});
 
 // A libNVVM option that nvJitLink has too: nvJitLink optimises and generates code again at link
 // time, so these decide the LTO output as much as the -gen-lto compile does.

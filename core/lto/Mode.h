@@ -11,7 +11,9 @@ enum class Mode {
     Separate,  // each module is its own Program (libdevice lazily in each); all LTO-IR linked
 };
 
-inline std::string_view modeName(Mode m) { return m == Mode::Program ? "program" : "separate"; }
+inline std::string_view modeName(Mode m) {
+    return m == Mode::Program ? "program" : "separate";
+}
 inline std::optional<Mode> parseMode(std::string_view s) {
     if (s == "program") return Mode::Program;
     if (s == "separate") return Mode::Separate;

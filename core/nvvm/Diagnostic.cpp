@@ -14,9 +14,12 @@ using support::trim;
 
 std::string_view severityName(Severity s) {
     switch (s) {
-        case Severity::Error: return "error";
-        case Severity::Warning: return "warning";
-        case Severity::Note: return "note";
+        case Severity::Error:
+            return "error";
+        case Severity::Warning:
+            return "warning";
+        case Severity::Note:
+            return "note";
     }
     return "error";
 }
@@ -43,15 +46,13 @@ constexpr std::string_view kLayoutError = "DataLayoutError: ";
 bool parsePlaced(std::string_view line, const Names& names, Diagnostic& d) {
     const auto open = line.rfind(" (", line.find("): "));
     const auto close = line.find("): ");
-    if (open == std::string_view::npos || close == std::string_view::npos || open > close)
-        return false;
+    if (open == std::string_view::npos || close == std::string_view::npos || open > close) return false;
     const auto name = line.substr(0, open);
     const auto coords = line.substr(open + 2, close - open - 2);
     const auto comma = coords.find(", ");
     if (comma == std::string_view::npos) return false;
     long long ln = 0, col = 0;
-    if (!support::parseInt(coords.substr(0, comma), ln) ||
-        !support::parseInt(coords.substr(comma + 2), col))
+    if (!support::parseInt(coords.substr(0, comma), ln) || !support::parseInt(coords.substr(comma + 2), col))
         return false;
     // Not a place libNVVM would print, and the column must not overflow on the way to 1-based.
     if (ln < 0 || ln > INT_MAX || col < 0 || col >= INT_MAX) return false;
@@ -67,10 +68,8 @@ bool parsePlaced(std::string_view line, const Names& names, Diagnostic& d) {
 // "NAME: link error: error: MESSAGE" (a symbol NAME defines again).
 bool parseTagged(std::string_view line, const Names& names, Diagnostic& d) {
     for (auto [tag, sev] : {std::pair{": link error: error: ", Severity::Error},
-                            std::pair{": error: ", Severity::Error},
-                            std::pair{": warning: ", Severity::Warning},
-                            std::pair{" : error: ", Severity::Error},
-                            std::pair{" : warning: ", Severity::Warning}}) {
+                            std::pair{": error: ", Severity::Error}, std::pair{": warning: ", Severity::Warning},
+                            std::pair{" : error: ", Severity::Error}, std::pair{" : warning: ", Severity::Warning}}) {
         const auto pos = line.find(tag);
         if (pos == std::string_view::npos) continue;
         const auto who = line.substr(0, pos);
@@ -79,8 +78,7 @@ bool parseTagged(std::string_view line, const Names& names, Diagnostic& d) {
         d.message = std::string(line.substr(pos + std::string_view(tag).size()));
         return true;
     }
-    for (auto [tag, sev] : {std::pair{"error: ", Severity::Error},
-                            std::pair{"warning: ", Severity::Warning}}) {
+    for (auto [tag, sev] : {std::pair{"error: ", Severity::Error}, std::pair{"warning: ", Severity::Warning}}) {
         if (startsWith(line, tag)) {
             d.severity = sev;
             d.message = std::string(line.substr(std::string_view(tag).size()));
@@ -92,8 +90,7 @@ bool parseTagged(std::string_view line, const Names& names, Diagnostic& d) {
 
 }  // namespace
 
-std::vector<Diagnostic> parseNvvmLog(std::string_view log, bool failed,
-                                     const std::vector<std::string>& moduleNames) {
+std::vector<Diagnostic> parseNvvmLog(std::string_view log, bool failed, const std::vector<std::string>& moduleNames) {
     std::vector<Diagnostic> out;
     const Severity unmarked = failed ? Severity::Error : Severity::Warning;
     // A set, as a program may hold thousands of modules and its log a line for each.
@@ -116,8 +113,7 @@ std::vector<Diagnostic> parseNvvmLog(std::string_view log, bool failed,
         }
         Diagnostic d;
         d.severity = unmarked;
-        if (!parsePlaced(raw, names, d) && !parseTagged(raw, names, d))
-            d.message = std::string(trim(raw));
+        if (!parsePlaced(raw, names, d) && !parseTagged(raw, names, d)) d.message = std::string(trim(raw));
         if (startsWith(d.message, "Error: DataLayoutError: ")) {
             d.message.erase(0, 7);
             constexpr std::string_view tail = ".Error: ";

@@ -31,8 +31,7 @@ std::string formatDiagnostic(const Diagnostic& d);
 // Turns a libNVVM program log into diagnostics. `failed` says whether the call that produced
 // the log failed: unmarked lines are then errors, otherwise warnings. `moduleNames` lets names
 // with spaces or parentheses be matched exactly.
-std::vector<Diagnostic> parseNvvmLog(std::string_view log, bool failed,
-                                     const std::vector<std::string>& moduleNames);
+std::vector<Diagnostic> parseNvvmLog(std::string_view log, bool failed, const std::vector<std::string>& moduleNames);
 
 // libNVVM's verifier names no place but quotes the offending instruction on the next line.
 // Where that instruction occurs on exactly one line of one text module, the diagnostic is

@@ -51,7 +51,8 @@ support::Status applyFix(const Fix& fix, std::vector<Module>& modules, Options& 
     Options newOptions = options;
     for (const auto& [name, value] : fix.options) {
         if (!findOption(name))
-            return makeError(ErrorKind::Usage, fmt::format("the fix \"{}\" sets an unknown option \"{}\"", fix.title, name));
+            return makeError(ErrorKind::Usage,
+                             fmt::format("the fix \"{}\" sets an unknown option \"{}\"", fix.title, name));
         if (value.empty()) {
             newOptions.clear(name);
         } else if (auto st = newOptions.set(name, value); !st) {
@@ -65,25 +66,36 @@ support::Status applyFix(const Fix& fix, std::vector<Module>& modules, Options& 
     std::vector<std::pair<Module*, std::string>> newTexts;
     for (const auto& name : names) {
         Module* m = findModule(modules, name);
-        if (!m) return makeError(ErrorKind::Usage, fmt::format("the fix \"{}\" edits module {}, which the program does not have", fix.title, name));
+        if (!m)
+            return makeError(
+                ErrorKind::Usage,
+                fmt::format("the fix \"{}\" edits module {}, which the program does not have", fix.title, name));
         if (m->isBitcode())
-            return makeError(ErrorKind::Usage, fmt::format("the fix \"{}\" edits module {}, which is bitcode: only a text module can be edited", fix.title, name));
+            return makeError(
+                ErrorKind::Usage,
+                fmt::format("the fix \"{}\" edits module {}, which is bitcode: only a text module can be edited",
+                            fix.title, name));
         const int count = int(support::splitLines(m->bytes).size());
         std::vector<TextEdit> mine;
         for (const auto& e : fix.edits) {
             if (e.module != name) continue;
-            if (e.line < 1 || e.endLine < e.line || e.endLine > count + 1 || (e.line == count + 1 && e.endLine != e.line))
-                return makeError(ErrorKind::Usage,
-                                 fmt::format("the fix \"{}\" edits lines {} to {} of {}, which has {} lines: the module "
-                                             "changed since the fix was offered; compile again for a new one",
-                                             fix.title, e.line, e.endLine - 1, name, count));
+            if (e.line < 1 || e.endLine < e.line || e.endLine > count + 1 ||
+                (e.line == count + 1 && e.endLine != e.line))
+                return makeError(
+                    ErrorKind::Usage,
+                    fmt::format("the fix \"{}\" edits lines {} to {} of {}, which has {} lines: the module "
+                                "changed since the fix was offered; compile again for a new one",
+                                fix.title, e.line, e.endLine - 1, name, count));
             mine.push_back(e);
         }
         newTexts.emplace_back(m, applyEdits(m->bytes, std::move(mine)));
     }
     for (const auto& [name, lazy] : fix.lazy)
         if (!findModule(modules, name))
-            return makeError(ErrorKind::Usage, fmt::format("the fix \"{}\" marks module {} lazy or eager, which the program does not have", fix.title, name));
+            return makeError(
+                ErrorKind::Usage,
+                fmt::format("the fix \"{}\" marks module {} lazy or eager, which the program does not have", fix.title,
+                            name));
 
     for (auto& [m, text] : newTexts) m->bytes = std::move(text);
     for (const auto& [name, lazy] : fix.lazy) findModule(modules, name)->lazy = lazy;

@@ -26,13 +26,13 @@ struct TextEdit {
 // What a fix changes, as plain data: front ends apply it their own way (the app as one undoable
 // editor action plus option changes, tests and nvpg through applyFix) and recompile.
 struct Fix {
-    std::string title;               // "Insert !nvvmir.version = !{i32 2, i32 0}", imperative, one line
+    std::string title;  // "Insert !nvvmir.version = !{i32 2, i32 0}", imperative, one line
     // Each member after the title says `{}`: a fix is written as {title, edits} or
     // {title, {}, options}, and the rest is empty (-Wmissing-field-initializers asks for that).
-    std::vector<TextEdit> edits{};   // at most one module's edits do not overlap each other
+    std::vector<TextEdit> edits{};  // at most one module's edits do not overlap each other
     // Options to set, by option-table name ("arch" → "compute_100"); an empty value clears it.
     std::vector<std::pair<std::string, std::string>> options{};
-    std::optional<bool> libdevice{};  // turn libdevice on (or off)
+    std::optional<bool> libdevice{};                   // turn libdevice on (or off)
     std::vector<std::pair<std::string, bool>> lazy{};  // module name → its new lazy flag
 
     bool operator==(const Fix&) const = default;

@@ -17,15 +17,33 @@ bool isIdentChar(char c) {
 
 // Parameter attributes come after the type; the type is what precedes the first of them.
 bool isParamAttribute(std::string_view tok) {
-    static const char* attrs[] = {"noalias",   "nocapture", "readonly",  "readnone",  "writeonly",
-                                  "nonnull",   "align",     "dereferenceable", "dereferenceable_or_null",
-                                  "byval",     "sret",      "signext",   "zeroext",   "inreg",
-                                  "noundef",   "returned",  "nest",      "immarg",    "swiftself",
-                                  "swifterror", "inalloca", "preallocated", "noinline", "nofree"};
+    static const char* attrs[] = {"noalias",
+                                  "nocapture",
+                                  "readonly",
+                                  "readnone",
+                                  "writeonly",
+                                  "nonnull",
+                                  "align",
+                                  "dereferenceable",
+                                  "dereferenceable_or_null",
+                                  "byval",
+                                  "sret",
+                                  "signext",
+                                  "zeroext",
+                                  "inreg",
+                                  "noundef",
+                                  "returned",
+                                  "nest",
+                                  "immarg",
+                                  "swiftself",
+                                  "swifterror",
+                                  "inalloca",
+                                  "preallocated",
+                                  "noinline",
+                                  "nofree"};
     for (const char* a : attrs) {
         const std::string_view s(a);
-        if (tok == s || (support::startsWith(tok, s) && tok.size() > s.size() && tok[s.size()] == '('))
-            return true;
+        if (tok == s || (support::startsWith(tok, s) && tok.size() > s.size() && tok[s.size()] == '(')) return true;
     }
     return false;
 }
@@ -69,8 +87,10 @@ std::vector<std::string_view> splitTopLevel(std::string_view s) {
     size_t start = 0;
     for (size_t i = 0; i < s.size(); ++i) {
         const char c = s[i];
-        if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
-        else if (c == ')' || c == ']' || c == '}' || c == '>') --depth;
+        if (c == '(' || c == '[' || c == '{' || c == '<')
+            ++depth;
+        else if (c == ')' || c == ']' || c == '}' || c == '>')
+            --depth;
         else if (c == ',' && depth == 0) {
             out.push_back(trim(s.substr(start, i - start)));
             start = i + 1;
@@ -139,8 +159,7 @@ std::optional<int> llvmUsedLine(std::string_view ir) {
     for (auto raw : support::splitLines(ir)) {
         ++lineNo;
         const auto line = trim(raw);
-        if (support::startsWith(line, "@llvm.used ") || support::startsWith(line, "@\"llvm.used\""))
-            return lineNo;
+        if (support::startsWith(line, "@llvm.used ") || support::startsWith(line, "@\"llvm.used\"")) return lineNo;
     }
     return std::nullopt;
 }
@@ -196,8 +215,7 @@ bool dataLayoutParses(std::string_view layout) {
                 if (f.size() < 3 || f.size() > 5) return false;
                 const auto size = smallNumber(f[1]);
                 if (!size || *size == 0 || *size % 8 != 0) return false;
-                if (!alignments({f.begin(), f.begin() + std::min<size_t>(f.size(), 4)}, 2, false))
-                    return false;
+                if (!alignments({f.begin(), f.begin() + std::min<size_t>(f.size(), 4)}, 2, false)) return false;
                 if (f.size() == 5) {
                     const auto index = smallNumber(f[4]);
                     if (!index || *index == 0 || *index % 8 != 0) return false;
@@ -251,7 +269,8 @@ std::vector<SymbolUse> symbolUses(std::string_view ir, std::string_view name) {
         for (size_t at = code.find('@'); at != std::string_view::npos; at = code.find('@', at + 1)) {
             size_t end = at + 1;
             if (end < code.size() && code[end] == '"') {
-                if (code.substr(end + 1, name.size()) != name || code.substr(end + 1 + name.size(), 1) != "\"") continue;
+                if (code.substr(end + 1, name.size()) != name || code.substr(end + 1 + name.size(), 1) != "\"")
+                    continue;
                 end += name.size() + 2;
             } else {
                 if (code.substr(end, name.size()) != name) continue;

@@ -27,8 +27,8 @@ std::optional<int> llvmUsedLine(std::string_view ir);
 // A place where IR text names the global `name`, spelled either way LLVM writes it: `@name` or
 // `@"name"` (numba quotes every name: `declare double @"__nv_log1p"(double)`).
 struct SymbolUse {
-    int line = 0;    // 1-based
-    int column = 0;  // 1-based, of the '@'
+    int line = 0;              // 1-based
+    int column = 0;            // 1-based, of the '@'
     bool call = false;         // an instruction that calls it
     bool declaration = false;  // its `declare` line
 };

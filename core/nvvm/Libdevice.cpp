@@ -13,11 +13,15 @@ const LibdeviceFunction kTable[] = {
 #include "nvvm/LibdeviceTable.inc"
 };
 
-bool nameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool nameChar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 }  // namespace
 
-std::span<const LibdeviceFunction> libdeviceFunctions() { return kTable; }
+std::span<const LibdeviceFunction> libdeviceFunctions() {
+    return kTable;
+}
 
 const LibdeviceFunction* findLibdeviceFunction(std::string_view name) {
     for (const auto& f : kTable)
@@ -34,8 +38,8 @@ std::vector<std::string> libdeviceFunctionsUsedBy(const std::vector<Module>& mod
         while ((pos = bytes.find("__nv_", pos)) != std::string_view::npos) {
             if (!bitcode) {
                 // In text a call or declaration reads @__nv_name or @"__nv_name".
-                const bool symbol = (pos > 0 && bytes[pos - 1] == '@') ||
-                                    (pos > 1 && bytes[pos - 1] == '"' && bytes[pos - 2] == '@');
+                const bool symbol =
+                    (pos > 0 && bytes[pos - 1] == '@') || (pos > 1 && bytes[pos - 1] == '"' && bytes[pos - 2] == '@');
                 size_t end = pos;
                 while (end < bytes.size() && nameChar(bytes[end])) ++end;
                 if (symbol && findLibdeviceFunction(bytes.substr(pos, end - pos)))

@@ -14,29 +14,71 @@ namespace nvpg::nvvm {
 const std::vector<OptionInfo>& optionTable() {
     // libNVVM's defaults are those of the libNVVM API documentation (nvvmCompileProgram).
     static const std::vector<OptionInfo> table = {
-        {.name = "arch", .flag = "-arch=", .kind = OptionKind::Arch, .field = &Options::arch,
-         .label = "arch", .help = "target architecture"},
-        {.name = "opt", .flag = "-opt=", .kind = OptionKind::Enum, .field = &Options::opt,
-         .values = {{"0", "no optimisation"}, {"3", ""}}, .libnvvmDefault = "3", .label = "opt",
+        {.name = "arch",
+         .flag = "-arch=",
+         .kind = OptionKind::Arch,
+         .field = &Options::arch,
+         .label = "arch",
+         .help = "target architecture"},
+        {.name = "opt",
+         .flag = "-opt=",
+         .kind = OptionKind::Enum,
+         .field = &Options::opt,
+         .values = {{"0", "no optimisation"}, {"3", ""}},
+         .libnvvmDefault = "3",
+         .label = "opt",
          .help = "optimisation level"},
-        {.name = "ftz", .flag = "-ftz=", .kind = OptionKind::Bool, .field = &Options::ftz,
-         .libnvvmDefault = "0", .label = "ftz", .help = "flush single-precision denormals to zero"},
-        {.name = "prec-div", .flag = "-prec-div=", .kind = OptionKind::Bool, .field = &Options::precDiv,
-         .libnvvmDefault = "1", .label = "prec-div",
+        {.name = "ftz",
+         .flag = "-ftz=",
+         .kind = OptionKind::Bool,
+         .field = &Options::ftz,
+         .libnvvmDefault = "0",
+         .label = "ftz",
+         .help = "flush single-precision denormals to zero"},
+        {.name = "prec-div",
+         .flag = "-prec-div=",
+         .kind = OptionKind::Bool,
+         .field = &Options::precDiv,
+         .libnvvmDefault = "1",
+         .label = "prec-div",
          .help = "IEEE single-precision division, not the fast approximation"},
-        {.name = "prec-sqrt", .flag = "-prec-sqrt=", .kind = OptionKind::Bool, .field = &Options::precSqrt,
-         .libnvvmDefault = "1", .label = "prec-sqrt",
+        {.name = "prec-sqrt",
+         .flag = "-prec-sqrt=",
+         .kind = OptionKind::Bool,
+         .field = &Options::precSqrt,
+         .libnvvmDefault = "1",
+         .label = "prec-sqrt",
          .help = "IEEE single-precision square root, not the fast approximation"},
-        {.name = "fma", .flag = "-fma=", .kind = OptionKind::Bool, .field = &Options::fma,
-         .libnvvmDefault = "1", .label = "fma", .help = "contract multiply-adds into FMA"},
-        {.name = "g", .flag = "-g", .kind = OptionKind::Switch, .field = &Options::debug,
-         .libnvvmDefault = "off", .label = "debug info (-g, needs opt 0)",
+        {.name = "fma",
+         .flag = "-fma=",
+         .kind = OptionKind::Bool,
+         .field = &Options::fma,
+         .libnvvmDefault = "1",
+         .label = "fma",
+         .help = "contract multiply-adds into FMA"},
+        {.name = "g",
+         .flag = "-g",
+         .kind = OptionKind::Switch,
+         .field = &Options::debug,
+         .libnvvmDefault = "off",
+         .label = "debug info (-g, needs opt 0)",
          .help = "full debug information (needs opt 0 and debug metadata in the IR)"},
-        {.name = "jump-table-density", .flag = "-jump-table-density=", .kind = OptionKind::IntRange,
-         .field = &Options::jumpTableDensity, .min = 0, .max = 101, .libnvvmDefault = "101",
-         .label = "jump-table density", .help = "case density (%) from which a switch becomes a jump table"},
-        {.name = "gen-lto", .flag = "-gen-lto", .kind = OptionKind::Switch, .field = &Options::genLto,
-         .libnvvmDefault = "off", .label = "gen-lto", .help = "emit LTO-IR instead of PTX",
+        {.name = "jump-table-density",
+         .flag = "-jump-table-density=",
+         .kind = OptionKind::IntRange,
+         .field = &Options::jumpTableDensity,
+         .min = 0,
+         .max = 101,
+         .libnvvmDefault = "101",
+         .label = "jump-table density",
+         .help = "case density (%) from which a switch becomes a jump table"},
+        {.name = "gen-lto",
+         .flag = "-gen-lto",
+         .kind = OptionKind::Switch,
+         .field = &Options::genLto,
+         .libnvvmDefault = "off",
+         .label = "gen-lto",
+         .help = "emit LTO-IR instead of PTX",
          .outputChoice = true},
     };
     return table;
@@ -50,31 +92,33 @@ const OptionInfo* findOption(std::string_view name) {
 
 std::string allowedValues(const OptionInfo& info) {
     switch (info.kind) {
-        case OptionKind::Arch: return "compute_NN[a|f]";
+        case OptionKind::Arch:
+            return "compute_NN[a|f]";
         case OptionKind::Enum: {
             std::vector<std::string> values;
             for (const auto& v : info.values) values.emplace_back(v.value);
             return support::joinOr(values);
         }
-        case OptionKind::IntRange: return fmt::format("{} to {}", info.min, info.max);
-        case OptionKind::Bool: return "0 or 1";
-        case OptionKind::Switch: return "on or off";
+        case OptionKind::IntRange:
+            return fmt::format("{} to {}", info.min, info.max);
+        case OptionKind::Bool:
+            return "0 or 1";
+        case OptionKind::Switch:
+            return "on or off";
     }
     return {};
 }
 
 const std::vector<std::string>& supportedArchs(int cudaMajor) {
     static const std::vector<std::string> cuda13 = {
-        "compute_75",  "compute_80",   "compute_86",   "compute_87",  "compute_88",
-        "compute_89",  "compute_90",   "compute_90a",  "compute_100", "compute_100a",
-        "compute_100f", "compute_103", "compute_103a", "compute_103f", "compute_110",
-        "compute_110a", "compute_110f", "compute_120", "compute_120a", "compute_120f",
-        "compute_121", "compute_121a", "compute_121f"};
+        "compute_75",   "compute_80",   "compute_86",  "compute_87",   "compute_88",   "compute_89",
+        "compute_90",   "compute_90a",  "compute_100", "compute_100a", "compute_100f", "compute_103",
+        "compute_103a", "compute_103f", "compute_110", "compute_110a", "compute_110f", "compute_120",
+        "compute_120a", "compute_120f", "compute_121", "compute_121a", "compute_121f"};
     static const std::vector<std::string> cuda12 = {
-        "compute_50", "compute_52", "compute_53", "compute_60",  "compute_61",   "compute_62",
-        "compute_70", "compute_72", "compute_75", "compute_80",  "compute_86",   "compute_87",
-        "compute_89", "compute_90", "compute_90a", "compute_100", "compute_100a", "compute_101",
-        "compute_101a", "compute_120", "compute_120a"};
+        "compute_50",  "compute_52",  "compute_53",   "compute_60",  "compute_61",   "compute_62",  "compute_70",
+        "compute_72",  "compute_75",  "compute_80",   "compute_86",  "compute_87",   "compute_89",  "compute_90",
+        "compute_90a", "compute_100", "compute_100a", "compute_101", "compute_101a", "compute_120", "compute_120a"};
     return cudaMajor <= 12 ? cuda12 : cuda13;
 }
 
@@ -83,15 +127,13 @@ namespace {
 int archNumber(std::string_view arch) {
     long long n = 0;
     auto digits = arch.substr(std::string_view("compute_").size());
-    while (!digits.empty() && !std::isdigit(static_cast<unsigned char>(digits.back())))
-        digits.remove_suffix(1);
+    while (!digits.empty() && !std::isdigit(static_cast<unsigned char>(digits.back()))) digits.remove_suffix(1);
     support::parseInt(digits, n);
     return static_cast<int>(n);
 }
 
 support::Error bad(std::string_view name, std::string_view value, std::string_view allowed) {
-    return makeError(ErrorKind::Usage, fmt::format("option {}: '{}' is not allowed; use {}", name,
-                                                   value, allowed));
+    return makeError(ErrorKind::Usage, fmt::format("option {}: '{}' is not allowed; use {}", name, value, allowed));
 }
 
 std::optional<bool> parseBool01(std::string_view v) {
@@ -117,10 +159,8 @@ std::optional<std::string> archForComputeCapability(int major, int minor, int cu
     return best;
 }
 
-std::optional<std::string> archForComputeCapability(int major, int minor,
-                                                    const CudaMajorSource& cudaMajor) {
-    auto in12 = archForComputeCapability(major, minor, 12),
-         in13 = archForComputeCapability(major, minor, 13);
+std::optional<std::string> archForComputeCapability(int major, int minor, const CudaMajorSource& cudaMajor) {
+    auto in12 = archForComputeCapability(major, minor, 12), in13 = archForComputeCapability(major, minor, 13);
     if (in12 == in13) return in13;
     return archForComputeCapability(major, minor, cudaMajor());
 }
@@ -169,8 +209,8 @@ support::Status Options::set(std::string_view name, std::string_view value) {
     if (!info) {
         std::vector<std::string> names;
         for (const auto& o : optionTable()) names.emplace_back(o.name);
-        return makeError(ErrorKind::Usage, fmt::format("unknown option '{}'; the options are {}", name,
-                                                       support::joinOr(names)));
+        return makeError(ErrorKind::Usage,
+                         fmt::format("unknown option '{}'; the options are {}", name, support::joinOr(names)));
     }
     const auto v = support::trim(value);
     switch (info->kind) {
@@ -209,7 +249,8 @@ std::optional<std::string> Options::get(std::string_view name) const {
     const auto* info = findOption(name);
     if (!info) return std::nullopt;
     switch (info->kind) {
-        case OptionKind::Arch: return *fieldOf<std::optional<std::string>>(*info, *this);
+        case OptionKind::Arch:
+            return *fieldOf<std::optional<std::string>>(*info, *this);
         case OptionKind::Enum:
         case OptionKind::IntRange: {
             const auto& n = *fieldOf<std::optional<int>>(*info, *this);
@@ -231,8 +272,7 @@ void Options::clear(std::string_view name) {
     std::visit([this](auto member) { this->*member = {}; }, info->field);
 }
 
-support::Status Options::validate(const std::function<int()>& cudaMajor,
-                                  const OptionPlace& place) const {
+support::Status Options::validate(const std::function<int()>& cudaMajor, const OptionPlace& place) const {
     return validate(!arch || archInEveryRelease(*arch) ? 13 : cudaMajor(), place);
 }
 
@@ -246,8 +286,7 @@ support::Status Options::validate(int cudaMajor, const OptionPlace& place) const
                 if (std::find(archs.begin(), archs.end(), *arch) != archs.end()) break;
                 std::string hint;
                 if (support::startsWith(*arch, "sm_"))
-                    hint = fmt::format(" (libNVVM takes virtual archs: compute_{}, not {})", arch->substr(3),
-                                       *arch);
+                    hint = fmt::format(" (libNVVM takes virtual archs: compute_{}, not {})", arch->substr(3), *arch);
                 return makeError(ErrorKind::Usage,
                                  fmt::format("option {}: '{}' is not an arch libNVVM {}.x accepts{}; "
                                              "use one of {}",
@@ -259,13 +298,14 @@ support::Status Options::validate(int cudaMajor, const OptionPlace& place) const
                 const auto& n = *fieldOf<std::optional<int>>(info, *this);
                 if (!n) break;
                 const auto text = std::to_string(*n);
-                const bool ok = info.kind == OptionKind::Enum ? isEnumValue(info, text)
-                                                              : *n >= info.min && *n <= info.max;
+                const bool ok =
+                    info.kind == OptionKind::Enum ? isEnumValue(info, text) : *n >= info.min && *n <= info.max;
                 if (!ok) return bad(info.name, text, allowedInMessage(info));
                 break;
             }
             case OptionKind::Bool:
-            case OptionKind::Switch: break;  // every value is allowed
+            case OptionKind::Switch:
+                break;  // every value is allowed
         }
     }
     return checkExtraFlags(place);
@@ -294,8 +334,7 @@ support::Status Options::checkExtraFlags(const OptionPlace& place) const {
         }
         if (support::startsWith(f, "--"))
             return makeError(ErrorKind::Usage,
-                             fmt::format("extra flag '{}': libNVVM flags take a single dash: '{}'",
-                                         f, f.substr(1)));
+                             fmt::format("extra flag '{}': libNVVM flags take a single dash: '{}'", f, f.substr(1)));
     }
     return {};
 }
@@ -307,8 +346,7 @@ std::vector<std::string> Options::flags() const {
         if (!value) continue;
         // A Switch is the flag alone; every other option carries its value (get()'s text is
         // the flag's: "1"/"0" for a Bool).
-        out.push_back(info.kind == OptionKind::Switch ? std::string(info.flag)
-                                                      : std::string(info.flag) + *value);
+        out.push_back(info.kind == OptionKind::Switch ? std::string(info.flag) : std::string(info.flag) + *value);
     }
     out.insert(out.end(), extraFlags.begin(), extraFlags.end());
     return out;

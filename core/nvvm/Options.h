@@ -20,16 +20,16 @@ using OptionPlace = std::function<std::string(const OptionInfo&)>;
 // libNVVM's compile options, typed. Unset fields are not passed, so libNVVM's own defaults apply
 // (and the PTX matches what a plain call with the same flags gives).
 struct Options {
-    std::optional<std::string> arch;       // -arch=compute_NN[a|f]
-    std::optional<int> opt;                // -opt=0|3
-    std::optional<bool> ftz;               // -ftz=0|1
-    std::optional<bool> precDiv;           // -prec-div=0|1
-    std::optional<bool> precSqrt;          // -prec-sqrt=0|1
-    std::optional<bool> fma;               // -fma=0|1
-    bool debug = false;                    // -g
-    std::optional<int> jumpTableDensity;   // -jump-table-density=0..101
-    bool genLto = false;                   // -gen-lto
-    std::vector<std::string> extraFlags;   // passed as written, after the typed ones
+    std::optional<std::string> arch;      // -arch=compute_NN[a|f]
+    std::optional<int> opt;               // -opt=0|3
+    std::optional<bool> ftz;              // -ftz=0|1
+    std::optional<bool> precDiv;          // -prec-div=0|1
+    std::optional<bool> precSqrt;         // -prec-sqrt=0|1
+    std::optional<bool> fma;              // -fma=0|1
+    bool debug = false;                   // -g
+    std::optional<int> jumpTableDensity;  // -jump-table-density=0..101
+    bool genLto = false;                  // -gen-lto
+    std::vector<std::string> extraFlags;  // passed as written, after the typed ones
 
     // Sets one option by its name in optionTable() ("arch", "prec-div", ...), which the CLI
     // and workspace files use too. The error names the option and its allowed values.
@@ -38,8 +38,7 @@ struct Options {
     // extra flags as checkExtraFlags does.
     support::Status validate(int cudaMajor = 13, const OptionPlace& place = {}) const;
     // The same, asking for the release only when the arch is not one every release accepts.
-    support::Status validate(const std::function<int()>& cudaMajor,
-                             const OptionPlace& place = {}) const;
+    support::Status validate(const std::function<int()>& cudaMajor, const OptionPlace& place = {}) const;
     // Checks the extra flags for a libNVVM flag's shape. A flag that names a typed option, with
     // one dash or two, with a value or without ("-opt=3", "--opt=3", "-ftz"), is refused with
     // one answer: the option is set where `place` says, not as an extra flag.
@@ -70,12 +69,12 @@ struct OptionInfo {
     using Field = std::variant<std::optional<std::string> Options::*, std::optional<int> Options::*,
                                std::optional<bool> Options::*, bool Options::*>;
 
-    std::string_view name;    // "prec-div": set()/get(), the workspace key, nvpg's --prec-div
-    std::string_view flag;    // "-prec-div=" (a value follows), or "-g" (a Switch)
+    std::string_view name;  // "prec-div": set()/get(), the workspace key, nvpg's --prec-div
+    std::string_view flag;  // "-prec-div=" (a value follows), or "-g" (a Switch)
     OptionKind kind;
     Field field;
     std::vector<OptionValue> values = {};  // Enum: the allowed values, in the order offered
-    int min = 0, max = 0;             // IntRange: the allowed values, both included
+    int min = 0, max = 0;                  // IntRange: the allowed values, both included
     // libNVVM's own value when the flag is not passed (libNVVM API docs); empty when it
     // depends on the release (arch).
     std::string_view libnvvmDefault = {};
@@ -103,8 +102,7 @@ std::optional<std::string> archForComputeCapability(int major, int minor, int cu
 // (toolkit::Toolkit::cudaMajor opens nvJitLink).
 using CudaMajorSource = std::function<int()>;
 // The same, asking `cudaMajor` only when the releases disagree about the GPU.
-std::optional<std::string> archForComputeCapability(int major, int minor,
-                                                    const CudaMajorSource& cudaMajor);
+std::optional<std::string> archForComputeCapability(int major, int minor, const CudaMajorSource& cudaMajor);
 // Whether every release of supportedArchs accepts `arch`.
 bool archInEveryRelease(std::string_view arch);
 // "compute_90a" -> "sm_90a", for nvJitLink's -arch.

@@ -42,18 +42,16 @@ support::Status Program::addModule(const Module& module) {
     // libNVVM takes a lazy text module without complaint, then fails the compile with an empty
     // log (checked on CUDA 13.0): lazy loading reads bitcode only.
     if (module.lazy && !module.isBitcode())
-        return makeError(ErrorKind::Usage,
-                         fmt::format("module {} is marked lazy but is text IR: libNVVM loads lazy "
-                                     "modules only as bitcode (it would fail the compile with an "
-                                     "empty log). Unmark it as lazy, or give it as bitcode "
-                                     "(llvm-as-14 {} -o out.bc).",
-                                     module.name, module.name));
+        return makeError(ErrorKind::Usage, fmt::format("module {} is marked lazy but is text IR: libNVVM loads lazy "
+                                                       "modules only as bitcode (it would fail the compile with an "
+                                                       "empty log). Unmark it as lazy, or give it as bitcode "
+                                                       "(llvm-as-14 {} -o out.bc).",
+                                                       module.name, module.name));
     const auto add = module.lazy ? api_.lazyAddModuleToProgram : api_.addModuleToProgram;
     if (!add)
-        return makeError(ErrorKind::Environment,
-                         fmt::format("module {} is marked lazy, but this libNVVM has no "
-                                     "nvvmLazyAddModuleToProgram (CUDA 10 or later has it)",
-                                     module.name));
+        return makeError(ErrorKind::Environment, fmt::format("module {} is marked lazy, but this libNVVM has no "
+                                                             "nvvmLazyAddModuleToProgram (CUDA 10 or later has it)",
+                                                             module.name));
     const nvvmResult r = add(handle_, module.bytes.data(), module.bytes.size(), module.name.c_str());
     if (r != NVVM_SUCCESS) {
         std::string why = programLog();
@@ -114,8 +112,10 @@ std::pair<std::string, std::string> targetLines(std::string_view ir) {
         line = support::trim(line);
         if (!support::startsWith(line, "target ")) continue;
         const auto rest = support::trim(line.substr(7));
-        if (support::startsWith(rest, "datalayout")) layout = std::string(line);
-        else if (support::startsWith(rest, "triple")) triple = std::string(line);
+        if (support::startsWith(rest, "datalayout"))
+            layout = std::string(line);
+        else if (support::startsWith(rest, "triple"))
+            triple = std::string(line);
     }
     return {layout, triple};
 }
@@ -124,17 +124,15 @@ std::pair<std::string, std::string> targetLines(std::string_view ir) {
 std::string_view quotedValue(std::string_view line) {
     const auto open = line.find('"');
     const auto close = line.rfind('"');
-    return open == std::string_view::npos || close <= open
-               ? std::string_view()
-               : line.substr(open + 1, close - open - 1);
+    return open == std::string_view::npos || close <= open ? std::string_view()
+                                                           : line.substr(open + 1, close - open - 1);
 }
 
 // A datalayout LLVM certainly parses, with a triple libNVVM knows (or none): reading it alone
 // would tell nothing, and costs a compile of its own (half a millisecond or more).
 bool surelyReadable(std::string_view layout, std::string_view triple) {
     const auto t = quotedValue(triple);
-    const bool knownTriple =
-        triple.empty() || t == "nvptx64-nvidia-cuda" || t == "nvptx-nvidia-cuda";
+    const bool knownTriple = triple.empty() || t == "nvptx64-nvidia-cuda" || t == "nvptx-nvidia-cuda";
     return knownTriple && dataLayoutParses(quotedValue(layout));
 }
 
@@ -171,8 +169,8 @@ std::optional<std::string> Program::unreadableModule() {
         auto [layout, triple] = targetLines(m.bytes);
         if (layout.empty() || surelyReadable(layout, triple)) continue;
         if (triple.empty()) triple = "target triple = \"nvptx64-nvidia-cuda\"";
-        auto probe = fmt::format("{}\n{}\n!nvvmir.version = !{{!0}}\n!0 = !{{i32 {}, i32 {}}}\n", layout, triple, major,
-                                 minor);
+        auto probe =
+            fmt::format("{}\n{}\n!nvvmir.version = !{{!0}}\n!0 = !{{i32 {}, i32 {}}}\n", layout, triple, major, minor);
         probes.push_back({readKey("layout", probe), std::move(probe), m.name});
     }
     for (auto& m : unreadBitcode_) probes.push_back({readKey("bitcode", m.bytes), std::move(m.bytes), m.name});
@@ -198,8 +196,12 @@ std::optional<std::string> Program::unreadableModule() {
     return std::nullopt;
 }
 
-CompileOutput Program::compile(const Options& options) { return run(options, true); }
-CompileOutput Program::verify(const Options& options) { return run(options, false); }
+CompileOutput Program::compile(const Options& options) {
+    return run(options, true);
+}
+CompileOutput Program::verify(const Options& options) {
+    return run(options, false);
+}
 
 CompileOutput Program::run(const Options& options, bool compile) {
     std::lock_guard lock(mu_);
@@ -216,8 +218,7 @@ CompileOutput Program::run(const Options& options, bool compile) {
                 "module added normally: a lazy module only supplies what other modules use. Unmark "
                 "the module that holds your kernels as lazy.",
                 modules_.size() == 1 ? modules_[0].name : fmt::format("{} modules", modules_.size()));
-        out.diagnostics.push_back({modules_.empty() ? "" : modules_[0].name, 0, 0, Severity::Error,
-                                   message, "nvpg"});
+        out.diagnostics.push_back({modules_.empty() ? "" : modules_[0].name, 0, 0, Severity::Error, message, "nvpg"});
         return out;
     }
     if (compile && !ensureLibdevice(out)) return out;
@@ -260,9 +261,9 @@ CompileOutput Program::run(const Options& options, bool compile) {
         for (auto& d : out.diagnostics)
             if (d.module.empty() && d.severity == Severity::Error) d.module = *unreadable;
     if (!out.ok && out.diagnostics.empty())
-        out.diagnostics.push_back({"", 0, 0, Severity::Error,
-                                   fmt::format("libNVVM failed with {} and left no log",
-                                               api_.getErrorString(out.code))});
+        out.diagnostics.push_back(
+            {"", 0, 0, Severity::Error,
+             fmt::format("libNVVM failed with {} and left no log", api_.getErrorString(out.code))});
     out.seconds = watch.seconds();
     return out;
 }
@@ -354,7 +355,9 @@ void nameModulesOfErrors(CompileOutput& out, const std::vector<Module>& modules,
             eager.lazy = false;
             const auto added = (*alone)->addModule(eager);
             // The verifier's messages come from verifying alone, the others from compiling.
-            const auto v = !added ? CompileOutput{} : verifier ? (*alone)->verify(Options{}) : (*alone)->compile(Options{});
+            const auto v = !added     ? CompileOutput{}
+                           : verifier ? (*alone)->verify(Options{})
+                                      : (*alone)->compile(Options{});
             for (auto* d : unnamed) {
                 if (!d->module.empty()) continue;
                 const bool same = added ? std::any_of(v.diagnostics.begin(), v.diagnostics.end(),

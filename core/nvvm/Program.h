@@ -41,8 +41,7 @@ public:
     // Adds a module (eagerly, or lazily when module.lazy). Order matters to libNVVM.
     support::Status addModule(const Module& module);
     // Opt in to libdevice; the bitcode is added on the next compile.
-    void useLibdevice(std::shared_ptr<const std::string> bitcode,
-                      std::string name = "libdevice.10.bc");
+    void useLibdevice(std::shared_ptr<const std::string> bitcode, std::string name = "libdevice.10.bc");
 
     CompileOutput compile(const Options& options);
     // libNVVM's verifier over the modules added so far (and libdevice once a compile added it).
@@ -65,7 +64,7 @@ private:
     toolkit::NvvmApi api_;
     nvvmProgram handle_ = nullptr;
     mutable std::mutex mu_;
-    std::vector<Module> modules_;  // kept for placing verifier messages (text modules only)
+    std::vector<Module> modules_;        // kept for placing verifier messages (text modules only)
     std::vector<Module> unreadBitcode_;  // bitcode modules not yet read by unreadableModule()
     std::optional<std::string> unreadable_;
     bool anyEager_ = false;

@@ -14,8 +14,7 @@ namespace nvpg::pipeline {
 namespace {
 
 // The lines of each function's PTX: from its declaration to the next function's, or the end.
-std::optional<int> ptxLinesOf(const ptx::PtxModule& module, std::string_view text,
-                              std::string_view kernel) {
+std::optional<int> ptxLinesOf(const ptx::PtxModule& module, std::string_view text, std::string_view kernel) {
     const auto* f = module.find(kernel);
     if (!f || f->line <= 0) return std::nullopt;
     int next = int(support::splitLines(text).size()) + 1;
@@ -29,13 +28,10 @@ struct Side {
     CompareOutput what;
 
     bool linked() const {
-        return what == CompareOutput::LtoPtx ||
-               (what == CompareOutput::Sass && !r.linkedPtx.empty());
+        return what == CompareOutput::LtoPtx || (what == CompareOutput::Sass && !r.linkedPtx.empty());
     }
     const std::string& text() const {
-        return what == CompareOutput::Ptx      ? r.ptx
-               : what == CompareOutput::LtoPtx ? r.linkedPtx
-                                               : r.sass;
+        return what == CompareOutput::Ptx ? r.ptx : what == CompareOutput::LtoPtx ? r.linkedPtx : r.sass;
     }
     std::string missing() const {
         if (!text().empty()) return {};
@@ -69,8 +65,7 @@ struct Side {
     double seconds() const {
         std::set<StageId> stages = {StageId::Verify, StageId::CompilePtx};
         if (linked())
-            stages = {StageId::Verify, StageId::CompileLtoIr, StageId::CompileLtoIrSeparate,
-                      StageId::LinkLtoPtx};
+            stages = {StageId::Verify, StageId::CompileLtoIr, StageId::CompileLtoIrSeparate, StageId::LinkLtoPtx};
         if (what == CompareOutput::Sass) {
             stages.insert(linked() ? StageId::LinkLtoCubin : StageId::AssembleCubin);
             stages.insert(StageId::Disassemble);
@@ -84,9 +79,7 @@ struct Side {
 
 std::string change(std::optional<int> a, std::optional<int> b) {
     if (!a && !b) return "-";
-    const auto shown = [](std::optional<int> v) {
-        return v ? std::to_string(*v) : std::string("-");
-    };
+    const auto shown = [](std::optional<int> v) { return v ? std::to_string(*v) : std::string("-"); };
     if (!a || !b || *a == *b) return a && b ? shown(a) : shown(a) + " → " + shown(b);
     return fmt::format("{} → {} ({:+})", *a, *b, *b - *a);
 }
@@ -105,8 +98,8 @@ std::string_view compareOutputName(CompareOutput what) {
     return "PTX";
 }
 
-Comparison compareResults(const CompileResult& a, const CompileResult& b, CompareOutput what,
-                          std::string_view labelA, std::string_view labelB) {
+Comparison compareResults(const CompileResult& a, const CompileResult& b, CompareOutput what, std::string_view labelA,
+                          std::string_view labelB) {
     Comparison c;
     c.output = what;
     c.labelA = labelA;
@@ -119,8 +112,7 @@ Comparison compareResults(const CompileResult& a, const CompileResult& b, Compar
     if (c.missingA.empty() && c.missingB.empty()) {
         c.identical = c.textA == c.textB;
         if (!c.identical)
-            c.diff = support::unifiedDiff(c.textA, c.textB, fmt::format("A: {}", labelA),
-                                          fmt::format("B: {}", labelB));
+            c.diff = support::unifiedDiff(c.textA, c.textB, fmt::format("A: {}", labelA), fmt::format("B: {}", labelB));
     }
     const auto ka = sa.kernels(), kb = sb.kernels();
     for (const auto& k : ka) {
@@ -129,8 +121,7 @@ Comparison compareResults(const CompileResult& a, const CompileResult& b, Compar
         c.kernels.push_back(std::move(row));
     }
     for (const auto& k : kb)
-        if (std::find(ka.begin(), ka.end(), k) == ka.end())
-            c.kernels.push_back({k, std::nullopt, sb.figures(k)});
+        if (std::find(ka.begin(), ka.end(), k) == ka.end()) c.kernels.push_back({k, std::nullopt, sb.figures(k)});
     c.secondsA = sa.seconds();
     c.secondsB = sb.seconds();
     return c;
@@ -140,11 +131,9 @@ std::string comparisonVerdict(const Comparison& c) {
     const auto name = compareOutputName(c.output);
     if (!c.missingA.empty()) return fmt::format("no {} on side A: {}", name, c.missingA);
     if (!c.missingB.empty()) return fmt::format("no {} on side B: {}", name, c.missingB);
-    if (c.identical)
-        return fmt::format("{} identical ({} lines)", name, support::splitLines(c.textA).size());
-    return fmt::format("{}: {} lines differ ({} removed, {} added) in {} {}", name,
-                       c.diff.added + c.diff.removed, c.diff.removed, c.diff.added, c.diff.hunks,
-                       c.diff.hunks == 1 ? "hunk" : "hunks");
+    if (c.identical) return fmt::format("{} identical ({} lines)", name, support::splitLines(c.textA).size());
+    return fmt::format("{}: {} lines differ ({} removed, {} added) in {} {}", name, c.diff.added + c.diff.removed,
+                       c.diff.removed, c.diff.added, c.diff.hunks, c.diff.hunks == 1 ? "hunk" : "hunks");
 }
 
 std::vector<std::string> comparisonColumns() {
@@ -196,17 +185,16 @@ std::string formatComparisonTable(const Comparison& c, NameStyle names) {
     auto line = [&](const std::vector<std::string>& cells) {
         std::string l;
         for (size_t i = 0; i < cells.size(); ++i)
-            l += cells[i] + std::string(width[i] - support::displayWidth(cells[i]) +
-                                            (i + 1 < cells.size() ? 2 : 0),
-                                        ' ');
+            l += cells[i] +
+                 std::string(width[i] - support::displayWidth(cells[i]) + (i + 1 < cells.size() ? 2 : 0), ' ');
         while (!l.empty() && l.back() == ' ') l.pop_back();
         out += l + "\n";
     };
     line(header);
     for (const auto& r : rows) line(r);
     if (rows.empty()) out += "(no kernels)\n";
-    out += fmt::format("{} made in: A {}, B {}\n", compareOutputName(c.output),
-                       formatSeconds(c.secondsA), formatSeconds(c.secondsB));
+    out += fmt::format("{} made in: A {}, B {}\n", compareOutputName(c.output), formatSeconds(c.secondsA),
+                       formatSeconds(c.secondsB));
     return out;
 }
 

@@ -21,7 +21,7 @@ std::string_view compareOutputName(CompareOutput what);  // "PTX", "LTO PTX", "S
 struct KernelFigures {
     std::optional<int> registers, spillStores, spillLoads;  // ptxas'
     std::optional<int> sassInstructions;                    // nvdisasm's count
-    std::optional<int> ptxLines;  // from its .entry line to the next function's, or the end
+    std::optional<int> ptxLines;                            // from its .entry line to the next function's, or the end
 };
 struct KernelRow {
     std::string kernel;
@@ -41,8 +41,8 @@ struct Comparison {
 };
 
 // `what` of `a` against `b`; the diff's headers are the labels ("--- A: ftz=0 · CUDA 13.0.88").
-Comparison compareResults(const CompileResult& a, const CompileResult& b, CompareOutput what,
-                          std::string_view labelA, std::string_view labelB);
+Comparison compareResults(const CompileResult& a, const CompileResult& b, CompareOutput what, std::string_view labelA,
+                          std::string_view labelB);
 
 // The per-kernel table: its column names, then a row a kernel, its name ("k (A only)") and each
 // figure as "A → B (+change)" ("18" when the same, "-" when neither side has it).

@@ -35,7 +35,7 @@ struct Figures {
     // program, as the driver loads PTX)". Empty when none were made.
     std::string source;
     std::vector<ptx::ResourceUsage> functions;  // in ptxas' order; kernels have isEntry
-    std::string unavailable;  // why there are none, when they were wanted
+    std::string unavailable;                    // why there are none, when they were wanted
     const ptx::ResourceUsage* find(std::string_view function) const;
 };
 
@@ -48,10 +48,10 @@ struct LtoIr {
 // each stage took. Plain data: it crosses the engine protocol and front ends only read it.
 struct CompileResult {
     uint64_t generation = 0;
-    bool ok = false;         // every wanted output was produced, no error diagnostics
-    std::string arch;        // the compute_NN the program was compiled for
+    bool ok = false;                 // every wanted output was produced, no error diagnostics
+    std::string arch;                // the compute_NN the program was compiled for
     std::vector<std::string> flags;  // the libNVVM flags of the PTX compile, arch included
-    std::string archSource;  // "options", "local GPU <name>", "libNVVM default"
+    std::string archSource;          // "options", "local GPU <name>", "libNVVM default"
     std::string ptx;
     std::vector<LtoIr> ltoIr;  // one in program mode, one per module in separate mode
     std::string linkedPtx;
@@ -92,7 +92,7 @@ struct CompileResult {
     double seconds = 0;
 
     bool hasErrors() const;
-    double stageSeconds(StageId id) const;  // 0 for a stage that did not run
+    double stageSeconds(StageId id) const;     // 0 for a stage that did not run
     const Stage* findStage(StageId id) const;  // null for a stage that did not run
 };
 

@@ -43,6 +43,8 @@ struct Job {
 
 // Whether some of the job's outputs come after its plain result (Pipeline::run's onPlain): the
 // SASS and the line map. Front ends hear such a job twice: the plain result, then the rest.
-inline bool hasLateOutputs(const Job& job) { return job.lineMap || (job.outputs & kSass); }
+inline bool hasLateOutputs(const Job& job) {
+    return job.lineMap || (job.outputs & kSass);
+}
 
 }  // namespace nvpg::pipeline

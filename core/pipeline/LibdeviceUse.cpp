@@ -60,9 +60,10 @@ LibdeviceSize inlinedSize(const Job& job, const CompileResult& r, inspect::Mappe
     LibdeviceSize size;
     if (use.calls.empty()) {
         if (!use.pulledInBy.empty())
-            size.unavailable = fmt::format("no IR line calls it: it is inlined into {}, which pulls it in, and its "
-                                           "{} is counted there",
-                                           fmt::join(use.pulledInBy, ", "), output);
+            size.unavailable = fmt::format(
+                "no IR line calls it: it is inlined into {}, which pulls it in, and its "
+                "{} is counted there",
+                fmt::join(use.pulledInBy, ", "), output);
         else
             size.unavailable = "no IR line calls it";
         return size;
@@ -146,7 +147,8 @@ std::vector<LibdeviceUse> libdeviceUses(const Job& job, const CompileResult& r) 
                 if (e.module == m.name)
                     if (auto* u = find(e.function)) {
                         const LibdeviceCall call{m.name, e.line};
-                        if (std::find(u->calls.begin(), u->calls.end(), call) == u->calls.end()) u->calls.push_back(call);
+                        if (std::find(u->calls.begin(), u->calls.end(), call) == u->calls.end())
+                            u->calls.push_back(call);
                     }
             continue;
         }

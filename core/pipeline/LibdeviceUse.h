@@ -25,19 +25,19 @@ struct LibdeviceSize {
     // code is counted there"). Empty when there is one.
     std::string unavailable;
     std::vector<inspect::LineRange> lines;  // the output's lines (1-based, sorted, merged)
-    int count = 0;  // lines of PTX; SASS: instructions
+    int count = 0;                          // lines of PTX; SASS: instructions
     bool known() const { return unavailable.empty(); }
 };
 
 // What the program made of one linked libdevice function.
 struct LibdeviceUse {
-    std::string name;       // "__nv_sinf"
-    std::string signature;  // "float __nv_sinf(float %a)", from libdevice's table
+    std::string name;                     // "__nv_sinf"
+    std::string signature;                // "float __nv_sinf(float %a)", from libdevice's table
     std::vector<LibdeviceCall> calls;     // the program's IR lines that call it, by module then line
     std::vector<std::string> pulls;       // the linked libdevice functions it calls
     std::vector<std::string> pulledInBy;  // the linked libdevice functions that call it
-    LibdeviceSize ptx;   // in CompileResult::ptx
-    LibdeviceSize sass;  // in CompileResult::sass
+    LibdeviceSize ptx;                    // in CompileResult::ptx
+    LibdeviceSize sass;                   // in CompileResult::sass
 };
 
 // Each function of result.libdeviceFunctions, in that order. Call lines come from the text

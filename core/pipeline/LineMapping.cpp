@@ -84,8 +84,7 @@ void compileTwinOrThrow(const Job& job, const nvvm::Options& options, const tool
     auto program = twinProgram(tk, twins, libdevice, problem);
     if (!program) return failAll(problem);
     auto c = program->compile(twinOptions);
-    if (!c.ok)
-        return failAll("libNVVM refused the line-annotated twin: " + firstProblem(c.diagnostics, c.log));
+    if (!c.ok) return failAll("libNVVM refused the line-annotated twin: " + firstProblem(c.diagnostics, c.log));
     out.ptx = std::move(c.result);
 
     std::string arch = options.arch.value_or("");
@@ -105,8 +104,9 @@ void compileTwinOrThrow(const Job& job, const nvvm::Options& options, const tool
         std::vector<std::pair<std::string, std::string>> blobs;
         if (job.ltoMode == lto::Mode::Program) {
             auto l = program->compile(ltoOptions);
-            if (!l.ok) return failAll("libNVVM refused the line-annotated twin (-gen-lto): " +
-                                      firstProblem(l.diagnostics, l.log));
+            if (!l.ok)
+                return failAll("libNVVM refused the line-annotated twin (-gen-lto): " +
+                               firstProblem(l.diagnostics, l.log));
             blobs.emplace_back("program", std::move(l.result));
         } else {
             for (const auto& m : twins) {
@@ -116,8 +116,9 @@ void compileTwinOrThrow(const Job& job, const nvvm::Options& options, const tool
                 auto p = twinProgram(tk, {eager}, libdevice, problem);
                 if (!p) return failAll(problem);
                 auto l = p->compile(ltoOptions);
-                if (!l.ok) return failAll(fmt::format("libNVVM refused the line-annotated twin of {} (-gen-lto): {}",
-                                                      m.name, firstProblem(l.diagnostics, l.log)));
+                if (!l.ok)
+                    return failAll(fmt::format("libNVVM refused the line-annotated twin of {} (-gen-lto): {}", m.name,
+                                               firstProblem(l.diagnostics, l.log)));
                 blobs.emplace_back(m.name, std::move(l.result));
             }
         }
@@ -131,8 +132,8 @@ void compileTwinOrThrow(const Job& job, const nvvm::Options& options, const tool
             if (l.ok)
                 out.linkedPtx = std::move(l.ptx);
             else
-                out.linkedPtxProblem = "nvJitLink could not link the line-annotated twin: " +
-                                       firstProblem(l.diagnostics, l.errorLog);
+                out.linkedPtxProblem =
+                    "nvJitLink could not link the line-annotated twin: " + firstProblem(l.diagnostics, l.errorLog);
         }
         if (wantsSass) {
             if (stop) return failAll(kStopped);
@@ -150,8 +151,8 @@ void compileTwinOrThrow(const Job& job, const nvvm::Options& options, const tool
             if (a.ok)
                 cubin = std::move(a.cubin);
             else
-                out.sassProblem = "ptxas could not assemble the line-annotated twin's PTX: " +
-                                  std::string(support::trim(a.error));
+                out.sassProblem =
+                    "ptxas could not assemble the line-annotated twin's PTX: " + std::string(support::trim(a.error));
         } else {
             out.sassProblem = "no SASS: " + tk.ptxasReport().problem;
         }
@@ -218,8 +219,8 @@ inspect::LineMap buildLineMap(const Job& job, const nvvm::Options& options, cons
     if (!(job.outputs & kSass))
         map.sass.unavailable = "no SASS in this job";
     else if (plain.sass.empty())
-        map.sass.unavailable =
-            plain.sassUnavailable.empty() ? std::string("no SASS in the plain result") : "no SASS: " + plain.sassUnavailable;
+        map.sass.unavailable = plain.sassUnavailable.empty() ? std::string("no SASS in the plain result")
+                                                             : "no SASS: " + plain.sassUnavailable;
     else if (!twin.sassProblem.empty())
         map.sass.unavailable = twin.sassProblem;
     else

@@ -32,8 +32,7 @@ std::string_view artifactSuffix(Artifact artifact) {
 }
 
 std::string defaultOutputName(std::string_view stem, Artifact artifact) {
-    return std::string(stem.empty() ? std::string_view("program") : stem) +
-           std::string(artifactSuffix(artifact));
+    return std::string(stem.empty() ? std::string_view("program") : stem) + std::string(artifactSuffix(artifact));
 }
 
 std::string fileStemOf(std::string_view moduleName) {
@@ -45,8 +44,8 @@ std::string fileStemOf(std::string_view moduleName) {
     if (name.size() > kMaxStemBytes) name.resize(kMaxStemBytes);
     for (char& c : name) {
         const unsigned char u = static_cast<unsigned char>(c);
-        const bool safe = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') ||
-                          (u >= '0' && u <= '9') || c == '_' || c == '+' || c == '-';
+        const bool safe = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || c == '_' ||
+                          c == '+' || c == '-';
         if (!safe) c = '_';
     }
     return name.empty() ? "module" : name;
@@ -77,8 +76,7 @@ std::vector<std::string> uniqueStems(const std::vector<std::string>& moduleNames
 
 }  // namespace
 
-std::vector<std::string> perModulePaths(const std::string& path,
-                                        const std::vector<std::string>& moduleNames) {
+std::vector<std::string> perModulePaths(const std::string& path, const std::vector<std::string>& moduleNames) {
     if (moduleNames.size() <= 1) return {path};
     const fs::path p(path);
     std::string name = p.filename().string();

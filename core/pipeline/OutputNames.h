@@ -24,7 +24,6 @@ std::string fileStemOf(std::string_view moduleName);
 // the module's stem inserted before the suffix (out.ltoir + helper.ll -> out.helper.ltoir),
 // in the folder of `path` and never outside it; a stem already used gets -2, -3, ..., so no two
 // modules share a path (in time linear in the number of modules). One name gives `path` itself.
-std::vector<std::string> perModulePaths(const std::string& path,
-                                        const std::vector<std::string>& moduleNames);
+std::vector<std::string> perModulePaths(const std::string& path, const std::vector<std::string>& moduleNames);
 
 }  // namespace nvpg::pipeline

@@ -1,8 +1,8 @@
 #include "pipeline/Pipeline.h"
 
 #include <pthread.h>
-#include <condition_variable>
 #include <xxhash.h>
+#include <condition_variable>
 
 #include <algorithm>
 #include <array>
@@ -18,9 +18,9 @@
 #include "gpu/Devices.h"
 #include "inspect/Pitfalls.h"
 #include "inspect/Sass.h"
+#include "inspect/Twin.h"
 #include "lto/DroppedKernels.h"
 #include "lto/Linker.h"
-#include "inspect/Twin.h"
 #include "nvvm/IrVersion.h"
 #include "nvvm/Libdevice.h"
 #include "pipeline/LineMapping.h"
@@ -70,8 +70,7 @@ Pipeline::ArchChoice Pipeline::chooseArch(const Job& job) {
         gpuArch_ = ArchChoice{std::nullopt, "libNVVM default (no GPU)"};
         if (auto gpus = gpu::localGpus(*toolkit_); gpus) {
             const auto& d = gpus->devices.front();
-            if (auto a = nvvm::archForComputeCapability(d.ccMajor, d.ccMinor,
-                                                        [this] { return toolkit_->cudaMajor(); }))
+            if (auto a = nvvm::archForComputeCapability(d.ccMajor, d.ccMinor, [this] { return toolkit_->cudaMajor(); }))
                 gpuArch_ = ArchChoice{a, fmt::format("local GPU {} (sm_{}{})", d.name, d.ccMajor, d.ccMinor)};
         }
     }
@@ -289,8 +288,10 @@ public:
     Beside(const Beside&) = delete;
     Beside& operator=(const Beside&) = delete;
     void join() {
-        if (started_) wait();
-        else if (f_) f_();
+        if (started_)
+            wait();
+        else if (f_)
+            f_();
         f_ = nullptr;
         if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
     }
@@ -311,11 +312,10 @@ private:
 
 }  // namespace
 
-void Pipeline::runLtoChain(const Job& job, const nvvm::Options& ltoOptions,
-                           const std::vector<std::string>& linkOptions,
+void Pipeline::runLtoChain(const Job& job, const nvvm::Options& ltoOptions, const std::vector<std::string>& linkOptions,
                            std::shared_ptr<const std::string> libdevice,
-                           std::shared_future<std::optional<std::string>> smArch, bool cubinLink,
-                           Announcer& announce, LtoChain& out, nvvm::Program* onThis) {
+                           std::shared_future<std::optional<std::string>> smArch, bool cubinLink, Announcer& announce,
+                           LtoChain& out, nvvm::Program* onThis) {
     const auto& tk = *toolkit_;
     const StageListener stage = [&](const StageEvent& event) { announce.start(Lane::Lto, event); };
     struct EndLane {
@@ -405,7 +405,7 @@ std::string lineMapKey(const Job& job, const nvvm::Options& resolved, const tool
 }  // namespace
 
 support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener& onStage,
-                                            const ResultListener& onPlain, const ResultListener& onPtx) {
+                                             const ResultListener& onPlain, const ResultListener& onPtx) {
     PendingSass sass;
     std::optional<nvvm::Options> resolved;
     std::shared_ptr<const std::string> libdevice;
@@ -431,8 +431,8 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
     if (!result) return result;
     auto& plain = *result;
     // Known pitfalls, explained with a fix, for both front ends: this is their one compile path.
-    inspect::explainPitfalls(plain.diagnostics,
-                             {job.modules, resolved ? *resolved : job.options, job.libdevice, nvvm::irVersionOf(*toolkit_)});
+    inspect::explainPitfalls(plain.diagnostics, {job.modules, resolved ? *resolved : job.options, job.libdevice,
+                                                 nvvm::irVersionOf(*toolkit_)});
     if (plain.ok && !plain.ptx.empty())
         append(plain.diagnostics, inspect::unannotatedKernels(job.modules, !plain.kernels.empty()));
     // One verdict for one input, whatever outputs a front end asked for: a libdevice function
@@ -492,7 +492,7 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
 }
 
 support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageListener& onStage, PendingSass* sass,
-                                                 const OptionsListener& onOptions, const ResultListener& onPtx) {
+                                                  const OptionsListener& onOptions, const ResultListener& onPtx) {
     Announcer announce(onStage);
     const StageListener stage = [&](const StageEvent& event) { announce.start(Lane::Ptx, event); };
     support::Stopwatch total;
@@ -509,8 +509,7 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
             return makeError(ErrorKind::Usage, fmt::format("module {}: {}; rename the module ({})", i + 1, *problem,
                                                            nvvm::kModuleNameAdvice));
     if (job.options.genLto)
-        return makeError(ErrorKind::Usage,
-                         "gen-lto is chosen through the wanted outputs (LTO-IR), not as an option");
+        return makeError(ErrorKind::Usage, "gen-lto is chosen through the wanted outputs (LTO-IR), not as an option");
     std::shared_ptr<const std::string> libdevice;
     if (job.libdevice) {
         auto ld = tk.libdevice();
@@ -524,9 +523,8 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
     const bool wantsSass = (job.outputs & kSass) && tk.nvdisasm();
     std::string sassCubin, sassOf, sassWhy;
     if (wantsLink && !tk.nvJitLink())
-        return makeError(ErrorKind::Environment,
-                         fmt::format("{} Places tried:\n{}", tk.nvJitLinkReport().problem,
-                                     toolkit::formatTried(tk.nvJitLinkReport().tried)));
+        return makeError(ErrorKind::Environment, fmt::format("{} Places tried:\n{}", tk.nvJitLinkReport().problem,
+                                                             toolkit::formatTried(tk.nvJitLinkReport().tried)));
 
     const auto arch = chooseArch(job);
     nvvm::Options options = job.options;
@@ -589,8 +587,8 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
         nvvm::Options ltoOptions = options;
         ltoOptions.genLto = true;
         auto chain = [&, ltoOptions, smArch = smArchOf.get_future().share()] {
-            runLtoChain(job, ltoOptions, lto::linkOptionsFor(options), libdevice, smArch,
-                        wantsCubinLink, announce, lto, wantsPtx ? nullptr : program_.get());
+            runLtoChain(job, ltoOptions, lto::linkOptionsFor(options), libdevice, smArch, wantsCubinLink, announce, lto,
+                        wantsPtx ? nullptr : program_.get());
         };
         // With no PTX to make beside it (so no link either), the LTO-IR is compiled here, on
         // the verified Program: one Program, as numba's LTO compile makes it.
@@ -624,8 +622,10 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
         for (const auto* e : out.ptxModule.entries()) out.kernels.push_back({e->name, e->params, {}});
         out.stages.push_back({StageId::ReadPtx, watch.seconds()});
     }
-    if (options.arch) out.arch = *options.arch;
-    else if (support::startsWith(out.ptxModule.target, "sm_")) out.arch = "compute_" + out.ptxModule.target.substr(3);
+    if (options.arch)
+        out.arch = *options.arch;
+    else if (support::startsWith(out.ptxModule.target, "sm_"))
+        out.arch = "compute_" + out.ptxModule.target.substr(3);
     const std::string smArch = nvvm::smArchFor(out.arch);
     tellArch(smArch);
     if (onPtx && !out.ptx.empty()) {
@@ -649,8 +649,9 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
                 // order, the PTX's (the modules', then their definitions').
                 orderLikeKernels(out.ptxFigures.functions, out.kernels);
             } else {
-                out.ptxFigures.unavailable = fmt::format("ptxas could not assemble the PTX as the driver would load it: {}{}",
-                                                         support::trim(a.error), lto::libdeviceHint(a.error));
+                out.ptxFigures.unavailable =
+                    fmt::format("ptxas could not assemble the PTX as the driver would load it: {}{}",
+                                support::trim(a.error), lto::libdeviceHint(a.error));
             }
             sassCubin = std::move(a.cubin);
             sassOf = fmt::format("the PTX's whole-program cubin ({}, as the driver loads PTX)", a.command);
@@ -710,8 +711,8 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
         out.stages.push_back({StageId::LinkLtoCubin, l.seconds});
         lto::placeUndefinedFunctions(l.diagnostics, job.modules);
         append(out.diagnostics, l.diagnostics);
-        out.ltoFigures.source = fmt::format("nvJitLink {} -verbose: its ptxas on the LTO-linked cubin",
-                                            support::join(out.linkFlags, " "));
+        out.ltoFigures.source =
+            fmt::format("nvJitLink {} -verbose: its ptxas on the LTO-linked cubin", support::join(out.linkFlags, " "));
         if (!l.ok) {
             out.ltoFigures.unavailable = "nvJitLink could not link the cubin (see Problems)";
             if (wantsSass) out.sassUnavailable = out.ltoFigures.unavailable;

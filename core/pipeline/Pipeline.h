@@ -61,7 +61,8 @@ private:
     };
     // The plain job, all but its SASS (left in `sass`); `onOptions` hears its options once the
     // arch is chosen (the twin's, later).
-    using OptionsListener = std::function<void(const nvvm::Options& resolved, std::shared_ptr<const std::string> libdevice)>;
+    using OptionsListener =
+        std::function<void(const nvvm::Options& resolved, std::shared_ptr<const std::string> libdevice)>;
     support::Result<CompileResult> runPlain(const Job& job, const StageListener& onStage, PendingSass* sass,
                                             const OptionsListener& onOptions, const ResultListener& onPtx);
     class Announcer;
@@ -69,11 +70,10 @@ private:
     // The LTO-IR compile, then its links to PTX and to cubin side by side once `smArch` says the
     // arch (none: the PTX failed, and nothing is linked). The LTO-IR is compiled on `onThis`
     // when given (a job that wants no PTX has program_ free), else on a Program of its own.
-    void runLtoChain(const Job& job, const nvvm::Options& ltoOptions,
-                     const std::vector<std::string>& linkOptions,
+    void runLtoChain(const Job& job, const nvvm::Options& ltoOptions, const std::vector<std::string>& linkOptions,
                      std::shared_ptr<const std::string> libdevice,
-                     std::shared_future<std::optional<std::string>> smArch, bool cubinLink,
-                     Announcer& announce, LtoChain& out, nvvm::Program* onThis);
+                     std::shared_future<std::optional<std::string>> smArch, bool cubinLink, Announcer& announce,
+                     LtoChain& out, nvvm::Program* onThis);
 
     std::shared_ptr<const toolkit::Toolkit> toolkit_;
     std::unique_ptr<nvvm::Program> program_;

@@ -150,7 +150,8 @@ nlohmann::ordered_json reportJson(const Job& job, const CompileResult& r, const 
     j["seconds"] = r.seconds;
     // A result from the cache: its stages and seconds are those of the compile that made it.
     j["cache"] = r.fromCache ? "hit" : "compiled";
-    j["sizes"] = {{"ptx", r.ptx.size()}, {"linked_ptx", r.linkedPtx.size()}, {"cubin", r.cubin.size()}, {"sass", r.sass.size()}};
+    j["sizes"] = {
+        {"ptx", r.ptx.size()}, {"linked_ptx", r.linkedPtx.size()}, {"cubin", r.cubin.size()}, {"sass", r.sass.size()}};
     return j;
 }
 

@@ -9,7 +9,9 @@ namespace nvpg::pipeline {
 
 namespace {
 
-support::Error malformed(const std::string& what) { return support::makeError(support::ErrorKind::Internal, what); }
+support::Error malformed(const std::string& what) {
+    return support::makeError(support::ErrorKind::Internal, what);
+}
 
 json fixToJson(const nvvm::Fix& f) {
     json edits = json::array(), options = json::array(), lazy = json::array();
@@ -29,13 +31,15 @@ nvvm::Fix fixFromJson(const json& j) {
         f.edits.push_back({field(e, "module", ""), field(e, "line", 1), field(e, "end_line", 1), field(e, "text", "")});
     for (const auto& o : field(j, "options", json::array()))
         f.options.emplace_back(field(o, "name", ""), field(o, "value", ""));
-    for (const auto& l : field(j, "lazy", json::array())) f.lazy.emplace_back(field(l, "module", ""), field(l, "lazy", false));
-    if (j.is_object() && j.contains("libdevice") && j["libdevice"].is_boolean()) f.libdevice = j["libdevice"].get<bool>();
+    for (const auto& l : field(j, "lazy", json::array()))
+        f.lazy.emplace_back(field(l, "module", ""), field(l, "lazy", false));
+    if (j.is_object() && j.contains("libdevice") && j["libdevice"].is_boolean())
+        f.libdevice = j["libdevice"].get<bool>();
     return f;
 }
 
 json diagnosticToJson(const nvvm::Diagnostic& d) {
-    json j = {{"module", d.module}, {"line", d.line},       {"column", d.column},
+    json j = {{"module", d.module},          {"line", d.line},       {"column", d.column},
               {"severity", int(d.severity)}, {"message", d.message}, {"source", d.source}};
     if (!d.fixes.empty()) {
         json fixes = json::array();
@@ -59,10 +63,17 @@ nvvm::Diagnostic diagnosticFromJson(const json& j) {
 }
 
 json usageToJson(const ptx::ResourceUsage& u) {
-    return {{"function", u.function},       {"arch", u.arch},         {"entry", u.isEntry},
-            {"registers", u.registers},     {"barriers", u.barriers}, {"stack", u.stackFrame},
-            {"spill_stores", u.spillStores}, {"spill_loads", u.spillLoads}, {"shared", u.sharedBytes},
-            {"local", u.localBytes},        {"const", u.constBytes}};
+    return {{"function", u.function},
+            {"arch", u.arch},
+            {"entry", u.isEntry},
+            {"registers", u.registers},
+            {"barriers", u.barriers},
+            {"stack", u.stackFrame},
+            {"spill_stores", u.spillStores},
+            {"spill_loads", u.spillLoads},
+            {"shared", u.sharedBytes},
+            {"local", u.localBytes},
+            {"const", u.constBytes}};
 }
 
 ptx::ResourceUsage usageFromJson(const json& j) {
@@ -87,7 +98,9 @@ json sassToJson(const CompileResult& r) {
     json functions = json::array();
     for (const auto& fn : r.sassFunctions)
         functions.push_back({{"name", fn.name}, {"instructions", fn.instructions}, {"entry", fn.isEntry}});
-    return {{"sass_functions", functions}, {"sass_source", r.sassSource}, {"sass_unavailable", r.sassUnavailable},
+    return {{"sass_functions", functions},
+            {"sass_source", r.sassSource},
+            {"sass_unavailable", r.sassUnavailable},
             {"sass_pending", r.sassPending}};
 }
 
@@ -120,7 +133,8 @@ support::Result<std::vector<Stage>> stagesFromJson(const json& j) {
 
 json resultToJson(const CompileResult& r, std::vector<std::string>& blobs) {
     json kernels = json::array();
-    for (const auto& k : r.kernels) kernels.push_back({{"name", k.name}, {"usage", k.usage ? usageToJson(*k.usage) : json()}});
+    for (const auto& k : r.kernels)
+        kernels.push_back({{"name", k.name}, {"usage", k.usage ? usageToJson(*k.usage) : json()}});
     json diags = json::array();
     for (const auto& d : r.diagnostics) diags.push_back(diagnosticToJson(d));
     auto figuresJson = [](const Figures& fig) {
@@ -218,8 +232,7 @@ json pinnedResultToJson(const CompileResult& result, std::map<std::string, std::
     return j;
 }
 
-support::Result<CompileResult> pinnedResultFromJson(
-    const json& j, const std::map<std::string, std::string>& outputs) {
+support::Result<CompileResult> pinnedResultFromJson(const json& j, const std::map<std::string, std::string>& outputs) {
     const auto text = [&](const char* name) {
         const auto it = outputs.find(name);
         return it == outputs.end() ? std::string() : it->second;

@@ -23,10 +23,9 @@ support::Result<CompileResult> resultFromJson(const nlohmann::json& json, std::v
 // A result as a pin keeps it in a workspace (workspace::Pin): the JSON object and its text
 // outputs by name ("ptx", "lto_ptx", "sass"); its binary outputs (cubin, LTO-IR), which are not
 // compared as text, are left out.
-nlohmann::json pinnedResultToJson(const CompileResult& result,
-                                  std::map<std::string, std::string>& outputs);
-support::Result<CompileResult> pinnedResultFromJson(
-    const nlohmann::json& json, const std::map<std::string, std::string>& outputs);
+nlohmann::json pinnedResultToJson(const CompileResult& result, std::map<std::string, std::string>& outputs);
+support::Result<CompileResult> pinnedResultFromJson(const nlohmann::json& json,
+                                                    const std::map<std::string, std::string>& outputs);
 
 // The SASS fields of a result (its text goes as a blob) and its stages, which the engine's late
 // reply carries alone too.

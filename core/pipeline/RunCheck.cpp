@@ -11,19 +11,21 @@ using nvpg::support::makeError;
 
 namespace nvpg::pipeline {
 
-support::Result<const ptx::Function*> findKernel(const CompileResult& compiled, const std::string& kernel, bool fromLto) {
+support::Result<const ptx::Function*> findKernel(const CompileResult& compiled, const std::string& kernel,
+                                                 bool fromLto) {
     const auto* k = kernel.empty() ? nullptr : compiled.ptxModule.find(kernel);
     if (!k || !k->isEntry) {
         std::vector<std::string> names;
         for (const auto* e : compiled.ptxModule.entries()) names.push_back(e->name);
         if (names.empty())
-            return makeError(ErrorKind::Usage, "the program has no kernels: mark one with !nvvm.annotations "
-                                               "... !\"kernel\", i32 1");
+            return makeError(ErrorKind::Usage,
+                             "the program has no kernels: mark one with !nvvm.annotations "
+                             "... !\"kernel\", i32 1");
         if (kernel.empty())
-            return makeError(ErrorKind::Usage, fmt::format("no kernel is chosen; the kernels are {}",
-                                                           support::join(names, ", ")));
-        return makeError(ErrorKind::Usage, fmt::format("there is no kernel {}; the kernels are {}", kernel,
-                                                       support::join(names, ", ")));
+            return makeError(ErrorKind::Usage,
+                             fmt::format("no kernel is chosen; the kernels are {}", support::join(names, ", ")));
+        return makeError(ErrorKind::Usage,
+                         fmt::format("there is no kernel {}; the kernels are {}", kernel, support::join(names, ", ")));
     }
     if (fromLto) {
         if (compiled.cubin.empty())

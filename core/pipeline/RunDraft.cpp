@@ -44,8 +44,7 @@ DraftCheck checkRunDraft(const RunDraft& draft, const CompileResult* compiled) {
             single.args = {*arg};
             if (auto st = gpu::checkRunConfig(single, one); !st) {
                 error = st.error().message;
-                if (support::startsWith(error, "argument 0 "))
-                    error.replace(0, 10, fmt::format("argument {}", i));
+                if (support::startsWith(error, "argument 0 ")) error.replace(0, 10, fmt::format("argument {}", i));
             }
         }
         if (!error.empty()) {

@@ -16,8 +16,8 @@ struct RunDraft {
     // Name, kernel, shared bytes, repeat, timeout and fromLto; its grid, block and args are unused.
     gpu::RunConfig config;
     std::string grid, block;
-    std::vector<std::string> specs;                   // one per argument row
-    std::vector<std::optional<ptx::Param>> params;    // the row's parameter, when the kernel is compiled
+    std::vector<std::string> specs;                 // one per argument row
+    std::vector<std::optional<ptx::Param>> params;  // the row's parameter, when the kernel is compiled
 };
 
 // What the draft says: the configuration made of what parses, and each problem placed on the

@@ -38,7 +38,9 @@ const StageInfo& info(StageId id) {
 
 }  // namespace
 
-std::string_view stageName(StageId id) { return info(id).name; }
+std::string_view stageName(StageId id) {
+    return info(id).name;
+}
 
 std::optional<StageId> stageFromName(std::string_view name) {
     for (const auto& s : kStages)

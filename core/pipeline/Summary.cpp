@@ -44,8 +44,7 @@ std::string tipName(std::string_view symbol) {
 std::string shortFigures(const ptx::ResourceUsage& u) {
     std::string s = fmt::format("{} regs", u.registers);
     if (u.spillStores == 0 && u.spillLoads == 0) return s + ", 0 spill";
-    return s + fmt::format(", spill {} st / {} ld", bytes(uint64_t(u.spillStores)),
-                           bytes(uint64_t(u.spillLoads)));
+    return s + fmt::format(", spill {} st / {} ld", bytes(uint64_t(u.spillStores)), bytes(uint64_t(u.spillLoads)));
 }
 
 std::string longFigures(const std::string& kernel, const ptx::ResourceUsage& u) {
@@ -53,8 +52,8 @@ std::string longFigures(const std::string& kernel, const ptx::ResourceUsage& u) 
         "{}: {} registers, {} spill stores, {} spill loads, {} stack, {} shared, {} local, {} "
         "constant, {} barriers",
         kernel, u.registers, bytes(uint64_t(u.spillStores)), bytes(uint64_t(u.spillLoads)),
-        bytes(uint64_t(u.stackFrame)), bytes(uint64_t(u.sharedBytes)),
-        bytes(uint64_t(u.localBytes)), bytes(uint64_t(u.constBytes)), u.barriers);
+        bytes(uint64_t(u.stackFrame)), bytes(uint64_t(u.sharedBytes)), bytes(uint64_t(u.localBytes)),
+        bytes(uint64_t(u.constBytes)), u.barriers);
 }
 
 // The kernels of a result that have figures in one output, with them.
@@ -80,7 +79,8 @@ std::string figuresSummary(const KernelFigures& withUsage, bool raw) {
     if (withUsage.empty()) return {};
     if (withUsage.size() <= 3) {
         std::vector<std::string> parts;
-        for (const auto& [name, u] : withUsage) parts.push_back(fmt::format("{}: {}", headerName(name, raw), shortFigures(u)));
+        for (const auto& [name, u] : withUsage)
+            parts.push_back(fmt::format("{}: {}", headerName(name, raw), shortFigures(u)));
         return support::join(parts, "; ");
     }
     const auto most = std::max_element(withUsage.begin(), withUsage.end(), [](const auto& a, const auto& b) {
@@ -89,9 +89,9 @@ std::string figuresSummary(const KernelFigures& withUsage, bool raw) {
     const auto spilling = std::count_if(withUsage.begin(), withUsage.end(), [](const auto& k) {
         return k.second.spillStores > 0 || k.second.spillLoads > 0;
     });
-    return fmt::format(
-        "{} kernels: up to {} regs ({}), {}", withUsage.size(), most->second.registers, headerName(most->first, raw),
-        spilling == 0 ? std::string("none spilling") : fmt::format("{} spilling", spilling));
+    return fmt::format("{} kernels: up to {} regs ({}), {}", withUsage.size(), most->second.registers,
+                       headerName(most->first, raw),
+                       spilling == 0 ? std::string("none spilling") : fmt::format("{} spilling", spilling));
 }
 
 void appendFigures(const KernelFigures& figures, std::vector<std::string>& lines) {
@@ -151,24 +151,22 @@ PaneSummary ptxPane(const CompileResult& r, bool rawNames) {
     if (const auto* s = r.findStage(StageId::CompilePtx)) {
         std::string t = "libNVVM " + formatSeconds(s->seconds);
         // A cached result's times are those of the compile that made it, not of this request.
-        if (r.fromCache) t += " (from cache)";
-        else if (r.reusedProgram) t += " (program reused)";
+        if (r.fromCache)
+            t += " (from cache)";
+        else if (r.reusedProgram)
+            t += " (program reused)";
         head.push_back(std::move(t));
     } else if (const auto* v = r.findStage(StageId::Verify)) {
         head.push_back("verify " + formatSeconds(v->seconds));
     }
-    if (!r.arch.empty())
-        head.push_back(r.archSource.empty() ? r.arch
-                                            : fmt::format("{} ({})", r.arch, r.archSource));
+    if (!r.arch.empty()) head.push_back(r.archSource.empty() ? r.arch : fmt::format("{} ({})", r.arch, r.archSource));
     if (!r.libdeviceFunctions.empty()) {
-        head.push_back("libdevice: " +
-                       plural(r.libdeviceFunctions.size(), "function", "functions"));
+        head.push_back("libdevice: " + plural(r.libdeviceFunctions.size(), "function", "functions"));
         tip.push_back(fmt::format("libdevice functions linked ({}):", r.libdeviceFunctions.size()));
         for (size_t i = 0; i < r.libdeviceFunctions.size(); i += 4) {
             const auto end = std::min(r.libdeviceFunctions.size(), i + 4);
             tip.push_back(support::join(
-                {r.libdeviceFunctions.begin() + long(i), r.libdeviceFunctions.begin() + long(end)},
-                ", "));
+                {r.libdeviceFunctions.begin() + long(i), r.libdeviceFunctions.begin() + long(end)}, ", "));
         }
     }
     // The PTX's own figures: ptxas' whole-program assembly of it, as the driver loads it.
@@ -193,8 +191,7 @@ std::string ltoNotice(const CompileResult& r, std::string_view ltoUnavailable) {
     if (!r.linkedPtx.empty()) return {};
     const auto* linkPtx = r.findStage(StageId::LinkLtoPtx);
     const auto* linkCubin = r.findStage(StageId::LinkLtoCubin);
-    const bool compiledLto =
-        r.findStage(StageId::CompileLtoIr) || r.findStage(StageId::CompileLtoIrSeparate);
+    const bool compiledLto = r.findStage(StageId::CompileLtoIr) || r.findStage(StageId::CompileLtoIrSeparate);
     auto firstError = [&](const char* source) -> std::string {
         for (const auto& d : r.diagnostics)
             if (d.severity == nvvm::Severity::Error && (!source || d.source == source))
@@ -202,16 +199,13 @@ std::string ltoNotice(const CompileResult& r, std::string_view ltoUnavailable) {
         return {};
     };
     if (linkPtx)
-        return fmt::format("nvJitLink could not link the LTO-IR to PTX{}. See Problems.",
-                           firstError("nvJitLink"));
+        return fmt::format("nvJitLink could not link the LTO-IR to PTX{}. See Problems.", firstError("nvJitLink"));
     if (compiledLto && r.ltoIr.empty())
-        return fmt::format(
-            "libNVVM could not compile the program to LTO-IR (-gen-lto){}. See Problems.",
-            firstError(nullptr));
+        return fmt::format("libNVVM could not compile the program to LTO-IR (-gen-lto){}. See Problems.",
+                           firstError(nullptr));
     if (linkCubin)
-        return fmt::format(
-            "The LTO link made a cubin ({}) but no linked PTX: it was not asked for.",
-            bytes(r.cubin.size()));
+        return fmt::format("The LTO link made a cubin ({}) but no linked PTX: it was not asked for.",
+                           bytes(r.cubin.size()));
     if (!r.ltoIr.empty()) {
         uint64_t total = 0;
         for (const auto& b : r.ltoIr) total += b.bytes.size();
@@ -229,8 +223,8 @@ std::string ltoNotice(const CompileResult& r, std::string_view ltoUnavailable) {
            "the CUDA path in Settings at a toolkit that has it.";
 }
 
-PaneSummary ltoPane(const CompileResult& r, const std::vector<std::string>& dropped,
-                    std::string_view ltoUnavailable, bool rawNames) {
+PaneSummary ltoPane(const CompileResult& r, const std::vector<std::string>& dropped, std::string_view ltoUnavailable,
+                    bool rawNames) {
     PaneSummary pane;
     std::vector<std::string> head{"LTO"};
     std::vector<std::string> tip;
@@ -241,9 +235,9 @@ PaneSummary ltoPane(const CompileResult& r, const std::vector<std::string>& drop
     if (!r.linkedPtx.empty()) head.push_back("linked PTX " + bytes(r.linkedPtx.size()));
     if (!r.cubin.empty()) head.push_back("cubin " + bytes(r.cubin.size()));
     if (compileLto)
-        head.push_back(r.ltoIr.size() > 1 ? fmt::format("LTO-IR ({} modules) {}", r.ltoIr.size(),
-                                                        formatSeconds(compileLto->seconds))
-                                          : "LTO-IR " + formatSeconds(compileLto->seconds));
+        head.push_back(r.ltoIr.size() > 1
+                           ? fmt::format("LTO-IR ({} modules) {}", r.ltoIr.size(), formatSeconds(compileLto->seconds))
+                           : "LTO-IR " + formatSeconds(compileLto->seconds));
     if (linkPtx) head.push_back("link→PTX " + formatSeconds(linkPtx->seconds));
     if (linkCubin) head.push_back("link→cubin " + formatSeconds(linkCubin->seconds));
     if (linkCubin) {
@@ -270,8 +264,7 @@ PaneSummary ltoPane(const CompileResult& r, const std::vector<std::string>& drop
     }
     if (!r.ltoIr.empty()) {
         tip.push_back("LTO-IR:");
-        for (const auto& blob : r.ltoIr)
-            tip.push_back(fmt::format("  {}: {}", blob.name, bytes(blob.bytes.size())));
+        for (const auto& blob : r.ltoIr) tip.push_back(fmt::format("  {}: {}", blob.name, bytes(blob.bytes.size())));
     }
     if (!r.linkFlags.empty()) {
         head.push_back(linkOptimisation(r));
@@ -279,8 +272,7 @@ PaneSummary ltoPane(const CompileResult& r, const std::vector<std::string>& drop
     }
     if (head.size() == 1) head.push_back("not linked");
     pane.header = support::join(head, kSep);
-    pane.toolTip =
-        tip.empty() ? "nvJitLink's LTO link of the program's LTO-IR" : support::join(tip, "\n");
+    pane.toolTip = tip.empty() ? "nvJitLink's LTO link of the program's LTO-IR" : support::join(tip, "\n");
     pane.notice = ltoNotice(r, ltoUnavailable);
     return pane;
 }
@@ -312,8 +304,10 @@ std::string libnvvmStep(const CompileResult& r, StageId stage) {
         case StageId::CompilePtx:
         case StageId::CompileLtoIr:
         case StageId::CompileModuleLtoIr:
-        case StageId::CompileLtoIrSeparate: break;
-        default: return {};
+        case StageId::CompileLtoIrSeparate:
+            break;
+        default:
+            return {};
     }
     for (const auto& d : r.diagnostics) {
         if (d.severity != nvvm::Severity::Error) continue;
@@ -337,8 +331,11 @@ std::optional<Failure> failureOf(const CompileResult& r) {
         case StageId::CompileModuleLtoIr:
         case StageId::CompileLtoIrSeparate:
         case StageId::LinkLtoPtx:
-        case StageId::LinkLtoCubin: f.ltoPane = true; break;
-        default: break;
+        case StageId::LinkLtoCubin:
+            f.ltoPane = true;
+            break;
+        default:
+            break;
     }
     // Parse and duplicate-symbol errors come from the verify (or compile) stage, but are not
     // the verifier's: the mark names the step that stopped.
@@ -363,8 +360,7 @@ std::string failureSummary(const CompileResult& r, bool pointAtProblems) {
     if (const auto f = failureOf(r); f && !libnvvmStep(r, f->stage).empty()) what = libnvvmStep(r, f->stage);
     what[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(what[0])));
     return fmt::format("{} failed with {}{}: {}", what, plural(errors, "error", "errors"),
-                       pointAtProblems ? " (see Problems)" : "",
-                       firstLine(nvvm::formatDiagnostic(*first)));
+                       pointAtProblems ? " (see Problems)" : "", firstLine(nvvm::formatDiagnostic(*first)));
 }
 
 }  // namespace nvpg::pipeline

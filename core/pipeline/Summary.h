@@ -16,12 +16,12 @@ namespace nvpg::pipeline {
 struct FiguresTable {
     // "Figures: <where they come from>", or "No figures: <why>"; empty when none were asked for.
     std::string caption;
-    std::vector<std::string> columns;  // "kernel", "regs", "spill st", ...
+    std::vector<std::string> columns;            // "kernel", "regs", "spill st", ...
     std::vector<std::vector<std::string>> rows;  // a kernel each: its name, then its figures
 };
 
 struct PaneSummary {
-    std::string header;  // "PTX · 12.5 KiB · 2 kernels · libNVVM 3.1 ms · compute_90 (options)"
+    std::string header;   // "PTX · 12.5 KiB · 2 kernels · libNVVM 3.1 ms · compute_90 (options)"
     std::string toolTip;  // lines joined with '\n'; the details the header leaves out
     std::string notice;   // why the pane has no text; empty when it has
     FiguresTable figures;
@@ -38,8 +38,7 @@ struct ResultSummary {
 // missing here. It is the LTO notice of a PTX-only result when given. Kernel names in the
 // headers are support::readableName's, cut in the middle; `rawNames`: the symbols, cut. The
 // tooltips have each name whole and its symbol; the tables keep the symbols (views label them).
-ResultSummary summarizeResult(const CompileResult& result, std::string_view ltoUnavailable = {},
-                              bool rawNames = false);
+ResultSummary summarizeResult(const CompileResult& result, std::string_view ltoUnavailable = {}, bool rawNames = false);
 
 // The stage whose failure ended a result (the pipeline stops at the first that fails), and the
 // pane its output belongs in: the LTO pane for LTO-IR and the links, the PTX pane for the PTX

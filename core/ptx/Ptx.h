@@ -9,12 +9,12 @@ namespace nvpg::ptx {
 
 // One parameter of a .entry or .func, as the PTX declares it.
 struct Param {
-    std::string name;        // "saxpy_param_0"
-    std::string type;        // ".u64", ".f32", ".b8" (the element type for arrays)
-    int size = 0;            // bytes in the parameter buffer: element size × array count
-    int align = 0;           // .align N when given, else the element size
-    int arrayCount = 0;      // N of name[N]; 0 when not an array
-    bool isPointer = false;  // declared with .ptr
+    std::string name;          // "saxpy_param_0"
+    std::string type;          // ".u64", ".f32", ".b8" (the element type for arrays)
+    int size = 0;              // bytes in the parameter buffer: element size × array count
+    int align = 0;             // .align N when given, else the element size
+    int arrayCount = 0;        // N of name[N]; 0 when not an array
+    bool isPointer = false;    // declared with .ptr
     std::string pointerSpace;  // ".global", ".shared", ... after .ptr; empty when none given
     int pointerAlign = 0;      // .ptr ... .align N; 0 when none given
 };
@@ -32,10 +32,10 @@ struct Function {
 };
 
 struct PtxModule {
-    std::string version;  // "9.0" from .version
-    std::string target;   // "sm_90" (first of .target's list)
+    std::string version;                   // "9.0" from .version
+    std::string target;                    // "sm_90" (first of .target's list)
     std::vector<std::string> targetFlags;  // the rest of .target's list: "debug", "texmode_independent"
-    int addressSize = 0;  // from .address_size, 0 when absent
+    int addressSize = 0;                   // from .address_size, 0 when absent
     std::vector<Function> functions;
 
     std::vector<const Function*> entries() const;
@@ -49,16 +49,16 @@ PtxModule readPtx(std::string_view ptx);
 // ptxas figures for one function, from nvJitLink's -verbose info log.
 struct ResourceUsage {
     std::string function;
-    std::string arch;       // "sm_90"
-    bool isEntry = false;   // "Compiling entry function"
+    std::string arch;      // "sm_90"
+    bool isEntry = false;  // "Compiling entry function"
     int registers = 0;
     int barriers = 0;
-    int stackFrame = 0;     // bytes
-    int spillStores = 0;    // bytes
-    int spillLoads = 0;     // bytes
-    int sharedBytes = 0;    // "N bytes smem"
-    int localBytes = 0;     // "N bytes lmem"
-    int constBytes = 0;     // sum of "N bytes cmem[K]"
+    int stackFrame = 0;   // bytes
+    int spillStores = 0;  // bytes
+    int spillLoads = 0;   // bytes
+    int sharedBytes = 0;  // "N bytes smem"
+    int localBytes = 0;   // "N bytes lmem"
+    int constBytes = 0;   // sum of "N bytes cmem[K]"
 };
 
 // Parses ptxas' "info" lines as nvJitLink -verbose prints them; functions in order of appearance.

@@ -31,8 +31,8 @@ struct Token {
 };
 
 bool isWordChar(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '$' || c == '%' || c == '.';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' ||
+           c == '%' || c == '.';
 }
 
 bool isDirective(const Token& t) {
@@ -69,8 +69,7 @@ int elementSize(std::string_view t) {
 }
 
 bool isStateSpace(std::string_view t) {
-    return t == ".global" || t == ".shared" || t == ".const" || t == ".local" || t == ".param" ||
-           t == ".generic";
+    return t == ".global" || t == ".shared" || t == ".const" || t == ".local" || t == ".param" || t == ".generic";
 }
 
 Param readParam(const Token* b, const Token* e) {
@@ -190,8 +189,7 @@ public:
                 const Token t{s_.substr(start, i - start), line};
                 // These directives end at the end of their line, not at a ';'.
                 if (stmt_.empty() && !inLineDirective_ &&
-                    (t.text == ".version" || t.text == ".target" || t.text == ".address_size" ||
-                     t.text == ".file")) {
+                    (t.text == ".version" || t.text == ".target" || t.text == ".address_size" || t.text == ".file")) {
                     inLineDirective_ = true;
                     lineDirective_.clear();
                 }

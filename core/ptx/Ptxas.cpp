@@ -48,7 +48,12 @@ std::string errorLines(std::string_view log) {
 std::vector<std::pair<std::string, uint64_t>> cubinConstantBytes(std::string_view elf) {
     std::vector<std::pair<std::string, uint64_t>> out;
     // ELF64, little-endian, as every cubin is.
-    if (elf.size() < 64 || elf.substr(0, 4) != "\x7f" "ELF" || elf[4] != 2 || elf[5] != 1) return out;
+    if (elf.size() < 64 ||
+        elf.substr(0, 4) !=
+            "\x7f"
+            "ELF" ||
+        elf[4] != 2 || elf[5] != 1)
+        return out;
     const uint64_t shoff = readLe(elf, 0x28, 8);
     const uint64_t shentsize = readLe(elf, 0x3A, 2);
     const uint64_t shnum = readLe(elf, 0x3C, 2);

@@ -13,11 +13,11 @@ namespace nvpg::ptx {
 // One run of ptxas on a PTX module.
 struct PtxasRun {
     bool ok = false;
-    std::string command;  // "ptxas -arch=sm_90 -v", for saying where figures come from
-    std::string log;      // ptxas' output, stdout and stderr together
+    std::string command;               // "ptxas -arch=sm_90 -v", for saying where figures come from
+    std::string log;                   // ptxas' output, stdout and stderr together
     std::vector<ResourceUsage> usage;  // from the log; constBytes from the cubin's sections
-    std::string cubin;    // what ptxas wrote, when ok
-    std::string error;    // when not ok: ptxas' own error lines, or why it did not run
+    std::string cubin;                 // what ptxas wrote, when ok
+    std::string error;                 // when not ok: ptxas' own error lines, or why it did not run
     double seconds = 0;
 };
 
@@ -26,8 +26,8 @@ struct PtxasRun {
 // relocatably instead, which gives other registers and stack frames. The PTX and the cubin go
 // through a temporary folder under TMPDIR, removed afterwards.
 // `extraArgs` go after -v (-lineinfo for a line-mapped cubin).
-PtxasRun assembleWholeProgram(const std::filesystem::path& ptxas, std::string_view ptx,
-                              std::string_view smArch, const std::vector<std::string>& extraArgs = {});
+PtxasRun assembleWholeProgram(const std::filesystem::path& ptxas, std::string_view ptx, std::string_view smArch,
+                              const std::vector<std::string>& extraArgs = {});
 
 // The sizes of a cubin's (ELF64) `.nv.constant<N>.<function>` sections, per function: its
 // constant-bank bytes, which ptxas no longer prints (CUDA 13). Empty for what is not such an ELF.

@@ -26,8 +26,7 @@ bool startsWith(std::string_view s, std::string_view p) {
 
 std::string_view trim(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
     return s;
 }
 
@@ -38,8 +37,7 @@ std::string_view message(std::string_view line) {
     const size_t colon = line.find(" : ");
     if (colon != std::string_view::npos) {
         const std::string_view tag = line.substr(0, colon);
-        if (tag.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ ") ==
-            std::string_view::npos)
+        if (tag.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ ") == std::string_view::npos)
             return trim(line.substr(colon + 3));
     }
     if (startsWith(line, "ptxas")) {
@@ -155,8 +153,7 @@ std::vector<ResourceUsage> parsePtxasInfo(std::string_view log) {
             } else {
                 // ptxas names a function it did not announce with "Compiling entry function"
                 // only for non-kernel functions.
-                if (current == none || out[current].function != what)
-                    current = findOrAdd(what, false);
+                if (current == none || out[current].function != what) current = findOrAdd(what, false);
                 linkerOverPtxas = false;
             }
         } else if (current != none && (msg.find("bytes stack frame") != std::string_view::npos ||

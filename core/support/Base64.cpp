@@ -9,8 +9,7 @@ namespace nvpg::support {
 
 namespace {
 
-constexpr std::string_view kAlphabet =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+constexpr std::string_view kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 constexpr std::array<signed char, 256> makeDecodeTable() {
     std::array<signed char, 256> t{};
@@ -32,10 +31,9 @@ std::string describe(char c) {
 }
 
 Error bad(std::string message) {
-    return makeError(ErrorKind::Input,
-                     fmt::format("invalid base64: {}; base64 uses A-Z, a-z, 0-9, '+', '/' and "
-                                 "'=' padding only",
-                                 message));
+    return makeError(ErrorKind::Input, fmt::format("invalid base64: {}; base64 uses A-Z, a-z, 0-9, '+', '/' and "
+                                                   "'=' padding only",
+                                                   message));
 }
 
 }  // namespace
@@ -88,11 +86,9 @@ Result<std::string> base64Decode(std::string_view text) {
             continue;
         }
         if (padding > 0)
-            return bad(fmt::format("{} at offset {} after the '=' padding that ends the data",
-                                   describe(c), i));
+            return bad(fmt::format("{} at offset {} after the '=' padding that ends the data", describe(c), i));
         const int v = kDecode[static_cast<unsigned char>(c)];
-        if (v < 0)
-            return bad(fmt::format("{} at offset {} is not a base64 character", describe(c), i));
+        if (v < 0) return bad(fmt::format("{} at offset {} is not a base64 character", describe(c), i));
         acc = (acc << 6) | static_cast<unsigned>(v);
         if (++have == 4) {
             out += static_cast<char>((acc >> 16) & 0xff);
@@ -103,8 +99,7 @@ Result<std::string> base64Decode(std::string_view text) {
         }
     }
     if (padding > 0 && have + padding != 4)
-        return bad(
-            fmt::format("the padding at offset {} leaves the last group incomplete", firstPad));
+        return bad(fmt::format("the padding at offset {} leaves the last group incomplete", firstPad));
     if (have == 1)
         return bad(
             "the data ends with a single character after its last group of 4, so it "

@@ -47,8 +47,8 @@ struct Edit {
 
 }  // namespace
 
-UnifiedDiff unifiedDiff(std::string_view before, std::string_view after,
-                        std::string_view beforeName, std::string_view afterName, int context) {
+UnifiedDiff unifiedDiff(std::string_view before, std::string_view after, std::string_view beforeName,
+                        std::string_view afterName, int context) {
     UnifiedDiff out;
     auto a = splitForDiff(before);
     auto b = splitForDiff(after);
@@ -123,8 +123,7 @@ UnifiedDiff unifiedDiff(std::string_view before, std::string_view after,
         }
         const long oldStart = edits[size_t(start)].oldLine + 1;
         const long newStart = edits[size_t(start)].newLine + 1;
-        out.text +=
-            fmt::format("@@ -{} +{} @@\n", range(oldStart, oldCount), range(newStart, newCount));
+        out.text += fmt::format("@@ -{} +{} @@\n", range(oldStart, oldCount), range(newStart, newCount));
         for (long i = start; i < end; ++i) {
             const auto& e = edits[size_t(i)];
             if (e.op == Op::Add)

@@ -16,7 +16,7 @@ struct UnifiedDiff {
     int hunks = 0;
 };
 
-UnifiedDiff unifiedDiff(std::string_view before, std::string_view after,
-                        std::string_view beforeName, std::string_view afterName, int context = 3);
+UnifiedDiff unifiedDiff(std::string_view before, std::string_view after, std::string_view beforeName,
+                        std::string_view afterName, int context = 3);
 
 }  // namespace nvpg::support

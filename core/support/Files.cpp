@@ -49,13 +49,16 @@ std::string_view typeName(mode_t mode) {
     return "a special file";
 }
 
-Error inputError(const std::string& message) { return makeError(ErrorKind::Input, message); }
+Error inputError(const std::string& message) {
+    return makeError(ErrorKind::Input, message);
+}
 
 Error notRegular(const std::string& name, mode_t mode) {
     if (S_ISDIR(mode)) return inputError(fmt::format("cannot read {}: it is a directory", name));
-    return inputError(fmt::format("{} is {}, not a regular file; inputs are read from regular files only (save "
-                                  "what it gives to a file and use that)",
-                                  name, typeName(mode)));
+    return inputError(
+        fmt::format("{} is {}, not a regular file; inputs are read from regular files only (save "
+                    "what it gives to a file and use that)",
+                    name, typeName(mode)));
 }
 
 }  // namespace
@@ -113,15 +116,18 @@ Result<std::string> readFile(const std::filesystem::path& path, SizeLimit limit)
     while ((extra = ::read(fd.get(), &more, 1)) < 0 && errno == EINTR) {
     }
     if (got != size || extra > 0)
-        return inputError(fmt::format("cannot read {}: it changed size while it was read ({} bytes at the start, {} "
-                                      "read); read it again once nothing writes to it",
-                                      name, size, got + size_t(extra > 0)));
+        return inputError(
+            fmt::format("cannot read {}: it changed size while it was read ({} bytes at the start, {} "
+                        "read); read it again once nothing writes to it",
+                        name, size, got + size_t(extra > 0)));
     return bytes;
 }
 
 namespace {
 
-Error outputError(const std::string& message) { return makeError(ErrorKind::Input, message); }
+Error outputError(const std::string& message) {
+    return makeError(ErrorKind::Input, message);
+}
 
 // Writing to /dev/null, a FIFO or a terminal: there is nothing to replace, so write in place.
 Status writeInPlace(const std::filesystem::path& path, std::string_view bytes) {
@@ -195,7 +201,8 @@ Status rewriteInPlace(const std::filesystem::path& path, const std::string& wher
 Status writeFileAtomic(const std::filesystem::path& requested, std::string_view bytes, const WriteOptions& options) {
     struct stat st {};
     if (::stat(requested.c_str(), &st) == 0) {
-        if (S_ISDIR(st.st_mode)) return outputError(fmt::format("cannot write {}: it is a directory", requested.string()));
+        if (S_ISDIR(st.st_mode))
+            return outputError(fmt::format("cannot write {}: it is a directory", requested.string()));
         if (!S_ISREG(st.st_mode)) return writeInPlace(requested, bytes);
     }
     // Through symbolic links, the file they name is written and the links stay.
@@ -211,11 +218,10 @@ Status writeFileAtomic(const std::filesystem::path& requested, std::string_view 
     if (exists) {
         if (S_ISDIR(st.st_mode)) return outputError(fmt::format("cannot write {}: it is a directory", where));
         if (readOnly(path, st) && !options.replaceReadOnly)
-            return outputError(fmt::format("{} is read-only (mode {:04o}), so it was not replaced; make it writable{}",
-                                           where, st.st_mode & 07777,
-                                           options.howToReplaceReadOnly.empty()
-                                               ? std::string()
-                                               : fmt::format(", or {}", options.howToReplaceReadOnly)));
+            return outputError(fmt::format(
+                "{} is read-only (mode {:04o}), so it was not replaced; make it writable{}", where, st.st_mode & 07777,
+                options.howToReplaceReadOnly.empty() ? std::string()
+                                                     : fmt::format(", or {}", options.howToReplaceReadOnly)));
         if (st.st_nlink > 1) {
             auto st2 = rewriteInPlace(path, where, bytes);
             // A read-only file the user asked to replace cannot be opened for writing: it is
@@ -255,7 +261,8 @@ Status writeFileAtomic(const std::filesystem::path& requested, std::string_view 
 }
 
 bool sameFile(const std::filesystem::path& a, const std::filesystem::path& b) {
-    struct stat sa {}, sb {};
+    struct stat sa {
+    }, sb{};
     if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) return false;
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }

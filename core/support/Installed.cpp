@@ -44,7 +44,9 @@ fs::path sourceTreeOfBuild() {
 }
 }  // namespace
 
-bool runsFromBuildTree() { return !sourceTreeOfBuild().empty(); }
+bool runsFromBuildTree() {
+    return !sourceTreeOfBuild().empty();
+}
 
 fs::path packageFile(std::string_view underPrefix, std::string_view inSourceTree) {
     std::error_code ec;

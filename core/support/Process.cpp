@@ -3,20 +3,20 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <tuple>
-#include <algorithm>
-#include <cctype>
 
 #include <fmt/format.h>
 
@@ -156,7 +156,9 @@ ProcessRun runProbe(const std::vector<std::string>& args, double seconds, size_t
             }
             break;
         }
-        struct timespec nap {0, 1000000};
+        struct timespec nap {
+            0, 1000000
+        };
         ::nanosleep(&nap, nullptr);
     }
     ::kill(-pid, SIGKILL);  // what it started and left behind in its group

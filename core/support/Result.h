@@ -26,7 +26,9 @@ struct Error {
     std::string message;
 };
 
-inline Error makeError(ErrorKind kind, std::string message) { return Error{kind, std::move(message)}; }
+inline Error makeError(ErrorKind kind, std::string message) {
+    return Error{kind, std::move(message)};
+}
 
 template <class T>
 class [[nodiscard]] Result {

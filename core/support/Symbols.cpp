@@ -15,8 +15,7 @@ std::optional<std::string> demangle(std::string_view symbol) {
     if (symbol.size() < 3 || symbol.substr(0, 2) != "_Z") return std::nullopt;
     const std::string copy(symbol);
     int status = 0;
-    std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(copy.c_str(), nullptr, nullptr, &status),
-                                               std::free);
+    std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(copy.c_str(), nullptr, nullptr, &status), std::free);
     if (status != 0 || !out) return std::nullopt;
     return std::string(out.get());
 }

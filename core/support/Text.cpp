@@ -50,7 +50,9 @@ std::vector<std::string_view> splitLines(std::string_view text) {
     return lines;
 }
 
-bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool startsWith(std::string_view s, std::string_view prefix) {
+    return s.substr(0, prefix.size()) == prefix;
+}
 
 std::string join(const std::vector<std::string>& parts, std::string_view sep) {
     std::string out;
@@ -99,7 +101,9 @@ std::pair<char32_t, size_t> decodeUtf8(std::string_view s, size_t i) {
     return {cp, n + 1};
 }
 
-bool isControl(char32_t cp) { return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F); }
+bool isControl(char32_t cp) {
+    return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F);
+}
 
 // Characters that reorder what follows on screen ("Trojan Source"): shown escaped, not refused.
 bool isBidiControl(char32_t cp) {

@@ -30,8 +30,8 @@ struct DriverApi {
     CUresult (*memFree)(CUdeviceptr) = nullptr;
     CUresult (*memcpyHtoD)(CUdeviceptr, const void*, size_t) = nullptr;
     CUresult (*memcpyDtoH)(void*, CUdeviceptr, size_t) = nullptr;
-    CUresult (*launchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                             unsigned, CUstream, void**, void**) = nullptr;
+    CUresult (*launchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
+                             void**, void**) = nullptr;
     CUresult (*streamCreate)(CUstream*, unsigned int) = nullptr;
     CUresult (*streamDestroy)(CUstream) = nullptr;
     CUresult (*eventCreate)(CUevent*, unsigned int) = nullptr;

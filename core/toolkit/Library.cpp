@@ -16,11 +16,12 @@ support::Result<std::shared_ptr<Library>> Library::open(const std::string& file)
     lib->handle_ = h;
     lib->path_ = file;
     link_map* map = nullptr;
-    if (::dlinfo(h, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && *map->l_name)
-        lib->path_ = map->l_name;
+    if (::dlinfo(h, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && *map->l_name) lib->path_ = map->l_name;
     return lib;
 }
 
-void* Library::symbol(const char* name) const { return handle_ ? ::dlsym(handle_, name) : nullptr; }
+void* Library::symbol(const char* name) const {
+    return handle_ ? ::dlsym(handle_, name) : nullptr;
+}
 
 }  // namespace nvpg::toolkit

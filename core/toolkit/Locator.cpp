@@ -76,8 +76,7 @@ std::vector<SearchRoot> rootsOf(const fs::path& dir, const std::string& via) {
     if (!wheels) return {{dir, via}};
     std::vector<SearchRoot> roots;
     for (const auto& tree : wheelTrees())
-        if (isDir(*wheels / tree))
-            roots.push_back({*wheels / tree, fmt::format("{} (nvidia/{})", via, tree)});
+        if (isDir(*wheels / tree)) roots.push_back({*wheels / tree, fmt::format("{} (nvidia/{})", via, tree)});
     return roots;
 }
 
@@ -87,13 +86,14 @@ std::vector<fs::path> askPythonForSitePackages(std::string* problem) {
     // are the cost; this keeps the query to tens of milliseconds), then ask for the paths. -S
     // also skips site's reading of pyvenv.cfg, so the script does that step itself: a venv's
     // python3 would otherwise answer for its base interpreter, and miss the venv's wheels.
-    const char* script = "import site\n"
-                         "try: site.venv(set())\n"
-                         "except Exception: pass\n"
-                         "import sysconfig\n"
-                         "p=sysconfig.get_paths()\n"
-                         "for d in [p['purelib'],p['platlib']]+site.getsitepackages()+[site.getusersitepackages()]: "
-                         "print(d)";
+    const char* script =
+        "import site\n"
+        "try: site.venv(set())\n"
+        "except Exception: pass\n"
+        "import sysconfig\n"
+        "p=sysconfig.get_paths()\n"
+        "for d in [p['purelib'],p['platlib']]+site.getsitepackages()+[site.getusersitepackages()]: "
+        "print(d)";
     // A python3 that hangs or prints forever (a broken shim, a network home) must not hang every
     // search; it runs as every tool probe does (support::runProbe).
     const double wait = std::chrono::duration<double>(kPythonWait).count();
@@ -123,12 +123,12 @@ Locator::Locator(SearchConfig config) : config_(std::move(config)) {
     askPython_ = !config_.pythonSitePackages;
 }
 
-std::optional<std::string> Locator::env(const char* name) const { return config_.env(name); }
+std::optional<std::string> Locator::env(const char* name) const {
+    return config_.env(name);
+}
 
 const std::vector<fs::path>& Locator::sitePackages() {
-    if (!sites_)
-        sites_ =
-            askPython_ ? askPythonForSitePackages(&pythonProblem_) : config_.pythonSitePackages();
+    if (!sites_) sites_ = askPython_ ? askPythonForSitePackages(&pythonProblem_) : config_.pythonSitePackages();
     return *sites_;
 }
 
@@ -138,8 +138,7 @@ std::vector<SearchRoot> Locator::pythonRoots() {
         const auto& sites = sitePackages();
         for (const auto& tree : wheelTrees())
             for (const auto& site : sites)
-                roots.push_back(
-                    {site / "nvidia" / tree, "via python3 site-packages (nvidia/" + tree + ")"});
+                roots.push_back({site / "nvidia" / tree, "via python3 site-packages (nvidia/" + tree + ")"});
         python_ = std::move(roots);
     }
     return *python_;
@@ -168,8 +167,7 @@ void Locator::forEachRoot(const std::function<bool(const SearchRoot&)>& visit) {
     if (!visitNoting({usrLocal / "cuda", "via /usr/local/cuda"})) return;
     std::string newest;
     std::error_code ec;
-    for (auto it = fs::directory_iterator(usrLocal, ec); !ec && it != fs::directory_iterator();
-         it.increment(ec)) {
+    for (auto it = fs::directory_iterator(usrLocal, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
         const auto name = it->path().filename().string();
         if (!support::startsWith(name, "cuda-")) continue;
         const auto ver = name.substr(5);
@@ -193,24 +191,20 @@ std::vector<SearchRoot> Locator::toolkitRoots() {
     roots.push_back({usrLocal / "cuda", "via /usr/local/cuda"});
     std::vector<std::string> versions;
     std::error_code ec;
-    for (auto it = fs::directory_iterator(usrLocal, ec); !ec && it != fs::directory_iterator();
-         it.increment(ec)) {
+    for (auto it = fs::directory_iterator(usrLocal, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
         const auto name = it->path().filename().string();
         long long dummy;
-        if (support::startsWith(name, "cuda-") &&
-            support::parseInt(support::split(name.substr(5), '.')[0], dummy))
+        if (support::startsWith(name, "cuda-") && support::parseInt(support::split(name.substr(5), '.')[0], dummy))
             versions.push_back(name.substr(5));
     }
-    std::sort(versions.begin(), versions.end(),
-              [](const auto& a, const auto& b) { return olderVersion(b, a); });
-    for (const auto& v : versions)
-        roots.push_back({usrLocal / ("cuda-" + v), "via /usr/local/cuda-" + v});
+    std::sort(versions.begin(), versions.end(), [](const auto& a, const auto& b) { return olderVersion(b, a); });
+    for (const auto& v : versions) roots.push_back({usrLocal / ("cuda-" + v), "via /usr/local/cuda-" + v});
     roots.push_back({config_.systemPrefix / "opt/cuda", "via /opt/cuda"});
     return roots;
 }
 
-std::optional<std::pair<fs::path, std::string>> Locator::findFile(
-    const std::vector<std::string>& relPaths, std::vector<Tried>& tried, const Accept& accept) {
+std::optional<std::pair<fs::path, std::string>> Locator::findFile(const std::vector<std::string>& relPaths,
+                                                                  std::vector<Tried>& tried, const Accept& accept) {
     std::optional<std::pair<fs::path, std::string>> found;
     forEachRoot([&](const SearchRoot& root) {
         for (const auto& rel : relPaths) {

@@ -54,9 +54,9 @@ public:
     // that `accept` takes (it returns an empty string to take the file, else why not). Every
     // miss is appended to `tried`.
     using Accept = std::function<std::string(const std::filesystem::path&)>;
-    std::optional<std::pair<std::filesystem::path, std::string>> findFile(
-        const std::vector<std::string>& relPaths, std::vector<Tried>& tried,
-        const Accept& accept = {});
+    std::optional<std::pair<std::filesystem::path, std::string>> findFile(const std::vector<std::string>& relPaths,
+                                                                          std::vector<Tried>& tried,
+                                                                          const Accept& accept = {});
 
     std::optional<std::string> env(const char* name) const;
 
@@ -70,7 +70,7 @@ private:
     std::vector<SearchRoot> pythonRoots();
     const std::vector<std::filesystem::path>& sitePackages();  // asks python3 at most once
     SearchConfig config_;
-    bool askPython_ = false;    // no pythonSitePackages given: ask python3 itself
+    bool askPython_ = false;     // no pythonSitePackages given: ask python3 itself
     std::string pythonProblem_;  // why python3 gave no answer, for the roots after it
     std::optional<std::vector<SearchRoot>> python_;
     std::optional<std::vector<std::filesystem::path>> sites_;

@@ -13,8 +13,7 @@ namespace nvpg::toolkit {
 struct NvJitLinkApi {
     nvJitLinkResult (*create)(nvJitLinkHandle*, uint32_t, const char**) = nullptr;
     nvJitLinkResult (*destroy)(nvJitLinkHandle*) = nullptr;
-    nvJitLinkResult (*addData)(nvJitLinkHandle, nvJitLinkInputType, const void*, size_t,
-                               const char*) = nullptr;
+    nvJitLinkResult (*addData)(nvJitLinkHandle, nvJitLinkInputType, const void*, size_t, const char*) = nullptr;
     nvJitLinkResult (*complete)(nvJitLinkHandle) = nullptr;
     nvJitLinkResult (*getLinkedCubinSize)(nvJitLinkHandle, size_t*) = nullptr;
     nvJitLinkResult (*getLinkedCubin)(nvJitLinkHandle, void*) = nullptr;

@@ -16,8 +16,8 @@ namespace {
 
 // The pip distributions that carry libNVVM: CUDA 13's (into nvidia/cu13), then CUDA 12's and
 // 11's (into nvidia/cuda_nvcc).
-constexpr std::string_view kWheels[] = {"nvidia_nvvm-", "nvidia_cuda_nvcc-",
-                                        "nvidia_cuda_nvcc_cu12-", "nvidia_cuda_nvcc_cu11-"};
+constexpr std::string_view kWheels[] = {"nvidia_nvvm-", "nvidia_cuda_nvcc-", "nvidia_cuda_nvcc_cu12-",
+                                        "nvidia_cuda_nvcc_cu11-"};
 // The conda packages that do.
 constexpr std::string_view kCondaPackages[] = {"cuda-nvvm-", "cuda-nvcc-", "cuda-version-"};
 
@@ -40,8 +40,8 @@ std::optional<Release> fromVersionJson(const fs::path& file) {
 }
 
 // A `<prefix><version>.dist-info` folder (or conda's `<prefix><version>-<build>.json`) in `dir`.
-std::optional<Release> fromNames(const fs::path& dir, const std::string_view* prefixes,
-                                 size_t count, std::string_view suffix) {
+std::optional<Release> fromNames(const fs::path& dir, const std::string_view* prefixes, size_t count,
+                                 std::string_view suffix) {
     std::error_code ec;
     std::vector<std::string> names;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
@@ -70,15 +70,13 @@ std::optional<Release> fromRecord(const fs::path& dir, const fs::path& file) {
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         const auto name = it->path().filename().string();
         if (name.size() < 11 || name.compare(name.size() - 10, 10, ".dist-info") != 0) continue;
-        auto record =
-            support::readFile(it->path() / "RECORD", {uint64_t(4) << 20, "a wheel's RECORD"});
+        auto record = support::readFile(it->path() / "RECORD", {uint64_t(4) << 20, "a wheel's RECORD"});
         if (!record) continue;
         for (auto line : support::splitLines(*record))
             if (support::startsWith(line, rel + ",")) {
                 const auto dash = name.find('-');
-                std::string v = dash == std::string::npos
-                                    ? std::string()
-                                    : name.substr(dash + 1, name.size() - 10 - dash - 1);
+                std::string v =
+                    dash == std::string::npos ? std::string() : name.substr(dash + 1, name.size() - 10 - dash - 1);
                 if (versionLike(v)) return Release{v, it->path().string()};
             }
     }
@@ -105,9 +103,7 @@ std::optional<Release> releaseOf(const fs::path& libnvvm) {
         if (auto r = fromRecord(dir, libnvvm)) return r;
         for (const auto& where : {dir, dir / "dist-info"})
             if (auto r = fromNames(where, wheels, wheelCount, ".dist-info")) return r;
-        if (auto r =
-                fromNames(dir / "conda-meta", kCondaPackages, std::size(kCondaPackages), ".json"))
-            return r;
+        if (auto r = fromNames(dir / "conda-meta", kCondaPackages, std::size(kCondaPackages), ".json")) return r;
         if (dir == dir.root_path()) break;
     }
     return std::nullopt;

@@ -12,9 +12,8 @@ namespace nvpg::toolkit {
 // nvJitLink for its version costs milliseconds and loads a library.
 struct Release {
     std::string version;  // "13.0.88", "12.9.86"
-    std::string
-        source;  // what said so: ".../version.json", "nvidia_cuda_nvcc_cu12-12.9.86.dist-info"
-    int major() const;  // 13; 0 when the version does not start with a number
+    std::string source;   // what said so: ".../version.json", "nvidia_cuda_nvcc_cu12-12.9.86.dist-info"
+    int major() const;    // 13; 0 when the version does not start with a number
 };
 
 // The release of the toolkit whose libNVVM is `libnvvm`, looked for in its folder and the four

@@ -27,8 +27,8 @@ constexpr std::string_view kNvdisasmWheelReleases =
     "cubins: `pip install \"nvidia-cuda-nvdisasm==13.2.*\"`; with CUDA 12, use that toolkit's own nvdisasm)";
 
 // The last is CUDA 12's pip wheel (nvidia/cuda_nvcc), which has no soname link.
-const std::vector<std::string> kNvvmPaths = {"nvvm/lib64/libnvvm.so.4", "lib64/libnvvm.so.4",
-                                             "lib/libnvvm.so.4", "nvvm/lib64/libnvvm.so"};
+const std::vector<std::string> kNvvmPaths = {"nvvm/lib64/libnvvm.so.4", "lib64/libnvvm.so.4", "lib/libnvvm.so.4",
+                                             "nvvm/lib64/libnvvm.so"};
 const std::vector<std::string> kJitPaths = {"lib64/libnvJitLink.so.13", "lib/libnvJitLink.so.13",
                                             "lib64/libnvJitLink.so.12", "lib/libnvJitLink.so.12"};
 const std::vector<std::string> kLibdevicePaths = {"nvvm/libdevice/libdevice.10.bc"};
@@ -101,10 +101,8 @@ std::string resolveJit(const Library& lib, NvJitLinkApi& api) {
 std::string notALibraryHere(const fs::path& file) {
     unsigned char h[20] = {};
     std::ifstream in(file, std::ios::binary);
-    if (!in.read(reinterpret_cast<char*>(h), sizeof h))
-        return "not an ELF shared library (too short)";
-    if (h[0] != 0x7f || h[1] != 'E' || h[2] != 'L' || h[3] != 'F')
-        return "not an ELF shared library";
+    if (!in.read(reinterpret_cast<char*>(h), sizeof h)) return "not an ELF shared library (too short)";
+    if (h[0] != 0x7f || h[1] != 'E' || h[2] != 'L' || h[3] != 'F') return "not an ELF shared library";
     if (h[4] != (sizeof(void*) == 8 ? 2 : 1)) return "an ELF file of another word size";
     const unsigned machine =
         h[5] == 1 ? unsigned(h[18]) | unsigned(h[19]) << 8 : unsigned(h[19]) | unsigned(h[18]) << 8;
@@ -125,8 +123,8 @@ std::string notALibraryHere(const fs::path& file) {
 // opening it says where it is.
 template <class Api, class Resolve>
 std::shared_ptr<Library> findLibrary(Locator& locator, const std::vector<std::string>& relPaths,
-                                     const std::vector<std::string>& sonames, Api& api,
-                                     Resolve resolve, LibraryReport& report, bool open = true) {
+                                     const std::vector<std::string>& sonames, Api& api, Resolve resolve,
+                                     LibraryReport& report, bool open = true) {
     std::shared_ptr<Library> lib;
     auto accept = [&](const fs::path& file) -> std::string {
         auto opened = Library::open(file.string());
@@ -135,9 +133,8 @@ std::shared_ptr<Library> findLibrary(Locator& locator, const std::vector<std::st
         lib = *opened;
         return {};
     };
-    if (auto hit =
-            locator.findFile(relPaths, report.tried,
-                             open ? Locator::Accept(accept) : Locator::Accept(notALibraryHere))) {
+    if (auto hit = locator.findFile(relPaths, report.tried,
+                                    open ? Locator::Accept(accept) : Locator::Accept(notALibraryHere))) {
         report.found = true;
         report.path = hit->first;  // as found: the loader may name an earlier path to the same file
         report.via = hit->second;
@@ -242,8 +239,8 @@ void Toolkit::opened(std::shared_ptr<Library> nvvmLib) {
     int major = 0, minor = 0, irMajor = 0, irMinor = 0, dbgMajor = 0, dbgMinor = 0;
     nvvm_.version(&major, &minor);
     nvvm_.irVersion(&irMajor, &irMinor, &dbgMajor, &dbgMinor);
-    nvvmReport_.version = fmt::format("{}.{} (NVVM IR {}.{}, debug metadata {}.{})", major, minor,
-                                      irMajor, irMinor, dbgMajor, dbgMinor);
+    nvvmReport_.version =
+        fmt::format("{}.{} (NVVM IR {}.{}, debug metadata {}.{})", major, minor, irMajor, irMinor, dbgMajor, dbgMinor);
 }
 
 support::Status Toolkit::open() {
@@ -253,15 +250,12 @@ support::Status Toolkit::open() {
     if (!why.empty()) {
         nvvm_ = {};
         if (support::saysOutOfMemory(why))
-            return makeError(ErrorKind::Environment,
-                             fmt::format("libNVVM {} ({}) {}", nvvmReport_.path.string(), nvvmReport_.via,
-                                         lackOfMemoryWords(why)));
-        return makeError(
-            ErrorKind::Environment,
-            fmt::format(
-                "libNVVM {} ({}) could not be used: {}. Reinstall that toolkit, or point at "
-                "another with --cuda-path DIR or CUDA_PATH.",
-                nvvmReport_.path.string(), nvvmReport_.via, why));
+            return makeError(ErrorKind::Environment, fmt::format("libNVVM {} ({}) {}", nvvmReport_.path.string(),
+                                                                 nvvmReport_.via, lackOfMemoryWords(why)));
+        return makeError(ErrorKind::Environment,
+                         fmt::format("libNVVM {} ({}) could not be used: {}. Reinstall that toolkit, or point at "
+                                     "another with --cuda-path DIR or CUDA_PATH.",
+                                     nvvmReport_.path.string(), nvvmReport_.via, why));
     }
     opened(*lib);
     return {};
@@ -273,8 +267,7 @@ support::Result<std::shared_ptr<Toolkit>> Toolkit::find(SearchConfig config, boo
     Locator& locator = *tk->locator_;
 
     tk->nvvmReport_.name = "libNVVM";
-    auto nvvmLib = findLibrary(locator, kNvvmPaths, {"libnvvm.so.4"}, tk->nvvm_, resolveNvvm,
-                               tk->nvvmReport_, open);
+    auto nvvmLib = findLibrary(locator, kNvvmPaths, {"libnvvm.so.4"}, tk->nvvm_, resolveNvvm, tk->nvvmReport_, open);
     if (!tk->nvvmReport_.found) return makeError(ErrorKind::Environment, tk->notFoundMessage());
     if (nvvmLib) tk->opened(nvvmLib);
 
@@ -358,8 +351,9 @@ void Toolkit::openJit() const {
             jitReport_.found = false;
             const auto* memory = lackOfMemory(jitReport_.tried);
             jitReport_.problem =
-                memory ? "nvJitLink " + lackOfMemoryWords(memory->why) + " Until then LTO linking (--emit lto-ptx, "
-                                                                         "cubin) is off."
+                memory ? "nvJitLink " + lackOfMemoryWords(memory->why) +
+                             " Until then LTO linking (--emit lto-ptx, "
+                             "cubin) is off."
                        : "nvJitLink not found: LTO linking (--emit lto-ptx, cubin) is off. Install the CUDA "
                          "toolkit's nvJitLink, or point at a toolkit that has it.";
             return;
@@ -444,7 +438,8 @@ std::string whyNoToolkit(const SearchConfig& config, const fs::path& root) {
     for (const auto& t : report.tried)
         if (t.why != "not found") unusable.push_back(fmt::format("{}: {}", t.place, t.why));
     if (!unusable.empty()) return "no usable libNVVM: " + support::join(unusable, "; ");
-    return "no libNVVM: none of " + support::join(kNvvmPaths, ", ") + " (nor a pip nvidia folder's cu13/ or cuda_nvcc/)";
+    return "no libNVVM: none of " + support::join(kNvvmPaths, ", ") +
+           " (nor a pip nvidia folder's cu13/ or cuda_nvcc/)";
 }
 
 }  // namespace
@@ -480,8 +475,7 @@ std::vector<FoundToolkit> findToolkits(SearchConfig config, const std::vector<fs
         // Found as an explicit root: say why that root was looked at ("via /usr/local/cuda-12.9
         // (nvidia/cuda_nvcc)"), not "via --cuda-path".
         for (auto* r : {&t.nvvm, &t.libdevice})
-            if (support::startsWith(r->via, "via --cuda-path"))
-                r->via = root.via + r->via.substr(15);
+            if (support::startsWith(r->via, "via --cuda-path")) r->via = root.via + r->via.substr(15);
         t.nvJitLink.name = "nvJitLink";
         t.nvJitLink.path = (*tk)->nvJitLinkFile();
         t.nvJitLink.found = !t.nvJitLink.path.empty();
@@ -502,9 +496,8 @@ support::Result<std::shared_ptr<const std::string>> Toolkit::libdevice() const {
     std::lock_guard lock(mu_);
     if (libdeviceBytes_) return libdeviceBytes_;
     if (!libdeviceReport_.found)
-        return makeError(ErrorKind::Environment,
-                         fmt::format("{} Places tried:\n{}", libdeviceReport_.problem,
-                                     formatTried(libdeviceReport_.tried)));
+        return makeError(ErrorKind::Environment, fmt::format("{} Places tried:\n{}", libdeviceReport_.problem,
+                                                             formatTried(libdeviceReport_.tried)));
     auto bytes = support::readFile(libdeviceReport_.path, support::kModuleFileLimit);
     if (!bytes) return makeError(ErrorKind::Environment, bytes.error().message);
     libdeviceBytes_ = std::make_shared<const std::string>(std::move(*bytes));
@@ -570,11 +563,13 @@ support::Result<std::shared_ptr<const Driver>> openDriver(LibraryReport& report)
     report.found = true;
     report.path = (*lib)->path();
     report.via = "via the system loader";
-    if (!ok) return fail(fmt::format("{} lacks {}: not a usable CUDA driver (too old?)",
-                                     (*lib)->path().string(), missing));
+    if (!ok)
+        return fail(fmt::format("{} lacks {}: not a usable CUDA driver (too old?)", (*lib)->path().string(), missing));
     if (CUresult r = api.init(0); r != CUDA_SUCCESS)
-        return fail(fmt::format("the CUDA driver failed to start: cuInit returned {}. Check that "
-                                "the GPU is visible (nvidia-smi).", drv->errorName(r)));
+        return fail(
+            fmt::format("the CUDA driver failed to start: cuInit returned {}. Check that "
+                        "the GPU is visible (nvidia-smi).",
+                        drv->errorName(r)));
     api.driverGetVersion(&drv->version);
     report.version = fmt::format("{}.{}", drv->version / 1000, (drv->version % 1000) / 10);
     drv->library = *lib;
@@ -586,7 +581,6 @@ support::Result<std::shared_ptr<const Driver>> Toolkit::driver() const {
     if (!driver_) driver_ = openDriver(driverReport_);
     return *driver_;
 }
-
 
 const fs::path* Toolkit::nvdisasm() const {
     const auto& report = nvdisasmReport();
@@ -604,8 +598,7 @@ const LibraryReport& Toolkit::nvdisasmReport() const {
             if (ran.timedOut)
                 return fmt::format("`{} --version` did not answer within {} s", file.filename().string(),
                                    support::kProbeSeconds);
-            if (ran.tooLong)
-                return fmt::format("`{} --version` wrote more than 64 KiB", file.filename().string());
+            if (ran.tooLong) return fmt::format("`{} --version` wrote more than 64 KiB", file.filename().string());
             if (ran.status != 0)
                 return fmt::format("`{} --version` failed: {}", file.filename().string(),
                                    support::trim(ran.output).empty() ? fmt::format("status {}", ran.status)
@@ -618,7 +611,8 @@ const LibraryReport& Toolkit::nvdisasmReport() const {
             return {};
         };
         std::optional<std::pair<fs::path, std::string>> hit;
-        if (auto beside = besideNvvm(nvvmReport_.path, "nvdisasm", accept, report.tried)) hit = {*beside, "beside libNVVM"};
+        if (auto beside = besideNvvm(nvvmReport_.path, "nvdisasm", accept, report.tried))
+            hit = {*beside, "beside libNVVM"};
         if (!hit) hit = locator_->findFile({"bin/nvdisasm"}, report.tried, accept);
         // With an explicit root, that toolkit alone, as for the libraries.
         if (!hit && !locator_->explicitOnly()) {
@@ -640,8 +634,9 @@ const LibraryReport& Toolkit::nvdisasmReport() const {
                 locator_->explicitOnly()
                     ? "nvdisasm not found in the chosen toolkit (only it is searched), so there is no SASS: install "
                       "that toolkit's nvdisasm (bin/nvdisasm), or choose a toolkit that has it."
-                    : std::string("nvdisasm not found, so there is no SASS: install the CUDA toolkit's nvdisasm "
-                                  "(bin/nvdisasm), put one on PATH, or `pip install nvidia-cuda-nvdisasm` ") +
+                    : std::string(
+                          "nvdisasm not found, so there is no SASS: install the CUDA toolkit's nvdisasm "
+                          "(bin/nvdisasm), put one on PATH, or `pip install nvidia-cuda-nvdisasm` ") +
                           std::string(kNvdisasmWheelReleases) + ".";
         }
     });
@@ -663,14 +658,22 @@ namespace nvpg::toolkit {
 
 std::string nvJitLinkResultName(nvJitLinkResult r) {
     switch (r) {
-        case NVJITLINK_SUCCESS: return "NVJITLINK_SUCCESS";
-        case NVJITLINK_ERROR_UNRECOGNIZED_OPTION: return "NVJITLINK_ERROR_UNRECOGNIZED_OPTION";
-        case NVJITLINK_ERROR_MISSING_ARCH: return "NVJITLINK_ERROR_MISSING_ARCH";
-        case NVJITLINK_ERROR_INVALID_INPUT: return "NVJITLINK_ERROR_INVALID_INPUT";
-        case NVJITLINK_ERROR_PTX_COMPILE: return "NVJITLINK_ERROR_PTX_COMPILE";
-        case NVJITLINK_ERROR_NVVM_COMPILE: return "NVJITLINK_ERROR_NVVM_COMPILE";
-        case NVJITLINK_ERROR_INTERNAL: return "NVJITLINK_ERROR_INTERNAL";
-        default: return fmt::format("nvJitLink error {}", static_cast<int>(r));
+        case NVJITLINK_SUCCESS:
+            return "NVJITLINK_SUCCESS";
+        case NVJITLINK_ERROR_UNRECOGNIZED_OPTION:
+            return "NVJITLINK_ERROR_UNRECOGNIZED_OPTION";
+        case NVJITLINK_ERROR_MISSING_ARCH:
+            return "NVJITLINK_ERROR_MISSING_ARCH";
+        case NVJITLINK_ERROR_INVALID_INPUT:
+            return "NVJITLINK_ERROR_INVALID_INPUT";
+        case NVJITLINK_ERROR_PTX_COMPILE:
+            return "NVJITLINK_ERROR_PTX_COMPILE";
+        case NVJITLINK_ERROR_NVVM_COMPILE:
+            return "NVJITLINK_ERROR_NVVM_COMPILE";
+        case NVJITLINK_ERROR_INTERNAL:
+            return "NVJITLINK_ERROR_INTERNAL";
+        default:
+            return fmt::format("nvJitLink error {}", static_cast<int>(r));
     }
 }
 

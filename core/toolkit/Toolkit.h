@@ -138,7 +138,7 @@ private:
 // opened, so that toolkits whose libNVVMs share a soname can be listed from one process.
 struct FoundToolkit {
     std::filesystem::path root;  // what --cuda-path (or a variant) names it by
-    std::string via;  // why it was looked at: "via /usr/local/cuda-12.9", "added in Settings"
+    std::string via;             // why it was looked at: "via /usr/local/cuda-12.9", "added in Settings"
     LibraryReport nvvm, libdevice, nvJitLink;
     std::optional<Release> release;
 };

@@ -11,7 +11,7 @@
 namespace nvpg::workspace {
 
 struct Example {
-    std::string name;         // the file name without .nvpg: "saxpy"
+    std::string name;  // the file name without .nvpg: "saxpy"
     std::filesystem::path path;
     std::string description;  // the workspace's own description; empty when it has none or is unreadable
 };

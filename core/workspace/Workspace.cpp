@@ -104,8 +104,8 @@ Parsed parseJson(std::string_view text, const Reader& r) {
                                          pr.reason))};
 }
 
-std::optional<Error> readString(const json& obj, std::string_view key, std::string_view pointer,
-                                const Reader& r, std::string& out) {
+std::optional<Error> readString(const json& obj, std::string_view key, std::string_view pointer, const Reader& r,
+                                std::string& out) {
     const auto it = obj.find(key);
     if (it == obj.end()) return std::nullopt;
     if (!it->is_string()) return r.error(child(pointer, key), expected("a string", *it));
@@ -113,8 +113,8 @@ std::optional<Error> readString(const json& obj, std::string_view key, std::stri
     return std::nullopt;
 }
 
-std::optional<Error> readBool(const json& obj, std::string_view key, std::string_view pointer,
-                              const Reader& r, bool& out) {
+std::optional<Error> readBool(const json& obj, std::string_view key, std::string_view pointer, const Reader& r,
+                              bool& out) {
     const auto it = obj.find(key);
     if (it == obj.end()) return std::nullopt;
     if (!it->is_boolean()) return r.error(child(pointer, key), expected("true or false", *it));
@@ -122,13 +122,10 @@ std::optional<Error> readBool(const json& obj, std::string_view key, std::string
     return std::nullopt;
 }
 
-std::optional<Error> readModule(const json& m, std::string_view pointer, const Reader& r,
-                                nvvm::Module& out) {
-    if (!m.is_object())
-        return r.error(pointer, expected("an object with \"name\" and \"text\" or \"bitcode\"", m));
+std::optional<Error> readModule(const json& m, std::string_view pointer, const Reader& r, nvvm::Module& out) {
+    if (!m.is_object()) return r.error(pointer, expected("an object with \"name\" and \"text\" or \"bitcode\"", m));
     const auto name = m.find("name");
-    if (name == m.end())
-        return r.error(pointer, "the module has no \"name\"; give it one, such as \"kernel.ll\"");
+    if (name == m.end()) return r.error(pointer, "the module has no \"name\"; give it one, such as \"kernel.ll\"");
     if (!name->is_string()) return r.error(child(pointer, "name"), expected("a string", *name));
     out.name = name->get<std::string>();
     if (out.name.empty())
@@ -136,13 +133,13 @@ std::optional<Error> readModule(const json& m, std::string_view pointer, const R
                        "the module name is empty; give it a name such as \"kernel.ll\" (libNVVM "
                        "reports errors by module name)");
     if (auto problem = nvvm::moduleNameProblem(out.name))
-        return r.error(child(pointer, "name"), fmt::format("{}; rename the module ({})", *problem, nvvm::kModuleNameAdvice));
+        return r.error(child(pointer, "name"),
+                       fmt::format("{}; rename the module ({})", *problem, nvvm::kModuleNameAdvice));
 
     const auto text = m.find("text");
     const auto bitcode = m.find("bitcode");
     if (text != m.end() && bitcode != m.end())
-        return r.error(pointer,
-                       "the module has both \"text\" and \"bitcode\"; keep exactly one of them");
+        return r.error(pointer, "the module has both \"text\" and \"bitcode\"; keep exactly one of them");
     if (text == m.end() && bitcode == m.end())
         return r.error(pointer,
                        "the module has neither \"text\" nor \"bitcode\"; add its IR text under "
@@ -189,11 +186,10 @@ std::optional<Error> readModules(const json& doc, const Reader& r, std::vector<n
         nvvm::Module m;
         if (auto e = readModule((*it)[i], p, r, m)) return e;
         if (const auto [earlier, fresh] = used.try_emplace(m.name, i); !fresh)
-            return r.error(child(p, "name"),
-                           fmt::format("the name \"{}\" is already used by {}/{}; give "
-                                       "each module its own name (libNVVM reports errors by "
-                                       "module name)",
-                                       m.name, pointer, earlier->second));
+            return r.error(child(p, "name"), fmt::format("the name \"{}\" is already used by {}/{}; give "
+                                                         "each module its own name (libNVVM reports errors by "
+                                                         "module name)",
+                                                         m.name, pointer, earlier->second));
         out.push_back(std::move(m));
     }
     return std::nullopt;
@@ -213,8 +209,7 @@ std::string knownOptionNames() {
     return s + fmt::format("\"{}\"", kExtraFlags);
 }
 
-std::optional<Error> readOptions(const json& doc, const Reader& r, nvvm::Options& out,
-                                 std::string_view at = "") {
+std::optional<Error> readOptions(const json& doc, const Reader& r, nvvm::Options& out, std::string_view at = "") {
     const auto pointer = child(at, "options");
     const auto it = doc.find("options");
     if (it == doc.end()) return std::nullopt;
@@ -246,8 +241,7 @@ std::optional<Error> readOptions(const json& doc, const Reader& r, nvvm::Options
                 return r.error(p, fmt::format("{} is not stored in a workspace: it chooses the kind of "
                                               "output for one compile; remove the key",
                                               key));
-            return r.error(p,
-                           fmt::format("unknown option; the options are {}", knownOptionNames()));
+            return r.error(p, fmt::format("unknown option; the options are {}", knownOptionNames()));
         }
         // The JSON type is the field's: a string for the arch, an integer for a number, true or
         // false for an on/off option; set() then checks the value as it does for nvpg's.
@@ -257,8 +251,7 @@ std::optional<Error> readOptions(const json& doc, const Reader& r, nvvm::Options
                 if (!value.is_string()) return r.error(p, expected("a string", value));
                 text = value.get<std::string>();
                 // Options::set trims: blanks alone would be saved as "" and refused on reopening.
-                if (support::trim(text).empty())
-                    return r.error(p, "empty; remove the key to use the default");
+                if (support::trim(text).empty()) return r.error(p, "empty; remove the key to use the default");
                 break;
             case nvvm::OptionKind::Enum:
             case nvvm::OptionKind::IntRange:
@@ -297,14 +290,12 @@ std::optional<Error> readHeader(const json& doc, const Reader& r) {
         "this is not an NVVM Playground workspace file (a workspace has \"format\": \"{}\"); "
         "open a .nvpg file",
         kFormatName);
-    if (!doc.is_object())
-        return r.error("", fmt::format("{}; {}", expected("an object", doc), notOurs));
+    if (!doc.is_object()) return r.error("", fmt::format("{}; {}", expected("an object", doc), notOurs));
     const auto format = doc.find("format");
     if (format == doc.end()) return r.error("/format", "missing; " + notOurs);
     if (!format->is_string() || format->get_ref<const std::string&>() != kFormatName)
-        return r.error(
-            "/format",
-            fmt::format("{}; {}", expected(fmt::format("\"{}\"", kFormatName), *format), notOurs));
+        return r.error("/format",
+                       fmt::format("{}; {}", expected(fmt::format("\"{}\"", kFormatName), *format), notOurs));
 
     const auto version = doc.find("version");
     if (version == doc.end())
@@ -315,24 +306,22 @@ std::optional<Error> readHeader(const json& doc, const Reader& r) {
         return r.error("/version", fmt::format("{}; the format version is a whole number (this "
                                                "NVVM Playground writes {})",
                                                expected("an integer", *version), kFormatVersion));
-    const bool huge = version->is_number_unsigned() &&
-                      version->get<std::uint64_t>() > static_cast<std::uint64_t>(INT32_MAX);
+    const bool huge =
+        version->is_number_unsigned() && version->get<std::uint64_t>() > static_cast<std::uint64_t>(INT32_MAX);
     const std::int64_t v = huge ? INT32_MAX : version->get<std::int64_t>();
     if (v < 1)
-        return r.error("/version", fmt::format("{} is not a format version; versions start at 1",
-                                               version->dump()));
+        return r.error("/version", fmt::format("{} is not a format version; versions start at 1", version->dump()));
     if (v > kFormatVersion)
-        return r.error("/version",
-                       fmt::format("written by a newer NVVM Playground (format version {}); this "
-                                   "one reads up to version {} — update NVVM Playground",
-                                   version->dump(), kFormatVersion));
+        return r.error("/version", fmt::format("written by a newer NVVM Playground (format version {}); this "
+                                               "one reads up to version {} — update NVVM Playground",
+                                               version->dump(), kFormatVersion));
     return std::nullopt;
 }
 
 // A list of named entries (pins, variants) under `key`, each read by `readOne`; names unique.
 template <class T, class ReadOne>
-std::optional<Error> readNamedList(const json& doc, const Reader& r, const char* key,
-                                   std::vector<T>& out, ReadOne readOne) {
+std::optional<Error> readNamedList(const json& doc, const Reader& r, const char* key, std::vector<T>& out,
+                                   ReadOne readOne) {
     const auto it = doc.find(key);
     if (it == doc.end()) return std::nullopt;
     const auto pointer = child("", key);
@@ -347,8 +336,7 @@ std::optional<Error> readNamedList(const json& doc, const Reader& r, const char*
         if (!o.is_object()) return r.error(p, expected("an object", o));
         T one;
         if (auto e = readString(o, "name", p, r, one.name)) return e;
-        if (support::trim(one.name).empty())
-            return r.error(child(p, "name"), "missing or empty; give it a name");
+        if (support::trim(one.name).empty()) return r.error(child(p, "name"), "missing or empty; give it a name");
         if (const auto [at, fresh] = named.emplace(one.name, out.size()); !fresh)
             return r.error(child(p, "name"), fmt::format("\"{}\" is already the name of {}/{}; give each its own",
                                                          one.name, pointer, at->second));
@@ -358,21 +346,19 @@ std::optional<Error> readNamedList(const json& doc, const Reader& r, const char*
     return std::nullopt;
 }
 
-std::optional<Error> readToolkit(const json& o, std::string_view p, const Reader& r,
-                                 std::string& root, std::string& release) {
+std::optional<Error> readToolkit(const json& o, std::string_view p, const Reader& r, std::string& root,
+                                 std::string& release) {
     const auto it = o.find("toolkit");
     if (it == o.end()) return std::nullopt;
     const auto tp = child(p, "toolkit");
-    if (!it->is_object())
-        return r.error(tp, expected("an object with \"path\" and \"release\"", *it));
+    if (!it->is_object()) return r.error(tp, expected("an object with \"path\" and \"release\"", *it));
     if (auto e = readString(*it, "path", tp, r, root)) return e;
     return readString(*it, "release", tp, r, release);
 }
 
 std::optional<Error> readPins(const json& doc, const Reader& r, std::vector<Pin>& out) {
     return readNamedList(
-        doc, r, "pins", out,
-        [&](const json& o, const std::string& p, Pin& pin) -> std::optional<Error> {
+        doc, r, "pins", out, [&](const json& o, const std::string& p, Pin& pin) -> std::optional<Error> {
             if (auto e = readString(o, "pinned", p, r, pin.pinned)) return e;
             if (auto e = readModules(o, r, pin.modules, p)) return e;
             if (auto e = readOptions(o, r, pin.options, p)) return e;
@@ -380,17 +366,14 @@ std::optional<Error> readPins(const json& doc, const Reader& r, std::vector<Pin>
             if (auto e = readToolkit(o, p, r, pin.toolkit, pin.toolkitRelease)) return e;
             const auto result = o.find("result");
             if (result == o.end() || !result->is_object())
-                return r.error(child(p, "result"), result == o.end()
-                                                       ? "missing; a pin keeps the result it pinned"
-                                                       : expected("an object", *result));
+                return r.error(child(p, "result"), result == o.end() ? "missing; a pin keeps the result it pinned"
+                                                                     : expected("an object", *result));
             pin.result = *result;
             if (const auto outputs = o.find("outputs"); outputs != o.end()) {
                 const auto op = child(p, "outputs");
-                if (!outputs->is_object())
-                    return r.error(op, expected("an object of texts", *outputs));
+                if (!outputs->is_object()) return r.error(op, expected("an object of texts", *outputs));
                 for (const auto& [name, text] : outputs->items()) {
-                    if (!text.is_string())
-                        return r.error(child(op, name), expected("a string", text));
+                    if (!text.is_string()) return r.error(child(op, name), expected("a string", text));
                     pin.outputs[name] = text.get<std::string>();
                 }
             }
@@ -399,12 +382,11 @@ std::optional<Error> readPins(const json& doc, const Reader& r, std::vector<Pin>
 }
 
 std::optional<Error> readVariants(const json& doc, const Reader& r, std::vector<Variant>& out) {
-    return readNamedList(
-        doc, r, "variants", out,
-        [&](const json& o, const std::string& p, Variant& v) -> std::optional<Error> {
-            if (auto e = readOptions(o, r, v.options, p)) return e;
-            return readToolkit(o, p, r, v.toolkit, v.toolkitRelease);
-        });
+    return readNamedList(doc, r, "variants", out,
+                         [&](const json& o, const std::string& p, Variant& v) -> std::optional<Error> {
+                             if (auto e = readOptions(o, r, v.options, p)) return e;
+                             return readToolkit(o, p, r, v.toolkit, v.toolkitRelease);
+                         });
 }
 
 std::optional<Error> readWorkspace(const json& doc, const Reader& r, Workspace& ws) {
@@ -610,11 +592,10 @@ support::Result<std::string> workspaceFileBytes(const Workspace& ws, const std::
     auto notUtf8 = [&](std::string_view what, std::string_view s) -> std::optional<Error> {
         const auto at = support::firstNonUtf8(s);
         if (!at) return std::nullopt;
-        return support::makeError(
-            ErrorKind::Input,
-            fmt::format("cannot save {}: {} has a byte that is not UTF-8 at offset {}; a "
-                        "workspace stores text as UTF-8, so fix that byte",
-                        path.string(), what, *at));
+        return support::makeError(ErrorKind::Input,
+                                  fmt::format("cannot save {}: {} has a byte that is not UTF-8 at offset {}; a "
+                                              "workspace stores text as UTF-8, so fix that byte",
+                                              path.string(), what, *at));
     };
     if (auto e = notUtf8("the name", ws.name)) return *e;
     if (auto e = notUtf8("the description", ws.description)) return *e;
@@ -629,8 +610,7 @@ support::Result<std::string> workspaceFileBytes(const Workspace& ws, const std::
         if (auto e = notUtf8(fmt::format("the name of pin {}", pin.name), pin.name)) return *e;
         for (const auto& m : pin.modules)
             if (!m.isBitcode())
-                if (auto e = notUtf8(fmt::format("module {} of pin {}", m.name, pin.name), m.bytes))
-                    return *e;
+                if (auto e = notUtf8(fmt::format("module {} of pin {}", m.name, pin.name), m.bytes)) return *e;
         // PTX and SASS are ASCII; a pinned output that is not UTF-8 is left out rather than
         // stop the save (the pin keeps the others and its figures).
     }
@@ -685,13 +665,13 @@ std::vector<OutsideFile> filesOutsideFolder(const std::vector<gpu::RunConfig>& r
 std::string describeOutsideFile(const std::vector<gpu::RunConfig>& runs, const OutsideFile& file,
                                 const std::filesystem::path& folder) {
     const auto& arg = runs.at(file.run).args.at(file.arg);
-    const std::string label = runs[file.run].name.empty() ? runLabel(runs, file.run)
-                                                          : fmt::format("\"{}\"", runs[file.run].name);
+    const std::string label =
+        runs[file.run].name.empty() ? runLabel(runs, file.run) : fmt::format("\"{}\"", runs[file.run].name);
     std::error_code ec;
     const auto base = std::filesystem::weakly_canonical(std::filesystem::absolute(folder, ec), ec);
     return fmt::format("run configuration {}, argument {} ({}) reads {}, which is outside the workspace's folder {}",
-                       label, file.arg, arg.text.empty() ? gpu::formatArgSpec(arg) : arg.text,
-                       file.path.string(), base.string());
+                       label, file.arg, arg.text.empty() ? gpu::formatArgSpec(arg) : arg.text, file.path.string(),
+                       base.string());
 }
 
 }  // namespace nvpg::workspace

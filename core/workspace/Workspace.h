@@ -24,8 +24,8 @@ struct Pin {
     std::vector<nvvm::Module> modules;
     nvvm::Options options;
     bool libdevice = false;
-    std::string toolkit;  // the toolkit it was compiled with (a root or pip nvidia folder); empty:
-                          // the app's
+    std::string toolkit;         // the toolkit it was compiled with (a root or pip nvidia folder); empty:
+                                 // the app's
     std::string toolkitRelease;  // "13.0.88" then; empty when unknown
     // The result without its outputs, as pipeline::pinnedResultToJson writes it, and the text
     // outputs by name ("ptx", "lto_ptx", "sass"). The workspace keeps them as they are; the app
@@ -56,8 +56,8 @@ struct Workspace {
     bool libdeviceSaved = false;
     bool verify = true;  // libNVVM's verifier before each compile; the file says "verify": false only when off
     lto::Mode ltoMode = lto::Mode::Program;
-    std::vector<gpu::RunConfig> runs;   // saved run configurations, read and checked with the file
-    std::vector<Pin> pins;              // in the order they were pinned
+    std::vector<gpu::RunConfig> runs;  // saved run configurations, read and checked with the file
+    std::vector<Pin> pins;             // in the order they were pinned
     std::vector<Variant> variants;
 };
 
@@ -103,9 +103,9 @@ support::Status saveWorkspace(const Workspace& ws, const std::filesystem::path& 
 // to --save-outputs) unnoticed, so front ends ask first: the app in a dialog, nvpg through
 // --allow-outside-files.
 struct OutsideFile {
-    size_t run = 0;             // index into the runs
-    size_t arg = 0;             // 0-based argument
-    std::filesystem::path path; // the file as it resolves
+    size_t run = 0;              // index into the runs
+    size_t arg = 0;              // 0-based argument
+    std::filesystem::path path;  // the file as it resolves
 };
 // The arguments of `runs` whose files lie outside `folder` (the workspace's folder), in order.
 std::vector<OutsideFile> filesOutsideFolder(const std::vector<gpu::RunConfig>& runs,

@@ -46,10 +46,10 @@ inline QString plainRoff(QString line) {
 }
 
 struct ManSection {
-    QString chapter;       // the .SH it is in ("COMMANDS")
-    QString heading;       // its own: the .SH's, or the .SS's ("compile")
-    QStringList tags;      // each .TP paragraph's tag line, as it prints
-    QString text;          // everything in it, as it prints, one roff line a line
+    QString chapter;   // the .SH it is in ("COMMANDS")
+    QString heading;   // its own: the .SH's, or the .SS's ("compile")
+    QStringList tags;  // each .TP paragraph's tag line, as it prints
+    QString text;      // everything in it, as it prints, one roff line a line
 };
 
 // The page by section: each .SH and each .SS starts one.
@@ -185,7 +185,7 @@ inline void checkCompressedCopy(const QString& page) {
     QVERIFY(bytes.size() > 10);
     QCOMPARE(quint8(bytes[0]), quint8(0x1f));
     QCOMPARE(quint8(bytes[1]), quint8(0x8b));
-    QCOMPARE(quint8(bytes[3]) & 0x08, 0);  // FNAME
+    QCOMPARE(quint8(bytes[3]) & 0x08, 0);            // FNAME
     QCOMPARE(bytes.mid(4, 4), QByteArray(4, '\0'));  // MTIME
     const auto r = runProgram(tool("gzip", "gzip"), {"-dc", page + ".gz"});
     QCOMPARE(r.exitCode, 0);

@@ -25,8 +25,8 @@ struct Run {
 };
 
 // `inChild` runs in the child before nvpg starts (to set resource limits, say).
-Run runNvpgAs(const QString& program, const QStringList& args, const QString& workDir,
-              const QProcessEnvironment& env, const std::function<void()>& inChild = {}) {
+Run runNvpgAs(const QString& program, const QStringList& args, const QString& workDir, const QProcessEnvironment& env,
+              const std::function<void()>& inChild = {}) {
     QProcess p;
     if (inChild) p.setChildProcessModifier(inChild);
     if (!workDir.isEmpty()) p.setWorkingDirectory(workDir);
@@ -75,8 +75,12 @@ void limitAddressSpace() {
     setrlimit(RLIMIT_AS, &limit);
 }
 
-QString data(const char* rel) { return QString::fromStdString((test::dataDir() / rel).string()); }
-QString example(const char* rel) { return QString::fromStdString((test::examplesDir() / rel).string()); }
+QString data(const char* rel) {
+    return QString::fromStdString((test::dataDir() / rel).string());
+}
+QString example(const char* rel) {
+    return QString::fromStdString((test::examplesDir() / rel).string());
+}
 
 }  // namespace
 
@@ -123,8 +127,9 @@ private slots:
         const auto j = nlohmann::json::parse(runNvpg({"info", "--json"}).out.toStdString());
         bool listed = false;
         for (const auto& lib : j["libraries"])
-            listed = listed || (lib["name"] == "nvdisasm" && lib["found"] == nvdisasm.found &&
-                                (nvdisasm.found || lib["problem"].get<std::string>().find("nvdisasm") != std::string::npos));
+            listed =
+                listed || (lib["name"] == "nvdisasm" && lib["found"] == nvdisasm.found &&
+                           (nvdisasm.found || lib["problem"].get<std::string>().find("nvdisasm") != std::string::npos));
         QVERIFY(listed);
     }
 
@@ -139,7 +144,8 @@ private slots:
         std::filesystem::create_directories(root / "bin");
         std::filesystem::create_symlink(real.nvvmReport().path, root / "nvvm/lib64/libnvvm.so.4");
         std::filesystem::create_symlink(real.libdeviceReport().path, root / "nvvm/libdevice/libdevice.10.bc");
-        std::filesystem::create_symlink(real.nvJitLinkReport().path, root / "lib64" / real.nvJitLinkReport().path.filename());
+        std::filesystem::create_symlink(real.nvJitLinkReport().path,
+                                        root / "lib64" / real.nvJitLinkReport().path.filename());
         if (const auto* ptxas = real.ptxas()) std::filesystem::create_symlink(*ptxas, root / "bin/ptxas");
         const auto r = runNvpg({"compile", "--cuda-path", dir.path(), "--arch", "compute_90", "--emit", "sass",
                                 example("src/saxpy/saxpy.ll")});
@@ -147,7 +153,8 @@ private slots:
         QVERIFY(r.out.isEmpty());
         QVERIFY2(r.err.contains("nvpg: --emit sass: nvdisasm not found in the chosen toolkit"), r.err.constData());
         QVERIFY(r.err.contains("nvdisasm not found in the chosen toolkit"));
-        QVERIFY(r.err.contains(QByteArray::fromStdString((root / "bin/nvdisasm").string() + " (beside libNVVM): not found")));
+        QVERIFY(r.err.contains(
+            QByteArray::fromStdString((root / "bin/nvdisasm").string() + " (beside libNVVM): not found")));
         QVERIFY(r.err.contains("(via --cuda-path)"));
         // The report says why it has no SASS counts, and the compile still succeeds.
         const auto report = dir.filePath("r.json");
@@ -163,7 +170,7 @@ private slots:
     void emptyCudaPathExitsTwoListingPlacesTried() {
         QTemporaryDir empty;
         for (const QStringList& args : {QStringList{"compile", "--cuda-path", empty.path(), data("ir/sinf.ll")},
-                                         QStringList{"info", "--cuda-path", empty.path()}}) {
+                                        QStringList{"info", "--cuda-path", empty.path()}}) {
             const auto r = runNvpg(args);
             QCOMPARE(r.exitCode, 2);
             QVERIFY(r.out.isEmpty());
@@ -187,9 +194,11 @@ private slots:
         QVERIFY2(r.err.contains("no-version.ll:13: error: "), r.err.constData());
         QVERIFY2(r.err.contains("has no !nvvmir.version"), r.err.constData());
         // Modules are named by the path given.
-        QVERIFY2(r.err.contains(("\n  fix: Add !nvvmir.version 2.0 to " + data("ir/pitfalls/no-version.ll") + "\n").toUtf8()),
+        QVERIFY2(r.err.contains(
+                     ("\n  fix: Add !nvvmir.version 2.0 to " + data("ir/pitfalls/no-version.ll") + "\n").toUtf8()),
                  r.err.constData());
-        const auto w = runNvpg({"compile", "--arch", "compute_90", "--no-libdevice", data("ir/pitfalls/libdevice-off.ll")});
+        const auto w =
+            runNvpg({"compile", "--arch", "compute_90", "--no-libdevice", data("ir/pitfalls/libdevice-off.ll")});
         QCOMPARE(w.exitCode, 1);  // an unresolved __nv_sinf: nothing could load the PTX
         QVERIFY2(w.err.contains("libdevice-off.ll:10:"), w.err.constData());
         QVERIFY2(w.err.contains("\n  fix: Link libdevice\n"), w.err.constData());
@@ -205,13 +214,14 @@ private slots:
         QFETCH(QString, output);
         QTemporaryDir dir;
         const QString input = data("numba/math_kernel.ll");
-        const auto r = runNvpg({"compile", "--no-cache", "--no-libdevice", "--arch", "compute_90", "--emit", output, input, "-o",
-                                dir.filePath("out")});
+        const auto r = runNvpg({"compile", "--no-cache", "--no-libdevice", "--arch", "compute_90", "--emit", output,
+                                input, "-o", dir.filePath("out")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(!QFile::exists(dir.filePath("out")), r.err.constData());
         QCOMPARE(r.err.count(": error: "), qsizetype(3));
         QCOMPARE(r.err.count(": warning: "), qsizetype(0));
-        for (const char* at : {":103:23: error: @__nv_sinf ", ":133:24: error: @__nv_expf ", ":167:25: error: @__nv_pow "})
+        for (const char* at :
+             {":103:23: error: @__nv_sinf ", ":133:24: error: @__nv_expf ", ":167:25: error: @__nv_pow "})
             QVERIFY2(r.err.contains((input + at).toUtf8()), r.err.constData());
         QCOMPARE(r.err.count("\n  fix: Link libdevice\n"), qsizetype(3));
         QVERIFY2(!r.err.contains("NVJITLINK"), r.err.constData());
@@ -274,14 +284,15 @@ private slots:
         QTest::addColumn<QStringList>("files");
         QTest::addColumn<QStringList>("flags");
         QTest::addColumn<bool>("libdevice");
-        QTest::newRow("numba axpy") << QStringList{"numba/axpy.ll"} << QStringList{"-opt=3", "-arch=compute_90"} << true;
+        QTest::newRow("numba axpy") << QStringList{"numba/axpy.ll"} << QStringList{"-opt=3", "-arch=compute_90"}
+                                    << true;
         QTest::newRow("numba math, fastmath")
             << QStringList{"numba/math_kernel_fastmath.ll"}
             << QStringList{"-opt=3", "-arch=compute_90", "-ftz=1", "-fma=1", "-prec-div=0", "-prec-sqrt=0"} << true;
         QTest::newRow("numba two modules") << QStringList{"numba/call_device.1.ll", "numba/call_device.2.ll"}
                                            << QStringList{"-opt=3", "-arch=compute_90"} << true;
-        QTest::newRow("two modules, opt 0") << QStringList{"ir/caller.ll", "ir/callee.ll"}
-                                            << QStringList{"-arch=compute_80", "-opt=0"} << false;
+        QTest::newRow("two modules, opt 0")
+            << QStringList{"ir/caller.ll", "ir/callee.ll"} << QStringList{"-arch=compute_80", "-opt=0"} << false;
         QTest::newRow("jump tables") << QStringList{"ir/sinf.ll"}
                                      << QStringList{"-arch=compute_100a", "-jump-table-density=10"} << true;
     }
@@ -358,8 +369,8 @@ private slots:
         QTemporaryDir dir;
         const auto report = dir.filePath("r.json");
         for (const bool on : {true, false}) {
-            QStringList args{"compile", "--arch", "compute_90", data("ir/lto-kept-dropped.ll"), "--report", report,
-                             "-o", dir.filePath("k.ptx")};
+            QStringList args{"compile",  "--arch", "compute_90", data("ir/lto-kept-dropped.ll"),
+                             "--report", report,   "-o",         dir.filePath("k.ptx")};
             if (!on) args << "--no-verify";
             QCOMPARE(runNvpg(args).exitCode, 0);
             const auto j = nlohmann::json::parse(test::readText(report.toStdString()));
@@ -412,9 +423,11 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("mentions");
         QTest::newRow("bad opt") << QStringList{"compile", "--opt", "2", data("ir/sinf.ll")} << "use 0 or 3";
-        QTest::newRow("bad arch") << QStringList{"compile", "--arch", "sm_90", data("ir/sinf.ll")} << "compute_90, not sm_90";
-        QTest::newRow("double-dash flag") << QStringList{"compile", "--nvvm-flag=--generate-line-info", data("ir/sinf.ll")}
-                                          << "single dash: '-generate-line-info'";
+        QTest::newRow("bad arch") << QStringList{"compile", "--arch", "sm_90", data("ir/sinf.ll")}
+                                  << "compute_90, not sm_90";
+        QTest::newRow("double-dash flag")
+            << QStringList{"compile", "--nvvm-flag=--generate-line-info", data("ir/sinf.ll")}
+            << "single dash: '-generate-line-info'";
         QTest::newRow("bad emit") << QStringList{"compile", "--emit", "sass", data("ir/sinf.ll")} << "--emit";
         QTest::newRow("missing file") << QStringList{"compile", data("ir/nope.ll")} << "nope.ll";
         QTest::newRow("unknown extension") << QStringList{"compile", data("ptx/multi.ptx")} << "expected a .ll";
@@ -435,10 +448,14 @@ private slots:
     void extraFlagForATypedOptionNamesTheNvpgOption_data() {
         QTest::addColumn<QString>("flag");
         QTest::addColumn<QString>("mentions");
-        QTest::newRow("-opt=3") << "-opt=3" << "sets the option opt, which has its own nvpg option --opt";
-        QTest::newRow("--opt=3") << "--opt=3" << "sets the option opt, which has its own nvpg option --opt";
-        QTest::newRow("-ftz=1") << "-ftz=1" << "its own nvpg option --ftz";
-        QTest::newRow("-g") << "-g" << "its own nvpg option -g:";
+        QTest::newRow("-opt=3") << "-opt=3"
+                                << "sets the option opt, which has its own nvpg option --opt";
+        QTest::newRow("--opt=3") << "--opt=3"
+                                 << "sets the option opt, which has its own nvpg option --opt";
+        QTest::newRow("-ftz=1") << "-ftz=1"
+                                << "its own nvpg option --ftz";
+        QTest::newRow("-g") << "-g"
+                            << "its own nvpg option -g:";
     }
     void extraFlagForATypedOptionNamesTheNvpgOption() {
         QFETCH(QString, flag);
@@ -451,7 +468,8 @@ private slots:
     }
 
     void ltoPtxKeepsNumbaKernels() {
-        const auto r = runNvpg({"compile", "--emit", "lto-ptx", "--libdevice", "--arch", "compute_90", data("numba/math_kernel.ll")});
+        const auto r = runNvpg(
+            {"compile", "--emit", "lto-ptx", "--libdevice", "--arch", "compute_90", data("numba/math_kernel.ll")});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out.count(".entry "), 1);
         QVERIFY(r.err.isEmpty());
@@ -478,15 +496,21 @@ private slots:
     void outputsGoWhereAsked() {
         QTemporaryDir dir;
         const auto ptx = dir.filePath("k.ptx"), ltoir = dir.filePath("k.ltoir"), cubin = dir.filePath("k.cubin");
-        QCOMPARE(runNvpg({"compile", "--arch", "compute_90", data("ir/sinf.ll"), "--libdevice", "-o", ptx}).exitCode, 0);
+        QCOMPARE(runNvpg({"compile", "--arch", "compute_90", data("ir/sinf.ll"), "--libdevice", "-o", ptx}).exitCode,
+                 0);
         QVERIFY(QFileInfo(ptx).size() > 0);
-        QCOMPARE(runNvpg({"compile", "--arch", "compute_90", data("ir/lto-kept-dropped.ll"), "--emit", "ltoir", "-o", ltoir}).exitCode, 0);
+        QCOMPARE(
+            runNvpg({"compile", "--arch", "compute_90", data("ir/lto-kept-dropped.ll"), "--emit", "ltoir", "-o", ltoir})
+                .exitCode,
+            0);
         QVERIFY(QFileInfo(ltoir).size() > 0);
-        const auto c = runNvpg({"compile", "--arch", "compute_90", data("ir/lto-kept-dropped.ll"), "--emit", "cubin", "-o", cubin});
+        const auto c = runNvpg(
+            {"compile", "--arch", "compute_90", data("ir/lto-kept-dropped.ll"), "--emit", "cubin", "-o", cubin});
         QCOMPARE(c.exitCode, 0);
         QFile cf(cubin);
         QVERIFY(cf.open(QIODevice::ReadOnly));
-        QCOMPARE(cf.read(4), QByteArray("\x7f" "ELF"));
+        QCOMPARE(cf.read(4), QByteArray("\x7f"
+                                        "ELF"));
         QVERIFY(c.err.contains("warning: kernel 'dropped'"));  // from the cubin link's listing
     }
 
@@ -494,12 +518,12 @@ private slots:
         QTemporaryDir dir;
         const auto out = dir.filePath("prog.ltoir");
         const auto r = runNvpg({"compile", "--arch", "compute_90", "--emit", "ltoir", "--lto-mode", "separate",
-                             data("ir/caller.ll"), data("ir/callee.ll"), "-o", out});
+                                data("ir/caller.ll"), data("ir/callee.ll"), "-o", out});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(QFileInfo(dir.filePath("prog.caller.ltoir")).size() > 0);
         QVERIFY(QFileInfo(dir.filePath("prog.callee.ltoir")).size() > 0);
         const auto noOut = runNvpg({"compile", "--arch", "compute_90", "--emit", "ltoir", "--lto-mode", "separate",
-                                 data("ir/caller.ll"), data("ir/callee.ll")});
+                                    data("ir/caller.ll"), data("ir/callee.ll")});
         QCOMPARE(noOut.exitCode, 2);
         QVERIFY(noOut.err.contains("-o FILE"));
     }
@@ -541,8 +565,7 @@ private slots:
         QVERIFY(QDir(dir.path()).mkpath("odd"));
         const auto odd = runNvpg(separate + QStringList{"-o", dir.filePath("odd/p.ltoir"), wsPath});
         QCOMPARE(odd.exitCode, 0);
-        QCOMPARE(QDir(dir.filePath("odd")).entryList(QDir::Files),
-                 QStringList({"p.module-2.ltoir", "p.module.ltoir"}));
+        QCOMPARE(QDir(dir.filePath("odd")).entryList(QDir::Files), QStringList({"p.module-2.ltoir", "p.module.ltoir"}));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList({"alone.ltoir", "odd.nvpg"}));
     }
 
@@ -554,7 +577,8 @@ private slots:
         const auto map = dir.filePath("map.json");
         const auto plain = runNvpg({"compile", example("libdevice-math.nvpg"), "-o", dir.filePath("plain.ptx")});
         QCOMPARE(plain.exitCode, 0);
-        const auto r = runNvpg({"compile", example("libdevice-math.nvpg"), "--line-map", map, "-o", dir.filePath("k.ptx")});
+        const auto r =
+            runNvpg({"compile", example("libdevice-math.nvpg"), "--line-map", map, "-o", dir.filePath("k.ptx")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const auto ptx = test::readText(dir.filePath("k.ptx").toStdString());
         QCOMPARE(ptx, test::readText(dir.filePath("plain.ptx").toStdString()));
@@ -612,7 +636,7 @@ private slots:
         QTemporaryDir dir;
         const auto report = dir.filePath("r.json");
         const auto r = runNvpg({"compile", "--arch", "compute_90", "--libdevice", data("numba/math_kernel.ll"),
-                             "--report", report, "-o", dir.filePath("k.ptx")});
+                                "--report", report, "-o", dir.filePath("k.ptx")});
         QCOMPARE(r.exitCode, 0);
         const auto j = nlohmann::json::parse(test::readText(report.toStdString()));
         QCOMPARE(j["ok"], true);
@@ -644,8 +668,8 @@ private slots:
         const auto r = runNvpg({"compile", example("libdevice-math.nvpg"), "--arch", "compute_90", "--report", report,
                                 "--line-map", map, "-o", dir.filePath("with.ptx")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        const auto plain =
-            runNvpg({"compile", example("libdevice-math.nvpg"), "--arch", "compute_90", "-o", dir.filePath("plain.ptx")});
+        const auto plain = runNvpg(
+            {"compile", example("libdevice-math.nvpg"), "--arch", "compute_90", "-o", dir.filePath("plain.ptx")});
         QVERIFY2(plain.exitCode == 0, plain.err.constData());
         QCOMPARE(test::readText(dir.filePath("with.ptx").toStdString()),
                  test::readText(dir.filePath("plain.ptx").toStdString()));
@@ -730,8 +754,9 @@ private slots:
     void reportDoesNotChangeTheExitStatus() {
         QTemporaryDir dir;
         const auto report = dir.filePath("r.json");
-        const QStringList compile = {"compile", "--no-cache", "--arch", "compute_90", data("ir/sinf.ll"), "-o",
-                                     dir.filePath("k.ptx"), "--no-libdevice"};
+        const QStringList compile = {
+            "compile", "--no-cache",          "--arch",        "compute_90", data("ir/sinf.ll"),
+            "-o",      dir.filePath("k.ptx"), "--no-libdevice"};
         const auto plain = runNvpg(compile);
         QCOMPARE(plain.exitCode, 1);
         const auto r = runNvpg(compile + QStringList{"--report", report});
@@ -769,8 +794,7 @@ private slots:
                                   << "--grid '0'";
         QTest::newRow("config without workspace")
             << QStringList{"run", data("ir/sinf.ll"), "--config", "x"} << "run configurations come from a workspace";
-        QTest::newRow("unknown config") << QStringList{"run", saxpy, "--config", "nope"}
-                                        << "no run configuration nope";
+        QTest::newRow("unknown config") << QStringList{"run", saxpy, "--config", "nope"} << "no run configuration nope";
         QTest::newRow("missing npy") << (base + QStringList{"--arg", "i32:4096", "--arg", "f32:2", "--arg",
                                                             "buf:@missing.npy", "--arg", "ptr:null"})
                                      << "missing.npy";
@@ -809,10 +833,10 @@ private slots:
         if (test::realToolkit()->driver()) QSKIP("this machine has a CUDA driver: the buffer would be built and used");
         QElapsedTimer t;
         t.start();
-        const auto r = runNvpg({"run", example("saxpy.nvpg"), "--kernel", "saxpy", "--grid", "16", "--block", "256",
-                                "--arg", "i32:4096", "--arg", "f32:2", "--arg", "buf:f32:1000000000:random:7", "--arg",
-                                "ptr:null"},
-                               {}, {}, limitAddressSpace);
+        const auto r =
+            runNvpg({"run", example("saxpy.nvpg"), "--kernel", "saxpy", "--grid", "16", "--block", "256", "--arg",
+                     "i32:4096", "--arg", "f32:2", "--arg", "buf:f32:1000000000:random:7", "--arg", "ptr:null"},
+                    {}, {}, limitAddressSpace);
         QCOMPARE(r.exitCode, 3);
         QVERIFY2(r.err.contains("libcuda.so.1") && !r.err.contains("allocate"), r.err.constData());
         QVERIFY2(t.elapsed() < 10000, qPrintable(QString("%1 ms").arg(t.elapsed())));
@@ -826,8 +850,9 @@ private slots:
                                << "argument 2 (buf:f32:5000000000:zeros): its 18.6 GiB are more than the 16 GiB";
         QTest::newRow("400 GB") << "buf:f32:100000000000:random:7"
                                 << "argument 2 (buf:f32:100000000000:random:7): its 372.5 GiB are more than the 16 GiB";
-        QTest::newRow("past size_t") << "buf:f64:3000000000000000000:iota"
-                                     << "SPEC 'buf:f64:3000000000000000000:iota': count '3000000000000000000' is too large";
+        QTest::newRow("past size_t")
+            << "buf:f64:3000000000000000000:iota"
+            << "SPEC 'buf:f64:3000000000000000000:iota': count '3000000000000000000' is too large";
     }
     void runRefusesBuffersTooLargeToSend() {
         QFETCH(QString, spec);
@@ -844,9 +869,12 @@ private slots:
     void badSaveOutputsIsRefusedBeforeTheCompile_data() {
         QTest::addColumn<QString>("where");
         QTest::addColumn<QString>("mentions");
-        QTest::newRow("a file") << "file" << "is a file, not a folder";
-        QTest::newRow("under a file") << "file/outputs" << "cannot be made: ";
-        QTest::newRow("empty") << "" << "needs a folder";
+        QTest::newRow("a file") << "file"
+                                << "is a file, not a folder";
+        QTest::newRow("under a file") << "file/outputs"
+                                      << "cannot be made: ";
+        QTest::newRow("empty") << ""
+                               << "needs a folder";
     }
     void badSaveOutputsIsRefusedBeforeTheCompile() {
         QFETCH(QString, where);
@@ -876,22 +904,32 @@ private slots:
         auto execEngine = QProcessEnvironment::systemEnvironment();
         execEngine.insert("NVPG_ENGINE", (moved && *moved ? QString(moved) : QString(NVPG_CLI)) + " engine");
         for (const auto& env : {QProcessEnvironment(), execEngine})
-        for (const char* command : {"compile", "run"}) {
-            QStringList args{command, data("ir/sinf.ll"), path};
-            if (QByteArray(command) == "run") args << "--kernel" << "sin_kernel" << "--arg" << "ptr:null" << "--arg" << "f32:1";
-            const auto r = runNvpg(args, {}, env);
-            QCOMPARE(r.exitCode, 1);
-            QVERIFY(r.out.isEmpty());
-            QVERIFY2(r.err.contains("error: libNVVM crashed (SIG"), r.err.constData());
-            QVERIFY2(r.err.contains(("the bitcode of " + path + " is the likely cause").toUtf8()), r.err.constData());
-            QVERIFY2(r.err.contains((" for the modules " + data("ir/sinf.ll") + ", " + path).toUtf8()), r.err.constData());
-            // The stage reads as words: "while verifying the IR for the modules", never "compiling
-            // of modules" (issue 27, item 7).
-            QVERIFY2(QRegularExpression("while [a-z]+ (the IR|PTX|LTO-IR)[^,]* for the modules ").match(r.err).hasMatch() ||
-                         r.err.contains("while adding module"),
-                     r.err.constData());
-            QVERIFY2(!r.err.contains(" of modules "), r.err.constData());
-        }
+            for (const char* command : {"compile", "run"}) {
+                QStringList args{command, data("ir/sinf.ll"), path};
+                if (QByteArray(command) == "run")
+                    args << "--kernel"
+                         << "sin_kernel"
+                         << "--arg"
+                         << "ptr:null"
+                         << "--arg"
+                         << "f32:1";
+                const auto r = runNvpg(args, {}, env);
+                QCOMPARE(r.exitCode, 1);
+                QVERIFY(r.out.isEmpty());
+                QVERIFY2(r.err.contains("error: libNVVM crashed (SIG"), r.err.constData());
+                QVERIFY2(r.err.contains(("the bitcode of " + path + " is the likely cause").toUtf8()),
+                         r.err.constData());
+                QVERIFY2(r.err.contains((" for the modules " + data("ir/sinf.ll") + ", " + path).toUtf8()),
+                         r.err.constData());
+                // The stage reads as words: "while verifying the IR for the modules", never "compiling
+                // of modules" (issue 27, item 7).
+                QVERIFY2(QRegularExpression("while [a-z]+ (the IR|PTX|LTO-IR)[^,]* for the modules ")
+                                 .match(r.err)
+                                 .hasMatch() ||
+                             r.err.contains("while adding module"),
+                         r.err.constData());
+                QVERIFY2(!r.err.contains(" of modules "), r.err.constData());
+            }
     }
 
     void aFileNameThatIsNotUtf8IsNoProblem() {
@@ -923,7 +961,8 @@ private slots:
 
     void inProcessModeCompilesTheSame() {
         const auto viaEngine = runNvpg({"compile", "--libdevice", "--arch", "compute_90", data("ir/sinf.ll")});
-        const auto inProcess = runNvpg({"compile", "--in-process", "--libdevice", "--arch", "compute_90", data("ir/sinf.ll")});
+        const auto inProcess =
+            runNvpg({"compile", "--in-process", "--libdevice", "--arch", "compute_90", data("ir/sinf.ll")});
         QCOMPARE(viaEngine.exitCode, 0);
         QCOMPARE(inProcess.exitCode, 0);
         QCOMPARE(inProcess.out, viaEngine.out);
@@ -974,7 +1013,8 @@ private slots:
         const auto r = runShell(kBounded, {"compile", big});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains((big + " is 1 GiB (1073741825 bytes), more than the 1 GiB (1073741824 bytes) an "
-                                       "NVVM IR module may be").toUtf8()),
+                                       "NVVM IR module may be")
+                                    .toUtf8()),
                  r.err.left(300).constData());
         QVERIFY(t.elapsed() < 10000);
     }
@@ -1085,12 +1125,10 @@ private slots:
         QVERIFY(QFile::copy(data("ir/sinf.ll"), source));
         const auto original = contents(source);
         QVERIFY(QFile::link(source, dir.filePath("alias.ptx")));
-        QVERIFY(::link(QFile::encodeName(source).constData(), QFile::encodeName(dir.filePath("hard.ptx")).constData()) == 0);
+        QVERIFY(::link(QFile::encodeName(source).constData(),
+                       QFile::encodeName(dir.filePath("hard.ptx")).constData()) == 0);
         const QStringList outputs[] = {
-            {"-o", source},
-            {"-o", "./k.ll"},
-            {"-o", dir.filePath("alias.ptx")},
-            {"-o", dir.filePath("hard.ptx")},
+            {"-o", source},       {"-o", "./k.ll"}, {"-o", dir.filePath("alias.ptx")}, {"-o", dir.filePath("hard.ptx")},
             {"--report", source},
         };
         for (const auto& out : outputs) {
@@ -1124,7 +1162,8 @@ private slots:
         QVERIFY(!QFile::exists(dir.filePath("o/x.ll")));
         // The derived name reaching an input through a link.
         QVERIFY(QFile::link(second, dir.filePath("o/y.k.ll")));
-        QVERIFY(::link(QFile::encodeName(second).constData(), QFile::encodeName(dir.filePath("o/z.k.ll")).constData()) == 0);
+        QVERIFY(::link(QFile::encodeName(second).constData(),
+                       QFile::encodeName(dir.filePath("o/z.k.ll")).constData()) == 0);
         for (const char* out : {"o/y.ll", "o/z.ll"}) {
             const auto linked = runNvpg({"compile", "--lto-mode", "separate", "--emit", "ltoir", "d1/k.ll", "o/x.k.ll",
                                          "-o", out, "--libdevice"},
@@ -1135,8 +1174,9 @@ private slots:
         }
         // nvpg compare's -o (the diff) and --report.
         for (const char* option : {"-o", "--report"}) {
-            const auto c = runNvpg({"compare", "d1/k.ll", "--libdevice", "--a", "--ftz 0", "--b", "--ftz 1", option, "d1/k.ll"},
-                                   dir.path());
+            const auto c =
+                runNvpg({"compare", "d1/k.ll", "--libdevice", "--a", "--ftz 0", "--b", "--ftz 1", option, "d1/k.ll"},
+                        dir.path());
             QCOMPARE(c.exitCode, 2);
             QVERIFY2(c.err.contains("is the input d1/k.ll"), c.err.constData());
         }
@@ -1144,8 +1184,8 @@ private slots:
         // before the compile, so without a GPU too).
         QVERIFY(QFile::copy(data("npy/f32_4.npy"), dir.filePath("o/arg0.npy")));
         const auto npy = contents(dir.filePath("o/arg0.npy"));
-        const auto run = runNvpg({"run", "d1/k.ll", "--libdevice", "--kernel", "sin_kernel", "--grid", "1", "--block", "4",
-                                  "--arg", "buf:@o/arg0.npy", "--arg", "f32:0.5", "--save-outputs", "o"},
+        const auto run = runNvpg({"run", "d1/k.ll", "--libdevice", "--kernel", "sin_kernel", "--grid", "1", "--block",
+                                  "4", "--arg", "buf:@o/arg0.npy", "--arg", "f32:0.5", "--save-outputs", "o"},
                                  dir.path());
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains("--save-outputs") && run.err.contains("is the input"), run.err.constData());
@@ -1192,7 +1232,8 @@ private slots:
         QCOMPARE(r2["kernels"].dump(), r1["kernels"].dump());
 
         // Another option misses, and setting it back hits again.
-        const auto o0 = runNvpg({"compile", "--arch", "compute_90", "--libdevice", "--opt", "0", data("ir/sinf.ll")}, {}, env);
+        const auto o0 =
+            runNvpg({"compile", "--arch", "compute_90", "--libdevice", "--opt", "0", data("ir/sinf.ll")}, {}, env);
         QCOMPARE(o0.exitCode, 0);
         QVERIFY(o0.out != first.out);
         const auto back = runNvpg(args + QStringList{dir.filePath("3.json")}, {}, env);
@@ -1201,13 +1242,16 @@ private slots:
                  std::string("hit"));
 
         // --no-cache compiles, and neither reads nor writes the folder.
-        const auto uncached = runNvpg(QStringList{"compile", "--no-cache"} + args.mid(1) + QStringList{dir.filePath("4.json")}, {}, env);
+        const auto uncached =
+            runNvpg(QStringList{"compile", "--no-cache"} + args.mid(1) + QStringList{dir.filePath("4.json")}, {}, env);
         QCOMPARE(uncached.exitCode, 0);
         QCOMPARE(uncached.out, first.out);
         QCOMPARE(nlohmann::json::parse(contents(dir.filePath("4.json")).toStdString())["cache"].get<std::string>(),
                  std::string("compiled"));
         env.insert("NVPG_CACHE_DIR", dir.filePath("untouched"));
-        QCOMPARE(runNvpg({"compile", "--no-cache", "--arch", "compute_90", "--libdevice", data("ir/sinf.ll")}, {}, env).exitCode, 0);
+        QCOMPARE(runNvpg({"compile", "--no-cache", "--arch", "compute_90", "--libdevice", data("ir/sinf.ll")}, {}, env)
+                     .exitCode,
+                 0);
         QVERIFY(!QFileInfo::exists(dir.filePath("untouched")));
     }
 
@@ -1244,8 +1288,8 @@ private slots:
         const char* moved = std::getenv("NVPG_CLI");
         const QString nvpg = moved && *moved ? QString(moved) : QString(NVPG_CLI);
         // Four at once on one input (one key), two on others.
-        const std::vector<QStringList> jobs = {
-            {"--opt", "3"}, {"--opt", "3"}, {"--opt", "3"}, {"--opt", "3"}, {"--opt", "0"}, {"--ftz", "1"}};
+        const std::vector<QStringList> jobs = {{"--opt", "3"}, {"--opt", "3"}, {"--opt", "3"},
+                                               {"--opt", "3"}, {"--opt", "0"}, {"--ftz", "1"}};
         std::vector<std::unique_ptr<QProcess>> running;
         for (const auto& extra : jobs) {
             auto p = std::make_unique<QProcess>();
@@ -1263,7 +1307,9 @@ private slots:
         // Each file is whole: a second round reads every one without a warning, and gives the same PTX.
         for (size_t i = 0; i < jobs.size(); ++i) {
             const auto r = runNvpg(QStringList{"compile", "--arch", "compute_90", "--libdevice", data("ir/sinf.ll"),
-                                               "--report", dir.filePath("r.json")} + jobs[i], {}, env);
+                                               "--report", dir.filePath("r.json")} +
+                                       jobs[i],
+                                   {}, env);
             QCOMPARE(r.exitCode, 0);
             QCOMPARE(r.out, outs[i]);
             QVERIFY2(!r.err.contains("damaged"), r.err.constData());

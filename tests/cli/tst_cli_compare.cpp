@@ -22,8 +22,7 @@ struct Run {
 Run run(const QString& program, const QStringList& args) {
     QProcess p;
     p.start(program, args);
-    if (!p.waitForFinished(180000))
-        qFatal("%s did not finish: %s", qPrintable(program), qPrintable(args.join(' ')));
+    if (!p.waitForFinished(180000)) qFatal("%s did not finish: %s", qPrintable(program), qPrintable(args.join(' ')));
     if (p.exitStatus() != QProcess::NormalExit)
         qFatal("%s crashed: %s", qPrintable(program), qPrintable(args.join(' ')));
     return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
@@ -43,12 +42,10 @@ QString data(const char* rel) {
 QString cuda12(QString* why) {
     const QString dir = qEnvironmentVariable("NVPG_TEST_CUDA12");
     if (dir.isEmpty()) {
-        *why =
-            "NVPG_TEST_CUDA12 is not set (run through ctest, which fetches the CUDA 12.9 wheels)";
+        *why = "NVPG_TEST_CUDA12 is not set (run through ctest, which fetches the CUDA 12.9 wheels)";
         return {};
     }
-    const auto status =
-        QString::fromStdString(test::readText((dir + "/status").toStdString())).trimmed();
+    const auto status = QString::fromStdString(test::readText((dir + "/status").toStdString())).trimmed();
     if (!status.startsWith("ok")) {
         *why = "the CUDA 12.9 pip wheels are unavailable: " + status;
         return {};
@@ -65,10 +62,8 @@ QString cuda12(QString* why) {
 std::string plainPtx(const std::string& libnvvm, const QString& module, const QStringList& flags) {
     QTemporaryDir dir;
     const QString out = dir.path() + "/plain.ptx";
-    const auto r = run(NVPG_PLAIN_COMPILE,
-                       QStringList{QString::fromStdString(libnvvm), out, module, "--"} + flags);
-    if (r.exitCode != 0)
-        qFatal("plain compile with %s failed: %s", libnvvm.c_str(), r.err.constData());
+    const auto r = run(NVPG_PLAIN_COMPILE, QStringList{QString::fromStdString(libnvvm), out, module, "--"} + flags);
+    if (r.exitCode != 0) qFatal("plain compile with %s failed: %s", libnvvm.c_str(), r.err.constData());
     return test::readText(out.toStdString());
 }
 
@@ -100,29 +95,25 @@ private slots:
         for (const auto& l : j["libraries"]) libs[l["name"].get<std::string>()] = l;
         QCOMPARE(libs["libNVVM"]["path"].get<std::string>(),
                  (nvidia + "/cuda_nvcc/nvvm/lib64/libnvvm.so").toStdString());
-        QCOMPARE(libs["libNVVM"]["via"].get<std::string>(),
-                 std::string("via --cuda-path (nvidia/cuda_nvcc)"));
+        QCOMPARE(libs["libNVVM"]["via"].get<std::string>(), std::string("via --cuda-path (nvidia/cuda_nvcc)"));
         QCOMPARE(libs["libdevice"]["path"].get<std::string>(),
                  (nvidia + "/cuda_nvcc/nvvm/libdevice/libdevice.10.bc").toStdString());
         QCOMPARE(libs["nvJitLink"]["path"].get<std::string>(),
                  (nvidia + "/nvjitlink/lib/libnvJitLink.so.12").toStdString());
-        QVERIFY2(libs["nvJitLink"]["version"].get<std::string>().rfind("12.", 0) == 0,
-                 r.out.constData());
+        QVERIFY2(libs["nvJitLink"]["version"].get<std::string>().rfind("12.", 0) == 0, r.out.constData());
         // CUDA 12 still takes Volta, which 13 dropped: the arch list is the toolkit's.
         QVERIFY(j["archs"].dump().find("compute_70") != std::string::npos);
 
         // The site-packages that holds it is taken as well, and so is a compile with it.
         const auto site = QFileInfo(nvidia).path();
         QTemporaryDir dir;
-        const auto c =
-            runNvpg({"--cuda-path", site, "compile", data("numba/axpy.ll"), "--arch", "compute_70",
-                     "-o", dir.path() + "/axpy.ptx", "--report", dir.path() + "/report.json"});
+        const auto c = runNvpg({"--cuda-path", site, "compile", data("numba/axpy.ll"), "--arch", "compute_70", "-o",
+                                dir.path() + "/axpy.ptx", "--report", dir.path() + "/report.json"});
         QVERIFY2(c.exitCode == 0, c.err.constData());
         const auto report = readJson(dir.path() + "/report.json");
         QCOMPARE(report["toolkit"]["libnvvm"]["path"].get<std::string>(),
                  (nvidia + "/cuda_nvcc/nvvm/lib64/libnvvm.so").toStdString());
-        QVERIFY(test::readText((dir.path() + "/axpy.ptx").toStdString()).find(".target sm_70") !=
-                std::string::npos);
+        QVERIFY(test::readText((dir.path() + "/axpy.ptx").toStdString()).find(".target sm_70") != std::string::npos);
     }
 
     void toolkitsListsEachWithItsRelease() {
@@ -132,14 +123,14 @@ private slots:
         const auto j = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(j.size(), size_t(1));
         QCOMPARE(j[0]["release"]["version"].get<std::string>(), std::string("12.9.86"));
-        QVERIFY(j[0]["release"]["source"].get<std::string>().find(
-                    "nvidia_cuda_nvcc_cu12-12.9.86.dist-info") != std::string::npos);
+        QVERIFY(j[0]["release"]["source"].get<std::string>().find("nvidia_cuda_nvcc_cu12-12.9.86.dist-info") !=
+                std::string::npos);
         // Without --cuda-path: every toolkit this machine has, the one the tests use among them.
         const auto all = nlohmann::json::parse(runNvpg({"toolkits", "--json"}).out.toStdString());
         bool sawOurs = false;
         for (const auto& t : all)
-            sawOurs = sawOurs || t["libnvvm"]["path"].get<std::string>() ==
-                                     test::realToolkit()->nvvmReport().path.string();
+            sawOurs =
+                sawOurs || t["libnvvm"]["path"].get<std::string>() == test::realToolkit()->nvvmReport().path.string();
         QVERIFY(sawOurs);
     }
 
@@ -152,8 +143,8 @@ private slots:
         const auto ours = test::realToolkit()->nvvmReport().path.string();
         const auto theirs = (nvidia + "/cuda_nvcc/nvvm/lib64/libnvvm.so").toStdString();
         const auto r = runNvpg({"compare", module, "--arch", "compute_90", "--a", "--opt 3", "--b",
-                                "--opt 3 --cuda-path " + nvidia, "--report",
-                                dir.path() + "/cmp.json", "-o", dir.path() + "/diff.txt"});
+                                "--opt 3 --cuda-path " + nvidia, "--report", dir.path() + "/cmp.json", "-o",
+                                dir.path() + "/diff.txt"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const auto plainA = plainPtx(ours, module, {"-arch=compute_90", "-opt=3"});
         const auto plainB = plainPtx(theirs, module, {"-arch=compute_90", "-opt=3"});
@@ -165,8 +156,7 @@ private slots:
         QVERIFY(diff.find("\n+// Cuda compilation tools, release 12.9") != std::string::npos);
         QVERIFY2(r.out.contains("PTX: ") && r.out.contains(" lines differ"), r.out.constData());
         // And each side's PTX written by nvpg compile is that plain PTX, byte for byte.
-        for (const auto& [path, plain] :
-             {std::pair{QString(), plainA}, std::pair{nvidia, plainB}}) {
+        for (const auto& [path, plain] : {std::pair{QString(), plainA}, std::pair{nvidia, plainB}}) {
             QStringList args;
             if (!path.isEmpty()) args << "--cuda-path" << path;
             args << "compile" << module << "--arch"
@@ -179,28 +169,22 @@ private slots:
         const auto report = readJson(dir.path() + "/cmp.json");
         QCOMPARE(report["a"]["toolkit"]["libnvvm"]["path"].get<std::string>(), ours);
         QCOMPARE(report["b"]["toolkit"]["libnvvm"]["path"].get<std::string>(), theirs);
-        QCOMPARE(report["b"]["toolkit"]["release"]["version"].get<std::string>(),
-                 std::string("12.9.86"));
+        QCOMPARE(report["b"]["toolkit"]["release"]["version"].get<std::string>(), std::string("12.9.86"));
         QCOMPARE(report["comparison"]["identical"].get<bool>(), false);
-        QVERIFY(report["comparison"]["b"].get<std::string>().find("CUDA 12.9.86") !=
-                std::string::npos);
+        QVERIFY(report["comparison"]["b"].get<std::string>().find("CUDA 12.9.86") != std::string::npos);
     }
 
     // What -ftz=1 changes on the libdevice example: the float instructions take their .ftz forms.
     void ftzShowsTheFtzInstructionVariants() {
         QTemporaryDir dir;
-        const auto r = runNvpg(
-            {"compare", QString::fromStdString(test::examplePath("libdevice-math").string()),
-             "--arch", "compute_90", "--a", "--ftz 0", "--b", "--ftz 1", "--report",
-             dir.path() + "/r.json"});
+        const auto r =
+            runNvpg({"compare", QString::fromStdString(test::examplePath("libdevice-math").string()), "--arch",
+                     "compute_90", "--a", "--ftz 0", "--b", "--ftz 1", "--report", dir.path() + "/r.json"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         int ftzAdded = 0, ftzRemoved = 0;
-        for (auto line :
-             support::splitLines(std::string_view(r.out.constData(), size_t(r.out.size())))) {
-            if (support::startsWith(line, "+") && line.find(".ftz.") != std::string_view::npos)
-                ++ftzAdded;
-            if (support::startsWith(line, "-") && line.find(".ftz.") != std::string_view::npos)
-                ++ftzRemoved;
+        for (auto line : support::splitLines(std::string_view(r.out.constData(), size_t(r.out.size())))) {
+            if (support::startsWith(line, "+") && line.find(".ftz.") != std::string_view::npos) ++ftzAdded;
+            if (support::startsWith(line, "-") && line.find(".ftz.") != std::string_view::npos) ++ftzRemoved;
         }
         QVERIFY2(ftzAdded > ftzRemoved && ftzAdded >= 3, r.out.constData());
         // The table names the kernel with its figures on both sides.
@@ -217,8 +201,9 @@ private slots:
     // --raw-names the symbol; the JSON keeps the symbol.
     void longKernelNamesAreReadableAndFit() {
         QTemporaryDir dir;
-        const QStringList args{"compare", "--no-cache", data("numba/math_kernel.ll"), "--arch", "compute_90", "--a",
-                               "--ftz 0", "--b", "--ftz 1"};
+        const QStringList args{"compare", "--no-cache", data("numba/math_kernel.ll"),
+                               "--arch",  "compute_90", "--a",
+                               "--ftz 0", "--b",        "--ftz 1"};
         const auto tableOf = [](const QByteArray& out) {
             const auto at = out.indexOf("\nkernel ");
             return at < 0 ? QByteArray() : out.mid(at + 1);
@@ -227,8 +212,7 @@ private slots:
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const auto table = tableOf(r.out);
         QVERIFY2(!table.isEmpty(), r.out.constData());
-        for (const auto& line : table.split('\n'))
-            QVERIFY2(QString::fromUtf8(line).size() <= 120, line.constData());
+        for (const auto& line : table.split('\n')) QVERIFY2(QString::fromUtf8(line).size() <= 120, line.constData());
         QVERIFY2(table.contains("\n__main__::math_kernel(Array<") && table.contains("…"), table.constData());
         QVERIFY2(!table.contains("_ZN8__main__"), table.constData());
         const auto report = readJson(dir.filePath("r.json"));
@@ -244,8 +228,8 @@ private slots:
     }
 
     void identicalSidesSaySoAndSucceed() {
-        const auto r = runNvpg({"compare", data("numba/axpy.ll"), "--arch", "compute_90", "--a",
-                                "--ftz 0", "--b", "--opt 3"});
+        const auto r =
+            runNvpg({"compare", data("numba/axpy.ll"), "--arch", "compute_90", "--a", "--ftz 0", "--b", "--opt 3"});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("PTX identical"), r.out.constData());
         QVERIFY(!r.out.contains("\n@@"));
@@ -253,14 +237,13 @@ private slots:
 
     // A side that fails is named, with what it was given, and the status says a compile failed.
     void aSideThatFailsIsNamed() {
-        const auto r = runNvpg({"compare", data("numba/axpy.ll"), "--arch", "compute_90", "--a",
-                                "--ftz 0", "--b", "--nvvm-flag=-no-such-option=1"});
+        const auto r = runNvpg({"compare", data("numba/axpy.ll"), "--arch", "compute_90", "--a", "--ftz 0", "--b",
+                                "--nvvm-flag=-no-such-option=1"});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("side B (--nvvm-flag=-no-such-option=1"), r.err.constData());
         QVERIFY(!r.err.contains("side A"));
         // A side's options are checked as compile's are, naming the side.
-        const auto bad =
-            runNvpg({"compare", data("numba/axpy.ll"), "--a", "--ftz 2", "--b", "--ftz 1"});
+        const auto bad = runNvpg({"compare", data("numba/axpy.ll"), "--a", "--ftz 2", "--b", "--ftz 1"});
         QCOMPARE(bad.exitCode, 2);
         QVERIFY2(bad.err.contains("side A") && bad.err.contains("ftz"), bad.err.constData());
     }

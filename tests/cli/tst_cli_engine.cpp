@@ -4,8 +4,8 @@
 #include <QtTest>
 
 #include <signal.h>
-#include <sys/prctl.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -35,7 +35,9 @@ namespace {
 // enough that an engine left behind is still at work when the tests look.
 constexpr int kSlowKernels = 3000;
 
-QString data(const char* rel) { return QString::fromStdString((test::dataDir() / rel).string()); }
+QString data(const char* rel) {
+    return QString::fromStdString((test::dataDir() / rel).string());
+}
 
 // A process started with posix_spawn, so that the test sees how it ended (the signal too) and
 // can stop, continue and kill it. stdout and stderr go to files in `dir`.
@@ -115,8 +117,8 @@ QString slowModule(const QTemporaryDir& dir) {
 }
 
 std::vector<std::string> slowCompile(const QString& module, const char* timeout = "300") {
-    return {test::nvpgPath(), "compile", "--arch", "compute_90", "--opt", "3", "--engine-timeout", timeout,
-            "-o", "/dev/null", module.toStdString()};
+    return {test::nvpgPath(), "compile", "--arch",    "compute_90",        "--opt", "3", "--engine-timeout",
+            timeout,          "-o",      "/dev/null", module.toStdString()};
 }
 
 struct Run {
@@ -137,8 +139,8 @@ Run runNvpg(const QStringList& args, const QProcessEnvironment& env = QProcessEn
 std::pair<int, std::string> underLimit(const QString& limit, const QStringList& args, const QTemporaryDir& dir) {
     QStringList quoted;
     for (const auto& a : args) quoted << "'" + a + "'";
-    const auto script = QString("%1 && exec '%2' %3").arg(limit, QString::fromStdString(test::nvpgPath()),
-                                                          quoted.join(' '));
+    const auto script =
+        QString("%1 && exec '%2' %3").arg(limit, QString::fromStdString(test::nvpgPath()), quoted.join(' '));
     auto child = spawn({"/bin/sh", "-c", script.toStdString()}, dir.path());
     const auto status = child->wait(60000);
     if (!status) qFatal("nvpg under %s did not finish", qPrintable(limit));
@@ -172,8 +174,8 @@ private slots:
         QFETCH(bool, linked);
         QTemporaryDir dir;
         const auto out = (dir.path() + "/out").toStdString();
-        auto nvpg = spawn({test::nvpgPath(), "compile", data("ir/sinf.ll").toStdString(), "--arch",
-                           "compute_90", "--libdevice", "--emit", output.toStdString(), "-o", out},
+        auto nvpg = spawn({test::nvpgPath(), "compile", data("ir/sinf.ll").toStdString(), "--arch", "compute_90",
+                           "--libdevice", "--emit", output.toStdString(), "-o", out},
                           dir.path(), {"LD_DEBUG=files", "NVPG_NO_CACHE=1"});
         const pid_t front = nvpg->pid;
         const auto status = nvpg->wait(60000);
@@ -184,22 +186,17 @@ private slots:
         std::map<std::string, std::set<long long>> openedBy;  // library -> pids
         for (auto line : support::splitLines(err)) {
             const auto at = line.find("file=");
-            if (at == std::string_view::npos ||
-                line.find("dynamically loaded") == std::string_view::npos)
-                continue;
+            if (at == std::string_view::npos || line.find("dynamically loaded") == std::string_view::npos) continue;
             long long pid = 0;
             if (!support::parseInt(support::trim(line.substr(0, line.find(':'))), pid)) continue;
             const auto file = line.substr(at + 5, line.find_first_of(" \t[", at) - at - 5);
             for (const char* lib : {"libnvvm.so", "libnvJitLink.so"})
                 if (file.find(lib) != std::string_view::npos) openedBy[lib].insert(pid);
         }
-        QVERIFY2(openedBy.count("libnvvm.so") && openedBy["libnvvm.so"].size() == 1,
-                 err.substr(0, 4000).c_str());
-        QVERIFY2(!openedBy["libnvvm.so"].count(front),
-                 "nvpg opened libNVVM itself, not (only) its engine");
+        QVERIFY2(openedBy.count("libnvvm.so") && openedBy["libnvvm.so"].size() == 1, err.substr(0, 4000).c_str());
+        QVERIFY2(!openedBy["libnvvm.so"].count(front), "nvpg opened libNVVM itself, not (only) its engine");
         QVERIFY(!openedBy["libnvJitLink.so"].count(front));
-        QCOMPARE(openedBy.count("libnvJitLink.so") > 0 && !openedBy["libnvJitLink.so"].empty(),
-                 linked);
+        QCOMPARE(openedBy.count("libnvJitLink.so") > 0 && !openedBy["libnvJitLink.so"].empty(), linked);
     }
 
     // Ctrl-C, kill and kill -9 of nvpg mid-compile end its engine too, and nvpg ends as a
@@ -308,8 +305,8 @@ private slots:
         }
         const auto r = runNvpg(args);
         QCOMPARE(r.exitCode, 2);
-        const auto expected = fmt::format("nvpg: {} modules: the engine takes at most {}",
-                                          support::formatCount(count), support::formatCount(engine::kMaxModules));
+        const auto expected = fmt::format("nvpg: {} modules: the engine takes at most {}", support::formatCount(count),
+                                          support::formatCount(engine::kMaxModules));
         QVERIFY2(r.err.startsWith(QByteArray::fromStdString(expected)), r.err.left(300).constData());
         QVERIFY2(!r.err.contains("crashed"), r.err.left(300).constData());
         QVERIFY2(r.err.size() < 1000, qPrintable(QString("%1 bytes of stderr").arg(r.err.size())));
@@ -387,7 +384,8 @@ private slots:
         {
             engine::CallCancel whileMapping;
             job.lineMap = true;
-            auto r = compiler.run(job, {}, &whileMapping, [&](const pipeline::CompileResult&) { whileMapping.cancel(); });
+            auto r =
+                compiler.run(job, {}, &whileMapping, [&](const pipeline::CompileResult&) { whileMapping.cancel(); });
             QVERIFY(r && r->ok && !r->ptx.empty());
             QVERIFY(compiler.stoppedLastRun());
             QVERIFY(r->lineMap && !r->lineMap->ptx.available());
@@ -489,7 +487,8 @@ private slots:
         QVERIFY(QFile(big).open(QIODevice::WriteOnly));
         QVERIFY(::truncate(big.toUtf8().constData(), 100 << 20) == 0);  // sparse: no disk used
         const auto [status, err] = underLimit("ulimit -v 300000", {"compile", "--arch", "compute_90", big}, dir);
-        QVERIFY2(WIFEXITED(status), qPrintable(QString("ended by signal %1: %2").arg(WTERMSIG(status)).arg(err.c_str())));
+        QVERIFY2(WIFEXITED(status),
+                 qPrintable(QString("ended by signal %1: %2").arg(WTERMSIG(status)).arg(err.c_str())));
         QCOMPARE(WEXITSTATUS(status), 2);
         QVERIFY2(support::startsWith(err, "nvpg: out of memory"), err.c_str());
     }
@@ -505,12 +504,13 @@ private slots:
         const auto huge = dir.filePath("huge.ll");
         QVERIFY(support::writeFileAtomic(huge.toStdString(), test::manyKernelsModule(20000).bytes));
         const QString limit = "ulimit -v 160000";
-        const auto [fine, fineErr] =
-            underLimit(limit, {"compile", "--arch", "compute_90", "--no-cache", "-o", "/dev/null", data("ir/sinf.ll")}, dir);
+        const auto [fine, fineErr] = underLimit(
+            limit, {"compile", "--arch", "compute_90", "--no-cache", "-o", "/dev/null", data("ir/sinf.ll")}, dir);
         QVERIFY2(WIFEXITED(fine) && WEXITSTATUS(fine) == 0, fineErr.c_str());
         const auto [status, err] =
             underLimit(limit, {"compile", "--arch", "compute_90", "--no-cache", "-o", "/dev/null", huge}, dir);
-        QVERIFY2(WIFEXITED(status), qPrintable(QString("ended by signal %1: %2").arg(WTERMSIG(status)).arg(err.c_str())));
+        QVERIFY2(WIFEXITED(status),
+                 qPrintable(QString("ended by signal %1: %2").arg(WTERMSIG(status)).arg(err.c_str())));
         QVERIFY2(WEXITSTATUS(status) == 2, err.c_str());
         QVERIFY2(err.find("nvpg: libNVVM ran out of memory (") != std::string::npos, err.c_str());
         QVERIFY2(err.find("the address space is limited to 156.2 MiB (ulimit -v)") != std::string::npos, err.c_str());
@@ -532,9 +532,9 @@ private slots:
         QVERIFY2(err.find("nvpg: libNVVM (libnvvm.so.4) could not be loaded for lack of memory: ") != std::string::npos,
                  err.c_str());
         QVERIFY2(err.find("failed to map segment from shared object") != std::string::npos, err.c_str());
-        QVERIFY2(err.find("(the address space is limited to 39.1 MiB (ulimit -v)). Raise that limit") !=
-                     std::string::npos,
-                 err.c_str());
+        QVERIFY2(
+            err.find("(the address space is limited to 39.1 MiB (ulimit -v)). Raise that limit") != std::string::npos,
+            err.c_str());
         QVERIFY2(err.find("not found. Places tried") == std::string::npos, err.c_str());
     }
 
@@ -554,8 +554,9 @@ private slots:
         fs::create_symlink(real->libdeviceReport().path, root / "nvvm/libdevice/libdevice.10.bc");
         fs::create_symlink(*real->ptxas(), root / "bin/ptxas");
         const auto nvdisasm = root / "bin/nvdisasm";
-        QVERIFY(support::writeFileAtomic(nvdisasm, "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'Cuda compilation "
-                                                   "tools, release 13.2, V13.2.51'; exit 0; }\nexec sleep 876.5\n"));
+        QVERIFY(support::writeFileAtomic(nvdisasm,
+                                         "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'Cuda compilation "
+                                         "tools, release 13.2, V13.2.51'; exit 0; }\nexec sleep 876.5\n"));
         fs::permissions(nvdisasm, fs::perms::owner_all);
         QElapsedTimer t;
         t.start();
@@ -579,7 +580,8 @@ private slots:
         QTemporaryDir dir;
         const auto [status, err] =
             underLimit("ulimit -s 1000000000000", {"compile", "--arch", "compute_90", data("ir/sinf.ll")}, dir);
-        QVERIFY2(WIFEXITED(status), qPrintable(QString("ended by signal %1: %2").arg(WTERMSIG(status)).arg(err.c_str())));
+        QVERIFY2(WIFEXITED(status),
+                 qPrintable(QString("ended by signal %1: %2").arg(WTERMSIG(status)).arg(err.c_str())));
         QCOMPARE(WEXITSTATUS(status), 2);
         QVERIFY2(err.find("cannot start a thread") != std::string::npos, err.c_str());
     }

@@ -42,8 +42,12 @@ std::map<std::string, std::string> examplesOnDisk() {
     return out;
 }
 
-QString canonicalPath(const QString& path) { return QFileInfo(path).canonicalFilePath(); }
-QString canonicalPath(const std::filesystem::path& path) { return canonicalPath(QString::fromStdString(path.string())); }
+QString canonicalPath(const QString& path) {
+    return QFileInfo(path).canonicalFilePath();
+}
+QString canonicalPath(const std::filesystem::path& path) {
+    return canonicalPath(QString::fromStdString(path.string()));
+}
 
 }  // namespace
 
@@ -119,7 +123,8 @@ private slots:
     void compilingANameIsCompilingItsFile() {
         QTemporaryDir cwd;
         const auto byName = runNvpg({"compile", "saxpy"}, cwd.path());
-        const auto byPath = runNvpg({"compile", QString::fromStdString(test::examplePath("saxpy").string())}, cwd.path());
+        const auto byPath =
+            runNvpg({"compile", QString::fromStdString(test::examplePath("saxpy").string())}, cwd.path());
         QCOMPARE(byName.exitCode, 0);
         QCOMPARE(byPath.exitCode, 0);
         QVERIFY(byName.out.contains(".entry saxpy"));
@@ -143,7 +148,8 @@ private slots:
         QVERIFY(r.out.isEmpty());
 
         // saxpy.nvpg here is another example's copy: its kernels are compiled, not saxpy's.
-        QVERIFY(QFile::copy(QString::fromStdString(test::examplePath("two-modules").string()), cwd.filePath("saxpy.nvpg")));
+        QVERIFY(
+            QFile::copy(QString::fromStdString(test::examplePath("two-modules").string()), cwd.filePath("saxpy.nvpg")));
         r = runNvpg({"compile", "saxpy.nvpg"}, cwd.path());
         QCOMPARE(r.exitCode, 0);
         const auto twoModules =
@@ -193,8 +199,8 @@ private slots:
         QTemporaryDir empty;
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert("NVPG_DATA_DIR", empty.path());
-        for (const auto& args : {QStringList{"examples"}, QStringList{"examples", "--json"},
-                                 QStringList{"examples", "--path", "saxpy"}}) {
+        for (const auto& args :
+             {QStringList{"examples"}, QStringList{"examples", "--json"}, QStringList{"examples", "--path", "saxpy"}}) {
             const auto r = runNvpg(args, {}, env);
             QCOMPARE(r.exitCode, 1);
             QVERIFY(r.out.isEmpty());

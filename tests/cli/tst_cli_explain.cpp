@@ -19,8 +19,7 @@ Run explain(const QStringList& args) {
     p.start(QString::fromStdString(test::nvpgPath()), QStringList{"explain"} + args);
     if (!p.waitForFinished(60000) || p.exitStatus() != QProcess::NormalExit)
         qFatal("nvpg explain did not finish: %s", qPrintable(args.join(' ')));
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
 }
 
 }  // namespace
@@ -42,24 +41,20 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
         QVERIFY2(r.out.startsWith("fma — fused multiply-add"), qPrintable(r.out));
-        QVERIFY2(r.out.contains(QRegularExpression("\\n  \\.rn\\s+round to nearest")),
-                 qPrintable(r.out));
+        QVERIFY2(r.out.contains(QRegularExpression("\\n  \\.rn\\s+round to nearest")), qPrintable(r.out));
         QVERIFY2(r.out.contains(QRegularExpression("\\n  \\.f32\\s+32-bit")), qPrintable(r.out));
         QVERIFY2(r.out.contains("Read: PTX ISA") &&
-                     r.out.contains(
-                         "https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#"),
+                     r.out.contains("https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#"),
                  qPrintable(r.out));
     }
 
     // The issue's own command line: every word known (IR and libdevice words from ir.json and
     // libdevice.json), each printed, exit 0.
     void theIssuesCommand() {
-        const auto r = explain(
-            {"fma.rn.f32", "%tid.x", "__nv_sinf", "llvm.nvvm.read.ptx.sreg.tid.x", "addrspace"});
+        const auto r = explain({"fma.rn.f32", "%tid.x", "__nv_sinf", "llvm.nvvm.read.ptx.sreg.tid.x", "addrspace"});
         QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
         QCOMPARE(r.exitCode, 0);
-        for (const char* title :
-             {"fma —", "%tid —", "__nv_sinf", "llvm.nvvm.read.ptx.sreg.tid", "addrspace"})
+        for (const char* title : {"fma —", "%tid —", "__nv_sinf", "llvm.nvvm.read.ptx.sreg.tid", "addrspace"})
             QVERIFY2(r.out.contains(title), qPrintable(QString(title) + " missing in:\n" + r.out));
         QVERIFY(r.out.count("Read: ") >= 5);
     }
@@ -67,10 +62,8 @@ private slots:
     void unknownWordSaysTheNearest() {
         const auto r = explain({"fmaa.rn.f32", "%tid.x"});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.contains("no entry for 'fmaa.rn.f32'") && r.err.contains("nearest known:"),
-                 qPrintable(r.err));
-        QVERIFY2(r.err.contains(QRegularExpression("nearest known:.*\\bfma\\b")),
-                 qPrintable(r.err));
+        QVERIFY2(r.err.contains("no entry for 'fmaa.rn.f32'") && r.err.contains("nearest known:"), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QRegularExpression("nearest known:.*\\bfma\\b")), qPrintable(r.err));
         // The word it knows is still explained.
         QVERIFY2(r.out.contains("%tid —"), qPrintable(r.out));
         QVERIFY(!r.out.contains("fmaa"));

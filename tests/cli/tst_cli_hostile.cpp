@@ -77,9 +77,8 @@ private slots:
         QFETCH(QString, action);
         QFETCH(QString, said);
         QFETCH(bool, viaEnvironment);
-        const auto root = test::hostileToolkit(std::filesystem::path(dir_.path().toStdString()) /
-                                                   (viaEnvironment ? "env" : "opt"),
-                                               action.toStdString());
+        const auto root = test::hostileToolkit(
+            std::filesystem::path(dir_.path().toStdString()) / (viaEnvironment ? "env" : "opt"), action.toStdString());
         auto env = cleanEnv();
         QStringList args{"info", "--engine-timeout", "3"};
         if (viaEnvironment)
@@ -105,11 +104,11 @@ private slots:
     void toolkits() {
         QFETCH(QString, action);
         QFETCH(QString, said);
-        const auto root = test::hostileToolkit(std::filesystem::path(dir_.path().toStdString()) / "list",
-                                               action.toStdString());
-        const auto r = runNvpg(
-            {"toolkits", "--engine-timeout", "3", "--cuda-path", QString::fromStdString(root.string())}, cleanEnv(),
-            30000);
+        const auto root =
+            test::hostileToolkit(std::filesystem::path(dir_.path().toStdString()) / "list", action.toStdString());
+        const auto r =
+            runNvpg({"toolkits", "--engine-timeout", "3", "--cuda-path", QString::fromStdString(root.string())},
+                    cleanEnv(), 30000);
         QVERIFY2(r.finished, "nvpg toolkits hung");
         QVERIFY2(!r.crashed, qPrintable("nvpg toolkits died: " + r.err));
         QCOMPARE(r.exitCode, 0);
@@ -123,11 +122,15 @@ private slots:
         QTest::addColumn<QString>("action");
         QTest::addColumn<QString>("said");
         QTest::addColumn<int>("exitCode");
-        QTest::newRow("abort") << "abort" << "the engine crashed (SIGABRT: hostile libnvvm: aborting as it loads)" << 2;
-        QTest::newRow("segv") << "segv" << "the engine crashed (SIGSEGV" << 2;
-        QTest::newRow("exit0") << "exit0" << "the engine crashed (the engine process ended" << 2;
+        QTest::newRow("abort") << "abort"
+                               << "the engine crashed (SIGABRT: hostile libnvvm: aborting as it loads)" << 2;
+        QTest::newRow("segv") << "segv"
+                              << "the engine crashed (SIGSEGV" << 2;
+        QTest::newRow("exit0") << "exit0"
+                               << "the engine crashed (the engine process ended" << 2;
         // A timeout is a compile that did not finish in time (1), whatever was running.
-        QTest::newRow("sleep") << "sleep" << "the engine did not finish loading the toolkit" << 1;
+        QTest::newRow("sleep") << "sleep"
+                               << "the engine did not finish loading the toolkit" << 1;
     }
     // A compile whose libNVVM crashes or hangs as it loads (issue 27, item 7): the toolkit is
     // named as the likely cause and the input is not blamed ("Change or remove that input", exit
@@ -136,8 +139,8 @@ private slots:
         QFETCH(QString, action);
         QFETCH(QString, said);
         QFETCH(int, exitCode);
-        const auto root = test::hostileToolkit(std::filesystem::path(dir_.path().toStdString()) / "compile",
-                                               action.toStdString());
+        const auto root =
+            test::hostileToolkit(std::filesystem::path(dir_.path().toStdString()) / "compile", action.toStdString());
         const auto input = QString::fromStdString((test::dataDir() / "ir/sinf.ll").string());
         const auto r = runNvpg({"compile", "--arch", "compute_90", "--libdevice", "--engine-timeout", "3",
                                 "--cuda-path", QString::fromStdString(root.string()), "-o", "/dev/null", input},
@@ -149,7 +152,8 @@ private slots:
         QVERIFY2(r.err.contains("before it began on the module " + input), qPrintable(r.err));
         QVERIFY2(r.err.contains("the toolkit is the likely cause, not the input"), qPrintable(r.err));
         QVERIFY2(r.err.contains("--cuda-path DIR or CUDA_PATH"), qPrintable(r.err));
-        QVERIFY2(!r.err.contains("Change or remove") && !r.err.contains("input is the likely cause"), qPrintable(r.err));
+        QVERIFY2(!r.err.contains("Change or remove") && !r.err.contains("input is the likely cause"),
+                 qPrintable(r.err));
         QVERIFY2(r.left.empty(), qPrintable(QString("%1 processes left running").arg(r.left.size())));
     }
 

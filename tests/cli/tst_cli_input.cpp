@@ -69,9 +69,14 @@ private slots:
     void controlCharactersInFileNamesAreRefused_data() {
         QTest::addColumn<QByteArray>("name");
         QTest::addColumn<QByteArray>("shown");
-        QTest::newRow("title and clear") << QByteArray("k\x1b]0;pwned\x07\x1b[2J.ll") << QByteArray("k\\x1b]0;pwned\\x07\\x1b[2J.ll");
-        QTest::newRow("forged line") << QByteArray("k.ll\nerror: all is well.ll") << QByteArray("k.ll\\nerror: all is well.ll");
-        QTest::newRow("C1 CSI") << QByteArray("k\xc2\x9b" "2J.ll") << QByteArray("k\\u009b2J.ll");
+        QTest::newRow("title and clear") << QByteArray("k\x1b]0;pwned\x07\x1b[2J.ll")
+                                         << QByteArray("k\\x1b]0;pwned\\x07\\x1b[2J.ll");
+        QTest::newRow("forged line") << QByteArray("k.ll\nerror: all is well.ll")
+                                     << QByteArray("k.ll\\nerror: all is well.ll");
+        QTest::newRow("C1 CSI") << QByteArray(
+                                       "k\xc2\x9b"
+                                       "2J.ll")
+                                << QByteArray("k\\u009b2J.ll");
     }
     void controlCharactersInFileNamesAreRefused() {
         QFETCH(QByteArray, name);
@@ -134,8 +139,8 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         const QString secret = QFileInfo(dir.path() + "/secret.bin").canonicalFilePath();
         const QString folder = QFileInfo(dir.path() + "/ws").canonicalFilePath();
-        QVERIFY2(r.err.contains(("run configuration \"saxpy 4096\", argument 3 (" + spec + ") reads " +
-                                 secret + ", which is outside the workspace's folder " + folder)
+        QVERIFY2(r.err.contains(("run configuration \"saxpy 4096\", argument 3 (" + spec + ") reads " + secret +
+                                 ", which is outside the workspace's folder " + folder)
                                     .toUtf8()),
                  r.err.constData());
         QVERIFY2(r.err.contains("--allow-outside-files"), r.err.constData());
@@ -146,7 +151,6 @@ private slots:
         QVERIFY2(r.exitCode == 0 || r.exitCode == 3, r.err.constData());
         QVERIFY2(!r.err.contains("outside the workspace"), r.err.constData());
     }
-
 };
 
 QTEST_GUILESS_MAIN(TestCliInput)

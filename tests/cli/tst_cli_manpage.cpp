@@ -58,8 +58,8 @@ class TestCliManPage : public QObject {
                     QVERIFY2(names.count(name), qPrintable(what + ": " + name + " is not in nvpg.1's " + s.heading));
                     if (!isHelp) inHelp.insert(name);
                 }
-                QVERIFY2(s.text.contains(e.description),
-                         qPrintable(what + ": nvpg.1 lacks the description of " + e.names.join(',') + ": " + e.description));
+                QVERIFY2(s.text.contains(e.description), qPrintable(what + ": nvpg.1 lacks the description of " +
+                                                                    e.names.join(',') + ": " + e.description));
             }
         }
         for (const auto& name : test::tagNames(documented.tags))
@@ -83,13 +83,15 @@ private slots:
         for (const auto& s : sections_)
             if (s.chapter == "COMMANDS" && s.heading != "COMMANDS") documented.insert(s.heading);
         QVERIFY2(documented == commands, qPrintable("nvpg.1 has " + test::joined(documented) + "; nvpg --help prints " +
-                                                     test::joined(commands)));
+                                                    test::joined(commands)));
         QVERIFY(commands.count("examples"));
         for (const auto& name : commands)
             QVERIFY2(section("SYNOPSIS", "SYNOPSIS").text.contains("nvpg [global options] " + name), qPrintable(name));
     }
 
-    void globalOptionsAreNvpgHelps() { checkOptions(nvpgHelp({}), section("GLOBAL OPTIONS", "GLOBAL OPTIONS"), "nvpg"); }
+    void globalOptionsAreNvpgHelps() {
+        checkOptions(nvpgHelp({}), section("GLOBAL OPTIONS", "GLOBAL OPTIONS"), "nvpg");
+    }
 
     void everyCommandsOptionsAreItsHelps() {
         const auto commands = test::helpEntries(nvpgHelp({}));
@@ -101,8 +103,8 @@ private slots:
     }
 
     void theSectionsAManPageHas() {
-        for (const char* chapter : {"NAME", "SYNOPSIS", "DESCRIPTION", "ENVIRONMENT", "FILES", "EXIT STATUS",
-                                    "EXAMPLES", "SEE ALSO"})
+        for (const char* chapter :
+             {"NAME", "SYNOPSIS", "DESCRIPTION", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES", "SEE ALSO"})
             QVERIFY2(test::findSection(sections_, chapter, chapter), chapter);
         const auto& env = section("ENVIRONMENT", "ENVIRONMENT").text;
         for (const char* variable : {"CUDA_PATH", "CUDA_HOME", "CONDA_PREFIX", "XDG_CACHE_HOME", "NVPG_CACHE_DIR",

@@ -25,15 +25,17 @@ Run runNvpg(const QStringList& args) {
     return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
 }
 
-QString example(const char* rel) { return QString::fromStdString((test::examplesDir() / rel).string()); }
+QString example(const char* rel) {
+    return QString::fromStdString((test::examplesDir() / rel).string());
+}
 
-#define NEED_NVDISASM()                                   \
-    do {                                                  \
-        const auto found = test::nvdisasmForTests();      \
-        if (!found.path) {                                \
-            if (found.skip) QSKIP(found.why.c_str());     \
-            QFAIL(found.why.c_str());                     \
-        }                                                 \
+#define NEED_NVDISASM()                               \
+    do {                                              \
+        const auto found = test::nvdisasmForTests();  \
+        if (!found.path) {                            \
+            if (found.skip) QSKIP(found.why.c_str()); \
+            QFAIL(found.why.c_str());                 \
+        }                                             \
     } while (0)
 
 }  // namespace
@@ -52,7 +54,8 @@ private slots:
         const auto j = nlohmann::json::parse(runNvpg({"info", "--json"}).out.toStdString());
         bool listed = false;
         for (const auto& lib : j["libraries"])
-            listed = listed || (lib["name"] == "nvdisasm" && lib["found"] == true && lib["path"] == report.path.string());
+            listed =
+                listed || (lib["name"] == "nvdisasm" && lib["found"] == true && lib["path"] == report.path.string());
         QVERIFY(listed);
     }
 
@@ -68,7 +71,8 @@ private slots:
         // -o writes the same bytes.
         QTemporaryDir dir;
         const auto file = dir.filePath("saxpy.sass");
-        const auto o = runNvpg({"compile", "--arch", "compute_90", "--emit", "sass", "-o", file, example("src/saxpy/saxpy.ll")});
+        const auto o =
+            runNvpg({"compile", "--arch", "compute_90", "--emit", "sass", "-o", file, example("src/saxpy/saxpy.ll")});
         QCOMPARE(o.exitCode, 0);
         QFile f(file);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -79,14 +83,15 @@ private slots:
         NEED_NVDISASM();
         QTemporaryDir dir;
         const auto report = dir.filePath("r.json");
-        const auto r = runNvpg({"compile", "--arch", "compute_90", "--report", report, "-o", "/dev/null",
-                                example("src/saxpy/saxpy.ll")});
+        const auto r = runNvpg(
+            {"compile", "--arch", "compute_90", "--report", report, "-o", "/dev/null", example("src/saxpy/saxpy.ll")});
         QCOMPARE(r.exitCode, 0);
         const auto j = nlohmann::json::parse(test::readText(report.toStdString()));
         QCOMPARE(j["kernels"][0]["name"], "saxpy");
         QVERIFY(j["kernels"][0]["sass_instructions"].get<int>() > 5);
-        QVERIFY2(support::startsWith(j["sass"]["source"].get<std::string>(), "nvdisasm -c of the PTX's whole-program cubin"),
-                 j["sass"].dump().c_str());
+        QVERIFY2(
+            support::startsWith(j["sass"]["source"].get<std::string>(), "nvdisasm -c of the PTX's whole-program cubin"),
+            j["sass"].dump().c_str());
         QCOMPARE(j["sass"]["functions"][0]["instructions"], j["kernels"][0]["sass_instructions"]);
         QCOMPARE(j["sass"]["functions"][0]["entry"], true);
         // The count is that of the SASS --emit sass prints: its saxpy instructions, less the padding.

@@ -207,7 +207,8 @@ private slots:
         const auto after = cache::stampOf("libNVVM", lib);
         QVERIFY(after.mtimeNs != before.mtimeNs);
         const auto job = sinfJob();
-        QVERIFY(cache::keyOf(job, cache::Environment{{before}, ""}) != cache::keyOf(job, cache::Environment{{after}, ""}));
+        QVERIFY(cache::keyOf(job, cache::Environment{{before}, ""}) !=
+                cache::keyOf(job, cache::Environment{{after}, ""}));
 
         // The real toolkit's files are all in the key, and the GPU only when it picks the arch.
         auto env = cache::environmentOf(job, *test::realToolkit());
@@ -235,12 +236,18 @@ private slots:
         const auto file = cacheIn(root)->fileFor(key);
         QVERIFY(fs::is_regular_file(file));
         auto bytes = test::readText(file);
-        if (damage == "truncated") bytes.resize(bytes.size() / 2);
-        else if (damage == "header byte") bytes[10] ^= 0x40;
-        else if (damage == "payload byte") bytes[bytes.size() - 100] ^= 0x01;
-        else if (damage == "garbage") bytes = std::string(5000, '\x7f');
-        else if (damage == "empty") bytes.clear();
-        else if (damage == "other key") bytes.replace(16, 32, std::string(32, 'a'));  // whole, but another key's
+        if (damage == "truncated")
+            bytes.resize(bytes.size() / 2);
+        else if (damage == "header byte")
+            bytes[10] ^= 0x40;
+        else if (damage == "payload byte")
+            bytes[bytes.size() - 100] ^= 0x01;
+        else if (damage == "garbage")
+            bytes = std::string(5000, '\x7f');
+        else if (damage == "empty")
+            bytes.clear();
+        else if (damage == "other key")
+            bytes.replace(16, 32, std::string(32, 'a'));  // whole, but another key's
         if (damage == "directory") {
             fs::remove(file);
             fs::create_directories(file / "inside");
@@ -267,7 +274,8 @@ private slots:
         const fs::path root = dir.path().toStdString();
         constexpr int kWriters = 6, kRounds = 15;
         // Small enough that the writers evict each other's files while they write.
-        const uint64_t cap = 12 * cache::ResultCache::encodeFile(std::string(32, '0'), fakeResult("w0k0", 64 << 10)).size();
+        const uint64_t cap =
+            12 * cache::ResultCache::encodeFile(std::string(32, '0'), fakeResult("w0k0", 64 << 10)).size();
         auto keyFor = [](const std::string& tag) {
             pipeline::Job j;
             j.modules = {{tag, tag, false}};

@@ -60,14 +60,12 @@ private slots:
         QVERIFY(c.identical);
         QVERIFY(c.diff.text.empty());
         QCOMPARE(pipeline::comparisonVerdict(c),
-                 std::string("PTX identical (") +
-                     std::to_string(support::splitLines(a.ptx).size()) + " lines)");
+                 std::string("PTX identical (") + std::to_string(support::splitLines(a.ptx).size()) + " lines)");
         QCOMPARE(c.secondsA, 0.011);  // verify and the PTX compile, not ptxas' figures
         const auto table = pipeline::formatComparisonTable(c);
         const auto lines = support::splitLines(table);
         QVERIFY2(lines.size() == 3, table.c_str());
-        QVERIFY2(support::startsWith(lines[1], "k ") &&
-                     lines[1].find(" 10 ") != std::string_view::npos &&
+        QVERIFY2(support::startsWith(lines[1], "k ") && lines[1].find(" 10 ") != std::string_view::npos &&
                      lines[1].find(" 20 ") != std::string_view::npos,
                  table.c_str());
         QVERIFY2(lines[1].find("→") == std::string_view::npos,
@@ -77,11 +75,9 @@ private slots:
     // Every figure of every kernel side by side, with its change; a kernel only one side has is
     // listed as such, A's order first.
     void figuresAndKernelsOfBothSides() {
-        const auto a =
-            resultOf(ptxOf({{"first", 4}, {"gone", 1}}), {usage("first", 18), usage("gone", 8)},
-                     {{"first", 40, true}, {"gone", 9, true}}, 0.02);
-        const auto b = resultOf(ptxOf({{"first", 6}, {"added", 2}}),
-                                {usage("first", 24, 16), usage("added", 6)},
+        const auto a = resultOf(ptxOf({{"first", 4}, {"gone", 1}}), {usage("first", 18), usage("gone", 8)},
+                                {{"first", 40, true}, {"gone", 9, true}}, 0.02);
+        const auto b = resultOf(ptxOf({{"first", 6}, {"added", 2}}), {usage("first", 24, 16), usage("added", 6)},
                                 {{"first", 52, true}, {"added", 11, true}}, 0.03);
         const auto c = pipeline::compareResults(a, b, CompareOutput::Ptx, "A words", "B words");
         QVERIFY(!c.identical);
@@ -124,8 +120,7 @@ private slots:
         QVERIFY(!c.identical);
         QVERIFY(c.diff.text.empty());
         QCOMPARE(c.missingB, std::string("nvdisasm not found: install it"));
-        QCOMPARE(pipeline::comparisonVerdict(c),
-                 std::string("no SASS on side B: nvdisasm not found: install it"));
+        QCOMPARE(pipeline::comparisonVerdict(c), std::string("no SASS on side B: nvdisasm not found: install it"));
         auto failed = a;
         failed.ok = false;
         failed.ptx.clear();
@@ -149,8 +144,7 @@ private slots:
     // A pinned result (workspace::Pin keeps it) comes back with its text outputs and figures, and
     // compares identical with the result it was pinned from; its binary outputs are left out.
     void aPinnedResultComesBackComparable() {
-        auto r = resultOf(ptxOf({{"k", 3}, {"j", 2}}), {usage("k", 10, 4), usage("j", 6)},
-                          {{"k", 20, true}}, 0.01);
+        auto r = resultOf(ptxOf({{"k", 3}, {"j", 2}}), {usage("k", 10, 4), usage("j", 6)}, {{"k", 20, true}}, 0.01);
         r.sass = "\t/*0000*/  MOV R1, c[0x0][0x28] ;\n";
         r.linkedPtx = ptxOf({{"k", 2}});
         r.cubin = std::string(
@@ -174,10 +168,7 @@ private slots:
         QCOMPARE(back->ptxFigures.find("k")->spillStores, 4);
         for (auto what : {CompareOutput::Ptx, CompareOutput::LtoPtx, CompareOutput::Sass})
             QVERIFY(pipeline::compareResults(*back, r, what, "pinned", "now").identical);
-        QCOMPARE(*pipeline::compareResults(*back, r, CompareOutput::Ptx, "pinned", "now")
-                      .kernels[0]
-                      .a->spillStores,
-                 4);
+        QCOMPARE(*pipeline::compareResults(*back, r, CompareOutput::Ptx, "pinned", "now").kernels[0].a->spillStores, 4);
     }
 };
 

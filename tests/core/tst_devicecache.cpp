@@ -167,7 +167,9 @@ private slots:
     void aDamagedFileIsIgnoredAndReplaced_data() {
         QTest::addColumn<QByteArray>("text");
         QTest::newRow("empty") << QByteArray();
-        QTest::newRow("not JSON") << QByteArray("\x7f" "ELF garbage");
+        QTest::newRow("not JSON") << QByteArray(
+            "\x7f"
+            "ELF garbage");
         QTest::newRow("cut short") << QByteArray("{\"format\": 1, \"identity\": \"NVRM");
         QTest::newRow("a field of the wrong type") << QByteArray("{\"format\": 1, \"identity\": 7, \"gpus\": {}}");
         QTest::newRow("no GPUs") << QByteArray("{\"format\": 1, \"identity\": \"x\", \"driver\": {}, \"gpus\": []}");
@@ -189,7 +191,7 @@ private slots:
         checkH200(m.ask());
         auto text = read(m.cache);
         const auto at = text.find("NVIDIA H200");
-        QVERIFY(at != std::string::npos);  // the identity holds the GPU's model...
+        QVERIFY(at != std::string::npos);     // the identity holds the GPU's model...
         text.replace(at, 11, "NVIDIA B200");  // ...so another machine's file does not match
         write(m.cache, text);
         checkH200(m.ask());

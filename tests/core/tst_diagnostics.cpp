@@ -18,32 +18,37 @@ private slots:
         QTest::addColumn<int>("column");
         QTest::addColumn<QString>("severity");
         QTest::addColumn<QString>("message");
-        QTest::newRow("parse error") << "bad.ll (8, 7): parse expected instruction opcode" << true
-                                     << "bad.ll" << 8 << 8 << "error" << "parse expected instruction opcode";
-        QTest::newRow("undefined value") << "b.ll (9, 14): parse use of undefined value '%q'\n" << true
-                                         << "b.ll" << 9 << 15 << "error" << "parse use of undefined value '%q'";
+        QTest::newRow("parse error") << "bad.ll (8, 7): parse expected instruction opcode" << true << "bad.ll" << 8 << 8
+                                     << "error"
+                                     << "parse expected instruction opcode";
+        QTest::newRow("undefined value") << "b.ll (9, 14): parse use of undefined value '%q'\n"
+                                         << true << "b.ll" << 9 << 15 << "error"
+                                         << "parse use of undefined value '%q'";
         QTest::newRow("name with spaces and parens")
-            << "my kernel (v2).ll (3, 0): parse expected type" << true << "my kernel (v2).ll" << 3 << 1
-            << "error" << "parse expected type";
+            << "my kernel (v2).ll (3, 0): parse expected type" << true << "my kernel (v2).ll" << 3 << 1 << "error"
+            << "parse expected type";
         QTest::newRow("module-level error")
-            << "two.ll: error: incompatible IR detected. Possible mix of compiler/IR from different releases."
-            << true << "two.ll" << 0 << 0 << "error"
+            << "two.ll: error: incompatible IR detected. Possible mix of compiler/IR from different releases." << true
+            << "two.ll" << 0 << 0 << "error"
             << "incompatible IR detected. Possible mix of compiler/IR from different releases.";
-        QTest::newRow("option error") << "libnvvm : error: -arch=compute_70 is an unsupported option" << true
-                                      << "" << 0 << 0 << "error" << "-arch=compute_70 is an unsupported option";
-        QTest::newRow("unplaced on failure") << "IR version 1.0 incompatible with current version 2.0" << true
-                                             << "" << 0 << 0 << "error"
-                                             << "IR version 1.0 incompatible with current version 2.0";
+        QTest::newRow("option error") << "libnvvm : error: -arch=compute_70 is an unsupported option" << true << "" << 0
+                                      << 0 << "error"
+                                      << "-arch=compute_70 is an unsupported option";
+        QTest::newRow("unplaced on failure")
+            << "IR version 1.0 incompatible with current version 2.0" << true << "" << 0 << 0 << "error"
+            << "IR version 1.0 incompatible with current version 2.0";
         QTest::newRow("unplaced on success") << "something to note" << false << "" << 0 << 0 << "warning"
                                              << "something to note";
-        QTest::newRow("tagged warning") << "a.ll: warning: deprecated" << true << "a.ll" << 0 << 0
-                                        << "warning" << "deprecated";
+        QTest::newRow("tagged warning") << "a.ll: warning: deprecated" << true << "a.ll" << 0 << 0 << "warning"
+                                        << "deprecated";
         // Two modules defining one symbol: libNVVM names the second, before "link error".
-        QTest::newRow("link error") << "b.ll: link error: error: Linking globals named 'k': symbol multiply defined!\n\n"
-                                    << true << "b.ll" << 0 << 0 << "error"
-                                    << "Linking globals named 'k': symbol multiply defined!";
-        QTest::newRow("log ends with NUL") << QString("a.ll (1, 2): x") + QChar(0) << true << "a.ll" << 1 << 3
-                                           << "error" << "x";
+        QTest::newRow("link error")
+            << "b.ll: link error: error: Linking globals named 'k': symbol multiply defined!\n\n"
+            << true << "b.ll" << 0 << 0 << "error"
+            << "Linking globals named 'k': symbol multiply defined!";
+        QTest::newRow("log ends with NUL")
+            << QString("a.ll (1, 2): x") + QChar(0) << true << "a.ll" << 1 << 3 << "error"
+            << "x";
     }
     void parsesLogLines() {
         QFETCH(QString, log);
@@ -103,8 +108,7 @@ private slots:
     void formatsLikeACompiler() {
         QCOMPARE(nvvm::formatDiagnostic({"k.ll", 8, 8, nvvm::Severity::Error, "parse expected type"}),
                  std::string("k.ll:8:8: error: parse expected type"));
-        QCOMPARE(nvvm::formatDiagnostic({"k.ll", 0, 0, nvvm::Severity::Warning, "w"}),
-                 std::string("k.ll: warning: w"));
+        QCOMPARE(nvvm::formatDiagnostic({"k.ll", 0, 0, nvvm::Severity::Warning, "w"}), std::string("k.ll: warning: w"));
         QCOMPARE(nvvm::formatDiagnostic({"", 0, 0, nvvm::Severity::Error, "e"}), std::string("error: e"));
     }
 

@@ -72,7 +72,8 @@ private:
                 QVERIFY2(!field->empty(), (std::string(name) + " " + key + ": an empty field").c_str());
             QVERIFY2(e->link.starts_with("https://docs.nvidia.com/") || e->link.starts_with("https://llvm.org/"),
                      (std::string(name) + " " + key + ": link " + e->link + " is not NVIDIA's or LLVM's").c_str());
-            QVERIFY2(e->title.starts_with(key + " — "), (std::string(name) + " " + key + ": title lacks the key").c_str());
+            QVERIFY2(e->title.starts_with(key + " — "),
+                     (std::string(name) + " " + key + ": title lacks the key").c_str());
         }
     }
 
@@ -82,13 +83,47 @@ private slots:
         checkDomain(DocDomain::Ir, "ir", ir);
         if (QTest::currentTestFailed()) return;
         // What a reader of the bundled examples meets, by the keys SCHEMA.md gives them.
-        for (const char* k : {"getelementptr", "load", "store", "alloca", "icmp", "fcmp", "phi", "select", "call", "ret",
-                              "br", "switch", "atomicrmw", "cmpxchg", "fence", "addrspacecast", "fadd", "fmul", "define",
-                              "declare", "datalayout", "triple", "dbg", "addrspace", "addrspace(0)", "addrspace(1)",
-                              "addrspace(2)", "addrspace(3)", "addrspace(4)", "addrspace(5)",
-                              "llvm.nvvm.read.ptx.sreg.tid", "llvm.nvvm.read.ptx.sreg.ctaid",
-                              "llvm.nvvm.read.ptx.sreg.ntid", "llvm.nvvm.barrier0", "llvm.fma", "llvm.maxnum",
-                              "nvvm.annotations", "nvvmir.version", "llvm.module.flags", "llvm.dbg.cu", "llvm.used"})
+        for (const char* k : {"getelementptr",
+                              "load",
+                              "store",
+                              "alloca",
+                              "icmp",
+                              "fcmp",
+                              "phi",
+                              "select",
+                              "call",
+                              "ret",
+                              "br",
+                              "switch",
+                              "atomicrmw",
+                              "cmpxchg",
+                              "fence",
+                              "addrspacecast",
+                              "fadd",
+                              "fmul",
+                              "define",
+                              "declare",
+                              "datalayout",
+                              "triple",
+                              "dbg",
+                              "addrspace",
+                              "addrspace(0)",
+                              "addrspace(1)",
+                              "addrspace(2)",
+                              "addrspace(3)",
+                              "addrspace(4)",
+                              "addrspace(5)",
+                              "llvm.nvvm.read.ptx.sreg.tid",
+                              "llvm.nvvm.read.ptx.sreg.ctaid",
+                              "llvm.nvvm.read.ptx.sreg.ntid",
+                              "llvm.nvvm.barrier0",
+                              "llvm.fma",
+                              "llvm.maxnum",
+                              "nvvm.annotations",
+                              "nvvmir.version",
+                              "llvm.module.flags",
+                              "llvm.dbg.cu",
+                              "llvm.used"})
             QVERIFY2(ir.count(k), (std::string("ir.json has no entry for ") + k).c_str());
         // The predicates a comparison takes are its modifiers.
         QCOMPARE(ir["icmp"]->modifiers.size(), size_t(10));
@@ -104,13 +139,61 @@ private slots:
     // examples and test fixtures is explained in IR context, so a new fixture with a new word fails here.
     void irCoversTheFixtures() {
         const auto& docs = inspect::Docs::builtIn();
-        static const std::set<std::string> instructions = {
-            "ret", "br", "switch", "indirectbr", "unreachable", "fneg", "add", "fadd", "sub", "fsub", "mul", "fmul",
-            "udiv", "sdiv", "fdiv", "urem", "srem", "frem", "shl", "lshr", "ashr", "and", "or", "xor",
-            "extractelement", "insertelement", "shufflevector", "extractvalue", "insertvalue", "alloca", "load",
-            "store", "fence", "cmpxchg", "atomicrmw", "getelementptr", "trunc", "zext", "sext", "fptrunc", "fpext",
-            "fptoui", "fptosi", "uitofp", "sitofp", "ptrtoint", "inttoptr", "bitcast", "addrspacecast", "icmp",
-            "fcmp", "phi", "select", "freeze", "call"};
+        static const std::set<std::string> instructions = {"ret",
+                                                           "br",
+                                                           "switch",
+                                                           "indirectbr",
+                                                           "unreachable",
+                                                           "fneg",
+                                                           "add",
+                                                           "fadd",
+                                                           "sub",
+                                                           "fsub",
+                                                           "mul",
+                                                           "fmul",
+                                                           "udiv",
+                                                           "sdiv",
+                                                           "fdiv",
+                                                           "urem",
+                                                           "srem",
+                                                           "frem",
+                                                           "shl",
+                                                           "lshr",
+                                                           "ashr",
+                                                           "and",
+                                                           "or",
+                                                           "xor",
+                                                           "extractelement",
+                                                           "insertelement",
+                                                           "shufflevector",
+                                                           "extractvalue",
+                                                           "insertvalue",
+                                                           "alloca",
+                                                           "load",
+                                                           "store",
+                                                           "fence",
+                                                           "cmpxchg",
+                                                           "atomicrmw",
+                                                           "getelementptr",
+                                                           "trunc",
+                                                           "zext",
+                                                           "sext",
+                                                           "fptrunc",
+                                                           "fpext",
+                                                           "fptoui",
+                                                           "fptosi",
+                                                           "uitofp",
+                                                           "sitofp",
+                                                           "ptrtoint",
+                                                           "inttoptr",
+                                                           "bitcast",
+                                                           "addrspacecast",
+                                                           "icmp",
+                                                           "fcmp",
+                                                           "phi",
+                                                           "select",
+                                                           "freeze",
+                                                           "call"};
         // Plain string literals: moc misreads raw strings that contain a quote.
         const std::regex assigned("=\\s*(?:tail\\s+)?([a-z]+)\\b"), statement("^\\s+(?:tail\\s+)?([a-z]+)\\b");
         const std::regex symbol("@\"?((?:llvm\\.|__nv)[\\w.$]*)"), named("^!([A-Za-z_][\\w.]*)\\s*=");
@@ -122,20 +205,24 @@ private slots:
                 const std::string code = line.substr(0, line.find(';'));
                 std::set<std::string> found;
                 for (const auto* re : {&assigned, &statement})
-                    for (auto it = std::sregex_iterator(code.begin(), code.end(), *re); it != std::sregex_iterator(); ++it)
+                    for (auto it = std::sregex_iterator(code.begin(), code.end(), *re); it != std::sregex_iterator();
+                         ++it)
                         if (instructions.count((*it)[1])) found.insert((*it)[1]);
                 for (const auto* re : {&symbol, &named, &node})
-                    for (auto it = std::sregex_iterator(code.begin(), code.end(), *re); it != std::sregex_iterator(); ++it)
+                    for (auto it = std::sregex_iterator(code.begin(), code.end(), *re); it != std::sregex_iterator();
+                         ++it)
                         found.insert((*it)[1]);
-                for (auto it = std::sregex_iterator(code.begin(), code.end(), space); it != std::sregex_iterator(); ++it)
+                for (auto it = std::sregex_iterator(code.begin(), code.end(), space); it != std::sregex_iterator();
+                     ++it)
                     found.insert((*it)[0]);
                 for (std::string w : found) {
                     while (!w.empty() && w.back() == '.') w.pop_back();
                     ++words;
                     const auto e = docs.explain(w, DocContext::Ir);
-                    QVERIFY2(!e.empty() && (e[0].entry->domain == DocDomain::Ir ||
-                                            e[0].entry->domain == DocDomain::Libdevice),
-                             (file.filename().string() + ": `" + w + "` has no entry in ir.json or libdevice.json").c_str());
+                    QVERIFY2(
+                        !e.empty() &&
+                            (e[0].entry->domain == DocDomain::Ir || e[0].entry->domain == DocDomain::Libdevice),
+                        (file.filename().string() + ": `" + w + "` has no entry in ir.json or libdevice.json").c_str());
                 }
             }
         }
@@ -157,7 +244,8 @@ private slots:
             QVERIFY2(!e.accuracy.empty(), (name + ": no accuracy").c_str());
         }
         for (const auto& [key, e] : lib)
-            QVERIFY2(table.count(key), ("libdevice.json documents " + key + ", which libdevice does not define").c_str());
+            QVERIFY2(table.count(key),
+                     ("libdevice.json documents " + key + ", which libdevice does not define").c_str());
     }
 
     // A few figures as NVIDIA's CUDA C++ Programming Guide (13.0) tables state them, so a wrong
@@ -167,9 +255,9 @@ private slots:
         checkDomain(DocDomain::Libdevice, "libdevice", lib);
         if (QTest::currentTestFailed()) return;
         const std::map<std::string, std::string> expected = {
-            {"__nv_sinf", "2 ulp (full range)"},   {"__nv_tanf", "4 ulp (full range)"},
-            {"__nv_powf", "4 ulp (full range)"},   {"__nv_sin", "2 ulp (full range)"},
-            {"__nv_exp", "1 ulp (full range)"},    {"__nv_tgamma", "10 ulp (full range)"},
+            {"__nv_sinf", "2 ulp (full range)"},    {"__nv_tanf", "4 ulp (full range)"},
+            {"__nv_powf", "4 ulp (full range)"},    {"__nv_sin", "2 ulp (full range)"},
+            {"__nv_exp", "1 ulp (full range)"},     {"__nv_tgamma", "10 ulp (full range)"},
             {"__nv_erfcinv", "6 ulp (full range)"}, {"__nv_fast_expf", "2 + floor(|1.173·x|) ulp"},
         };
         for (const auto& [name, acc] : expected)

@@ -87,8 +87,7 @@ const std::vector<Compiled>& compiledCases() {
         }
         for (const auto& e : fs::directory_iterator(test::dataDir() / "numba"))
             if (e.path().extension() == ".options")
-                jobs.emplace_back("numba " + e.path().stem().string(),
-                                  numbaJob(e.path().stem().string()));
+                jobs.emplace_back("numba " + e.path().stem().string(), numbaJob(e.path().stem().string()));
         for (const char* folder : {"ir", "ir/gpu", "ptx"})
             for (const auto& e : fs::directory_iterator(test::dataDir() / folder)) {
                 if (e.path().extension() != ".ll") continue;
@@ -100,8 +99,7 @@ const std::vector<Compiled>& compiledCases() {
         pipeline::Job pair;
         pair.modules = {test::irFixture("callee.ll"), test::irFixture("caller.ll")};
         jobs.emplace_back("ir/callee.ll + ir/caller.ll", pair);
-        std::sort(jobs.begin(), jobs.end(),
-                  [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
 
         std::vector<Compiled> out;
         for (auto& [name, job] : jobs) {
@@ -115,8 +113,7 @@ const std::vector<Compiled>& compiledCases() {
                 qInfo("%s: no PTX (the fixture does not compile on its own)", name.c_str());
                 continue;
             }
-            out.push_back(
-                {name, job.modules, r->ptx + "\n" + r->linkedPtx, r->sass, r->sassUnavailable});
+            out.push_back({name, job.modules, r->ptx + "\n" + r->linkedPtx, r->sass, r->sassUnavailable});
         }
         return out;
     }();
@@ -153,8 +150,7 @@ void checkPtx(const Compiled& c, Missing& missing, std::set<std::string>& seen) 
     static const std::regex token(R"re([A-Za-z0-9_.$%]+)re");
     static const std::regex regDecl(R"re(\.reg\s+\.\w+\s+%(\w+?)(<\d+>)?\s*;)re");
     std::set<std::string> registers;
-    for (std::sregex_iterator it(c.ptx.begin(), c.ptx.end(), regDecl), end; it != end; ++it)
-        registers.insert((*it)[1]);
+    for (std::sregex_iterator it(c.ptx.begin(), c.ptx.end(), regDecl), end; it != end; ++it) registers.insert((*it)[1]);
     int lineNo = 0;
     for (auto raw : support::splitLines(c.ptx)) {
         ++lineNo;
@@ -218,17 +214,13 @@ private slots:
         std::set<std::pair<int, std::string>> keys;
         for (const auto& e : docs().entries()) {
             const auto label = qs(e.key);
-            QVERIFY2(!e.key.empty() && !e.kind.empty() && !e.title.empty() && !e.summary.empty(),
-                     qPrintable(label));
+            QVERIFY2(!e.key.empty() && !e.kind.empty() && !e.title.empty() && !e.summary.empty(), qPrintable(label));
             QVERIFY2(!e.source.empty(), qPrintable(label + ": no source"));
-            QVERIFY2(e.link.starts_with("https://docs.nvidia.com/") ||
-                         e.link.starts_with("https://llvm.org/"),
+            QVERIFY2(e.link.starts_with("https://docs.nvidia.com/") || e.link.starts_with("https://llvm.org/"),
                      qPrintable(label + ": link " + qs(e.link)));
-            QVERIFY2(keys.emplace(int(e.domain), e.key).second,
-                     qPrintable(label + ": key used twice in its domain"));
+            QVERIFY2(keys.emplace(int(e.domain), e.key).second, qPrintable(label + ": key used twice in its domain"));
             if (e.domain == DocDomain::Sass && e.kind == "opcode")
-                QVERIFY2(e.key == support::trim(e.key) &&
-                             std::none_of(e.key.begin(), e.key.end(), ::islower),
+                QVERIFY2(e.key == support::trim(e.key) && std::none_of(e.key.begin(), e.key.end(), ::islower),
                          qPrintable(label + ": SASS keys are upper-case"));
         }
     }
@@ -244,9 +236,7 @@ private slots:
         const auto text = inspect::formatExplanation(found[0]);
         QVERIFY2(qs(text).contains("fma — fused multiply-add"), text.c_str());
         QVERIFY2(qs(text).contains(".rn") && qs(text).contains("Read: PTX ISA"), text.c_str());
-        QVERIFY2(
-            qs(text).contains("https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#"),
-            text.c_str());
+        QVERIFY2(qs(text).contains("https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#"), text.c_str());
     }
 
     void stateSpaceAndCacheModifiers() {
@@ -274,8 +264,7 @@ private slots:
     }
 
     void directives() {
-        for (const char* d :
-             {".entry", ".param", ".reg", ".loc", ".visible", ".extern", ".version", ".target"}) {
+        for (const char* d : {".entry", ".param", ".reg", ".loc", ".visible", ".extern", ".version", ".target"}) {
             const auto found = docs().explain(d, DocContext::Ptx);
             QVERIFY2(!found.empty(), d);
             QCOMPARE(qs(found[0].entry->key), QString(d));
@@ -295,8 +284,7 @@ private slots:
             QCOMPARE(found[0].entry->domain, DocDomain::Libdevice);
         }
         // In PTX a libdevice function is a .func of the same name.
-        QCOMPARE(qs(docs().explain("__nv_sinf", DocContext::Ptx).at(0).entry->key),
-                 QString("__nv_sinf"));
+        QCOMPARE(qs(docs().explain("__nv_sinf", DocContext::Ptx).at(0).entry->key), QString("__nv_sinf"));
         QVERIFY(docs().explain("@__nv_sinf", DocContext::Sass).empty());
     }
 
@@ -304,8 +292,7 @@ private slots:
         const auto ptx = docs().explain("ret", DocContext::Ptx);
         QCOMPARE(ptx.size(), size_t(1));
         QCOMPARE(ptx[0].entry->domain, DocDomain::Ptx);
-        QVERIFY(docs().explain("ret", DocContext::Sass).size() ==
-                1);  // SASS reads words upper-case
+        QVERIFY(docs().explain("ret", DocContext::Sass).size() == 1);  // SASS reads words upper-case
         QCOMPARE(docs().explain("ret", DocContext::Sass)[0].entry->key, std::string("RET"));
         QVERIFY(docs().explain("FFMA.FTZ", DocContext::Ptx).empty());
         const auto sass = docs().explain("FFMA.FTZ", DocContext::Sass);
@@ -313,8 +300,7 @@ private slots:
         QCOMPARE(qs(sass[0].entry->key), QString("FFMA"));
         QVERIFY(!meaningOf(sass[0], ".FTZ").empty());
         const auto ir = docs().explain("ret", DocContext::Ir);
-        if (ir.empty())
-            QSKIP("no ir.json embedded yet (fix-docdata's): IR's ret is not there to differ");
+        if (ir.empty()) QSKIP("no ir.json embedded yet (fix-docdata's): IR's ret is not there to differ");
         QCOMPARE(ir[0].entry->domain, DocDomain::Ir);
         QVERIFY(ir[0].entry != ptx[0].entry);
         QVERIFY(ir[0].entry->summary != ptx[0].entry->summary);
@@ -329,8 +315,7 @@ private slots:
         QVERIFY(docs().explain("fmax", DocContext::Ptx).empty());  // a prefix only counts at a '.'
         const auto near = docs().nearest("fmaa.rn.f32", 5);
         QVERIFY(!near.empty() && near.size() <= 5);
-        QVERIFY2(std::find(near.begin(), near.end(), "fma") != near.end(),
-                 qPrintable(qs(near.empty() ? "" : near[0])));
+        QVERIFY2(std::find(near.begin(), near.end(), "fma") != near.end(), qPrintable(qs(near.empty() ? "" : near[0])));
         const auto near2 = docs().nearest("%tidd", 3);
         QCOMPARE(qs(near2.at(0)), QString("%tid"));
         QCOMPARE(docs().nearest("x", 2).size(), size_t(2));
@@ -421,19 +406,15 @@ private slots:
         const std::string numba = "  %.41 = call float @\"__nv_sinf\"(float %.40)";
         QCOMPARE(qs(wordAt(numba, numba.find("sinf"), DocContext::Ir)), QString("@\"__nv_sinf\""));
         QCOMPARE(qs(wordAt(numba, numba.find("%.41") + 2, DocContext::Ir)), QString("%.41"));
-        const std::string gep =
-            "  %p = getelementptr inbounds float, float addrspace(1)* %a, i64 %i";
-        QCOMPARE(qs(wordAt(gep, gep.find("addrspace") + 3, DocContext::Ir)),
-                 QString("addrspace(1)"));
+        const std::string gep = "  %p = getelementptr inbounds float, float addrspace(1)* %a, i64 %i";
+        QCOMPARE(qs(wordAt(gep, gep.find("addrspace") + 3, DocContext::Ir)), QString("addrspace(1)"));
         QCOMPARE(qs(wordAt(gep, gep.find("(1)") + 1, DocContext::Ir)), QString("addrspace(1)"));
-        QCOMPARE(qs(wordAt(gep, gep.find("getelementptr") + 4, DocContext::Ir)),
-                 QString("getelementptr"));
+        QCOMPARE(qs(wordAt(gep, gep.find("getelementptr") + 4, DocContext::Ir)), QString("getelementptr"));
         const std::string md = "!nvvm.annotations = !{!0}";
         QCOMPARE(qs(wordAt(md, 3, DocContext::Ir)), QString("!nvvm.annotations"));
         QCOMPARE(qs(wordAt(md, 0, DocContext::Ir)), QString("!nvvm.annotations"));
         const std::string sreg = "  %0 = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()";
-        QCOMPARE(qs(wordAt(sreg, sreg.find("sreg"), DocContext::Ir)),
-                 QString("@llvm.nvvm.read.ptx.sreg.tid.x"));
+        QCOMPARE(qs(wordAt(sreg, sreg.find("sreg"), DocContext::Ir)), QString("@llvm.nvvm.read.ptx.sreg.tid.x"));
 
         const std::string sass = "        /*0070*/                   FFMA.FTZ R9, R2, R5, R9 ;";
         QCOMPARE(qs(wordAt(sass, sass.find("FFMA") + 5, DocContext::Sass)), QString("FFMA.FTZ"));
@@ -444,13 +425,9 @@ private slots:
     void hoverWordsExplain() {
         // What wordAt gives, explain takes.
         const std::string ptx = "\tld.global.nc.u32 \t%r2, [%rd4+8];";
-        QCOMPARE(docs().explain(inspect::wordAt(ptx, 3, DocContext::Ptx), DocContext::Ptx).size(),
-                 size_t(1));
+        QCOMPARE(docs().explain(inspect::wordAt(ptx, 3, DocContext::Ptx), DocContext::Ptx).size(), size_t(1));
         const std::string sass = "   /*0070*/   IMAD.WIDE R2, R0, R5, c[0x0][0x210] ;";
-        QCOMPARE(docs()
-                     .explain(inspect::wordAt(sass, sass.find("WIDE"), DocContext::Sass),
-                              DocContext::Sass)
-                     .size(),
+        QCOMPARE(docs().explain(inspect::wordAt(sass, sass.find("WIDE"), DocContext::Sass), DocContext::Sass).size(),
                  size_t(1));
     }
 
@@ -468,22 +445,20 @@ private slots:
                 "{\"key\": \"fma\", "
                 "\"kind\": \"instruction\", \"title\": \"t\", \"summary\": \"s\", \"source\": "
                 "\"x\"}]}"));
-        QVERIFY2(qs(error).contains("resources/docs/x.json") &&
-                     qs(error).contains("entry 2 \"fma\"") && qs(error).contains("\"link\""),
+        QVERIFY2(qs(error).contains("resources/docs/x.json") && qs(error).contains("entry 2 \"fma\"") &&
+                     qs(error).contains("\"link\""),
                  error.c_str());
         QVERIFY(
             bad("{\"domain\": \"ptx\", \"entries\": [ {\"key\": \"add\", \"kind\": \"i\", "
                 "\"title\": \"t\", \"summary\": "
                 "\"s\", \"link\": \"https://docs.nvidia.com/a\", \"source\": \"x\", "
                 "\"optoin_effect\": \"\"}]}"));
-        QVERIFY2(qs(error).contains("entry 1 \"add\"") && qs(error).contains("optoin_effect"),
-                 error.c_str());
+        QVERIFY2(qs(error).contains("entry 1 \"add\"") && qs(error).contains("optoin_effect"), error.c_str());
         const std::string one =
             "{\"key\": \"add\", \"kind\": \"i\", \"title\": \"t\", \"summary\": \"s\", \"link\": "
             "\"https://docs.nvidia.com/a\", \"source\": \"x\"}";
         QVERIFY(bad("{\"domain\": \"ptx\", \"entries\": [" + one + "," + one + "]}"));
-        QVERIFY2(qs(error).contains("entry 2 \"add\"") && qs(error).contains("already used"),
-                 error.c_str());
+        QVERIFY2(qs(error).contains("entry 2 \"add\"") && qs(error).contains("already used"), error.c_str());
         QVERIFY(bad("{\"domain\": \"cuda\", \"entries\": []}"));
         QVERIFY2(qs(error).contains("unknown domain \"cuda\""), error.c_str());
         QVERIFY(bad("{\"domain\": \"ptx\", \"entries\": [ {\"key\": 3} ]"));
@@ -492,10 +467,9 @@ private slots:
                     std::string(one).replace(one.find("https://"), 8, "http://") + "]}"));
         QVERIFY2(qs(error).contains("https://"), error.c_str());
         // The same key in two domains is two entries.
-        const auto two = inspect::Docs::fromJson(
-            {{"a.json", "{\"domain\": \"ptx\", \"entries\": [" + one + "]}"},
-             {"b.json", "{\"domain\": \"ir\", \"entries\": [" + one + "]}"}},
-            &error);
+        const auto two = inspect::Docs::fromJson({{"a.json", "{\"domain\": \"ptx\", \"entries\": [" + one + "]}"},
+                                                  {"b.json", "{\"domain\": \"ir\", \"entries\": [" + one + "]}"}},
+                                                 &error);
         QVERIFY2(two, error.c_str());
         QCOMPARE(two->entries().size(), size_t(2));
         QCOMPARE(two->explain("add", DocContext::Any).size(), size_t(2));
@@ -510,14 +484,12 @@ private slots:
         std::set<std::string> seen;
         for (const auto& c : compiledCases()) checkPtx(c, missing, seen);
         // The check reads what it should: the words of the issue's examples are among them.
-        for (const char* w : {"fma.rn.f32", "ld.global.nc.u32", "setp.ge.s32", "cvta.to.global.u64",
-                              "mad.lo.cc.u32", ".entry", ".param", ".reg", ".visible", ".extern",
-                              "%tid.x", "%ctaid.x", ".global"})
+        for (const char* w : {"fma.rn.f32", "ld.global.nc.u32", "setp.ge.s32", "cvta.to.global.u64", "mad.lo.cc.u32",
+                              ".entry", ".param", ".reg", ".visible", ".extern", "%tid.x", "%ctaid.x", ".global"})
             QVERIFY2(seen.count(w), w);
         qInfo("%zu distinct PTX words checked", seen.size());
         QVERIFY2(missing.empty(),
-                 qPrintable("PTX words with no entry in resources/docs/ptx.json:\n  " +
-                            listed(missing)));
+                 qPrintable("PTX words with no entry in resources/docs/ptx.json:\n  " + listed(missing)));
     }
 
     void coverageSass() {
@@ -531,27 +503,23 @@ private slots:
         for (const auto& c : compiledCases()) {
             if (c.sass.empty()) {
                 // ir/caller.ll alone calls a function only callee.ll defines: PTX, but no cubin.
-                QVERIFY2(!c.name.starts_with("example"),
-                         qPrintable(qs(c.name + ": no SASS: " + c.sassWhy)));
+                QVERIFY2(!c.name.starts_with("example"), qPrintable(qs(c.name + ": no SASS: " + c.sassWhy)));
                 qInfo("%s: no SASS: %s", c.name.c_str(), c.sassWhy.c_str());
                 continue;
             }
             for (const auto& i : inspect::readSass(c.sass).instructions) {
                 std::string_view code = support::trim(i.code);
-                if (code.starts_with("@"))
-                    code = support::trim(code.substr(code.find_first_of(" \t")));
+                if (code.starts_with("@")) code = support::trim(code.substr(code.find_first_of(" \t")));
                 const std::string word(code.substr(0, code.find_first_of(" \t;")));
                 ++opcodes;
                 const auto found = docs().explain(word, DocContext::Sass);
                 if (found.empty())
-                    missing.emplace(word.substr(0, word.find('.')),
-                                    c.name + " SASS line " + std::to_string(i.line));
+                    missing.emplace(word.substr(0, word.find('.')), c.name + " SASS line " + std::to_string(i.line));
             }
         }
         QVERIFY(opcodes > 100);
         QVERIFY2(missing.empty(),
-                 qPrintable("SASS opcodes with no entry in resources/docs/sass.json:\n  " +
-                            listed(missing)));
+                 qPrintable("SASS opcodes with no entry in resources/docs/sass.json:\n  " + listed(missing)));
     }
 
     // The IR words (fix-docdata's ir.json): each instruction, @llvm.* intrinsic and global, named
@@ -583,18 +551,15 @@ private slots:
                         inBody = false;
                     else if (inBody && !line.ends_with(":") && std::regex_search(line, s, instr))
                         need(s[1]);
-                    for (std::sregex_iterator it(line.begin(), line.end(), intrinsic), end;
-                         it != end; ++it)
+                    for (std::sregex_iterator it(line.begin(), line.end(), intrinsic), end; it != end; ++it)
                         need("@" + (*it)[1].str());
                     if (std::regex_search(line, s, metadata)) need(s[1]);
-                    for (std::sregex_iterator it(line.begin(), line.end(), addrspace), end;
-                         it != end; ++it)
+                    for (std::sregex_iterator it(line.begin(), line.end(), addrspace), end; it != end; ++it)
                         need(it->str());
                 }
             }
-        QVERIFY2(
-            missing.empty(),
-            qPrintable("IR words with no entry in resources/docs/ir.json:\n  " + listed(missing)));
+        QVERIFY2(missing.empty(),
+                 qPrintable("IR words with no entry in resources/docs/ir.json:\n  " + listed(missing)));
     }
 
     // Every __nv_ function the fixtures' IR calls and their PTX shows (fix-docdata's
@@ -608,14 +573,11 @@ private slots:
                 if (!m.isBitcode()) text += "\n" + m.bytes;
             for (std::sregex_iterator it(text.begin(), text.end(), nv), end; it != end; ++it) {
                 const auto found = docs().explain(it->str(), DocContext::Ir);
-                if (found.empty() || found[0].entry->domain != DocDomain::Libdevice)
-                    missing.emplace(it->str(), c.name);
+                if (found.empty() || found[0].entry->domain != DocDomain::Libdevice) missing.emplace(it->str(), c.name);
             }
         }
-        QVERIFY2(
-            missing.empty(),
-            qPrintable("libdevice functions with no entry in resources/docs/libdevice.json:\n  " +
-                       listed(missing)));
+        QVERIFY2(missing.empty(), qPrintable("libdevice functions with no entry in resources/docs/libdevice.json:\n  " +
+                                             listed(missing)));
     }
 };
 

@@ -34,9 +34,7 @@ struct TextSource {
 
 // NVPG_FUZZ_INPUTS, else 300: a few seconds, for every CI run.
 int inputCount() {
-    return qEnvironmentVariableIsSet("NVPG_FUZZ_INPUTS")
-               ? qEnvironmentVariableIntValue("NVPG_FUZZ_INPUTS")
-               : 300;
+    return qEnvironmentVariableIsSet("NVPG_FUZZ_INPUTS") ? qEnvironmentVariableIntValue("NVPG_FUZZ_INPUTS") : 300;
 }
 
 bool contains(const std::string& s, const std::string& part) {
@@ -90,11 +88,9 @@ void TestEngineFuzz::initTestCase() {
         const auto example = load((dir.path().filename().string() + ".nvpg").c_str());
         for (const auto& file : std::filesystem::directory_iterator(dir.path()))
             if (file.path().extension() == ".ll")
-                texts_.push_back(
-                    {file.path().filename().string(), test::readText(file.path()), example});
+                texts_.push_back({file.path().filename().string(), test::readText(file.path()), example});
     }
-    std::sort(texts_.begin(), texts_.end(),
-              [](const auto& a, const auto& b) { return a.name < b.name; });
+    std::sort(texts_.begin(), texts_.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
     QVERIFY(texts_.size() >= 8);
 }
 
@@ -116,20 +112,17 @@ Input TestEngineFuzz::makeInput(int i) const {
         case 2:
         case 3:  // damaged libdevice standing in for libdevice: added lazily after math.ll
             in.mutated = "libdevice.bc";
-            in.job.modules = {libdeviceMath_.modules.at(0),
-                              {in.mutated, test::mutateBytes(libdevice_, seed), true}};
-            in.what =
-                QString("libdevice.10.bc, mutateBytes seed %1, lazily after math.ll").arg(seed);
+            in.job.modules = {libdeviceMath_.modules.at(0), {in.mutated, test::mutateBytes(libdevice_, seed), true}};
+            in.what = QString("libdevice.10.bc, mutateBytes seed %1, lazily after math.ll").arg(seed);
             break;
         case 4: {  // the bitcode example with its library damaged
             in.job.modules = bitcodeExample_.modules;
             auto& lib = in.job.modules[1];
             lib.bytes = test::mutateBytes(lib.bytes, seed, 4);
             in.mutated = lib.name;
-            in.what =
-                QString("the bitcode example's %1, mutateBytes seed %2, lazily after kernel.ll")
-                    .arg(QString::fromStdString(lib.name))
-                    .arg(seed);
+            in.what = QString("the bitcode example's %1, mutateBytes seed %2, lazily after kernel.ll")
+                          .arg(QString::fromStdString(lib.name))
+                          .arg(seed);
             break;
         }
         case 5: {  // the damaged library alone
@@ -174,8 +167,7 @@ void TestEngineFuzz::mutatedInputsNeverTakeTheFrontEndDown() {
     QVERIFY(inputs > 0);
     // libNVVM takes seconds on the largest input (all of libdevice); a minute means it hangs.
     constexpr int kTimeoutSeconds = 60;
-    engine::Compiler compiler(test::realToolkit(), std::nullopt, engine::engineCommand("engine"),
-                              kTimeoutSeconds);
+    engine::Compiler compiler(test::realToolkit(), std::nullopt, engine::engineCommand("engine"), kTimeoutSeconds);
     QVERIFY(!compiler.inProcess());
     pipeline::Job good;  // what the user compiles after a crash
     good.modules = saxpy_.modules;
@@ -194,8 +186,7 @@ void TestEngineFuzz::mutatedInputsNeverTakeTheFrontEndDown() {
     for (int i = 0; i < inputs; ++i) {
         const auto in = makeInput(i);
         const int pidBefore = compiler.enginePid();
-        support::Result<pipeline::CompileResult> ran =
-            support::makeError(support::ErrorKind::Internal, "not run");
+        support::Result<pipeline::CompileResult> ran = support::makeError(support::ErrorKind::Internal, "not run");
         try {
             ran = compiler.run(in.job);
         } catch (const std::exception& e) {
@@ -234,24 +225,20 @@ void TestEngineFuzz::mutatedInputsNeverTakeTheFrontEndDown() {
                 // The words say what crashed on which modules, and blame the damaged input.
                 for (const auto& m : in.job.modules)
                     if (!contains(first, m.name))
-                        fail(in,
-                             "the crash report does not name " + QString::fromStdString(m.name));
-                const bool bitcode = std::any_of(
-                    in.job.modules.begin(), in.job.modules.end(),
-                    [&](const auto& m) { return m.name == in.mutated && m.isBitcode(); });
+                        fail(in, "the crash report does not name " + QString::fromStdString(m.name));
+                const bool bitcode = std::any_of(in.job.modules.begin(), in.job.modules.end(),
+                                                 [&](const auto& m) { return m.name == in.mutated && m.isBitcode(); });
                 // ... and sit on it, so that the Problems row leads there.
-                if (bitcode &&
-                    (!contains(first, "the bitcode of " + in.mutated + " is the likely cause") ||
-                     r.diagnostics[0].module != in.mutated))
-                    fail(in, "the crash report does not blame " +
-                                 QString::fromStdString(in.mutated) + ": " +
+                if (bitcode && (!contains(first, "the bitcode of " + in.mutated + " is the likely cause") ||
+                                r.diagnostics[0].module != in.mutated))
+                    fail(in, "the crash report does not blame " + QString::fromStdString(in.mutated) + ": " +
                                  QString::fromStdString(r.diagnostics[0].module + ": " + first));
             }
             qInfo("input %d (%s): %s", i, qPrintable(in.what), first.c_str());
             // The next compile starts a new engine and works.
             auto after = compiler.run(good);
-            if (!after || !after->ok || !contains(after->ptx, ".entry saxpy") ||
-                compiler.enginePid() <= 0 || compiler.enginePid() == pidBefore)
+            if (!after || !after->ok || !contains(after->ptx, ".entry saxpy") || compiler.enginePid() <= 0 ||
+                compiler.enginePid() == pidBefore)
                 fail(in, "the compile after the engine died did not work, in a new engine");
         }
 
@@ -267,8 +254,7 @@ void TestEngineFuzz::mutatedInputsNeverTakeTheFrontEndDown() {
         }
         ++(exit == 0 ? cliOk : cliErrors);
         if ((exit == 0) == r.ok) ++cliAgrees;
-        if (exit == 1 && !why.contains("error:"))
-            fail(in, "nvpg compile failed without an error line: " + why);
+        if (exit == 1 && !why.contains("error:")) fail(in, "nvpg compile failed without an error line: " + why);
     }
 
     qInfo(
@@ -276,11 +262,10 @@ void TestEngineFuzz::mutatedInputsNeverTakeTheFrontEndDown() {
         "front-end deaths %d",
         inputs, ok, rejected, crashes, timeouts, frontEndDeaths);
     QString sigs;
-    for (const auto& [sig, n] : bySignal)
-        sigs += QString(" %1 %2").arg(QString::fromStdString(sig)).arg(n);
+    for (const auto& [sig, n] : bySignal) sigs += QString(" %1 %2").arg(QString::fromStdString(sig)).arg(n);
     qInfo("engine crashes by signal:%s", sigs.isEmpty() ? " none" : qPrintable(sigs));
-    qInfo("nvpg compile runs %d: exit 0 %d, exit 1 %d, as the in-process verdict %d; %.0f s in all",
-          cliRuns, cliOk, cliErrors, cliAgrees, clock.elapsed() / 1000.0);
+    qInfo("nvpg compile runs %d: exit 0 %d, exit 1 %d, as the in-process verdict %d; %.0f s in all", cliRuns, cliOk,
+          cliErrors, cliAgrees, clock.elapsed() / 1000.0);
     QVERIFY2(failures.isEmpty(), qPrintable(failures.join('\n')));
     QCOMPARE(frontEndDeaths, 0);
     // The inputs must have reached libNVVM's hard cases, or this proves little.
@@ -297,18 +282,15 @@ void TestEngineFuzz::mutatedInputsNeverTakeTheFrontEndDown() {
 int TestEngineFuzz::runCli(const Input& in, int i, QString* why) const {
     const auto dir = test::scratchDir() / ("cli" + std::to_string(i));
     std::filesystem::create_directories(dir);
-    QStringList args{"compile", "--engine-timeout", "60", "--emit", in.lto ? "lto-ptx" : "ptx",
-                     "-o",      "/dev/null"};
-    const bool lazy = std::any_of(in.job.modules.begin(), in.job.modules.end(),
-                                  [](const auto& m) { return m.lazy; });
+    QStringList args{"compile", "--engine-timeout", "60", "--emit", in.lto ? "lto-ptx" : "ptx", "-o", "/dev/null"};
+    const bool lazy = std::any_of(in.job.modules.begin(), in.job.modules.end(), [](const auto& m) { return m.lazy; });
     if (lazy || in.job.libdevice || !(in.job.options == nvvm::Options{})) {
         workspace::Workspace ws;
         ws.name = "fuzz";
         ws.modules = in.job.modules;
         ws.options = in.job.options;
         ws.libdevice = in.job.libdevice;
-        if (auto st = workspace::saveWorkspace(ws, dir / "fuzz.nvpg"); !st)
-            qFatal("%s", st.error().message.c_str());
+        if (auto st = workspace::saveWorkspace(ws, dir / "fuzz.nvpg"); !st) qFatal("%s", st.error().message.c_str());
         args << "fuzz.nvpg";
     } else {
         for (const auto& m : in.job.modules) {

@@ -28,10 +28,8 @@ fs::path srcDir(const std::string& example) {
 }
 
 nlohmann::json sourceSpec(const std::string& example) {
-    auto doc =
-        nlohmann::json::parse(test::readText(srcDir(example) / "workspace.json"), nullptr, false);
-    if (doc.is_discarded() || !doc.contains("modules"))
-        qFatal("%s: workspace.json is not valid", example.c_str());
+    auto doc = nlohmann::json::parse(test::readText(srcDir(example) / "workspace.json"), nullptr, false);
+    if (doc.is_discarded() || !doc.contains("modules")) qFatal("%s: workspace.json is not valid", example.c_str());
     return doc;
 }
 
@@ -116,8 +114,7 @@ void TestExamples::everySourceHasAnExample() {
     for (const auto& e : fs::directory_iterator(test::examplesDir() / "src"))
         if (fs::exists(e.path() / "workspace.json")) sources.insert(e.path().filename().string());
     QCOMPARE(names(built), names(sources));
-    for (const char* expected :
-         {"saxpy", "libdevice-math", "two-modules", "lto-kept", "lto-dropped", "bitcode"})
+    for (const char* expected : {"saxpy", "libdevice-math", "two-modules", "lto-kept", "lto-dropped", "bitcode"})
         QVERIFY2(built.count(expected), expected);
 }
 
@@ -148,9 +145,8 @@ void TestExamples::modulesMatchSources() {
         } else {
             QVERIFY2(!m.isBitcode(), m.name.c_str());
             const auto file = srcDir(name) / s.value("file", "");
-            QVERIFY2(m.bytes == test::readText(file),
-                     qPrintable(qs(m.name) + " differs from " + qs(file.string()) +
-                                "; run resources/examples/make_examples.py"));
+            QVERIFY2(m.bytes == test::readText(file), qPrintable(qs(m.name) + " differs from " + qs(file.string()) +
+                                                                 "; run resources/examples/make_examples.py"));
         }
     }
 }
@@ -211,11 +207,8 @@ void TestExamples::compilesWithEveryKernel() {
 
     const auto entries = ptxEntries(out.result);
     for (const auto& k : kernels)
-        QVERIFY2(entries.count(k),
-                 qPrintable("no .entry " + qs(k) + " in the PTX; entries: " + names(entries)));
-    if (ws.libdevice)
-        QVERIFY2(!qs(out.result).contains(".extern .func"),
-                 "libdevice functions were left unresolved");
+        QVERIFY2(entries.count(k), qPrintable("no .entry " + qs(k) + " in the PTX; entries: " + names(entries)));
+    if (ws.libdevice) QVERIFY2(!qs(out.result).contains(".extern .func"), "libdevice functions were left unresolved");
 }
 
 void TestExamples::ltoKeepsOrDropsKernels_data() {
@@ -249,8 +242,7 @@ void TestExamples::ltoKeepsOrDropsKernels() {
     const char* linkOptions[] = {"-arch=sm_90", "-lto", "-ptx"};
     nvJitLinkHandle h = nullptr;
     QCOMPARE(jit->create(&h, 3, linkOptions), NVJITLINK_SUCCESS);
-    QCOMPARE(jit->addData(h, NVJITLINK_INPUT_LTOIR, ltoir.result.data(), ltoir.result.size(),
-                          "program.ltoir"),
+    QCOMPARE(jit->addData(h, NVJITLINK_INPUT_LTOIR, ltoir.result.data(), ltoir.result.size(), "program.ltoir"),
              NVJITLINK_SUCCESS);
     const nvJitLinkResult done = jit->complete(h);  // succeeds in both: that is the trap
     std::string linked;

@@ -136,8 +136,9 @@ private slots:
         QCOMPARE(readOutcome(d / "ten.bin"), std::string("ok 10"));
         const auto r = support::readFile(d / "ten.bin", {9, "a test input"});
         QVERIFY(!r);
-        QCOMPARE(r.error().message, (d / "ten.bin").string() + " is 10 B (10 bytes), more than the 9 B (9 bytes) a "
-                                                                "test input may be");
+        QCOMPARE(r.error().message, (d / "ten.bin").string() +
+                                        " is 10 B (10 bytes), more than the 9 B (9 bytes) a "
+                                        "test input may be");
         QVERIFY(support::readFile(d / "ten.bin", {10, "a test input"}));
     }
 
@@ -280,8 +281,8 @@ private slots:
         QTemporaryDir dir;
         const fs::path d = dir.path().toStdString();
         fs::create_directory(d / "real");
-        fs::create_symlink("real/out.ptx", d / "link.ptx");      // relative to the link's folder
-        fs::create_symlink(d / "link.ptx", d / "link2.ptx");     // and a link to that link
+        fs::create_symlink("real/out.ptx", d / "link.ptx");   // relative to the link's folder
+        fs::create_symlink(d / "link.ptx", d / "link2.ptx");  // and a link to that link
         QVERIFY(support::writeFileAtomic(d / "link2.ptx", "new"));
         QVERIFY(fs::is_symlink(d / "link.ptx"));
         QVERIFY(fs::is_symlink(d / "link2.ptx"));

@@ -5,17 +5,16 @@
 #include "PlainTools.h"
 #include "TestSupport.h"
 #include "lto/DroppedKernels.h"
+#include "nvvm/IrVersion.h"
 #include "pipeline/Pipeline.h"
 #include "pipeline/Report.h"
 #include "support/Text.h"
-#include "nvvm/IrVersion.h"
 #include "workspace/NewModule.h"
 #include "workspace/Workspace.h"
 
 using namespace nvpg;
 
 namespace {
-
 
 pipeline::Job job(std::vector<nvvm::Module> modules, unsigned outputs) {
     pipeline::Job j;
@@ -69,7 +68,6 @@ nvvm::Module threeKernels() {
     m.bytes += "!3 = !{void (float*)* @also, !\"kernel\", i32 1}\n";
     return m;
 }
-
 
 }  // namespace
 
@@ -206,10 +204,12 @@ private slots:
     }
 
     void cubinAndFiguresFromTheLtoLink() {
-        const auto r = runOk(job({test::irFixture("lto-kept-dropped.ll")}, pipeline::kPtx | pipeline::kCubin | pipeline::kFigures));
+        const auto r = runOk(
+            job({test::irFixture("lto-kept-dropped.ll")}, pipeline::kPtx | pipeline::kCubin | pipeline::kFigures));
         QVERIFY(r.ok);
         QVERIFY(r.cubin.size() > 4);
-        QCOMPARE(r.cubin.substr(0, 4), std::string("\x7f" "ELF"));
+        QCOMPARE(r.cubin.substr(0, 4), std::string("\x7f"
+                                                   "ELF"));
         QVERIFY(r.linkInfoLog.find("registers") != std::string::npos);
         // The dropped kernel is found from the cubin link's ptxas listing as well.
         QCOMPARE(int(r.diagnostics.size()), 1);
@@ -244,8 +244,8 @@ private slots:
         QVERIFY(r.ok);
         QCOMPARE(int(r.ltoIr.size()), 1);
         const auto& ltoIr = r.ltoIr[0].bytes;
-        const auto plainPtx = test::plainLink(*api, {"-arch=sm_90", "-lto", "-ptx", "-O0", "-g"}, ltoIr,
-                                              NVJITLINK_INPUT_LTOIR);
+        const auto plainPtx =
+            test::plainLink(*api, {"-arch=sm_90", "-lto", "-ptx", "-O0", "-g"}, ltoIr, NVJITLINK_INPUT_LTOIR);
         QVERIFY(!plainPtx.empty() && !support::startsWith(plainPtx, "ERROR"));
         QVERIFY(r.linkedPtx != plainResult.linkedPtx);  // -O0: the LTO pane changes with opt
         QVERIFY(r.linkedPtx == plainPtx);

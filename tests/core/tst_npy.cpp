@@ -96,20 +96,17 @@ private slots:
     void refusals_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("problem");
-        QTest::newRow("big-endian")
-            << "be_f4.npy"
-            << "be_f4.npy: big-endian arrays ('>f4') are not supported; save it "
-               "little-endian, e.g. np.save(f, a.astype('<f4'))";
-        QTest::newRow("fortran")
-            << "fortran_2x3.npy"
-            << "fortran_2x3.npy: the array (shape (2, 3)) is in Fortran order; kernels "
-               "get C order, so save np.ascontiguousarray(a)";
+        QTest::newRow("big-endian") << "be_f4.npy"
+                                    << "be_f4.npy: big-endian arrays ('>f4') are not supported; save it "
+                                       "little-endian, e.g. np.save(f, a.astype('<f4'))";
+        QTest::newRow("fortran") << "fortran_2x3.npy"
+                                 << "fortran_2x3.npy: the array (shape (2, 3)) is in Fortran order; kernels "
+                                    "get C order, so save np.ascontiguousarray(a)";
         QTest::newRow("bool") << "bool_3.npy"
                               << "bool_3.npy: dtype '|b1' cannot be passed to a kernel";
-        QTest::newRow("truncated")
-            << "truncated_f32.npy"
-            << "truncated_f32.npy: truncated: shape (4,) of '<f4' needs 16 data "
-               "bytes, the file has 13";
+        QTest::newRow("truncated") << "truncated_f32.npy"
+                                   << "truncated_f32.npy: truncated: shape (4,) of '<f4' needs 16 data "
+                                      "bytes, the file has 13";
         QTest::newRow("not npy") << "make_fixtures.py"
                                  << "make_fixtures.py: not a .npy file";
     }
@@ -119,8 +116,7 @@ private slots:
         const auto r = readFixture(file.toUtf8().constData());
         QVERIFY(!r);
         QCOMPARE(r.error().kind, support::ErrorKind::Input);
-        QVERIFY2(r.error().message.find(problem.toStdString()) != std::string::npos,
-                 r.error().message.c_str());
+        QVERIFY2(r.error().message.find(problem.toStdString()) != std::string::npos, r.error().message.c_str());
     }
 
     // NumPy 2.x pads the header with spaces so that the data starts on a 64-byte boundary, and
@@ -198,23 +194,20 @@ private slots:
             QCOMPARE(int(r->type), int(ElemType::I32));
             QCOMPARE(r->shape, c.shape);
         }
-        auto v3 = gpu::readNpy(
-            handMade("{'descr': '<i4', 'fortran_order': False, 'shape': (6,)}", six, 3), "v3.npy");
+        auto v3 = gpu::readNpy(handMade("{'descr': '<i4', 'fortran_order': False, 'shape': (6,)}", six, 3), "v3.npy");
         QVERIFY2(v3, errorOf(v3).c_str());
     }
 
     void malformedHeaders_data() {
         QTest::addColumn<QString>("header");
         QTest::addColumn<QString>("problem");
-        QTest::newRow("structured")
-            << "{'descr': [('a', '<i4'), ('b', '<f4')], 'fortran_order': False, "
-               "'shape': (3,), }"
-            << "x.npy: dtype [('a', '<i4'), ('b', '<f4')] is a structured type";
+        QTest::newRow("structured") << "{'descr': [('a', '<i4'), ('b', '<f4')], 'fortran_order': False, "
+                                       "'shape': (3,), }"
+                                    << "x.npy: dtype [('a', '<i4'), ('b', '<f4')] is a structured type";
         QTest::newRow("object") << "{'descr': '|O', 'fortran_order': False, 'shape': (3,), }"
                                 << "x.npy: dtype '|O' cannot be passed to a kernel";
-        QTest::newRow("no shape")
-            << "{'descr': '<i4', 'fortran_order': False}"
-            << "x.npy: malformed header: it needs 'descr', 'fortran_order' and 'shape'";
+        QTest::newRow("no shape") << "{'descr': '<i4', 'fortran_order': False}"
+                                  << "x.npy: malformed header: it needs 'descr', 'fortran_order' and 'shape'";
         QTest::newRow("not a dict") << "hello"
                                     << "x.npy: malformed header: the header is not a dict";
         QTest::newRow("bad shape") << "{'descr': '<i4', 'fortran_order': False, 'shape': (a,)}"
@@ -229,27 +222,21 @@ private slots:
         QFETCH(QString, problem);
         auto r = gpu::readNpy(handMade(header.toStdString(), std::string(12, '\0')), "x.npy");
         QVERIFY(!r);
-        QVERIFY2(r.error().message.find(problem.toStdString()) != std::string::npos,
-                 r.error().message.c_str());
+        QVERIFY2(r.error().message.find(problem.toStdString()) != std::string::npos, r.error().message.c_str());
     }
 
     void otherDamage() {
         const std::string good = fixture("u8_5.npy");
         std::string v4 = good;
         v4[6] = '\x04';
-        QVERIFY(errorOf(gpu::readNpy(v4, "v4.npy")).find("format version 4.0 is not supported") !=
+        QVERIFY(errorOf(gpu::readNpy(v4, "v4.npy")).find("format version 4.0 is not supported") != std::string::npos);
+        QVERIFY(errorOf(gpu::readNpy(good + "zz", "extra.npy"))
+                    .find("unexpected bytes after the data: shape (5,) of '|u1' needs 5 data bytes, the "
+                          "file has 7") != std::string::npos);
+        QVERIFY(errorOf(gpu::readNpy(good.substr(0, 60), "cut.npy")).find("cut.npy: truncated in the header") !=
                 std::string::npos);
-        QVERIFY(
-            errorOf(gpu::readNpy(good + "zz", "extra.npy"))
-                .find(
-                    "unexpected bytes after the data: shape (5,) of '|u1' needs 5 data bytes, the "
-                    "file has 7") != std::string::npos);
-        QVERIFY(errorOf(gpu::readNpy(good.substr(0, 60), "cut.npy"))
-                    .find("cut.npy: truncated in the header") != std::string::npos);
-        QVERIFY(errorOf(gpu::readNpy(good.substr(0, 9), "tiny.npy")).find("tiny.npy: truncated") !=
-                std::string::npos);
-        QVERIFY(errorOf(gpu::readNpy("", "empty.npy")).find("empty.npy: not a .npy file") !=
-                std::string::npos);
+        QVERIFY(errorOf(gpu::readNpy(good.substr(0, 9), "tiny.npy")).find("tiny.npy: truncated") != std::string::npos);
+        QVERIFY(errorOf(gpu::readNpy("", "empty.npy")).find("empty.npy: not a .npy file") != std::string::npos);
     }
 };
 

@@ -19,19 +19,45 @@ private slots:
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("flag");
-        QTest::newRow("arch") << "arch" << "compute_90" << "-arch=compute_90";
-        QTest::newRow("arch a") << "arch" << "compute_90a" << "-arch=compute_90a";
-        QTest::newRow("arch f") << "arch" << "compute_100f" << "-arch=compute_100f";
-        QTest::newRow("opt 0") << "opt" << "0" << "-opt=0";
-        QTest::newRow("opt 3") << "opt" << "3" << "-opt=3";
-        QTest::newRow("ftz") << "ftz" << "1" << "-ftz=1";
-        QTest::newRow("ftz off") << "ftz" << "0" << "-ftz=0";
-        QTest::newRow("prec-div") << "prec-div" << "0" << "-prec-div=0";
-        QTest::newRow("prec-sqrt") << "prec-sqrt" << "1" << "-prec-sqrt=1";
-        QTest::newRow("fma") << "fma" << "0" << "-fma=0";
-        QTest::newRow("g") << "g" << "on" << "-g";
-        QTest::newRow("jump-table-density") << "jump-table-density" << "42" << "-jump-table-density=42";
-        QTest::newRow("gen-lto") << "gen-lto" << "1" << "-gen-lto";
+        QTest::newRow("arch") << "arch"
+                              << "compute_90"
+                              << "-arch=compute_90";
+        QTest::newRow("arch a") << "arch"
+                                << "compute_90a"
+                                << "-arch=compute_90a";
+        QTest::newRow("arch f") << "arch"
+                                << "compute_100f"
+                                << "-arch=compute_100f";
+        QTest::newRow("opt 0") << "opt"
+                               << "0"
+                               << "-opt=0";
+        QTest::newRow("opt 3") << "opt"
+                               << "3"
+                               << "-opt=3";
+        QTest::newRow("ftz") << "ftz"
+                             << "1"
+                             << "-ftz=1";
+        QTest::newRow("ftz off") << "ftz"
+                                 << "0"
+                                 << "-ftz=0";
+        QTest::newRow("prec-div") << "prec-div"
+                                  << "0"
+                                  << "-prec-div=0";
+        QTest::newRow("prec-sqrt") << "prec-sqrt"
+                                   << "1"
+                                   << "-prec-sqrt=1";
+        QTest::newRow("fma") << "fma"
+                             << "0"
+                             << "-fma=0";
+        QTest::newRow("g") << "g"
+                           << "on"
+                           << "-g";
+        QTest::newRow("jump-table-density") << "jump-table-density"
+                                            << "42"
+                                            << "-jump-table-density=42";
+        QTest::newRow("gen-lto") << "gen-lto"
+                                 << "1"
+                                 << "-gen-lto";
     }
     void mapsEachOptionToItsFlag() {
         QFETCH(QString, name);
@@ -62,12 +88,24 @@ private slots:
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("mentions");
-        QTest::newRow("opt 2") << "opt" << "2" << "0 or 3";
-        QTest::newRow("ftz 2") << "ftz" << "2" << "0 or 1";
-        QTest::newRow("fma yes") << "fma" << "maybe" << "0 or 1";
-        QTest::newRow("density 102") << "jump-table-density" << "102" << "0 to 101";
-        QTest::newRow("density -1") << "jump-table-density" << "-1" << "0 to 101";
-        QTest::newRow("unknown") << "optimise" << "3" << "the options are";
+        QTest::newRow("opt 2") << "opt"
+                               << "2"
+                               << "0 or 3";
+        QTest::newRow("ftz 2") << "ftz"
+                               << "2"
+                               << "0 or 1";
+        QTest::newRow("fma yes") << "fma"
+                                 << "maybe"
+                                 << "0 or 1";
+        QTest::newRow("density 102") << "jump-table-density"
+                                     << "102"
+                                     << "0 to 101";
+        QTest::newRow("density -1") << "jump-table-density"
+                                    << "-1"
+                                    << "0 to 101";
+        QTest::newRow("unknown") << "optimise"
+                                 << "3"
+                                 << "the options are";
     }
     void rejectsBadValuesNamingOptionAndAllowedValues() {
         QFETCH(QString, name);
@@ -85,10 +123,14 @@ private slots:
     void rejectsArchsThisLibnvvmDoesNotTake_data() {
         QTest::addColumn<QString>("arch");
         QTest::addColumn<QString>("mentions");
-        QTest::newRow("dropped in 13") << "compute_70" << "compute_75";
-        QTest::newRow("no f before 100") << "compute_90f" << "compute_90a";
-        QTest::newRow("sm_ given") << "sm_90" << "compute_90, not sm_90";
-        QTest::newRow("typo") << "compute90" << "compute_90";
+        QTest::newRow("dropped in 13") << "compute_70"
+                                       << "compute_75";
+        QTest::newRow("no f before 100") << "compute_90f"
+                                         << "compute_90a";
+        QTest::newRow("sm_ given") << "sm_90"
+                                   << "compute_90, not sm_90";
+        QTest::newRow("typo") << "compute90"
+                              << "compute_90";
     }
     void rejectsArchsThisLibnvvmDoesNotTake() {
         QFETCH(QString, arch);
@@ -132,28 +174,35 @@ private slots:
         QCOMPARE(asked, 2);
         // The GPU's arch: an H200 (9.0) is compute_90 in both; a Volta (7.0) only CUDA 12 has.
         asked = 0;
-        QCOMPARE(nvvm::archForComputeCapability(9, 0, release(13)),
-                 std::optional<std::string>("compute_90"));
+        QCOMPARE(nvvm::archForComputeCapability(9, 0, release(13)), std::optional<std::string>("compute_90"));
         QCOMPARE(asked, 0);
-        QCOMPARE(nvvm::archForComputeCapability(7, 0, release(12)),
-                 std::optional<std::string>("compute_70"));
+        QCOMPARE(nvvm::archForComputeCapability(7, 0, release(12)), std::optional<std::string>("compute_70"));
         QCOMPARE(asked, 1);
     }
 
     void extraFlagsAreCheckedToo_data() {
         QTest::addColumn<QString>("flag");
         QTest::addColumn<QString>("mentions");
-        QTest::newRow("double dash") << "--generate-line-info" << "single dash: '-generate-line-info'";
-        QTest::newRow("no dash") << "opt=3" << "starts with '-'";
-        QTest::newRow("typed arch") << "-arch=compute_90" << "sets the option arch, which has its own";
-        QTest::newRow("typed g") << "-g" << "sets the option g, which has its own";
+        QTest::newRow("double dash") << "--generate-line-info"
+                                     << "single dash: '-generate-line-info'";
+        QTest::newRow("no dash") << "opt=3"
+                                 << "starts with '-'";
+        QTest::newRow("typed arch") << "-arch=compute_90"
+                                    << "sets the option arch, which has its own";
+        QTest::newRow("typed g") << "-g"
+                                 << "sets the option g, which has its own";
         // One answer for an option, however it is written: no detour through "take a single dash".
-        QTest::newRow("typed opt") << "-opt=3" << "sets the option opt, which has its own";
-        QTest::newRow("double-dashed opt") << "--opt=3" << "sets the option opt, which has its own";
+        QTest::newRow("typed opt") << "-opt=3"
+                                   << "sets the option opt, which has its own";
+        QTest::newRow("double-dashed opt") << "--opt=3"
+                                           << "sets the option opt, which has its own";
         // Half-typed "-ftz=1": libNVVM knows no "-ftz", so it is not passed on as a flag.
-        QTest::newRow("half-typed ftz") << "-ftz" << "sets the option ftz, which has its own";
-        QTest::newRow("half-typed ftz=") << "-ftz=" << "sets the option ftz, which has its own";
-        QTest::newRow("gen-lto") << "-gen-lto" << "wanted outputs";
+        QTest::newRow("half-typed ftz") << "-ftz"
+                                        << "sets the option ftz, which has its own";
+        QTest::newRow("half-typed ftz=") << "-ftz="
+                                         << "sets the option ftz, which has its own";
+        QTest::newRow("gen-lto") << "-gen-lto"
+                                 << "wanted outputs";
     }
     void extraFlagsAreCheckedToo() {
         QFETCH(QString, flag);
@@ -172,9 +221,8 @@ private slots:
     void extraFlagAdviceUsesTheFrontEndsPlace() {
         nvvm::Options o;
         o.extraFlags = {"--opt=3"};
-        const auto st = o.validate(13, [](const nvvm::OptionInfo& info) {
-            return "its own nvpg option, --" + std::string(info.name);
-        });
+        const auto st = o.validate(
+            13, [](const nvvm::OptionInfo& info) { return "its own nvpg option, --" + std::string(info.name); });
         QVERIFY(!st);
         const auto msg = QString::fromStdString(st.error().message);
         QVERIFY2(msg.contains("which has its own nvpg option, --opt:"), qPrintable(msg));
@@ -228,15 +276,16 @@ private slots:
                 nvvm::Options o;
                 QVERIFY2(o.set(name, v), what);
                 QVERIFY2(o.validate(13), what);
-                const std::string flag = info.kind == nvvm::OptionKind::Switch ? std::string(info.flag)
-                                                                                 : std::string(info.flag) + v;
+                const std::string flag =
+                    info.kind == nvvm::OptionKind::Switch ? std::string(info.flag) : std::string(info.flag) + v;
                 QCOMPARE(o.flags(), std::vector<std::string>{flag});
                 QCOMPARE(o.get(name), std::optional(v));
                 // The same flag written as an extra flag is refused: the option has its field.
                 nvvm::Options extra;
                 extra.extraFlags = {flag};
                 const auto st = extra.validate(13);
-                const std::string says = info.outputChoice ? "wanted outputs" : "sets the option " + name + ", which has its own";
+                const std::string says =
+                    info.outputChoice ? "wanted outputs" : "sets the option " + name + ", which has its own";
                 QVERIFY2(!st && st.error().message.find(says) != std::string::npos, what);
                 o.clear(name);
                 QVERIFY2(o == nvvm::Options{}, what);

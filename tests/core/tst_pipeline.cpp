@@ -11,22 +11,21 @@
 #include "Mutate.h"
 #include "PlainNvvm.h"
 #include "TestSupport.h"
+#include "lto/DroppedKernels.h"
+#include "lto/Linker.h"
 #include "nvvm/Libdevice.h"
+#include "nvvm/Program.h"
 #include "pipeline/LibdeviceUse.h"
 #include "pipeline/OutputNames.h"
 #include "pipeline/Pipeline.h"
 #include "pipeline/Report.h"
 #include "pipeline/Summary.h"
-#include "workspace/Workspace.h"
-#include "lto/DroppedKernels.h"
-#include "lto/Linker.h"
-#include "nvvm/Program.h"
 #include "support/Text.h"
+#include "workspace/Workspace.h"
 
 using namespace nvpg;
 
 namespace {
-
 
 struct NumbaCase {
     std::vector<nvvm::Module> modules;
@@ -44,7 +43,6 @@ NumbaCase numbaCase(const std::string& kernel) {
     c.ptx = test::readText(dir / (kernel + ".ptx"));
     return c;
 }
-
 
 // A job with the map on, run through the real Pipeline: what onPlain heard, and the result.
 struct MappedRun {
@@ -135,7 +133,9 @@ private slots:
         r.cubin = std::string(1536, 'z');
         r.ltoIr = {{"program", std::string(10, 'l')}};
         using pipeline::StageId;
-        r.stages = {{StageId::CompilePtx, 0.0031}, {StageId::CompileLtoIr, 0.002}, {StageId::LinkLtoPtx, 0.0105},
+        r.stages = {{StageId::CompilePtx, 0.0031},
+                    {StageId::CompileLtoIr, 0.002},
+                    {StageId::LinkLtoPtx, 0.0105},
                     {StageId::LinkLtoCubin, 1.5}};
         ptx::ResourceUsage usage;
         usage.registers = 12;
@@ -146,9 +146,11 @@ private slots:
         QCOMPARE(s.droppedKernels, std::vector<std::string>{"dropped"});
         QCOMPARE(s.ptx.header, std::string("PTX · 2 KiB · 2 kernels · libNVVM 3.10 ms · compute_90 (options)"));
         QVERIFY(s.ptx.notice.empty());
-        QCOMPARE(s.lto.header, std::string("LTO · linked PTX 100 B · cubin 1.5 KiB · LTO-IR 2.00 ms · link→PTX 10.5 ms · "
-                                           "link→cubin 1.50 s · kept: 12 regs, 0 spill · dropped by LTO: dropped"));
-        QVERIFY2(s.lto.toolTip.find("kept: 12 registers, 0 B spill stores") != std::string::npos, s.lto.toolTip.c_str());
+        QCOMPARE(s.lto.header,
+                 std::string("LTO · linked PTX 100 B · cubin 1.5 KiB · LTO-IR 2.00 ms · link→PTX 10.5 ms · "
+                             "link→cubin 1.50 s · kept: 12 regs, 0 spill · dropped by LTO: dropped"));
+        QVERIFY2(s.lto.toolTip.find("kept: 12 registers, 0 B spill stores") != std::string::npos,
+                 s.lto.toolTip.c_str());
         QVERIFY(s.lto.toolTip.find("  program: 10 B") != std::string::npos);
         QVERIFY(s.lto.notice.empty());
 
@@ -177,12 +179,15 @@ private slots:
         QTest::addColumn<bool>("verify");
         QTest::addColumn<QString>("mark");
         QTest::addColumn<QString>("summary");
-        QTest::newRow("parse") << QStringList{"broken.ll"} << true << "parse IR failed" << "Parse IR failed with 1 error";
+        QTest::newRow("parse") << QStringList{"broken.ll"} << true << "parse IR failed"
+                               << "Parse IR failed with 1 error";
         QTest::newRow("parse, no verifier") << QStringList{"broken.ll"} << false << "parse IR failed"
                                             << "Parse IR failed with 1 error";
-        QTest::newRow("duplicate symbol") << QStringList{"pitfalls/twice-a.ll", "pitfalls/twice-b.ll"} << true
-                                          << "link modules failed" << "Link modules failed with 1 error";
-        QTest::newRow("verifier") << QStringList{"verify-alloca.ll"} << true << "verify failed" << "Compile failed with 1 error";
+        QTest::newRow("duplicate symbol")
+            << QStringList{"pitfalls/twice-a.ll", "pitfalls/twice-b.ll"} << true << "link modules failed"
+            << "Link modules failed with 1 error";
+        QTest::newRow("verifier") << QStringList{"verify-alloca.ll"} << true << "verify failed"
+                                  << "Compile failed with 1 error";
     }
     void theFailedStepIsNamed() {
         QFETCH(QStringList, fixtures);
@@ -221,9 +226,9 @@ private slots:
         QCOMPARE(pipeline::perModulePaths("/t/x.bin", {"a.ll", "b.ll"}),
                  (std::vector<std::string>{"/t/x.a.bin", "/t/x.b.bin"}));
         // Names that cannot stand in a file name are made safe, and a stem used twice is numbered.
-        QCOMPARE(pipeline::perModulePaths("/t/p.ltoir", {"my kernel.ll", "a/k.ll", "b/k.ll", ".ll"}),
-                 (std::vector<std::string>{"/t/p.my_kernel.ltoir", "/t/p.k.ltoir", "/t/p.k-2.ltoir",
-                                           "/t/p.module.ltoir"}));
+        QCOMPARE(
+            pipeline::perModulePaths("/t/p.ltoir", {"my kernel.ll", "a/k.ll", "b/k.ll", ".ll"}),
+            (std::vector<std::string>{"/t/p.my_kernel.ltoir", "/t/p.k.ltoir", "/t/p.k-2.ltoir", "/t/p.module.ltoir"}));
     }
 
     void perModulePathsNeverShareAPathNorLeaveTheFolder() {
@@ -231,8 +236,8 @@ private slots:
         for (const char* odd : {"..", "x/..", ".", "", "a/b/", "...", "/"})
             QCOMPARE(pipeline::fileStemOf(odd), std::string("module"));
         QCOMPARE(pipeline::fileStemOf("../../etc/passwd"), std::string("passwd"));
-        const std::vector<std::string> names = {"..",  "x/..", ".",     "",          "a/b/", "../../etc/k.ll",
-                                                "k.ll", "k.ll", "k-2.ll", "module.ll", "/",   std::string(5000, 'n')};
+        const std::vector<std::string> names = {"..",   "x/..", ".",      "",          "a/b/", "../../etc/k.ll",
+                                                "k.ll", "k.ll", "k-2.ll", "module.ll", "/",    std::string(5000, 'n')};
         const auto paths = pipeline::perModulePaths("/t/out.ltoir", names);
         QCOMPARE(paths.size(), names.size());
         QCOMPARE(paths[0], std::string("/t/out.module.ltoir"));
@@ -265,8 +270,7 @@ private slots:
 
     void numbaIrGivesThePtxOfPlainLibnvvmCalls_data() {
         QTest::addColumn<QString>("kernel");
-        for (const char* k : {"axpy", "math_kernel", "math_kernel_fastmath", "call_device"})
-            QTest::newRow(k) << k;
+        for (const char* k : {"axpy", "math_kernel", "math_kernel_fastmath", "call_device"}) QTest::newRow(k) << k;
     }
     void numbaIrGivesThePtxOfPlainLibnvvmCalls() {
         QFETCH(QString, kernel);
@@ -300,7 +304,8 @@ private slots:
         QTest::addColumn<QString>("source");
         for (const auto& e : std::filesystem::directory_iterator(test::examplesDir()))
             if (e.path().extension() == ".nvpg")
-                QTest::newRow(("example " + e.path().stem().string()).c_str()) << QString::fromStdString(e.path().string());
+                QTest::newRow(("example " + e.path().stem().string()).c_str())
+                    << QString::fromStdString(e.path().string());
         for (const char* k : {"axpy", "math_kernel", "math_kernel_fastmath", "call_device"})
             QTest::newRow((std::string("numba ") + k).c_str()) << k;
     }
@@ -331,8 +336,10 @@ private slots:
         // Text modules are always mapped; a bitcode one may not be, and then says why.
         for (size_t i = 0; i < map.modules.size(); ++i) {
             const auto& m = map.modules[i];
-            if (job.modules[i].isBitcode()) QVERIFY(m.unmapped.empty() || m.unmapped.size() > 20);
-            else QVERIFY2(m.unmapped.empty(), (m.name + ": " + m.unmapped).c_str());
+            if (job.modules[i].isBitcode())
+                QVERIFY(m.unmapped.empty() || m.unmapped.size() > 20);
+            else
+                QVERIFY2(m.unmapped.empty(), (m.name + ": " + m.unmapped).c_str());
         }
         checkEveryInstructionLineIsAccountedFor(map, map.ptx);
         checkEveryInstructionLineIsAccountedFor(map, map.ltoPtx);
@@ -365,9 +372,9 @@ private slots:
         std::vector<pipeline::StageId> order;
         for (const auto& st : r->stages) order.push_back(st.id);
         const std::vector<pipeline::StageId> stageOrder = {
-            pipeline::StageId::AddModules,    pipeline::StageId::Verify,       pipeline::StageId::CompilePtx,
-            pipeline::StageId::ReadPtx,       pipeline::StageId::AssembleCubin, pipeline::StageId::CompileLtoIr,
-            pipeline::StageId::LinkLtoPtx,    pipeline::StageId::LinkLtoCubin};
+            pipeline::StageId::AddModules, pipeline::StageId::Verify,        pipeline::StageId::CompilePtx,
+            pipeline::StageId::ReadPtx,    pipeline::StageId::AssembleCubin, pipeline::StageId::CompileLtoIr,
+            pipeline::StageId::LinkLtoPtx, pipeline::StageId::LinkLtoCubin};
         QVERIFY(order == stageOrder);
 
         // One Program compiled to PTX, then to LTO-IR; then the two links, one after the other.
@@ -512,7 +519,8 @@ private slots:
         QVERIFY2(sinf->ptx.count >= 30, qPrintable(QString::number(sinf->ptx.count)));
         QVERIFY2(sinf->ptx.how.find("line map") != std::string::npos, sinf->ptx.how.c_str());
         qInfo("__nv_sinf: called at sinf.ll:%d, %d PTX lines (%s); SASS: %s", call, sinf->ptx.count,
-              sinf->ptx.how.c_str(), sinf->sass.known() ? std::to_string(sinf->sass.count).c_str() : sinf->sass.unavailable.c_str());
+              sinf->ptx.how.c_str(),
+              sinf->sass.known() ? std::to_string(sinf->sass.count).c_str() : sinf->sass.unavailable.c_str());
 
         // No map: the call line stays, the size says why it is not known.
         pipeline::Pipeline plainPipe(test::realToolkit());
@@ -580,13 +588,15 @@ private slots:
     void libdeviceFuncBodyIsItsSize() {
         pipeline::Job job;
         job.libdevice = true;
-        job.modules = {{"k.ll", "define void @k(double %x) {\n  %r = call double @__nv_sin(double %x)\n  ret void\n}\n"}};
+        job.modules = {
+            {"k.ll", "define void @k(double %x) {\n  %r = call double @__nv_sin(double %x)\n  ret void\n}\n"}};
         pipeline::CompileResult r;
-        r.ptx = ".version 9.0\n.target sm_90\n.address_size 64\n"
-                ".func (.param .b64 func_retval0) __nv_sin(.param .b64 __nv_sin_param_0);\n"  // 4: a prototype
-                ".visible .entry k(.param .f64 k_param_0)\n{\n  ret;\n}\n"                    // 5-8
-                ".func (.param .b64 func_retval0) __nv_sin(\n\t.param .b64 __nv_sin_param_0\n)\n"  // 9-11
-                "{\n  .reg .f64 %fd<3>; // { not a brace\n  ret;\n}\n";                        // 12-15
+        r.ptx =
+            ".version 9.0\n.target sm_90\n.address_size 64\n"
+            ".func (.param .b64 func_retval0) __nv_sin(.param .b64 __nv_sin_param_0);\n"       // 4: a prototype
+            ".visible .entry k(.param .f64 k_param_0)\n{\n  ret;\n}\n"                         // 5-8
+            ".func (.param .b64 func_retval0) __nv_sin(\n\t.param .b64 __nv_sin_param_0\n)\n"  // 9-11
+            "{\n  .reg .f64 %fd<3>; // { not a brace\n  ret;\n}\n";                            // 12-15
         r.ptxModule = ptx::readPtx(r.ptx);
         r.libdeviceFunctions = {"__internal_trig_reduction_slowpathd", "__nv_sin"};
         QCOMPARE(pipeline::ptxFunctionLines(r.ptxModule, r.ptx, "__nv_sin"), (inspect::LineRange{9, 15}));
@@ -626,9 +636,10 @@ private slots:
             // A function's prologue maps to its define line; everything else to an instruction.
             const auto text = support::splitLines(job.modules[size_t(index)].bytes);
             const bool define = l.line <= int(text.size()) && support::startsWith(text[size_t(l.line - 1)], "define ");
-            QVERIFY2(define || std::find(m.instructionLines.begin(), m.instructionLines.end(), l.line) !=
-                                   m.instructionLines.end(),
-                     qPrintable(QString("%1:%2 is no instruction line").arg(QString::fromStdString(l.module)).arg(l.line)));
+            QVERIFY2(
+                define ||
+                    std::find(m.instructionLines.begin(), m.instructionLines.end(), l.line) != m.instructionLines.end(),
+                qPrintable(QString("%1:%2 is no instruction line").arg(QString::fromStdString(l.module)).arg(l.line)));
         }
         QCOMPARE(files, (std::set<std::string>{"caller.ll", "callee.ll"}));
         const int fmul = lineOf(job.modules[1].bytes, "fmul float");
@@ -723,10 +734,12 @@ private slots:
         QTemporaryDir dir;
         const std::filesystem::path root = dir.path().toStdString();
         const auto& real = *test::realToolkit();
-        for (const char* sub : {"nvvm/lib64", "nvvm/libdevice", "lib64", "bin"}) std::filesystem::create_directories(root / sub);
+        for (const char* sub : {"nvvm/lib64", "nvvm/libdevice", "lib64", "bin"})
+            std::filesystem::create_directories(root / sub);
         std::filesystem::create_symlink(real.nvvmReport().path, root / "nvvm/lib64/libnvvm.so.4");
         std::filesystem::create_symlink(real.libdeviceReport().path, root / "nvvm/libdevice/libdevice.10.bc");
-        std::filesystem::create_symlink(real.nvJitLinkReport().path, root / "lib64" / real.nvJitLinkReport().path.filename());
+        std::filesystem::create_symlink(real.nvJitLinkReport().path,
+                                        root / "lib64" / real.nvJitLinkReport().path.filename());
         if (const auto* ptxas = real.ptxas()) std::filesystem::create_symlink(*ptxas, root / "bin/ptxas");
         toolkit::SearchConfig config;
         config.explicitRoot = root;
@@ -794,9 +807,9 @@ private slots:
                             "section \"llvm.metadata\"\n\n!nvvm.annotations = !{{!0}}\n"
                             "!0 = !{{void (float*)* @{0}, !\"kernel\", i32 1}}\n!nvvmir.version = !{{!1}}\n"
                             "!1 = !{{i32 2, i32 0}}\n",
-                            kernel, value, "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-"
-                                           "f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64")
-                ,
+                            kernel, value,
+                            "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-"
+                            "f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"),
                 false};
         };
         pipeline::Pipeline p(test::realToolkit());
@@ -840,9 +853,9 @@ private slots:
         QVERIFY(std::find(f.begin(), f.end(), "__nv_cosf") == f.end());
     }
 
-    // __nv_sinf called by a kernel LTO keeps, without libdevice: the PTX compiles, the cubin link fails. Its error is placed on
-    // the call, carries the hint to link libdevice, and the result
-    // says which stage failed and which pane it belongs to.
+    // __nv_sinf called by a kernel LTO keeps, without libdevice: the PTX compiles, the cubin link fails. Its error is
+    // placed on the call, carries the hint to link libdevice, and the result says which stage failed and which pane it
+    // belongs to.
     void linkFailureIsPlacedAndHinted() {
         pipeline::Pipeline p(test::realToolkit());
         pipeline::Job job;
@@ -920,10 +933,10 @@ private slots:
         QTest::addColumn<QString>("fixture");
         QTest::addColumn<int>("line");
         QTest::addColumn<QString>("message");
-        QTest::newRow("alloca in addrspace(3)") << "verify-alloca.ll" << 8
-                                                << "Allocation instruction pointer not in the stack address space";
-        QTest::newRow("datalayout without i128") << "verify-layout.ll" << 3
-                                                 << "DataLayoutError: Unsupported integer alignment";
+        QTest::newRow("alloca in addrspace(3)")
+            << "verify-alloca.ll" << 8 << "Allocation instruction pointer not in the stack address space";
+        QTest::newRow("datalayout without i128")
+            << "verify-layout.ll" << 3 << "DataLayoutError: Unsupported integer alignment";
     }
     void verifierRefusesInEveryCompile() {
         QFETCH(QString, fixture);
@@ -1025,7 +1038,8 @@ private slots:
         QCOMPARE(j["diagnostics"][0]["severity"], "warning");
         std::vector<std::string> stages;
         for (const auto& s : j["stages"]) stages.push_back(s["name"]);
-        for (const char* s : {"add modules", "compile PTX", "compile LTO-IR", "link LTO-IR to PTX", "link LTO-IR to cubin"})
+        for (const char* s :
+             {"add modules", "compile PTX", "compile LTO-IR", "link LTO-IR to PTX", "link LTO-IR to cubin"})
             QVERIFY2(std::find(stages.begin(), stages.end(), s) != stages.end(), s);
     }
 
@@ -1061,7 +1075,8 @@ private slots:
         badLayout.insert(dl, "q7-");
         auto errors = errorsOf({{"a.ll", text}, {"layout.ll", badLayout}});
         for (const auto& d : errors) QVERIFY2(d.module == "layout.ll", shown(errors).c_str());
-        QVERIFY2(shown(errors).find("Unknown specifier in datalayout string") != std::string::npos, shown(errors).c_str());
+        QVERIFY2(shown(errors).find("Unknown specifier in datalayout string") != std::string::npos,
+                 shown(errors).c_str());
 
         // The same kernel defined by two modules: the message says which two.
         errors = errorsOf({{"d1/k.ll", text}, {"d2/k.ll", text}});
@@ -1071,7 +1086,8 @@ private slots:
         // And one file given twice.
         errors = errorsOf({{"k.ll", text}, {"k.ll", text}});
         QVERIFY2(errors.size() == 1 && errors[0].module == "k.ll", shown(errors).c_str());
-        QVERIFY2(errors[0].message.find("@sin_kernel is defined twice: k.ll is given twice; give it once") != std::string::npos,
+        QVERIFY2(errors[0].message.find("@sin_kernel is defined twice: k.ll is given twice; give it once") !=
+                     std::string::npos,
                  shown(errors).c_str());
 
         // Damaged bitcode after a text module: libNVVM's messages are of the bitcode reader alone.
@@ -1085,13 +1101,13 @@ private slots:
         for (uint64_t seed = 1; seed <= 6; ++seed) {
             const std::string damaged = test::mutateBytes(bitcode, seed, 4);
             errors = errorsOf({{"a.ll", text}, {"m.bc", damaged}});
-            for (const auto& d : errors) QVERIFY2(d.module == "m.bc", (std::to_string(seed) + ": " + shown(errors)).c_str());
+            for (const auto& d : errors)
+                QVERIFY2(d.module == "m.bc", (std::to_string(seed) + ": " + shown(errors)).c_str());
             for (const char* m : {"Invalid abbrev number", "Invalid encoding", "not a number", "Invalid record"})
                 if (shown(errors).find(m) != std::string::npos) ++unplacedByLibnvvm;
         }
         QVERIFY2(unplacedByLibnvvm > 0, "no seed gave one of the bitcode reader's unplaced messages");
     }
-
 };
 
 QTEST_GUILESS_MAIN(TestPipeline)

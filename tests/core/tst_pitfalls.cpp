@@ -20,9 +20,13 @@ using namespace nvpg;
 
 namespace {
 
-bool has(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+bool has(std::string_view s, std::string_view part) {
+    return s.find(part) != std::string_view::npos;
+}
 
-nvvm::Module pitfall(const std::string& name, bool lazy = false) { return test::irFixture(name, lazy, "ir/pitfalls"); }
+nvvm::Module pitfall(const std::string& name, bool lazy = false) {
+    return test::irFixture(name, lazy, "ir/pitfalls");
+}
 
 pipeline::Job jobOf(std::vector<nvvm::Module> modules, const char* arch = "compute_90") {
     pipeline::Job job;
@@ -59,10 +63,10 @@ pipeline::CompileResult fixAndCompile(pipeline::Job& job, const nvvm::Diagnostic
     return compile(job);
 }
 
-#define CHECK_DIAG(d, mod, ln)                                                                                   \
-    do {                                                                                                         \
-        QVERIFY2((d) != nullptr, "no diagnostic offers a fix");                                                  \
-        QVERIFY2((d)->module == (mod) && (d)->line == (ln), nvvm::formatDiagnostic(*(d)).c_str());               \
+#define CHECK_DIAG(d, mod, ln)                                                                     \
+    do {                                                                                           \
+        QVERIFY2((d) != nullptr, "no diagnostic offers a fix");                                    \
+        QVERIFY2((d)->module == (mod) && (d)->line == (ln), nvvm::formatDiagnostic(*(d)).c_str()); \
     } while (0)
 
 }  // namespace
@@ -102,7 +106,8 @@ private slots:
             if (functions != 2 * modules.size()) qFatal("%zu functions", functions);
             scan = std::min(scan, took.count());
         }
-        qInfo("%zu modules: the check %.4f s, reading their functions %.4f s (%.1fx)", count, check, scan, check / scan);
+        qInfo("%zu modules: the check %.4f s, reading their functions %.4f s (%.1fx)", count, check, scan,
+              check / scan);
         QVERIFY2(check < 40 * std::max(scan, 1e-4),
                  qPrintable(QString("the check took %1x as long as reading the functions").arg(check / scan)));
         const std::vector<nvvm::Module> small(modules.begin(), modules.begin() + 10);
@@ -271,8 +276,9 @@ private slots:
         const auto& text = job.modules.front().bytes;
         QCOMPARE(std::count(text.begin(), text.end(), '\n') + 1 - std::ptrdiff_t(text.back() == '\n'),
                  std::ptrdiff_t(25));  // one line fewer
-        QVERIFY2(has(text, "@llvm.used = appending global [2 x i8*] [i8* bitcast (void (float*)* @first to i8*), "
-                           "i8* bitcast (void (float*)* @second to i8*)], section \"llvm.metadata\"\n"),
+        QVERIFY2(has(text,
+                     "@llvm.used = appending global [2 x i8*] [i8* bitcast (void (float*)* @first to i8*), "
+                     "i8* bitcast (void (float*)* @second to i8*)], section \"llvm.metadata\"\n"),
                  text.c_str());
         QVERIFY(has(fixed.linkedPtx, ".entry first") && has(fixed.linkedPtx, ".entry second"));
 
@@ -281,12 +287,13 @@ private slots:
         const std::string source = pitfall("llvm-used-twice.ll").bytes;
         const auto module = [&](const char* kernel, const char* value) {
             const auto header = support::splitLines(source);
-            return fmt::format("{}\n{}\n\n@llvm.used = appending global [1 x i8*] [i8* bitcast (void (float*)* @{} "
-                               "to i8*)], section \"llvm.metadata\"\n\ndefine void @{}(float* %out) {{\nentry:\n  "
-                               "store float {}, float* %out\n  ret void\n}}\n\n!nvvm.annotations = !{{!0}}\n!0 = "
-                               "!{{void (float*)* @{}, !\"kernel\", i32 1}}\n!nvvmir.version = !{{!1}}\n!1 = !{{i32 2, "
-                               "i32 0}}\n",
-                               header[2], header[3], kernel, kernel, value, kernel);
+            return fmt::format(
+                "{}\n{}\n\n@llvm.used = appending global [1 x i8*] [i8* bitcast (void (float*)* @{} "
+                "to i8*)], section \"llvm.metadata\"\n\ndefine void @{}(float* %out) {{\nentry:\n  "
+                "store float {}, float* %out\n  ret void\n}}\n\n!nvvm.annotations = !{{!0}}\n!0 = "
+                "!{{void (float*)* @{}, !\"kernel\", i32 1}}\n!nvvmir.version = !{{!1}}\n!1 = !{{i32 2, "
+                "i32 0}}\n",
+                header[2], header[3], kernel, kernel, value, kernel);
         };
         auto two = jobOf({{"a.ll", module("first", "1.0"), false}, {"b.ll", module("second", "2.0"), false}});
         two.outputs = job.outputs;
@@ -338,7 +345,8 @@ private slots:
         const auto* d = withFix(r);
         CHECK_DIAG(d, "opaque-pointers.ll", 5);
         QVERIFY2(has(d->message, "below compute_100") && has(d->message, "LLVM 7.0.1"), d->message.c_str());
-        QVERIFY((d->fixes.front().options == std::vector<std::pair<std::string, std::string>>{{"arch", "compute_100"}}));
+        QVERIFY(
+            (d->fixes.front().options == std::vector<std::pair<std::string, std::string>>{{"arch", "compute_100"}}));
         const auto fixed = fixAndCompile(job, *d);
         QVERIFY2(fixed.ok, allMessages(fixed).c_str());
         QVERIFY(has(fixed.ptx, ".entry twice"));
@@ -353,8 +361,10 @@ private slots:
         QTest::addColumn<QString>("fixture");
         QTest::addColumn<QString>("kernel");
         QTest::addColumn<int>("line");
-        QTest::newRow("no @llvm.used") << "pitfalls/lto-no-used.ll" << "lonely" << 5;
-        QTest::newRow("extend @llvm.used") << "lto-kept-dropped.ll" << "dropped" << 13;
+        QTest::newRow("no @llvm.used") << "pitfalls/lto-no-used.ll"
+                                       << "lonely" << 5;
+        QTest::newRow("extend @llvm.used") << "lto-kept-dropped.ll"
+                                           << "dropped" << 13;
     }
     void kernelDroppedByLtoIsAddedToLlvmUsed() {
         QFETCH(QString, fixture);
@@ -390,9 +400,10 @@ private slots:
         QVERIFY(has(fixed.ptx, ".entry twice"));
         QCOMPARE(fixed.kernels.size(), size_t(1));
         // A module with annotations already gets one more entry in the same list.
-        auto two = jobOf({{"k.ll", test::readText(test::dataDir() / "ir/pitfalls/no-version.ll") +
-                                       "!nvvmir.version = !{!1}\n!1 = !{i32 2, i32 0}\n"
-                                       "define void @second(i32* %p) {\n  store i32 1, i32* %p\n  ret void\n}\n",
+        auto two = jobOf({{"k.ll",
+                           test::readText(test::dataDir() / "ir/pitfalls/no-version.ll") +
+                               "!nvvmir.version = !{!1}\n!1 = !{i32 2, i32 0}\n"
+                               "define void @second(i32* %p) {\n  store i32 1, i32* %p\n  ret void\n}\n",
                            false}});
         QVERIFY(withFix(compile(two)) == nullptr);  // it has a kernel: @second may be a device function
     }

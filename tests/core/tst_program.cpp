@@ -29,7 +29,9 @@ nvvmResult countingLazyAdd(nvvmProgram p, const char* buf, size_t size, const ch
     return g_realLazyAdd(p, buf, size, name);
 }
 
-nvvmResult failingCompile(nvvmProgram, int, const char**) { return NVVM_ERROR_COMPILATION; }
+nvvmResult failingCompile(nvvmProgram, int, const char**) {
+    return NVVM_ERROR_COMPILATION;
+}
 
 // The compiles a Program makes, counted: a verify that reads a module alone first is one.
 std::atomic<int> g_compiles{0};
@@ -145,8 +147,7 @@ private slots:
         QVERIFY2(out.ok, out.log.c_str());
         QVERIFY(out.result.find(".entry caller") != std::string::npos);
         QVERIFY(out.result.find(".extern") == std::string::npos);  // scale() was linked in
-        QVERIFY(out.result.find("mul.f32") != std::string::npos ||
-                out.result.find("mul.rn.f32") != std::string::npos);
+        QVERIFY(out.result.find("mul.f32") != std::string::npos || out.result.find("mul.rn.f32") != std::string::npos);
     }
 
     void lazyModuleSuppliesOnlyWhatIsUsed() {
@@ -267,10 +268,9 @@ private slots:
     void dataLayoutParsesVouchesOnlyForWhatLibnvvmReads_data() {
         QTest::addColumn<QString>("layout");
         QTest::addColumn<bool>("vouched");
-        QTest::newRow("examples")
-            << "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-"
-               "f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
-            << true;
+        QTest::newRow("examples") << "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-"
+                                     "f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
+                                  << true;
         QTest::newRow("short") << "e-i64:64-i128:128-v16:16-v32:32-n16:32:64" << true;
         QTest::newRow("32-bit pointers") << "e-p:32:32:32-i64:64-n16:32" << true;
         QTest::newRow("address space, index size") << "e-p3:32:32:32:32-p:64:64-i64:64" << true;
@@ -302,8 +302,7 @@ private slots:
         const auto& api = test::realToolkit()->nvvm();
         nvvmProgram p = nullptr;
         QCOMPARE(api.createProgram(&p), NVVM_SUCCESS);
-        QCOMPARE(api.addModuleToProgram(p, module.data(), module.size(), "layout.ll"),
-                 NVVM_SUCCESS);
+        QCOMPARE(api.addModuleToProgram(p, module.data(), module.size(), "layout.ll"), NVVM_SUCCESS);
         const char* flags[] = {"-arch=compute_90"};
         const auto verified = api.verifyProgram(p, 1, flags);
         size_t size = 0;
@@ -314,8 +313,7 @@ private slots:
         }
         api.destroyProgram(&p);
         QVERIFY2(log.find("datalayout string") == std::string::npos, log.c_str());
-        QVERIFY2(verified == NVVM_SUCCESS || log.find("DataLayoutError") != std::string::npos,
-                 log.c_str());
+        QVERIFY2(verified == NVVM_SUCCESS || log.find("DataLayoutError") != std::string::npos, log.c_str());
     }
 
     // Verify, then libdevice, then compile: a verify does not add libdevice, the compile does.
@@ -372,8 +370,8 @@ private slots:
         QCOMPARE(again.result, o3.result);  // an LTO compile in between changes nothing
 
         // And each equals a fresh plain-libNVVM program with the same options.
-        const std::vector<test::PlainModule> plain = {
-            {"sinf.ll", test::irFixture("sinf.ll").bytes, false}, {"libdevice.10.bc", *libdevice(), true}};
+        const std::vector<test::PlainModule> plain = {{"sinf.ll", test::irFixture("sinf.ll").bytes, false},
+                                                      {"libdevice.10.bc", *libdevice(), true}};
         QCOMPARE(o3.result, test::plainCompile(api, plain, {"-arch=compute_90"}));
         QCOMPARE(opt0.result, test::plainCompile(api, plain, {"-arch=compute_90", "-opt=0"}));
     }

@@ -28,7 +28,9 @@ void setU64(std::string& bytes, size_t at, uint64_t v) {
     for (int i = 0; i < 8; ++i) bytes[at + size_t(i)] = char((v >> (8 * i)) & 0xff);
 }
 
-std::string cli() { return test::nvpgPath(); }
+std::string cli() {
+    return test::nvpgPath();
+}
 
 }  // namespace
 
@@ -65,7 +67,8 @@ private slots:
         pipeline::CompileResult r;
         nvvm::Diagnostic d{"a.ll", 13, 0, nvvm::Severity::Error, "IR version 1.0 incompatible", "libNVVM"};
         d.fixes.push_back({"Add !nvvmir.version 2.0 to a.ll", {{"a.ll", 14, 14, "!nvvmir.version = !{!1}\n"}}});
-        d.fixes.push_back({"Compile for compute_100", {}, {{"arch", "compute_100"}, {"opt", ""}}, true, {{"b.ll", false}}});
+        d.fixes.push_back(
+            {"Compile for compute_100", {}, {{"arch", "compute_100"}, {"opt", ""}}, true, {{"b.ll", false}}});
         r.diagnostics = {d, {"b.ll", 2, 3, nvvm::Severity::Warning, "no fix", "nvpg"}};
         auto back = readCompileReply(*decodeFrame(encodeFrame(makeCompileReply(r))));
         QVERIFY2(back, back ? "" : back.error().message.c_str());
@@ -267,13 +270,18 @@ private slots:
     void garbageLineMapsAreRefused_data() {
         QTest::addColumn<QString>("json");
         QTest::addColumn<QString>("says");
-        const QString ok = R"({"version":1,"modules":[{"name":"k.ll"}],"outputs":{"ptx":%1,"lto-ptx":{"unavailable":"x"},"sass":{"unavailable":"x"}}})";
-        QTest::newRow("not an object") << "[1,2]" << "object";
-        QTest::newRow("other version") << R"({"version":2})" << "version";
-        QTest::newRow("no outputs") << R"({"version":1,"modules":[]})" << "outputs";
+        const QString ok =
+            R"({"version":1,"modules":[{"name":"k.ll"}],"outputs":{"ptx":%1,"lto-ptx":{"unavailable":"x"},"sass":{"unavailable":"x"}}})";
+        QTest::newRow("not an object") << "[1,2]"
+                                       << "object";
+        QTest::newRow("other version") << R"({"version":2})"
+                                       << "version";
+        QTest::newRow("no outputs") << R"({"version":1,"modules":[]})"
+                                    << "outputs";
         QTest::newRow("unknown module") << ok.arg(R"([{"module":"x.ll","line":1,"ranges":[[1,2]]}])") << "x.ll";
         QTest::newRow("reversed range") << ok.arg(R"([{"module":"k.ll","line":1,"ranges":[[5,2]]}])") << "ends before";
-        QTest::newRow("unsorted ranges") << ok.arg(R"([{"module":"k.ll","line":1,"ranges":[[5,6],[1,2]]}])") << "not after";
+        QTest::newRow("unsorted ranges") << ok.arg(R"([{"module":"k.ll","line":1,"ranges":[[5,6],[1,2]]}])")
+                                         << "not after";
         QTest::newRow("line 0") << ok.arg(R"([{"module":"k.ll","line":0,"ranges":[[1,2]]}])") << "outside";
         QTest::newRow("huge line") << ok.arg(R"([{"module":"k.ll","line":1,"ranges":[[1,4000000000]]}])") << "outside";
         QTest::newRow("float line") << ok.arg(R"([{"module":"k.ll","line":1.5,"ranges":[[1,2]]}])") << "integer";
@@ -361,8 +369,8 @@ private slots:
             std::this_thread::sleep_for(std::chrono::milliseconds(200));
             cancel.cancel();
         });
-        auto reply = engine.call(sample(), std::chrono::steady_clock::now() + std::chrono::seconds(60),
-                                 [&](const Frame&) {}, &cancel);
+        auto reply = engine.call(
+            sample(), std::chrono::steady_clock::now() + std::chrono::seconds(60), [&](const Frame&) {}, &cancel);
         canceller.join();
         QVERIFY(!reply);
         QVERIFY(engine.lastSent() != std::chrono::steady_clock::time_point{});  // it had gone out
@@ -399,8 +407,8 @@ private slots:
         QVERIFY(parseCompileRequest(makeCompileRequest({}, std::nullopt, true))->ptxFirst);
         QVERIFY(!parseCompileRequest(makeCompileRequest({}, std::nullopt))->ptxFirst);
 
-        const pipeline::StageEvent linking{pipeline::StageId::LinkLtoCubin, {},
-                                           {pipeline::StageId::CompilePtx, pipeline::StageId::LinkLtoPtx}};
+        const pipeline::StageEvent linking{
+            pipeline::StageId::LinkLtoCubin, {}, {pipeline::StageId::CompilePtx, pipeline::StageId::LinkLtoPtx}};
         auto stage = readProgress(*decodeFrame(encodeFrame(makeProgress(linking))));
         QVERIFY(stage);
         QVERIFY(*stage == linking);
@@ -408,7 +416,8 @@ private slots:
         job.modules = {{"a.ll", "x"}};
         const auto words = engine::describeCrash(job, linking, "SIGSEGV");
         QVERIFY2(words.find("libNVVM or nvJitLink crashed") != std::string::npos, words.c_str());
-        QVERIFY2(words.find("linking LTO-IR to cubin (nvJitLink), and compiling PTX") != std::string::npos, words.c_str());
+        QVERIFY2(words.find("linking LTO-IR to cubin (nvJitLink), and compiling PTX") != std::string::npos,
+                 words.c_str());
     }
 
     // Whose fault an engine's end is (issue 27, item 7): only a crash in a stage where libNVVM
@@ -421,7 +430,9 @@ private slots:
         text.modules = {{"a.ll", "x"}};
         bitcode.modules = {{"a.ll", "x"}, {"b.bc", std::string("BC\xc0\xde", 4)}};
         QVERIFY(bitcode.modules[1].isBitcode());
-        const auto blamesInput = [](const std::string& w) { return w.find("Change or remove that input") != std::string::npos; };
+        const auto blamesInput = [](const std::string& w) {
+            return w.find("Change or remove that input") != std::string::npos;
+        };
         const auto blamesToolkit = [](const std::string& w) {
             return w.find("the toolkit is the likely cause, not the input") != std::string::npos;
         };
@@ -448,8 +459,9 @@ private slots:
             {&text, pipeline::StageEvent{StageId::Disassemble, {}}, "SIGKILL", CrashCause::Toolkit,
              "the engine crashed (SIGKILL) while disassembling the cubin (nvdisasm) for the module a.ll."},
             {&text, pipeline::StageEvent{StageId::CompilePtx, {}}, "SIGABRT: LLVM ERROR: out of memory",
-             CrashCause::Memory, "libNVVM ran out of memory (SIGABRT: LLVM ERROR: out of memory) while compiling PTX "
-                                 "for the module a.ll: "},
+             CrashCause::Memory,
+             "libNVVM ran out of memory (SIGABRT: LLVM ERROR: out of memory) while compiling PTX "
+             "for the module a.ll: "},
             {&bitcode, pipeline::StageEvent{StageId::LinkLtoCubin, {}}, "SIGABRT: what():  std::bad_alloc",
              CrashCause::Memory, "nvJitLink ran out of memory"},
             // Damaged bitcode makes libNVVM ask for absurd sizes: while it reads bitcode, the
@@ -471,9 +483,10 @@ private slots:
                      !blamesToolkit(slowInput) && !blamesInput(slowInput),
                  slowInput.c_str());
         const auto hungLink = engine::describeTimeout(text, pipeline::StageEvent{StageId::LinkLtoPtx, {}}, 5);
-        QVERIFY2(hungLink.find("if nvJitLink hangs, the toolkit is the likely cause, not the input") != std::string::npos &&
-                     !blamesInput(hungLink),
-                 hungLink.c_str());
+        QVERIFY2(
+            hungLink.find("if nvJitLink hangs, the toolkit is the likely cause, not the input") != std::string::npos &&
+                !blamesInput(hungLink),
+            hungLink.c_str());
         const auto hungLoad = engine::describeTimeout(text, std::nullopt, 5);
         QVERIFY2(hungLoad.find("did not finish loading the toolkit within 5 s, before it began on the module a.ll") !=
                          std::string::npos &&
@@ -522,7 +535,8 @@ private slots:
     void sassCrossesWithItsCountsAndSource() {
         pipeline::CompileResult r;
         r.ptx = ".version 9.0\n";
-        r.sass = std::string("\t.target\tsm_90\n        /*0000*/                   EXIT ;\n") + std::string(3, '\0') + "\xff";
+        r.sass = std::string("\t.target\tsm_90\n        /*0000*/                   EXIT ;\n") + std::string(3, '\0') +
+                 "\xff";
         r.sassFunctions = {{"k", 12, true}, {"$k$helper", 3, false}};
         r.sassSource = "nvdisasm -c of the LTO-linked cubin (nvJitLink -arch=sm_90 -lto)";
         r.ltoIr = {{"a.ll", "A"}, {"b.ll", "B"}};

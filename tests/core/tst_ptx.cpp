@@ -182,12 +182,10 @@ private slots:
     void functionsOfMulti() {
         const std::string text = fixture("multi.ptx");
         const auto m = ptx::readPtx(text);
-        QCOMPARE(names(m), (QStringList{"helper", "shared_k", "local_k", "calls_helper", "byval_k",
-                                        "spill_k"}));
+        QCOMPARE(names(m), (QStringList{"helper", "shared_k", "local_k", "calls_helper", "byval_k", "spill_k"}));
         QStringList entries;
         for (const auto* f : m.entries()) entries << qs(f->name);
-        QCOMPARE(entries,
-                 (QStringList{"shared_k", "local_k", "calls_helper", "byval_k", "spill_k"}));
+        QCOMPARE(entries, (QStringList{"shared_k", "local_k", "calls_helper", "byval_k", "spill_k"}));
 
         const auto* helper = m.find("helper");
         QVERIFY(helper);
@@ -256,9 +254,8 @@ private slots:
         const auto m = ptx::readPtx(text);
         const auto* k = m.find("calls_helper");
         QVERIFY(k);
-        QCOMPARE(paramNames(k->params),
-                 (QStringList{"calls_helper_param_0", "calls_helper_param_1",
-                              "calls_helper_param_2", "calls_helper_param_3"}));
+        QCOMPARE(paramNames(k->params), (QStringList{"calls_helper_param_0", "calls_helper_param_1",
+                                                     "calls_helper_param_2", "calls_helper_param_3"}));
         QVERIFY(k->returns.empty());
         for (const auto& f : m.functions)
             for (const auto& p : f.params) QVERIFY2(p.name.find("param0") != 0, p.name.c_str());
@@ -268,8 +265,7 @@ private slots:
         const std::string text = fixture("decls.ptx");
         const auto m = ptx::readPtx(text);
         // pair_fn is declared before its first use and defined at the end: one function.
-        QCOMPARE(names(m), (QStringList{"__nv_sinf", "pair_fn", "weak_fn", "global_ptrs",
-                                        "no_params", "bounded"}));
+        QCOMPARE(names(m), (QStringList{"__nv_sinf", "pair_fn", "weak_fn", "global_ptrs", "no_params", "bounded"}));
 
         const auto* sinf = m.find("__nv_sinf");
         QVERIFY(sinf->isExtern);
@@ -307,8 +303,7 @@ private slots:
         QVERIFY(m.find("no_params")->params.empty());
         QCOMPARE(m.find("no_params")->line, lineOf(text, ".entry no_params()"));
         // `.maxntid 128, 1, 1` and `.minnctapersm 2` stand between the ')' and the body.
-        QCOMPARE(paramNames(m.find("bounded")->params),
-                 (QStringList{"bounded_param_0", "bounded_param_1"}));
+        QCOMPARE(paramNames(m.find("bounded")->params), (QStringList{"bounded_param_0", "bounded_param_1"}));
         QCOMPARE(m.entries().size(), size_t(3));
     }
 
@@ -386,8 +381,8 @@ private slots:
         QFETCH(bool, isPointer);
         QFETCH(QString, pointerSpace);
         QFETCH(int, pointerAlign);
-        const auto m = ptx::readPtx(module(".visible .entry k(\n\t.param .u32 first,\n\t" +
-                                           decl.toStdString() + "\n)\n{\n\tret;\n}\n"));
+        const auto m = ptx::readPtx(
+            module(".visible .entry k(\n\t.param .u32 first,\n\t" + decl.toStdString() + "\n)\n{\n\tret;\n}\n"));
         QCOMPARE(m.functions.size(), size_t(1));
         const auto& ps = m.functions[0].params;
         QCOMPARE(ps.size(), size_t(2));
@@ -419,8 +414,7 @@ private slots:
         QFETCH(QString, target);
         QFETCH(QString, arch);
         QFETCH(QStringList, flags);
-        const auto m = ptx::readPtx(".version 8.7\n" + target.toStdString() +
-                                    "\n.address_size 32\n.entry k()\n{\n}\n");
+        const auto m = ptx::readPtx(".version 8.7\n" + target.toStdString() + "\n.address_size 32\n.entry k()\n{\n}\n");
         QCOMPARE(qs(m.version), QStringLiteral("8.7"));
         QCOMPARE(qs(m.target), arch);
         QStringList got;
@@ -491,15 +485,13 @@ private slots:
         QTest::addColumn<bool>("isVisible");
         QTest::addColumn<bool>("isExtern");
         QTest::addColumn<bool>("isWeak");
-        QTest::newRow("visible entry")
-            << ".visible .entry f() {}" << true << true << false << false;
+        QTest::newRow("visible entry") << ".visible .entry f() {}" << true << true << false << false;
         QTest::newRow("bare entry") << ".entry f() {}" << true << false << false << false;
-        QTest::newRow("extern func")
-            << ".extern .func (.param .b64 r) f(.param .b64 a);" << false << false << true << false;
+        QTest::newRow("extern func") << ".extern .func (.param .b64 r) f(.param .b64 a);" << false << false << true
+                                     << false;
         QTest::newRow("weak func") << ".weak .func f() {}" << false << false << false << true;
         QTest::newRow("internal func") << ".func f() {}" << false << false << false << false;
-        QTest::newRow("no parens func")
-            << ".visible .func f\n{\n}" << false << true << false << false;
+        QTest::newRow("no parens func") << ".visible .func f\n{\n}" << false << true << false << false;
     }
     void linkageForms() {
         QFETCH(QString, decl);
@@ -554,9 +546,8 @@ private slots:
         for (int i = 0; i < copies; ++i) {
             // Rename at the declarations only; the reader does not look at call sites.
             std::string copy = body;
-            for (const char* decl :
-                 {") helper(", ".entry shared_k(", ".entry local_k(", ".entry calls_helper(",
-                  ".entry byval_k(", ".entry spill_k("}) {
+            for (const char* decl : {") helper(", ".entry shared_k(", ".entry local_k(", ".entry calls_helper(",
+                                     ".entry byval_k(", ".entry spill_k("}) {
                 const std::string from = decl;
                 const size_t at = copy.find(from);
                 QVERIFY(at != std::string::npos);
@@ -632,28 +623,18 @@ private slots:
         QTest::addColumn<int>("localBytes");
         // LTO-IR in: only ptxas' lines.
         const QString lto = "ptxas-info-lto.txt";
-        QTest::newRow("lto spill_k")
-            << lto << "spill_k" << true << 24 << 0 << 104 << 220 << 216 << 0 << 0 << 0;
-        QTest::newRow("lto byval_k")
-            << lto << "byval_k" << true << 8 << 0 << 0 << 0 << 0 << 0 << 0 << 0;
-        QTest::newRow("lto helper")
-            << lto << "helper" << false << 0 << 0 << 0 << 0 << 0 << 0 << 0 << 0;
-        QTest::newRow("lto local_k")
-            << lto << "local_k" << true << 32 << 0 << 256 << 0 << 0 << 0 << 0 << 0;
-        QTest::newRow("lto shared_k")
-            << lto << "shared_k" << true << 12 << 1 << 0 << 0 << 0 << 1024 << 0 << 0;
+        QTest::newRow("lto spill_k") << lto << "spill_k" << true << 24 << 0 << 104 << 220 << 216 << 0 << 0 << 0;
+        QTest::newRow("lto byval_k") << lto << "byval_k" << true << 8 << 0 << 0 << 0 << 0 << 0 << 0 << 0;
+        QTest::newRow("lto helper") << lto << "helper" << false << 0 << 0 << 0 << 0 << 0 << 0 << 0 << 0;
+        QTest::newRow("lto local_k") << lto << "local_k" << true << 32 << 0 << 256 << 0 << 0 << 0 << 0 << 0;
+        QTest::newRow("lto shared_k") << lto << "shared_k" << true << 12 << 1 << 0 << 0 << 0 << 1024 << 0 << 0;
         // PTX in: ptxas' lines, then the linker's, which add cmem[0] for the kernels.
         const QString ptx = "ptxas-info-ptx.txt";
-        QTest::newRow("ptx spill_k")
-            << ptx << "spill_k" << true << 24 << 0 << 104 << 220 << 216 << 0 << 544 << 0;
-        QTest::newRow("ptx calls_helper")
-            << ptx << "calls_helper" << true << 24 << 0 << 0 << 0 << 0 << 0 << 554 << 0;
-        QTest::newRow("ptx helper")
-            << ptx << "helper" << false << 0 << 0 << 0 << 0 << 0 << 0 << 0 << 0;
-        QTest::newRow("ptx shared_k")
-            << ptx << "shared_k" << true << 12 << 1 << 0 << 0 << 0 << 1024 << 540 << 0;
-        QTest::newRow("ptx byval_k")
-            << ptx << "byval_k" << true << 8 << 0 << 0 << 0 << 0 << 0 << 556 << 0;
+        QTest::newRow("ptx spill_k") << ptx << "spill_k" << true << 24 << 0 << 104 << 220 << 216 << 0 << 544 << 0;
+        QTest::newRow("ptx calls_helper") << ptx << "calls_helper" << true << 24 << 0 << 0 << 0 << 0 << 0 << 554 << 0;
+        QTest::newRow("ptx helper") << ptx << "helper" << false << 0 << 0 << 0 << 0 << 0 << 0 << 0 << 0;
+        QTest::newRow("ptx shared_k") << ptx << "shared_k" << true << 12 << 1 << 0 << 0 << 0 << 1024 << 540 << 0;
+        QTest::newRow("ptx byval_k") << ptx << "byval_k" << true << 8 << 0 << 0 << 0 << 0 << 0 << 556 << 0;
         // A module-scope .local array: ptxas disables the ABI and prints no properties block.
         QTest::newRow("lmem lm") << "ptxas-info-lmem.txt"
                                  << "lm" << true << 6 << 0 << 0 << 0 << 0 << 0 << 0 << 64;
@@ -691,19 +672,16 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::addColumn<QStringList>("functions");
         QTest::newRow("lto") << "ptxas-info-lto.txt"
-                             << QStringList{"spill_k", "byval_k", "calls_helper",
-                                            "helper",  "local_k", "shared_k"};
+                             << QStringList{"spill_k", "byval_k", "calls_helper", "helper", "local_k", "shared_k"};
         QTest::newRow("ptx") << "ptxas-info-ptx.txt"
-                             << QStringList{"spill_k",      "byval_k", "helper",
-                                            "calls_helper", "local_k", "shared_k"};
+                             << QStringList{"spill_k", "byval_k", "helper", "calls_helper", "local_k", "shared_k"};
         QTest::newRow("lmem") << "ptxas-info-lmem.txt" << QStringList{"lm"};
     }
     void logOrder() {
         QFETCH(QString, file);
         QFETCH(QStringList, functions);
         QStringList got;
-        for (const auto& u : ptx::parsePtxasInfo(fixture(file.toUtf8().constData())))
-            got << qs(u.function);
+        for (const auto& u : ptx::parsePtxasInfo(fixture(file.toUtf8().constData()))) got << qs(u.function);
         QCOMPARE(got, functions);
     }
 
@@ -757,8 +735,7 @@ private slots:
         QTest::newRow("empty") << "";
         QTest::newRow("errors only") << "error   : Undefined reference to 'foo' in 'input'\n";
         QTest::newRow("module line") << "ptxas info    : 0 bytes gmem\n";
-        QTest::newRow("figures before any function")
-            << "ptxas info    : Used 8 registers, used 0 barriers\n";
+        QTest::newRow("figures before any function") << "ptxas info    : Used 8 registers, used 0 barriers\n";
         QTest::newRow("unclosed quote") << "ptxas info    : Compiling entry function 'k for\n";
     }
     void noFigures() {

@@ -4,8 +4,8 @@
 
 #include "gpu/RunConfig.h"
 #include "pipeline/RunDraft.h"
-#include "support/Text.h"
 #include "ptx/Ptx.h"
+#include "support/Text.h"
 
 using namespace nvpg;
 using namespace nvpg::gpu;
@@ -155,7 +155,8 @@ private slots:
     }
 
     void goodConfigPasses() {
-        QVERIFY(checkRunConfig(config({"i32:4096", "f32:2", "buf:f32:4096:iota", "buf:f32:4096:zeros"}), kernel("saxpy")));
+        QVERIFY(
+            checkRunConfig(config({"i32:4096", "f32:2", "buf:f32:4096:iota", "buf:f32:4096:zeros"}), kernel("saxpy")));
         QVERIFY(checkRunConfig(config({"u32:4096", "f32:2", "ptr:null", "buf:f32:4096:zeros"}), kernel("saxpy")));
     }
 
@@ -164,16 +165,19 @@ private slots:
         QTest::addColumn<QString>("mentions");
         QTest::newRow("too few") << QStringList{"i32:1", "f32:2", "ptr:null"}
                                  << "takes 4 parameters (.u32, .f32, .u64, .u64), but 3 arguments were given";
-        QTest::newRow("too many") << QStringList{"i32:1", "f32:2", "ptr:null", "ptr:null", "i32:3"} << "but 5 arguments";
-        QTest::newRow("wrong size") << QStringList{"i64:1", "f32:2", "ptr:null", "ptr:null"}
-                                    << "argument 0 (i64:1) for parameter saxpy_param_0 (.u32, 4 bytes): the value is 8 bytes";
+        QTest::newRow("too many") << QStringList{"i32:1", "f32:2", "ptr:null", "ptr:null", "i32:3"}
+                                  << "but 5 arguments";
+        QTest::newRow("wrong size")
+            << QStringList{"i64:1", "f32:2", "ptr:null", "ptr:null"}
+            << "argument 0 (i64:1) for parameter saxpy_param_0 (.u32, 4 bytes): the value is 8 bytes";
         QTest::newRow("int for float") << QStringList{"i32:1", "i32:2", "ptr:null", "ptr:null"}
                                        << "an integer value for a floating-point parameter (write f32:…)";
         QTest::newRow("float for int") << QStringList{"f32:1", "f32:2", "ptr:null", "ptr:null"}
                                        << "a floating-point value for an integer parameter";
         QTest::newRow("buffer for float") << QStringList{"i32:1", "buf:f32:4:zeros", "ptr:null", "ptr:null"}
                                           << "a buffer needs a 64-bit integer parameter";
-        QTest::newRow("scalar for pointer") << QStringList{"i32:1", "f32:2", "f32:3", "ptr:null"} << "argument 2 (f32:3)";
+        QTest::newRow("scalar for pointer")
+            << QStringList{"i32:1", "f32:2", "f32:3", "ptr:null"} << "argument 2 (f32:3)";
     }
     void mismatchesAreNamed() {
         QFETCH(QStringList, specs);
@@ -223,7 +227,7 @@ private slots:
         const auto c = config({"i32:4096", "f32:2", "buf:f32:4:zeros", "ptr:null"});
         const auto bytes = packParams(kernel("saxpy"), c.args, {0, 0, 0x1122334455667788ULL, 0});
         QCOMPARE(bytes.size(), size_t(24));
-        QCOMPARE(QByteArray(bytes.data(), 4), QByteArray("\x00\x10\x00\x00", 4));  // 4096
+        QCOMPARE(QByteArray(bytes.data(), 4), QByteArray("\x00\x10\x00\x00", 4));      // 4096
         QCOMPARE(QByteArray(bytes.data() + 4, 4), QByteArray("\x00\x00\x00\x40", 4));  // 2.0f
         QCOMPARE(QByteArray(bytes.data() + 8, 8), QByteArray("\x88\x77\x66\x55\x44\x33\x22\x11", 8));
         QCOMPARE(QByteArray(bytes.data() + 16, 8), QByteArray(8, '\0'));  // null pointer

@@ -117,7 +117,8 @@ private slots:
         QVERIFY(plain.instructions.size() >= 10);
         QCOMPARE(twin.instructions.size(), plain.instructions.size());
         for (size_t i = 0; i < plain.instructions.size(); ++i) {
-            QCOMPARE(QString::fromStdString(twin.instructions[i].code), QString::fromStdString(plain.instructions[i].code));
+            QCOMPARE(QString::fromStdString(twin.instructions[i].code),
+                     QString::fromStdString(plain.instructions[i].code));
             QCOMPARE(twin.instructions[i].function, plain.instructions[i].function);
             QVERIFY(plain.instructions[i].file.empty());
         }
@@ -145,8 +146,8 @@ private slots:
         const auto& [plainText, twinText] = fixtureListings(nvdisasm, test::irFixture(kFixture));
         const auto listing = inspect::readSass(plainText);
         QCOMPARE(listing.functions.size(), size_t(2));  // the kernel, and the noinline device function
-        const auto entry = std::find_if(listing.functions.begin(), listing.functions.end(),
-                                        [](const auto& f) { return f.isEntry; });
+        const auto entry =
+            std::find_if(listing.functions.begin(), listing.functions.end(), [](const auto& f) { return f.isEntry; });
         QVERIFY(entry != listing.functions.end());
         QCOMPARE(entry->name, std::string("saxpy"));
         const auto& helper = listing.functions[entry == listing.functions.begin() ? 1 : 0];
@@ -216,7 +217,8 @@ private slots:
         QVERIFY2(other.ok, other.error.c_str());
         const auto differ = inspect::mapSass(plainText, other.text, modules);
         QVERIFY(!differ.available());
-        QVERIFY2(differ.unavailable.find("first difference at instruction") != std::string::npos, differ.unavailable.c_str());
+        QVERIFY2(differ.unavailable.find("first difference at instruction") != std::string::npos,
+                 differ.unavailable.c_str());
         QVERIFY(differ.origin.empty() && differ.lines.empty());
         // The same instructions but one fewer at the end.
         auto lines = support::splitLines(twinText);
@@ -254,7 +256,8 @@ private slots:
             QCOMPARE(view.listingLines[size_t(at - 1)], in.line);
             // "@P0 EXIT ;", "IMAD.WIDE R2, R0, R5, c[0x0][0x210] ;": the code with its ';', nothing before.
             QCOMPARE(std::string(support::trim(text.substr(0, text.size() - 1))), in.code);
-            QVERIFY2(text.back() == ';' && !std::isspace(static_cast<unsigned char>(text[0])), std::string(text).c_str());
+            QVERIFY2(text.back() == ';' && !std::isspace(static_cast<unsigned char>(text[0])),
+                     std::string(text).c_str());
             // The offset is the listing's "/*0070*/".
             const auto raw = support::trim(listingLines[size_t(in.line - 1)]);
             QCOMPARE("/*" + view.offsets[size_t(at - 1)] + "*/", std::string(raw.substr(0, raw.find("*/") + 2)));
@@ -263,7 +266,8 @@ private slots:
         size_t withOffset = 0;
         for (size_t i = 0; i < shown.size(); ++i) {
             withOffset += view.offsets[i].empty() ? 0 : 1;
-            QVERIFY2(shown[i].empty() || !std::isspace(static_cast<unsigned char>(shown[i][0])), std::string(shown[i]).c_str());
+            QVERIFY2(shown[i].empty() || !std::isspace(static_cast<unsigned char>(shown[i][0])),
+                     std::string(shown[i]).c_str());
         }
         QCOMPARE(withOffset, listing.instructions.size());
         QVERIFY(view.text.find(".text.saxpy:") != std::string::npos);  // the kernel's label
@@ -294,7 +298,8 @@ private slots:
                 inspect::splitSassRow(lines[i - 1]).kind == inspect::SassRow::Kind::Instruction)
                 QCOMPARE(hexView.shownLine(int(i) + 1), hexView.shownLine(int(i)));
         // Control codes among the operands are details, not the instruction.
-        const auto row = inspect::splitSassRow("        /*0040*/   @!P0 LDG.E R5, desc[UR4][R8.64] &wr=0x2 ?trans1 ;  /* 0x0000000408057981 */");
+        const auto row = inspect::splitSassRow(
+            "        /*0040*/   @!P0 LDG.E R5, desc[UR4][R8.64] &wr=0x2 ?trans1 ;  /* 0x0000000408057981 */");
         QCOMPARE(row.kind, inspect::SassRow::Kind::Instruction);
         QCOMPARE(row.offset, std::string("0040"));
         QCOMPARE(row.instruction, std::string("@!P0 LDG.E R5, desc[UR4][R8.64] ;"));
@@ -380,8 +385,9 @@ private slots:
         QVERIFY(!r->sassPending);
         QVERIFY2(r->sassUnavailable.empty(), r->sassUnavailable.c_str());
         QVERIFY(r->sass.find(".text.saxpy") != std::string::npos);
-        QCOMPARE(QString::fromStdString(r->sassSource),
-                 QString("nvdisasm -c of the PTX's whole-program cubin (ptxas -arch=sm_90 -v, as the driver loads PTX)"));
+        QCOMPARE(
+            QString::fromStdString(r->sassSource),
+            QString("nvdisasm -c of the PTX's whole-program cubin (ptxas -arch=sm_90 -v, as the driver loads PTX)"));
         QCOMPARE(r->sassFunctions.size(), size_t(1));
         QCOMPARE(r->sassFunctions[0].name, std::string("saxpy"));
         QVERIFY(r->sassFunctions[0].isEntry);
@@ -409,8 +415,9 @@ private slots:
         auto lto = p.run(job);
         QVERIFY2(lto, lto ? "" : lto.error().message.c_str());
         QVERIFY2(lto->sassUnavailable.empty(), lto->sassUnavailable.c_str());
-        QVERIFY2(support::startsWith(lto->sassSource, "nvdisasm -c of the LTO-linked cubin (nvJitLink -arch=sm_90 -lto"),
-                 lto->sassSource.c_str());
+        QVERIFY2(
+            support::startsWith(lto->sassSource, "nvdisasm -c of the LTO-linked cubin (nvJitLink -arch=sm_90 -lto"),
+            lto->sassSource.c_str());
         QVERIFY(lto->findStage(pipeline::StageId::LinkLtoCubin));
         QVERIFY(lto->cubin.empty());
         QVERIFY(lto->sass.find(".text.saxpy") != std::string::npos);

@@ -1,8 +1,8 @@
 // support/: atomic file writes, the text helpers messages rely on, the unified diff.
 #include <QtTest>
 
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 #include "support/Diff.h"
@@ -122,7 +122,8 @@ private slots:
         QCOMPARE(support::printable("a\nb\tc\rd"), std::string(R"(a\nb\tc\rd)"));
         QCOMPARE(support::printable("a\nb\tc\rd", true), std::string("a\nb\tc\\rd"));
         QCOMPARE(support::printable(std::string("x\0y", 3)), std::string(R"(x\x00y)"));
-        QCOMPARE(support::printable("\x7f \xc2\x85 \xc2\x9b \xe2\x80\xae"), std::string(R"(\x7f \u0085 \u009b \u202e)"));
+        QCOMPARE(support::printable("\x7f \xc2\x85 \xc2\x9b \xe2\x80\xae"),
+                 std::string(R"(\x7f \u0085 \u009b \u202e)"));
         QCOMPARE(support::printable("\xff\xc3"), std::string(R"(\xff\xc3)"));  // not UTF-8
         QCOMPARE(support::printable("ядро ✓ \\ \"q\""), std::string("ядро ✓ \\ \"q\""));
         QCOMPARE(support::firstControlCharacter("ok ✓.ll"), std::optional<size_t>());

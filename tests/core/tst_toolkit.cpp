@@ -26,8 +26,7 @@ void plantToolkit(const fs::path& root, bool standardLayout, bool withJit = true
     fs::create_symlink(real.libdeviceReport().path, root / "nvvm/libdevice/libdevice.10.bc");
     if (withJit) {
         fs::create_directories(root / "lib64");
-        fs::create_symlink(real.nvJitLinkReport().path,
-                           root / "lib64" / real.nvJitLinkReport().path.filename());
+        fs::create_symlink(real.nvJitLinkReport().path, root / "lib64" / real.nvJitLinkReport().path.filename());
     }
 }
 
@@ -164,14 +163,14 @@ private slots:
         QTest::newRow("CUDA_PATH first") << QStringList{"CUDA_PATH", "CUDA_HOME", "usr/local/cuda"} << "via CUDA_PATH";
         QTest::newRow("then CUDA_HOME") << QStringList{"CUDA_HOME", "CONDA_PREFIX"} << "via CUDA_HOME";
         QTest::newRow("then CONDA_PREFIX") << QStringList{"CONDA_PREFIX", "python-cu13"} << "via CONDA_PREFIX";
-        QTest::newRow("then python cu13") << QStringList{"python-cu13", "python-cu12"}
-                                          << "via python3 site-packages (nvidia/cu13)";
-        QTest::newRow("then python cu12") << QStringList{"python-cu12", "usr/local/cuda"}
-                                          << "via python3 site-packages (nvidia/cu12)";
-        QTest::newRow("then /usr/local/cuda") << QStringList{"usr/local/cuda", "usr/local/cuda-12.4"}
-                                              << "via /usr/local/cuda";
-        QTest::newRow("then newest cuda-X.Y") << QStringList{"usr/local/cuda-12.4", "opt/cuda"}
-                                              << "via the newest /usr/local/cuda-X.Y";
+        QTest::newRow("then python cu13")
+            << QStringList{"python-cu13", "python-cu12"} << "via python3 site-packages (nvidia/cu13)";
+        QTest::newRow("then python cu12")
+            << QStringList{"python-cu12", "usr/local/cuda"} << "via python3 site-packages (nvidia/cu12)";
+        QTest::newRow("then /usr/local/cuda")
+            << QStringList{"usr/local/cuda", "usr/local/cuda-12.4"} << "via /usr/local/cuda";
+        QTest::newRow("then newest cuda-X.Y")
+            << QStringList{"usr/local/cuda-12.4", "opt/cuda"} << "via the newest /usr/local/cuda-X.Y";
         QTest::newRow("then /opt/cuda") << QStringList{"opt/cuda"} << "via /opt/cuda";
     }
     void searchOrder() {
@@ -179,11 +178,14 @@ private slots:
         QFETCH(QString, expectedVia);
         QTemporaryDir base;
         const fs::path b = base.path().toStdString();
-        const std::map<std::string, fs::path> where = {
-            {"CUDA_PATH", b / "env-cuda-path"},      {"CUDA_HOME", b / "env-cuda-home"},
-            {"CONDA_PREFIX", b / "env-conda"},       {"python-cu13", b / "site/nvidia/cu13"},
-            {"python-cu12", b / "site/nvidia/cu12"}, {"usr/local/cuda", b / "sys/usr/local/cuda"},
-            {"usr/local/cuda-12.4", b / "sys/usr/local/cuda-12.4"}, {"opt/cuda", b / "sys/opt/cuda"}};
+        const std::map<std::string, fs::path> where = {{"CUDA_PATH", b / "env-cuda-path"},
+                                                       {"CUDA_HOME", b / "env-cuda-home"},
+                                                       {"CONDA_PREFIX", b / "env-conda"},
+                                                       {"python-cu13", b / "site/nvidia/cu13"},
+                                                       {"python-cu12", b / "site/nvidia/cu12"},
+                                                       {"usr/local/cuda", b / "sys/usr/local/cuda"},
+                                                       {"usr/local/cuda-12.4", b / "sys/usr/local/cuda-12.4"},
+                                                       {"opt/cuda", b / "sys/opt/cuda"}};
         std::map<std::string, std::string> env;
         bool standard = false;
         for (const auto& name : planted) {
@@ -286,9 +288,8 @@ private slots:
         fs::create_directories(b / "bad/lib64");
         std::ofstream(b / "bad/lib64/libnvvm.so.4", std::ios::binary) << bytes.toStdString();
         plantToolkit(b / "good", true);
-        auto tk =
-            toolkit::Toolkit::locate(isolated(b / "none", {{"CUDA_PATH", (b / "bad").string()},
-                                                           {"CUDA_HOME", (b / "good").string()}}));
+        auto tk = toolkit::Toolkit::locate(
+            isolated(b / "none", {{"CUDA_PATH", (b / "bad").string()}, {"CUDA_HOME", (b / "good").string()}}));
         QVERIFY2(tk, tk ? "" : tk.error().message.c_str());
         QCOMPARE((*tk)->nvvmReport().via, std::string("via CUDA_HOME"));
         bool sawReason = false;
@@ -320,16 +321,14 @@ private slots:
         };
         std::string tree, nvvmRel, jitRel, wheel;
         if (cuda13) {
-            tree = "cu13", nvvmRel = "nvidia/cu13/lib/libnvvm.so.4",
-            jitRel = "nvidia/cu13/lib/libnvJitLink.so.13";
+            tree = "cu13", nvvmRel = "nvidia/cu13/lib/libnvvm.so.4", jitRel = "nvidia/cu13/lib/libnvJitLink.so.13";
             wheel = "nvidia_nvvm-13.0.88.dist-info";
             link(real.libdeviceReport().path, site / "nvidia/cu13/nvvm/libdevice/libdevice.10.bc");
         } else {
             tree = "cuda_nvcc", nvvmRel = "nvidia/cuda_nvcc/nvvm/lib64/libnvvm.so",
             jitRel = "nvidia/nvjitlink/lib/libnvJitLink.so.12";
             wheel = "nvidia_cuda_nvcc_cu12-12.9.86.dist-info";
-            link(real.libdeviceReport().path,
-                 site / "nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc");
+            link(real.libdeviceReport().path, site / "nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc");
         }
         link(real.nvvmReport().path, site / nvvmRel);
         link(real.nvJitLinkReport().path, site / jitRel);
@@ -353,8 +352,7 @@ private slots:
         QVERIFY((*tk)->release());
         QCOMPARE((*tk)->release()->version, std::string(cuda13 ? "13.0.88" : "12.9.86"));
         QCOMPARE((*tk)->cudaMajor(), cuda13 ? 13 : 12);
-        QVERIFY2(QString::fromStdString((*tk)->release()->source)
-                     .endsWith(QString::fromStdString(wheel)),
+        QVERIFY2(QString::fromStdString((*tk)->release()->source).endsWith(QString::fromStdString(wheel)),
                  (*tk)->release()->source.c_str());
     }
 
@@ -363,8 +361,7 @@ private slots:
         QTemporaryDir base;
         const fs::path b = base.path().toStdString();
         plantToolkit(b / "cuda-12.4", /*standard=*/true);
-        std::ofstream(b / "cuda-12.4/version.json")
-            << R"({"cuda": {"name": "CUDA SDK", "version": "12.4.1"}})";
+        std::ofstream(b / "cuda-12.4/version.json") << R"({"cuda": {"name": "CUDA SDK", "version": "12.4.1"}})";
         auto r = toolkit::releaseOf(b / "cuda-12.4/nvvm/lib64/libnvvm.so.4");
         QVERIFY(r);
         QCOMPARE(r->version, std::string("12.4.1"));
@@ -384,8 +381,7 @@ private slots:
         QTemporaryDir base;
         const fs::path b = base.path().toStdString();
         plantToolkit(b / "usr/local/cuda-12.4", true);
-        std::ofstream(b / "usr/local/cuda-12.4/version.json")
-            << R"({"cuda": {"version": "12.4.1"}})";
+        std::ofstream(b / "usr/local/cuda-12.4/version.json") << R"({"cuda": {"version": "12.4.1"}})";
         plantToolkit(b / "usr/local/cuda-13.0", false);
         fs::create_directory_symlink(b / "usr/local/cuda-13.0", b / "usr/local/cuda");
         plantToolkit(b / "mine", true);
@@ -395,8 +391,7 @@ private slots:
         for (const auto& t : found) roots.push_back(t.root.string());
         // CUDA_HOME's first; /usr/local/cuda and cuda-13.0 are one toolkit (a link), listed once;
         // cuda-12.4 again through its folder name is the same libNVVM as CUDA_HOME's.
-        QCOMPARE(roots, (std::vector<std::string>{(b / "usr/local/cuda-12.4").string(),
-                                                  (b / "usr/local/cuda").string(),
+        QCOMPARE(roots, (std::vector<std::string>{(b / "usr/local/cuda-12.4").string(), (b / "usr/local/cuda").string(),
                                                   (b / "mine").string()}));
         QCOMPARE(found[0].release->version, std::string("12.4.1"));
         QCOMPARE(found[0].via, std::string("via CUDA_HOME"));
@@ -424,8 +419,10 @@ private slots:
     void aHangingOrChattyNvdisasmIsSkippedInTime_data() {
         QTest::addColumn<QString>("script");
         QTest::addColumn<QString>("why");
-        QTest::newRow("sleeps") << "sleep 987.654 &\nsleep 987.654\n" << "did not answer within 2 s";
-        QTest::newRow("prints forever") << "exec yes nvdisasm\n" << "wrote more than 64 KiB";
+        QTest::newRow("sleeps") << "sleep 987.654 &\nsleep 987.654\n"
+                                << "did not answer within 2 s";
+        QTest::newRow("prints forever") << "exec yes nvdisasm\n"
+                                        << "wrote more than 64 KiB";
     }
     void aHangingOrChattyNvdisasmIsSkippedInTime() {
         QFETCH(QString, script);
@@ -551,7 +548,8 @@ private slots:
                  r.problem.c_str());
         for (const char* release : {"start at 13.2", "CUDA 13.0", "nvidia-cuda-nvdisasm==13.2.*", "CUDA 12"})
             QVERIFY2(r.problem.find(release) != std::string::npos, r.problem.c_str());
-        QVERIFY(triedPlace(r, (b / "site/nvidia/cu13/bin/nvdisasm").string(), "via python3 site-packages (nvidia/cu13)"));
+        QVERIFY(
+            triedPlace(r, (b / "site/nvidia/cu13/bin/nvdisasm").string(), "via python3 site-packages (nvidia/cu13)"));
         QVERIFY(triedPlace(r, "nvdisasm", "via PATH"));
         for (const auto& t : r.tried)
             if (t.place == (b / "site/nvidia/cu13/bin/nvdisasm").string())

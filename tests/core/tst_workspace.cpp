@@ -154,8 +154,9 @@ void TestWorkspace::roundTrip() {
             ws.modules.push_back({"k.ll", "; k\n", false});
             ws.libdevice = true;
             ws.ltoMode = lto::Mode::Separate;
-            for (const auto* run : {R"({"kernel": "saxpy", "grid": [4, 1, 1]})", R"({"kernel": "k2", "args": ["ptr:null"]})",
-                                    R"({"name": "slow", "kernel": "k2", "timeout": 2.5, "from": "lto", "repeat": 3})"}) {
+            for (const auto* run :
+                 {R"({"kernel": "saxpy", "grid": [4, 1, 1]})", R"({"kernel": "k2", "args": ["ptr:null"]})",
+                  R"({"name": "slow", "kernel": "k2", "timeout": 2.5, "from": "lto", "repeat": 3})"}) {
                 auto config = gpu::runConfigFromJson(nlohmann::json::parse(run), "/runs");
                 QVERIFY2(config, config ? "" : config.error().message.c_str());
                 ws.runs.push_back(*config);
@@ -228,13 +229,21 @@ void TestWorkspace::everyTableOptionRoundTripsThroughTheFile() {
         const std::string name(info.name);
         std::vector<std::string> values;
         switch (info.kind) {
-            case nvvm::OptionKind::Arch: values = nvvm::supportedArchs(13); break;
+            case nvvm::OptionKind::Arch:
+                values = nvvm::supportedArchs(13);
+                break;
             case nvvm::OptionKind::Enum:
                 for (const auto& v : info.values) values.emplace_back(v.value);
                 break;
-            case nvvm::OptionKind::IntRange: values = {std::to_string(info.min), std::to_string(info.max)}; break;
-            case nvvm::OptionKind::Bool: values = {"0", "1"}; break;
-            case nvvm::OptionKind::Switch: values = {"on"}; break;
+            case nvvm::OptionKind::IntRange:
+                values = {std::to_string(info.min), std::to_string(info.max)};
+                break;
+            case nvvm::OptionKind::Bool:
+                values = {"0", "1"};
+                break;
+            case nvvm::OptionKind::Switch:
+                values = {"on"};
+                break;
         }
         for (const auto& v : values) {
             const auto what = qPrintable(QString::fromStdString(name + " " + v));
@@ -257,11 +266,19 @@ void TestWorkspace::everyTableOptionRoundTripsThroughTheFile() {
             QCOMPARE(options.size(), size_t(1));
             const auto& value = options.at(name);
             switch (info.kind) {
-                case nvvm::OptionKind::Arch: QCOMPARE(value.get<std::string>(), v); break;
+                case nvvm::OptionKind::Arch:
+                    QCOMPARE(value.get<std::string>(), v);
+                    break;
                 case nvvm::OptionKind::Enum:
-                case nvvm::OptionKind::IntRange: QCOMPARE(std::to_string(value.get<int>()), v); break;
-                case nvvm::OptionKind::Bool: QCOMPARE(value.get<bool>(), v == "1"); break;
-                case nvvm::OptionKind::Switch: QCOMPARE(value.get<bool>(), true); break;
+                case nvvm::OptionKind::IntRange:
+                    QCOMPARE(std::to_string(value.get<int>()), v);
+                    break;
+                case nvvm::OptionKind::Bool:
+                    QCOMPARE(value.get<bool>(), v == "1");
+                    break;
+                case nvvm::OptionKind::Switch:
+                    QCOMPARE(value.get<bool>(), true);
+                    break;
             }
             QVERIFY2(back->options == ws.options, what);
             QCOMPARE(back->options.get(name), std::optional(v));
@@ -351,68 +368,51 @@ void TestWorkspace::parseErrors_data() {
     const std::string bc64 = support::base64Encode("BC\xC0\xDE rest");
 
     row("root is an array", "[1, 2]", "", "not an NVVM Playground workspace file");
-    row("format missing", R"({"version": 1, "modules": []})", "/format",
-        "not an NVVM Playground workspace file");
-    row("format wrong", validWith({{"format", "something-else"}}), "/format",
-        "not an NVVM Playground workspace file");
+    row("format missing", R"({"version": 1, "modules": []})", "/format", "not an NVVM Playground workspace file");
+    row("format wrong", validWith({{"format", "something-else"}}), "/format", "not an NVVM Playground workspace file");
     row("format not a string", validWith({{"format", 7}}), "/format", "got a number (7)");
-    row("version missing", R"({"format": "nvvm-playground-workspace", "modules": []})", "/version",
-        "missing");
-    row("version is a string", validWith({{"version", "1"}}), "/version",
-        "expected an integer, got a string (\"1\")");
+    row("version missing", R"({"format": "nvvm-playground-workspace", "modules": []})", "/version", "missing");
+    row("version is a string", validWith({{"version", "1"}}), "/version", "expected an integer, got a string (\"1\")");
     row("version is fractional", validWith({{"version", 1.5}}), "/version", "expected an integer");
     row("version zero", validWith({{"version", 0}}), "/version", "versions start at 1");
     row("version negative", validWith({{"version", -3}}), "/version", "versions start at 1");
     row("name not a string", validWith({{"name", 5}}), "/name", "expected a string, got a number");
     row("description not a string", validWith({{"description", json::array()}}), "/description",
         "expected a string, got an array");
-    row("modules missing", R"({"format": "nvvm-playground-workspace", "version": 1})", "/modules",
-        "missing");
+    row("modules missing", R"({"format": "nvvm-playground-workspace", "version": 1})", "/modules", "missing");
     row("modules not an array", validWith({{"modules", json::object()}}), "/modules",
         "expected an array of modules, got an object");
     row("module not an object", validWith({{"modules", {"a.ll"}}}), "/modules/0", "got a string");
-    row("module without name", validWith({{"modules", {{{"text", ""}}}}}), "/modules/0",
-        "no \"name\"");
-    row("module name empty", validWith({{"modules", {{{"name", ""}, {"text", ""}}}}}),
-        "/modules/0/name", "empty");
-    row("module name a number", validWith({{"modules", {{{"name", 1}, {"text", ""}}}}}),
-        "/modules/0/name", "expected a string, got a number");
+    row("module without name", validWith({{"modules", {{{"text", ""}}}}}), "/modules/0", "no \"name\"");
+    row("module name empty", validWith({{"modules", {{{"name", ""}, {"text", ""}}}}}), "/modules/0/name", "empty");
+    row("module name a number", validWith({{"modules", {{{"name", 1}, {"text", ""}}}}}), "/modules/0/name",
+        "expected a string, got a number");
     row("module names repeat",
-        validWith(
-            {{"modules", {{{"name", "a.ll"}, {"text", ""}}, {{"name", "a.ll"}, {"text", ""}}}}}),
+        validWith({{"modules", {{{"name", "a.ll"}, {"text", ""}}, {{"name", "a.ll"}, {"text", ""}}}}}),
         "/modules/1/name", "already used by /modules/0");
     row("module text a number",
-        validWith(
-            {{"modules", {{{"name", "a.ll"}, {"text", ""}}, {{"name", "b.ll"}, {"text", 3}}}}}),
+        validWith({{"modules", {{{"name", "a.ll"}, {"text", ""}}, {{"name", "b.ll"}, {"text", 3}}}}}),
         "/modules/1/text", "expected a string, got a number");
-    row("module text and bitcode",
-        validWith({{"modules", {{{"name", "a"}, {"text", ""}, {"bitcode", bc64}}}}}), "/modules/0",
-        "both \"text\" and \"bitcode\"");
+    row("module text and bitcode", validWith({{"modules", {{{"name", "a"}, {"text", ""}, {"bitcode", bc64}}}}}),
+        "/modules/0", "both \"text\" and \"bitcode\"");
     row("module neither", validWith({{"modules", {{{"name", "a"}, {"lazy", true}}}}}), "/modules/0",
         "neither \"text\" nor \"bitcode\"");
-    row("bitcode is text",
-        validWith({{"modules", {{{"name", "a"}, {"bitcode", support::base64Encode("; text\n")}}}}}),
+    row("bitcode is text", validWith({{"modules", {{{"name", "a"}, {"bitcode", support::base64Encode("; text\n")}}}}}),
         "/modules/0/bitcode", "not LLVM bitcode");
     row("bitcode bad base64", validWith({{"modules", {{{"name", "a"}, {"bitcode", "QkPA*g=="}}}}}),
         "/modules/0/bitcode", "'*' at offset 4");
-    row("bitcode not a string", validWith({{"modules", {{{"name", "a"}, {"bitcode", {1, 2}}}}}}),
-        "/modules/0/bitcode", "expected a base64 string, got an array");
-    row("lazy not a boolean",
-        validWith({{"modules", {{{"name", "a"}, {"text", ""}, {"lazy", 1}}}}}), "/modules/0/lazy",
+    row("bitcode not a string", validWith({{"modules", {{{"name", "a"}, {"bitcode", {1, 2}}}}}}), "/modules/0/bitcode",
+        "expected a base64 string, got an array");
+    row("lazy not a boolean", validWith({{"modules", {{{"name", "a"}, {"text", ""}, {"lazy", 1}}}}}), "/modules/0/lazy",
         "expected true or false, got a number");
-    row("options not an object", validWith({{"options", "-opt=3"}}), "/options",
-        "expected an object, got a string");
-    row("arch a number", validWith({{"options", {{"arch", 90}}}}), "/options/arch",
-        "expected a string, got a number");
+    row("options not an object", validWith({{"options", "-opt=3"}}), "/options", "expected an object, got a string");
+    row("arch a number", validWith({{"options", {{"arch", 90}}}}), "/options/arch", "expected a string, got a number");
     row("arch empty", validWith({{"options", {{"arch", ""}}}}), "/options/arch", "empty");
-    row("opt a string", validWith({{"options", {{"opt", "3"}}}}), "/options/opt",
-        "expected an integer, got a string");
-    row("opt 2", validWith({{"options", {{"opt", 2}}}}), "/options/opt",
-        "option opt: '2' is not allowed; use 0 or 3");
+    row("opt a string", validWith({{"options", {{"opt", "3"}}}}), "/options/opt", "expected an integer, got a string");
+    row("opt 2", validWith({{"options", {{"opt", 2}}}}), "/options/opt", "option opt: '2' is not allowed; use 0 or 3");
     row("opt fractional", validWith({{"options", {{"opt", 3.0}}}}), "/options/opt",
         "expected an integer, got a number");
-    row("ftz a number", validWith({{"options", {{"ftz", 1}}}}), "/options/ftz",
-        "expected true or false, got a number");
+    row("ftz a number", validWith({{"options", {{"ftz", 1}}}}), "/options/ftz", "expected true or false, got a number");
     row("prec-div a string", validWith({{"options", {{"prec-div", "true"}}}}), "/options/prec-div",
         "expected true or false");
     // Written out: a merge patch would delete a key whose value is null.
@@ -422,38 +422,34 @@ void TestWorkspace::parseErrors_data() {
         "/options/prec-sqrt", "expected true or false, got null");
     row("fma an array", validWith({{"options", {{"fma", json::array()}}}}), "/options/fma",
         "expected true or false, got an array");
-    row("g a string", validWith({{"options", {{"g", "on"}}}}), "/options/g",
-        "expected true or false");
+    row("g a string", validWith({{"options", {{"g", "on"}}}}), "/options/g", "expected true or false");
     row("jump-table-density too big", validWith({{"options", {{"jump-table-density", 102}}}}),
         "/options/jump-table-density", "option jump-table-density: '102' is not allowed");
     row("jump-table-density negative", validWith({{"options", {{"jump-table-density", -1}}}}),
         "/options/jump-table-density", "option jump-table-density");
-    row("extra-flags a string", validWith({{"options", {{"extra-flags", "-foo"}}}}),
-        "/options/extra-flags", "expected an array of strings, got a string");
-    row("extra-flag a number", validWith({{"options", {{"extra-flags", {"-a", 3}}}}}),
-        "/options/extra-flags/1", "expected a string, got a number");
-    row("extra-flag without dash", validWith({{"options", {{"extra-flags", {"foo"}}}}}),
-        "/options/extra-flags/0", "starts with '-'");
-    row("extra-flag duplicating opt", validWith({{"options", {{"extra-flags", {"-opt=0"}}}}}),
-        "/options/extra-flags/0", "sets the option opt, which has its own key \"opt\" in \"options\"");
-    row("unknown option", validWith({{"options", {{"prec_div", true}}}}), "/options/prec_div",
-        "unknown option");
+    row("extra-flags a string", validWith({{"options", {{"extra-flags", "-foo"}}}}), "/options/extra-flags",
+        "expected an array of strings, got a string");
+    row("extra-flag a number", validWith({{"options", {{"extra-flags", {"-a", 3}}}}}), "/options/extra-flags/1",
+        "expected a string, got a number");
+    row("extra-flag without dash", validWith({{"options", {{"extra-flags", {"foo"}}}}}), "/options/extra-flags/0",
+        "starts with '-'");
+    row("extra-flag duplicating opt", validWith({{"options", {{"extra-flags", {"-opt=0"}}}}}), "/options/extra-flags/0",
+        "sets the option opt, which has its own key \"opt\" in \"options\"");
+    row("unknown option", validWith({{"options", {{"prec_div", true}}}}), "/options/prec_div", "unknown option");
     row("gen-lto stored", validWith({{"options", {{"gen-lto", true}}}}), "/options/gen-lto",
         "not stored in a workspace");
-    row("libdevice a string", validWith({{"libdevice", "yes"}}), "/libdevice",
-        "expected true or false, got a string");
+    row("libdevice a string", validWith({{"libdevice", "yes"}}), "/libdevice", "expected true or false, got a string");
     row("verify a string", validWith({{"verify", "yes"}}), "/verify", "expected true or false, got a string");
-    row("lto not an object", validWith({{"lto", "program"}}), "/lto",
-        "expected an object, got a string");
+    row("lto not an object", validWith({{"lto", "program"}}), "/lto", "expected an object, got a string");
     row("lto mode unknown", validWith({{"lto", {{"mode", "whole"}}}}), "/lto/mode",
         "\"whole\" is not an LTO mode; use \"program\" or \"separate\"");
-    row("lto mode a number", validWith({{"lto", {{"mode", 1}}}}), "/lto/mode",
-        "expected a string, got a number");
+    row("lto mode a number", validWith({{"lto", {{"mode", 1}}}}), "/lto/mode", "expected a string, got a number");
     row("run without a kernel", validWith({{"runs", json::array({json::object({{"grid", {1}}})})}}), "/runs/0/kernel",
         "expected the kernel's name");
     // A saved run is checked with the file: a bad one never reaches the Runs panel.
-    row("run with a bad grid", validWith({{"runs", json::array({json::object({{"kernel", "k"}, {"grid", "sixteen"}})})}}),
-        "/runs/0/grid", "expected [x], [x, y] or [x, y, z]");
+    row("run with a bad grid",
+        validWith({{"runs", json::array({json::object({{"kernel", "k"}, {"grid", "sixteen"}})})}}), "/runs/0/grid",
+        "expected [x], [x, y] or [x, y, z]");
     row("runs not an array", validWith({{"runs", json::object({{"a", 1}})}}), "/runs",
         "expected an array, got an object");
 }
@@ -505,8 +501,7 @@ void TestWorkspace::parseErrors() {
     QVERIFY(!r.ok());
     QVERIFY(r.error().kind == support::ErrorKind::Input);
     const QString message = qs(r.error().message);
-    const QString head =
-        pointer.isEmpty() ? "examples/x.nvpg: " : "examples/x.nvpg: " + pointer + ": ";
+    const QString head = pointer.isEmpty() ? "examples/x.nvpg: " : "examples/x.nvpg: " + pointer + ": ";
     QVERIFY2(message.startsWith(head), qPrintable(message));
     QVERIFY2(message.contains(what), qPrintable(message));
 }
@@ -514,8 +509,7 @@ void TestWorkspace::parseErrors() {
 void TestWorkspace::textWithBitcodeMagicIsRefused() {
     // Both magics hold bytes that are not UTF-8, so the JSON reader already refuses them, with
     // the place; the reader's own magic check is there should that ever change.
-    for (const std::string& magic :
-         {std::string("BC\xC0\xDE", 4), std::string("\xDE\xC0\x17\x0B", 4)}) {
+    for (const std::string& magic : {std::string("BC\xC0\xDE", 4), std::string("\xDE\xC0\x17\x0B", 4)}) {
         const std::string doc = R"({"format": "nvvm-playground-workspace", "version": 1,
 "modules": [{"name": "a", "text": ")" +
                                 magic + R"(rest"}]})";
@@ -539,16 +533,13 @@ void TestWorkspace::syntaxErrorGivesLineAndColumn() {
     // First line, and the end of the input (nlohmann then points one past the last byte).
     auto first = workspace::parseWorkspace("{,", "a.nvpg");
     QVERIFY(!first.ok());
-    QVERIFY2(qs(first.error().message).startsWith("a.nvpg: line 1, column 2: "),
-             first.error().message.c_str());
+    QVERIFY2(qs(first.error().message).startsWith("a.nvpg: line 1, column 2: "), first.error().message.c_str());
     auto truncated = workspace::parseWorkspace("{\n  \"format\": \"nvvm", "b.nvpg");
     QVERIFY(!truncated.ok());
-    QVERIFY2(qs(truncated.error().message).startsWith("b.nvpg: line 2, column "),
-             truncated.error().message.c_str());
+    QVERIFY2(qs(truncated.error().message).startsWith("b.nvpg: line 2, column "), truncated.error().message.c_str());
     auto empty = workspace::parseWorkspace("", "c.nvpg");
     QVERIFY(!empty.ok());
-    QVERIFY2(qs(empty.error().message).startsWith("c.nvpg: line 1, column 1: "),
-             empty.error().message.c_str());
+    QVERIFY2(qs(empty.error().message).startsWith("c.nvpg: line 1, column 1: "), empty.error().message.c_str());
 }
 
 void TestWorkspace::newerVersionIsRefused() {
@@ -561,8 +552,7 @@ void TestWorkspace::newerVersionIsRefused() {
 
     auto huge = workspace::parseWorkspace(validWith({{"version", 18446744073709551615ull}}), "h");
     QVERIFY(!huge.ok());
-    QVERIFY2(qs(huge.error().message).contains("format version 18446744073709551615"),
-             huge.error().message.c_str());
+    QVERIFY2(qs(huge.error().message).contains("format version 18446744073709551615"), huge.error().message.c_str());
 }
 
 void TestWorkspace::notAWorkspaceFile() {
@@ -641,9 +631,8 @@ void TestWorkspace::saveRefusesNonUtf8Text() {
     ws.name = "bad \xFF name";
     auto named = workspace::saveWorkspace(ws, path);
     QVERIFY(!named.ok());
-    QVERIFY2(
-        qs(named.error().message).contains("the name has a byte that is not UTF-8 at offset 4"),
-        named.error().message.c_str());
+    QVERIFY2(qs(named.error().message).contains("the name has a byte that is not UTF-8 at offset 4"),
+             named.error().message.c_str());
     QCOMPARE(test::readText(path), before);
 }
 
@@ -652,7 +641,9 @@ void TestWorkspace::saveRefusesNonUtf8Text() {
 // that goes too deep, before anything is built.
 void TestWorkspace::deeplyNestedJsonIsRefusedWithItsPlace() {
     const size_t depth = 100000;
-    const std::string head = R"({"format":"nvvm-playground-workspace","version":1,"modules":[],)" "\n" R"("runs":[{"kernel":"k","y":)";
+    const std::string head = R"({"format":"nvvm-playground-workspace","version":1,"modules":[],)"
+                             "\n"
+                             R"("runs":[{"kernel":"k","y":)";
     const std::string doc = head + std::string(depth, '[') + std::string(depth, ']') + "}]}";
     auto r = workspace::parseWorkspace(doc, "deep.nvpg");
     QVERIFY(!r.ok());
@@ -674,15 +665,20 @@ void TestWorkspace::deeplyNestedJsonIsRefusedWithItsPlace() {
 }
 
 void TestWorkspace::controlCharactersInModuleNamesAreRefused_data() {
-    QTest::addColumn<QString>("name");  // as JSON writes it
+    QTest::addColumn<QString>("name");   // as JSON writes it
     QTest::addColumn<QString>("shown");  // as the message shows it
     QTest::newRow("terminal title and clear") << R"(k\u001b]0;pwned\u0007\u001b[2J.ll)"
                                               << R"(k\x1b]0;pwned\x07\x1b[2J.ll)";
-    QTest::newRow("newline forging an error line") << R"(k.ll\nerror: all is well)" << R"(k.ll\nerror: all is well)";
-    QTest::newRow("NUL cutting the name") << R"(k.ll\u0000.txt)" << R"(k.ll\x00.txt)";
-    QTest::newRow("DEL") << R"(k\u007f.ll)" << R"(k\x7f.ll)";
-    QTest::newRow("C1 next line") << R"(k\u0085.ll)" << R"(k\u0085.ll)";
-    QTest::newRow("C1 CSI") << R"(k\u009b2J.ll)" << R"(k\u009b2J.ll)";
+    QTest::newRow("newline forging an error line") << R"(k.ll\nerror: all is well)"
+                                                   << R"(k.ll\nerror: all is well)";
+    QTest::newRow("NUL cutting the name") << R"(k.ll\u0000.txt)"
+                                          << R"(k.ll\x00.txt)";
+    QTest::newRow("DEL") << R"(k\u007f.ll)"
+                         << R"(k\x7f.ll)";
+    QTest::newRow("C1 next line") << R"(k\u0085.ll)"
+                                  << R"(k\u0085.ll)";
+    QTest::newRow("C1 CSI") << R"(k\u009b2J.ll)"
+                            << R"(k\u009b2J.ll)";
 }
 
 void TestWorkspace::controlCharactersInModuleNamesAreRefused() {
@@ -832,11 +828,11 @@ void TestWorkspace::manyVariantsLoadInLinearTime() {
         variants.push_back({{"name", fmt::format("variant {}", i)}, {"options", {{"opt", 0}}}});
         modules.push_back({{"name", fmt::format("module{}.ll", i)}, {"text", "; m\n"}});
     }
-    const auto withVariants = nlohmann::json{{"format", "nvvm-playground-workspace"},
-                                             {"version", 2},
-                                             {"modules", nlohmann::json::array()},
-                                             {"variants", variants}}
-                                  .dump();
+    const auto withVariants = nlohmann::json{
+        {"format", "nvvm-playground-workspace"},
+        {"version", 2},
+        {"modules", nlohmann::json::array()},
+        {"variants", variants}}.dump();
     const auto withModules =
         nlohmann::json{{"format", "nvvm-playground-workspace"}, {"version", 1}, {"modules", modules}}.dump();
     // The best of a few rounds of each, taken in turns.
@@ -848,14 +844,15 @@ void TestWorkspace::manyVariantsLoadInLinearTime() {
             const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
             if (!r.ok()) qFatal("%s", r.error().message.c_str());
             if ((ofVariants ? r->variants.size() : r->modules.size()) != n) qFatal("not all %zu read", n);
-            (ofVariants ? variantSeconds : moduleSeconds) = std::min(ofVariants ? variantSeconds : moduleSeconds,
-                                                                     took.count());
+            (ofVariants ? variantSeconds : moduleSeconds) =
+                std::min(ofVariants ? variantSeconds : moduleSeconds, took.count());
         }
     }
     qInfo("40,000 variants: %.4f s; 40,000 modules: %.4f s (%.1fx)", variantSeconds, moduleSeconds,
           variantSeconds / moduleSeconds);
-    QVERIFY2(variantSeconds < 10 * std::max(moduleSeconds, 1e-3),
-             qPrintable(QString("40,000 variants took %1x as long as 40,000 modules").arg(variantSeconds / moduleSeconds)));
+    QVERIFY2(
+        variantSeconds < 10 * std::max(moduleSeconds, 1e-3),
+        qPrintable(QString("40,000 variants took %1x as long as 40,000 modules").arg(variantSeconds / moduleSeconds)));
     // Two of one name are still refused, naming the first.
     const auto twice = workspace::parseWorkspace(
         R"({"format": "nvvm-playground-workspace", "version": 2, "modules": [], "variants": [{"name": "a"}, {"name": "b"}, {"name": "a"}]})",
@@ -947,18 +944,15 @@ void TestWorkspace::pinsAndVariantsAreChecked_data() {
         << head + R"("pins": [{"name": "a", "modules": [], "options": {"ftz": 2}, "result": {}}]})"
         << "/pins/0/options/ftz"
         << "true or false";
-    QTest::newRow("two variants of one name")
-        << head + R"("variants": [{"name": "v"}, {"name": "v"}]})"
-        << "/variants/1/name"
-        << "already the name of /variants/0";
-    QTest::newRow("variant toolkit not an object")
-        << head + R"("variants": [{"name": "v", "toolkit": "/x"}]})"
-        << "/variants/0/toolkit"
-        << "\"path\"";
-    QTest::newRow("variant with a bad opt")
-        << head + R"("variants": [{"name": "v", "options": {"opt": 2}}]})"
-        << "/variants/0/options/opt"
-        << "0 or 3";
+    QTest::newRow("two variants of one name") << head + R"("variants": [{"name": "v"}, {"name": "v"}]})"
+                                              << "/variants/1/name"
+                                              << "already the name of /variants/0";
+    QTest::newRow("variant toolkit not an object") << head + R"("variants": [{"name": "v", "toolkit": "/x"}]})"
+                                                   << "/variants/0/toolkit"
+                                                   << "\"path\"";
+    QTest::newRow("variant with a bad opt") << head + R"("variants": [{"name": "v", "options": {"opt": 2}}]})"
+                                            << "/variants/0/options/opt"
+                                            << "0 or 3";
 }
 
 void TestWorkspace::pinsAndVariantsAreChecked() {

@@ -33,21 +33,18 @@ bool sameArg(const gpu::ArgSpec& a, const gpu::ArgSpec& b) {
         return info.isFloat && gpu::formatElement(a.type, x) == gpu::formatElement(b.type, y) &&
                gpu::formatElement(a.type, x).ends_with("nan");
     }
-    return a.count == b.count && a.init.kind == b.init.kind &&
-           sameValue(a.init.constant, b.init.constant) && a.init.seed == b.init.seed &&
-           a.init.file == b.init.file;
+    return a.count == b.count && a.init.kind == b.init.kind && sameValue(a.init.constant, b.init.constant) &&
+           a.init.seed == b.init.seed && a.init.file == b.init.file;
 }
 
 void checkSpec(std::string_view text) {
     auto arg = gpu::parseArgSpec(text);
     if (!arg) {
-        require(arg.error().kind == support::ErrorKind::Usage, "a bad SPEC is a usage error",
-                arg.error().message);
+        require(arg.error().kind == support::ErrorKind::Usage, "a bad SPEC is a usage error", arg.error().message);
         return;
     }
     require(arg->text == text, "the SPEC keeps its text");
-    require(arg->kind != gpu::ArgSpec::Buffer || arg->count > 0 ||
-                arg->init.kind >= gpu::BufferInit::NpyFile,
+    require(arg->kind != gpu::ArgSpec::Buffer || arg->count > 0 || arg->init.kind >= gpu::BufferInit::NpyFile,
             "a buffer has elements", text);
     const auto formatted = gpu::formatArgSpec(*arg);
     auto again = gpu::parseArgSpec(formatted);
@@ -56,15 +53,12 @@ void checkSpec(std::string_view text) {
     require(gpu::formatArgSpec(*again) == formatted, "formatting is stable", formatted);
 
     // Small generated buffers: their bytes are count × element size, and the same every time.
-    if (arg->kind == gpu::ArgSpec::Buffer && arg->init.kind < gpu::BufferInit::NpyFile &&
-        arg->count <= 4096) {
+    if (arg->kind == gpu::ArgSpec::Buffer && arg->init.kind < gpu::BufferInit::NpyFile && arg->count <= 4096) {
         auto first = gpu::loadBuffer(*arg, ".");
         require(first.ok(), "a generated buffer loads", first ? "" : first.error().message);
-        require(first->size() == arg->count * gpu::elemInfo(arg->type).size,
-                "a buffer holds count elements", text);
+        require(first->size() == arg->count * gpu::elemInfo(arg->type).size, "a buffer holds count elements", text);
         auto second = gpu::loadBuffer(*arg, ".");
-        require(second.ok() && *second == *first, "a generated buffer is the same every time",
-                text);
+        require(second.ok() && *second == *first, "a generated buffer is the same every time", text);
     }
 }
 
@@ -73,8 +67,7 @@ void checkRunConfig(std::string_view text) {
     if (j.is_discarded()) return;
     auto config = gpu::runConfigFromJson(j, "/runs/0");
     if (!config) {
-        require(config.error().message.starts_with("/runs/0"), "the error says where",
-                config.error().message);
+        require(config.error().message.starts_with("/runs/0"), "the error says where", config.error().message);
         return;
     }
     const auto saved = gpu::runConfigToJson(*config).dump();
@@ -83,15 +76,13 @@ void checkRunConfig(std::string_view text) {
             [&] { return again ? saved : again.error().message + "\n" + saved; });
     const auto& a = *config;
     const auto& b = *again;
-    require(
-        a.name == b.name && a.kernel == b.kernel && a.grid == b.grid && a.block == b.block &&
-            a.sharedBytes == b.sharedBytes && a.repeat == b.repeat && a.fromLto == b.fromLto &&
-            std::bit_cast<uint64_t>(a.timeoutSeconds) == std::bit_cast<uint64_t>(b.timeoutSeconds),
-        "a run configuration survives", saved);
+    require(a.name == b.name && a.kernel == b.kernel && a.grid == b.grid && a.block == b.block &&
+                a.sharedBytes == b.sharedBytes && a.repeat == b.repeat && a.fromLto == b.fromLto &&
+                std::bit_cast<uint64_t>(a.timeoutSeconds) == std::bit_cast<uint64_t>(b.timeoutSeconds),
+            "a run configuration survives", saved);
     require(a.args.size() == b.args.size(), "every argument survives", saved);
     for (size_t i = 0; i < a.args.size(); ++i)
-        require(a.args[i].text == b.args[i].text && sameArg(a.args[i], b.args[i]),
-                "an argument survives", saved);
+        require(a.args[i].text == b.args[i].text && sameArg(a.args[i], b.args[i]), "an argument survives", saved);
     require(gpu::runConfigToJson(b).dump() == saved, "saving again writes the same text", saved);
 }
 

@@ -34,8 +34,8 @@ bool isUtf8(const std::string& s) {
 }
 
 bool sameDiagnostic(const nvvm::Diagnostic& a, const nvvm::Diagnostic& b) {
-    return a.module == b.module && a.line == b.line && a.column == b.column &&
-           a.severity == b.severity && a.message == b.message && a.source == b.source;
+    return a.module == b.module && a.line == b.line && a.column == b.column && a.severity == b.severity &&
+           a.message == b.message && a.source == b.source;
 }
 
 }  // namespace
@@ -56,16 +56,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (size_t i = 0; i < failed.size(); ++i) {
         const auto& f = failed[i];
         const auto& s = passed[i];
-        require(f.module == s.module && f.line == s.line && f.column == s.column &&
-                    f.message == s.message,
+        require(f.module == s.module && f.line == s.line && f.column == s.column && f.message == s.message,
                 "the same places and messages whether the call failed or not", f.message);
-        require(f.severity == s.severity ||
-                    (f.severity == nvvm::Severity::Error && s.severity == nvvm::Severity::Warning),
-                "an unmarked line is an error on failure, else a warning", f.message);
+        require(
+            f.severity == s.severity || (f.severity == nvvm::Severity::Error && s.severity == nvvm::Severity::Warning),
+            "an unmarked line is an error on failure, else a warning", f.message);
         require(f.line >= 0 && f.column >= 0, "lines and columns are 1-based, 0 for none");
         if (!names.empty() && !f.module.empty())
-            require(std::find(names.begin(), names.end(), f.module) != names.end(),
-                    "a module is one of the names", f.module);
+            require(std::find(names.begin(), names.end(), f.module) != names.end(), "a module is one of the names",
+                    f.module);
         (void)nvvm::formatDiagnostic(f);
     }
 
@@ -79,8 +78,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             if (sameDiagnostic(placed[i], failed[i])) continue;
             require(failed[i].module.empty(), "only unplaced diagnostics are placed");
             require(placed[i].module == names[0], "placed in the module that holds the line");
-            require(placed[i].line >= 1 && size_t(placed[i].line) <= lines.size(),
-                    "placed on a line of it");
+            require(placed[i].line >= 1 && size_t(placed[i].line) <= lines.size(), "placed on a line of it");
             require(placed[i].column >= 1, "placed on a column");
             require(placed[i].message == failed[i].message, "the message stays as it was");
         }

@@ -28,26 +28,22 @@ void checkMessages(const engine::Frame& frame) {
     if (auto req = engine::parseCompileRequest(frame)) {
         const auto made = engine::makeCompileRequest(req->job, req->cudaPath);
         auto again = engine::parseCompileRequest(made);
-        require(again.ok(), "a compile request made from one read reads",
-                again ? "" : again.error().message);
+        require(again.ok(), "a compile request made from one read reads", again ? "" : again.error().message);
         require(encoded(engine::makeCompileRequest(again->job, again->cudaPath)) == encoded(made),
                 "a compile request survives", [&] { return made.header.dump(); });
     }
     if (auto req = engine::parseRunRequest(frame)) {
-        const auto made = engine::makeRunRequest(req->device, req->image, req->cubin, req->kernel,
-                                                 req->config, req->initial);
+        const auto made =
+            engine::makeRunRequest(req->device, req->image, req->cubin, req->kernel, req->config, req->initial);
         auto again = engine::parseRunRequest(made);
-        require(again.ok(), "a run request made from one read reads",
-                again ? "" : again.error().message);
-        require(
-            encoded(engine::makeRunRequest(again->device, again->image, again->cubin, again->kernel,
-                                           again->config, again->initial)) == encoded(made),
-            "a run request survives", [&] { return made.header.dump(); });
+        require(again.ok(), "a run request made from one read reads", again ? "" : again.error().message);
+        require(encoded(engine::makeRunRequest(again->device, again->image, again->cubin, again->kernel, again->config,
+                                               again->initial)) == encoded(made),
+                "a run request survives", [&] { return made.header.dump(); });
     }
     if (auto stage = engine::readProgress(frame)) {
         auto again = engine::readProgress(engine::makeProgress(*stage));
-        require(again.ok() && *again == *stage, "a progress message survives",
-                [&] { return frame.header.dump(); });
+        require(again.ok() && *again == *stage, "a progress message survives", [&] { return frame.header.dump(); });
     }
     if (frame.type == engine::kCompileReply) {
         const auto made = engine::makeCompileReply(engine::readCompileReply(frame));
@@ -61,8 +57,8 @@ void checkMessages(const engine::Frame& frame) {
         bool fatalAgain = false;
         auto again = engine::readRunReply(made, fatalAgain);
         require(fatalAgain == fatal, "a run reply keeps its fatal flag");
-        require(encoded(engine::makeRunReply(std::move(again), fatalAgain)) == encoded(made),
-                "a run reply survives", [&] { return made.header.dump(); });
+        require(encoded(engine::makeRunReply(std::move(again), fatalAgain)) == encoded(made), "a run reply survives",
+                [&] { return made.header.dump(); });
     }
 }
 
@@ -73,32 +69,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto decoded = engine::decodeFrame(bytes);
     if (decoded) {
         const auto again = engine::decodeFrame(engine::encodeFrame(*decoded));
-        require(again.ok() && sameFrame(*again, *decoded),
-                "an encoded frame decodes to the same frame");
+        require(again.ok() && sameFrame(*again, *decoded), "an encoded frame decodes to the same frame");
         checkMessages(*decoded);
     }
 
     // The same bytes through a file descriptor, frame after frame, as the engine reads its socket.
     static const int fd = ::memfd_create("fuzz-frames", 0);
     require(fd >= 0, "memfd_create");
-    require(::ftruncate(fd, 0) == 0 && ::pwrite(fd, data, size, 0) == ssize_t(size) &&
-                ::lseek(fd, 0, SEEK_SET) == 0,
+    require(::ftruncate(fd, 0) == 0 && ::pwrite(fd, data, size, 0) == ssize_t(size) && ::lseek(fd, 0, SEEK_SET) == 0,
             "writing the input to the memfd");
     for (int n = 0;; ++n) {
         auto frame = engine::readFrame(fd, std::nullopt);
         const auto at = ::lseek(fd, 0, SEEK_CUR);
         if (!frame) {
             // A whole frame is exactly what decodeFrame takes.
-            require(n > 0 || !decoded, "readFrame reads what decodeFrame decodes",
-                    frame.error().message);
+            require(n > 0 || !decoded, "readFrame reads what decodeFrame decodes", frame.error().message);
             break;
         }
         if (n == 0) {
-            require(!decoded == (size_t(at) != size),
-                    "decodeFrame decodes exactly one whole frame");
-            if (decoded)
-                require(sameFrame(*frame, *decoded),
-                        "readFrame and decodeFrame give the same frame");
+            require(!decoded == (size_t(at) != size), "decodeFrame decodes exactly one whole frame");
+            if (decoded) require(sameFrame(*frame, *decoded), "readFrame and decodeFrame give the same frame");
         }
         checkMessages(*frame);
     }

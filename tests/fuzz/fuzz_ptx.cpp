@@ -13,8 +13,7 @@ namespace {
 void checkParam(const ptx::Param& p) {
     require(p.size >= 0 && p.align >= 0 && p.arrayCount >= 0 && p.pointerAlign >= 0,
             "a parameter's size, alignment and count are not negative", p.name);
-    require(!p.isPointer || p.pointerSpace.empty() || p.pointerSpace[0] == '.',
-            "a state space is a directive");
+    require(!p.isPointer || p.pointerSpace.empty() || p.pointerSpace[0] == '.', "a state space is a directive");
 }
 
 }  // namespace
@@ -42,9 +41,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
     const auto usage = ptx::parsePtxasInfo(text);
     for (const auto& u : usage) {
-        require(u.registers >= 0 && u.barriers >= 0 && u.stackFrame >= 0 && u.spillStores >= 0 &&
-                    u.spillLoads >= 0 && u.sharedBytes >= 0 && u.localBytes >= 0 &&
-                    u.constBytes >= 0,
+        require(u.registers >= 0 && u.barriers >= 0 && u.stackFrame >= 0 && u.spillStores >= 0 && u.spillLoads >= 0 &&
+                    u.sharedBytes >= 0 && u.localBytes >= 0 && u.constBytes >= 0,
                 "ptxas figures are not negative", u.function);
     }
     return 0;

@@ -75,17 +75,15 @@ int main(int argc, char** argv) {
     u.constBytes = 540;
     r.kernels = {{"saxpy", {}, u}, {"other", {}, std::nullopt}};
     r.libdeviceFunctions = {"__nv_expf", "__nv_fast_expf"};
-    r.diagnostics = {
-        {"main.ll", 8, 8, nvvm::Severity::Error, "parse expected instruction opcode", "libNVVM"},
-        {"main.ll", 3, 0, nvvm::Severity::Warning, "kernel k is not in @llvm.used", "nvpg"}};
+    r.diagnostics = {{"main.ll", 8, 8, nvvm::Severity::Error, "parse expected instruction opcode", "libNVVM"},
+                     {"main.ll", 3, 0, nvvm::Severity::Warning, "kernel k is not in @llvm.used", "nvpg"}};
     r.stages = {{pipeline::StageId::CompilePtx, 0.25}, {pipeline::StageId::LinkLtoPtx, 0.5}};
     r.nvvmLog = "main.ll (8, 7): parse expected instruction opcode\n";
     r.linkInfoLog = "info    : used 12 registers, used 0 barriers, 540 bytes cmem[0]\n";
     r.seconds = 0.75;
     write(dir, "compile-reply", encodeFrame(engine::makeCompileReply(r)));
     write(dir, "compile-reply-error",
-          encodeFrame(engine::makeCompileReply(
-              support::makeError(support::ErrorKind::Compile, "libNVVM said no"))));
+          encodeFrame(engine::makeCompileReply(support::makeError(support::ErrorKind::Compile, "libNVVM said no"))));
 
     gpu::RunConfig config;
     config.name = "saxpy 4096";
@@ -95,8 +93,8 @@ int main(int argc, char** argv) {
     for (const char* spec : {"i32:4096", "f32:2", "buf:f32:4:iota", "buf:f32:4:const:1"})
         config.args.push_back(*gpu::parseArgSpec(spec));
     const std::string four(16, '\0');
-    const auto runRequest = encodeFrame(
-        engine::makeRunRequest(0, r.ptx, false, saxpyKernel(), config, {"", "", four, four}));
+    const auto runRequest =
+        encodeFrame(engine::makeRunRequest(0, r.ptx, false, saxpyKernel(), config, {"", "", four, four}));
     write(dir, "run-request", runRequest);
 
     gpu::RunOutcome out;
@@ -109,8 +107,8 @@ int main(int argc, char** argv) {
     out.buffers = {{2, gpu::ElemType::F32, 4, four}, {3, gpu::ElemType::F32, 4, four}};
     write(dir, "run-reply", encodeFrame(engine::makeRunReply(out, false)));
     write(dir, "run-reply-fatal",
-          encodeFrame(engine::makeRunReply(
-              support::makeError(support::ErrorKind::Run, "CUDA_ERROR_ILLEGAL_ADDRESS"), true)));
+          encodeFrame(
+              engine::makeRunReply(support::makeError(support::ErrorKind::Run, "CUDA_ERROR_ILLEGAL_ADDRESS"), true)));
 
     // What readFrame meets on a socket: progress before the answer, and a frame cut short.
     const auto progress = encodeFrame(engine::makeProgress({pipeline::StageId::CompilePtx, {}}));

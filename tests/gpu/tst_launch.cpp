@@ -6,10 +6,10 @@
 #include <cstring>
 
 #include "TestSupport.h"
-#include "gpu/Npy.h"
 #include "engine/Runner.h"
-#include "pipeline/Pipeline.h"
+#include "gpu/Npy.h"
 #include "nvvm/IrVersion.h"
+#include "pipeline/Pipeline.h"
 #include "workspace/NewModule.h"
 #include "workspace/Workspace.h"
 
@@ -29,7 +29,8 @@ Compiled compile(std::vector<nvvm::Module> modules, bool libdevice, unsigned out
     job.libdevice = libdevice;
     job.outputs = outputs;
     auto r = p.run(job);
-    if (!r || !r->ok) qFatal("compile failed: %s", r ? r->diagnostics.at(0).message.c_str() : r.error().message.c_str());
+    if (!r || !r->ok)
+        qFatal("compile failed: %s", r ? r->diagnostics.at(0).message.c_str() : r.error().message.c_str());
     return {std::move(*r), {}};
 }
 
@@ -91,7 +92,7 @@ private slots:
     void initTestCase() {
         // The engine process is nvpg's.
         runner_ = std::make_unique<engine::Runner>(test::realToolkit(), 0,
-                                                std::vector<std::string>{test::nvpgPath(), "engine"});
+                                                   std::vector<std::string>{test::nvpgPath(), "engine"});
         std::string why;
         if (!runner_->gpuAvailable(&why)) QSKIP(qPrintable(QString::fromStdString("no usable GPU here: " + why)));
     }
@@ -123,10 +124,11 @@ private slots:
         for (int i = 0; i < n; ++i) xs[size_t(i)] = -100.0f + 200.0f * float(i) / float(n);
         std::memcpy(x.data.data(), xs.data(), x.data.size());
         QVERIFY(support::writeFileAtomic(dir.filePath("x.npy").toStdString(), gpu::writeNpy(x)));
-        auto out = runner_->run(c.result,
-                                config("sin_array", n / 256, 256, {std::to_string(n).insert(0, "i32:"), "buf:@x.npy",
-                                                                   "buf:f32:" + std::to_string(n) + ":zeros"}),
-                                dir.path().toStdString());
+        auto out = runner_->run(
+            c.result,
+            config("sin_array", n / 256, 256,
+                   {std::to_string(n).insert(0, "i32:"), "buf:@x.npy", "buf:f32:" + std::to_string(n) + ":zeros"}),
+            dir.path().toStdString());
         QVERIFY2(out, out ? "" : out.error().message.c_str());
         const auto s = floats(out->buffers.at(1));
         int64_t worst = 0;

@@ -32,7 +32,9 @@ constexpr int kLongKernels = 900;
 // cancel it, and long enough for the status bar's seconds to tick; with a margin for slower runs.
 constexpr double kLongEnoughSeconds = 1.0;
 
-bool processExists(int pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
+bool processExists(int pid) {
+    return ::kill(pid, 0) == 0 || errno != ESRCH;
+}
 
 double medianOf(std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -86,11 +88,10 @@ private slots:
         QVERIFY2(reply.result && reply.result->ok, qPrintable(reply.error));
         qInfo("%d kernels at -opt=3: %lld ms (libNVVM's PTX compile %.2f s)", kLongKernels, t.elapsed(),
               reply.result->stageSeconds(pipeline::StageId::CompilePtx));
-        QVERIFY2(
-            reply.result->stageSeconds(pipeline::StageId::CompilePtx) >= kLongEnoughSeconds,
-            qPrintable(QString("the PTX compile took %1 s; the tests need %2 s: raise kLongKernels")
-                           .arg(reply.result->stageSeconds(pipeline::StageId::CompilePtx))
-                           .arg(kLongEnoughSeconds)));
+        QVERIFY2(reply.result->stageSeconds(pipeline::StageId::CompilePtx) >= kLongEnoughSeconds,
+                 qPrintable(QString("the PTX compile took %1 s; the tests need %2 s: raise kLongKernels")
+                                .arg(reply.result->stageSeconds(pipeline::StageId::CompilePtx))
+                                .arg(kLongEnoughSeconds)));
     }
 
     void cancelStopsTheEngineAndTheNextRequestStartsAtOnce() {
@@ -225,9 +226,9 @@ private slots:
         job.libdevice = false;
         job.generation = 2;
         engine->submit(job);
-        QTRY_VERIFY_WITH_TIMEOUT(!stages.isEmpty() && stages.last().at(1).value<pipeline::StageEvent>().id ==
-                                                          pipeline::StageId::CompilePtx,
-                                 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !stages.isEmpty() && stages.last().at(1).value<pipeline::StageEvent>().id == pipeline::StageId::CompilePtx,
+            30000);
         QElapsedTimer t;
         t.start();
         engine.reset();

@@ -52,20 +52,17 @@ int linesWith(const QString& diff, QChar sign, const QString& text) {
 
 // The libdevice example with `variants`, saved to a file in `dir` and opened in a new window;
 // the window once it shows the last variant on side B (a workspace with variants opens so).
-std::unique_ptr<MainWindow> openWithVariants(workspace::Workspace ws,
-                                             std::vector<workspace::Variant> variants,
+std::unique_ptr<MainWindow> openWithVariants(workspace::Workspace ws, std::vector<workspace::Variant> variants,
                                              const QTemporaryDir& dir) {
     const auto last = QString::fromStdString(variants.back().name);
     ws.variants = std::move(variants);
     const QString path = dir.path() + "/variants.nvpg";
-    if (!workspace::saveWorkspace(ws, path.toStdString()))
-        qFatal("cannot save %s", qPrintable(path));
+    if (!workspace::saveWorkspace(ws, path.toStdString())) qFatal("cannot save %s", qPrintable(path));
     auto w = test::makeWindow(nullptr, QSize(1600, 1000));
     if (!w->openWorkspace(path)) qFatal("cannot open %s", qPrintable(path));
     QElapsedTimer t;
     t.start();
-    while (w->compare()->side(1) != ComparePanel::variantSide(last) && t.elapsed() < 10000)
-        QTest::qWait(10);
+    while (w->compare()->side(1) != ComparePanel::variantSide(last) && t.elapsed() < 10000) QTest::qWait(10);
     return w;
 }
 
@@ -110,8 +107,7 @@ private slots:
         QVERIFY(compileAndWait(*w));
         QTRY_VERIFY_WITH_TIMEOUT(c->comparison() && !c->comparison()->identical, 60000);
         const QString diff = c->diffPane()->text();
-        QVERIFY2(linesWith(diff, '+', ".ftz.") > linesWith(diff, '-', ".ftz."),
-                 qPrintable(diff.left(2000)));
+        QVERIFY2(linesWith(diff, '+', ".ftz.") > linesWith(diff, '-', ".ftz."), qPrintable(diff.left(2000)));
         QVERIFY2(c->verdict().contains("lines differ"), qPrintable(c->verdict()));
         // The figures of the kernel on both sides.
         auto* table = c->figuresTable();
@@ -157,8 +153,7 @@ private slots:
         const auto generationBefore = c->sideResult(1)->generation;
         w->document()->setModuleText(0, w->document()->module(0).bytes + "\n; an edit\n");
         c->edited();
-        QTRY_VERIFY_WITH_TIMEOUT(
-            c->sideResult(1) && c->sideResult(1)->generation > generationBefore, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(c->sideResult(1) && c->sideResult(1)->generation > generationBefore, 60000);
         QVERIFY(bothSidesShown(*c));
         QVERIFY(!c->comparison()->identical);
     }
@@ -196,9 +191,8 @@ private slots:
         auto w = openWithVariants(ws, {volta}, dir);
         auto* c = w->compare();
         QCOMPARE(c->side(1), ComparePanel::variantSide("volta"));
-        QTRY_VERIFY_WITH_TIMEOUT(
-            !c->compiling() && !c->sideNotice(1).isEmpty() && c->sideNotice(1) != "compiling…",
-            60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!c->compiling() && !c->sideNotice(1).isEmpty() && c->sideNotice(1) != "compiling…",
+                                 60000);
         QVERIFY2(c->sideNotice(1).contains("compute_70") && c->sideNotice(1).contains("13.x"),
                  qPrintable(c->sideNotice(1)));
     }
@@ -206,13 +200,10 @@ private slots:
     // A variant on another CUDA release: the release lines differ, the kernel is the same.
     void aVariantOnAnotherToolkit() {
         const QString dir12 = qEnvironmentVariable("NVPG_TEST_CUDA12");
-        const auto status =
-            QString::fromStdString(test::readText((dir12 + "/status").toStdString())).trimmed();
+        const auto status = QString::fromStdString(test::readText((dir12 + "/status").toStdString())).trimmed();
         if (dir12.isEmpty() || !status.startsWith("ok"))
             QSKIP(qPrintable("the CUDA 12.9 pip wheels are unavailable: " +
-                             (dir12.isEmpty()
-                                  ? QString("NVPG_TEST_CUDA12 is not set (run through ctest)")
-                                  : status)));
+                             (dir12.isEmpty() ? QString("NVPG_TEST_CUDA12 is not set (run through ctest)") : status)));
         auto ws = libdeviceMath();
         workspace::Variant old;
         old.name = "CUDA 12.9";
@@ -244,21 +235,18 @@ private slots:
         QTemporaryDir empty;
         dialog.addToolkitFolder(empty.path());
         QTRY_VERIFY_WITH_TIMEOUT(dialog.toolkitsListed(), 30000);
-        const auto last =
-            dialog.toolkitList()->topLevelItem(dialog.toolkitList()->topLevelItemCount() - 1);
+        const auto last = dialog.toolkitList()->topLevelItem(dialog.toolkitList()->topLevelItemCount() - 1);
         QCOMPARE(last->text(1), empty.path());
         QCOMPARE(last->text(0), QString("no toolkit"));
         const QString dir12 = qEnvironmentVariable("NVPG_TEST_CUDA12");
-        const bool have12 = !dir12.isEmpty() &&
-                            test::readText((dir12 + "/status").toStdString()).rfind("ok", 0) == 0;
+        const bool have12 = !dir12.isEmpty() && test::readText((dir12 + "/status").toStdString()).rfind("ok", 0) == 0;
         if (have12) {
             dialog.addToolkitFolder(dir12 + "/site-packages/nvidia");
             QTRY_VERIFY_WITH_TIMEOUT(dialog.toolkitsListed(), 30000);
             bool saw12 = false;
             for (int i = 0; i < dialog.toolkitList()->topLevelItemCount(); ++i) {
                 const auto* item = dialog.toolkitList()->topLevelItem(i);
-                saw12 = saw12 ||
-                        (item->text(0) == "CUDA 12.9.86" && item->text(2) == "added in Settings");
+                saw12 = saw12 || (item->text(0) == "CUDA 12.9.86" && item->text(2) == "added in Settings");
             }
             QVERIFY(saw12);
         }

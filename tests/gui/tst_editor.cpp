@@ -29,19 +29,15 @@ std::string assemble(const std::string& fixture) {
     if (as.isEmpty()) return {};
     const auto input = test::dataDir() / "ir" / fixture;
     QProcess p;
-    p.start(as,
-            {QString::fromStdString(input.string()), QStringLiteral("-o"), QStringLiteral("-")});
-    if (!p.waitForFinished(20000) || p.exitCode() != 0)
-        qFatal("llvm-as-14 failed on %s", fixture.c_str());
+    p.start(as, {QString::fromStdString(input.string()), QStringLiteral("-o"), QStringLiteral("-")});
+    if (!p.waitForFinished(20000) || p.exitCode() != 0) qFatal("llvm-as-14 failed on %s", fixture.c_str());
     const QByteArray out = p.readAllStandardOutput();
     return std::string(out.constData(), static_cast<size_t>(out.size()));
 }
 
 // Restores the normal llvm-dis-14 lookup however a test ends.
 struct DisassemblerOverride {
-    explicit DisassemblerOverride(const QString& program) {
-        ModuleEditor::setDisassemblerOverride(program);
-    }
+    explicit DisassemblerOverride(const QString& program) { ModuleEditor::setDisassemblerOverride(program); }
     ~DisassemblerOverride() { ModuleEditor::setDisassemblerOverride(std::nullopt); }
 };
 
@@ -69,9 +65,10 @@ bool squiggledAt(const ModuleEditor& e, long pos) {
 struct QuietPopups {
     static inline QtMessageHandler previous = nullptr;
     QuietPopups() {
-        previous = qInstallMessageHandler([](QtMsgType type, const QMessageLogContext& context, const QString& message) {
-            if (!message.contains(QStringLiteral("does not support raise()"))) previous(type, context, message);
-        });
+        previous =
+            qInstallMessageHandler([](QtMsgType type, const QMessageLogContext& context, const QString& message) {
+                if (!message.contains(QStringLiteral("does not support raise()"))) previous(type, context, message);
+            });
     }
     ~QuietPopups() { qInstallMessageHandler(previous); }
 };
@@ -112,8 +109,10 @@ private slots:
         };
         // The same text with spaces for underscores: all else (box, widths) is alike.
         const QImage spaces = render(QStringLiteral("  nv sinf (libdevice)"), "%s = call float @  nv sinf(float %v)");
-        const QImage noteUnderscores = render(QStringLiteral("__nv_sinf (libdevice)"), "%s = call float @  nv sinf(float %v)");
-        const QImage codeUnderscores = render(QStringLiteral("  nv sinf (libdevice)"), "%s = call float @__nv_sinf(float %v)");
+        const QImage noteUnderscores =
+            render(QStringLiteral("__nv_sinf (libdevice)"), "%s = call float @  nv sinf(float %v)");
+        const QImage codeUnderscores =
+            render(QStringLiteral("  nv sinf (libdevice)"), "%s = call float @__nv_sinf(float %v)");
         QVERIFY(!spaces.isNull());
         QVERIFY2(noteUnderscores != spaces, "the note's underscores are not drawn");
         QVERIFY2(codeUnderscores != spaces, "the banded code line's underscores are not drawn");
@@ -186,14 +185,12 @@ private slots:
         QVERIFY(e.isReadOnly());
         QCOMPARE(e.moduleText(), bc);
         const QString shown = e.text();
-        QVERIFY2(shown.startsWith(QStringLiteral("; bitcode module (%1 bytes)").arg(bc.size())),
-                 qPrintable(shown));
+        QVERIFY2(shown.startsWith(QStringLiteral("; bitcode module (%1 bytes)").arg(bc.size())), qPrintable(shown));
         QVERIFY2(shown.contains(QStringLiteral("; producer: LLVM14")), qPrintable(shown));
         QVERIFY2(shown.contains(QStringLiteral("@sin_kernel")), qPrintable(shown));
         QVERIFY2(shown.contains(QStringLiteral("@__nv_sinf")), qPrintable(shown));
         QVERIFY2(shown.contains(QStringLiteral("nvptx64-nvidia-cuda")), qPrintable(shown));
-        QVERIFY2(shown.contains(QStringLiteral("install llvm-14 to see the disassembly")),
-                 qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("install llvm-14 to see the disassembly")), qPrintable(shown));
         // Every line is a comment, so the summary cannot be mistaken for IR.
         for (const QString& line : shown.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
             QVERIFY2(line.startsWith(QLatin1Char(';')), qPrintable(line));
@@ -317,7 +314,8 @@ private slots:
         QVERIFY(e.annotation(4).isEmpty());
         e.setDiagnostics({diag(2, 1, nvvm::Severity::Warning, "new")});
         for (int line = 0; line < e.lines(); ++line)
-            if (line != 1) QVERIFY2(e.annotation(line).isEmpty(), qPrintable(QString("line %1 kept a box").arg(line + 1)));
+            if (line != 1)
+                QVERIFY2(e.annotation(line).isEmpty(), qPrintable(QString("line %1 kept a box").arg(line + 1)));
         QVERIFY(e.annotation(1).contains(QStringLiteral("new")));
         // A line joined into the one above takes its marker along; clearing still ends with none.
         e.setSelection(1, 0, 2, 0);
@@ -355,8 +353,7 @@ private slots:
         QVERIFY(entries.contains(QStringLiteral("llvm.nvvm.read.ptx.sreg.tid.x() -> i32")));
         QVERIFY(entries.contains(QStringLiteral("getelementptr")));
         QVERIFY(entries.contains(QStringLiteral("addrspacecast")));
-        for (const QString& e : entries)
-            QVERIFY2(!e.startsWith(QStringLiteral("__internal")), qPrintable(e));
+        for (const QString& e : entries) QVERIFY2(!e.startsWith(QStringLiteral("__internal")), qPrintable(e));
         QVERIFY(Completions::globalNames().contains(QStringLiteral("__nv_sinf")));
         QVERIFY(Completions::globalNames().contains(QStringLiteral("llvm.nvvm.barrier0")));
         QVERIFY(!Completions::globalNames().contains(QStringLiteral("fadd")));
@@ -378,11 +375,10 @@ private slots:
                  qPrintable(list.join(QLatin1Char(','))));
 
         QList<int> shifts;
-        const QStringList tips = apis->callTips({QStringLiteral("__nv_powf"), QString()}, 0,
-                                                QsciScintilla::CallTipsNoContext, shifts);
+        const QStringList tips =
+            apis->callTips({QStringLiteral("__nv_powf"), QString()}, 0, QsciScintilla::CallTipsNoContext, shifts);
         QCOMPARE(tips.size(), 1);
-        QVERIFY2(tips[0].contains(QStringLiteral("float a")) &&
-                     tips[0].contains(QStringLiteral("float b")),
+        QVERIFY2(tips[0].contains(QStringLiteral("float a")) && tips[0].contains(QStringLiteral("float b")),
                  qPrintable(tips[0]));
     }
 
@@ -416,10 +412,9 @@ private slots:
     void completionWhileTyping() {
         // The offscreen platform cannot raise the completion popup and says so each time.
         static QtMessageHandler previous = nullptr;
-        previous = qInstallMessageHandler(
-            [](QtMsgType type, const QMessageLogContext& context, const QString& message) {
-                if (!message.contains(QStringLiteral("does not support raise()")))
-                    previous(type, context, message);
+        previous =
+            qInstallMessageHandler([](QtMsgType type, const QMessageLogContext& context, const QString& message) {
+                if (!message.contains(QStringLiteral("does not support raise()"))) previous(type, context, message);
             });
         struct Restore {
             ~Restore() { qInstallMessageHandler(previous); }
@@ -727,8 +722,7 @@ private slots:
         QTest::keyClick(&e, Qt::Key_Backspace);
         QCOMPARE(text.size(), 4);
         QCOMPARE(lines.size(), 2);
-        QVERIFY(
-            e.text(ModuleEditor::kPlainAccessibleLines - 1).startsWith(QStringLiteral("ab; line")));
+        QVERIFY(e.text(ModuleEditor::kPlainAccessibleLines - 1).startsWith(QStringLiteral("ab; line")));
 
         e.undo();
         QTRY_COMPARE(text.size(), 5);

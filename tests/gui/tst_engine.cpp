@@ -1,18 +1,17 @@
 // The compile thread and the controller in front of it: replies come back off the UI thread,
 // stale ones are never shown, cancel discards, and an edit compiles after the delay.
-#include <algorithm>
 #include <QtTest>
+#include <algorithm>
 
 #include "TestSupport.h"
-#include "document/WorkspaceDocument.h"
 #include "compile/CompileController.h"
 #include "compile/SupervisedEngine.h"
+#include "document/WorkspaceDocument.h"
 
 using namespace nvpg;
 using namespace nvpg::gui;
 
 namespace {
-
 
 pipeline::Job jobFor(std::vector<nvvm::Module> modules, quint64 generation) {
     pipeline::Job job;
@@ -22,7 +21,6 @@ pipeline::Job jobFor(std::vector<nvvm::Module> modules, quint64 generation) {
     job.generation = generation;
     return job;
 }
-
 
 }  // namespace
 
@@ -56,11 +54,13 @@ private slots:
         QVERIFY2(reply.result && reply.result->ok, qPrintable(reply.error));
         QVERIFY(reply.result->ptx.find(".entry k199(") != std::string::npos);
         QVERIFY2(compileMs >= 300, qPrintable(QString("the compile took %1 ms: too short for this test to "
-                                                      "mean anything").arg(compileMs)));
+                                                      "mean anything")
+                                                  .arg(compileMs)));
         QVERIFY2(submitMs * 10 < compileMs,
                  qPrintable(QString("submit took %1 ms of a %2 ms compile").arg(submitMs).arg(compileMs)));
-        QVERIFY2(ticks * 10 * 10 >= compileMs,
-                 qPrintable(QString("the UI thread ran %1 of ~%2 ticks while compiling").arg(ticks).arg(compileMs / 10)));
+        QVERIFY2(
+            ticks * 10 * 10 >= compileMs,
+            qPrintable(QString("the UI thread ran %1 of ~%2 ticks while compiling").arg(ticks).arg(compileMs / 10)));
         QCOMPARE(replyThread, QThread::currentThread());  // delivered on the thread that asked
     }
 
@@ -72,7 +72,7 @@ private slots:
         SupervisedEngine engine(test::realToolkit(), {}, settings);
         QSignalSpy spy(&engine, &Engine::replied);
         engine.submit(jobFor({test::manyKernelsModule(200)}, 1));  // busy for a while
-        QTest::qWait(150);                            // let the worker start on it
+        QTest::qWait(150);                                         // let the worker start on it
         for (quint64 g = 2; g <= 5; ++g) engine.submit(jobFor({test::irFixture("sinf.ll")}, g));
         QTRY_VERIFY_WITH_TIMEOUT(!spy.isEmpty() && spy.last().at(0).value<EngineReply>().generation == 5, 120000);
         const auto first = spy.at(0).at(0).value<EngineReply>();
@@ -141,9 +141,9 @@ private slots:
         CompileController controller(&engine, &doc);
         controller.setOutputs(pipeline::kPtx);
         QSignalSpy shown(&controller, &CompileController::replyShown);
-        controller.compileNow();           // the long one
+        controller.compileNow();  // the long one
         doc.setModuleText(0, test::irFixture("sinf.ll").bytes);
-        controller.compileNow();           // the edit: this one wins
+        controller.compileNow();  // the edit: this one wins
         QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 120000);
         QTest::qWait(300);
         QCOMPARE(shown.size(), 1);

@@ -41,10 +41,11 @@ class FifoUnblocker {
 public:
     FifoUnblocker(QString fifo, int ms) : fifo_(std::move(fifo)) {
         thread_ = std::thread([this, ms] {
-            for (int waited = 0; waited < ms && !stop_; waited += 10) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            for (int waited = 0; waited < ms && !stop_; waited += 10)
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
             if (stop_) return;
             const auto name = QFile::encodeName(fifo_);
-            int fd = ::open(name.constData(), O_WRONLY | O_NONBLOCK);  // unblocks a reader
+            int fd = ::open(name.constData(), O_WRONLY | O_NONBLOCK);          // unblocks a reader
             if (fd < 0) fd = ::open(name.constData(), O_RDONLY | O_NONBLOCK);  // or a writer
             if (fd >= 0) ::close(fd);
         });
@@ -86,13 +87,13 @@ private:
 QByteArray manyModulesWorkspace(int count) {
     nlohmann::json modules = nlohmann::json::array();
     for (int i = 0; i < count; ++i)
-        modules.push_back({{"name", "m" + std::to_string(i) + ".ll"},
-                           {"text", "; module " + std::to_string(i) +
-                                        "\ntarget triple = \"nvptx64-nvidia-cuda\"\n\ndefine void @k" +
-                                        std::to_string(i) + "() {\n  ret void\n}\n\n!nvvmir.version = !{!0}\n!0 = !{i32 2, i32 0}\n"},
-                           {"lazy", false}});
-    const nlohmann::json ws = {{"format", "nvvm-playground-workspace"}, {"version", 1}, {"name", "many"},
-                               {"modules", modules}};
+        modules.push_back(
+            {{"name", "m" + std::to_string(i) + ".ll"},
+             {"text", "; module " + std::to_string(i) + "\ntarget triple = \"nvptx64-nvidia-cuda\"\n\ndefine void @k" +
+                          std::to_string(i) + "() {\n  ret void\n}\n\n!nvvmir.version = !{!0}\n!0 = !{i32 2, i32 0}\n"},
+             {"lazy", false}});
+    const nlohmann::json ws = {
+        {"format", "nvvm-playground-workspace"}, {"version", 1}, {"name", "many"}, {"modules", modules}};
     return QByteArray::fromStdString(ws.dump(1));
 }
 
@@ -186,7 +187,8 @@ private slots:
             QVERIFY2(clock.elapsed() < 2000, qPrintable(QString("waited %1 ms on the FIFO").arg(clock.elapsed())));
         }
         QCOMPARE(errors_.size(), 1);
-        QVERIFY2(errors_[0].contains(workspace + " is a FIFO (named pipe), not a regular file"), qPrintable(errors_[0]));
+        QVERIFY2(errors_[0].contains(workspace + " is a FIFO (named pipe), not a regular file"),
+                 qPrintable(errors_[0]));
         {
             FifoUnblocker unblock(module, 3000);
             clock.start();
@@ -214,8 +216,10 @@ private slots:
         QVERIFY(w->openExample("saxpy"));
         QVERIFY(w->saveAs(path));
         QVERIFY(QFile::remove(path));
-        if (replacement == "fifo") QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
-        else QVERIFY(QFile::link("/dev/zero", path));
+        if (replacement == "fifo")
+            QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+        else
+            QVERIFY(QFile::link("/dev/zero", path));
         w->editors()->editor(0)->append("; unsaved\n");
         QElapsedTimer clock;
         bool saved = true;
@@ -228,8 +232,9 @@ private slots:
         QVERIFY2(clock.elapsed() < 2000, qPrintable(QString("Save took %1 ms").arg(clock.elapsed())));
         QVERIFY(!saved);
         QCOMPARE(errors_.size(), 1);
-        const auto expected = replacement == "fifo" ? path + " is a FIFO (named pipe), not a regular file"
-                                                    : path + " is a link to /dev/zero, a character device, not a regular file";
+        const auto expected = replacement == "fifo"
+                                  ? path + " is a FIFO (named pipe), not a regular file"
+                                  : path + " is a link to /dev/zero, a character device, not a regular file";
         QVERIFY2(errors_[0].contains(expected), qPrintable(errors_[0]));
         QVERIFY(w->document()->isModified());  // still unsaved, still here
         QVERIFY(w->editors()->editor(0)->text().contains("; unsaved"));
@@ -272,8 +277,8 @@ private slots:
         QTest::qWait(50);  // the probe's next tick measures any stall at the end of the open
         opening = false;
         probe.stop();
-        qInfo("opened %d modules in %lld ms; %d timer ticks during it; longest event-loop gap %lld ms", kModules, openMs,
-              probe.ticks(), probe.worstGapMs());
+        qInfo("opened %d modules in %lld ms; %d timer ticks during it; longest event-loop gap %lld ms", kModules,
+              openMs, probe.ticks(), probe.worstGapMs());
         QCOMPARE(w->document()->moduleCount(), kModules);
         QCOMPARE(w->document()->module(kModules - 1).name, std::string("m4096.ll"));
         QVERIFY2(w->editors()->editorCount() <= 2, qPrintable(QString::number(w->editors()->editorCount())));
@@ -362,7 +367,8 @@ private slots:
         QCOMPARE(w->document()->moduleCount(), 1);
         const auto renamed = w->document()->renameModule(0, QStringLiteral("k\nerror: forged.ll"));
         QVERIFY(!renamed);
-        QVERIFY2(renamed.error().message.find("control character") != std::string::npos, renamed.error().message.c_str());
+        QVERIFY2(renamed.error().message.find("control character") != std::string::npos,
+                 renamed.error().message.c_str());
         QCOMPARE(w->document()->module(0).name, std::string("k.ll"));
     }
 };

@@ -61,7 +61,8 @@ private slots:
         const auto gpuDir = test::dataDir() / "ir/gpu";
         const auto saxpy = test::examplesDir() / "src/saxpy/saxpy.ll";
         QVERIFY(w.openPaths({QString::fromStdString((gpuDir / "oob.ll").string()),
-                             QString::fromStdString((gpuDir / "spin.ll").string()), QString::fromStdString(saxpy.string())}));
+                             QString::fromStdString((gpuDir / "spin.ll").string()),
+                             QString::fromStdString(saxpy.string())}));
         QVERIFY(compiled.wait(120000));
         auto* panel = w.runPanel();
 
@@ -73,7 +74,8 @@ private slots:
             config.timeoutSeconds = timeout;
             for (const auto& a : args) config.args.push_back(*gpu::parseArgSpec(a));
             panel->loadConfig(config);
-            QTRY_VERIFY2_WITH_TIMEOUT(panel->runBlockers().isEmpty(), qPrintable(panel->runBlockers().join("; ")), 30000);
+            QTRY_VERIFY2_WITH_TIMEOUT(panel->runBlockers().isEmpty(), qPrintable(panel->runBlockers().join("; ")),
+                                      30000);
             // The window answers while the kernel runs.
             test::EventLoopProbe probe([&] { return panel->isBusy(); });
             panel->runNow();

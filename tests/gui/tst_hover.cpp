@@ -138,9 +138,9 @@ private slots:
         QVERIFY(shown.startsWith(QString::fromStdString(inspect::formatExplanation(e.front())).trimmed()));
         // The popup lies under the word (above it where the screen has no room below), on the
         // pane's screen.
-        const QPoint word = pane->viewport()->mapToGlobal(QPoint(
-            int(pane->SendScintilla(QsciScintillaBase::SCI_POINTXFROMPOSITION, 0UL, long(at))),
-            int(pane->SendScintilla(QsciScintillaBase::SCI_POINTYFROMPOSITION, 0UL, long(at)))));
+        const QPoint word = pane->viewport()->mapToGlobal(
+            QPoint(int(pane->SendScintilla(QsciScintillaBase::SCI_POINTXFROMPOSITION, 0UL, long(at))),
+                   int(pane->SendScintilla(QsciScintillaBase::SCI_POINTYFROMPOSITION, 0UL, long(at)))));
         QVERIFY2(hover->popup()->y() > word.y() || hover->popup()->geometry().bottom() < word.y(),
                  "the popup covers the word");
         QVERIFY(pane->screen()->availableGeometry().contains(hover->popup()->geometry()));

@@ -8,16 +8,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLineEdit>
 #include "TestSupport.h"
+#include "compile/CompileController.h"
 #include "document/Journal.h"
 #include "document/WorkspaceDocument.h"
 #include "editor/EditorArea.h"
 #include "editor/ModuleEditor.h"
-#include "compile/CompileController.h"
 #include "panels/OptionsPanel.h"
-#include <QCheckBox>
-#include <QComboBox>
-#include <QLineEdit>
 #include "run/RunPanel.h"
 #include "window/MainWindow.h"
 
@@ -59,7 +59,8 @@ int modeOf(const QString& path) {
 }
 
 // Runs a program and waits; its standard output.
-QString runTool(const QString& program, const QStringList& args, const QProcessEnvironment& env, int timeoutMs = 20000) {
+QString runTool(const QString& program, const QStringList& args, const QProcessEnvironment& env,
+                int timeoutMs = 20000) {
     QProcess p;
     p.setProcessEnvironment(env);
     p.start(program, args);
@@ -395,7 +396,8 @@ private slots:
         app.start(QString(NVPG_APP), {QString::fromStdString((test::dataDir() / "ir/sinf.ll").string())});
         QVERIFY(app.waitForStarted());
         const auto window =
-            runTool(xdotool, {"search", "--sync", "--onlyvisible", "--name", "NVVM Playground"}, env, 60000).section('\n', 0, 0);
+            runTool(xdotool, {"search", "--sync", "--onlyvisible", "--name", "NVVM Playground"}, env, 60000)
+                .section('\n', 0, 0);
         QVERIFY2(!window.isEmpty(), "the app's window did not appear");
         QTest::qWait(1500);  // the first compile and layout settle
         runTool(xdotool, {"windowfocus", "--sync", window}, env);

@@ -7,10 +7,10 @@
 
 #include <QDockWidget>
 #include <QHeaderView>
-#include <QTreeWidget>
 #include <QLabel>
 #include <QScreen>
 #include <QTableWidget>
+#include <QTreeWidget>
 
 #include <Qsci/qsciscintilla.h>
 
@@ -76,7 +76,11 @@ QString tooNarrow(const MainWindow& w) {
     const int ptx = w.output()->ptxEditor()->isVisible() ? w.output()->ptxEditor()->width() : 0;
     const int lto = w.output()->ltoEditor()->isVisible() ? w.output()->ltoEditor()->width() : 0;
     if (editor >= kUsableEditor && ptx >= kUsableOutput && lto >= kUsableOutput) return {};
-    return QString("editor %1 px, PTX %2 px, LTO %3 px in a window %4 px wide").arg(editor).arg(ptx).arg(lto).arg(w.width());
+    return QString("editor %1 px, PTX %2 px, LTO %3 px in a window %4 px wide")
+        .arg(editor)
+        .arg(ptx)
+        .arg(lto)
+        .arg(w.width());
 }
 
 // Each font's size in points, as drawn.
@@ -141,9 +145,10 @@ private slots:
             QCOMPARE(w->size(), chosen);
         }
         // Another screen's size is not this one's.
-        QVERIFY(MainWindow::geometryKey(QGuiApplication::primaryScreen()).contains(
-            QString("%1x%2").arg(QGuiApplication::primaryScreen()->geometry().width()).arg(
-                QGuiApplication::primaryScreen()->geometry().height())));
+        QVERIFY(MainWindow::geometryKey(QGuiApplication::primaryScreen())
+                    .contains(QString("%1x%2")
+                                  .arg(QGuiApplication::primaryScreen()->geometry().width())
+                                  .arg(QGuiApplication::primaryScreen()->geometry().height())));
         {
             // A geometry larger than the screen, as a window stretched by a long name left it.
             QWidget big;
@@ -186,7 +191,9 @@ private slots:
         QCOMPARE(w->problems()->count(), 0);
         const int title = dock->height() - dock->widget()->height();
         QTRY_VERIFY2(w->problems()->height() <= oneLine(w->problems()),
-                     qPrintable(QString("%1 px for no problems (a line is %2)").arg(w->problems()->height()).arg(oneLine(w->problems()))));
+                     qPrintable(QString("%1 px for no problems (a line is %2)")
+                                    .arg(w->problems()->height())
+                                    .arg(oneLine(w->problems()))));
         QVERIFY(w->problems()->height() >= w->problems()->fontMetrics().height());  // and the line is there
         QVERIFY(dock->height() <= title + oneLine(w->problems()));
 
@@ -197,8 +204,9 @@ private slots:
         QVERIFY(compileAndWait(*w));
         QVERIFY(w->problems()->count() > 0);
         const int rows = std::min(w->problems()->count(), gui::ProblemsPanel::kMaxShownRows);
-        QTRY_VERIFY2(w->problems()->view()->viewport()->height() >= rows * w->problems()->fontMetrics().height(),
-                     qPrintable(QString("%1 px for %2 rows").arg(w->problems()->view()->viewport()->height()).arg(rows)));
+        QTRY_VERIFY2(
+            w->problems()->view()->viewport()->height() >= rows * w->problems()->fontMetrics().height(),
+            qPrintable(QString("%1 px for %2 rows").arg(w->problems()->view()->viewport()->height()).arg(rows)));
         QVERIFY2(tooNarrow(*w).isEmpty(), qPrintable(tooNarrow(*w)));
         // And back to one line.
         editor->setText(text);
@@ -230,7 +238,8 @@ private slots:
         const auto docksOpen = [&] {
             QStringList open;
             for (auto* dock : w->findChildren<QDockWidget*>())
-                if (dock->toggleViewAction()->isChecked()) open << dock->objectName() + (dock->visibleRegion().isEmpty() ? "" : " (front)");
+                if (dock->toggleViewAction()->isChecked())
+                    open << dock->objectName() + (dock->visibleRegion().isEmpty() ? "" : " (front)");
             open.sort();
             return open;
         };
@@ -268,8 +277,9 @@ private slots:
         QTRY_COMPARE(w->geometry(), geometry);
         // The kernel tables fit their rows again.
         auto* table = w->output()->ptxFiguresTable();
-        QTRY_VERIFY2(table->viewport()->height() >= table->rowHeight(0),
-                     qPrintable(QString("%1 px for a row of %2").arg(table->viewport()->height()).arg(table->rowHeight(0))));
+        QTRY_VERIFY2(
+            table->viewport()->height() >= table->rowHeight(0),
+            qPrintable(QString("%1 px for a row of %2").arg(table->viewport()->height()).arg(table->rowHeight(0))));
         QCOMPARE(w->saveState(), state);
         QVERIFY(w->output()->ptxEditor()->isVisible() && w->output()->ltoEditor()->isVisible());
     }
@@ -296,17 +306,21 @@ private slots:
         QVERIFY(hover->popup());
         const double popupBefore = pointsOf(hover->popup());
         hover->hide();
-        const double before[] = {pointsOf(header), pointsOf(caption), pointsOf(table), pointsOf(table->horizontalHeader()),
-                                 pointsOf(dock), pointsOf(problems)};
+        const double before[] = {pointsOf(header), pointsOf(caption),
+                                 pointsOf(table),  pointsOf(table->horizontalHeader()),
+                                 pointsOf(dock),   pointsOf(problems)};
         const int rowBefore = table->rowHeight(0);
         const int marginBefore = editor->marginWidth(1);
 
         for (int i = 0; i < 3; ++i) QTest::keyClick(editor, Qt::Key_Equal, Qt::ControlModifier);
-        const double after[] = {pointsOf(header), pointsOf(caption), pointsOf(table), pointsOf(table->horizontalHeader()),
-                                pointsOf(dock), pointsOf(problems)};
-        const char* names[] = {"pane header", "figures caption", "kernel table", "its header", "Options dock", "Problems dock"};
+        const double after[] = {pointsOf(header), pointsOf(caption),
+                                pointsOf(table),  pointsOf(table->horizontalHeader()),
+                                pointsOf(dock),   pointsOf(problems)};
+        const char* names[] = {"pane header", "figures caption", "kernel table",
+                               "its header",  "Options dock",    "Problems dock"};
         for (int i = 0; i < 6; ++i)
-            QVERIFY2(after[i] >= before[i] + 2, qPrintable(QString("%1: %2 -> %3 pt").arg(names[i]).arg(before[i]).arg(after[i])));
+            QVERIFY2(after[i] >= before[i] + 2,
+                     qPrintable(QString("%1: %2 -> %3 pt").arg(names[i]).arg(before[i]).arg(after[i])));
         QVERIFY2(pointsOf(caption) < pointsOf(header), "the caption is no longer smaller than the header");
         QTRY_VERIFY2(table->rowHeight(0) > rowBefore, "the table's rows did not grow with their text");
         hover->showAt(word);
@@ -346,17 +360,18 @@ private slots:
                 auto* popup = hover->popup();
                 if (!popup) continue;
                 ++shown;
-                QVERIFY2(room.contains(popup->frameGeometry()),
-                         qPrintable(QString("%1: popup at %2,%3 %4x%5")
-                                        .arg(QString::fromLatin1(word))
-                                        .arg(popup->x())
-                                        .arg(popup->y())
-                                        .arg(popup->width())
-                                        .arg(popup->height())));
+                QVERIFY2(room.contains(popup->frameGeometry()), qPrintable(QString("%1: popup at %2,%3 %4x%5")
+                                                                               .arg(QString::fromLatin1(word))
+                                                                               .arg(popup->x())
+                                                                               .arg(popup->y())
+                                                                               .arg(popup->width())
+                                                                               .arg(popup->height())));
                 // Its whole text fits: not cut mid-sentence.
                 QVERIFY2(popup->heightForWidth(popup->width()) <= popup->height(),
-                         qPrintable(QString("%1: text %2 px in %3 px").arg(QString::fromLatin1(word))
-                                        .arg(popup->heightForWidth(popup->width())).arg(popup->height())));
+                         qPrintable(QString("%1: text %2 px in %3 px")
+                                        .arg(QString::fromLatin1(word))
+                                        .arg(popup->heightForWidth(popup->width()))
+                                        .arg(popup->height())));
                 QVERIFY(popup->width() <= room.width());
                 hover->hide();
             }

@@ -4,10 +4,10 @@
 #include <QElapsedTimer>
 #include <QtTest>
 
+#include "TestSupport.h"
 #include "editor/ModuleEditor.h"
 #include "editor/NvvmLexer.h"
 #include "editor/PtxLexer.h"
-#include "TestSupport.h"
 
 using namespace nvpg::gui;
 using B = QsciScintillaBase;
@@ -105,16 +105,12 @@ struct Styled {
         int at = text.indexOf(needle);
         for (int k = 0; k < nth && at >= 0; ++k) at = text.indexOf(needle, at + 1);
         if (at < 0) return -1;
-        return static_cast<int>(
-            editor.SendScintilla(B::SCI_GETSTYLEAT, static_cast<long>(at + offset)));
+        return static_cast<int>(editor.SendScintilla(B::SCI_GETSTYLEAT, static_cast<long>(at + offset)));
     }
     int lineOf(const QByteArray& needle) const {
-        return static_cast<int>(
-            editor.SendScintilla(B::SCI_LINEFROMPOSITION, static_cast<long>(text.indexOf(needle))));
+        return static_cast<int>(editor.SendScintilla(B::SCI_LINEFROMPOSITION, static_cast<long>(text.indexOf(needle))));
     }
-    int foldLevel(int line) const {
-        return static_cast<int>(editor.SendScintilla(B::SCI_GETFOLDLEVEL, line));
-    }
+    int foldLevel(int line) const { return static_cast<int>(editor.SendScintilla(B::SCI_GETFOLDLEVEL, line)); }
 };
 
 constexpr int kBase = B::SC_FOLDLEVELBASE;
@@ -424,8 +420,7 @@ private slots:
         const long lastLineStart = editor.SendScintilla(B::SCI_POSITIONFROMLINE, lines - 2);
 
         // Loading styles nothing by itself.
-        QVERIFY(editor.SendScintilla(B::SCI_GETENDSTYLED) <
-                editor.SendScintilla(B::SCI_POSITIONFROMLINE, 100L));
+        QVERIFY(editor.SendScintilla(B::SCI_GETENDSTYLED) < editor.SendScintilla(B::SCI_POSITIONFROMLINE, 100L));
 
         // One screen's worth, as a paint would ask for.
         const long screenEnd = editor.SendScintilla(B::SCI_POSITIONFROMLINE, 60L);
@@ -437,16 +432,14 @@ private slots:
         QCOMPARE(editor.SendScintilla(B::SCI_GETSTYLEAT, static_cast<long>(ir.indexOf("fmul"))),
                  long(NvvmLexer::Instruction));
         QCOMPARE(editor.SendScintilla(B::SCI_GETSTYLEAT, lastLineStart), 0L);
-        QCOMPARE(editor.SendScintilla(B::SCI_GETSTYLEAT, static_cast<long>(ir.lastIndexOf("fmul"))),
-                 0L);
+        QCOMPARE(editor.SendScintilla(B::SCI_GETSTYLEAT, static_cast<long>(ir.lastIndexOf("fmul"))), 0L);
 
         // Shown on screen, only the visible window gets styled.
         editor.resize(800, 600);
         editor.show();
         QVERIFY(QTest::qWaitForWindowExposed(&editor));
         QCoreApplication::processEvents();
-        QVERIFY(editor.SendScintilla(B::SCI_GETENDSTYLED) <
-                editor.SendScintilla(B::SCI_POSITIONFROMLINE, 1000L));
+        QVERIFY(editor.SendScintilla(B::SCI_GETENDSTYLED) < editor.SendScintilla(B::SCI_POSITIONFROMLINE, 1000L));
         QCOMPARE(editor.SendScintilla(B::SCI_GETSTYLEAT, lastLineStart), 0L);
 
         // For the record (not asserted): what a whole-module pass costs.
@@ -501,7 +494,8 @@ private slots:
     // fresh lexer gives.
     void ptxEditRestylesAWindowOnly() {
         QByteArray ptx;
-        for (int k = 0; ptx.count('\n') < 20000; ++k) ptx += QByteArray(kPtx).replace("kernel", "kernel" + QByteArray::number(k));
+        for (int k = 0; ptx.count('\n') < 20000; ++k)
+            ptx += QByteArray(kPtx).replace("kernel", "kernel" + QByteArray::number(k));
         Styled s(new PtxLexer, ptx);
         const int line = s.editor.lines() / 2;
         const long at = s.editor.SendScintilla(B::SCI_POSITIONFROMLINE, line);
@@ -512,7 +506,8 @@ private slots:
         QCOMPARE(s.editor.SendScintilla(B::SCI_GETENDSTYLED), at);
         s.editor.SendScintilla(B::SCI_COLOURISE, static_cast<unsigned long>(at), screenEnd);
         const long restyled = styledBytes(s.editor) - before;
-        QVERIFY2(restyled > 0 && restyled <= bytesOfLines(s.editor, line, line + 50), qPrintable(QString::number(restyled)));
+        QVERIFY2(restyled > 0 && restyled <= bytesOfLines(s.editor, line, line + 50),
+                 qPrintable(QString::number(restyled)));
         int later = line + 10;  // a line under the `/*` that is not empty: comment now
         while (s.editor.SendScintilla(B::SCI_LINELENGTH, later) <= 1) ++later;
         QCOMPARE(s.editor.SendScintilla(B::SCI_GETSTYLEAT, s.editor.SendScintilla(B::SCI_POSITIONFROMLINE, later)),

@@ -5,10 +5,10 @@
 
 #include <QCheckBox>
 #include <QDockWidget>
-#include <QStatusBar>
-#include <QTemporaryDir>
 #include <QHeaderView>
 #include <QMenu>
+#include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QTreeWidget>
 
@@ -26,15 +26,13 @@
 #include "panels/LibdevicePanel.h"
 #include "panels/OptionsPanel.h"
 #include "panels/ProblemsPanel.h"
-#include "workspace/Workspace.h"
 #include "window/MainWindow.h"
+#include "workspace/Workspace.h"
 
 using namespace nvpg;
 using namespace nvpg::gui;
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 class TestLibdevice : public QObject {
     Q_OBJECT
@@ -111,7 +109,8 @@ private slots:
         auto* dock = w->findChild<QDockWidget*>(QStringLiteral("libdeviceDock"));
         QVERIFY(dock);
         bool inMenu = false;
-        for (auto* menu : w->findChildren<QMenu*>()) inMenu = inMenu || menu->actions().contains(dock->toggleViewAction());
+        for (auto* menu : w->findChildren<QMenu*>())
+            inMenu = inMenu || menu->actions().contains(dock->toggleViewAction());
         QVERIFY(inMenu);
         dock->show();
         dock->raise();

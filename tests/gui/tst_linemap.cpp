@@ -25,7 +25,7 @@ using namespace nvpg::gui;
 namespace {
 
 struct Compiled {
-    EngineReply reply;  // the plain reply, shown before the SASS and the map
+    EngineReply reply;                                        // the plain reply, shown before the SASS and the map
     std::shared_ptr<const pipeline::CompileResult> complete;  // with its SASS and map
     std::shared_ptr<const inspect::LineMap> map;
 };

@@ -19,12 +19,12 @@
 
 #include "GuiTestSupport.h"
 #include "TestSupport.h"
+#include "compile/CompileController.h"
 #include "document/WorkspaceDocument.h"
 #include "editor/EditorArea.h"
-#include "editor/ModuleEditor.h"
-#include "compile/CompileController.h"
-#include "output/OutputView.h"
 #include "editor/FindBar.h"
+#include "editor/ModuleEditor.h"
+#include "output/OutputView.h"
 #include "panels/OptionsPanel.h"
 #include "panels/ProblemsPanel.h"
 #include "panels/SettingsDialog.h"
@@ -49,7 +49,6 @@ EngineReply waitForReply(MainWindow& w, int timeoutMs = 120000) {
     return spy.last().at(0).value<EngineReply>();
 }
 
-
 // A menu's action by its text without the '&' (e.g. "Edit", "Go to Line…").
 QAction* menuAction(QMainWindow& w, const QString& menu, const QString& text) {
     for (auto* top : w.menuBar()->actions()) {
@@ -60,7 +59,9 @@ QAction* menuAction(QMainWindow& w, const QString& menu, const QString& text) {
     return nullptr;
 }
 
-long zoomOf(QsciScintilla* e) { return e->SendScintilla(QsciScintillaBase::SCI_GETZOOM); }
+long zoomOf(QsciScintilla* e) {
+    return e->SendScintilla(QsciScintillaBase::SCI_GETZOOM);
+}
 
 }  // namespace
 
@@ -108,8 +109,10 @@ private slots:
             else
                 QVERIFY2(w->output()->ltoText().contains(".entry " + k), qPrintable(example + ": " + k));
         }
-        if (example == "lto-dropped") QCOMPARE(w->problems()->count(), kernels.size());
-        else QCOMPARE(w->problems()->count(), 0);
+        if (example == "lto-dropped")
+            QCOMPARE(w->problems()->count(), kernels.size());
+        else
+            QCOMPARE(w->problems()->count(), 0);
         QVERIFY(errors_.isEmpty());
     }
 
@@ -177,8 +180,10 @@ private slots:
         int checks = 0, partsShown = 0;
         const auto check = [&] {
             ++checks;
-            QVERIFY2(out->ptxGeneration() == out->ltoGeneration() || out->ltoPending(),
-                     qPrintable(QStringLiteral("PTX of %1 beside LTO of %2").arg(out->ptxGeneration()).arg(out->ltoGeneration())));
+            QVERIFY2(
+                out->ptxGeneration() == out->ltoGeneration() || out->ltoPending(),
+                qPrintable(
+                    QStringLiteral("PTX of %1 beside LTO of %2").arg(out->ptxGeneration()).arg(out->ltoGeneration())));
             if (out->ltoPending()) {
                 QVERIFY2(out->ltoHeader().contains(QStringLiteral("compiling…")) ||
                              out->ltoHeader().contains(QStringLiteral("not updated")),
@@ -205,7 +210,8 @@ private slots:
             QTest::qWait(i * 15);
         }
         const auto newest = w->controller()->newestGeneration();
-        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && shown.last().at(0).value<EngineReply>().generation == newest, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && shown.last().at(0).value<EngineReply>().generation == newest,
+                                 120000);
         QTRY_VERIFY_WITH_TIMEOUT(!w->controller()->mapping(), 60000);
         const auto last = shown.last().at(0).value<EngineReply>();
         QVERIFY(last.result && last.result->ok);
@@ -333,7 +339,7 @@ private slots:
         QTest::keyClick(editor, Qt::Key_Z, Qt::ControlModifier);
         QVERIFY(!w->isWindowModified());
         QVERIFY(!w->document()->isModified());
-        QVERIFY(!QFile::exists(w->journalFile()));  // nothing unsaved to keep
+        QVERIFY(!QFile::exists(w->journalFile()));                // nothing unsaved to keep
         QTest::keyClick(editor, Qt::Key_Y, Qt::ControlModifier);  // redo
         QVERIFY(w->isWindowModified());
 
@@ -429,7 +435,8 @@ private slots:
         auto* field = bar->findChild<QLineEdit*>();
         QVERIFY(field->hasFocus());
         // Wide enough to read what is typed.
-        QVERIFY2(field->width() >= field->fontMetrics().averageCharWidth() * 24, qPrintable(QString::number(field->width())));
+        QVERIFY2(field->width() >= field->fontMetrics().averageCharWidth() * 24,
+                 qPrintable(QString::number(field->width())));
         QTest::keyClicks(field, ".visible .entry");
         QCOMPARE(ptx->selectedText(), QString(".visible .entry"));
         QVERIFY(!w->editors()->editor(0)->hasSelectedText());
@@ -519,8 +526,9 @@ private slots:
                 const auto at = text.indexOf(QRegularExpression("&[^&]"));
                 if (at >= 0) {
                     const QChar key = text.at(at + 1).toLower();
-                    QVERIFY2(!taken.contains(key), qPrintable(QString("%1: '%2' and '%3' both use &%4")
-                                                                  .arg(where, taken.value(key), text, key)));
+                    QVERIFY2(
+                        !taken.contains(key),
+                        qPrintable(QString("%1: '%2' and '%3' both use &%4").arg(where, taken.value(key), text, key)));
                     taken.insert(key, text);
                 }
                 if (a->menu()) check(a->menu(), where + " > " + QString(text).remove('&'));
@@ -541,7 +549,8 @@ private slots:
         QCOMPARE(url("libdevice User's Guide"), QUrl("https://docs.nvidia.com/cuda/libdevice-users-guide/"));
         // The README's sections, from the README next to the app (here: the source tree's).
         const auto tour = url("Guide: A Short Tour");
-        QVERIFY2(tour.isLocalFile() && QFileInfo(tour.toLocalFile()).fileName() == "README.md", qPrintable(tour.toString()));
+        QVERIFY2(tour.isLocalFile() && QFileInfo(tour.toLocalFile()).fileName() == "README.md",
+                 qPrintable(tour.toString()));
         QVERIFY(QFile::exists(tour.toLocalFile()));
         QCOMPARE(tour.fragment(), QString("a-short-tour-of-the-app"));
         QCOMPARE(url("Guide: nvpg").fragment(), QString("nvpg"));
@@ -657,7 +666,8 @@ private slots:
         QVERIFY2(status->text().startsWith("Verify: 1 error"), qPrintable(status->text()));
         QCOMPARE(w->output()->ptxText(), ptx);  // not replaced
 
-        editor->setText(QString::fromStdString(editor->moduleText()).replace("alloca float, addrspace(3)", "alloca float"));
+        editor->setText(
+            QString::fromStdString(editor->moduleText()).replace("alloca float, addrspace(3)", "alloca float"));
         chooseVerify();
         QCOMPARE(w->problems()->count(), 0);
         QVERIFY(editor->markedLines().empty());
@@ -700,11 +710,13 @@ private slots:
         const auto compileMs = clock.elapsed();
         const auto reply = spy.last().at(0).value<EngineReply>();
         QVERIFY2(reply.result, qPrintable(reply.error));
-        QVERIFY2(reply.result->ok, reply.result->diagnostics.empty() ? "" : reply.result->diagnostics[0].message.c_str());
+        QVERIFY2(reply.result->ok,
+                 reply.result->diagnostics.empty() ? "" : reply.result->diagnostics[0].message.c_str());
         const auto worst = probe.worstGapMs();
-        qInfo("compile of 300 kernels with libdevice: %lld ms; %d probe ticks; longest event-loop gap %lld ms "
-              "(%lld ms on the wall, waits for a CPU included)",
-              compileMs, probe.ticks(), worst, probe.worstWallGapMs());
+        qInfo(
+            "compile of 300 kernels with libdevice: %lld ms; %d probe ticks; longest event-loop gap %lld ms "
+            "(%lld ms on the wall, waits for a CPU included)",
+            compileMs, probe.ticks(), worst, probe.worstWallGapMs());
         QVERIFY2(compileMs > 500, "the compile was too short to probe anything");
         QVERIFY2(worst <= 50, qPrintable(QString("the UI thread stalled for %1 ms").arg(worst)));
         QVERIFY(w->output()->ptxText().contains(".entry k299"));

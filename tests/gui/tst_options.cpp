@@ -58,8 +58,7 @@ bool waitForPreview(SettingsDialog& dlg, const QString& path) {
         any = true;
     });
     QDeadlineTimer deadline(30000);
-    while ((dlg.previewPending() || !any || shown != path) && !deadline.hasExpired())
-        QTest::qWait(20);
+    while ((dlg.previewPending() || !any || shown != path) && !deadline.hasExpired()) QTest::qWait(20);
     QObject::disconnect(c);
     return any && shown == path && !dlg.previewPending();
 }
@@ -70,7 +69,8 @@ bool waitForPreview(SettingsDialog& dlg, const QString& path) {
 template <class W>
 W* control(const nvpg::gui::OptionsPanel& panel, std::string_view name) {
     auto* w = qobject_cast<W*>(panel.optionControl(name));
-    if (!w) qFatal("the Options dock has no %s control for %s", W::staticMetaObject.className(), std::string(name).c_str());
+    if (!w)
+        qFatal("the Options dock has no %s control for %s", W::staticMetaObject.className(), std::string(name).c_str());
     return w;
 }
 
@@ -182,8 +182,10 @@ void TestOptions::oneRowPerTableOption() {
             QVERIFY2(c->count() > 1, name.c_str());
             int unsetAt = -1;
             for (int i = 0; i < c->count(); ++i) {
-                if (c->itemData(i).isValid()) choices.push_back([c, i] { c->setCurrentIndex(i); });
-                else unsetAt = i;
+                if (c->itemData(i).isValid())
+                    choices.push_back([c, i] { c->setCurrentIndex(i); });
+                else
+                    unsetAt = i;
             }
             QVERIFY2(unsetAt >= 0, name.c_str());
             unset = [c, unsetAt] { c->setCurrentIndex(unsetAt); };
@@ -192,7 +194,8 @@ void TestOptions::oneRowPerTableOption() {
             unset = [check] { check->setChecked(false); };
         } else if (auto* spin = qobject_cast<QSpinBox*>(control)) {
             // libNVVM's default is a value of the range, which stands for unset.
-            const int byDefault = QString::fromUtf8(info.libnvvmDefault.data(), qsizetype(info.libnvvmDefault.size())).toInt();
+            const int byDefault =
+                QString::fromUtf8(info.libnvvmDefault.data(), qsizetype(info.libnvvmDefault.size())).toInt();
             QCOMPARE(spin->minimum(), info.min);
             QCOMPARE(spin->maximum(), info.max);
             for (int v : {info.min, info.max})
@@ -255,14 +258,17 @@ void TestOptions::oneEntryPerValue() {
                 texts << spin->text();
             }
         } else if (qobject_cast<QCheckBox*>(control)) {
-            values << "off" << "on";
-            texts << "unchecked" << "checked";
+            values << "off"
+                   << "on";
+            texts << "unchecked"
+                  << "checked";
         } else {
             QFAIL(name.c_str());
         }
         for (const auto& v : values)
-            QVERIFY2(values.count(v) == 1,
-                     qPrintable(QString("%1 offers %2 twice: %3").arg(QString::fromStdString(name), v, texts.join(" | "))));
+            QVERIFY2(
+                values.count(v) == 1,
+                qPrintable(QString("%1 offers %2 twice: %3").arg(QString::fromStdString(name), v, texts.join(" | "))));
         QCOMPARE(QSet<QString>(texts.begin(), texts.end()).size(), texts.size());
         if (!byDefault.isEmpty() && info.kind != nvvm::OptionKind::Switch)
             QVERIFY2(values.contains(byDefault), name.c_str());  // and the default is offered
@@ -399,11 +405,9 @@ void TestOptions::badExtraFlagIsNotApplied() {
     panel.extraFlagsEdit()->setText("--generate-line-info");
     QVERIFY(panel.hasInvalidInput());
     QVERIFY(!panel.extraFlagsError()->isHidden());
-    QVERIFY2(panel.extraFlagsError()->text().contains("single dash"),
-             qPrintable(panel.extraFlagsError()->text()));
+    QVERIFY2(panel.extraFlagsError()->text().contains("single dash"), qPrintable(panel.extraFlagsError()->text()));
     QVERIFY(panel.extraFlagsEdit()->property("invalid").toBool());
-    QVERIFY(panel.extraFlagsEdit()->palette().color(QPalette::Base) !=
-            panel.palette().color(QPalette::Base));
+    QVERIFY(panel.extraFlagsEdit()->palette().color(QPalette::Base) != panel.palette().color(QPalette::Base));
     QCOMPARE(doc.workspace().options.extraFlags, std::vector<std::string>{"-generate-line-info"});
     QCOMPARE(spy.count(), 0);
 
@@ -411,8 +415,7 @@ void TestOptions::badExtraFlagIsNotApplied() {
     QVERIFY(!panel.hasInvalidInput());
     QVERIFY(panel.extraFlagsError()->isHidden());
     QVERIFY(!panel.extraFlagsEdit()->property("invalid").toBool());
-    QCOMPARE(doc.workspace().options.extraFlags,
-             (std::vector<std::string>{"-generate-line-info", "-Xopt"}));
+    QCOMPARE(doc.workspace().options.extraFlags, (std::vector<std::string>{"-generate-line-info", "-Xopt"}));
     QCOMPARE(spy.count(), 1);
     // What the user typed stays as typed (spaces and all): the echo does not rewrite it.
     QCOMPARE(panel.extraFlagsEdit()->text(), QStringLiteral("-generate-line-info  -Xopt "));

@@ -22,19 +22,17 @@ using nvpg::gui::OutputView;
 namespace {
 
 std::shared_ptr<const pipeline::CompileResult> compile(const std::vector<nvvm::Module>& modules,
-                                                lto::Mode mode = lto::Mode::Program) {
+                                                       lto::Mode mode = lto::Mode::Program) {
     pipeline::Pipeline p(test::realToolkit());
     pipeline::Job job;
     job.modules = modules;
     job.options.arch = "compute_90";
     job.ltoMode = mode;
-    job.outputs = pipeline::kPtx | pipeline::kLtoIr | pipeline::kLtoPtx | pipeline::kCubin |
-                  pipeline::kFigures;
+    job.outputs = pipeline::kPtx | pipeline::kLtoIr | pipeline::kLtoPtx | pipeline::kCubin | pipeline::kFigures;
     auto r = p.run(job);
     if (!r) qFatal("%s", r.error().message.c_str());
     return std::make_shared<const pipeline::CompileResult>(std::move(*r));
 }
-
 
 EngineReply reply(std::shared_ptr<const pipeline::CompileResult> r, quint64 generation = 1) {
     EngineReply e;
@@ -65,13 +63,11 @@ std::string manyKernelsIr(int kernels) {
         const std::string k = "k" + std::to_string(i);
         ir += "define void @" + k + "(float* %out, float %x) {\nentry:\n  %y = fmul float %x, " +
               std::to_string(i + 2) + ".0\n  store float %y, float* %out\n  ret void\n}\n";
-        annotations += "!" + std::to_string(i) + " = !{void (float*, float)* @" + k +
-                       ", !\"kernel\", i32 1}\n";
+        annotations += "!" + std::to_string(i) + " = !{void (float*, float)* @" + k + ", !\"kernel\", i32 1}\n";
         names += (i ? ", !" : "!") + std::to_string(i);
     }
     ir += "!nvvm.annotations = !{" + names + "}\n" + annotations;
-    ir += "!nvvmir.version = !{!" + std::to_string(kernels) + "}\n!" + std::to_string(kernels) +
-          " = !{i32 2, i32 0}\n";
+    ir += "!nvvmir.version = !{!" + std::to_string(kernels) + "}\n!" + std::to_string(kernels) + " = !{i32 2, i32 0}\n";
     return ir;
 }
 
@@ -117,11 +113,10 @@ private slots:
         QVERIFY2(lto.contains("link→PTX"), qPrintable(lto));
         QVERIFY2(lto.contains("link→cubin"), qPrintable(lto));
         QVERIFY2(lto.contains("LTO-IR"), qPrintable(lto));
-        const auto kept = std::find_if(r.kernels.begin(), r.kernels.end(),
-                                       [](const auto& k) { return k.name == "kept"; });
+        const auto kept =
+            std::find_if(r.kernels.begin(), r.kernels.end(), [](const auto& k) { return k.name == "kept"; });
         QVERIFY(kept != r.kernels.end() && kept->usage);
-        const QString figures =
-            QStringLiteral("kept: %1 regs, 0 spill").arg(kept->usage->registers);
+        const QString figures = QStringLiteral("kept: %1 regs, 0 spill").arg(kept->usage->registers);
         QVERIFY2(lto.contains(figures), qPrintable(lto));
         QVERIFY2(lto.contains("dropped by LTO: dropped"), qPrintable(lto));
         QVERIFY2(v.ltoHeaderToolTip().contains("kept:"), qPrintable(v.ltoHeaderToolTip()));
@@ -148,7 +143,9 @@ private slots:
         const QStringList columns = {"kernel", "regs", "spill st", "spill ld", "stack", "shared", "local", "const"};
         QCOMPARE(headers(ptx), columns);
         QCOMPARE(headers(lto), columns);
-        auto cell = [](QTableWidget* t, int row, int col) { return t->item(row, col) ? t->item(row, col)->text() : QString(); };
+        auto cell = [](QTableWidget* t, int row, int col) {
+            return t->item(row, col) ? t->item(row, col)->text() : QString();
+        };
 
         // The PTX has both kernels; its figures are ptxas' whole-program ones.
         QCOMPARE(ptx->rowCount(), 2);
@@ -165,7 +162,8 @@ private slots:
         // LTO dropped a kernel: its table has the one kernel of the cubin.
         QCOMPARE(lto->rowCount(), 1);
         QCOMPARE(cell(lto, 0, 0), QStringLiteral("kept"));
-        const auto kept = std::find_if(r.kernels.begin(), r.kernels.end(), [](const auto& k) { return k.name == "kept"; });
+        const auto kept =
+            std::find_if(r.kernels.begin(), r.kernels.end(), [](const auto& k) { return k.name == "kept"; });
         QVERIFY(kept != r.kernels.end() && kept->usage);
         QCOMPARE(cell(lto, 0, 1), QString::number(kept->usage->registers));
         QVERIFY2(cell(lto, 0, 7).endsWith(" B") && cell(lto, 0, 7) != "0 B", qPrintable(cell(lto, 0, 7)));  // cmem[0]
@@ -215,8 +213,7 @@ private slots:
         v.showReply(reply(std::make_shared<const pipeline::CompileResult>(std::move(*r))));
         QVERIFY2(v.ptxHeader().contains("5 kernels: up to"), qPrintable(v.ptxHeader()));
         for (int i = 0; i < 5; ++i)
-            QVERIFY2(v.ptxHeaderToolTip().contains(QStringLiteral("k%1:").arg(i)),
-                     qPrintable(v.ptxHeaderToolTip()));
+            QVERIFY2(v.ptxHeaderToolTip().contains(QStringLiteral("k%1:").arg(i)), qPrintable(v.ptxHeaderToolTip()));
     }
 
     void libdeviceFunctionsAreCountedWithTheListInTheTooltip() {
@@ -257,8 +254,7 @@ private slots:
         for (const QString& line : diff.split('\n'))
             if (line.startsWith('-') && line.contains(".entry dropped")) droppedRemoved = true;
         QVERIFY2(droppedRemoved, qPrintable(diff));
-        QVERIFY(!diff.contains(
-            QRegularExpression("^\\+.*\\.entry kept", QRegularExpression::MultilineOption)));
+        QVERIFY(!diff.contains(QRegularExpression("^\\+.*\\.entry kept", QRegularExpression::MultilineOption)));
         QVERIFY(v.diffEditor()->lexer());
         QVERIFY2(v.diffHeader().contains("hunk"), qPrintable(v.diffHeader()));
         v.diffAction()->toggle();
@@ -267,8 +263,8 @@ private slots:
 
     void exportWritesTheResultBytes() {
         OutputView v;
-        for (auto k : {OutputView::Kind::Ptx, OutputView::Kind::LtoIr, OutputView::Kind::LinkedPtx,
-                       OutputView::Kind::Cubin})
+        for (auto k :
+             {OutputView::Kind::Ptx, OutputView::Kind::LtoIr, OutputView::Kind::LinkedPtx, OutputView::Kind::Cubin})
             QVERIFY(!v.exportAction(k)->isEnabled());
         QString error;
         QTemporaryDir dir;
@@ -312,8 +308,7 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath("program.ltoir");
         const QStringList paths = v.exportPaths(OutputView::Kind::LtoIr, path);
-        QCOMPARE(paths, QStringList({dir.filePath("program.caller.ltoir"),
-                                     dir.filePath("program.callee.ltoir")}));
+        QCOMPARE(paths, QStringList({dir.filePath("program.caller.ltoir"), dir.filePath("program.callee.ltoir")}));
         QString error;
         QVERIFY2(v.exportTo(OutputView::Kind::LtoIr, path, &error), qPrintable(error));
         QVERIFY(!QFile::exists(path));
@@ -430,9 +425,10 @@ private slots:
     // same cubin) and instructions; without nvdisasm, the pane says why and how to get it.
     void sassPaneShowsTheSassWithCountsOrSaysWhyNot() {
         auto withSass = std::make_shared<pipeline::CompileResult>(*keptDropped_);
-        withSass->sass = "\t.headerflags\t@\"EF_CUDA_SM90\"\n\t.text.kept:\n"
-                         "        /*0000*/                   MOV R1, c[0x0][0x28] ;\n"
-                         "        /*0010*/                   EXIT ;\n";
+        withSass->sass =
+            "\t.headerflags\t@\"EF_CUDA_SM90\"\n\t.text.kept:\n"
+            "        /*0000*/                   MOV R1, c[0x0][0x28] ;\n"
+            "        /*0010*/                   EXIT ;\n";
         withSass->sassFunctions = {{"kept", 2, true}};
         withSass->sassSource = "nvdisasm -c of the LTO-linked cubin";
         OutputView v;
@@ -453,7 +449,8 @@ private slots:
         // Exported as .sass, byte for byte.
         QVERIFY(v.canExport(OutputView::Kind::Sass));
         QTemporaryDir dir;
-        const QString path = dir.filePath(QString::fromStdString(pipeline::defaultOutputName("program", OutputView::Kind::Sass)));
+        const QString path =
+            dir.filePath(QString::fromStdString(pipeline::defaultOutputName("program", OutputView::Kind::Sass)));
         QVERIFY(path.endsWith(".sass"));
         QVERIFY(v.exportTo(OutputView::Kind::Sass, path));
         QCOMPARE(readAll(path), bytes(withSass->sass));

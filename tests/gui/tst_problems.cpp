@@ -1,7 +1,7 @@
 // The Problems panel: rows in the given order, counts, tooltips, activation and setError.
-#include <QtTest>
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
+#include <QtTest>
 
 #include <QClipboard>
 #include <QDockWidget>
@@ -12,9 +12,9 @@
 
 #include "TestSupport.h"
 #include "compile/CompileController.h"
+#include "document/WorkspaceDocument.h"
 #include "editor/EditorArea.h"
 #include "editor/ModuleEditor.h"
-#include "document/WorkspaceDocument.h"
 #include "output/OutputView.h"
 #include "panels/OptionsPanel.h"
 #include "panels/ProblemsPanel.h"
@@ -28,8 +28,7 @@ namespace {
 std::vector<nvvm::Diagnostic> sample() {
     return {
         {"a.ll", 8, 8, nvvm::Severity::Error, "parse expected instruction opcode", "libNVVM"},
-        {"b.ll", 3, 0, nvvm::Severity::Warning,
-         "kernel 'dropped' was dropped by LTO\nadd it to @llvm.used", "nvpg"},
+        {"b.ll", 3, 0, nvvm::Severity::Warning, "kernel 'dropped' was dropped by LTO\nadd it to @llvm.used", "nvpg"},
         {"a.ll", 12, 1, nvvm::Severity::Error, "undefined value", "libNVVM"},
         {"", 0, 0, nvvm::Severity::Note, "linked with nvJitLink 13.0", "nvJitLink"},
     };
@@ -167,8 +166,7 @@ private slots:
         QCOMPARE(first->text(ProblemsPanel::ModuleColumn), QString("a.ll"));
         QCOMPARE(first->text(ProblemsPanel::LineColumn), QString("8"));
         QCOMPARE(first->text(ProblemsPanel::ColumnColumn), QString("8"));
-        QCOMPARE(first->text(ProblemsPanel::MessageColumn),
-                 QString("parse expected instruction opcode"));
+        QCOMPARE(first->text(ProblemsPanel::MessageColumn), QString("parse expected instruction opcode"));
         QCOMPARE(first->text(ProblemsPanel::SourceColumn), QString("libNVVM"));
         // Given order, not sorted by severity or line.
         QCOMPARE(t->topLevelItem(1)->text(ProblemsPanel::ModuleColumn), QString("b.ll"));
@@ -176,8 +174,7 @@ private slots:
 
         auto* multi = t->topLevelItem(1);
         QCOMPARE(multi->text(ProblemsPanel::SeverityColumn), QString("warning"));
-        QVERIFY(multi->text(ProblemsPanel::MessageColumn)
-                    .startsWith("kernel 'dropped' was dropped by LTO"));
+        QVERIFY(multi->text(ProblemsPanel::MessageColumn).startsWith("kernel 'dropped' was dropped by LTO"));
         QVERIFY(!multi->text(ProblemsPanel::MessageColumn).contains('\n'));
         QCOMPARE(multi->toolTip(ProblemsPanel::MessageColumn),
                  QString("kernel 'dropped' was dropped by LTO\nadd it to @llvm.used"));
@@ -220,7 +217,8 @@ private slots:
         p.resize(900, 300);
         p.show();
         auto buttonText = [&](int row) {
-            auto* b = qobject_cast<QToolButton*>(p.view()->itemWidget(p.view()->topLevelItem(row), ProblemsPanel::FixColumn));
+            auto* b =
+                qobject_cast<QToolButton*>(p.view()->itemWidget(p.view()->topLevelItem(row), ProblemsPanel::FixColumn));
             return b ? b->defaultAction()->text() : QString();
         };
         p.setDiagnostics(many("old", 100));
@@ -297,8 +295,7 @@ private slots:
         p.view()->clearSelection();
         p.view()->topLevelItem(0)->setSelected(true);
         p.copy();
-        QCOMPARE(QGuiApplication::clipboard()->text(),
-                 QString::fromStdString(nvvm::formatDiagnostic(sample()[0])));
+        QCOMPARE(QGuiApplication::clipboard()->text(), QString::fromStdString(nvvm::formatDiagnostic(sample()[0])));
     }
 };
 

@@ -6,8 +6,8 @@
 // A fake engine isolates the panel where a GPU's answers are needed (this build machine has
 // none); the real SupervisedEngine proves the compile and the no-GPU path, and runs saxpy for real
 // where a GPU is present.
-#include <QtTest>
 #include <QAbstractItemModelTester>
+#include <QtTest>
 
 #include <cstring>
 #include <functional>
@@ -28,9 +28,9 @@
 #include <QTableView>
 
 #include "TestSupport.h"
-#include "document/WorkspaceDocument.h"
 #include "compile/CompileController.h"
 #include "compile/SupervisedEngine.h"
+#include "document/WorkspaceDocument.h"
 #include "pipeline/Pipeline.h"
 #include "run/BufferView.h"
 #include "run/RunPanel.h"
@@ -59,9 +59,7 @@ public:
         const RunReply reply = answer(request);
         QTimer::singleShot(delayMs, this, [this, reply] { emit runReplied(reply); });
     }
-    void probeGpu() override {
-        setGpuStatus(gpu, gpu ? QString() : QStringLiteral("no GPU in this fake"));
-    }
+    void probeGpu() override { setGpuStatus(gpu, gpu ? QString() : QStringLiteral("no GPU in this fake")); }
 };
 
 workspace::Workspace saxpyWorkspace(bool withRuns) {
@@ -91,8 +89,7 @@ QString cell(const RunPanel& panel, int row, int column, int role = Qt::DisplayR
 }
 
 void setSpec(RunPanel& panel, int row, const QString& spec) {
-    QVERIFY(
-        panel.argModel()->setData(panel.argModel()->index(row, ArgTableModel::ArgColumn), spec));
+    QVERIFY(panel.argModel()->setData(panel.argModel()->index(row, ArgTableModel::ArgColumn), spec));
 }
 
 std::shared_ptr<const gpu::RunOutcome> outcomeWithFloats(size_t n) {
@@ -251,10 +248,7 @@ private slots:
         const auto& row = p.argModel()->rows()[1];
         QVERIFY(!row.error.isEmpty());
         QVERIFY(row.error.startsWith("argument 1: "));
-        QCOMPARE(p.argModel()
-                     ->index(1, ArgTableModel::ArgColumn)
-                     .data(Qt::BackgroundRole)
-                     .value<QColor>(),
+        QCOMPARE(p.argModel()->index(1, ArgTableModel::ArgColumn).data(Qt::BackgroundRole).value<QColor>(),
                  QColor(0xff, 0xd6, 0xd6));
         QCOMPARE(cell(p, 1, ArgTableModel::ArgColumn, Qt::ToolTipRole), row.error);
         QVERIFY(p.messageLabel()->isVisibleTo(&p));
@@ -294,8 +288,7 @@ private slots:
         QVERIFY(p.problems().isEmpty());
         // The launch shape: too many threads, and a size that does not parse.
         p.blockEdit()->setText("64,32");
-        QVERIFY2(p.messageLabel()->text().contains("at most 1024"),
-                 qPrintable(p.messageLabel()->text()));
+        QVERIFY2(p.messageLabel()->text().contains("at most 1024"), qPrintable(p.messageLabel()->text()));
         QVERIFY(!p.blockEdit()->styleSheet().isEmpty());
         QVERIFY(!p.runButton()->isEnabled());
         p.blockEdit()->setText("256");
@@ -432,13 +425,11 @@ private slots:
 
         QSignalSpy ran(&engine, &Engine::runReplied);
         if (!gpu) {
-            QVERIFY2(why.contains("libcuda.so.1") || why.contains("no CUDA driver") ||
-                         why.contains("no GPU"),
+            QVERIFY2(why.contains("libcuda.so.1") || why.contains("no CUDA driver") || why.contains("no GPU"),
                      qPrintable(why));
             QVERIFY(!panel.runButton()->isEnabled());
             QVERIFY(!panel.runAction()->isEnabled());
-            QVERIFY2(panel.runButton()->toolTip().contains("No GPU: " + why),
-                     qPrintable(panel.runButton()->toolTip()));
+            QVERIFY2(panel.runButton()->toolTip().contains("No GPU: " + why), qPrintable(panel.runButton()->toolTip()));
             QVERIFY(panel.noteLabel()->isVisibleTo(&panel));
             QCOMPARE(panel.noteLabel()->text(), "No GPU: " + why);
             // Asked anyway, the run thread answers with the driver's reason, as an environment
@@ -454,8 +445,7 @@ private slots:
             QCOMPARE(answer.id, quint64(7));
             QVERIFY(!answer.outcome);
             QVERIFY(answer.kind == support::ErrorKind::Environment);
-            QVERIFY2(answer.error.contains("libcuda.so.1") || answer.error.contains("GPU"),
-                     qPrintable(answer.error));
+            QVERIFY2(answer.error.contains("libcuda.so.1") || answer.error.contains("GPU"), qPrintable(answer.error));
             return;
         }
         // On a GPU machine: saxpy for real, y = 2 * iota + 1.
@@ -527,7 +517,8 @@ private slots:
                      !asked[0].contains("inside.bin"),
                  qPrintable(asked[0]));
         QCOMPARE(engine.runs.size(), size_t(1));  // not read, not run
-        QVERIFY2(p.messageLabel()->text().contains("outside the workspace's folder"), qPrintable(p.messageLabel()->text()));
+        QVERIFY2(p.messageLabel()->text().contains("outside the workspace's folder"),
+                 qPrintable(p.messageLabel()->text()));
         p.runNow();  // the answer holds: not asked again
         QCOMPARE(asked.size(), 1);
         QCOMPARE(engine.runs.size(), size_t(1));
@@ -585,8 +576,7 @@ private slots:
         QCOMPARE(p.bufferTabs()->tabText(0), QString("arg 3 f32[2500]"));
         auto* view = qobject_cast<BufferView*>(p.bufferTabs()->widget(0));
         QVERIFY(view);
-        QAbstractItemModelTester bufferTester(view->model(),
-                                              QAbstractItemModelTester::FailureReportingMode::Fatal);
+        QAbstractItemModelTester bufferTester(view->model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
         QAbstractItemModelTester historyTester(p.history()->list()->model(),
                                                QAbstractItemModelTester::FailureReportingMode::Fatal);
         QCOMPARE(view->model()->pageCount(), 3);
@@ -654,8 +644,7 @@ private slots:
         b.count = 1'000'000;
         b.bytes.resize(b.count * 2);
         for (size_t i = 0; i < b.count; ++i) {
-            const uint16_t h =
-                gpu::halfFromDouble(i == 123457 ? 1000.0 : (i == 654321 ? -500.0 : 0.5));
+            const uint16_t h = gpu::halfFromDouble(i == 123457 ? 1000.0 : (i == 654321 ? -500.0 : 0.5));
             std::memcpy(b.bytes.data() + i * 2, &h, 2);
         }
         const auto points = BufferView::plotPoints(b);
@@ -702,8 +691,7 @@ private slots:
         QVERIFY(p.isBusy());
         QTest::qWait(1200);
         QVERIFY(p.isBusy());
-        QVERIFY2(p.noteLabel()->text().startsWith("Running saxpy… 1."),
-                 qPrintable(p.noteLabel()->text()));
+        QVERIFY2(p.noteLabel()->text().startsWith("Running saxpy… 1."), qPrintable(p.noteLabel()->text()));
         QVERIFY(!p.runButton()->isEnabled());
         QVERIFY(p.runButton()->toolTip().contains("in flight"));
         // Editing goes on meanwhile.
@@ -719,9 +707,7 @@ private slots:
 
     void theWindowHasARunsDockAndRunKernel() {
         MainWindow w;
-        w.setErrorSink([](const QString& title, const QString& message) {
-            QFAIL(qPrintable(title + ": " + message));
-        });
+        w.setErrorSink([](const QString& title, const QString& message) { QFAIL(qPrintable(title + ": " + message)); });
         w.setSaveQuestion([] { return QMessageBox::Discard; });
         w.show();
         auto* dock = w.findChild<QDockWidget*>("runsDock");

@@ -4,8 +4,8 @@
 // the tooltip and View > Raw Symbol Names for the symbols themselves; the SASS pane shows
 // opcodes, not nvdisasm's offsets and indentation, with the listing one toggle away.
 #include <QFontInfo>
-#include <QtTest>
 #include <QSplitter>
+#include <QtTest>
 
 #include <regex>
 
@@ -52,7 +52,8 @@ LongNamed longNamedModule(size_t length) {
     if (!std::regex_search(text, m, std::regex(R"(define void @"(_ZN[^"]+)\")"))) qFatal("no kernel in math_kernel.ll");
     const std::string symbol = m[1];
     std::smatch tag;
-    if (!std::regex_search(symbol, tag, std::regex(R"(B92([A-Za-z0-9_]{92}))"))) qFatal("no ABI tag hash in %s", symbol.c_str());
+    if (!std::regex_search(symbol, tag, std::regex(R"(B92([A-Za-z0-9_]{92}))")))
+        qFatal("no ABI tag hash in %s", symbol.c_str());
     const std::string hash = tag[1];
     const size_t rest = symbol.size() - tag.length(0);
     size_t n = length - rest - 4;  // "B" and three digits
@@ -118,8 +119,9 @@ private slots:
         // machine has none: 12 px boxes, against 7 px characters with Debian's fonts): what these
         // tests measure is then nothing a person sees. Carry a font there (see the README).
         if (QFontInfo(QGuiApplication::font()).family().isEmpty())
-            QSKIP("this machine has no fonts (fontconfig finds none), so the screens show boxes: install one, "
-                  "e.g. fonts-dejavu-core");
+            QSKIP(
+                "this machine has no fonts (fontconfig finds none), so the screens show boxes: install one, "
+                "e.g. fonts-dejavu-core");
         test::useNvpgAsEngine();
         // Both screens' runs may go at once: each has its own settings.
         static const std::string suite = QStringLiteral("tst_gui_screens_%1x%2")
@@ -151,14 +153,21 @@ private slots:
             QTest::qWait(100);  // layouts settle (posted LayoutRequest events)
             const int width = w->frameGeometry().width();
             QVERIFY2(width <= screenWidth, qPrintable(QString("after %1 the window is %2 px wide on a %3 px screen")
-                                                          .arg(after).arg(width).arg(screenWidth)));
-            QVERIFY2(width <= widest, qPrintable(QString("after %1 the window grew from %2 to %3 px")
-                                                     .arg(after).arg(widest).arg(width)));
+                                                          .arg(after)
+                                                          .arg(width)
+                                                          .arg(screenWidth)));
+            QVERIFY2(
+                width <= widest,
+                qPrintable(QString("after %1 the window grew from %2 to %3 px").arg(after).arg(widest).arg(width)));
             widest = width;
             // Usable: the editor and the output panes a good part of the window each.
             const int editor = w->editors()->width(), outputs = w->output()->width();
             QVERIFY2(editor >= width / 5 && outputs >= width / 3,
-                     qPrintable(QString("after %1: editor %2 px, outputs %3 px of %4").arg(after).arg(editor).arg(outputs).arg(width)));
+                     qPrintable(QString("after %1: editor %2 px, outputs %3 px of %4")
+                                    .arg(after)
+                                    .arg(editor)
+                                    .arg(outputs)
+                                    .arg(width)));
             // Every kernel table shows a figure beside the name, not the name alone.
             for (auto* table : {w->output()->ptxFiguresTable(), w->output()->ltoFiguresTable()}) {
                 if (table->isHidden() || table->columnCount() < 2) continue;
@@ -233,7 +242,8 @@ private slots:
         auto w = openCompiled();
         const QString symbol = QString::fromStdString(module_.symbol);
         const QString readable = QString::fromStdString(support::readableName(module_.symbol));
-        QVERIFY2(readable.startsWith("__main__::math_kernel(Array<float, 1, C, mutable, aligned>"), qPrintable(readable));
+        QVERIFY2(readable.startsWith("__main__::math_kernel(Array<float, 1, C, mutable, aligned>"),
+                 qPrintable(readable));
         auto* table = w->output()->ptxFiguresTable();
         QVERIFY(!table->isHidden() && table->rowCount() == 1);
         QCOMPARE(table->item(0, 0)->text(), readable);
@@ -298,8 +308,8 @@ private slots:
         auto* functions = out->sassFiguresTable();
         QStringList names;
         for (int row = 0; row < functions->rowCount(); ++row) names << functions->item(row, 0)->text();
-        QVERIFY2(names.contains("__internal_accurate_pow (in " + QString::fromStdString(support::readableName(module_.symbol)) +
-                                ") (device)"),
+        QVERIFY2(names.contains("__internal_accurate_pow (in " +
+                                QString::fromStdString(support::readableName(module_.symbol)) + ") (device)"),
                  qPrintable(names.join('\n')));
         const auto view = out->sassView();
         QVERIFY(view);
@@ -324,7 +334,8 @@ private slots:
             for (int i = 0; i < words; ++i) end = int(text.indexOf(' ', end + (i ? 1 : 0)));
             const long pos = e->positionFromLineIndex(line, end < 0 ? int(text.size()) : end);
             const long x = e->SendScintilla(QsciScintillaBase::SCI_POINTXFROMPOSITION, 0ul, pos);
-            QVERIFY2(x > 0 && x < width, qPrintable(QString("%1 ends at x %2 of %3").arg(text.trimmed()).arg(x).arg(width)));
+            QVERIFY2(x > 0 && x < width,
+                     qPrintable(QString("%1 ends at x %2 of %3").arg(text.trimmed()).arg(x).arg(width)));
             // The margin has the listing's offset of that instruction.
             const int listed = view->listingLines[size_t(line)];
             QVERIFY(support::trim(listing[size_t(listed - 1)]).rfind("/*" + offset.toStdString() + "*/", 0) == 0);
@@ -369,8 +380,10 @@ private slots:
         const long start = e->positionFromLineIndex(line, 0), afterTab = e->positionFromLineIndex(line, 1);
         const long indent = e->SendScintilla(QsciScintillaBase::SCI_POINTXFROMPOSITION, 0ul, afterTab) -
                             e->SendScintilla(QsciScintillaBase::SCI_POINTXFROMPOSITION, 0ul, start);
-        const int space = int(e->SendScintilla(QsciScintillaBase::SCI_TEXTWIDTH, QsciScintillaBase::STYLE_DEFAULT, " "));
-        QVERIFY2(indent > 0 && indent <= 4 * space, qPrintable(QString("a tab is %1 px, a space %2").arg(indent).arg(space)));
+        const int space =
+            int(e->SendScintilla(QsciScintillaBase::SCI_TEXTWIDTH, QsciScintillaBase::STYLE_DEFAULT, " "));
+        QVERIFY2(indent > 0 && indent <= 4 * space,
+                 qPrintable(QString("a tab is %1 px, a space %2").arg(indent).arg(space)));
     }
 };
 

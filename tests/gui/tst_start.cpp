@@ -43,7 +43,9 @@ QAction* menuAction(MainWindow& w, const QString& menu, const QString& text) {
     return nullptr;
 }
 
-QWidget* startPage(MainWindow& w) { return w.findChild<QWidget*>("startPage"); }
+QWidget* startPage(MainWindow& w) {
+    return w.findChild<QWidget*>("startPage");
+}
 
 // The module names of a pane's tabs, in tab order.
 QStringList tabModules(QTabWidget* pane) {
@@ -106,7 +108,8 @@ private slots:
         QCOMPARE(page->geometry(), w->editors()->geometry());  // in the editors' place
 
         QStringList shown;
-        for (auto* b : page->findChildren<QCommandLinkButton*>("startExample")) shown << b->property("example").toString();
+        for (auto* b : page->findChildren<QCommandLinkButton*>("startExample"))
+            shown << b->property("example").toString();
         QCOMPARE(shown, MainWindow::exampleNames());  // the File > Examples list
 
         QStringList recent;
@@ -268,7 +271,8 @@ private slots:
         QTRY_VERIFY(!w->controller()->busy());
         const auto reply = w->lastReply();
         QVERIFY2(reply.result, qPrintable(reply.error));
-        QVERIFY2(reply.result->ok, reply.result->diagnostics.empty() ? "" : reply.result->diagnostics[0].message.c_str());
+        QVERIFY2(reply.result->ok,
+                 reply.result->diagnostics.empty() ? "" : reply.result->diagnostics[0].message.c_str());
         QVERIFY(errors_.isEmpty());
         // Typing now edits it.
         const auto text = w->document()->module(1).bytes;

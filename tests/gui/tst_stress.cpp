@@ -11,9 +11,9 @@
 #include <set>
 
 #include "TestSupport.h"
-#include "document/WorkspaceDocument.h"
 #include "compile/CompileController.h"
 #include "compile/SupervisedEngine.h"
+#include "document/WorkspaceDocument.h"
 
 using namespace nvpg;
 using namespace nvpg::gui;
@@ -21,7 +21,7 @@ using namespace nvpg::gui;
 namespace {
 
 constexpr quint64 kRequests = 10000;
-constexpr quint64 kBaselineAt = 1000;  // memory is measured here and at the end
+constexpr quint64 kBaselineAt = 1000;        // memory is measured here and at the end
 constexpr int kCompilesAfterBaseline = 800;  // the least for the engine's memory bound to mean anything
 // Idle time before memory is read: the engine trims its heaps once idle for 150 ms after a
 // compile (engine/Server.cpp), so both readings see what it holds, not what glibc keeps free.
@@ -46,8 +46,7 @@ long procStatus(const QString& pid, const QByteArray& field) {
     QFile f("/proc/" + pid + "/status");
     if (!f.open(QIODevice::ReadOnly)) return 0;
     for (const auto& line : f.readAll().split('\n'))
-        if (line.startsWith(field + ':'))
-            return line.mid(field.size() + 1).trimmed().split(' ').first().toLong();
+        if (line.startsWith(field + ':')) return line.mid(field.size() + 1).trimmed().split(' ').first().toLong();
     return 0;
 }
 long rssKiB(const QString& pid) {
@@ -114,8 +113,7 @@ done:
 )";
     const auto n = std::to_string(edit);
     std::string notes;
-    for (int i = 0; i < 40; ++i)
-        notes += "; edit " + n + ", a line of notes the user keeps next to the kernel\n";
+    for (int i = 0; i < 40; ++i) notes += "; edit " + n + ", a line of notes the user keeps next to the kernel\n";
     auto replace = [&](const std::string& from, const std::string& to) {
         for (auto at = ir.find(from); at != std::string::npos; at = ir.find(from, at + to.size()))
             ir.replace(at, from.size(), to);
@@ -130,9 +128,7 @@ done:
 
 int lineOf(const std::string& text, const std::string& needle) {
     const auto at = text.find(needle);
-    return at == std::string::npos
-               ? 0
-               : 1 + int(std::count(text.begin(), text.begin() + long(at), '\n'));
+    return at == std::string::npos ? 0 : 1 + int(std::count(text.begin(), text.begin() + long(at), '\n'));
 }
 
 // The app's compile machinery as MainWindow wires it (the real CompileController, SupervisedEngine
@@ -166,12 +162,10 @@ struct Session {
 
     QStringList problems;
     quint64 lastShown = 0, cancelledUpTo = 0;
-    int shown = 0, shownErrors = 0, shownCrashes = 0, cancels = 0, cancelDiscards = 0, compiles = 0,
-        crashes = 0;
+    int shown = 0, shownErrors = 0, shownCrashes = 0, cancels = 0, cancelDiscards = 0, compiles = 0, crashes = 0;
     std::set<int> enginePids;
 
-    Session(const EngineSettings& settings, std::vector<nvvm::Module> fixed,
-            size_t expectedRequests)
+    Session(const EngineSettings& settings, std::vector<nvvm::Module> fixed, size_t expectedRequests)
         : engine(std::make_unique<SupervisedEngine>(test::realToolkit(), QString(), settings)),
           owned(std::make_unique<CompileController>(engine.get(), &doc)),
           controller(*owned),
@@ -185,10 +179,8 @@ struct Session {
         controller.setDelayMs(40);
         // Wired as MainWindow wires them: settings compile at once, module changes after the
         // delay.
-        QObject::connect(&doc, &WorkspaceDocument::settingsChanged, &controller,
-                         &CompileController::settingsEdited);
-        QObject::connect(&doc, &WorkspaceDocument::modulesChanged, &controller,
-                         &CompileController::edited);
+        QObject::connect(&doc, &WorkspaceDocument::settingsChanged, &controller, &CompileController::settingsEdited);
+        QObject::connect(&doc, &WorkspaceDocument::modulesChanged, &controller, &CompileController::edited);
         requests.reserve(expectedRequests + 16);
         controller.setFlush([this] {
             doc.setModuleText(0, editorText);
@@ -196,19 +188,17 @@ struct Session {
         });
         QObject::connect(&controller, &CompileController::replyShown, &controller,
                          [this](const EngineReply& reply) { check(reply); });
-        QObject::connect(
-            engine.get(), &Engine::replied, &controller, [this](const EngineReply& reply) {
-                // Every reply is a compile that ran (or was stopped); the controller has already
-                // chosen to show or drop it.
-                ++compiles;
-                if (reply.result && !reply.result->diagnostics.empty() &&
-                    reply.result->diagnostics[0].message.find("crashed (") != std::string::npos)
-                    ++crashes;
-                if (reply.generation == controller.newestGeneration() &&
-                    reply.generation <= cancelledUpTo)
-                    ++cancelDiscards;  // it would have been shown but for the cancel
-                if (const int pid = engine->enginePid()) enginePids.insert(pid);
-            });
+        QObject::connect(engine.get(), &Engine::replied, &controller, [this](const EngineReply& reply) {
+            // Every reply is a compile that ran (or was stopped); the controller has already
+            // chosen to show or drop it.
+            ++compiles;
+            if (reply.result && !reply.result->diagnostics.empty() &&
+                reply.result->diagnostics[0].message.find("crashed (") != std::string::npos)
+                ++crashes;
+            if (reply.generation == controller.newestGeneration() && reply.generation <= cancelledUpTo)
+                ++cancelDiscards;  // it would have been shown but for the cancel
+            if (const int pid = engine->enginePid()) enginePids.insert(pid);
+        });
     }
 
     void problem(const QString& p) {
@@ -224,9 +214,7 @@ struct Session {
                         .arg(controller.newestGeneration()));
         if (g <= lastShown) problem(QString("generation %1 shown after %2").arg(g).arg(lastShown));
         if (g <= cancelledUpTo || reply.cancelled)
-            problem(QString("generation %1 shown although cancelled (up to %2)")
-                        .arg(g)
-                        .arg(cancelledUpTo));
+            problem(QString("generation %1 shown although cancelled (up to %2)").arg(g).arg(cancelledUpTo));
         lastShown = std::max(lastShown, g);
         if (g == 0 || g > requests.size()) {
             problem(QString("generation %1 was never requested").arg(g));
@@ -239,33 +227,25 @@ struct Session {
         const auto& r = *reply.result;
         const auto& req = requests[g - 1];
         const auto what = QString("generation %1 (edit %2)").arg(g).arg(req.edit);
-        if (r.generation != g)
-            problem(what + QString(": the result says generation %1").arg(r.generation));
+        if (r.generation != g) problem(what + QString(": the result says generation %1").arg(r.generation));
         if (req.killer) {
             ++shownCrashes;
-            const bool named = r.diagnostics.size() == 1 &&
-                               r.diagnostics[0].module == "killer.bc" &&
+            const bool named = r.diagnostics.size() == 1 && r.diagnostics[0].module == "killer.bc" &&
                                r.diagnostics[0].message.find("crashed (") != std::string::npos &&
                                r.diagnostics[0].message.find("killer.bc") != std::string::npos;
-            if (r.ok || !named)
-                problem(what +
-                        ": the module that kills libNVVM was not reported as the crash's cause");
+            if (r.ok || !named) problem(what + ": the module that kills libNVVM was not reported as the crash's cause");
         } else if (req.kind == Kind::SyntaxError) {
             ++shownErrors;
             const auto line = lineOf(moduleText(req.edit, Kind::SyntaxError), "flot");
-            const bool placed = !r.diagnostics.empty() && r.diagnostics[0].module == "stress.ll" &&
-                                r.diagnostics[0].line == line;
-            if (r.ok || !placed)
-                problem(what + QString(": the typo was not reported on stress.ll:%1").arg(line));
+            const bool placed =
+                !r.diagnostics.empty() && r.diagnostics[0].module == "stress.ll" && r.diagnostics[0].line == line;
+            if (r.ok || !placed) problem(what + QString(": the typo was not reported on stress.ll:%1").arg(line));
         } else {
             // Both panes must show this edit's kernel: the libNVVM PTX and the LTO-linked PTX.
             const auto entry = ".entry e" + std::to_string(req.edit) + "(";
-            if (!r.ok || r.ptx.find(entry) == std::string::npos ||
-                r.linkedPtx.find(entry) == std::string::npos)
+            if (!r.ok || r.ptx.find(entry) == std::string::npos || r.linkedPtx.find(entry) == std::string::npos)
                 problem(what + ": the PTX shown is not that of the newest edit" +
-                        (r.diagnostics.empty()
-                             ? QString()
-                             : ": " + QString::fromStdString(r.diagnostics[0].message)));
+                        (r.diagnostics.empty() ? QString() : ": " + QString::fromStdString(r.diagnostics[0].message)));
         }
     }
 
@@ -287,8 +267,7 @@ struct Session {
     void compileKiller(const std::string& killer) {
         doc.addModule({"killer.bc", killer, false});
         controller.compileNow();
-        if (!waitShown(controller.newestGeneration(), 120000))
-            problem("no result for the module that kills libNVVM");
+        if (!waitShown(controller.newestGeneration(), 120000)) problem("no result for the module that kills libNVVM");
         doc.removeModule(doc.moduleCount() - 1);
     }
 
@@ -342,8 +321,7 @@ public:
     // Before QApplication: Qt Test's watchdog stops a test function after 5 minutes, and the
     // stream takes 3-4 here (a deadlock is caught sooner, by the wait for the last result).
     static void initMain() {
-        if (!qEnvironmentVariableIsSet("QTEST_FUNCTION_TIMEOUT"))
-            qputenv("QTEST_FUNCTION_TIMEOUT", "1200000");
+        if (!qEnvironmentVariableIsSet("QTEST_FUNCTION_TIMEOUT")) qputenv("QTEST_FUNCTION_TIMEOUT", "1200000");
     }
 
 private slots:
@@ -377,8 +355,7 @@ void TestStress::answerLastRequest(Session& s) {
     s.editorText = moduleText(s.edit, s.kind);
     s.controller.compileNow();
     const quint64 last = s.controller.newestGeneration();
-    QVERIFY2(s.waitShown(last, 120000),
-             "no result for the last request: the compile thread is stuck");
+    QVERIFY2(s.waitShown(last, 120000), "no result for the last request: the compile thread is stuck");
     QTest::qWait(200);  // anything still queued would show up now
     QVERIFY2(s.problems.isEmpty(), qPrintable(s.problems.join('\n')));
     QCOMPARE(s.lastShown, last);
@@ -390,9 +367,8 @@ void TestStress::answerLastRequest(Session& s) {
 void TestStress::endWithoutLeaks(Session& s) {
     s.engine.reset();
     QVERIFY2(childProcesses().empty(), "the engine process outlived the compile thread");
-    qInfo("open files %lld before the compile thread, %lld after; threads %ld, %ld",
-          (long long)s.filesBefore, (long long)openFiles(), s.threadsBefore,
-          procStatus("self", "Threads"));
+    qInfo("open files %lld before the compile thread, %lld after; threads %ld, %ld", (long long)s.filesBefore,
+          (long long)openFiles(), s.threadsBefore, procStatus("self", "Threads"));
     QCOMPARE(openFiles(), s.filesBefore);
     // QThread::wait() returns when the thread's function has returned; the kernel drops the
     // thread from /proc/self/task a moment later (seen: one run in two still counted it). A
@@ -438,8 +414,8 @@ void TestStress::tenThousandRequestsWithEditsAndCancels() {
         }
         if (selfStart == 0 && g >= kBaselineAt) {
             // Measured with every request answered, when the engine is idle as at the end.
-            QTRY_VERIFY_WITH_TIMEOUT(
-                quint64(s.compiles + s.engine->skipped()) == controller.newestGeneration(), 120000);
+            QTRY_VERIFY_WITH_TIMEOUT(quint64(s.compiles + s.engine->skipped()) == controller.newestGeneration(),
+                                     120000);
             QTest::qWait(kEngineSettleMs);
             selfStart = rssKiB("self");
             compilesAtBaseline = s.compiles;
@@ -481,8 +457,8 @@ void TestStress::tenThousandRequestsWithEditsAndCancels() {
     qInfo(
         "requests %llu, compiles run %d, skipped for a newer request %d, results shown %d "
         "(%d with the typo, %d crashes), dropped by the controller %d",
-        (unsigned long long)last, s.compiles, s.engine->skipped(), s.shown, s.shownErrors,
-        s.shownCrashes, controller.droppedReplies());
+        (unsigned long long)last, s.compiles, s.engine->skipped(), s.shown, s.shownErrors, s.shownCrashes,
+        controller.droppedReplies());
     qInfo(
         "cancels %d (%d results discarded only because of one), engine crashes %d, "
         "engine restarts %d",
@@ -490,8 +466,8 @@ void TestStress::tenThousandRequestsWithEditsAndCancels() {
     qInfo(
         "RSS of this process %ld KiB at request %llu, %ld KiB at the end; of the engine "
         "%ld KiB -> %ld KiB over %d compiles; %.0f s",
-        selfStart, (unsigned long long)kBaselineAt, selfEnd, engineStart, engineEnd,
-        s.compiles - compilesAtBaseline, clock.elapsed() / 1000.0);
+        selfStart, (unsigned long long)kBaselineAt, selfEnd, engineStart, engineEnd, s.compiles - compilesAtBaseline,
+        clock.elapsed() / 1000.0);
 
     // The stream must have done what it claims: shown results, effective cancels, crashes.
     QVERIFY(s.shown > 100);
@@ -571,8 +547,7 @@ void TestStress::requestsWithStoppingOn() {
             // Reading the PTX of a compile that takes too long, then typing on.
             QElapsedTimer wait;
             wait.start();
-            while (controller.busy() &&
-                   controller.elapsedSeconds() < settings.stopAfterSeconds + 0.05 &&
+            while (controller.busy() && controller.elapsedSeconds() < settings.stopAfterSeconds + 0.05 &&
                    wait.elapsed() < 1000)
                 QTest::qWait(5);
             if (controller.busy()) ++lateEdits;
@@ -597,22 +572,19 @@ void TestStress::requestsWithStoppingOn() {
     qInfo(
         "requests %llu, compiles run %d (%d stopped), skipped for a newer request %d, results "
         "shown %d (%d with the typo, %d crashes), dropped by the controller %d",
-        (unsigned long long)controller.newestGeneration(), s.compiles, stopped, s.engine->skipped(),
-        s.shown, s.shownErrors, s.shownCrashes, controller.droppedReplies());
+        (unsigned long long)controller.newestGeneration(), s.compiles, stopped, s.engine->skipped(), s.shown,
+        s.shownErrors, s.shownCrashes, controller.droppedReplies());
     qInfo(
         "edits while a compile was past the stop age %d, cancels %d (%d results discarded only "
         "because of one), engine crashes %d, engines seen %d; %.1f s",
-        lateEdits, s.cancels, s.cancelDiscards, s.crashes, int(s.enginePids.size()),
-        clock.elapsed() / 1000.0);
+        lateEdits, s.cancels, s.cancelDiscards, s.crashes, int(s.enginePids.size()), clock.elapsed() / 1000.0);
 
     // The stream must have done what it claims: compiles stopped (each one an engine ended),
     // results shown in between, typos, cancels and crashes.
     QVERIFY2(stopped >= 30, qPrintable(QString("only %1 compiles were stopped").arg(stopped)));
     // An Esc stops one compile at most: the others were stopped for a newer request.
-    QVERIFY2(
-        stopped - s.cancels >= 20,
-        qPrintable(
-            QString("only %1 compiles were stopped for a newer request").arg(stopped - s.cancels)));
+    QVERIFY2(stopped - s.cancels >= 20,
+             qPrintable(QString("only %1 compiles were stopped for a newer request").arg(stopped - s.cancels)));
     QVERIFY(int(s.enginePids.size()) >= 10);
     QVERIFY(s.shown >= 20);
     QVERIFY(s.shownErrors > 0);
@@ -625,8 +597,7 @@ void TestStress::requestsWithStoppingOn() {
     const int endEngine = s.engine->enginePid();
     QVERIFY2(kids.size() <= 1, "only the live engine should be a child of the app");
     for (const auto& kid : kids)
-        QVERIFY2(kid.pid == endEngine && kid.state != 'Z',
-                 "only the live engine should be a child of the app");
+        QVERIFY2(kid.pid == endEngine && kid.state != 'Z', "only the live engine should be a child of the app");
     endWithoutLeaks(s);
     // A guard against a stall, not a speed goal: 44 s alone on the 2-core VM, 58 s beside a build.
     QVERIFY2(clock.elapsed() < 150000, "the stream should take well under 150 s");

@@ -34,9 +34,13 @@ void CompileController::edited() {
     if (auto_) debounce_.start();
 }
 
-void CompileController::compileNow() { submit(false); }
+void CompileController::compileNow() {
+    submit(false);
+}
 
-void CompileController::verifyNow() { submit(true); }
+void CompileController::verifyNow() {
+    submit(true);
+}
 
 void CompileController::submit(bool verifyOnly) {
     debounce_.stop();
@@ -73,7 +77,8 @@ void CompileController::cancel() {
 void CompileController::onStage(quint64 generation, const pipeline::StageEvent& stage) {
     if (!busy_ || generation != generation_) return;
     // Stages run side by side: the one shown stays while it runs (a later one names it alongside).
-    if (!stage_.isEmpty() && std::find(stage.alongside.begin(), stage.alongside.end(), shownStage_) != stage.alongside.end())
+    if (!stage_.isEmpty() &&
+        std::find(stage.alongside.begin(), stage.alongside.end(), shownStage_) != stage.alongside.end())
         return;
     shownStage_ = stage.id;
     stage_ = QString::fromStdString(pipeline::stageWords(stage));

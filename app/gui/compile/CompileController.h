@@ -46,8 +46,8 @@ public slots:
     void compileNow();
     // libNVVM's verifier alone; its reply comes as `verified`, and the outputs stay as they are.
     void verifyNow();
-    void cancel();    // the compile in flight is stopped, and its reply not shown
-    void edited();    // a module's text changed: compile after the delay when auto-compile is on
+    void cancel();          // the compile in flight is stopped, and its reply not shown
+    void edited();          // a module's text changed: compile after the delay when auto-compile is on
     void settingsEdited();  // options, libdevice or LTO mode changed: compile now when auto is on
 
 signals:
@@ -85,7 +85,7 @@ private:
     quint64 generation_ = 0;
     quint64 cancelledUpTo_ = 0;
     quint64 verifyGeneration_ = 0;  // the newest verify-only request
-    quint64 lateGeneration_ = 0;  // a shown reply whose SASS or map is still to come
+    quint64 lateGeneration_ = 0;    // a shown reply whose SASS or map is still to come
     bool lineMap_ = true;
     bool auto_ = true;
     bool busy_ = false;

@@ -7,8 +7,8 @@
 #include <QString>
 
 #include "gpu/RunConfig.h"
-#include "inspect/LineMap.h"
 #include "gpu/Session.h"
+#include "inspect/LineMap.h"
 #include "pipeline/CompileResult.h"
 #include "pipeline/Job.h"
 #include "support/Result.h"

@@ -94,8 +94,8 @@ public slots:
             // The plain result is on screen; stopped while making the rest, it stands alone.
             if (pipeline::hasLateOutputs(job))
                 emit lateReplied(job.generation, !cancel->cancelled() && r
-                                                 ? std::make_shared<const pipeline::CompileResult>(std::move(*r))
-                                                 : nullptr);
+                                                     ? std::make_shared<const pipeline::CompileResult>(std::move(*r))
+                                                     : nullptr);
             return;
         }
         if (cancel->cancelled())
@@ -109,8 +109,8 @@ public slots:
     }
     void setToolkit(std::shared_ptr<const nvpg::toolkit::Toolkit> toolkit, const QString& whyNone) {
         // libNVVM works in the engine process: input that kills it takes only that process.
-        compiler_ = toolkit ? std::make_unique<engine::Compiler>(std::move(toolkit), settings_.cudaPath, settings_.command,
-                                                                   settings_.compileTimeoutSeconds)
+        compiler_ = toolkit ? std::make_unique<engine::Compiler>(std::move(toolkit), settings_.cudaPath,
+                                                                 settings_.command, settings_.compileTimeoutSeconds)
                             : nullptr;
         // The cache outlives Compilers: results of the old libraries miss by their key anyway.
         if (compiler_) compiler_->setCache(cache_);
@@ -207,7 +207,7 @@ EngineSettings EngineSettings::defaults() {
 }
 
 SupervisedEngine::SupervisedEngine(std::shared_ptr<const toolkit::Toolkit> toolkit, const QString& whyNone,
-                           EngineSettings settings, QObject* parent)
+                                   EngineSettings settings, QObject* parent)
     : Engine(parent) {
     qRegisterMetaType<nvpg::gui::EngineReply>();
     qRegisterMetaType<nvpg::pipeline::Job>("nvpg::pipeline::Job");
@@ -255,11 +255,13 @@ SupervisedEngine::~SupervisedEngine() {
 }
 
 void SupervisedEngine::run(const RunRequest& request) {
-    QMetaObject::invokeMethod(runWorker_, [w = runWorker_, request] { w->run(request); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        runWorker_, [w = runWorker_, request] { w->run(request); }, Qt::QueuedConnection);
 }
 
 void SupervisedEngine::probeGpu() {
-    QMetaObject::invokeMethod(runWorker_, [w = runWorker_] { w->probe(); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        runWorker_, [w = runWorker_] { w->probe(); }, Qt::QueuedConnection);
 }
 
 void SupervisedEngine::submit(const pipeline::Job& job) {
@@ -305,16 +307,17 @@ std::chrono::steady_clock::time_point SupervisedEngine::lastRequestSent(quint64*
 }
 
 void SupervisedEngine::setEngineSettings(const EngineSettings& settings) {
-    QMetaObject::invokeMethod(worker_, [w = worker_, settings] { w->settings_ = settings; }, Qt::QueuedConnection);
-    QMetaObject::invokeMethod(runWorker_, [w = runWorker_, settings] { w->settings_ = settings; }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        worker_, [w = worker_, settings] { w->settings_ = settings; }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        runWorker_, [w = runWorker_, settings] { w->settings_ = settings; }, Qt::QueuedConnection);
 }
 
 void SupervisedEngine::setToolkit(std::shared_ptr<const toolkit::Toolkit> toolkit, const QString& whyNone) {
     QMetaObject::invokeMethod(worker_, "setToolkit", Qt::QueuedConnection,
-                              Q_ARG(std::shared_ptr<const nvpg::toolkit::Toolkit>, toolkit),
-                              Q_ARG(QString, whyNone));
-    QMetaObject::invokeMethod(runWorker_, [w = runWorker_, toolkit, whyNone] { w->setToolkit(toolkit, whyNone); },
-                              Qt::QueuedConnection);
+                              Q_ARG(std::shared_ptr<const nvpg::toolkit::Toolkit>, toolkit), Q_ARG(QString, whyNone));
+    QMetaObject::invokeMethod(
+        runWorker_, [w = runWorker_, toolkit, whyNone] { w->setToolkit(toolkit, whyNone); }, Qt::QueuedConnection);
     probeGpu();
 }
 

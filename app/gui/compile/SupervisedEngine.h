@@ -49,7 +49,7 @@ struct InFlight {
     // rather than ending the engine, whose Program the newer one may compile again.
     bool plainSent = false;
     double stopAfterSeconds = kStopAfterSeconds;  // the compile thread's EngineSettings', copied for the UI thread
-    int stopped = 0;  // compiles stopped mid-way
+    int stopped = 0;                              // compiles stopped mid-way
     quint64 sentGeneration = 0;
     std::chrono::steady_clock::time_point sentAt;
 };
@@ -70,7 +70,7 @@ class SupervisedEngine : public Engine {
 public:
     // A null toolkit: every request replies with `whyNone` until setToolkit gives one.
     SupervisedEngine(std::shared_ptr<const toolkit::Toolkit> toolkit, const QString& whyNone,
-                 EngineSettings settings = EngineSettings::defaults(), QObject* parent = nullptr);
+                     EngineSettings settings = EngineSettings::defaults(), QObject* parent = nullptr);
     ~SupervisedEngine() override;  // stops a compile in flight; waits for a run in flight to end
 
     void submit(const pipeline::Job& job) override;

@@ -40,7 +40,8 @@ support::Result<Journal::Entry> readEntry(const QString& file) {
         return support::makeError(support::ErrorKind::Input, "cannot read " + file.toStdString());
     const auto parsed = support::parseJson(f.readAll().toStdString());
     const auto& j = parsed.doc;
-    if (parsed.problem || !j.is_object() || j.value("format", "") != kFormat || !j.contains("workspace") || !j["workspace"].is_string())
+    if (parsed.problem || !j.is_object() || j.value("format", "") != kFormat || !j.contains("workspace") ||
+        !j["workspace"].is_string())
         return support::makeError(support::ErrorKind::Input, file.toStdString() + " is not a journal");
     auto ws = workspace::parseWorkspace(j["workspace"].get<std::string>(), file.toStdString());
     if (!ws) return ws.error();
@@ -106,7 +107,8 @@ Journal::~Journal() {
     if (lock_) lock_->unlock();
 }
 
-support::Status Journal::write(const workspace::Workspace& ws, const QString& workspacePath, const QByteArray& diskHash) {
+support::Status Journal::write(const workspace::Workspace& ws, const QString& workspacePath,
+                               const QByteArray& diskHash) {
     waitForWriter();
     return writeNow(ws, workspacePath, diskHash);
 }
@@ -154,8 +156,8 @@ support::Status Journal::writeNow(const workspace::Workspace& ws, const QString&
     // never readable by more people than the workspace, not even for a moment.
     if (!f.open(QIODevice::WriteOnly) || !f.setPermissions(permissionsFor(workspacePath)) ||
         f.write(bytes) != bytes.size() || !f.commit())
-        return support::makeError(support::ErrorKind::Environment,
-                                  "cannot write the journal " + file_.toStdString() + ": " + f.errorString().toStdString());
+        return support::makeError(support::ErrorKind::Environment, "cannot write the journal " + file_.toStdString() +
+                                                                       ": " + f.errorString().toStdString());
     return {};
 }
 
@@ -189,7 +191,9 @@ QList<Journal::Entry> Journal::orphans() {
     return found;
 }
 
-void Journal::release(const QString& file) { claimed().erase(file); }
+void Journal::release(const QString& file) {
+    claimed().erase(file);
+}
 
 void Journal::discard(const QString& file) {
     QFile::remove(file);

@@ -79,12 +79,14 @@ support::Result<QByteArray> WorkspaceDocument::bytesFor(const QString& path) con
 support::Status WorkspaceDocument::write(const QString& path, const QByteArray& data) {
     if (const auto why = notRegularFile(path); !why.isEmpty())
         return support::makeError(support::ErrorKind::Input,
-                                  why.toStdString() + "; the workspace is still open here, unsaved: save it elsewhere "
-                                                      "with Save As");
+                                  why.toStdString() +
+                                      "; the workspace is still open here, unsaved: save it elsewhere "
+                                      "with Save As");
     if (auto st = support::writeFileAtomic(path.toStdString(), std::string_view(data.constData(), size_t(data.size())));
         !st)
-        return support::makeError(st.error().kind, st.error().message + "; the workspace is still open here, unsaved: "
-                                                                        "try another folder with Save As");
+        return support::makeError(st.error().kind, st.error().message +
+                                                       "; the workspace is still open here, unsaved: "
+                                                       "try another folder with Save As");
     return {};
 }
 
@@ -275,13 +277,17 @@ void WorkspaceDocument::removeVariant(const QString& name) {
     emit comparisonsChanged();
 }
 
-const workspace::Pin* WorkspaceDocument::pin(const QString& name) const { return findNamed(ws_.pins, name); }
+const workspace::Pin* WorkspaceDocument::pin(const QString& name) const {
+    return findNamed(ws_.pins, name);
+}
 
 const workspace::Variant* WorkspaceDocument::variant(const QString& name) const {
     return findNamed(ws_.variants, name);
 }
 
-void WorkspaceDocument::markModified() { setModified(true); }
+void WorkspaceDocument::markModified() {
+    setModified(true);
+}
 
 void WorkspaceDocument::markUnmodifiedIfAsSaved() {
     if (!modified_) return;
@@ -290,9 +296,9 @@ void WorkspaceDocument::markUnmodifiedIfAsSaved() {
             return x.name == y.name && x.bytes == y.bytes && x.lazy == y.lazy;
         });
     };
-    if (sameModules(ws_.modules, saved_.modules) && ws_.options == saved_.options && ws_.libdevice == saved_.libdevice &&
-        ws_.ltoMode == saved_.ltoMode && ws_.name == saved_.name && ws_.description == saved_.description &&
-        ws_.runs == saved_.runs && ws_.pins.size() == saved_.pins.size() &&
+    if (sameModules(ws_.modules, saved_.modules) && ws_.options == saved_.options &&
+        ws_.libdevice == saved_.libdevice && ws_.ltoMode == saved_.ltoMode && ws_.name == saved_.name &&
+        ws_.description == saved_.description && ws_.runs == saved_.runs && ws_.pins.size() == saved_.pins.size() &&
         ws_.variants.size() == saved_.variants.size())
         setModified(false);
 }

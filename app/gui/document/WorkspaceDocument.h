@@ -95,9 +95,9 @@ signals:
     // Every change that marks the document modified (each one, also when it was modified
     // already). The journal follows this one signal, so whatever sets the title's * is journaled.
     void changed();
-    void reloaded();        // reset() replaced everything; modulesChanged follows
-    void modulesChanged();  // added, removed, renamed, moved, lazy flag, or reset
-    void settingsChanged();  // options, libdevice, verify, LTO mode
+    void reloaded();            // reset() replaced everything; modulesChanged follows
+    void modulesChanged();      // added, removed, renamed, moved, lazy flag, or reset
+    void settingsChanged();     // options, libdevice, verify, LTO mode
     void comparisonsChanged();  // pins or variants added, replaced or removed, or reset
     void modifiedChanged(bool modified);
     void pathChanged(const QString& path);

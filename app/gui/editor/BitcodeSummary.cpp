@@ -149,10 +149,9 @@ private:
         }
         // Function bodies, constants, metadata and types are skipped whole: the block length
         // lets a multi-megabyte module be summarized by reading its module-level records only.
-        const bool wanted =
-            depth < 4 && width >= 1 && width <= 32 &&
-            (id == kBlockInfoBlock || id == kModuleBlock || id == kIdentificationBlock ||
-             id == kStrtabBlock || (id == kValueSymtabBlock && parent == kModuleBlock));
+        const bool wanted = depth < 4 && width >= 1 && width <= 32 &&
+                            (id == kBlockInfoBlock || id == kModuleBlock || id == kIdentificationBlock ||
+                             id == kStrtabBlock || (id == kValueSymtabBlock && parent == kModuleBlock));
         if (wanted) {
             block(id, width, end, depth);
             if (id == kModuleBlock && r_.ok()) moduleRead_ = true;
@@ -186,8 +185,7 @@ private:
             Record rec;
             if (!readRecord(code, abbrevs, rec)) return;
             if (id == kBlockInfoBlock) {
-                if (rec.code == 1 && !rec.ops.empty())
-                    infoTarget = static_cast<unsigned>(rec.ops[0]);
+                if (rec.code == 1 && !rec.ops.empty()) infoTarget = static_cast<unsigned>(rec.ops[0]);
             } else {
                 handle(id, rec);
             }
@@ -228,8 +226,7 @@ private:
                         r_.fail();
                         return false;
                 }
-                if ((op.kind == AbbrevOp::Fixed && op.value > 64) ||
-                    (op.kind == AbbrevOp::Vbr && op.value > 32)) {
+                if ((op.kind == AbbrevOp::Fixed && op.value > 64) || (op.kind == AbbrevOp::Vbr && op.value > 32)) {
                     r_.fail();
                     return false;
                 }
@@ -358,8 +355,7 @@ private:
             v.size = ops[1];
         }
         const size_t protoIndex = strtab ? 4 : 2;  // FUNCTION: [.., type, cc, isproto, ..]
-        if (kind == GlobalValue::Function && ops.size() > protoIndex)
-            v.prototype = ops[protoIndex] != 0;
+        if (kind == GlobalValue::Function && ops.size() > protoIndex) v.prototype = ops[protoIndex] != 0;
         values_.push_back(std::move(v));
     }
 
@@ -393,14 +389,13 @@ uint32_t le32(std::string_view b, size_t at) {
 }
 
 bool isNameChar(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '.' || c == '$';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+           c == '$';
 }
 
 // "LLVM" and a digit, for producers whose string was not found where the bitstream puts it.
 std::string searchProducer(std::string_view bytes) {
-    for (size_t at = bytes.find("LLVM"); at != std::string_view::npos;
-         at = bytes.find("LLVM", at + 1)) {
+    for (size_t at = bytes.find("LLVM"); at != std::string_view::npos; at = bytes.find("LLVM", at + 1)) {
         if (at + 4 < bytes.size() && bytes[at + 4] >= '0' && bytes[at + 4] <= '9') {
             size_t end = at + 4;
             while (end < bytes.size() && isNameChar(bytes[end])) ++end;
@@ -441,9 +436,8 @@ BitcodeSummary summarizeBitcode(std::string_view bytes) {
     // The wrapper some toolchains put around bitcode: magic 0x0B17C0DE, version, offset, size.
     if (le32(bytes, 0) == 0x0B17C0DEu) {
         const uint32_t offset = le32(bytes, 8), size = le32(bytes, 12);
-        stream = offset <= bytes.size() && size <= bytes.size() - offset
-                     ? bytes.substr(offset, size)
-                     : std::string_view{};
+        stream =
+            offset <= bytes.size() && size <= bytes.size() - offset ? bytes.substr(offset, size) : std::string_view{};
     }
     bool moduleRead = false;
     if (stream.size() >= 8 && stream.substr(0, 4) == std::string_view("BC\xC0\xDE", 4)) {
@@ -451,8 +445,7 @@ BitcodeSummary summarizeBitcode(std::string_view bytes) {
         moduleRead = parser.run();
     }
     if (out.producer.empty()) out.producer = searchProducer(bytes);
-    if (!moduleRead && out.definedFunctions.empty() && out.declaredFunctions.empty() &&
-        out.globals.empty())
+    if (!moduleRead && out.definedFunctions.empty() && out.declaredFunctions.empty() && out.globals.empty())
         out.guessedNames = guessNames(bytes);
     return out;
 }

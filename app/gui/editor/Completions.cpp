@@ -237,9 +237,7 @@ const Tables& tables() {
         Tables t;
         auto addWords = [&](auto first, auto last) {
             for (auto it = first; it != last; ++it)
-                if (it->size() > 1)
-                    t.entries << QString::fromLatin1(it->data(),
-                                                     static_cast<qsizetype>(it->size()));
+                if (it->size() > 1) t.entries << QString::fromLatin1(it->data(), static_cast<qsizetype>(it->size()));
         };
         addWords(std::begin(ir_words::kInstructions), std::end(ir_words::kInstructions));
         addWords(std::begin(ir_words::kKeywords), std::end(ir_words::kKeywords));
@@ -256,10 +254,9 @@ const Tables& tables() {
         for (const auto& f : nvvm::libdeviceFunctions()) {
             // __internal_* helpers are libdevice's own, not meant to be called.
             if (f.name.substr(0, 5) != "__nv_") continue;
-            addCall(
-                QStringLiteral("%1(%2) -> %3")
-                    .arg(QString::fromLatin1(f.name.data(), static_cast<qsizetype>(f.name.size())),
-                         stripSigils(f.params), stripSigils(f.returnType)));
+            addCall(QStringLiteral("%1(%2) -> %3")
+                        .arg(QString::fromLatin1(f.name.data(), static_cast<qsizetype>(f.name.size())),
+                             stripSigils(f.params), stripSigils(f.returnType)));
         }
         t.entries.removeDuplicates();
         t.globals.removeDuplicates();
@@ -292,14 +289,14 @@ void Completions::updateAutoCompletionList(const QStringList& context, QStringLi
     if (context.isEmpty() || context.last().isEmpty()) return;
     const QString& prefix = context.last();
     const QStringList& names = tables().names;
-    for (auto it = std::lower_bound(names.begin(), names.end(), prefix);
-         it != names.end() && it->startsWith(prefix); ++it) {
+    for (auto it = std::lower_bound(names.begin(), names.end(), prefix); it != names.end() && it->startsWith(prefix);
+         ++it) {
         if (!list.contains(*it)) list << *it;
     }
 }
 
-QStringList Completions::callTips(const QStringList& context, int commas,
-                                  QsciScintilla::CallTipsStyle, QList<int>& shifts) {
+QStringList Completions::callTips(const QStringList& context, int commas, QsciScintilla::CallTipsStyle,
+                                  QList<int>& shifts) {
     // QsciScintilla passes the words before '(' followed by an empty one.
     if (context.size() < 2) return {};
     const QString tip = callTip(context[context.size() - 2]);

@@ -5,12 +5,12 @@
 #include <QComboBox>
 #include <QFileInfo>
 #include <QFrame>
-#include <QHash>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QLabel>
 #include <QPushButton>
-#include <QStyle>
 #include <QSplitter>
+#include <QStyle>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -20,8 +20,7 @@
 
 namespace nvpg::gui {
 
-EditorArea::EditorArea(WorkspaceDocument* document, QWidget* parent)
-    : QWidget(parent), document_(document) {
+EditorArea::EditorArea(WorkspaceDocument* document, QWidget* parent) : QWidget(parent), document_(document) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
@@ -242,8 +241,10 @@ void EditorArea::refreshTabs() {
         pane->tabBar()->hide();
     }
     for (size_t i = 0; i < pages_.size(); ++i) {
-        if (hasTab(int(i))) addTab(int(i), -1);
-        else pages_[i]->hide();
+        if (hasTab(int(i)))
+            addTab(int(i), -1);
+        else
+            pages_[i]->hide();
     }
     for (auto* pane : panes_) pane->tabBar()->show();
     panes_[1]->setVisible(panes_[1]->count() > 0);
@@ -373,8 +374,9 @@ void EditorArea::showBitcodeBar(int module) {
         label->setWordWrap(true);
         row->addWidget(label, 1);
         if (ModuleEditor::hasDisassembler()) {
-            label->setText(tr("Bitcode is read-only: what you see is its llvm-dis-14 disassembly. Convert the module "
-                              "to text to edit it."));
+            label->setText(
+                tr("Bitcode is read-only: what you see is its llvm-dis-14 disassembly. Convert the module "
+                   "to text to edit it."));
             auto* convert = new QPushButton(tr("Convert to text"), bar);
             convert->setObjectName(QStringLiteral("convertToTextButton"));
             connect(convert, &QPushButton::clicked, this, [this, page] {
@@ -383,8 +385,9 @@ void EditorArea::showBitcodeBar(int module) {
             });
             row->addWidget(convert);
         } else {
-            label->setText(tr("Bitcode is read-only. To edit it as text, install llvm-14 (llvm-dis-14 disassembles "
-                              "it; Module ▸ Convert to Text then makes it a text module)."));
+            label->setText(
+                tr("Bitcode is read-only. To edit it as text, install llvm-14 (llvm-dis-14 disassembles "
+                   "it; Module ▸ Convert to Text then makes it a text module)."));
         }
         static_cast<QVBoxLayout*>(page->layout())->insertWidget(0, bar);
     }

@@ -83,7 +83,7 @@ private:
     ModuleEditor* makeEditor(int module);
     void showTabIcon(int module);
     void addTab(int module, int position);  // -1: at the end
-    void showBitcodeBar(int module);  // typing into bitcode: say why nothing happens, offer the way out
+    void showBitcodeBar(int module);        // typing into bitcode: say why nothing happens, offer the way out
 
     WorkspaceDocument* document_;
     QSplitter* splitter_;
@@ -94,9 +94,9 @@ private:
     QComboBox* moduleBox_;
     std::vector<ModuleEditor*> editors_;  // null until made
     std::vector<bool> dirty_;
-    std::vector<int> side_;  // 0 or 1: the pane a module's tab is in
+    std::vector<int> side_;                                   // 0 or 1: the pane a module's tab is in
     std::vector<std::vector<nvvm::Diagnostic>> diagnostics_;  // also for editors not made yet
-    std::vector<int> levels_;  // 2 error, 1 warning, 0 none: the tab's icon
+    std::vector<int> levels_;                                 // 2 error, 1 warning, 0 none: the tab's icon
     bool loading_ = false;
     int zoom_ = 0;
 };

@@ -75,8 +75,7 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent) {
     // Find as you type: the match grows from where the current one starts.
     connect(findEdit_, &QLineEdit::textEdited, this, [this] {
         if (!editor_) return;
-        editor_->SendScintilla(B::SCI_SETEMPTYSELECTION,
-                               editor_->SendScintilla(B::SCI_GETSELECTIONSTART));
+        editor_->SendScintilla(B::SCI_SETEMPTYSELECTION, editor_->SendScintilla(B::SCI_GETSELECTIONSTART));
         findNext();
     });
     // Every part of the bar, so that Esc closes it from whichever has focus.
@@ -139,8 +138,8 @@ long FindBar::search(long from, long to) {
     editor_->SendScintilla(B::SCI_SETTARGETSTART, from);
     editor_->SendScintilla(B::SCI_SETTARGETEND, to);
     editor_->SendScintilla(B::SCI_SETSTATUS, static_cast<int>(B::SC_STATUS_OK));
-    const long at = editor_->SendScintilla(
-        B::SCI_SEARCHINTARGET, static_cast<uintptr_t>(pattern.size()), pattern.constData());
+    const long at =
+        editor_->SendScintilla(B::SCI_SEARCHINTARGET, static_cast<uintptr_t>(pattern.size()), pattern.constData());
     // This Scintilla reports a bad regular expression as "not found" plus a warning status.
     if (editor_->SendScintilla(B::SCI_GETSTATUS) == B::SC_STATUS_WARNREGEX) {
         editor_->SendScintilla(B::SCI_SETSTATUS, static_cast<int>(B::SC_STATUS_OK));
@@ -152,9 +151,8 @@ long FindBar::search(long from, long to) {
 void FindBar::setStatus(const QString& text, bool failed) {
     status_->setText(text);
     status_->setStyleSheet(failed ? QStringLiteral("color: #b00020;") : QString());
-    findEdit_->setStyleSheet(failed && !findEdit_->text().isEmpty()
-                                 ? QStringLiteral("QLineEdit { background: #fde7e7; }")
-                                 : QString());
+    findEdit_->setStyleSheet(
+        failed && !findEdit_->text().isEmpty() ? QStringLiteral("QLineEdit { background: #fde7e7; }") : QString());
 }
 
 bool FindBar::find(bool forward) {
@@ -170,8 +168,7 @@ bool FindBar::find(bool forward) {
     if (forward) {
         at = search(selEnd, length);
         // An empty match where the last one ended would be found forever: step past it.
-        if (at == selEnd && selStart == selEnd &&
-            editor_->SendScintilla(B::SCI_GETTARGETEND) == at && at < length)
+        if (at == selEnd && selStart == selEnd && editor_->SendScintilla(B::SCI_GETTARGETEND) == at && at < length)
             at = search(editor_->SendScintilla(B::SCI_POSITIONAFTER, at), length);
         if (at == -1) {
             at = search(0, selEnd);
@@ -219,12 +216,11 @@ bool FindBar::replaceCurrent() {
     const long selEnd = editor_->SendScintilla(B::SCI_GETSELECTIONEND);
     bool replaced = false;
     // Only a selection that is itself a whole match is replaced; otherwise this just finds.
-    if (search(selStart, selEnd) == selStart &&
-        editor_->SendScintilla(B::SCI_GETTARGETEND) == selEnd) {
+    if (search(selStart, selEnd) == selStart && editor_->SendScintilla(B::SCI_GETTARGETEND) == selEnd) {
         const QByteArray replacement = replaceEdit_->text().toUtf8();
         const int message = regex_->isChecked() ? B::SCI_REPLACETARGETRE : B::SCI_REPLACETARGET;
-        const long written = editor_->SendScintilla(
-            message, static_cast<uintptr_t>(replacement.size()), replacement.constData());
+        const long written =
+            editor_->SendScintilla(message, static_cast<uintptr_t>(replacement.size()), replacement.constData());
         editor_->SendScintilla(B::SCI_SETEMPTYSELECTION, selStart + written);
         replaced = true;
     }
@@ -253,8 +249,8 @@ int FindBar::replaceAll() {
         }
         const long start = editor_->SendScintilla(B::SCI_GETTARGETSTART);
         const long end = editor_->SendScintilla(B::SCI_GETTARGETEND);
-        const long written = editor_->SendScintilla(
-            message, static_cast<uintptr_t>(replacement.size()), replacement.constData());
+        const long written =
+            editor_->SendScintilla(message, static_cast<uintptr_t>(replacement.size()), replacement.constData());
         ++count;
         pos = start + written;
         if (end == start) {  // an empty match: move on one character or it repeats forever

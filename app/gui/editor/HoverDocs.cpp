@@ -69,8 +69,10 @@ QString richText(const Hover& h) {
         QString text = QString::fromStdString(inspect::formatExplanation(e)).trimmed().toHtmlEscaped();
         text.replace(url, QStringLiteral("<a href=\"\\1\">\\1</a>"));
         const qsizetype firstEnd = text.indexOf(QLatin1Char('\n'));
-        if (firstEnd < 0) text = QStringLiteral("<b>%1</b>").arg(text);
-        else text = QStringLiteral("<b>%1</b>%2").arg(text.left(firstEnd), text.mid(firstEnd));
+        if (firstEnd < 0)
+            text = QStringLiteral("<b>%1</b>").arg(text);
+        else
+            text = QStringLiteral("<b>%1</b>%2").arg(text.left(firstEnd), text.mid(firstEnd));
         parts << QStringLiteral("<div style=\"white-space: pre-wrap;\">%1</div>").arg(text);
     }
     return parts.join(QStringLiteral("<hr/>"));
@@ -87,8 +89,7 @@ HoverDocs* HoverDocs::of(const QsciScintilla* pane) {
     return pane ? qobject_cast<HoverDocs*>(pane->property(kProperty).value<QObject*>()) : nullptr;
 }
 
-HoverDocs::HoverDocs(QsciScintilla* pane, inspect::DocContext context)
-    : QObject(pane), pane_(pane), context_(context) {
+HoverDocs::HoverDocs(QsciScintilla* pane, inspect::DocContext context) : QObject(pane), pane_(pane), context_(context) {
     pane_->setProperty(kProperty, QVariant::fromValue(static_cast<QObject*>(this)));
     pane_->SendScintilla(QsciScintillaBase::SCI_SETMOUSEDWELLTIME, kDwellMs);
     connect(pane_, &QsciScintillaBase::SCN_DWELLSTART, this, &HoverDocs::onDwellStart);
@@ -227,8 +228,10 @@ bool HoverDocs::eventFilter(QObject* watched, QEvent* event) {
             break;
         case QEvent::Leave:
             // Leaving the pane towards the popup keeps it; leaving the popup ends it.
-            if (watched == popup_) hide();
-            else if (popup()) hideTimer_.start();
+            if (watched == popup_)
+                hide();
+            else if (popup())
+                hideTimer_.start();
             break;
         case QEvent::Enter:
             if (watched == popup_) hideTimer_.stop();

@@ -31,17 +31,14 @@ long styleLines(QsciLexerCustom& lexer, int start, int end, PerLine perLine) {
     const long lastLine = ed->SendScintilla(B::SCI_LINEFROMPOSITION, end - 1);
     const long lineCount = ed->SendScintilla(B::SCI_GETLINECOUNT);
     const long rangeStart = ed->SendScintilla(B::SCI_POSITIONFROMLINE, firstLine);
-    const long rangeEnd = lastLine + 1 < lineCount
-                              ? ed->SendScintilla(B::SCI_POSITIONFROMLINE, lastLine + 1)
-                              : length;
+    const long rangeEnd = lastLine + 1 < lineCount ? ed->SendScintilla(B::SCI_POSITIONFROMLINE, lastLine + 1) : length;
     if (rangeEnd <= rangeStart) return 0;
 
     QByteArray text(static_cast<int>(rangeEnd - rangeStart) + 1, '\0');
     ed->SendScintilla(B::SCI_GETTEXTRANGE, rangeStart, rangeEnd, text.data());
     QByteArray styles(static_cast<int>(rangeEnd - rangeStart), '\0');
 
-    int state =
-        firstLine > 0 ? static_cast<int>(ed->SendScintilla(B::SCI_GETLINESTATE, firstLine - 1)) : 0;
+    int state = firstLine > 0 ? static_cast<int>(ed->SendScintilla(B::SCI_GETLINESTATE, firstLine - 1)) : 0;
     const char* p = text.constData();
     const int n = static_cast<int>(rangeEnd - rangeStart);
     int i = 0;
@@ -103,9 +100,8 @@ public:
     }
     void styleText(int start, int end) override {
         styledBytes_ += lexer_support::styleLines(
-            *this, start, end, [this](std::string_view text, char* styles, int& state) {
-                return styleOneLine(text, styles, state);
-            });
+            *this, start, end,
+            [this](std::string_view text, char* styles, int& state) { return styleOneLine(text, styles, state); });
     }
     long styledBytes() const { return styledBytes_; }
 

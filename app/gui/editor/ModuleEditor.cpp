@@ -122,8 +122,7 @@ Disassembly disassemble(const std::string& bytes) {
     QProcess p;
     p.start(program, {QStringLiteral("-"), QStringLiteral("-o"), QStringLiteral("-")});
     if (!p.waitForStarted(5000))
-        return {
-            false, true, {}, QStringLiteral("%1 did not start: %2").arg(program, p.errorString())};
+        return {false, true, {}, QStringLiteral("%1 did not start: %2").arg(program, p.errorString())};
     p.write(bytes.data(), static_cast<qint64>(bytes.size()));
     p.closeWriteChannel();
     if (!p.waitForFinished(10000)) {
@@ -141,8 +140,7 @@ Disassembly disassemble(const std::string& bytes) {
 }
 
 // Names as comment lines of at most ~100 columns: "; defines (3): @a @b @c".
-void appendNames(QString& out, const QString& title, const std::vector<std::string>& names,
-                 const QString& sigil) {
+void appendNames(QString& out, const QString& title, const std::vector<std::string>& names, const QString& sigil) {
     if (names.empty()) return;
     QString line = QStringLiteral("; %1 (%2):").arg(title).arg(names.size());
     for (const std::string& n : names) {
@@ -158,22 +156,18 @@ void appendNames(QString& out, const QString& title, const std::vector<std::stri
 
 QString summaryText(const std::string& bytes, const Disassembly& dis) {
     const BitcodeSummary s = summarizeBitcode(bytes);
-    QString out =
-        QStringLiteral("; bitcode module (%1 bytes), read-only; %2, so this is a summary\n")
-            .arg(bytes.size())
-            .arg(dis.error);
+    QString out = QStringLiteral("; bitcode module (%1 bytes), read-only; %2, so this is a summary\n")
+                      .arg(bytes.size())
+                      .arg(dis.error);
     out += QStringLiteral("; producer: %1\n")
-               .arg(s.producer.empty() ? QStringLiteral("unknown")
-                                       : QString::fromStdString(s.producer));
-    if (!s.triple.empty())
-        out += QStringLiteral("; target triple: %1\n").arg(QString::fromStdString(s.triple));
+               .arg(s.producer.empty() ? QStringLiteral("unknown") : QString::fromStdString(s.producer));
+    if (!s.triple.empty()) out += QStringLiteral("; target triple: %1\n").arg(QString::fromStdString(s.triple));
     if (!s.sourceFileName.empty())
         out += QStringLiteral("; source file: %1\n").arg(QString::fromStdString(s.sourceFileName));
     appendNames(out, QStringLiteral("defines"), s.definedFunctions, QStringLiteral("@"));
     appendNames(out, QStringLiteral("declares"), s.declaredFunctions, QStringLiteral("@"));
     appendNames(out, QStringLiteral("globals"), s.globals, QStringLiteral("@"));
-    appendNames(out, QStringLiteral("names seen in its string table (a guess)"), s.guessedNames,
-                QString());
+    appendNames(out, QStringLiteral("names seen in its string table (a guess)"), s.guessedNames, QString());
     if (dis.missing) out += QStringLiteral(";\n; install llvm-14 to see the disassembly\n");
     return out;
 }
@@ -181,14 +175,16 @@ QString summaryText(const std::string& bytes, const Disassembly& dis) {
 // Scintilla binds these to its own commands (Ctrl+L cuts the line, Ctrl+/ moves by word part,
 // Ctrl++/- zoom this editor alone); the window's actions use them, for every pane at once.
 void freeKeys(QsciCommandSet* commands) {
-    for (QKeyCombination key : {QKeyCombination(Qt::CTRL | Qt::Key_Backslash), QKeyCombination(Qt::CTRL | Qt::Key_Slash),
-                                QKeyCombination(Qt::CTRL | Qt::Key_L), QKeyCombination(Qt::CTRL | Qt::Key_Plus),
-                                QKeyCombination(Qt::CTRL | Qt::Key_Equal), QKeyCombination(Qt::CTRL | Qt::Key_Minus),
-                                QKeyCombination(Qt::CTRL | Qt::Key_0)}) {
+    for (QKeyCombination key : {QKeyCombination(Qt::CTRL | Qt::Key_Backslash),
+                                QKeyCombination(Qt::CTRL | Qt::Key_Slash), QKeyCombination(Qt::CTRL | Qt::Key_L),
+                                QKeyCombination(Qt::CTRL | Qt::Key_Plus), QKeyCombination(Qt::CTRL | Qt::Key_Equal),
+                                QKeyCombination(Qt::CTRL | Qt::Key_Minus), QKeyCombination(Qt::CTRL | Qt::Key_0)}) {
         const int k = key.toCombined();
         while (auto* cmd = commands->boundTo(k)) {
-            if (cmd->key() == k) cmd->setKey(0);
-            else cmd->setAlternateKey(0);
+            if (cmd->key() == k)
+                cmd->setKey(0);
+            else
+                cmd->setAlternateKey(0);
         }
     }
 }
@@ -203,8 +199,8 @@ QAccessibleInterface* plainAccessibleForLargeModules(const QString& className, Q
 }
 
 bool isTokenChar(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '.' || c == '$' || c == '-';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+           c == '$' || c == '-';
 }
 
 }  // namespace
@@ -274,10 +270,9 @@ ModuleEditor::ModuleEditor(QWidget* parent) : QsciScintilla(parent) {
     setCallTipsStyle(CallTipsNoContext);
     setCallTipsPosition(CallTipsBelowText);
     connect(this, &QsciScintillaBase::SCN_CHARADDED, this, &ModuleEditor::onCharAdded);
-    connect(this, &QsciScintillaBase::SCN_MODIFIED, this,
-            [this](int position, int type, const char*, int, int, int, int, int, int, int) {
-                onModified(position, type);
-            });
+    connect(
+        this, &QsciScintillaBase::SCN_MODIFIED, this,
+        [this](int position, int type, const char*, int, int, int, int, int, int, int) { onModified(position, type); });
 
     errorIndicator_ = indicatorDefine(SquiggleIndicator);
     setIndicatorForegroundColor(QColor(0xe0, 0x10, 0x10), errorIndicator_);
@@ -288,8 +283,8 @@ ModuleEditor::ModuleEditor(QWidget* parent) : QsciScintilla(parent) {
     fixErrorMarker_ = markerDefine(lightbulbImage(QColor(0xd3, 0x2f, 0x2f)));
     fixWarningMarker_ = markerDefine(lightbulbImage(QColor(0xef, 0x8f, 0x00)));
     connect(this, &QsciScintillaBase::SCN_ZOOM, this, &ModuleEditor::sizeMarkers);
-    setMarginMarkerMask(kSymbolMargin,
-                        (1 << errorMarker_) | (1 << warningMarker_) | (1 << fixErrorMarker_) | (1 << fixWarningMarker_));
+    setMarginMarkerMask(
+        kSymbolMargin, (1 << errorMarker_) | (1 << warningMarker_) | (1 << fixErrorMarker_) | (1 << fixWarningMarker_));
     // A click on a lightbulb offers its fixes; elsewhere in the margin it selects the line, as
     // Scintilla does in a margin that is not sensitive.
     setMarginSensitivity(kSymbolMargin, true);
@@ -341,12 +336,12 @@ QString ModuleEditor::currentCompletion() const {
 void ModuleEditor::keyPressEvent(QKeyEvent* event) {
     // Only keys that would change the text: moving, selecting, copying and shortcuts still work.
     const bool command = event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier);
-    const bool edits = event->matches(QKeySequence::Paste) || event->matches(QKeySequence::Cut) ||
-                       event->matches(QKeySequence::Undo) || event->matches(QKeySequence::Redo) ||
-                       (!command && (!event->text().isEmpty() && event->text().at(0).isPrint())) ||
-                       (!command && (event->key() == Qt::Key_Backspace || event->key() == Qt::Key_Delete ||
-                                     event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter ||
-                                     event->key() == Qt::Key_Tab));
+    const bool edits =
+        event->matches(QKeySequence::Paste) || event->matches(QKeySequence::Cut) ||
+        event->matches(QKeySequence::Undo) || event->matches(QKeySequence::Redo) ||
+        (!command && (!event->text().isEmpty() && event->text().at(0).isPrint())) ||
+        (!command && (event->key() == Qt::Key_Backspace || event->key() == Qt::Key_Delete ||
+                      event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter || event->key() == Qt::Key_Tab));
     if (bitcode_ && edits) {
         event->accept();
         emit typingRefused();
@@ -360,14 +355,13 @@ void ModuleEditor::keyPressEvent(QKeyEvent* event) {
     const auto mods = event->modifiers() & ~Qt::KeypadModifier;
     // As Qt Creator and VS Code do: Enter on an entry that is what was typed already ends the
     // line; accepting it would change nothing and swallow the newline.
-    if (isListActive() && (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) &&
-        mods == Qt::NoModifier && currentCompletion() == wordBeforeCaret())
+    if (isListActive() && (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) && mods == Qt::NoModifier &&
+        currentCompletion() == wordBeforeCaret())
         cancelList();
     // A Ctrl chord that is nobody's shortcut (Ctrl+Shift+= where the layout does not make it
     // Ctrl++) must not type its character.
-    if ((mods & Qt::ControlModifier) &&
-        (event->key() == Qt::Key_Plus || event->key() == Qt::Key_Equal || event->key() == Qt::Key_Minus ||
-         event->key() == Qt::Key_0)) {
+    if ((mods & Qt::ControlModifier) && (event->key() == Qt::Key_Plus || event->key() == Qt::Key_Equal ||
+                                         event->key() == Qt::Key_Minus || event->key() == Qt::Key_0)) {
         event->ignore();
         return;
     }
@@ -406,9 +400,7 @@ void ModuleEditor::inputMethodEvent(QInputMethodEvent* event) {
 }
 
 void ModuleEditor::onModified(int, int type) {
-    if (!quietChanges_ || !(type & (SC_MOD_BEFOREINSERT | SC_MOD_BEFOREDELETE)) ||
-        quietChangePending_)
-        return;
+    if (!quietChanges_ || !(type & (SC_MOD_BEFOREINSERT | SC_MOD_BEFOREDELETE)) || quietChangePending_) return;
     quietChangePending_ = true;
     linesBeforeQuietChange_ = lines();
     // A change made outside a key event (a paste from the menu, an undo, a fix) is told once the
@@ -472,13 +464,12 @@ void ModuleEditor::updateAccessibleKind() {
     // Scintilla tells a change whose type bits meet the mask: without the insert and delete bits,
     // and without the bits that say who made a change (user, undo, redo, steps), only the
     // "before" notifications of an insertion or deletion are told (quietChanges()).
-    constexpr unsigned long kWhoAndSteps =
-        SC_PERFORMED_USER | SC_PERFORMED_UNDO | SC_PERFORMED_REDO | SC_MULTISTEPUNDOREDO |
-        SC_LASTSTEPINUNDOREDO | SC_MULTILINEUNDOREDO | SC_STARTACTION;
+    constexpr unsigned long kWhoAndSteps = SC_PERFORMED_USER | SC_PERFORMED_UNDO | SC_PERFORMED_REDO |
+                                           SC_MULTISTEPUNDOREDO | SC_LASTSTEPINUNDOREDO | SC_MULTILINEUNDOREDO |
+                                           SC_STARTACTION;
     SendScintilla(SCI_SETMODEVENTMASK,
-                  plain
-                      ? SC_MODEVENTMASKALL & ~(SC_MOD_INSERTTEXT | SC_MOD_DELETETEXT | kWhoAndSteps)
-                      : static_cast<unsigned long>(SC_MODEVENTMASKALL));
+                  plain ? SC_MODEVENTMASKALL & ~(SC_MOD_INSERTTEXT | SC_MOD_DELETETEXT | kWhoAndSteps)
+                        : static_cast<unsigned long>(SC_MODEVENTMASKALL));
     // The interface made before (by QScintilla's factory or by ours) is cached per object.
     if (QAccessibleInterface* made = QAccessible::queryAccessibleInterface(this))
         QAccessible::deleteAccessibleInterface(QAccessible::uniqueId(made));
@@ -641,18 +632,18 @@ void ModuleEditor::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnosti
     }
     const int lineCount = lines();
     const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    const QsciStyle errorStyle(kErrorAnnotationStyle, QStringLiteral("Error annotation"),
-                               QColor(0x8b, 0x00, 0x00), QColor(0xfd, 0xe7, 0xe7), mono);
+    const QsciStyle errorStyle(kErrorAnnotationStyle, QStringLiteral("Error annotation"), QColor(0x8b, 0x00, 0x00),
+                               QColor(0xfd, 0xe7, 0xe7), mono);
     const QsciStyle warningStyle(kWarningAnnotationStyle, QStringLiteral("Warning annotation"),
                                  QColor(0x6b, 0x45, 0x00), QColor(0xff, 0xf4, 0xd6), mono);
-    const QsciStyle noteStyle(kNoteAnnotationStyle, QStringLiteral("Note annotation"),
-                              QColor(0x40, 0x40, 0x40), QColor(0xee, 0xee, 0xee), mono);
+    const QsciStyle noteStyle(kNoteAnnotationStyle, QStringLiteral("Note annotation"), QColor(0x40, 0x40, 0x40),
+                              QColor(0xee, 0xee, 0xee), mono);
     // Set up once here and referred to by number below: a QsciStyledText made from a QsciStyle
     // keeps a copy of it that QScintilla never frees.
     for (const auto* style : {&errorStyle, &warningStyle, &noteStyle}) style->apply(this);
 
     std::map<int, std::vector<std::pair<QString, const QsciStyle*>>> notes;  // per line
-    std::map<int, std::pair<bool, std::vector<nvvm::Fix>>> lineFixes;  // per line: an error among them, the fixes
+    std::map<int, std::pair<bool, std::vector<nvvm::Fix>>> lineFixes;        // per line: an error among them, the fixes
     for (const nvvm::Diagnostic& d : diagnostics) {
         if (d.line <= 0) continue;  // names no place: the Problems panel shows it
         const int line = std::min(d.line, lineCount) - 1;
@@ -686,12 +677,9 @@ void ModuleEditor::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnosti
                 from = std::max(from, lineStart);
                 if (from >= lineEnd) from = SendScintilla(SCI_POSITIONBEFORE, lineEnd);
                 to = SendScintilla(SCI_POSITIONAFTER, from);
-                auto charAt = [&](long pos) {
-                    return static_cast<char>(SendScintilla(SCI_GETCHARAT, pos));
-                };
+                auto charAt = [&](long pos) { return static_cast<char>(SendScintilla(SCI_GETCHARAT, pos)); };
                 const char first = charAt(from);
-                if (isTokenChar(first) || first == '@' || first == '%' || first == '!' ||
-                    first == '#') {
+                if (isTokenChar(first) || first == '@' || first == '%' || first == '!' || first == '#') {
                     while (to < lineEnd && isTokenChar(charAt(to))) ++to;
                 }
             }
@@ -720,14 +708,15 @@ void ModuleEditor::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnosti
         // Each message on its own line under the code line, each in its severity's colours.
         const int handle = markerAdd(line, pendingMarker_);
         for (size_t i = 0; i < messages.size(); ++i) {
-            const QString text =
-                i + 1 < messages.size() ? messages[i].first + QLatin1Char('\n') : messages[i].first;
+            const QString text = i + 1 < messages.size() ? messages[i].first + QLatin1Char('\n') : messages[i].first;
             pendingNotes_.push_back({handle, text, messages[i].second->style()});
         }
     }
     notesPending_ = true;
-    if (wait) annotationTimer_.start(kAnnotationPauseMs);
-    else showPendingAnnotations();
+    if (wait)
+        annotationTimer_.start(kAnnotationPauseMs);
+    else
+        showPendingAnnotations();
 }
 
 void ModuleEditor::showPendingAnnotations() {

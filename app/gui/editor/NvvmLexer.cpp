@@ -2,7 +2,6 @@
 
 #include <unordered_set>
 
-
 #include "editor/IrWords.h"
 #include "editor/LexerSupport.h"
 
@@ -269,8 +268,7 @@ void NvvmLexer::styleLine(std::string_view s, char* st, bool& insideFunction, in
                 continue;
             }
             char style = Default;
-            if (w.size() > 1 && w[0] == 'i' &&
-                w.find_first_not_of("0123456789", 1) == std::string_view::npos)
+            if (w.size() > 1 && w[0] == 'i' && w.find_first_not_of("0123456789", 1) == std::string_view::npos)
                 style = Type;
             else if (typeWords().count(w))
                 style = Type;
@@ -295,8 +293,7 @@ void NvvmLexer::styleLine(std::string_view s, char* st, bool& insideFunction, in
     // inside one closes it. The closing line stays in the fold so that folding hides it too.
     if (!insideFunction) {
         if (firstWord == "define" && opens > closes) {
-            foldLevel =
-                QsciScintillaBase::SC_FOLDLEVELBASE | QsciScintillaBase::SC_FOLDLEVELHEADERFLAG;
+            foldLevel = QsciScintillaBase::SC_FOLDLEVELBASE | QsciScintillaBase::SC_FOLDLEVELHEADERFLAG;
             insideFunction = true;
         } else {
             foldLevel = QsciScintillaBase::SC_FOLDLEVELBASE;

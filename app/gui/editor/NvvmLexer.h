@@ -43,8 +43,7 @@ public:
     // says whether the line starts in a function body and is updated to whether the next does;
     // `foldLevel` gets the Scintilla fold level (with the header flag) of this line. Exposed
     // so that the tokenizer can be checked without an editor.
-    static void styleLine(std::string_view line, char* styles, bool& insideFunction,
-                          int& foldLevel);
+    static void styleLine(std::string_view line, char* styles, bool& insideFunction, int& foldLevel);
 
 protected:
     int styleOneLine(std::string_view text, char* styles, int& state) const override;

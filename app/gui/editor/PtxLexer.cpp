@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <unordered_set>
 
-
 #include "editor/LexerSupport.h"
 
 namespace nvpg::gui {
@@ -15,47 +14,46 @@ namespace {
 // PTX opcodes (ISA 8.x). A word counts as an instruction only first in its statement, so a
 // kernel called `add` or a call's argument list spread over lines is not mistaken for one.
 const std::unordered_set<std::string_view>& opcodes() {
-    static const std::unordered_set<std::string_view> s = {
-        "abs",           "activemask", "add",
-        "addc",          "alloca",     "and",
-        "applypriority", "atom",       "bar",
-        "barrier",       "bfe",        "bfi",
-        "bfind",         "bmsk",       "bra",
-        "brev",          "brkpt",      "brx",
-        "call",          "clz",        "cnot",
-        "copysign",      "cos",        "cp",
-        "createpolicy",  "cvt",        "cvta",
-        "discard",       "div",        "dp2a",
-        "dp4a",          "elect",      "ex2",
-        "exit",          "fence",      "fma",
-        "fns",           "getctarank", "griddepcontrol",
-        "isspacep",      "istypep",    "ld",
-        "ldmatrix",      "ldu",        "lg2",
-        "lop3",          "mad",        "mad24",
-        "madc",          "mapa",       "match",
-        "max",           "mbarrier",   "membar",
-        "min",           "mma",        "mov",
-        "movmatrix",     "mul",        "mul24",
-        "multimem",      "nanosleep",  "neg",
-        "not",           "or",         "pmevent",
-        "popc",          "prefetch",   "prefetchu",
-        "prmt",          "rcp",        "red",
-        "redux",         "rem",        "ret",
-        "rsqrt",         "sad",        "selp",
-        "set",           "setmaxnreg", "setp",
-        "shf",           "shfl",       "shl",
-        "shr",           "sin",        "slct",
-        "sqrt",          "st",         "stackrestore",
-        "stacksave",     "stmatrix",   "sub",
-        "subc",          "suld",       "suq",
-        "sured",         "sust",       "szext",
-        "tanh",          "testp",      "tex",
-        "tld4",          "trap",       "txq",
-        "vabsdiff",      "vadd",       "vmad",
-        "vmax",          "vmin",       "vote",
-        "vset",          "vshl",       "vshr",
-        "vsub",          "wgmma",      "wmma",
-        "xor",           "tcgen05",    "clusterlaunchcontrol"};
+    static const std::unordered_set<std::string_view> s = {"abs",           "activemask", "add",
+                                                           "addc",          "alloca",     "and",
+                                                           "applypriority", "atom",       "bar",
+                                                           "barrier",       "bfe",        "bfi",
+                                                           "bfind",         "bmsk",       "bra",
+                                                           "brev",          "brkpt",      "brx",
+                                                           "call",          "clz",        "cnot",
+                                                           "copysign",      "cos",        "cp",
+                                                           "createpolicy",  "cvt",        "cvta",
+                                                           "discard",       "div",        "dp2a",
+                                                           "dp4a",          "elect",      "ex2",
+                                                           "exit",          "fence",      "fma",
+                                                           "fns",           "getctarank", "griddepcontrol",
+                                                           "isspacep",      "istypep",    "ld",
+                                                           "ldmatrix",      "ldu",        "lg2",
+                                                           "lop3",          "mad",        "mad24",
+                                                           "madc",          "mapa",       "match",
+                                                           "max",           "mbarrier",   "membar",
+                                                           "min",           "mma",        "mov",
+                                                           "movmatrix",     "mul",        "mul24",
+                                                           "multimem",      "nanosleep",  "neg",
+                                                           "not",           "or",         "pmevent",
+                                                           "popc",          "prefetch",   "prefetchu",
+                                                           "prmt",          "rcp",        "red",
+                                                           "redux",         "rem",        "ret",
+                                                           "rsqrt",         "sad",        "selp",
+                                                           "set",           "setmaxnreg", "setp",
+                                                           "shf",           "shfl",       "shl",
+                                                           "shr",           "sin",        "slct",
+                                                           "sqrt",          "st",         "stackrestore",
+                                                           "stacksave",     "stmatrix",   "sub",
+                                                           "subc",          "suld",       "suq",
+                                                           "sured",         "sust",       "szext",
+                                                           "tanh",          "testp",      "tex",
+                                                           "tld4",          "trap",       "txq",
+                                                           "vabsdiff",      "vadd",       "vmad",
+                                                           "vmax",          "vmin",       "vote",
+                                                           "vset",          "vshl",       "vshr",
+                                                           "vsub",          "wgmma",      "wmma",
+                                                           "xor",           "tcgen05",    "clusterlaunchcontrol"};
     return s;
 }
 
@@ -70,8 +68,8 @@ int scanNumber(std::string_view s, int i) {
     const int n = static_cast<int>(s.size());
     if (s[i] == '-' || s[i] == '+') ++i;
     if (i + 1 < n && s[i] == '0' &&
-        (s[i + 1] == 'x' || s[i + 1] == 'X' || s[i + 1] == 'f' || s[i + 1] == 'F' ||
-         s[i + 1] == 'd' || s[i + 1] == 'D')) {
+        (s[i + 1] == 'x' || s[i + 1] == 'X' || s[i + 1] == 'f' || s[i + 1] == 'F' || s[i + 1] == 'd' ||
+         s[i + 1] == 'D')) {
         // 0x1F, and the exact float spellings 0f3F800000 / 0d3FF0000000000000.
         i += 2;
         while (i < n && isHex(s[i])) ++i;
@@ -292,8 +290,7 @@ int PtxLexer::styleLine(std::string_view s, char* st, LineState& state) {
             default:
                 break;
         }
-        if (std::string_view("{}()[];,<>+-=|:!&*/~^?").find(c) != std::string_view::npos)
-            st[i] = Punctuation;
+        if (std::string_view("{}()[];,<>+-=|:!&*/~^?").find(c) != std::string_view::npos) st[i] = Punctuation;
         ++i;
     }
 

@@ -399,7 +399,8 @@ void LineMapLinks::viewSass() {
     if (!map_ || !map_->sass.available()) return;
     // The SASS pane shows nvdisasm's listing compact: the map's lines are the listing's.
     if (const auto view = output_->sassView())
-        sassShown_ = std::make_shared<const inspect::OutputMap>(inspect::mapThroughView(map_->sass, *view, map_->modules));
+        sassShown_ =
+            std::make_shared<const inspect::OutputMap>(inspect::mapThroughView(map_->sass, *view, map_->modules));
 }
 
 void LineMapLinks::paintEditor(int module) {

@@ -95,7 +95,7 @@ private:
     WorkspaceDocument* document_;
     std::shared_ptr<const inspect::LineMap> map_;
     std::shared_ptr<const inspect::OutputMap> sassShown_;  // map_'s SASS map through the pane's view
-    QHash<qint64, int> colours_;  // (map module << 32 | line) -> palette index
+    QHash<qint64, int> colours_;                           // (map module << 32 | line) -> palette index
     bool enabled_ = true;
     bool mapping_ = false;
     bool editedSinceRequest_ = false;

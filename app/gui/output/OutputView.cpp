@@ -17,13 +17,13 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QRegularExpression>
+#include <QResizeEvent>
 #include <QSaveFile>
-#include <QSettings>
 #include <QScrollBar>
+#include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
-#include <QResizeEvent>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -34,9 +34,9 @@
 #include "document/FileChecks.h"
 #include "editor/HoverDocs.h"
 #include "editor/PtxLexer.h"
+#include "inspect/SassView.h"
 #include "output/Pane.h"
 #include "output/SymbolNames.h"
-#include "inspect/SassView.h"
 #include "pipeline/Summary.h"
 #include "support/Diff.h"
 #include "support/Text.h"
@@ -295,9 +295,9 @@ OutputView::OutputView(QWidget* parent) : QWidget(parent) {
     neverWiden(banner_);
     banner_->setTextFormat(Qt::PlainText);
     banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    banner_->setStyleSheet(QStringLiteral(
-        "QLabel#errorBanner { background: #fde7e9; color: #8a1116; border: 1px solid #e8a3a8;"
-        " border-left: 4px solid #c42b1c; padding: 6px; font-weight: bold; }"));
+    banner_->setStyleSheet(
+        QStringLiteral("QLabel#errorBanner { background: #fde7e9; color: #8a1116; border: 1px solid #e8a3a8;"
+                       " border-left: 4px solid #c42b1c; padding: 6px; font-weight: bold; }"));
     banner_->hide();
     top->addWidget(banner_);
 
@@ -312,9 +312,9 @@ OutputView::OutputView(QWidget* parent) : QWidget(parent) {
     rightTabs_ = new QTabWidget(splitter_);
     rightTabs_->setObjectName(QStringLiteral("outputTabs"));
     rightTabs_->setDocumentMode(true);
-    auto addPane = [this](const QString& name, QLabel*& header, QStackedWidget*& stack,
-                          QLabel*& notice, QsciScintilla*& edit, QLabel*& figuresCaption,
-                          QTableWidget*& figures, QLabel*& mapNote, QsciLexer* lexer, QWidget* parent) {
+    auto addPane = [this](const QString& name, QLabel*& header, QStackedWidget*& stack, QLabel*& notice,
+                          QsciScintilla*& edit, QLabel*& figuresCaption, QTableWidget*& figures, QLabel*& mapNote,
+                          QsciLexer* lexer, QWidget* parent) {
         auto* pane = new QWidget(parent);
         auto* v = new QVBoxLayout(pane);
         v->setContentsMargins(0, 0, 0, 0);
@@ -360,8 +360,9 @@ OutputView::OutputView(QWidget* parent) : QWidget(parent) {
     rawButton->setDefaultAction(sassRawAction_);
     rawButton->setAutoRaise(true);
     rightTabs_->setCornerWidget(rawButton, Qt::TopRightCorner);
-    connect(rightTabs_, &QTabWidget::currentChanged, rawButton,
-            [this, rawButton](int index) { rawButton->setVisible(rightTabs_->widget(index) == sassStack_->parentWidget()); });
+    connect(rightTabs_, &QTabWidget::currentChanged, rawButton, [this, rawButton](int index) {
+        rawButton->setVisible(rightTabs_->widget(index) == sassStack_->parentWidget());
+    });
     rawButton->setVisible(false);
     splitter_->addWidget(rightTabs_);
     pages_->addWidget(splitter_);
@@ -480,8 +481,7 @@ void OutputView::showBanner(const QString& text, bool olderOutput) {
         return;
     }
     QString shown = text;
-    if (result_ && olderOutput)
-        shown += QLatin1Char('\n') + tr("Showing the output of the last successful compile.");
+    if (result_ && olderOutput) shown += QLatin1Char('\n') + tr("Showing the output of the last successful compile.");
     banner_->setText(shown);
     banner_->show();
 }
@@ -693,11 +693,11 @@ void OutputView::updateSassPane() {
     if (r.sass.empty()) {
         sassHeader_->setText(tr("SASS"));
         sassHeader_->setToolTip({});
-        const QString why = r.sassPending ? tr("Disassembling the cubin (nvdisasm)…")
-                            : !r.sassUnavailable.empty() ? fromStd(r.sassUnavailable)
-                            : r.ptx.empty()                ? tr("No SASS: there is no PTX.")
-                            : !sassUnavailable_.isEmpty()  ? sassUnavailable_
-                                                           : tr("No SASS was made for this compile.");
+        const QString why = r.sassPending                 ? tr("Disassembling the cubin (nvdisasm)…")
+                            : !r.sassUnavailable.empty()  ? fromStd(r.sassUnavailable)
+                            : r.ptx.empty()               ? tr("No SASS: there is no PTX.")
+                            : !sassUnavailable_.isEmpty() ? sassUnavailable_
+                                                          : tr("No SASS was made for this compile.");
         sassNotice_->setText(why);
         sassStack_->setCurrentWidget(sassNotice_);
         fillFiguresTable(sassFigures_, sassFiguresCaption_, table);
@@ -708,8 +708,8 @@ void OutputView::updateSassPane() {
         instructions += f.instructions;
         if (f.isEntry) ++kernels;
     }
-    QString header = tr("SASS") + kSep + fromStd(support::formatBytes(r.sass.size())) +
-                     kSep + plural(kernels, tr("kernel"), tr("kernels")) + kSep +
+    QString header = tr("SASS") + kSep + fromStd(support::formatBytes(r.sass.size())) + kSep +
+                     plural(kernels, tr("kernel"), tr("kernels")) + kSep +
                      plural(instructions, tr("instruction"), tr("instructions"));
     sassHeader_->setText(header);
     sassHeader_->setToolTip(fromStd(r.sassSource));
@@ -799,8 +799,8 @@ void OutputView::updateHeaders() {
         header->setProperty("failed", !failure.isEmpty());
         header->setProperty("stale", stale_);
         header->setStyleSheet(!failure.isEmpty() ? QStringLiteral("color: #b3261e;")
-                              : stale_          ? QStringLiteral("color: palette(mid);")
-                                                : QString());
+                              : stale_           ? QStringLiteral("color: palette(mid);")
+                                                 : QString());
     };
     mark(ptxHeader_, ptxFailure_);
     mark(ltoHeader_, ltoFailure_);
@@ -932,12 +932,9 @@ bool OutputView::exportTo(Kind kind, const QString& path, QString* error) {
         // QSaveFile: a failed or interrupted export leaves any earlier file of that name whole.
         QSaveFile file(paths[i]);
         if (!file.open(QIODevice::WriteOnly))
-            return fail(tr("Cannot write %1: %2")
-                            .arg(QDir::toNativeSeparators(paths[i]), file.errorString()));
-        if (file.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size()) ||
-            !file.commit())
-            return fail(tr("Cannot write %1: %2")
-                            .arg(QDir::toNativeSeparators(paths[i]), file.errorString()));
+            return fail(tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(paths[i]), file.errorString()));
+        if (file.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size()) || !file.commit())
+            return fail(tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(paths[i]), file.errorString()));
     }
     emit exported(paths);
     return true;
@@ -970,8 +967,7 @@ void OutputView::exportWithDialog(Kind kind) {
     if (!canExport(kind)) return;
     const ExportSpec spec = exportSpec(kind);
     QString caption = tr(spec.title);
-    if (kind == Kind::LtoIr && result_->ltoIr.size() > 1)
-        caption += tr(" (one file per module: NAME.MODULE.ltoir)");
+    if (kind == Kind::LtoIr && result_->ltoIr.size() > 1) caption += tr(" (one file per module: NAME.MODULE.ltoir)");
     const QString suggested =
         QDir(exportDir_).filePath(fromStd(pipeline::defaultOutputName(exportBase_.toStdString(), kind)));
     const QString path = QFileDialog::getSaveFileName(this, caption, suggested, tr(spec.filter));

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include <QFontDatabase>
-#include <QFontInfo>
 #include <Qsci/qscilexer.h>
 #include <Qsci/qsciscintilla.h>
+#include <QFontDatabase>
+#include <QFontInfo>
 
 namespace nvpg::gui {
 
@@ -78,11 +78,9 @@ void setPaneText(QsciScintilla* e, const QString& text) {
     line = std::min(line, lines - 1);
     index = std::min(index, std::max(0, e->lineLength(line)));
     // SETEMPTYSELECTION, unlike setCursorPosition, does not scroll the caret into view.
-    e->SendScintilla(QsciScintillaBase::SCI_SETEMPTYSELECTION,
-                     e->positionFromLineIndex(line, index));
+    e->SendScintilla(QsciScintillaBase::SCI_SETEMPTYSELECTION, e->positionFromLineIndex(line, index));
     const long target = std::min<long>(firstLine, lines - 1);
-    e->setFirstVisibleLine(
-        int(e->SendScintilla(QsciScintillaBase::SCI_VISIBLEFROMDOCLINE, target)));
+    e->setFirstVisibleLine(int(e->SendScintilla(QsciScintillaBase::SCI_VISIBLEFROMDOCLINE, target)));
     e->SendScintilla(QsciScintillaBase::SCI_SETXOFFSET, xOffset);
 }
 

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <thread>
 
+#include <Qsci/qscilexerdiff.h>
+#include <Qsci/qsciscintilla.h>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -23,8 +25,6 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <Qsci/qscilexerdiff.h>
-#include <Qsci/qsciscintilla.h>
 
 #include <fmt/format.h>
 
@@ -45,16 +45,21 @@ namespace nvpg::gui {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 const QString kPinPrefix = QStringLiteral("pin:");
 const QString kVariantPrefix = QStringLiteral("variant:");
 
 QString textOf(const pipeline::CompileResult& r, pipeline::CompareOutput what) {
     switch (what) {
-        case pipeline::CompareOutput::Ptx: return q(r.ptx);
-        case pipeline::CompareOutput::LtoPtx: return q(r.linkedPtx);
-        case pipeline::CompareOutput::Sass: return q(r.sass);
+        case pipeline::CompareOutput::Ptx:
+            return q(r.ptx);
+        case pipeline::CompareOutput::LtoPtx:
+            return q(r.linkedPtx);
+        case pipeline::CompareOutput::Sass:
+            return q(r.sass);
     }
     return {};
 }
@@ -273,7 +278,9 @@ bool ComparePanel::showSaved() {
     return true;
 }
 
-QString ComparePanel::side(int i) const { return sides_[size_t(i)].key; }
+QString ComparePanel::side(int i) const {
+    return sides_[size_t(i)].key;
+}
 
 void ComparePanel::setOutput(pipeline::CompareOutput what) {
     output_ = what;
@@ -344,7 +351,9 @@ void ComparePanel::refreshSide(size_t i, bool compile) {
                 // Never another toolkit in its place: the comparison would be of something else.
                 s.notice = tr("The toolkit of variant “%1” (%2, %3) is missing: %4. Choose another one with Edit "
                               "Variant…, or put it back.")
-                               .arg(name, v->toolkitRelease.empty() ? tr("release unknown") : tr("CUDA %1").arg(q(v->toolkitRelease)),
+                               .arg(name,
+                                    v->toolkitRelease.empty() ? tr("release unknown")
+                                                              : tr("CUDA %1").arg(q(v->toolkitRelease)),
                                     toolkitKey, q(located.error().message));
                 return;
             }
@@ -371,7 +380,9 @@ void ComparePanel::edited() {
     if (sides_[0].key.startsWith(kVariantPrefix) || sides_[1].key.startsWith(kVariantPrefix)) debounce_.start();
 }
 
-bool ComparePanel::compiling() const { return sides_[0].waiting || sides_[1].waiting; }
+bool ComparePanel::compiling() const {
+    return sides_[0].waiting || sides_[1].waiting;
+}
 
 void ComparePanel::compileVariants() {
     bool any = false;
@@ -422,8 +433,12 @@ QString ComparePanel::verdict() const {
     catchUp();
     return verdict_->text();
 }
-QString ComparePanel::sideNotice(int i) const { return sides_[size_t(i)].notice; }
-QString ComparePanel::sideLabel(int i) const { return sides_[size_t(i)].label; }
+QString ComparePanel::sideNotice(int i) const {
+    return sides_[size_t(i)].notice;
+}
+QString ComparePanel::sideLabel(int i) const {
+    return sides_[size_t(i)].label;
+}
 QString ComparePanel::sideText(int i) const {
     catchUp();
     return panes_[size_t(i)]->text();
@@ -449,7 +464,8 @@ void ComparePanel::recompute() {
         QString words = q(pipeline::comparisonVerdict(c));
         if (compiling()) words += tr(" (a side is compiling…)");
         verdict_->setText(words);
-        setPaneText(diff_, c.identical ? tr("The %1 of A and B is the same, byte for byte.").arg(q(std::string(pipeline::compareOutputName(c.output))))
+        setPaneText(diff_, c.identical ? tr("The %1 of A and B is the same, byte for byte.")
+                                             .arg(q(std::string(pipeline::compareOutputName(c.output))))
                                        : q(c.diff.text.empty() ? pipeline::comparisonVerdict(c) : c.diff.text));
         const auto columns = pipeline::comparisonColumns();
         const auto rows = pipeline::comparisonRows(c);
@@ -468,11 +484,13 @@ void ComparePanel::recompute() {
                 figures_->setItem(int(r), int(k), item);
             }
         figures_->setItem(int(rows.size()), 0, new QTableWidgetItem(tr("(compile time)")));
-        figures_->setItem(int(rows.size()), 1,
-                          new QTableWidgetItem(tr("A %1 → B %2").arg(q(pipeline::formatSeconds(c.secondsA)),
-                                                                    q(pipeline::formatSeconds(c.secondsB)))));
+        figures_->setItem(
+            int(rows.size()), 1,
+            new QTableWidgetItem(
+                tr("A %1 → B %2").arg(q(pipeline::formatSeconds(c.secondsA)), q(pipeline::formatSeconds(c.secondsB)))));
         figures_->resizeColumnsToContents();
-        figures_->setColumnWidth(0, std::min(figures_->columnWidth(0), figures_->fontMetrics().averageCharWidth() * 36));
+        figures_->setColumnWidth(0,
+                                 std::min(figures_->columnWidth(0), figures_->fontMetrics().averageCharWidth() * 36));
     } else {
         QStringList why;
         for (size_t i = 0; i < 2; ++i)
@@ -523,7 +541,9 @@ QString ComparePanel::variantShown() const {
     return {};
 }
 
-void ComparePanel::addVariant() { showVariantDialog(nullptr); }
+void ComparePanel::addVariant() {
+    showVariantDialog(nullptr);
+}
 
 void ComparePanel::editVariant() {
     if (const auto* v = document_->variant(variantShown())) showVariantDialog(v);
@@ -556,13 +576,14 @@ void ComparePanel::showVariantDialog(const workspace::Variant* editing) {
     // A toolkit is (root, release); the app's own is empty.
     toolkitCombo->addItem(tr("The app's toolkit (%1)").arg(toolkitWords({}, {})), QStringList{QString(), QString()});
     for (const auto& t : toolkits_)
-        toolkitCombo->addItem(tr("%1 — %2").arg(t.release ? tr("CUDA %1").arg(q(t.release->version)) : tr("CUDA ?"),
-                                               q(t.root.string())),
-                              QStringList{q(t.root.string()), t.release ? q(t.release->version) : QString()});
-    if (editing && !editing->toolkit.empty() && toolkitCombo->findData(QStringList{q(editing->toolkit), q(editing->toolkitRelease)}) < 0)
-        toolkitCombo->addItem(tr("%1 — %2 (as saved)").arg(toolkitWords(editing->toolkit, editing->toolkitRelease),
-                                                          q(editing->toolkit)),
-                              QStringList{q(editing->toolkit), q(editing->toolkitRelease)});
+        toolkitCombo->addItem(
+            tr("%1 — %2").arg(t.release ? tr("CUDA %1").arg(q(t.release->version)) : tr("CUDA ?"), q(t.root.string())),
+            QStringList{q(t.root.string()), t.release ? q(t.release->version) : QString()});
+    if (editing && !editing->toolkit.empty() &&
+        toolkitCombo->findData(QStringList{q(editing->toolkit), q(editing->toolkitRelease)}) < 0)
+        toolkitCombo->addItem(
+            tr("%1 — %2 (as saved)").arg(toolkitWords(editing->toolkit, editing->toolkitRelease), q(editing->toolkit)),
+            QStringList{q(editing->toolkit), q(editing->toolkitRelease)});
     toolkitCombo->addItem(tr("Other folder…"), QStringList{QStringLiteral("?")});
     auto* toolkitRow = new QHBoxLayout;
     toolkitRow->addWidget(toolkitCombo, 1);
@@ -586,7 +607,8 @@ void ComparePanel::showVariantDialog(const workspace::Variant* editing) {
     };
     connect(toolkitCombo, &QComboBox::activated, &dialog, [&] {
         if (toolkitCombo->currentData().toStringList().value(0) == QLatin1String("?")) {
-            const auto dir = QFileDialog::getExistingDirectory(&dialog, tr("CUDA toolkit folder (a toolkit root or a pip nvidia folder)"));
+            const auto dir = QFileDialog::getExistingDirectory(
+                &dialog, tr("CUDA toolkit folder (a toolkit root or a pip nvidia folder)"));
             if (!dir.isEmpty()) {
                 toolkit::SearchConfig search;
                 search.explicitRoot = dir.toStdString();
@@ -595,13 +617,15 @@ void ComparePanel::showVariantDialog(const workspace::Variant* editing) {
                     QMessageBox::warning(&dialog, tr("No CUDA toolkit there"), q(tk.error().message));
                 } else {
                     const QString release = (*tk)->release() ? q((*tk)->release()->version) : QString();
-                    toolkitCombo->insertItem(toolkitCombo->count() - 1,
-                                             tr("%1 — %2").arg(release.isEmpty() ? tr("CUDA ?") : tr("CUDA %1").arg(release), dir),
-                                             QStringList{dir, release});
+                    toolkitCombo->insertItem(
+                        toolkitCombo->count() - 1,
+                        tr("%1 — %2").arg(release.isEmpty() ? tr("CUDA ?") : tr("CUDA %1").arg(release), dir),
+                        QStringList{dir, release});
                     toolkitCombo->setCurrentIndex(toolkitCombo->count() - 2);
                 }
             }
-            if (toolkitCombo->currentData().toStringList().value(0) == QLatin1String("?")) toolkitCombo->setCurrentIndex(0);
+            if (toolkitCombo->currentData().toStringList().value(0) == QLatin1String("?"))
+                toolkitCombo->setCurrentIndex(0);
         }
         offerArchs();
     });
@@ -623,7 +647,8 @@ void ComparePanel::showVariantDialog(const workspace::Variant* editing) {
             return;
         }
         if (document_->variant(wanted) && (!editing || q(editing->name) != wanted)) {
-            QMessageBox::warning(&dialog, tr("Variant"), tr("There is a variant “%1” already: give this one another name.").arg(wanted));
+            QMessageBox::warning(&dialog, tr("Variant"),
+                                 tr("There is a variant “%1” already: give this one another name.").arg(wanted));
             return;
         }
         if (options->hasInvalidInput()) {

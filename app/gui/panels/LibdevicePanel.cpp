@@ -41,7 +41,10 @@ void setSize(QTreeWidgetItem* item, int column, const pipeline::LibdeviceSize& s
 
 QString sizeHtml(const QString& what, const pipeline::LibdeviceSize& size, const QString& unit) {
     if (!size.known()) return QStringLiteral("<p><b>%1</b>: %2</p>").arg(what, qs(size.unavailable).toHtmlEscaped());
-    return QStringLiteral("<p><b>%1</b>: %2 %3 (%4)</p>").arg(what).arg(size.count).arg(unit, qs(size.how).toHtmlEscaped());
+    return QStringLiteral("<p><b>%1</b>: %2 %3 (%4)</p>")
+        .arg(what)
+        .arg(size.count)
+        .arg(unit, qs(size.how).toHtmlEscaped());
 }
 
 }  // namespace
@@ -146,8 +149,9 @@ void LibdevicePanel::rebuild() {
         item->setData(0, kLineRole, 0);
         QStringList at;
         for (const auto& c : u.calls) at << QStringLiteral("%1:%2").arg(qs(c.module)).arg(c.line);
-        item->setText(CallsColumn, at.isEmpty() ? (u.pulledInBy.empty() ? tr("—") : tr("via %1").arg(joined(u.pulledInBy)))
-                                                : at.join(QStringLiteral(", ")));
+        item->setText(CallsColumn, at.isEmpty()
+                                       ? (u.pulledInBy.empty() ? tr("—") : tr("via %1").arg(joined(u.pulledInBy)))
+                                       : at.join(QStringLiteral(", ")));
         setSize(item, PtxColumn, u.ptx, tr("lines"));
         setSize(item, SassColumn, u.sass, tr("instr"));
         item->setText(PullsColumn, joined(u.pulls));
@@ -173,7 +177,8 @@ void LibdevicePanel::rebuild() {
 
 void LibdevicePanel::showDetails(int index) {
     const auto& u = uses_.at(size_t(index));
-    QString html = QStringLiteral("<p><b><code>%1</code></b></p>").arg(qs(u.signature.empty() ? u.name : u.signature).toHtmlEscaped());
+    QString html = QStringLiteral("<p><b><code>%1</code></b></p>")
+                       .arg(qs(u.signature.empty() ? u.name : u.signature).toHtmlEscaped());
     // The doc entry in the one text form of `nvpg explain` and the hover, its link clickable;
     // until there is an entry, the signature above is what is known.
     const auto explained = inspect::Docs::builtIn().explain(u.name, inspect::DocContext::Ir);

@@ -116,8 +116,7 @@ private:
 };
 
 QColor mix(const QColor& a, const QColor& b, double t) {
-    return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t),
-                            float(a.greenF() * (1 - t) + b.greenF() * t),
+    return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t), float(a.greenF() * (1 - t) + b.greenF() * t),
                             float(a.blueF() * (1 - t) + b.blueF() * t));
 }
 
@@ -137,8 +136,7 @@ QLabel* makeNote(QWidget* parent, const char* name, bool error) {
 
 }  // namespace
 
-OptionsPanel::OptionsPanel(WorkspaceDocument* document, QWidget* parent)
-    : QWidget(parent), document_(document) {
+OptionsPanel::OptionsPanel(WorkspaceDocument* document, QWidget* parent) : QWidget(parent), document_(document) {
     auto* form = new QFormLayout(this);
     // The dock is narrow and sits in a scroll area: let fields shrink and wrap rather than
     // widen the dock to the longest item text.
@@ -181,12 +179,10 @@ OptionsPanel::OptionsPanel(WorkspaceDocument* document, QWidget* parent)
 
     ltoMode_ = new QComboBox(this);
     ltoMode_->setObjectName(QStringLiteral("ltoMode"));
-    ltoMode_->addItem(tr("program (recompile the PTX's Program with -gen-lto)"),
-                      QStringLiteral("program"));
+    ltoMode_->addItem(tr("program (recompile the PTX's Program with -gen-lto)"), QStringLiteral("program"));
     ltoMode_->addItem(tr("separate (one Program per module)"), QStringLiteral("separate"));
     // The dock is narrow: the items' full text stays reachable when the combo cuts it.
-    for (int i = 0; i < ltoMode_->count(); ++i)
-        ltoMode_->setItemData(i, ltoMode_->itemText(i), Qt::ToolTipRole);
+    for (int i = 0; i < ltoMode_->count(); ++i) ltoMode_->setItemData(i, ltoMode_->itemText(i), Qt::ToolTipRole);
     ltoMode_->setToolTip(
         tr("How the LTO-IR that nvJitLink links is made. Kernels not listed in @llvm.used are "
            "dropped by the link either way."));
@@ -241,8 +237,10 @@ OptionsPanel::OptionsPanel(WorkspaceDocument* document, QWidget* parent)
     connect(extraPause_, &QTimer::timeout, this, &OptionsPanel::onExtraFlagsEdited);
     connect(extra_, &QLineEdit::textChanged, this, [this] {
         if (syncing_) return;
-        if (extra_->isModified()) extraPause_->start();
-        else onExtraFlagsEdited();
+        if (extra_->isModified())
+            extraPause_->start();
+        else
+            onExtraFlagsEdited();
     });
     connect(extra_, &QLineEdit::editingFinished, this, [this] {
         if (extraPause_->isActive()) onExtraFlagsEdited();
@@ -277,8 +275,8 @@ QWidget* OptionsPanel::makeControl(const nvvm::OptionInfo& info) {
                 for (const auto& v : info.values) entries.push_back({qs(v.value), qs(v.value), qs(v.meaning)});
             }
             const QString libnvvmDefault = qs(info.libnvvmDefault);
-            const bool defaultListed = std::any_of(entries.begin(), entries.end(),
-                                                   [&](const Entry& e) { return e.value == libnvvmDefault; });
+            const bool defaultListed =
+                std::any_of(entries.begin(), entries.end(), [&](const Entry& e) { return e.value == libnvvmDefault; });
             if (!defaultListed) c->addItem(defaultText, QVariant());
             for (const auto& e : entries) {
                 const bool isDefault = e.value == libnvvmDefault;
@@ -333,7 +331,9 @@ QWidget* OptionsPanel::makeControl(const nvvm::OptionInfo& info) {
 void OptionsPanel::showOption(const nvvm::OptionInfo& info, QWidget* control, const nvvm::Options& o) {
     const auto value = o.get(info.name);
     switch (info.kind) {
-        case nvvm::OptionKind::Arch: selectArch(value); break;
+        case nvvm::OptionKind::Arch:
+            selectArch(value);
+            break;
         case nvvm::OptionKind::Enum:
         case nvvm::OptionKind::Bool: {
             auto* c = static_cast<QComboBox*>(control);
@@ -342,7 +342,9 @@ void OptionsPanel::showOption(const nvvm::OptionInfo& info, QWidget* control, co
             c->setCurrentIndex(i >= 0 ? i : unsetIndex(c));
             break;
         }
-        case nvvm::OptionKind::Switch: static_cast<QCheckBox*>(control)->setChecked(value.has_value()); break;
+        case nvvm::OptionKind::Switch:
+            static_cast<QCheckBox*>(control)->setChecked(value.has_value());
+            break;
         case nvvm::OptionKind::IntRange: {
             auto* spin = static_cast<OptionSpinBox*>(control);
             spin->setValue(value ? QString::fromStdString(*value).toInt() : spin->unsetValue());
@@ -357,8 +359,7 @@ QWidget* OptionsPanel::optionControl(std::string_view name) const {
     return nullptr;
 }
 
-void OptionsPanel::setArchs(const std::vector<std::string>& archs, int cudaMajor,
-                            const QString& defaultLabel) {
+void OptionsPanel::setArchs(const std::vector<std::string>& archs, int cudaMajor, const QString& defaultLabel) {
     cudaMajor_ = cudaMajor;
     defaultArchLabel_ = defaultLabel.isEmpty() ? tr("default") : defaultLabel;
     {
@@ -367,8 +368,7 @@ void OptionsPanel::setArchs(const std::vector<std::string>& archs, int cudaMajor
         arch_->clear();
         arch_->addItem(defaultArchLabel_, QVariant());
         arch_->setItemData(0, defaultArchLabel_, Qt::ToolTipRole);
-        for (const auto& a : archs)
-            arch_->addItem(QString::fromStdString(a), QString::fromStdString(a));
+        for (const auto& a : archs) arch_->addItem(QString::fromStdString(a), QString::fromStdString(a));
         selectArch(document_->workspace().options.arch);
     }
     updateNotes();
@@ -400,12 +400,10 @@ bool OptionsPanel::checkExtraFlags(const std::vector<std::string>& flags) {
             .toStdString();
     });
     extraInvalid_ = !status.ok();
-    extraError_->setText(extraInvalid_ ? QString::fromStdString(status.error().message)
-                                       : QString());
+    extraError_->setText(extraInvalid_ ? QString::fromStdString(status.error().message) : QString());
     extraError_->setVisible(extraInvalid_);
     QPalette p = extraPalette_;
-    if (extraInvalid_)
-        p.setColor(QPalette::Base, mix(extraPalette_.color(QPalette::Base), kErrorColor, 0.2));
+    if (extraInvalid_) p.setColor(QPalette::Base, mix(extraPalette_.color(QPalette::Base), kErrorColor, 0.2));
     extra_->setPalette(p);
     extra_->setProperty("invalid", extraInvalid_);
     return !extraInvalid_;
@@ -483,19 +481,16 @@ void OptionsPanel::updateNotes() {
     debugNote_->setVisible(o.debug && opt != 0);
     if (o.debug && opt != 0)
         debugNote_->setText(
-            o.opt
-                ? tr("Note: full debug info needs opt 0; with opt %1, libNVVM may keep less of it.")
-                      .arg(opt)
-                : tr("Note: full debug info needs opt 0; opt is unset, so libNVVM's default "
-                     "(%1) applies.")
-                      .arg(defaultOpt()));
+            o.opt ? tr("Note: full debug info needs opt 0; with opt %1, libNVVM may keep less of it.").arg(opt)
+                  : tr("Note: full debug info needs opt 0; opt is unset, so libNVVM's default "
+                       "(%1) applies.")
+                        .arg(defaultOpt()));
 
     QString archProblem;
     if (o.arch) {
         nvvm::Options candidate;
         candidate.arch = o.arch;
-        if (auto st = candidate.validate(cudaMajor_); !st)
-            archProblem = QString::fromStdString(st.error().message);
+        if (auto st = candidate.validate(cudaMajor_); !st) archProblem = QString::fromStdString(st.error().message);
     }
     archNote_->setText(archProblem);
     archNote_->setVisible(!archProblem.isEmpty());

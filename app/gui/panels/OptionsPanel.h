@@ -20,7 +20,7 @@ class QTimer;
 namespace nvpg::nvvm {
 struct Options;
 struct OptionInfo;
-}
+}  // namespace nvpg::nvvm
 
 namespace nvpg::gui {
 
@@ -38,8 +38,7 @@ class OptionsPanel : public QWidget {
 public:
     explicit OptionsPanel(WorkspaceDocument* document, QWidget* parent = nullptr);
     // The archs to offer and what "default" means here ("compute_90, the local GPU's").
-    void setArchs(const std::vector<std::string>& archs, int cudaMajor,
-                  const QString& defaultLabel);
+    void setArchs(const std::vector<std::string>& archs, int cudaMajor, const QString& defaultLabel);
     bool hasInvalidInput() const;
 
     // The controls, for the main window's shortcuts and for tests. A table option's control is

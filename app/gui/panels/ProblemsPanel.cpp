@@ -78,8 +78,7 @@ ProblemsPanel::ProblemsPanel(QWidget* parent) : QWidget(parent) {
     h->setSectionResizeMode(MessageColumn, QHeaderView::Stretch);
     // activated covers double-click, Enter/Return, and single-click where the platform's style
     // activates on one click.
-    connect(tree_, &QTreeWidget::itemActivated, this,
-            [this](QTreeWidgetItem* item, int) { activateItem(item); });
+    connect(tree_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item, int) { activateItem(item); });
     layout->addWidget(tree_, 1);
 
     empty_ = new QLabel(tr("No problems"), tree_->viewport());
@@ -180,18 +179,16 @@ void ProblemsPanel::rebuild() {
         const QString firstLine = message.section(QLatin1Char('\n'), 0, 0);
         auto* item = new QTreeWidgetItem;
         item->setIcon(SeverityColumn, icons[int(d.severity)]);
-        item->setText(SeverityColumn,
-                      QString::fromUtf8(nvvm::severityName(d.severity).data(),
-                                        qsizetype(nvvm::severityName(d.severity).size())));
+        item->setText(SeverityColumn, QString::fromUtf8(nvvm::severityName(d.severity).data(),
+                                                        qsizetype(nvvm::severityName(d.severity).size())));
         item->setText(ModuleColumn, QString::fromStdString(d.module));
         // 0 means the message names no place; an empty cell says so better than "0".
         if (d.line > 0) item->setText(LineColumn, QString::number(d.line));
         if (d.column > 0) item->setText(ColumnColumn, QString::number(d.column));
         // Multi-line messages (the verifier quotes the IR on the next lines) show their first
         // line in the row; the whole text is in the tooltip and what Copy copies.
-        item->setText(MessageColumn, message.contains(QLatin1Char('\n'))
-                                         ? firstLine + QStringLiteral(" …")
-                                         : firstLine);
+        item->setText(MessageColumn,
+                      message.contains(QLatin1Char('\n')) ? firstLine + QStringLiteral(" …") : firstLine);
         item->setToolTip(MessageColumn, message);
         item->setData(MessageColumn, kMessageRole, message);
         item->setText(SourceColumn, QString::fromStdString(d.source));
@@ -227,8 +224,7 @@ void ProblemsPanel::rebuild() {
     if (diagnostics_.empty()) {
         header_->setText(tr("No problems"));
     } else {
-        QStringList parts{plural(errors_, tr("error"), tr("errors")),
-                          plural(warnings_, tr("warning"), tr("warnings"))};
+        QStringList parts{plural(errors_, tr("error"), tr("errors")), plural(warnings_, tr("warning"), tr("warnings"))};
         if (notes_ > 0) parts << plural(notes_, tr("note"), tr("notes"));
         header_->setText(parts.join(QStringLiteral(", ")));
     }
@@ -238,8 +234,7 @@ void ProblemsPanel::rebuild() {
     tree_->setVisible(!diagnostics_.empty());
     updateGeometry();
     emit contentChanged();
-    if (tree_->topLevelItemCount() > 0)
-        tree_->setCurrentItem(tree_->topLevelItem(0), 0, QItemSelectionModel::NoUpdate);
+    if (tree_->topLevelItemCount() > 0) tree_->setCurrentItem(tree_->topLevelItem(0), 0, QItemSelectionModel::NoUpdate);
 }
 
 void ProblemsPanel::addFixButtons(size_t from) {
@@ -292,8 +287,7 @@ QSize ProblemsPanel::minimumSizeHint() const {
 
 bool ProblemsPanel::eventFilter(QObject* watched, QEvent* event) {
     // The empty-state label covers the viewport, whatever its size.
-    if (watched == tree_->viewport() && event->type() == QEvent::Resize)
-        empty_->resize(tree_->viewport()->size());
+    if (watched == tree_->viewport() && event->type() == QEvent::Resize) empty_->resize(tree_->viewport()->size());
     return QWidget::eventFilter(watched, event);
 }
 
@@ -311,9 +305,8 @@ void ProblemsPanel::copy() {
     QList<QTreeWidgetItem*> items = tree_->selectedItems();
     if (items.isEmpty())
         for (int i = 0; i < tree_->topLevelItemCount(); ++i) items << tree_->topLevelItem(i);
-    std::sort(items.begin(), items.end(), [this](auto* a, auto* b) {
-        return tree_->indexOfTopLevelItem(a) < tree_->indexOfTopLevelItem(b);
-    });
+    std::sort(items.begin(), items.end(),
+              [this](auto* a, auto* b) { return tree_->indexOfTopLevelItem(a) < tree_->indexOfTopLevelItem(b); });
     QStringList lines;
     for (auto* item : items) {
         const int index = item->data(SeverityColumn, kIndexRole).toInt();

@@ -22,15 +22,7 @@ class ProblemsPanel : public QWidget {
     Q_OBJECT
 
 public:
-    enum Column {
-        SeverityColumn,
-        ModuleColumn,
-        LineColumn,
-        ColumnColumn,
-        MessageColumn,
-        SourceColumn,
-        FixColumn
-    };
+    enum Column { SeverityColumn, ModuleColumn, LineColumn, ColumnColumn, MessageColumn, SourceColumn, FixColumn };
 
     explicit ProblemsPanel(QWidget* parent = nullptr);
     void setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnostics);
@@ -75,7 +67,7 @@ private:
 
     QAction* copyAction_ = nullptr;
     std::vector<QList<QAction*>> fixActions_;  // per row
-    int rebuilds_ = 0;  // a later turn's fix buttons belong to this rebuild's rows only
+    int rebuilds_ = 0;                         // a later turn's fix buttons belong to this rebuild's rows only
     void addFixButtons(size_t from);
 
     std::vector<nvvm::Diagnostic> diagnostics_;

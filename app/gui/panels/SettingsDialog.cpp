@@ -51,14 +51,13 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
     setWindowTitle(tr("Settings"));
     auto* layout = new QVBoxLayout(this);
 
-    auto* intro = new QLabel(
-        tr("CUDA toolkit: the folder that holds nvvm/lib64/libnvvm.so.4 (a standard toolkit), "
-           "lib64/libnvvm.so.4 (a pip-wheel tree), or a pip site-packages/nvidia folder. Leave it "
-           "empty "
-           "to search as nvpg does: "
-           "CUDA_PATH, CUDA_HOME, CONDA_PREFIX, python3's nvidia packages, /usr/local/cuda, "
-           "/opt/cuda, then the system loader."),
-        this);
+    auto* intro = new QLabel(tr("CUDA toolkit: the folder that holds nvvm/lib64/libnvvm.so.4 (a standard toolkit), "
+                                "lib64/libnvvm.so.4 (a pip-wheel tree), or a pip site-packages/nvidia folder. Leave it "
+                                "empty "
+                                "to search as nvpg does: "
+                                "CUDA_PATH, CUDA_HOME, CONDA_PREFIX, python3's nvidia packages, /usr/local/cuda, "
+                                "/opt/cuda, then the system loader."),
+                             this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
 
@@ -81,8 +80,7 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
     preview_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     layout->addWidget(preview_, 1);
 
-    layout->addWidget(
-        new QLabel(tr("Toolkits on this machine (for variants, in the Compare dock):"), this));
+    layout->addWidget(new QLabel(tr("Toolkits on this machine (for variants, in the Compare dock):"), this));
     toolkits_ = new QTreeWidget(this);
     toolkits_->setObjectName(QStringLiteral("toolkits"));
     toolkits_->setHeaderLabels({tr("Release"), tr("Folder"), tr("Found")});
@@ -98,8 +96,8 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
     toolkitButtons->addStretch(1);
     layout->addLayout(toolkitButtons);
     connect(addFolder, &QPushButton::clicked, this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(
-            this, tr("CUDA toolkit folder (a toolkit root or a pip nvidia folder)"));
+        const QString dir =
+            QFileDialog::getExistingDirectory(this, tr("CUDA toolkit folder (a toolkit root or a pip nvidia folder)"));
         if (!dir.isEmpty()) addToolkitFolder(dir);
     });
     connect(removeFolder, &QPushButton::clicked, this, [this] {
@@ -253,17 +251,14 @@ void SettingsDialog::listToolkits() {
                 self->toolkits_->clear();
                 for (const auto& t : found) {
                     auto* item = new QTreeWidgetItem(self->toolkits_);
-                    item->setText(
-                        0, t.release ? tr("CUDA %1").arg(q(t.release->version)) : tr("CUDA ?"));
+                    item->setText(0, t.release ? tr("CUDA %1").arg(q(t.release->version)) : tr("CUDA ?"));
                     item->setText(1, q(t.root.string()));
                     item->setText(2, q(t.via));
-                    item->setToolTip(
-                        1,
-                        tr("libNVVM: %1\nlibdevice: %2\nnvJitLink: %3\nrelease: %4")
-                            .arg(q(t.nvvm.path.string()),
-                                 t.libdevice.found ? q(t.libdevice.path.string()) : tr("not found"),
-                                 t.nvJitLink.found ? q(t.nvJitLink.path.string()) : tr("not found"),
-                                 t.release ? q(t.release->source) : tr("not recorded beside it")));
+                    item->setToolTip(1, tr("libNVVM: %1\nlibdevice: %2\nnvJitLink: %3\nrelease: %4")
+                                            .arg(q(t.nvvm.path.string()),
+                                                 t.libdevice.found ? q(t.libdevice.path.string()) : tr("not found"),
+                                                 t.nvJitLink.found ? q(t.nvJitLink.path.string()) : tr("not found"),
+                                                 t.release ? q(t.release->source) : tr("not recorded beside it")));
                 }
                 // An added folder with no toolkit in it says so rather than vanish from the list.
                 for (const auto& p : self->extraPaths_) {
@@ -352,8 +347,7 @@ QString SettingsDialog::describeToolkit(const QString& path, const engine::CallC
     }
     for (const auto& r : (*tk)->reports()) {
         if (r.found) {
-            out += tr("%1: found, %2\n  %3 (%4)\n")
-                       .arg(q(r.name), q(r.version), q(r.path.string()), q(r.via));
+            out += tr("%1: found, %2\n  %3 (%4)\n").arg(q(r.name), q(r.version), q(r.path.string()), q(r.via));
             if (!r.problem.empty()) out += QStringLiteral("  %1\n").arg(q(r.problem));
         } else {
             out += tr("%1: not found\n  %2\n").arg(q(r.name), q(r.problem));

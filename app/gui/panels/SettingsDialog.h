@@ -86,9 +86,9 @@ private:
     bool toolkitsListed_ = false;
     void listToolkits();
     QTimer debounce_;
-    QThread* search_ = nullptr;  // the search in flight, if any
+    QThread* search_ = nullptr;                         // the search in flight, if any
     std::shared_ptr<engine::CallCancel> searchCancel_;  // stops its engine process
-    bool searchAgain_ = false;   // the path changed while it ran
+    bool searchAgain_ = false;                          // the path changed while it ran
 };
 
 }  // namespace nvpg::gui

@@ -93,11 +93,11 @@ QVariant ArgTableModel::data(const QModelIndex& index, int role) const {
             }
             if (col == IrColumn || col == ParamColumn || col == PtxColumn) {
                 if (!r.param) return tr("the kernel is not in the current compile");
-                QString tip = r.irName.isEmpty() ? QString::fromStdString(r.param->name)
-                                                 : tr("%1 in the IR, %2 in the PTX")
-                                                       .arg(r.irName, QString::fromStdString(r.param->name));
-                if (r.param->isPointer)
-                    tip += tr("\n.ptr %1").arg(QString::fromStdString(r.param->pointerSpace));
+                QString tip =
+                    r.irName.isEmpty()
+                        ? QString::fromStdString(r.param->name)
+                        : tr("%1 in the IR, %2 in the PTX").arg(r.irName, QString::fromStdString(r.param->name));
+                if (r.param->isPointer) tip += tr("\n.ptr %1").arg(QString::fromStdString(r.param->pointerSpace));
                 if (!r.irType.isEmpty()) tip += tr("\nIR type: %1").arg(r.irType);
                 return tip;
             }

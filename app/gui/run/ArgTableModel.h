@@ -24,8 +24,8 @@ public:
         std::optional<ptx::Param> param;  // none while the kernel is not in the compile
         QString irType;                   // the IR's type of the parameter, when known
         QString spec;
-        QString hint;   // why the SPEC is only a guess; cleared by an edit
-        QString error;  // set by the panel's checks
+        QString hint;      // why the SPEC is only a guess; cleared by an edit
+        QString error;     // set by the panel's checks
         QString irName{};  // the parameter's name in the kernel's define ("%n"), when known
     };
 
@@ -42,8 +42,7 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
     Qt::ItemFlags flags(const QModelIndex& index) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     // ".u64 (8 B)", ".b8[12] (12 B)".
     static QString describe(const ptx::Param& p);

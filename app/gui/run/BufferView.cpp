@@ -17,8 +17,7 @@
 
 namespace nvpg::gui {
 
-BufferPageModel::BufferPageModel(std::shared_ptr<const gpu::RunOutcome> outcome, size_t buffer,
-                                 QObject* parent)
+BufferPageModel::BufferPageModel(std::shared_ptr<const gpu::RunOutcome> outcome, size_t buffer, QObject* parent)
     : QAbstractTableModel(parent), outcome_(std::move(outcome)), buffer_(buffer) {}
 
 int BufferPageModel::pageCount() const {
@@ -104,8 +103,7 @@ QList<QPointF> BufferView::plotPoints(const gpu::BufferOut& b, int maxPoints) {
     return points;
 }
 
-BufferView::BufferView(std::shared_ptr<const gpu::RunOutcome> outcome, size_t buffer,
-                       QWidget* parent)
+BufferView::BufferView(std::shared_ptr<const gpu::RunOutcome> outcome, size_t buffer, QWidget* parent)
     : QWidget(parent), model_(new BufferPageModel(outcome, buffer, this)) {
     const auto& b = model_->buffer();
     auto* layout = new QHBoxLayout(this);
@@ -168,10 +166,7 @@ BufferView::BufferView(std::shared_ptr<const gpu::RunOutcome> outcome, size_t bu
         const double span = axis->max() - axis->min();
         if (!(span > 0)) continue;
         const double raw = span / 5, mag = std::pow(10.0, std::floor(std::log10(raw)));
-        const double step = raw / mag < 1.5   ? mag
-                            : raw / mag < 3.5 ? 2 * mag
-                            : raw / mag < 7.5 ? 5 * mag
-                                              : 10 * mag;
+        const double step = raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : raw / mag < 7.5 ? 5 * mag : 10 * mag;
         axis->setTickType(QValueAxis::TicksDynamic);
         axis->setTickAnchor(0);
         axis->setTickInterval(step);
@@ -186,10 +181,9 @@ BufferView::BufferView(std::shared_ptr<const gpu::RunOutcome> outcome, size_t bu
     series_->attachAxis(x);
     series_->attachAxis(y);
     if (b.count > size_t(kMaxPlotPoints))
-        chart->setToolTip(
-            tr("%1 values drawn as the smallest and largest of each of %2 runs of indices")
-                .arg(b.count)
-                .arg(kMaxPlotPoints / 2));
+        chart->setToolTip(tr("%1 values drawn as the smallest and largest of each of %2 runs of indices")
+                              .arg(b.count)
+                              .arg(kMaxPlotPoints / 2));
     chart_ = new QChartView(chart, split);
     chart_->setObjectName(QStringLiteral("bufferChart"));
     chart_->setRenderHint(QPainter::Antialiasing);
@@ -213,13 +207,9 @@ void BufferView::updatePager() {
     const int page = model_->page();
     const size_t first = size_t(page) * BufferPageModel::kPageRows;
     const size_t last = std::min(n, first + BufferPageModel::kPageRows);
-    pageLabel_->setText(n == 0 ? tr("empty")
-                               : tr("%1–%2 of %3 · page %4/%5")
-                                     .arg(first)
-                                     .arg(last - 1)
-                                     .arg(n)
-                                     .arg(page + 1)
-                                     .arg(model_->pageCount()));
+    pageLabel_->setText(
+        n == 0 ? tr("empty")
+               : tr("%1–%2 of %3 · page %4/%5").arg(first).arg(last - 1).arg(n).arg(page + 1).arg(model_->pageCount()));
     prev_->setEnabled(page > 0);
     next_->setEnabled(page + 1 < model_->pageCount());
 }

@@ -26,8 +26,7 @@ class BufferPageModel : public QAbstractTableModel {
 public:
     static constexpr int kPageRows = 1000;
 
-    BufferPageModel(std::shared_ptr<const gpu::RunOutcome> outcome, size_t buffer,
-                    QObject* parent = nullptr);
+    BufferPageModel(std::shared_ptr<const gpu::RunOutcome> outcome, size_t buffer, QObject* parent = nullptr);
 
     int pageCount() const;
     int page() const { return page_; }
@@ -37,8 +36,7 @@ public:
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
     std::shared_ptr<const gpu::RunOutcome> outcome_;  // keeps the bytes alive
@@ -53,8 +51,7 @@ class BufferView : public QWidget {
 public:
     static constexpr int kMaxPlotPoints = 4000;
 
-    BufferView(std::shared_ptr<const gpu::RunOutcome> outcome, size_t buffer,
-               QWidget* parent = nullptr);
+    BufferView(std::shared_ptr<const gpu::RunOutcome> outcome, size_t buffer, QWidget* parent = nullptr);
 
     BufferPageModel* model() const { return model_; }
     QTableView* table() const { return table_; }

@@ -93,10 +93,10 @@ void RunHistory::refill(int row) {
     list_->clear();
     for (const auto& r : records_) {
         auto* item = new QListWidgetItem(describe(r), list_);
-        item->setToolTip(r.outcome ? tr("%1 on %2")
-                                         .arg(SymbolNames::toolTip(r.config.kernel),
-                                              QString::fromStdString(r.outcome->device))
-                                   : r.error);
+        item->setToolTip(
+            r.outcome
+                ? tr("%1 on %2").arg(SymbolNames::toolTip(r.config.kernel), QString::fromStdString(r.outcome->device))
+                : r.error);
         if (!r.outcome) item->setForeground(QColor(0xb0, 0x00, 0x20));
     }
     list_->setCurrentRow(std::max(0, row));

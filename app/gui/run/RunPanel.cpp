@@ -117,8 +117,7 @@ void RunPanel::buildUi() {
     from_->setObjectName(QStringLiteral("fromCombo"));
     from_->addItem(tr("PTX"));
     from_->addItem(tr("LTO cubin"));
-    from_->setToolTip(
-        tr("Load libNVVM's PTX (the driver compiles it), or the cubin nvJitLink's LTO made"));
+    from_->setToolTip(tr("Load libNVVM's PTX (the driver compiles it), or the cubin nvJitLink's LTO made"));
     grid_ = new QLineEdit(config);
     grid_->setObjectName(QStringLiteral("gridEdit"));
     grid_->setPlaceholderText(tr("X[,Y[,Z]]"));
@@ -143,8 +142,7 @@ void RunPanel::buildUi() {
     timeout_->setDecimals(1);
     timeout_->setValue(10);
     timeout_->setSuffix(tr(" s"));
-    timeout_->setToolTip(
-        tr("A launch still running after this long is stopped (the GPU context is reset)"));
+    timeout_->setToolTip(tr("A launch still running after this long is stopped (the GPU context is reset)"));
 
     auto label = [config](const QString& text, QWidget* buddy) {
         auto* l = new QLabel(text, config);
@@ -186,8 +184,7 @@ void RunPanel::buildUi() {
     argView_->setColumnWidth(ArgTableModel::IrColumn, 56);
     argView_->setColumnWidth(ArgTableModel::ParamColumn, 120);
     argView_->setColumnWidth(ArgTableModel::PtxColumn, 84);
-    argView_->setMinimumHeight(argView_->verticalHeader()->defaultSectionSize() * 2 +
-                               h->sizeHint().height() + 4);
+    argView_->setMinimumHeight(argView_->verticalHeader()->defaultSectionSize() * 2 + h->sizeHint().height() + 4);
     form->addWidget(argView_, 1);
 
     message_ = new QLabel(config);
@@ -274,8 +271,7 @@ void RunPanel::buildUi() {
         if (!loading_) validate();
     });
     connect(name_, &QLineEdit::textChanged, this, &RunPanel::updateRunState);
-    connect(kernel_, &QComboBox::activated, this,
-            [this](int i) { chooseKernel(kernel_->itemData(i).toString()); });
+    connect(kernel_, &QComboBox::activated, this, [this](int i) { chooseKernel(kernel_->itemData(i).toString()); });
     connect(saved_, &QComboBox::activated, this, &RunPanel::loadSaved);
     connect(save_, &QPushButton::clicked, this, &RunPanel::saveConfig);
     connect(delete_, &QPushButton::clicked, this, &RunPanel::deleteConfig);
@@ -377,13 +373,11 @@ void RunPanel::setCompiled(const EngineReply& reply) {
         compileOk_ = true;
         compileProblem_.clear();
         const auto entries = compiled_->ptxModule.entries();
-        if (kernelName_.isEmpty() && !entries.empty())
-            kernelName_ = QString::fromStdString(entries.front()->name);
+        if (kernelName_.isEmpty() && !entries.empty()) kernelName_ = QString::fromStdString(entries.front()->name);
     } else {
         compileOk_ = false;
-        compileProblem_ =
-            reply.result ? tr("the last compile has errors (see Problems)")
-                         : tr("the last compile failed: %1").arg(reply.error.section('\n', 0, 0));
+        compileProblem_ = reply.result ? tr("the last compile has errors (see Problems)")
+                                       : tr("the last compile failed: %1").arg(reply.error.section('\n', 0, 0));
     }
     loading_ = true;
     rebuildKernelCombo();
@@ -393,8 +387,7 @@ void RunPanel::setCompiled(const EngineReply& reply) {
     const bool haveCubin = compiled_ && !compiled_->cubin.empty();
     if (auto* lto = model ? model->item(1) : nullptr) {
         lto->setEnabled(haveCubin || from_->currentIndex() == 1);
-        lto->setToolTip(haveCubin ? QString()
-                                  : tr("This compile made no LTO cubin (nvJitLink missing?)"));
+        lto->setToolTip(haveCubin ? QString() : tr("This compile made no LTO cubin (nvJitLink missing?)"));
     }
     loading_ = false;
     validate();
@@ -469,8 +462,7 @@ void RunPanel::rebuildRows(const QStringList& specs) {
     std::vector<ArgTableModel::Row> rows;
     if (const auto* k = currentKernel()) {
         auto ir = irDefinition(k->name);
-        if (ir && ir->paramTypes.size() != k->params.size())
-            ir.reset();  // byval splits: do not pair them up
+        if (ir && ir->paramTypes.size() != k->params.size()) ir.reset();  // byval splits: do not pair them up
         for (size_t i = 0; i < k->params.size(); ++i) {
             auto row = prefill(k->params[i], ir ? ir->paramTypes[i] : std::string());
             if (ir) row.irName = QString::fromStdString(ir->paramNames[i]);
@@ -500,9 +492,8 @@ void RunPanel::validate() {
     grid_->setStyleSheet(gridError.isEmpty() ? QString() : kBadField);
     grid_->setToolTip(gridError.isEmpty() ? tr("Blocks in the grid: X, X,Y or X,Y,Z") : gridError);
     block_->setStyleSheet(blockError.isEmpty() ? QString() : kBadField);
-    block_->setToolTip(blockError.isEmpty()
-                           ? tr("Threads per block: X, X,Y or X,Y,Z (at most 1024 in all)")
-                           : blockError);
+    block_->setToolTip(blockError.isEmpty() ? tr("Threads per block: X, X,Y or X,Y,Z (at most 1024 in all)")
+                                            : blockError);
     message_->setText(problems_.join('\n'));
     message_->setVisible(!problems_.isEmpty());
     updateRunState();
@@ -513,18 +504,16 @@ void RunPanel::updateRunState() {
     if (busy_) blockers_ << tr("a run is in flight");
     if (!gpuOk_) blockers_ << tr("No GPU: %1").arg(gpuWhy_);
     if (!compiled_)
-        blockers_ << (compileProblem_.isEmpty()
-                          ? tr("nothing is compiled yet: Run needs a successful compile")
-                          : compileProblem_);
+        blockers_ << (compileProblem_.isEmpty() ? tr("nothing is compiled yet: Run needs a successful compile")
+                                                : compileProblem_);
     else if (!compileOk_)
         blockers_ << compileProblem_;
     blockers_ << problems_;
     const bool ok = blockers_.isEmpty();
     run_->setEnabled(ok);
     runAction_->setEnabled(ok);
-    const QString tip =
-        ok ? tr("Run %1 on the GPU (Ctrl+R)").arg(kernelName_)
-           : tr("Run is not available:\n• %1").arg(blockers_.join(QStringLiteral("\n• ")));
+    const QString tip = ok ? tr("Run %1 on the GPU (Ctrl+R)").arg(kernelName_)
+                           : tr("Run is not available:\n• %1").arg(blockers_.join(QStringLiteral("\n• ")));
     run_->setToolTip(tip);
     runAction_->setToolTip(tip);
 
@@ -538,9 +527,8 @@ void RunPanel::updateRunState() {
         note_->setText(tr("No GPU: %1").arg(gpuWhy_));
         note_->setStyleSheet(QStringLiteral("color: #7a5a00;"));
     } else if (!compiled_ || !compileOk_) {
-        note_->setText(compiled_ || !compileProblem_.isEmpty()
-                           ? compileProblem_
-                           : tr("Run needs a successful compile."));
+        note_->setText(compiled_ || !compileProblem_.isEmpty() ? compileProblem_
+                                                               : tr("Run needs a successful compile."));
         note_->setStyleSheet(QStringLiteral("color: #7a5a00;"));
     } else {
         note_->clear();
@@ -549,10 +537,9 @@ void RunPanel::updateRunState() {
 
     const QString name = name_->text().trimmed().isEmpty() ? kernelName_ : name_->text().trimmed();
     save_->setEnabled(parses_ && !name.isEmpty());
-    save_->setToolTip(!parses_ ? tr("Fix the fields marked red to save this configuration")
-                      : saved_->findText(name) >= 0
-                          ? tr("Replace the saved configuration %1").arg(name)
-                          : tr("Save as %1 in the workspace").arg(name));
+    save_->setToolTip(!parses_                      ? tr("Fix the fields marked red to save this configuration")
+                      : saved_->findText(name) >= 0 ? tr("Replace the saved configuration %1").arg(name)
+                                                    : tr("Save as %1 in the workspace").arg(name));
     delete_->setEnabled(saved_->currentIndex() >= 0);
 }
 
@@ -610,9 +597,9 @@ bool RunPanel::mayReadOutsideFiles(const gpu::RunConfig& config) {
     for (const auto& f : outside) names << QString::fromStdString(f.path.string());
     names.removeDuplicates();
     constexpr int kListed = 10;
-    const QString listed = names.size() <= kListed
-                               ? names.join('\n')
-                               : names.mid(0, kListed).join('\n') + '\n' + tr("and %1 more").arg(names.size() - kListed);
+    const QString listed = names.size() <= kListed ? names.join('\n')
+                                                   : names.mid(0, kListed).join('\n') + '\n' +
+                                                         tr("and %1 more").arg(names.size() - kListed);
     // This session's answers, per workspace (its file; its folder while it has none).
     static QHash<QString, bool> answers;
     const QString key = document_->path().isEmpty() ? QString::fromStdString(folder.string()) : document_->path();
@@ -677,13 +664,11 @@ QString RunPanel::bytesText(size_t n) {
 }
 
 QString RunPanel::summarize(const gpu::RunOutcome& o) {
-    const QString ms =
-        o.kernelMs < 1 ? QString::number(o.kernelMs, 'g', 3) : QString::number(o.kernelMs, 'f', 3);
+    const QString ms = o.kernelMs < 1 ? QString::number(o.kernelMs, 'g', 3) : QString::number(o.kernelMs, 'f', 3);
     return tr("%1 on %2: %3 ms%4, %5 in, %6 out, %7 GB/s")
         .arg(RunHistory::kernelLabel(o.kernel), QString::fromStdString(o.device), ms,
-             o.launchMs.size() > 1 ? tr(" (median of %1)").arg(o.launchMs.size()) : QString(),
-             bytesText(o.bytesIn), bytesText(o.bytesOut),
-             QString::number(o.gigabytesPerSecond(), 'f', 1));
+             o.launchMs.size() > 1 ? tr(" (median of %1)").arg(o.launchMs.size()) : QString(), bytesText(o.bytesIn),
+             bytesText(o.bytesOut), QString::number(o.gigabytesPerSecond(), 'f', 1));
 }
 
 void RunPanel::clearResults() {
@@ -711,8 +696,8 @@ void RunPanel::showRecord(const RunRecord& record) {
         summary_->setStyleSheet(kError);
         summary_->setText(tr("<b>%1</b> %2 (%3): %4")
                               .arg(m.hasMatch() ? m.captured() : tr("Run failed:"),
-                                   RunHistory::kernelLabel(record.config.kernel).toHtmlEscaped(),
-                                   shape, record.error.toHtmlEscaped()));
+                                   RunHistory::kernelLabel(record.config.kernel).toHtmlEscaped(), shape,
+                                   record.error.toHtmlEscaped()));
         summary_->setToolTip(record.error);
         return;
     }
@@ -725,17 +710,16 @@ void RunPanel::showRecord(const RunRecord& record) {
     summary_->setText(text.toHtmlEscaped());
     QStringList launches;
     for (double ms : o.launchMs) launches << QString::number(ms, 'g', 4);
-    summary_->setToolTip(
-        tr("grid×block %1\nlaunches (ms): %2").arg(shape, launches.join(QStringLiteral(", "))));
+    summary_->setToolTip(tr("grid×block %1\nlaunches (ms): %2").arg(shape, launches.join(QStringLiteral(", "))));
     for (size_t i = 0; i < o.buffers.size(); ++i) {
         const auto& b = o.buffers[i];
         const auto& info = gpu::elemInfo(b.type);
         auto* view = new BufferView(record.outcome, i);
-        const int tab = buffers_->addTab(
-            view, tr("arg %1 %2[%3]")
-                      .arg(b.arg)
-                      .arg(QString::fromUtf8(info.name.data(), qsizetype(info.name.size())))
-                      .arg(b.count));
+        const int tab =
+            buffers_->addTab(view, tr("arg %1 %2[%3]")
+                                       .arg(b.arg)
+                                       .arg(QString::fromUtf8(info.name.data(), qsizetype(info.name.size())))
+                                       .arg(b.count));
         if (b.arg < record.config.args.size())
             buffers_->setTabToolTip(tab, QString::fromStdString(record.config.args[b.arg].text));
     }

@@ -126,7 +126,7 @@ private:
     Engine* engine_;
     WorkspaceDocument* document_;
     std::shared_ptr<const pipeline::CompileResult> compiled_;  // the last successful compile
-    bool compileOk_ = false;                            // the newest compile reply was a success
+    bool compileOk_ = false;                                   // the newest compile reply was a success
     QString compileProblem_;
     bool gpuOk_ = false;
     QString gpuWhy_;

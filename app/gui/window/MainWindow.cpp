@@ -22,6 +22,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
+#include <QIcon>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
@@ -29,10 +30,8 @@
 #include <QPointer>
 #include <QPushButton>
 #include <QScreen>
-#include <QShowEvent>
-#include <QWindow>
-#include <QIcon>
 #include <QSettings>
+#include <QShowEvent>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -40,37 +39,38 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <QWindow>
 
 #include <Qsci/qsciscintilla.h>
 
+#include "compile/CompileController.h"
+#include "compile/SupervisedEngine.h"
 #include "document/FileChecks.h"
 #include "document/Journal.h"
 #include "document/WorkspaceDocument.h"
 #include "editor/EditorArea.h"
 #include "editor/FindBar.h"
 #include "editor/ModuleEditor.h"
-#include "compile/CompileController.h"
-#include "compile/SupervisedEngine.h"
 #include "engine/ToolkitProbe.h"
 #include "gpu/Devices.h"
+#include "nvvm/IrVersion.h"
 #include "nvvm/Options.h"
 #include "output/LineMapLinks.h"
 #include "output/OutputView.h"
 #include "output/SymbolNames.h"
 #include "panels/ComparePanel.h"
-#include "panels/OptionsPanel.h"
 #include "panels/LibdevicePanel.h"
+#include "panels/OptionsPanel.h"
 #include "panels/ProblemsPanel.h"
-#include "window/FixController.h"
 #include "panels/SettingsDialog.h"
 #include "run/RunPanel.h"
+#include "support/Files.h"
+#include "support/Installed.h"
+#include "support/Text.h"
+#include "window/FixController.h"
 #include "window/StartPage.h"
-#include "nvvm/IrVersion.h"
 #include "workspace/Examples.h"
 #include "workspace/NewModule.h"
-#include "support/Installed.h"
-#include "support/Files.h"
-#include "support/Text.h"
 
 namespace nvpg::gui {
 
@@ -149,8 +149,7 @@ QString readmePath() {
 // before and after the probe answers (an option set back is answered from the cache).
 unsigned outputsFor(const toolkit::Toolkit* toolkit) {
     unsigned outputs = pipeline::kPtx | pipeline::kFigures;
-    if (!toolkit || toolkit->hasNvJitLink())
-        outputs |= pipeline::kLtoIr | pipeline::kLtoPtx | pipeline::kCubin;
+    if (!toolkit || toolkit->hasNvJitLink()) outputs |= pipeline::kLtoIr | pipeline::kLtoPtx | pipeline::kCubin;
     if (toolkit) outputs |= pipeline::kSass;
     return outputs;
 }
@@ -259,13 +258,15 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
         dock->widget()->setMinimumHeight(1);
         connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
             if (visible) {
-                QMetaObject::invokeMethod(this, [this, dock] { fitBottomDock(dock); }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    this, [this, dock] { fitBottomDock(dock); }, Qt::QueuedConnection);
                 return;
             }
             // Going behind another tab: the height it had (the user's, or the one it was given)
             // is the one it comes back with.
             if (dock != problemsDock_ && !presenter_ && !dock->isFloating() &&
-                dockWidgetArea(dock) == Qt::BottomDockWidgetArea && dock->widget()->height() >= 3 * fontMetrics().height())
+                dockWidgetArea(dock) == Qt::BottomDockWidgetArea &&
+                dock->widget()->height() >= 3 * fontMetrics().height())
                 bottomHeights_[dock] = dock->widget()->height();
         });
     }
@@ -273,8 +274,9 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     // Problems is in front until the GPU is known (placeRunsDock), and comes to the front when a
     // compile fails.
     problemsDock->raise();
-    if (toolkit_) options_->setArchs(nvvm::supportedArchs(knownCudaMajor(*toolkit_)), knownCudaMajor(*toolkit_),
-                                     tr("default: libNVVM's (compute_75)"));
+    if (toolkit_)
+        options_->setArchs(nvvm::supportedArchs(knownCudaMajor(*toolkit_)), knownCudaMajor(*toolkit_),
+                           tr("default: libNVVM's (compute_75)"));
 
     controller_->setFlush([this] { editors_->flush(); });
     // Unsaved work goes to the journal a second after an edit and at each compile.
@@ -347,7 +349,9 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     connect(libdevice_, &LibdevicePanel::activated, links_,
             [this](const QString& module, int line, int) { links_->showIrLine(module, line); });
     connect(libdevice_, &LibdevicePanel::ptxLinesSelected, links_,
-            [this](const std::vector<inspect::LineRange>& lines) { links_->markOutputLines(inspect::MappedOutput::Ptx, lines); });
+            [this](const std::vector<inspect::LineRange>& lines) {
+                links_->markOutputLines(inspect::MappedOutput::Ptx, lines);
+            });
     connect(controller_, &CompileController::busyChanged, this, [this](bool busy) {
         if (busy) links_->requested();
     });
@@ -373,8 +377,10 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     connect(document_, &WorkspaceDocument::pathChanged, this, &MainWindow::updateTitle);
     // Exports are proposed beside the workspace, named as it is; and the status bar says where
     // they went.
-    connect(document_, &WorkspaceDocument::pathChanged, this, [this] { output_->setExportBaseName(proposedPath(".ptx")); });
-    connect(document_, &WorkspaceDocument::reloaded, this, [this] { output_->setExportBaseName(proposedPath(".ptx")); });
+    connect(document_, &WorkspaceDocument::pathChanged, this,
+            [this] { output_->setExportBaseName(proposedPath(".ptx")); });
+    connect(document_, &WorkspaceDocument::reloaded, this,
+            [this] { output_->setExportBaseName(proposedPath(".ptx")); });
     connect(output_, &OutputView::exported, this, [this](const QStringList& paths) {
         QStringList shown;
         for (const auto& p : paths) shown << QDir::toNativeSeparators(p);
@@ -437,8 +443,10 @@ void MainWindow::fitToScreen() {
     const QSize most = room.size().shrunkBy(margins);
     if (width() > most.width() || height() > most.height()) resize(size().boundedTo(most));
     const QSize outer = size().grownBy(margins);
-    const int x = std::clamp(frameGeometry().left(), room.left(), std::max(room.left(), room.right() + 1 - outer.width()));
-    const int y = std::clamp(frameGeometry().top(), room.top(), std::max(room.top(), room.bottom() + 1 - outer.height()));
+    const int x =
+        std::clamp(frameGeometry().left(), room.left(), std::max(room.left(), room.right() + 1 - outer.width()));
+    const int y =
+        std::clamp(frameGeometry().top(), room.top(), std::max(room.top(), room.bottom() + 1 - outer.height()));
     if (QPoint(x, y) != frameGeometry().topLeft()) move(x, y);
 }
 
@@ -486,16 +494,14 @@ void MainWindow::showEvent(QShowEvent* event) {
     // The frame is known now; and a window moved to another screen fits that one.
     QMetaObject::invokeMethod(this, &MainWindow::fitToScreen, Qt::QueuedConnection);
     if (auto* handle = windowHandle())
-        connect(handle, &QWindow::screenChanged, this, [this] {
-            QMetaObject::invokeMethod(this, &MainWindow::fitToScreen, Qt::QueuedConnection);
-        });
+        connect(handle, &QWindow::screenChanged, this,
+                [this] { QMetaObject::invokeMethod(this, &MainWindow::fitToScreen, Qt::QueuedConnection); });
 }
 
 void MainWindow::setPresenterOutput(inspect::MappedOutput output) {
     presenterOutput_ = output;
     QSettings().setValue("view/presenterOutput", int(output));
-    for (int i = 0; i < presenterOutputActions_.size(); ++i)
-        presenterOutputActions_[i]->setChecked(i == int(output));
+    for (int i = 0; i < presenterOutputActions_.size(); ++i) presenterOutputActions_[i]->setChecked(i == int(output));
     if (presenter_) output_->showOnly(output);
 }
 
@@ -568,8 +574,10 @@ void MainWindow::applyZoom() {
     zoom_ = std::clamp(zoom_, -10 - base, 20 - base);
     const int zoom = std::clamp(base + zoom_, -10, 20);
     editors_->setZoom(zoom);
-    for (auto* pane : output_->findChildren<QsciScintilla*>()) pane->SendScintilla(QsciScintillaBase::SCI_SETZOOM, zoom);
-    for (auto* pane : compare_->findChildren<QsciScintilla*>()) pane->SendScintilla(QsciScintillaBase::SCI_SETZOOM, zoom);
+    for (auto* pane : output_->findChildren<QsciScintilla*>())
+        pane->SendScintilla(QsciScintillaBase::SCI_SETZOOM, zoom);
+    for (auto* pane : compare_->findChildren<QsciScintilla*>())
+        pane->SendScintilla(QsciScintillaBase::SCI_SETZOOM, zoom);
 
     // Every other text by the window's zoom alone (the font-size setting is the editors'): pane
     // headers, kernel tables, the docks, the status bar; hover popups take their pane's.
@@ -612,7 +620,9 @@ MainWindow::~MainWindow() {
     for (auto* dock : bottomDocks()) dock->disconnect(this);
 }
 
-QString MainWindow::journalFile() const { return journal_ ? journal_->file() : QString(); }
+QString MainWindow::journalFile() const {
+    return journal_ ? journal_->file() : QString();
+}
 
 void MainWindow::writeJournal() {
     if (!journal_) return;
@@ -711,35 +721,36 @@ void MainWindow::probeToolkit() {
     probeCancel_ = std::make_shared<engine::CallCancel>();
     const quint64 probe = ++toolkitProbe_;
     QPointer<MainWindow> self(this);
-    probeThreads_.emplace_back([self, probe, cancel = probeCancel_, config = searchConfig(), settings = engineSettings()] {
-        // A toolkit object of its own: what the probe adopts is never written while another
-        // thread reads it.
-        const bool here = settings.command.empty();
-        auto tk = here ? toolkit::Toolkit::load(config) : toolkit::Toolkit::locate(config);
-        std::shared_ptr<toolkit::Toolkit> probed;
-        QString problem;
-        if (!tk) {
-            problem = QString::fromStdString(tk.error().message);
-        } else {
-            probed = *tk;
-            if (here) {
-                probed->adoptProbe(probed->nvvmReport(), probed->nvJitLinkReport(), probed->cudaMajor());
-            } else if (auto st = engine::probeToolkit(*probed, settings.cudaPath, settings.command,
-                                                      settings.compileTimeoutSeconds, cancel.get());
-                       !st) {
-                problem = QString::fromStdString(st.error().message);
+    probeThreads_.emplace_back(
+        [self, probe, cancel = probeCancel_, config = searchConfig(), settings = engineSettings()] {
+            // A toolkit object of its own: what the probe adopts is never written while another
+            // thread reads it.
+            const bool here = settings.command.empty();
+            auto tk = here ? toolkit::Toolkit::load(config) : toolkit::Toolkit::locate(config);
+            std::shared_ptr<toolkit::Toolkit> probed;
+            QString problem;
+            if (!tk) {
+                problem = QString::fromStdString(tk.error().message);
+            } else {
+                probed = *tk;
+                if (here) {
+                    probed->adoptProbe(probed->nvvmReport(), probed->nvJitLinkReport(), probed->cudaMajor());
+                } else if (auto st = engine::probeToolkit(*probed, settings.cudaPath, settings.command,
+                                                          settings.compileTimeoutSeconds, cancel.get());
+                           !st) {
+                    problem = QString::fromStdString(st.error().message);
+                }
+                // nvdisasm --version (support::runProbe, bounded) and the release files, asked here.
+                if (problem.isEmpty()) {
+                    (void)probed->nvdisasmReport();
+                    (void)probed->release();
+                }
             }
-            // nvdisasm --version (support::runProbe, bounded) and the release files, asked here.
-            if (problem.isEmpty()) {
-                (void)probed->nvdisasmReport();
-                (void)probed->release();
-            }
-        }
-        if (cancel->cancelled()) return;
-        QMetaObject::invokeMethod(qApp, [self, probe, probed, problem] {
-            if (self) self->toolkitProbed(probe, probed, problem);
+            if (cancel->cancelled()) return;
+            QMetaObject::invokeMethod(qApp, [self, probe, probed, problem] {
+                if (self) self->toolkitProbed(probe, probed, problem);
+            });
         });
-    });
 }
 
 void MainWindow::toolkitProbed(quint64 probe, std::shared_ptr<const toolkit::Toolkit> probed, const QString& problem) {
@@ -825,7 +836,8 @@ void MainWindow::buildActions() {
         SettingsDialog dialog(this);
         if (dialog.exec() != QDialog::Accepted) return;
         loadToolkit();
-        if (auto* threads = dynamic_cast<SupervisedEngine*>(engine_.get())) threads->setEngineSettings(engineSettings());
+        if (auto* threads = dynamic_cast<SupervisedEngine*>(engine_.get()))
+            threads->setEngineSettings(engineSettings());
         engine_->setToolkit(toolkit_, toolkit_ ? QString() : libsErrorForStatus_);
         controller_->setOutputs(outputsFor(toolkit_.get()));
         compare_->setOutputs(outputsFor(toolkit_.get()) & ~unsigned(pipeline::kCubin));
@@ -872,7 +884,8 @@ void MainWindow::buildActions() {
         pane->getCursorPosition(&line, &index);
         bool ok = false;
         const int last = std::max(1, pane->lines());
-        const int to = QInputDialog::getInt(this, tr("Go to Line"), tr("Line (1–%1):").arg(last), line + 1, 1, last, 1, &ok);
+        const int to =
+            QInputDialog::getInt(this, tr("Go to Line"), tr("Line (1–%1):").arg(last), line + 1, 1, last, 1, &ok);
         if (!ok) return;
         pane->setCursorPosition(to - 1, 0);
         pane->ensureLineVisible(to - 1);
@@ -885,15 +898,16 @@ void MainWindow::buildActions() {
     auto* module = menuBar()->addMenu(tr("&Module"));
     module->addAction(tr("&New Module"), QKeySequence(tr("Ctrl+Shift+N")), this, &MainWindow::addTemplateModule);
     module->addAction(tr("&Add Module Files…"), this, [this] {
-        addModuleFiles(QFileDialog::getOpenFileNames(this, tr("Add modules"), {},
-                                                     tr("NVVM IR (*.ll *.bc);;All files (*)")));
+        addModuleFiles(
+            QFileDialog::getOpenFileNames(this, tr("Add modules"), {}, tr("NVVM IR (*.ll *.bc);;All files (*)")));
     });
     moduleActions_ << module->addAction(tr("&Rename…"), this, [this] {
         const int i = editors_->currentModule();
         if (i < 0) return;
         bool ok = false;
-        const auto name = QInputDialog::getText(this, tr("Rename module"), tr("Name (libNVVM reports errors by it):"),
-                                                QLineEdit::Normal, QString::fromStdString(document_->module(i).name), &ok);
+        const auto name =
+            QInputDialog::getText(this, tr("Rename module"), tr("Name (libNVVM reports errors by it):"),
+                                  QLineEdit::Normal, QString::fromStdString(document_->module(i).name), &ok);
         QString error;
         if (ok && !editors_->renameModule(i, name, &error)) showError(tr("Rename module"), error);
     });
@@ -909,11 +923,14 @@ void MainWindow::buildActions() {
                                         [this] { editors_->moveModule(editors_->currentModule(), -1); });
     moduleActions_ << module->addAction(tr("Move &Down"), QKeySequence(tr("Ctrl+Shift+Down")), this,
                                         [this] { editors_->moveModule(editors_->currentModule(), +1); });
-    convertAction_ = module->addAction(tr("&Convert to Text"), this, [this] { convertToText(editors_->currentModule()); });
-    convertAction_->setToolTip(tr("Replace a bitcode module by its llvm-dis-14 disassembly, as an editable .ll module"));
+    convertAction_ =
+        module->addAction(tr("&Convert to Text"), this, [this] { convertToText(editors_->currentModule()); });
+    convertAction_->setToolTip(
+        tr("Replace a bitcode module by its llvm-dis-14 disassembly, as an editable .ll module"));
     lazyAction_ = module->addAction(tr("&Lazy (load only what other modules use)"));
     lazyAction_->setCheckable(true);
-    connect(lazyAction_, &QAction::triggered, this, [this](bool on) { editors_->setLazy(editors_->currentModule(), on); });
+    connect(lazyAction_, &QAction::triggered, this,
+            [this](bool on) { editors_->setLazy(editors_->currentModule(), on); });
     moduleActions_ << lazyAction_;
     module->addSeparator();
     splitAction_ = module->addAction(tr("&Split View"), QKeySequence(tr("Ctrl+\\")));
@@ -924,7 +941,8 @@ void MainWindow::buildActions() {
     });
 
     auto* build = menuBar()->addMenu(tr("&Build"));
-    auto* compile = build->addAction(tr("&Compile"), QKeySequence(tr("Ctrl+B")), controller_, &CompileController::compileNow);
+    auto* compile =
+        build->addAction(tr("&Compile"), QKeySequence(tr("Ctrl+B")), controller_, &CompileController::compileNow);
     auto* verify = build->addAction(tr("&Verify"), controller_, &CompileController::verifyNow);
     verify->setObjectName("verifyAction");
     verify->setStatusTip(tr("Run libNVVM's verifier alone; the outputs stay as they are"));
@@ -936,7 +954,8 @@ void MainWindow::buildActions() {
         controller_->setAutoCompile(on);
         QSettings().setValue("build/auto", on);
     });
-    auto* cancel = build->addAction(tr("Ca&ncel"), QKeySequence(Qt::Key_Escape), controller_, &CompileController::cancel);
+    auto* cancel =
+        build->addAction(tr("Ca&ncel"), QKeySequence(Qt::Key_Escape), controller_, &CompileController::cancel);
     build->addSeparator();
     auto* pin = build->addAction(tr("&Pin Result…"), QKeySequence(tr("Ctrl+Shift+P")), this, [this] {
         bool ok = false;
@@ -999,16 +1018,17 @@ void MainWindow::buildActions() {
     });
     view->addSeparator();
     // F11: the key of full screen in browsers and editors, which presenter mode is.
-    presenterAction_ = view->addAction(tr("&Presenter"), QKeySequence(Qt::Key_F11), this, &MainWindow::setPresenterMode);
+    presenterAction_ =
+        view->addAction(tr("&Presenter"), QKeySequence(Qt::Key_F11), this, &MainWindow::setPresenterMode);
     presenterAction_->setObjectName("presenterAction");
     presenterAction_->setCheckable(true);
     presenterAction_->setStatusTip(tr("For a projector: the IR and one output full screen, docks hidden, larger text"));
     auto* presenterOutputs = view->addMenu(tr("Presenter O&utput"));
     auto* presenterGroup = new QActionGroup(this);
-    for (const auto& [output, text] : std::vector<std::pair<inspect::MappedOutput, QString>>{
-             {inspect::MappedOutput::Ptx, tr("&PTX")},
-             {inspect::MappedOutput::LtoPtx, tr("&LTO PTX")},
-             {inspect::MappedOutput::Sass, tr("&SASS")}}) {
+    for (const auto& [output, text] :
+         std::vector<std::pair<inspect::MappedOutput, QString>>{{inspect::MappedOutput::Ptx, tr("&PTX")},
+                                                                {inspect::MappedOutput::LtoPtx, tr("&LTO PTX")},
+                                                                {inspect::MappedOutput::Sass, tr("&SASS")}}) {
         auto* a = presenterOutputs->addAction(text, this, [this, output = output] { setPresenterOutput(output); });
         a->setCheckable(true);
         a->setActionGroup(presenterGroup);
@@ -1121,13 +1141,15 @@ void MainWindow::buildStatusBar() {
     QStringList parts, tips;
     for (const auto& r : toolkit_->reports()) {
         if (r.name == "CUDA driver") continue;
-        parts << (r.found ? QStringLiteral("%1 %2").arg(QString::fromStdString(r.name),
-                                                       r.name == "libdevice" ? "✓" : QString::fromStdString(r.version).section(' ', 0, 0))
+        parts << (r.found ? QStringLiteral("%1 %2").arg(
+                                QString::fromStdString(r.name),
+                                r.name == "libdevice" ? "✓" : QString::fromStdString(r.version).section(' ', 0, 0))
                           : QStringLiteral("%1 missing").arg(QString::fromStdString(r.name)));
-        tips << (r.found ? QStringLiteral("%1: %2 (%3) %4")
-                               .arg(QString::fromStdString(r.name), QString::fromStdString(r.path.string()),
-                                    QString::fromStdString(r.via), QString::fromStdString(r.version))
-                         : QStringLiteral("%1: %2").arg(QString::fromStdString(r.name), QString::fromStdString(r.problem)));
+        tips << (r.found
+                     ? QStringLiteral("%1: %2 (%3) %4")
+                           .arg(QString::fromStdString(r.name), QString::fromStdString(r.path.string()),
+                                QString::fromStdString(r.via), QString::fromStdString(r.version))
+                     : QStringLiteral("%1: %2").arg(QString::fromStdString(r.name), QString::fromStdString(r.problem)));
     }
     libsLabel_->setText(parts.join(" · "));
     libsLabel_->setToolTip(tips.join("\n"));
@@ -1150,7 +1172,10 @@ void MainWindow::queryGpu() {
         if (devices && !devices->empty()) {
             const auto& d = devices->front();
             label = QString::fromStdString(d.name);
-            tip = tr("compute capability %1.%2, %3 GiB").arg(d.ccMajor).arg(d.ccMinor).arg(d.totalMemory / double(1 << 30), 0, 'f', 1);
+            tip = tr("compute capability %1.%2, %3 GiB")
+                      .arg(d.ccMajor)
+                      .arg(d.ccMinor)
+                      .arg(d.totalMemory / double(1 << 30), 0, 'f', 1);
             if (auto a = nvvm::archForComputeCapability(d.ccMajor, d.ccMinor, tk->cudaMajor()))
                 archLabel = tr("default: %1 (the local GPU's)").arg(QString::fromStdString(*a));
         } else {
@@ -1163,7 +1188,8 @@ void MainWindow::queryGpu() {
             self->placeRunsDock(gpu);
             self->gpuLabel_->setText(label);
             self->gpuLabel_->setToolTip(tip);
-            if (!archLabel.isEmpty()) self->options_->setArchs(nvvm::supportedArchs(tk->cudaMajor()), tk->cudaMajor(), archLabel);
+            if (!archLabel.isEmpty())
+                self->options_->setArchs(nvvm::supportedArchs(tk->cudaMajor()), tk->cudaMajor(), archLabel);
         });
     }).detach();
 }
@@ -1226,7 +1252,9 @@ void MainWindow::showReply(const EngineReply& reply) {
         problemsDock_->show();
         problemsDock_->raise();
     }
-    busyLabel_->setText(r.ok ? tr("Compiled in %1 s%2").arg(r.seconds, 0, 'f', 2).arg(warnings ? tr(", %n warning(s)", "", warnings) : QString())
+    busyLabel_->setText(r.ok ? tr("Compiled in %1 s%2")
+                                   .arg(r.seconds, 0, 'f', 2)
+                                   .arg(warnings ? tr(", %n warning(s)", "", warnings) : QString())
                              : tr("%n error(s)", "", errors));
 }
 
@@ -1243,8 +1271,10 @@ void MainWindow::showVerified(const EngineReply& reply) {
     int errors = 0, warnings = 0;
     if (!showDiagnostics(reply, tr("Not verified: %1"), errors, warnings)) return;
     const auto& r = *reply.result;
-    if (!r.ok || errors) busyLabel_->setText(tr("Verify: %n error(s)", "", std::max(errors, 1)));
-    else busyLabel_->setText(warnings ? tr("Verified: %n warning(s)", "", warnings) : tr("Verified: no problems"));
+    if (!r.ok || errors)
+        busyLabel_->setText(tr("Verify: %n error(s)", "", std::max(errors, 1)));
+    else
+        busyLabel_->setText(warnings ? tr("Verified: %n warning(s)", "", warnings) : tr("Verified: no problems"));
 }
 
 bool MainWindow::maybeSave() {
@@ -1253,9 +1283,10 @@ bool MainWindow::maybeSave() {
     if (ask_) {
         answer = ask_();
     } else {
-        answer = QMessageBox::warning(this, tr("Unsaved changes"),
-                                      tr("%1 has changes that are not saved. Save them?").arg(document_->displayName()),
-                                      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+        answer =
+            QMessageBox::warning(this, tr("Unsaved changes"),
+                                 tr("%1 has changes that are not saved. Save them?").arg(document_->displayName()),
+                                 QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     }
     if (answer == QMessageBox::Save) return save();
     return answer == QMessageBox::Discard;
@@ -1394,10 +1425,10 @@ bool MainWindow::openExample(const QString& name) {
     if (!example) {
         const auto dir = workspace::examplesDir();
         showError(tr("Open example"),
-                  dir.empty() ? tr("The examples are not installed: share/nvvm-playground/examples is missing beside "
-                                   "the app's folder. Reinstall the package.")
-                              : tr("There is no example called %1 in %2.")
-                                    .arg(name, QString::fromStdString(dir.string())));
+                  dir.empty()
+                      ? tr("The examples are not installed: share/nvvm-playground/examples is missing beside "
+                           "the app's folder. Reinstall the package.")
+                      : tr("There is no example called %1 in %2.").arg(name, QString::fromStdString(dir.string())));
         return false;
     }
     auto ws = workspace::loadWorkspace(example->path);
@@ -1434,7 +1465,8 @@ void MainWindow::addModuleFiles(const QStringList& paths) {
         }
         const QFileInfo fi(path);
         if (fi.suffix() == "bc" && !nvvm::looksLikeBitcode(*bytes)) {
-            problems << tr("%1 is named .bc but is not bitcode (no BC C0 DE magic); open it as .ll if it is text IR.").arg(path);
+            problems << tr("%1 is named .bc but is not bitcode (no BC C0 DE magic); open it as .ll if it is text IR.")
+                            .arg(path);
             continue;
         }
         editors_->addModule(fi.fileName().toStdString(), *bytes, false);
@@ -1449,9 +1481,12 @@ bool MainWindow::openPaths(const QStringList& paths) {
     QStringList workspaces, modules, others;
     for (const auto& p : paths) {
         const auto suffix = QFileInfo(p).suffix();
-        if (suffix == "nvpg") workspaces << p;
-        else if (suffix == "ll" || suffix == "bc") modules << p;
-        else others << p;
+        if (suffix == "nvpg")
+            workspaces << p;
+        else if (suffix == "ll" || suffix == "bc")
+            modules << p;
+        else
+            others << p;
     }
     if (!others.isEmpty())
         showError(tr("Open"), tr("Not an NVVM IR module (.ll, .bc) or a workspace (.nvpg): %1").arg(others.join(", ")));
@@ -1485,15 +1520,15 @@ QString MainWindow::proposedPath(const QString& suffix) const {
         folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
         if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = QDir::homePath();
     }
-    const QString stem = document_->path().isEmpty() ? document_->displayName()
-                                                     : QFileInfo(document_->path()).completeBaseName();
+    const QString stem =
+        document_->path().isEmpty() ? document_->displayName() : QFileInfo(document_->path()).completeBaseName();
     return QDir(folder).filePath(stem + suffix);
 }
 
 bool MainWindow::saveAsDialog() {
     const auto suggested = document_->path().isEmpty() ? proposedPath(".nvpg") : document_->path();
-    const auto path = QFileDialog::getSaveFileName(this, tr("Save workspace"), suggested,
-                                                   tr("NVVM Playground workspaces (*.nvpg)"));
+    const auto path =
+        QFileDialog::getSaveFileName(this, tr("Save workspace"), suggested, tr("NVVM Playground workspaces (*.nvpg)"));
     return !path.isEmpty() && saveAs(path.endsWith(".nvpg") ? path : path + ".nvpg");
 }
 
@@ -1576,8 +1611,10 @@ void MainWindow::rebuildRecentMenu() {
 
 void MainWindow::showError(const QString& title, const QString& message) {
     statusBar()->showMessage(title + ": " + message.section('\n', 0, 0), 10000);
-    if (errorSink_) errorSink_(title, message);
-    else QMessageBox::warning(this, title, message);
+    if (errorSink_)
+        errorSink_(title, message);
+    else
+        QMessageBox::warning(this, title, message);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

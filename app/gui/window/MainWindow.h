@@ -78,7 +78,9 @@ public:
     void setRestoreQuestion(std::function<RestoreChoice(const QString& text)> ask) { askRestore_ = std::move(ask); }
     // Saving over a file that another program changed since it was opened asks first.
     enum class DiskConflict { Overwrite, SaveElsewhere, Cancel };
-    void setDiskConflictQuestion(std::function<DiskConflict(const QString& text)> ask) { askConflict_ = std::move(ask); }
+    void setDiskConflictQuestion(std::function<DiskConflict(const QString& text)> ask) {
+        askConflict_ = std::move(ask);
+    }
     // Writes the journal now (it is written a second after an edit, and at each compile).
     void writeJournal();
     QString journalFile() const;
@@ -174,8 +176,8 @@ private:
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void afterOpen();
-    void updateStartPage();  // shown while the workspace has no modules
-    void addTemplateModule();  // Module ▸ New Module: a kernel that compiles and runs as it is
+    void updateStartPage();          // shown while the workspace has no modules
+    void addTemplateModule();        // Module ▸ New Module: a kernel that compiles and runs as it is
     void convertToText(int module);  // asks, then makes a bitcode module its llvm-dis-14 text
     void showError(const QString& title, const QString& message);
     bool saveAsDialog();
@@ -223,8 +225,8 @@ private:
     EngineReply lastReply_;
     std::shared_ptr<const toolkit::Toolkit> toolkit_;
     QString libsErrorForStatus_;
-    quint64 toolkitProbe_ = 0;                      // the probe whose answer is awaited
-    bool toolkitProbed_ = false;                    // toolkit_ carries what the engine said of it
+    quint64 toolkitProbe_ = 0;                         // the probe whose answer is awaited
+    bool toolkitProbed_ = false;                       // toolkit_ carries what the engine said of it
     std::shared_ptr<engine::CallCancel> probeCancel_;  // ends the probe's engine with the window
     // Joined when the window goes, so that a probe (nvdisasm --version, 2 s at most) ends its
     // processes, all of its group, before the app does: at the app's exit only its direct child

@@ -2,7 +2,9 @@
 
 // The GUI lives in a static library, whose resources (the window icon) are registered
 // only when something asks; the window does, so the app and the tests get them alike.
-static void registerGuiResources() { Q_INIT_RESOURCE(gui); }
+static void registerGuiResources() {
+    Q_INIT_RESOURCE(gui);
+}
 
 namespace nvpg::gui {
 void initResources() {

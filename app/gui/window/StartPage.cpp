@@ -49,8 +49,9 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent) {
 
     auto* newModule = new QPushButton(tr("New module"), body);
     newModule->setObjectName(QStringLiteral("startNewModule"));
-    newModule->setToolTip(tr("A small complete kernel (data[i] *= k) with a run configuration: it compiles, survives "
-                             "LTO and runs as it is (Module ▸ New Module, Ctrl+Shift+N)"));
+    newModule->setToolTip(
+        tr("A small complete kernel (data[i] *= k) with a run configuration: it compiles, survives "
+           "LTO and runs as it is (Module ▸ New Module, Ctrl+Shift+N)"));
     newModule->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
     connect(newModule, &QPushButton::clicked, this, &StartPage::newModuleRequested);
     layout->addWidget(newModule);
