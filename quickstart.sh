@@ -38,8 +38,9 @@ echo "CUDA toolkit: $cuda"
 packages=(cmake ninja-build g++ pkg-config qt6-base-dev libqt6opengl6-dev libqscintilla2-qt6-dev qt6-charts-dev
           nlohmann-json3-dev libcli11-dev libfmt-dev libxxhash-dev libdtl-dev llvm-14
           xvfb xdotool imagemagick clang-14 libclang-rt-14-dev)
-# The packaging test builds the .deb (dpkg-shlibdeps) and checks it with the validators and lintian.
-[ "$mode" = test ] && packages+=(dpkg-dev desktop-file-utils appstream shared-mime-info lintian groff-base man-db gzip)
+# The packaging test builds the .deb (dpkg-shlibdeps) and checks it with the validators and lintian;
+# the format test runs clang-format.
+[ "$mode" = test ] && packages+=(dpkg-dev desktop-file-utils appstream shared-mime-info lintian groff-base man-db gzip clang-format-14)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

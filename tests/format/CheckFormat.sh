@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Fails when a C or C++ source under ROOT's app, core, tests or bench differs from what
+# clang-format makes of it with the project's .clang-format (one rule: 120 columns).
+#   tests/format/CheckFormat.sh CLANG_FORMAT ROOT [EXTENSION...]
+# Lists each file that differs and the command that formats them all.
+set -uo pipefail
+clang_format=${1:?usage: CheckFormat.sh CLANG_FORMAT ROOT [EXTENSION...]}
+root=${2:?usage: CheckFormat.sh CLANG_FORMAT ROOT [EXTENSION...]}
+shift 2
+extensions=("$@"); [ ${#extensions[@]} -eq 0 ] && extensions=(cpp h c)
+cd "$root" || exit 2
+names=(); for e in "${extensions[@]}"; do names+=(-o -name "*.$e"); done
+mapfile -d '' files < <(find . -path ./build -prune -o -path './build-*' -prune -o -path ./.device -prune \
+    -o -type f \( -false "${names[@]}" \) -print0 | sort -z)
+if [ ${#files[@]} -eq 0 ]; then echo "no sources under $root"; exit 2; fi
+bad=()
+for f in "${files[@]}"; do
+    "$clang_format" --style=file --dry-run --Werror "$f" >/dev/null 2>&1 || bad+=("${f#./}")
+done
+if [ ${#bad[@]} -gt 0 ]; then
+    echo "${#bad[@]} of ${#files[@]} file(s) not formatted as .clang-format says:"
+    printf '  %s\n' "${bad[@]}"
+    echo "Format them with: $clang_format -i --style=file <files> (from $root)"
+    exit 1
+fi
+echo "${#files[@]} files formatted as .clang-format says"
