@@ -151,9 +151,20 @@ private slots:
         if (QStandardPaths::findExecutable(QStringLiteral("llvm-dis-14")).isEmpty())
             QSKIP("llvm-dis-14 is not installed");
         ModuleEditor e;
+        QSignalSpy disassembled(&e, &ModuleEditor::disassembled);
         e.setModule(bc, true);
         QVERIFY(e.isBitcodeView());
         QVERIFY(e.isReadOnly());
+        // At once: the summary, saying the text is on its way; llvm-dis-14's text when it is done.
+        QVERIFY(e.isDisassembling());
+        QVERIFY2(e.text().startsWith(
+                     QStringLiteral("; bitcode module (%1 bytes), read-only; llvm-dis-14 is disassembling it")
+                         .arg(bc.size())),
+                 qPrintable(e.text().left(200)));
+        QVERIFY(e.text().contains(QStringLiteral("@sin_kernel")));
+        QCOMPARE(e.moduleText(), bc);
+        QVERIFY(disassembled.wait(15000));
+        QVERIFY(!e.isDisassembling());
         const QString shown = e.text();
         QVERIFY2(shown.startsWith(QStringLiteral("; bitcode module (%1 bytes), shown as its "
                                                  "llvm-dis-14 disassembly; read-only\n")
@@ -203,12 +214,60 @@ private slots:
         if (falseProgram.isEmpty()) QSKIP("no false(1)");
         DisassemblerOverride failing{falseProgram};
         ModuleEditor e;
+        QSignalSpy disassembled(&e, &ModuleEditor::disassembled);
         e.setModule(bc, true);
+        QVERIFY(disassembled.wait(15000));
         const QString shown = e.text();
         QVERIFY2(shown.contains(QStringLiteral("could not read it")), qPrintable(shown));
         QVERIFY(shown.contains(QStringLiteral("LLVM14")));
         QVERIFY(!shown.contains(QStringLiteral("install llvm-14")));
         QCOMPARE(e.moduleText(), bc);
+    }
+
+    // Issue 27, item 3: llvm-dis-14 runs beside the event loop. One that hangs holds nothing up:
+    // the summary shows at once, the run is ended after 10 s (the summary then says so), and a
+    // module shown instead ends it at once.
+    void aHangingDisassemblerHoldsNothingUp() {
+        const std::string bc = assemble("sinf.ll");
+        if (bc.empty()) QSKIP("llvm-as-14 is not installed");
+        QTemporaryDir dir;
+        const QString hang = dir.filePath("llvm-dis-14");
+        QVERIFY(support::writeFileAtomic(hang.toStdString(), "#!/bin/sh\nexec sleep 60\n"));
+        QVERIFY(QFile::setPermissions(hang, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        DisassemblerOverride hanging{hang};
+        auto running = [](ModuleEditor& e) {
+            auto* p = e.findChild<QProcess*>();
+            return p && p->state() == QProcess::Running ? int(p->processId()) : 0;
+        };
+
+        ModuleEditor e;
+        QSignalSpy disassembled(&e, &ModuleEditor::disassembled);
+        QElapsedTimer clock;
+        clock.start();
+        e.setModule(bc, true);
+        QVERIFY2(clock.elapsed() < 1000, qPrintable(QString("setModule took %1 ms").arg(clock.elapsed())));
+        QVERIFY(e.text().contains(QStringLiteral("llvm-dis-14 is disassembling it")));
+        QTRY_VERIFY_WITH_TIMEOUT(running(e) > 0, 5000);
+        const int first = running(e);
+        QVERIFY(disassembled.wait(20000));
+        qInfo("the hanging llvm-dis-14 was given up after %lld ms", clock.elapsed());
+        QVERIFY2(clock.elapsed() >= 9000, "given up before its 10 s");
+        QVERIFY2(e.text().contains(QStringLiteral("llvm-dis-14 took longer than 10 s, so this is a summary")),
+                 qPrintable(e.text().left(200)));
+        QVERIFY(!e.disassembly());
+        QCOMPARE(e.moduleText(), bc);
+        QTRY_VERIFY_WITH_TIMEOUT(::kill(first, 0) != 0, 5000);  // ended and reaped
+
+        // Another module shown while it runs: the run goes, and its end changes nothing.
+        e.setModule(bc, true);
+        QTRY_VERIFY_WITH_TIMEOUT(running(e) > 0, 5000);
+        const int second = running(e);
+        e.setModule("; text\n", false);
+        QTRY_VERIFY_WITH_TIMEOUT(::kill(second, 0) != 0, 5000);
+        QTest::qWait(100);
+        QCOMPARE(e.text(), QStringLiteral("; text\n"));
+        QVERIFY(!e.isReadOnly());
+        QCOMPARE(disassembled.size(), 1);
     }
 
     void bitcodeSummaryReadsTheBitstream() {

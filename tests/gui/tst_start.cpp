@@ -238,6 +238,7 @@ private slots:
         w->editors()->showLocation("mathlib.bc", 1, 1);
         auto* e = w->editors()->editor(1);
         QVERIFY(e->isBitcodeView());
+        QTRY_VERIFY_WITH_TIMEOUT(!e->isDisassembling(), 15000);  // llvm-dis-14 runs beside the window
         QTest::keyClicks(e, "x");
         QCOMPARE(w->document()->module(1).bytes, bitcode);  // nothing typed
         auto* bar = w->editors()->findChild<QWidget*>("bitcodeBar");

@@ -129,15 +129,17 @@ ModuleEditor* EditorArea::makeEditor(int module) {
         if (it != editors_.end()) showBitcodeBar(int(it - editors_.begin()));
     });
     connect(e, &QsciScintilla::textChanged, this, [this, e] {
-        if (loading_) return;
+        // A bitcode view is read-only: its text changes only when llvm-dis-14's text replaces the
+        // summary, which is no edit.
+        if (loading_ || e->isBitcodeView()) return;
         for (size_t k = 0; k < editors_.size(); ++k)
             if (editors_[k] == e) dirty_[k] = true;
         document_->markModified();
         emit edited();
     });
     // Undone (or redone) back to the text last saved: the document may be as saved again.
-    connect(e, &QsciScintilla::modificationChanged, this, [this](bool modified) {
-        if (loading_ || modified) return;
+    connect(e, &QsciScintilla::modificationChanged, this, [this, e](bool modified) {
+        if (loading_ || modified || e->isBitcodeView()) return;
         flush();
         document_->markUnmodifiedIfAsSaved();
     });
@@ -398,6 +400,12 @@ bool EditorArea::convertToText(int module, QString* error) {
     auto* e = editor(module);
     if (!e || !e->isBitcodeView()) {
         if (error) *error = tr("Only a bitcode module can be converted to text.");
+        return false;
+    }
+    if (e->isDisassembling()) {
+        if (error)
+            *error = tr("llvm-dis-14 is still disassembling %1: try again in a moment.")
+                         .arg(QString::fromStdString(document_->module(module).name));
         return false;
     }
     const auto text = e->disassembly();

@@ -18,6 +18,7 @@
 #include <QPainter>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QTimer>
 
 #include "editor/BitcodeSummary.h"
 #include "editor/Completions.h"
@@ -116,20 +117,13 @@ QString disassemblerProgram() {
     return forced ? *forced : QStandardPaths::findExecutable(QStringLiteral("llvm-dis-14"));
 }
 
-Disassembly disassemble(const std::string& bytes) {
-    const QString program = disassemblerProgram();
-    if (program.isEmpty()) return {false, true, {}, QStringLiteral("llvm-dis-14 is not installed")};
-    QProcess p;
-    p.start(program, {QStringLiteral("-"), QStringLiteral("-o"), QStringLiteral("-")});
-    if (!p.waitForStarted(5000))
-        return {false, true, {}, QStringLiteral("%1 did not start: %2").arg(program, p.errorString())};
-    p.write(bytes.data(), static_cast<qint64>(bytes.size()));
-    p.closeWriteChannel();
-    if (!p.waitForFinished(10000)) {
-        p.kill();
-        p.waitForFinished(1000);
-        return {false, false, {}, QStringLiteral("llvm-dis-14 took longer than 10 s")};
-    }
+constexpr int kDisassemblyTimeoutMs = 10000;
+
+// What an llvm-dis-14 run that has ended gave.
+Disassembly disassemblyOf(QProcess& p, bool timedOut) {
+    if (timedOut) return {false, false, {}, QStringLiteral("llvm-dis-14 took longer than 10 s")};
+    if (p.error() == QProcess::FailedToStart)
+        return {false, true, {}, QStringLiteral("%1 did not start: %2").arg(p.program(), p.errorString())};
     if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
         QString err = QString::fromUtf8(p.readAllStandardError()).trimmed();
         err = err.section(QLatin1Char('\n'), 0, 0);
@@ -519,26 +513,64 @@ void ModuleEditor::setModule(const std::string& bytes, bool bitcode) {
     clearDiagnostics();
     bitcode_ = bitcode;
     disassembly_.reset();
+    if (disassembler_) {
+        // A run for the bytes shown before: its text is not wanted any more.
+        disassembler_->disconnect(this);
+        disassembler_->deleteLater();
+        disassembler_ = nullptr;
+    }
     if (!bitcode) {
         bitcodeBytes_.clear();
         loadBytes(QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())));
         return;
     }
     bitcodeBytes_ = bytes;
-    const Disassembly dis = disassemble(bytes);
+    const QString program = disassemblerProgram();
+    if (program.isEmpty()) {
+        loadBytes(summaryText(bytes, {false, true, {}, QStringLiteral("llvm-dis-14 is not installed")}).toUtf8());
+        setReadOnly(true);
+        return;
+    }
+    // The summary now, the text when llvm-dis-14 has made it: a large module or a slow disk
+    // must not hold the window (issue 27, item 3).
+    loadBytes(summaryText(bytes, {false, false, {}, QStringLiteral("llvm-dis-14 is disassembling it")}).toUtf8());
+    setReadOnly(true);
+    auto* p = new QProcess(this);
+    disassembler_ = p;
+    auto* limit = new QTimer(p);
+    limit->setSingleShot(true);
+    connect(limit, &QTimer::timeout, this, [this, p] { disassemblyEnded(p, true); });
+    connect(p, &QProcess::finished, this, [this, p] { disassemblyEnded(p, false); });
+    connect(p, &QProcess::errorOccurred, this, [this, p](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart) disassemblyEnded(p, false);
+    });
+    limit->start(kDisassemblyTimeoutMs);
+    p->start(program, {QStringLiteral("-"), QStringLiteral("-o"), QStringLiteral("-")});
+    p->write(bytes.data(), static_cast<qint64>(bytes.size()));
+    p->closeWriteChannel();
+}
+
+void ModuleEditor::disassemblyEnded(QProcess* p, bool timedOut) {
+    if (p != disassembler_) return;  // superseded: dropped already
+    disassembler_ = nullptr;
+    const Disassembly dis = disassemblyOf(*p, timedOut);
+    // Ended here or not, it goes: deleting a QProcess kills the program it still runs.
+    p->disconnect(this);
+    p->deleteLater();
     QString shown;
     if (dis.ok) {
         disassembly_ = dis.text.toStdString();
         shown = QStringLiteral(
                     "; bitcode module (%1 bytes), shown as its llvm-dis-14 disassembly; "
                     "read-only\n")
-                    .arg(bytes.size()) +
+                    .arg(bitcodeBytes_.size()) +
                 dis.text;
     } else {
-        shown = summaryText(bytes, dis);
+        shown = summaryText(bitcodeBytes_, dis);
     }
     loadBytes(shown.toUtf8());
     setReadOnly(true);
+    emit disassembled();
 }
 
 std::string ModuleEditor::moduleText() const {

@@ -16,6 +16,7 @@
 #include "nvvm/Diagnostic.h"
 
 class QMenu;
+class QProcess;
 
 namespace nvpg::gui {
 
@@ -38,8 +39,12 @@ public:
     explicit ModuleEditor(QWidget* parent = nullptr);
 
     // Shows a module. Text is editable; bitcode is shown read-only (and moduleText() keeps the
-    // original bytes).
+    // original bytes). Bitcode is shown at once as a summary read from its bitstream while
+    // llvm-dis-14 runs beside the event loop (at most 10 s); its text then replaces the summary,
+    // and disassembled() says so.
     void setModule(const std::string& bytes, bool bitcode);
+    // llvm-dis-14 is still making this bitcode module's text.
+    bool isDisassembling() const { return disassembler_ != nullptr; }
     std::string moduleText() const;
     // The same bytes in place, valid until the next edit: a flush of a large module compares and
     // copies them once instead of copying them twice.
@@ -114,6 +119,9 @@ signals:
     // Fix `index` of fixesAt(line) was chosen from the lightbulb's menu (by index: a Fix is
     // plain data that Qt's meta-types cannot compare).
     void fixRequested(int line, int index);
+    // A bitcode module's view was replaced by llvm-dis-14's text, or by the summary saying why
+    // there is none: markers and notes placed on the pending summary are gone.
+    void disassembled();
 
 protected:
     bool event(QEvent* event) override;
@@ -149,6 +157,7 @@ private:
     // quietChanges(): a change is coming (a Scintilla notification), and tell it once made.
     void onModified(int position, int type);
     void tellQuietChange();
+    void disassemblyEnded(QProcess* process, bool timedOut);
 
     bool bitcode_ = false;
     bool plainAccessible_ = false;
@@ -157,6 +166,7 @@ private:
     int linesBeforeQuietChange_ = 0;
     std::string bitcodeBytes_;
     std::optional<std::string> disassembly_;
+    QProcess* disassembler_ = nullptr;  // the llvm-dis-14 run for bitcodeBytes_, while it runs
     NvvmLexer* lexer_ = nullptr;
     int errorIndicator_ = -1;
     int warningIndicator_ = -1;

@@ -135,6 +135,8 @@ void LineMapLinks::attachEditor(int module) {
     defineMarkers(e);
     e->setCaretLineVisible(true);  // an editor's caret line stays: people type there
     watch(e);
+    // A bitcode module's text comes after its summary: the map's bands go on the text.
+    connect(e, &ModuleEditor::disassembled, this, [this, e] { paintEditor(documentModuleOfEditor(e)); });
     paintEditor(module);
 }
 
