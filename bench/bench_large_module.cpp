@@ -74,7 +74,8 @@ public:
         std::string what;
     };
     bool recording = false;
-    std::vector<Delivery> slow;  // top-level deliveries of 4 ms or more while recording
+    std::vector<Delivery> slow;   // top-level deliveries of 4 ms or more while recording
+    std::vector<Delivery> inner;  // paints of 1 ms or more inside them
     QObject* paintWatch = nullptr;
     Clock::time_point paintedAt{};
 
@@ -83,8 +84,15 @@ public:
         // thread's count.
         if (QThread::currentThread() != thread()) return QApplication::notify(receiver, event);
         if (depth_++ > 0 || !recording) {
+            const bool nestedPaint = recording && depth_ > 1 && event->type() == QEvent::Paint;
+            const char* nestedClass = nestedPaint ? receiver->metaObject()->className() : nullptr;
+            const QString nestedName = nestedPaint ? receiver->objectName() : QString();
+            const auto nestedStart = Clock::now();
             const bool r = QApplication::notify(receiver, event);
             --depth_;
+            if (nestedPaint && msSince(nestedStart, Clock::now()) >= 1)
+                inner.push_back(
+                    {nestedStart, Clock::now(), std::string(nestedClass) + "(" + nestedName.toStdString() + ") paint"});
             if (receiver == paintWatch && event->type() == QEvent::Paint && paintedAt == Clock::time_point{})
                 paintedAt = Clock::now();
             return r;
@@ -422,7 +430,19 @@ int main(int argc, char** argv) {
         std::printf("  %4d x  %7.1f ms  %s\n", sorted[i].second.first, sorted[i].second.second,
                     sorted[i].first.c_str());
     if (sorted.empty()) std::printf("  none\n");
+    std::map<std::string, std::pair<int, double>> innerByWhat;
+    for (const auto& d : app.inner) {
+        auto& [count, worst] = innerByWhat[d.what];
+        ++count;
+        worst = std::max(worst, msSince(d.start, d.end));
+    }
+    std::printf("widget paints of 1 ms or more inside them (count, longest):\n");
+    for (const auto& [what, cw] : innerByWhat)
+        std::printf("  %4d x  %7.1f ms  %s\n", cw.first, cw.second, what.c_str());
     std::printf("lines: %ld at the start, %d after typing in the middle\n", irLines, linesAfterMiddle);
+    for (const char* pane : {"ptxEditor", "ltoEditor"})
+        if (auto* out = w.findChild<QsciScintilla*>(QString::fromLatin1(pane)))
+            std::printf("%s shows %d lines\n", pane, out->lines());
     std::printf("final text: %d lines, %s compiles shown: generation %llu\n", e->lines(), settled ? "all" : "not all",
                 (unsigned long long)w.controller()->newestGeneration());
     window.reset();

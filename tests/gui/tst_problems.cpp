@@ -288,6 +288,26 @@ private slots:
         QCOMPARE(p.summary(), QString("No problems"));
     }
 
+    // Issue 27, item 8: a dropped-kernel hint quotes a whole @llvm.used line (5.7 KB for 85
+    // kernels). Its row shows the start of it, cut with an ellipsis, so that painting the rows
+    // does not lay out thousands of characters each; the tooltip and Copy keep every character.
+    void aVeryLongLineIsCutInItsRowOnly() {
+        std::string longLine = "kernel 'k' is dropped: add it to @llvm.used = appending global [";
+        while (longLine.size() < 6000) longLine += "ptr @kernel_with_a_long_name, ";
+        longLine += "ptr @last]";
+        ProblemsPanel p;
+        p.setDiagnostics({{"m.ll", 3, 0, nvvm::Severity::Warning, longLine, "nvpg"}});
+        auto* row = p.view()->topLevelItem(0);
+        const QString shown = row->text(ProblemsPanel::MessageColumn);
+        QVERIFY2(shown.size() < 600, qPrintable(QString::number(shown.size())));
+        QVERIFY(shown.endsWith(QStringLiteral(" …")));
+        QVERIFY(QString::fromStdString(longLine).startsWith(shown.chopped(2)));
+        QCOMPARE(row->toolTip(ProblemsPanel::MessageColumn), QString::fromStdString(longLine));
+        row->setSelected(true);
+        p.copy();
+        QVERIFY(QGuiApplication::clipboard()->text().contains(QString::fromStdString(longLine)));
+    }
+
     void copyGivesCompilerStyleLines() {
         ProblemsPanel p;
         QAbstractItemModelTester tester(p.view()->model(), QAbstractItemModelTester::FailureReportingMode::Fatal);

@@ -426,7 +426,7 @@ void OutputView::showPtx(const EngineReply& reply) {
         ltoMark_ = ltoGeneration_ ? tr("compiling… (showing the previous compile's)") : tr("compiling…");
     updateHeaders();
     fillFiguresTable(ptxFigures_, ptxFiguresCaption_, summary_.ptx.figures);
-    setPaneText(ptxEdit_, fromStd(result_->ptx));
+    setPaneText(ptxEdit_, std::string_view(result_->ptx));
     ptxStack_->setCurrentWidget(ptxEdit_);
     updateActions();
     if (diffMode()) refreshDiff();
@@ -494,14 +494,14 @@ void OutputView::showResult(const std::shared_ptr<const pipeline::CompileResult>
     summary_ = summarize(r, ltoUnavailable_);
     updateHeaders();
     updateFigures();
-    setPaneText(ptxEdit_, fromStd(r.ptx));
+    setPaneText(ptxEdit_, std::string_view(r.ptx));
     if (!summary_.ptx.notice.empty()) {
         ptxNotice_->setText(fromStd(summary_.ptx.notice));
         ptxStack_->setCurrentWidget(ptxNotice_);
     } else {
         ptxStack_->setCurrentWidget(ptxEdit_);
     }
-    setPaneText(ltoEdit_, fromStd(r.linkedPtx));
+    setPaneText(ltoEdit_, std::string_view(r.linkedPtx));
     updateLtoPane();
     showSassText(r.sass);
     updateActions();
@@ -528,10 +528,10 @@ void OutputView::clear() {
     ptxGeneration_ = ltoGeneration_ = 0;
     diffStale_ = true;
     showBanner({});
-    setPaneText(ptxEdit_, {});
-    setPaneText(ltoEdit_, {});
+    setPaneText(ptxEdit_, std::string_view{});
+    setPaneText(ltoEdit_, std::string_view{});
     showSassText({});
-    setPaneText(diffEdit_, {});
+    setPaneText(diffEdit_, std::string_view{});
     for (auto* note : mapNotes_) note->hide();
     ptxStack_->setCurrentWidget(ptxEdit_);
     ltoStack_->setCurrentWidget(ltoEdit_);
@@ -597,10 +597,10 @@ void OutputView::showSassText(const std::string& listing) {
         sassView_.reset();
         e->clearMarginText();
         e->setMarginWidth(1, 0);
-        setPaneText(e, fromStd(listing));
+        setPaneText(e, std::string_view(listing));
     } else {
         sassView_ = std::make_shared<const inspect::SassView>(inspect::compactSass(listing));
-        setPaneText(e, fromStd(sassView_->text));
+        setPaneText(e, std::string_view(sassView_->text));
         e->clearMarginText();
         size_t widest = 0;
         for (size_t line = 0; line < sassView_->offsets.size(); ++line) {
@@ -844,7 +844,7 @@ void OutputView::refreshDiff() const {
     if (!diffStale_) return;
     diffStale_ = false;
     auto showNotice = [&](const QString& header, const QString& text) {
-        setPaneText(diffEdit_, {});
+        setPaneText(diffEdit_, std::string_view{});
         diffHeader_->setText(header);
         diffNotice_->setText(text);
         diffStack_->setCurrentWidget(diffNotice_);
@@ -865,7 +865,7 @@ void OutputView::refreshDiff() const {
                              .arg(diff.removed)
                              .arg(diff.added)
                              .arg(plural(diff.hunks, tr("hunk"), tr("hunks"))));
-    setPaneText(diffEdit_, fromStd(diff.text));
+    setPaneText(diffEdit_, std::string_view(diff.text));
     diffStack_->setCurrentWidget(diffEdit_);
 }
 

@@ -54,8 +54,12 @@ QsciScintilla* makePane(QWidget* parent, QsciLexer* lexer, bool folding) {
     return e;
 }
 
-void setPaneText(QsciScintilla* e, const QString& text) {
-    if (e->text() == text) return;
+void setPaneText(QsciScintilla* e, std::string_view utf8) {
+    // SCI_GETCHARACTERPOINTER gives the document's own bytes, contiguous: nothing is copied.
+    if (e->SendScintilla(QsciScintillaBase::SCI_GETLENGTH) == long(utf8.size())) {
+        const auto* doc = reinterpret_cast<const char*>(e->SendScintilla(QsciScintillaBase::SCI_GETCHARACTERPOINTER));
+        if (doc && std::string_view(doc, utf8.size()) == utf8) return;
+    }
     const long visible = e->SendScintilla(QsciScintillaBase::SCI_GETFIRSTVISIBLELINE);
     const long firstLine = e->SendScintilla(QsciScintillaBase::SCI_DOCLINEFROMVISIBLE, visible);
     const long xOffset = e->SendScintilla(QsciScintillaBase::SCI_GETXOFFSET);
@@ -64,7 +68,9 @@ void setPaneText(QsciScintilla* e, const QString& text) {
 
     // Scintilla refuses to modify a read-only document, even through SCI_SETTEXT.
     e->setReadOnly(false);
-    e->setText(text);
+    // CLEARALL and APPENDTEXT take a length: the bytes go in once, without a NUL-ended copy.
+    e->SendScintilla(QsciScintillaBase::SCI_CLEARALL);
+    if (!utf8.empty()) e->SendScintilla(QsciScintillaBase::SCI_APPENDTEXT, utf8.size(), utf8.data());
     e->setReadOnly(true);
     e->setModified(false);
     // Nobody undoes into a previous compile's output.
@@ -82,6 +88,11 @@ void setPaneText(QsciScintilla* e, const QString& text) {
     const long target = std::min<long>(firstLine, lines - 1);
     e->setFirstVisibleLine(int(e->SendScintilla(QsciScintillaBase::SCI_VISIBLEFROMDOCLINE, target)));
     e->SendScintilla(QsciScintillaBase::SCI_SETXOFFSET, xOffset);
+}
+
+void setPaneText(QsciScintilla* e, const QString& text) {
+    const QByteArray utf8 = text.toUtf8();
+    setPaneText(e, std::string_view(utf8.constData(), size_t(utf8.size())));
 }
 
 }  // namespace nvpg::gui

@@ -26,6 +26,8 @@ namespace {
 
 constexpr int kIndexRole = Qt::UserRole;
 constexpr int kMessageRole = Qt::UserRole + 1;
+// The most of a message a row shows; more than a screen is wide, far less than a hint can be.
+constexpr qsizetype kRowChars = 400;
 
 QString plural(int n, const QString& one, const QString& many) {
     return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
@@ -187,8 +189,13 @@ void ProblemsPanel::rebuild() {
         if (d.column > 0) item->setText(ColumnColumn, QString::number(d.column));
         // Multi-line messages (the verifier quotes the IR on the next lines) show their first
         // line in the row; the whole text is in the tooltip and what Copy copies.
-        item->setText(MessageColumn,
-                      message.contains(QLatin1Char('\n')) ? firstLine + QStringLiteral(" …") : firstLine);
+        // A row shows at most kRowChars of it: eliding a line of thousands of characters (a hint
+        // that quotes a whole @llvm.used) lays all of it out on every paint, 85 such rows took
+        // 15 ms a frame while typing.
+        const bool cut = firstLine.size() > kRowChars;
+        item->setText(MessageColumn, cut || message.contains(QLatin1Char('\n'))
+                                         ? firstLine.left(kRowChars) + QStringLiteral(" …")
+                                         : firstLine);
         item->setToolTip(MessageColumn, message);
         item->setData(MessageColumn, kMessageRole, message);
         item->setText(SourceColumn, QString::fromStdString(d.source));
@@ -220,7 +227,6 @@ void ProblemsPanel::rebuild() {
     addFixButtons(0);
     for (int c : {SeverityColumn, ModuleColumn, LineColumn, ColumnColumn, SourceColumn, FixColumn})
         tree_->resizeColumnToContents(c);
-
     if (diagnostics_.empty()) {
         header_->setText(tr("No problems"));
     } else {
