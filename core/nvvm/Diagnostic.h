@@ -1,5 +1,6 @@
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,10 @@ struct Diagnostic {
     // What would mend it, best first (a known pitfall's one-click fix); empty for most.
     std::vector<Fix> fixes{};
 };
+
+// A reply's diagnostics as the views hold them: shared with the reply, not copied (a hint per
+// kernel carries a fix that quotes a whole @llvm.used line: 423 of them were 25 MB to copy).
+using SharedDiagnostics = std::shared_ptr<const std::vector<Diagnostic>>;
 
 std::string_view severityName(Severity s);
 // "a.ll:8:8: error: parse expected instruction opcode", the form compilers and editors read.

@@ -222,10 +222,10 @@ private slots:
             return b ? b->defaultAction()->text() : QString();
         };
         p.setDiagnostics(many("old", 100));
-        QCOMPARE(p.view()->topLevelItemCount(), 100);
         // At once: the first rows' buttons (those on screen); the last rows' come later.
         QCOMPARE(buttonText(0), QString("Fix: old fix 0"));
         QVERIFY2(buttonText(98).isEmpty(), "all 80 buttons were made in the reply's one turn");
+        QTRY_COMPARE(p.view()->topLevelItemCount(), 100);
         p.setDiagnostics(many("new", 90));
         QTRY_COMPARE(buttonText(88), QString("Fix: new fix 88"));
         QTest::qWait(50);  // the old reply's later turns, had they been kept
@@ -283,9 +283,44 @@ private slots:
         QVERIFY(row->toolTip(ProblemsPanel::MessageColumn).contains("/usr/local/cuda/lib64"));
         QCOMPARE(p.summary(), QString("1 error, 0 warnings"));
 
-        p.setDiagnostics({});
+        p.setDiagnostics(std::vector<nvvm::Diagnostic>{});
         QCOMPARE(p.count(), 0);
         QCOMPARE(p.summary(), QString("No problems"));
+    }
+
+    // Issue 27, item 8: a reply of hundreds of problems (a hint per kernel of a large module) gets
+    // its first rows at once and the others in later turns of the event loop, so that showing it
+    // does not hold the window. The summary and counts are whole at once; Copy with nothing
+    // selected copies every problem, rows still to come included; a newer reply's rows replace
+    // an older one's that were still coming.
+    void manyRowsComeInTurns() {
+        auto many = [](const std::string& prefix, int n) {
+            std::vector<nvvm::Diagnostic> out;
+            for (int k = 0; k < n; ++k)
+                out.push_back({"m.ll", k + 1, 0, nvvm::Severity::Warning, prefix + std::to_string(k), "nvpg"});
+            return out;
+        };
+        ProblemsPanel p;
+        QSignalSpy done(&p, &ProblemsPanel::rowsShown);
+        p.setDiagnostics(many("old ", 300));
+        QCOMPARE(p.count(), 300);
+        QCOMPARE(p.summary(), QString("0 errors, 300 warnings"));
+        QCOMPARE(p.view()->topLevelItemCount(), int(ProblemsPanel::kRowsPerTurn));
+        QVERIFY(!p.allRowsShown());
+        p.copy();
+        QCOMPARE(QGuiApplication::clipboard()->text().count(QLatin1Char('\n')), 299);
+        QVERIFY(QGuiApplication::clipboard()->text().endsWith("old 299"));
+        QCoreApplication::processEvents();  // one more turn: some more rows, not all
+        p.setDiagnostics(many("new ", 200));
+        QCOMPARE(p.view()->topLevelItemCount(), int(ProblemsPanel::kRowsPerTurn));
+        QTRY_VERIFY(p.allRowsShown());
+        QVERIFY(!done.isEmpty());
+        QTest::qWait(50);  // the old reply's later turns, had they been kept
+        QCOMPARE(p.view()->topLevelItemCount(), 200);
+        for (int row = 0; row < 200; ++row)
+            QCOMPARE(p.view()->topLevelItem(row)->text(ProblemsPanel::MessageColumn),
+                     QStringLiteral("new %1").arg(row));
+        QCOMPARE(p.view()->topLevelItem(199)->text(ProblemsPanel::LineColumn), QString("200"));
     }
 
     // Issue 27, item 8: a dropped-kernel hint quotes a whole @llvm.used line (5.7 KB for 85

@@ -118,7 +118,7 @@ ModuleEditor* EditorArea::makeEditor(int module) {
     const bool wasLoading = loading_;
     loading_ = true;
     e->setModule(m.bytes, m.isBitcode());
-    e->setDiagnostics(diagnostics_[size_t(module)]);
+    e->setDiagnostics(shown_, diagnostics_[size_t(module)]);
     e->SendScintilla(QsciScintillaBase::SCI_SETZOOM, zoom_);
     loading_ = wasLoading;
     pages_[size_t(module)]->layout()->addWidget(e);
@@ -158,7 +158,7 @@ void EditorArea::rebuild() {
     std::vector<ModuleEditor*> nextEditors;
     std::vector<bool> nextDirty, nextOpened;
     std::vector<int> nextSide, nextLevels;
-    std::vector<std::vector<nvvm::Diagnostic>> nextDiagnostics;
+    std::vector<std::vector<const nvvm::Diagnostic*>> nextDiagnostics;
     std::vector<bool> used(pages_.size(), false);
     loading_ = true;
     for (int i = 0; i < document_->moduleCount(); ++i) {
@@ -444,17 +444,27 @@ bool EditorArea::convertToText(int module, QString* error) {
 }
 
 void EditorArea::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnostics) {
-    QHash<QString, std::vector<nvvm::Diagnostic>> byModule;
-    for (const auto& d : diagnostics) byModule[QString::fromStdString(d.module)].push_back(d);
+    setDiagnostics(std::make_shared<const std::vector<nvvm::Diagnostic>>(diagnostics));
+}
+
+void EditorArea::setDiagnostics(nvvm::SharedDiagnostics diagnostics) {
+    if (!diagnostics) diagnostics = std::make_shared<const std::vector<nvvm::Diagnostic>>();
+    // Pointers into the reply's list, per module: nothing is copied (hints with fixes are
+    // kilobytes each).
+    QHash<QString, std::vector<const nvvm::Diagnostic*>> byModule;
+    for (const auto& d : *diagnostics) byModule[QString::fromStdString(d.module)].push_back(&d);
+    shown_ = diagnostics;
     for (size_t i = 0; i < pages_.size(); ++i) {
-        auto mine = byModule.value(pages_[i]->property("moduleName").toString());
+        std::vector<const nvvm::Diagnostic*> mine;
+        if (auto it = byModule.find(pages_[i]->property("moduleName").toString()); it != byModule.end())
+            mine = std::move(*it);
         if (editors_[i]) {
             loading_ = true;  // annotations are not edits
-            editors_[i]->setDiagnostics(mine);
+            editors_[i]->setDiagnostics(shown_, mine);
             loading_ = false;
         }
         int worst = 0;  // 2 error, 1 warning: shown on the tab, so a problem in a hidden module shows
-        for (const auto& d : mine) worst = std::max(worst, d.severity == nvvm::Severity::Error ? 2 : 1);
+        for (const auto* d : mine) worst = std::max(worst, d->severity == nvvm::Severity::Error ? 2 : 1);
         diagnostics_[i] = std::move(mine);
         // Only the icons that change: each one set lays out every tab again.
         if (levels_[i] != worst) {

@@ -63,7 +63,9 @@ public:
     // `error` saying why) when it is not bitcode or there is no disassembly.
     bool convertToText(int module, QString* error);
 
-    void setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnostics);
+    void setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnostics);  // a copy
+    // A reply's list, shared with it: each editor gets pointers to its module's.
+    void setDiagnostics(nvvm::SharedDiagnostics diagnostics);
     void showLocation(const QString& module, int line, int column);
 
 signals:
@@ -94,9 +96,11 @@ private:
     QComboBox* moduleBox_;
     std::vector<ModuleEditor*> editors_;  // null until made
     std::vector<bool> dirty_;
-    std::vector<int> side_;                                   // 0 or 1: the pane a module's tab is in
-    std::vector<std::vector<nvvm::Diagnostic>> diagnostics_;  // also for editors not made yet
-    std::vector<int> levels_;                                 // 2 error, 1 warning, 0 none: the tab's icon
+    std::vector<int> side_;  // 0 or 1: the pane a module's tab is in
+    std::vector<std::vector<const nvvm::Diagnostic*>>
+        diagnostics_;  // per module, into shown_; also for editors not made yet
+    nvvm::SharedDiagnostics shown_;
+    std::vector<int> levels_;  // 2 error, 1 warning, 0 none: the tab's icon
     bool loading_ = false;
     int zoom_ = 0;
 };

@@ -37,7 +37,13 @@ namespace {
 QString wrapForAnnotation(const QString& text, int width = 96, int maxLines = 12) {
     QStringList out;
     bool cut = false;
-    for (const auto& para : QStringView(text).split(u'\n')) {
+    // An output line takes at most `width` characters and a separator of the text, so the first
+    // lines come from this much of it: a hint of 5.7 KB is not split into words whole (423 of them
+    // took 25 ms of a reply's turn). A longer text is cut, whatever the lines come to.
+    const qsizetype budget = qsizetype(maxLines + 1) * (width + 1);
+    const QStringView whole = QStringView(text).left(budget);
+    const bool longer = text.size() > budget;
+    for (const auto& para : whole.split(u'\n')) {
         QString line;
         for (const auto& word : para.split(u' ')) {
             if (!line.isEmpty() && line.size() + 1 + word.size() > width) {
@@ -59,6 +65,7 @@ QString wrapForAnnotation(const QString& text, int width = 96, int maxLines = 12
             break;
         }
     }
+    cut = cut || longer;
     if (cut) out << QStringLiteral("    … (the whole message is in the Problems dock)");
     return out.join(u'\n');
 }
@@ -653,6 +660,14 @@ QString ModuleEditor::annotationText(int line) const {
 }
 
 void ModuleEditor::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnostics) {
+    auto all = std::make_shared<const std::vector<nvvm::Diagnostic>>(diagnostics);
+    std::vector<const nvvm::Diagnostic*> mine;
+    mine.reserve(all->size());
+    for (const auto& d : *all) mine.push_back(&d);
+    setDiagnostics(std::move(all), mine);
+}
+
+void ModuleEditor::setDiagnostics(nvvm::SharedDiagnostics all, const std::vector<const nvvm::Diagnostic*>& mine) {
     // While the user types, the boxes shown stay as they are (the code does not move) and the
     // new ones wait: markers and squiggles change at once, as they take no room.
     const bool typing = lastKey_.isValid() && lastKey_.elapsed() < kAnnotationPauseMs;
@@ -675,8 +690,10 @@ void ModuleEditor::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnosti
     for (const auto* style : {&errorStyle, &warningStyle, &noteStyle}) style->apply(this);
 
     std::map<int, std::vector<std::pair<QString, const QsciStyle*>>> notes;  // per line
-    std::map<int, std::pair<bool, std::vector<nvvm::Fix>>> lineFixes;        // per line: an error among them, the fixes
-    for (const nvvm::Diagnostic& d : diagnostics) {
+    std::map<int, std::pair<bool, std::vector<const nvvm::Fix*>>>
+        lineFixes;  // per line: an error among them, the fixes
+    for (const nvvm::Diagnostic* each : mine) {
+        const nvvm::Diagnostic& d = *each;
         if (d.line <= 0) continue;  // names no place: the Problems panel shows it
         const int line = std::min(d.line, lineCount) - 1;
         const long lineStart = SendScintilla(SCI_POSITIONFROMLINE, line);
@@ -722,7 +739,7 @@ void ModuleEditor::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnosti
         if (!d.fixes.empty()) {
             auto& [error, fixes] = lineFixes[line];
             error = error || d.severity == nvvm::Severity::Error;
-            fixes.insert(fixes.end(), d.fixes.begin(), d.fixes.end());
+            for (const auto& fix : d.fixes) fixes.push_back(&fix);
         }
 
         notes[line].push_back(
@@ -736,6 +753,7 @@ void ModuleEditor::setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnosti
         const int handle = markerAdd(line, entry.first ? fixErrorMarker_ : fixWarningMarker_);
         fixes_.push_back({handle, std::move(entry.second)});
     }
+    diagnostics_ = std::move(all);
     for (const auto& [line, messages] : notes) {
         // Each message on its own line under the code line, each in its severity's colours.
         const int handle = markerAdd(line, pendingMarker_);
@@ -786,7 +804,7 @@ std::vector<nvvm::Fix> ModuleEditor::fixesAt(int line) const {
     std::vector<nvvm::Fix> out;
     for (const auto& f : fixes_)
         if (SendScintilla(SCI_MARKERLINEFROMHANDLE, f.markerHandle) == line - 1)
-            out.insert(out.end(), f.fixes.begin(), f.fixes.end());
+            for (const nvvm::Fix* fix : f.fixes) out.push_back(*fix);
     return out;
 }
 

@@ -52,7 +52,9 @@ public:
     bool isBitcodeView() const { return bitcode_; }
 
     // This module's problems; earlier ones are cleared. Lines and columns are 1-based.
-    void setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnostics);
+    void setDiagnostics(const std::vector<nvvm::Diagnostic>& diagnostics);  // a copy
+    // Those of a reply's shared list that are this module's (pointers into `all`, kept alive here).
+    void setDiagnostics(nvvm::SharedDiagnostics all, const std::vector<const nvvm::Diagnostic*>& mine);
     // 1-based lines that carry an error or warning marker now (for tests and navigation).
     std::vector<int> markedLines() const;
     // Notes from the line map under their lines (0-based line -> text), in a quieter style than
@@ -175,10 +177,11 @@ private:
     int fixErrorMarker_ = -1;
     int fixWarningMarker_ = -1;
     struct LineFixes {
-        int markerHandle;  // the lightbulb, which follows its line through edits
-        std::vector<nvvm::Fix> fixes;
+        int markerHandle;                     // the lightbulb, which follows its line through edits
+        std::vector<const nvvm::Fix*> fixes;  // in diagnostics_
     };
     std::vector<LineFixes> fixes_;
+    nvvm::SharedDiagnostics diagnostics_;  // what fixes_ point into
     std::function<bool()> undoFirst_;
     int lineNumberDigits_ = 0;
     int pendingMarker_ = -1;

@@ -154,6 +154,11 @@ QTableWidget* makeFiguresTable(QWidget* parent, const QString& objectName) {
     t->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 2);
     t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Columns are sized from the rows on screen and kSizingRows more, not from every row: a large
+    // module's table has hundreds (a figure is as wide in row 500 as in row 5; a name is capped).
+    constexpr int kSizingRows = 100;
+    t->horizontalHeader()->setResizeContentsPrecision(kSizingRows);
+    t->verticalHeader()->setResizeContentsPrecision(kSizingRows);
     t->horizontalHeader()->setStretchLastSection(false);
     t->setTextElideMode(Qt::ElideMiddle);
     SymbolNames::elideColumn(t, 0);

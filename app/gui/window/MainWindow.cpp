@@ -1227,14 +1227,15 @@ void MainWindow::updateModuleActions() {
 bool MainWindow::showDiagnostics(const EngineReply& reply, const QString& notDone, int& errors, int& warnings) {
     if (!reply.result) {
         problems_->setError(reply.error);
-        editors_->setDiagnostics({});
+        editors_->setDiagnostics(nvvm::SharedDiagnostics{});
         busyLabel_->setText(notDone.arg(reply.error.section('\n', 0, 0)));
         return false;
     }
-    const auto& diagnostics = reply.result->diagnostics;
+    // Shared with the reply: the views keep pointers into it, nothing is copied.
+    const nvvm::SharedDiagnostics diagnostics(reply.result, &reply.result->diagnostics);
     problems_->setDiagnostics(diagnostics);
     editors_->setDiagnostics(diagnostics);
-    for (const auto& d : diagnostics) (d.severity == nvvm::Severity::Error ? errors : warnings)++;
+    for (const auto& d : *diagnostics) (d.severity == nvvm::Severity::Error ? errors : warnings)++;
     return true;
 }
 
@@ -1300,7 +1301,7 @@ void MainWindow::newWorkspace() {
     opening_ = false;
     output_->clear();
     links_->resultShown(false);
-    problems_->setDiagnostics({});
+    problems_->clear();
     libdevice_->clear();
     busyLabel_->clear();  // the last "Compiled in" was another workspace's
     updateTitle();
@@ -1346,7 +1347,7 @@ void MainWindow::afterOpen() {
     updateModuleActions();
     output_->clear();
     links_->resultShown(false);
-    problems_->setDiagnostics({});
+    problems_->clear();
     libdevice_->clear();
     controller_->compileNow();
 }
