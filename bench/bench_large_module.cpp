@@ -74,8 +74,9 @@ public:
         std::string what;
     };
     bool recording = false;
-    std::vector<Delivery> slow;   // top-level deliveries of 4 ms or more while recording
-    std::vector<Delivery> inner;  // paints of 1 ms or more inside them
+    std::vector<Delivery> slow;                                 // top-level deliveries of 4 ms or more while recording
+    std::vector<Delivery> inner;                                // paints of 1 ms or more inside them
+    std::map<std::string, std::pair<int, double>> paintTotals;  // every widget paint: count, ms in all
     QObject* paintWatch = nullptr;
     Clock::time_point paintedAt{};
 
@@ -86,10 +87,20 @@ public:
         if (depth_++ > 0 || !recording) {
             const bool nestedPaint = recording && depth_ > 1 && event->type() == QEvent::Paint;
             const char* nestedClass = nestedPaint ? receiver->metaObject()->className() : nullptr;
-            const QString nestedName = nestedPaint ? receiver->objectName() : QString();
+            QString nestedName = nestedPaint ? receiver->objectName() : QString();
+            // A scroll area's viewport is named by its view ("qt_scrollarea_viewport in problemsView").
+            if (nestedPaint && receiver->parent() && nestedName.startsWith(QLatin1String("qt_scrollarea")))
+                nestedName += QStringLiteral(" in %1 %2")
+                                  .arg(QString::fromLatin1(receiver->parent()->metaObject()->className()),
+                                       receiver->parent()->objectName());
             const auto nestedStart = Clock::now();
             const bool r = QApplication::notify(receiver, event);
             --depth_;
+            if (nestedPaint) {
+                auto& [n, total] = paintTotals[std::string(nestedClass) + "(" + nestedName.toStdString() + ")"];
+                ++n;
+                total += msSince(nestedStart, Clock::now());
+            }
             if (nestedPaint && msSince(nestedStart, Clock::now()) >= 1)
                 inner.push_back(
                     {nestedStart, Clock::now(), std::string(nestedClass) + "(" + nestedName.toStdString() + ") paint"});
@@ -439,6 +450,12 @@ int main(int argc, char** argv) {
     std::printf("widget paints of 1 ms or more inside them (count, longest):\n");
     for (const auto& [what, cw] : innerByWhat)
         std::printf("  %4d x  %7.1f ms  %s\n", cw.first, cw.second, what.c_str());
+    std::vector<std::pair<std::string, std::pair<int, double>>> totals(app.paintTotals.begin(), app.paintTotals.end());
+    std::sort(totals.begin(), totals.end(), [](auto& a, auto& b) { return a.second.second > b.second.second; });
+    std::printf("widget paints, most time in all first (count, ms in all):\n");
+    for (size_t i = 0; i < totals.size() && i < 10; ++i)
+        std::printf("  %5d x  %8.1f ms  %s\n", totals[i].second.first, totals[i].second.second,
+                    totals[i].first.c_str());
     std::printf("lines: %ld at the start, %d after typing in the middle\n", irLines, linesAfterMiddle);
     for (const char* pane : {"ptxEditor", "ltoEditor"})
         if (auto* out = w.findChild<QsciScintilla*>(QString::fromLatin1(pane)))

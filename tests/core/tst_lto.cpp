@@ -2,6 +2,8 @@
 // libNVVM and nvJitLink (through the pipeline, the only path the front ends use).
 #include <QtTest>
 
+#include <fmt/format.h>
+
 #include "PlainTools.h"
 #include "TestSupport.h"
 #include "lto/DroppedKernels.h"
@@ -129,6 +131,31 @@ private slots:
             QVERIFY2(again.ok, again.diagnostics.empty() ? "" : again.diagnostics[0].message.c_str());
             QCOMPARE(entryNames(again.linkedPtxModule), (std::vector<std::string>{"kept", "dropped", "also"}));
             QVERIFY(again.diagnostics.empty());
+        }
+    }
+
+    // The fix's title is a button's text: it names the first three kernels and counts the others;
+    // the message and the edit still have every one.
+    void aFixTitleNamesThreeKernelsAndCountsTheRest() {
+        auto m = withoutLlvmUsed(threeKernels());
+        for (const char* name : {"fourth", "fifth"}) {
+            m.bytes.replace(m.bytes.find("!nvvm.annotations"), 0,
+                            fmt::format("define void @{}(float* %out) {{\nentry:\n  store float 3.0, float* %out\n  "
+                                        "ret void\n}}\n\n",
+                                        name));
+            m.bytes += fmt::format("!{} = !{{void (float*)* @{}, !\"kernel\", i32 1}}\n", name[1] == 'o' ? 4 : 5, name);
+        }
+        m.bytes.replace(m.bytes.find("!nvvm.annotations = !{!0, !1, !3}"), 33,
+                        "!nvvm.annotations = !{!0, !1, !3, !4, !5}");
+        const auto r = runOk(job({m}, pipeline::kPtx | pipeline::kLtoPtx));
+        QCOMPARE(entryNames(r.ptxModule), (std::vector<std::string>{"kept", "dropped", "also", "fourth", "fifth"}));
+        QCOMPARE(int(r.diagnostics.size()), 5);
+        for (const auto& d : r.diagnostics) {
+            QCOMPARE(int(d.fixes.size()), 1);
+            QCOMPARE(d.fixes[0].title, std::string("Add @kept, @dropped, @also and 2 more to @llvm.used"));
+            QVERIFY2(d.message.find("@fifth to i8*)") != std::string::npos, d.message.c_str());
+            QCOMPARE(int(d.fixes[0].edits.size()), 1);
+            QVERIFY(d.fixes[0].edits[0].text.find("[5 x i8*]") != std::string::npos);
         }
     }
 

@@ -13,6 +13,7 @@
 
 #include "TestSupport.h"
 #include "output/OutputView.h"
+#include "output/Turns.h"
 #include "pipeline/Pipeline.h"
 
 using namespace nvpg;
@@ -214,6 +215,53 @@ private slots:
         QVERIFY2(v.ptxHeader().contains("5 kernels: up to"), qPrintable(v.ptxHeader()));
         for (int i = 0; i < 5; ++i)
             QVERIFY2(v.ptxHeaderToolTip().contains(QStringLiteral("k%1:").arg(i)), qPrintable(v.ptxHeaderToolTip()));
+    }
+
+    // Issue 27, item 8: a large module's figures table (a row per kernel) is filled in a later
+    // turn of the event loop, after the reply's panes; a newer reply that comes before that turn
+    // is the one whose figures the table gets. A small table is filled at once (the test above).
+    void aLargeFiguresTableComesInALaterTurn() {
+        auto figuresOf = [](int kernels) {
+            pipeline::Pipeline p(test::realToolkit());
+            pipeline::Job job;
+            job.modules = {{"many.ll", manyKernelsIr(kernels), false}};
+            job.options.arch = "compute_90";
+            job.outputs = pipeline::kPtx | pipeline::kFigures;
+            auto r = p.run(job);
+            if (!r) qFatal("%s", r.error().message.c_str());
+            return std::make_shared<const pipeline::CompileResult>(std::move(*r));
+        };
+        const int many = int(gui::kRowsPerTurn) + 8;
+        const auto large = figuresOf(many), larger = figuresOf(many + 3);
+        OutputView v;
+        v.resize(1400, 800);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        auto* ptx = v.findChild<QTableWidget*>(QStringLiteral("ptxFigures"));
+        QVERIFY(ptx);
+        v.showReply(reply(large, 1));
+        QCOMPARE(v.ptxText().toStdString(), large->ptx);  // the pane at once
+        QCOMPARE(ptx->rowCount(), 0);                     // its table a turn later
+        v.showReply(reply(larger, 2));
+        QTRY_COMPARE(ptx->rowCount(), many + 3);
+        QTest::qWait(50);  // the first reply's turn, had it been kept
+        QCOMPARE(ptx->rowCount(), many + 3);
+        QCOMPARE(ptx->item(many + 2, 0)->text(), QStringLiteral("k%1").arg(many + 2));
+    }
+
+    // The later turns run their pieces in the order given, not all in the turn that gave them,
+    // and drop those whose owner is gone.
+    void laterTurnsRunInOrderAndSkipTheGone() {
+        std::vector<int> ran;
+        QObject keeps;
+        auto* goes = new QObject;
+        gui::runInLaterTurn(&keeps, [&] { ran.push_back(1); });
+        gui::runInLaterTurn(goes, [&] { ran.push_back(2); });
+        gui::runInLaterTurn(&keeps, [&] { ran.push_back(3); });
+        QVERIFY(ran.empty());
+        delete goes;
+        QTRY_COMPARE(ran.size(), size_t(2));
+        QCOMPARE(ran, (std::vector<int>{1, 3}));
     }
 
     void libdeviceFunctionsAreCountedWithTheListInTheTooltip() {

@@ -37,6 +37,7 @@
 #include "inspect/SassView.h"
 #include "output/Pane.h"
 #include "output/SymbolNames.h"
+#include "output/Turns.h"
 #include "pipeline/Summary.h"
 #include "support/Diff.h"
 #include "support/Text.h"
@@ -327,6 +328,7 @@ OutputView::OutputView(QWidget* parent) : QWidget(parent) {
         header = makeHeader(pane, name + QStringLiteral("Header"));
         v->addWidget(header);
         mapNote = makeFiguresCaption(pane, name + QStringLiteral("MapNote"));
+        mapNote->setMaximumHeight(0);  // until there is a note (setMapNote)
         v->addWidget(mapNote);
         figuresCaption = makeFiguresCaption(pane, name + QStringLiteral("FiguresCaption"));
         v->addWidget(figuresCaption);
@@ -378,6 +380,7 @@ OutputView::OutputView(QWidget* parent) : QWidget(parent) {
         if (!result_) return;
         summary_ = summarize(*result_, ltoUnavailable_);
         updateHeaders();
+        for (auto& filled : filledFigures_) filled.clear();  // the same figures, other names
         updateFigures();
     });
 
@@ -430,7 +433,7 @@ void OutputView::showPtx(const EngineReply& reply) {
     if (ltoGeneration_ != ptxGeneration_)
         ltoMark_ = ltoGeneration_ ? tr("compiling… (showing the previous compile's)") : tr("compiling…");
     updateHeaders();
-    fillFiguresTable(ptxFigures_, ptxFiguresCaption_, summary_.ptx.figures);
+    updateFigures(/*lto=*/false);
     setPaneText(ptxEdit_, std::string_view(result_->ptx));
     ptxStack_->setCurrentWidget(ptxEdit_);
     updateActions();
@@ -537,7 +540,7 @@ void OutputView::clear() {
     setPaneText(ltoEdit_, std::string_view{});
     showSassText({});
     setPaneText(diffEdit_, std::string_view{});
-    for (auto* note : mapNotes_) note->hide();
+    for (auto o : inspect::kMappedOutputs) setMapNote(o, {});
     ptxStack_->setCurrentWidget(ptxEdit_);
     ltoStack_->setCurrentWidget(ltoEdit_);
     ltoNotice_->clear();
@@ -651,6 +654,7 @@ void OutputView::changeEvent(QEvent* event) {
         [this] {
             for (auto* table : {ptxFigures_, ltoFigures_, sassFigures_})
                 if (table) table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 2);
+            for (auto& filled : filledFigures_) filled.clear();  // the heights follow the font
             if (result_) updateFigures();
         },
         Qt::QueuedConnection);
@@ -672,12 +676,14 @@ void OutputView::setMapNote(inspect::MappedOutput output, const QString& note) {
     QLabel* label = mapNotes_[int(output)];
     label->setText(note);
     label->setToolTip(note);
-    label->setVisible(!note.isEmpty());
+    // Folded to no height when empty, never hidden: showing a widget lays out every layout up to
+    // the window then and there (5 ms of a reply's turn with a 49,000-line PTX pane); a new
+    // maximum height asks for a layout in a later turn.
+    label->setMaximumHeight(note.isEmpty() ? 0 : QWIDGETSIZE_MAX);
 }
 
 QString OutputView::mapNote(inspect::MappedOutput output) const {
-    const QLabel* label = mapNotes_[int(output)];
-    return label->isHidden() ? QString() : label->text();
+    return mapNotes_[int(output)]->text();
 }
 
 // The SASS pane: its text, or why there is none; its header and per-kernel table come from
@@ -820,9 +826,44 @@ void OutputView::updateHeaders() {
     }
 }
 
-void OutputView::updateFigures() {
-    fillFiguresTable(ptxFigures_, ptxFiguresCaption_, summary_.ptx.figures);
-    fillFiguresTable(ltoFigures_, ltoFiguresCaption_, summary_.lto.figures);
+namespace {
+std::vector<std::string> flatten(const pipeline::FiguresTable& figures) {
+    std::vector<std::string> out{figures.caption};
+    out.insert(out.end(), figures.columns.begin(), figures.columns.end());
+    for (const auto& row : figures.rows) {
+        out.push_back({});  // a row's start: cells cannot run into the next row
+        out.insert(out.end(), row.begin(), row.end());
+    }
+    return out;
+}
+}  // namespace
+
+void OutputView::fillFigures(int table) {
+    const auto& figures = table == 0 ? summary_.ptx.figures : summary_.lto.figures;
+    auto flat = flatten(figures);
+    if (flat == filledFigures_[table]) return;
+    if (table == 0)
+        fillFiguresTable(ptxFigures_, ptxFiguresCaption_, figures);
+    else
+        fillFiguresTable(ltoFigures_, ltoFiguresCaption_, figures);
+    filledFigures_[table] = std::move(flat);
+}
+
+void OutputView::updateFigures(bool lto) {
+    const quint64 turn = ++figuresTurn_;
+    const size_t rows = summary_.ptx.figures.rows.size() + (lto ? summary_.lto.figures.rows.size() : 0);
+    if (rows <= kRowsPerTurn) {
+        fillFigures(0);
+        if (lto) fillFigures(1);
+        return;
+    }
+    runInLaterTurn(this, [this, turn] {
+        if (turn == figuresTurn_) fillFigures(0);  // else a newer reply's figures replaced these
+    });
+    if (lto)
+        runInLaterTurn(this, [this, turn] {
+            if (turn == figuresTurn_) fillFigures(1);
+        });
 }
 
 void OutputView::updateLtoPane() {

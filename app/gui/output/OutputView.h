@@ -157,7 +157,13 @@ private:
     void updateLtoPane();
     void updateSassPane();
     void showSassText(const std::string& listing);
-    void updateFigures();
+    // Fills the PTX and (with `lto`) LTO figures tables from summary_; tables of more than kRowsPerTurn rows in
+    // later turns of the event loop, one table per turn, and a table already showing the same
+    // figures not again (the PTX part and the whole reply of one compile have the same).
+    void updateFigures(bool lto = true);
+    void fillFigures(int table);                 // 0 PTX, 1 LTO
+    quint64 figuresTurn_ = 0;                    // a later turn fills only the newest figures
+    std::vector<std::string> filledFigures_[2];  // what each table shows, flattened; empty: refill
     void updateActions();
     void refreshDiff() const;
     void exportWithDialog(Kind kind);

@@ -261,7 +261,7 @@ void ProblemsPanel::addRows(size_t from) {
         emit rowsShown();
         return;
     }
-    QTimer::singleShot(0, this, [this, to, rebuild = rebuilds_] {
+    runInLaterTurn(this, [this, to, rebuild = rebuilds_] {
         if (rebuild == rebuilds_) addRows(to);  // else a newer reply's rows replaced these
     });
 }
@@ -293,7 +293,7 @@ void ProblemsPanel::addFixButtons(size_t from) {
         tree_->resizeColumnToContents(FixColumn);
         return;
     }
-    QTimer::singleShot(0, this, [this, i, rebuild = rebuilds_] {
+    runInLaterTurn(this, [this, i, rebuild = rebuilds_] {
         if (rebuild == rebuilds_) addFixButtons(i);  // else a newer reply's rows replaced these
     });
 }

@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include "nvvm/Diagnostic.h"
+#include "output/Turns.h"
 
 class QAction;
 class QLabel;
@@ -46,7 +47,7 @@ public:
     static constexpr int kMaxShownRows = 8;
     // A reply's rows come kRowsPerTurn per turn of the event loop: the first at once, the others
     // after (rowsShown() says when the last are in). Counts and summary() are whole at once.
-    static constexpr size_t kRowsPerTurn = 32;
+    static constexpr size_t kRowsPerTurn = gui::kRowsPerTurn;
     bool allRowsShown() const;
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;

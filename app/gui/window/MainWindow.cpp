@@ -58,6 +58,7 @@
 #include "output/LineMapLinks.h"
 #include "output/OutputView.h"
 #include "output/SymbolNames.h"
+#include "output/Turns.h"
 #include "panels/ComparePanel.h"
 #include "panels/LibdevicePanel.h"
 #include "panels/OptionsPanel.h"
@@ -1225,6 +1226,7 @@ void MainWindow::updateModuleActions() {
 }
 
 bool MainWindow::showDiagnostics(const EngineReply& reply, const QString& notDone, int& errors, int& warnings) {
+    const quint64 turn = ++diagnosticsTurn_;
     if (!reply.result) {
         problems_->setError(reply.error);
         editors_->setDiagnostics(nvvm::SharedDiagnostics{});
@@ -1234,7 +1236,15 @@ bool MainWindow::showDiagnostics(const EngineReply& reply, const QString& notDon
     // Shared with the reply: the views keep pointers into it, nothing is copied.
     const nvvm::SharedDiagnostics diagnostics(reply.result, &reply.result->diagnostics);
     problems_->setDiagnostics(diagnostics);
-    editors_->setDiagnostics(diagnostics);
+    // Many problems (a hint per kernel of a large module) mark the editors in the next turn of the
+    // event loop: the rows and the marks together held the window too long.
+    if (diagnostics->size() <= kRowsPerTurn) {
+        editors_->setDiagnostics(diagnostics);
+    } else {
+        runInLaterTurn(this, [this, turn, diagnostics] {
+            if (turn == diagnosticsTurn_) editors_->setDiagnostics(diagnostics);  // else newer ones came
+        });
+    }
     for (const auto& d : *diagnostics) (d.severity == nvvm::Severity::Error ? errors : warnings)++;
     return true;
 }
@@ -1302,6 +1312,7 @@ void MainWindow::newWorkspace() {
     output_->clear();
     links_->resultShown(false);
     problems_->clear();
+    ++diagnosticsTurn_;  // marks still to come were of the workspace before
     libdevice_->clear();
     busyLabel_->clear();  // the last "Compiled in" was another workspace's
     updateTitle();
@@ -1348,6 +1359,7 @@ void MainWindow::afterOpen() {
     output_->clear();
     links_->resultShown(false);
     problems_->clear();
+    ++diagnosticsTurn_;  // marks still to come were of the workspace before
     libdevice_->clear();
     controller_->compileNow();
 }

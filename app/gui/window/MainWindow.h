@@ -223,6 +223,7 @@ private:
     bool shownOnce_ = false;
     StartPage* startPage_;
     EngineReply lastReply_;
+    quint64 diagnosticsTurn_ = 0;  // the editors' marks of a large reply come a turn later: only the newest
     std::shared_ptr<const toolkit::Toolkit> toolkit_;
     QString libsErrorForStatus_;
     quint64 toolkitProbe_ = 0;                         // the probe whose answer is awaited
