@@ -74,13 +74,11 @@ namespace {
 // The fix for every kernel LTO dropped from text module `m`, in words; `edit` gets it as a Fix
 // where one can be made.
 std::string moduleFix(const nvvm::Module& m, const std::vector<UsedKernel>& kernels, std::optional<nvvm::Fix>& edit) {
-    // A title is one line on a button: the first kTitleNames kernels by name, then a count (a
-    // module of 423 kernels made 423 buttons of 8 KB titles; the message lists every one).
-    constexpr size_t kTitleNames = 3;
-    std::string listed;
-    for (size_t i = 0; i < kernels.size() && i < kTitleNames; ++i) listed += (i == 0 ? "@" : ", @") + kernels[i].name;
-    if (kernels.size() > kTitleNames) listed += fmt::format(" and {} more", kernels.size() - kTitleNames);
-    const std::string title = fmt::format("Add {} to @llvm.used", listed);
+    // A title is one line on a button: a few kernels by name, then a count (a module of 423
+    // kernels made 423 buttons of 8 KB titles; the message lists every one).
+    std::vector<std::string> at;
+    for (const auto& k : kernels) at.push_back("@" + k.name);
+    const std::string title = fmt::format("Add {} to @llvm.used", support::joinShort(at));
     const int count = int(support::splitLines(m.bytes).size());
     const bool opaque = nvvm::usesOpaquePointers(m.bytes);
     std::string names;

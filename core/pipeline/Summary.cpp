@@ -258,7 +258,8 @@ PaneSummary ltoPane(const CompileResult& r, const std::vector<std::string>& drop
             shortNames.push_back(headerName(k, rawNames));
             tipNames.push_back(tipName(k));
         }
-        head.push_back("dropped by LTO: " + support::join(shortNames, ", "));
+        // The header is a line of the pane: a few names (the tooltip has them all).
+        head.push_back("dropped by LTO: " + support::joinShort(shortNames));
         tip.push_back("Not in the linked PTX (nvJitLink keeps only kernels named in @llvm.used): " +
                       support::join(tipNames, ", "));
     }

@@ -10,6 +10,7 @@
 #include "nvvm/IrVersion.h"
 #include "pipeline/Pipeline.h"
 #include "pipeline/Report.h"
+#include "pipeline/Summary.h"
 #include "support/Text.h"
 #include "workspace/NewModule.h"
 #include "workspace/Workspace.h"
@@ -134,29 +135,36 @@ private slots:
         }
     }
 
-    // The fix's title is a button's text: it names the first three kernels and counts the others;
-    // the message and the edit still have every one.
-    void aFixTitleNamesThreeKernelsAndCountsTheRest() {
+    // The fix's title is a button's text and the LTO header a line of the pane: with many
+    // kernels they name the first three and count the others (support::joinShort); the message,
+    // the edit and the header's tooltip still have every one.
+    void manyDroppedKernelsAreNamedByThreeAndCounted() {
         auto m = withoutLlvmUsed(threeKernels());
-        for (const char* name : {"fourth", "fifth"}) {
+        std::string annotations = "!nvvm.annotations = !{!0, !1, !3";
+        const std::vector<std::string> more = {"k4", "k5", "k6", "k7"};
+        for (size_t i = 0; i < more.size(); ++i) {
             m.bytes.replace(m.bytes.find("!nvvm.annotations"), 0,
                             fmt::format("define void @{}(float* %out) {{\nentry:\n  store float 3.0, float* %out\n  "
                                         "ret void\n}}\n\n",
-                                        name));
-            m.bytes += fmt::format("!{} = !{{void (float*)* @{}, !\"kernel\", i32 1}}\n", name[1] == 'o' ? 4 : 5, name);
+                                        more[i]));
+            m.bytes += fmt::format("!{} = !{{void (float*)* @{}, !\"kernel\", i32 1}}\n", i + 4, more[i]);
+            annotations += fmt::format(", !{}", i + 4);
         }
-        m.bytes.replace(m.bytes.find("!nvvm.annotations = !{!0, !1, !3}"), 33,
-                        "!nvvm.annotations = !{!0, !1, !3, !4, !5}");
-        const auto r = runOk(job({m}, pipeline::kPtx | pipeline::kLtoPtx));
-        QCOMPARE(entryNames(r.ptxModule), (std::vector<std::string>{"kept", "dropped", "also", "fourth", "fifth"}));
-        QCOMPARE(int(r.diagnostics.size()), 5);
+        m.bytes.replace(m.bytes.find("!nvvm.annotations = !{!0, !1, !3}"), 33, annotations + "}");
+        const auto r = runOk(job({m}, pipeline::kPtx | pipeline::kLtoPtx | pipeline::kCubin));
+        QCOMPARE(int(entryNames(r.ptxModule).size()), 7);
+        QCOMPARE(int(r.diagnostics.size()), 7);
         for (const auto& d : r.diagnostics) {
             QCOMPARE(int(d.fixes.size()), 1);
-            QCOMPARE(d.fixes[0].title, std::string("Add @kept, @dropped, @also and 2 more to @llvm.used"));
-            QVERIFY2(d.message.find("@fifth to i8*)") != std::string::npos, d.message.c_str());
+            QCOMPARE(d.fixes[0].title, std::string("Add @kept, @dropped, @also and 4 more to @llvm.used"));
+            QVERIFY2(d.message.find("@k7 to i8*)") != std::string::npos, d.message.c_str());
             QCOMPARE(int(d.fixes[0].edits.size()), 1);
-            QVERIFY(d.fixes[0].edits[0].text.find("[5 x i8*]") != std::string::npos);
+            QVERIFY(d.fixes[0].edits[0].text.find("[7 x i8*]") != std::string::npos);
         }
+        const auto summary = pipeline::summarizeResult(r);
+        QVERIFY2(summary.lto.header.find("dropped by LTO: kept, dropped, also and 4 more") != std::string::npos,
+                 summary.lto.header.c_str());
+        QVERIFY2(summary.lto.toolTip.find("k7") != std::string::npos, summary.lto.toolTip.c_str());
     }
 
     void droppedKernelsAreAddedToTheExistingLlvmUsed() {
