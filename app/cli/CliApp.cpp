@@ -10,8 +10,27 @@
 
 namespace nvpg::cli {
 
-std::unique_ptr<CliApp> buildCliApp() {
+namespace {
+
+constexpr std::string_view kSubcommands[] = {"info", "compile", "run", "compare", "toolkits", "explain", "examples"};
+
+}  // namespace
+
+std::string_view subcommandNamed(int argc, const char* const* argv) {
+    std::string_view named;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (a == "-h" || a == "--help" || a == "--help-all" || a == "--version") return {};
+        if (named.empty())
+            for (auto sub : kSubcommands)
+                if (a == sub) named = sub;
+    }
+    return named;
+}
+
+std::unique_ptr<CliApp> buildCliApp(std::string_view only) {
     auto t = std::make_unique<CliApp>();
+    const auto with = [only](std::string_view sub) { return only.empty() || only == sub; };
     auto& app = t->app;
     app.require_subcommand(1);
     app.fallthrough();  // --cuda-path may follow the subcommand
@@ -40,32 +59,37 @@ std::unique_ptr<CliApp> buildCliApp() {
             "SECONDS"));
 
     t->info = app.add_subcommand("info", "libraries, versions, paths and how each was found; archs; GPUs");
-    t->info->add_flag("--json", t->infoJson, "print the same as JSON");
+    if (with("info")) t->info->add_flag("--json", t->infoJson, "print the same as JSON");
 
     t->compile = app.add_subcommand("compile", "compile NVVM IR modules (.ll, .bc) or one .nvpg workspace");
-    addCompileOptions(*t->compile, t->compileOptions);
+    if (with("compile")) addCompileOptions(*t->compile, t->compileOptions);
 
     t->run = app.add_subcommand("run", "compile, then launch a kernel on the local GPU");
-    addCompileOptions(*t->run, t->runCompileOptions, /*forRun=*/true);
-    addRunOptions(*t->run, t->runOptions);
+    if (with("run")) {
+        addCompileOptions(*t->run, t->runCompileOptions, /*forRun=*/true);
+        addRunOptions(*t->run, t->runOptions);
+    }
 
     t->compare = app.add_subcommand(
         "compare", "compile the same modules under two option sets, arches or toolkits, and diff the results");
-    addCompareOptions(*t->compare, t->compareOptions);
+    if (with("compare")) addCompareOptions(*t->compare, t->compareOptions);
 
     t->toolkits = app.add_subcommand("toolkits", "every CUDA toolkit found on this machine, with its release");
-    t->toolkits->add_flag("--json", t->toolkitsJson, "print the same as JSON");
+    if (with("toolkits")) t->toolkits->add_flag("--json", t->toolkitsJson, "print the same as JSON");
 
     t->explain =
         app.add_subcommand("explain", "what PTX, NVVM IR, libdevice and SASS words mean, from the built-in docs");
-    t->explain->add_option("words", t->explainWords, "words as written: fma.rn.f32 %tid.x __nv_sinf addrspace(1) FFMA")
-        ->required();
-    t->explain->add_option("--context", t->explainContext, "read the words as IR, PTX or SASS (default: any)")
-        ->check(CLI::IsMember({"ir", "ptx", "sass"}));
+    if (with("explain")) {
+        t->explain
+            ->add_option("words", t->explainWords, "words as written: fma.rn.f32 %tid.x __nv_sinf addrspace(1) FFMA")
+            ->required();
+        t->explain->add_option("--context", t->explainContext, "read the words as IR, PTX or SASS (default: any)")
+            ->check(CLI::IsMember({"ir", "ptx", "sass"}));
+    }
 
     t->examples =
         app.add_subcommand("examples", "the bundled example workspaces, which compile, run and compare take by name");
-    addExamplesOptions(*t->examples, t->examplesOptions);
+    if (with("examples")) addExamplesOptions(*t->examples, t->examplesOptions);
     return t;
 }
 

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -42,6 +43,14 @@ struct CliApp {
 };
 
 // The table, on the heap: its options write through pointers into the struct, so it never moves.
-std::unique_ptr<CliApp> buildCliApp();
+// With `only` (a subcommand's name), every subcommand is there but only that one has its
+// options: a third of the cost of the whole table, which is paid before every compile.
+std::unique_ptr<CliApp> buildCliApp(std::string_view only = {});
+
+// The subcommand that `args` (argv) name, where the smaller table of buildCliApp(only) parses
+// them as the whole one would: the first argument that is a subcommand's name, and no help asked
+// for. Empty otherwise (then the whole table is needed). A parse of the smaller table that fails
+// or picks another subcommand is done again with the whole one, which then gives the errors.
+std::string_view subcommandNamed(int argc, const char* const* argv);
 
 }  // namespace nvpg::cli

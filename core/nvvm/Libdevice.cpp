@@ -9,7 +9,8 @@ namespace nvpg::nvvm {
 
 namespace {
 
-const LibdeviceFunction kTable[] = {
+// constexpr: made at compile time, not by a static initializer before every nvpg's main.
+constexpr LibdeviceFunction kTable[] = {
 #include "nvvm/LibdeviceTable.inc"
 };
 

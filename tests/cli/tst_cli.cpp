@@ -167,6 +167,31 @@ private slots:
         QVERIFY(!j["kernels"][0].contains("sass_instructions"));
     }
 
+    // nvpg parses with the named subcommand's options alone first (issue 27, item 10); an
+    // argument that is a subcommand's name but a value (a toolkit folder called "run") must still
+    // be read as the whole table reads it, and a mistake still gets the whole table's error.
+    void aValueNamedLikeASubcommandIsReadAsTheValue() {
+        QTemporaryDir dir;
+        const std::filesystem::path root = std::filesystem::path(dir.path().toStdString()) / "run";
+        const auto& real = *test::realToolkit();
+        std::filesystem::create_directories(root / "nvvm/lib64");
+        std::filesystem::create_directories(root / "nvvm/libdevice");
+        std::filesystem::create_symlink(real.nvvmReport().path, root / "nvvm/lib64/libnvvm.so.4");
+        std::filesystem::create_symlink(real.libdeviceReport().path, root / "nvvm/libdevice/libdevice.10.bc");
+        const auto out = dir.filePath("out.ptx");
+        const auto r = runNvpg(
+            {"--cuda-path", "run", "compile", "--arch", "compute_90", "--no-cache", "-o", out, data("ir/sinf.ll")},
+            dir.path());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(contents(out).contains(".entry"));
+        const auto wrong = runNvpg({"compile", "--no-such-option", data("ir/sinf.ll")});
+        QCOMPARE(wrong.exitCode, 2);
+        QVERIFY2(wrong.err.contains("--no-such-option"), wrong.err.constData());
+        const auto help = runNvpg({"compile", "--help"});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY(help.out.contains("--emit"));
+    }
+
     void emptyCudaPathExitsTwoListingPlacesTried() {
         QTemporaryDir empty;
         for (const QStringList& args : {QStringList{"compile", "--cuda-path", empty.path(), data("ir/sinf.ll")},

@@ -28,6 +28,14 @@ QString body(const QString& page) {
     return lines.join('\n');
 }
 
+// Qt defines `emit` as a keyword macro: the field is read where that macro is not.
+#pragma push_macro("emit")
+#undef emit
+bool sameEmit(const cli::CompileOptions& a, const cli::CompileOptions& b) {
+    return a.emit == b.emit;
+}
+#pragma pop_macro("emit")
+
 }  // namespace
 
 class TestCliManPage : public QObject {
@@ -152,6 +160,40 @@ private slots:
         QVERIFY(examples);
         QVERIFY(examples->text.contains(".starts with a dot\n"));
         QVERIFY(test::tagNames(examples->tags).count("--quote"));
+    }
+
+    // The table of one subcommand parses that subcommand's arguments into the same options as
+    // the whole table (nvpg builds the smaller one first: issue 27, item 10), and help asks for
+    // the whole table.
+    void oneSubcommandsTableParsesAsTheWholeOne() {
+        const std::vector<std::vector<std::string>> lines = {
+            {"nvpg", "compile", "a.ll", "b.ll", "--libdevice", "--opt", "0", "--ftz", "1", "--emit", "ltoir", "-o",
+             "x.ltoir", "--no-cache", "--nvvm-flag=-g"},
+            {"nvpg", "--in-process", "compile", "--emit", "lto-ptx", "--lto-mode", "separate", "a.ll", "-o", "y"},
+            {"nvpg", "compile", "a.ll", "--cuda-path", "/", "--line-map", "m.json", "--report", "r.json"},
+        };
+        for (const auto& line : lines) {
+            std::vector<const char*> argv;
+            for (const auto& a : line) argv.push_back(a.c_str());
+            QCOMPARE(cli::subcommandNamed(int(argv.size()), argv.data()), std::string_view("compile"));
+            const auto whole = cli::buildCliApp();
+            const auto one = cli::buildCliApp("compile");
+            whole->app.parse(int(argv.size()), argv.data());
+            one->app.parse(int(argv.size()), argv.data());
+            const auto& a = whole->compileOptions;
+            const auto& b = one->compileOptions;
+            QVERIFY(a.inputs == b.inputs && a.libdevice == b.libdevice && a.nvvmOptions == b.nvvmOptions &&
+                    a.nvvmFlags == b.nvvmFlags && sameEmit(a, b) && a.ltoMode == b.ltoMode && a.noCache == b.noCache &&
+                    a.report == b.report && a.lineMap == b.lineMap && a.output == b.output);
+            QVERIFY(whole->common.cudaPath == one->common.cudaPath && whole->common.inProcess == one->common.inProcess);
+            QVERIFY(!a.inputs.empty());
+        }
+        // The smaller table has no other subcommand's options; help needs them all.
+        QVERIFY(cli::buildCliApp("compile")->run->get_options().size() < cli::buildCliApp()->run->get_options().size());
+        const char* help[] = {"nvpg", "compile", "--help"};
+        QVERIFY(cli::subcommandNamed(3, help).empty());
+        const char* none[] = {"nvpg", "--version"};
+        QVERIFY(cli::subcommandNamed(2, none).empty());
     }
 
     // The page is nvpg_manpage's output, the same bytes every time: the title line's date is
