@@ -138,6 +138,8 @@ std::vector<LibdeviceUse> libdeviceUses(const Job& job, const CompileResult& r) 
         return nullptr;
     };
 
+    // No libdevice function linked: no call lines to find (a long module is not read through).
+    if (uses.empty()) return uses;
     // Call lines: text modules read here; bitcode through the map's call lines that became code
     // (their line numbers are of the llvm-dis-14 text the editor shows).
     for (const auto& m : job.modules) {

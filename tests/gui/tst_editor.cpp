@@ -670,6 +670,52 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(e.annotation(7).contains(QStringLiteral("a newer message")), 3000);
     }
 
+    // Boxes that wait for a pause in typing go under the lines their problems were of, wherever
+    // the typing moved those lines, also when a deleted line merged two of them into one. Found
+    // by one walk over the text's marks (issue 27, item 8), asked for one by one where merged.
+    void waitingBoxesFollowTheirLinesThroughEdits() {
+        QuietPopups quiet;
+        ModuleEditor e;
+        showFocused(e);
+        QString text;
+        for (int i = 1; i <= 10; ++i) text += QStringLiteral("; line %1\n").arg(i);
+        e.setModule(text.toStdString(), false);
+        e.setFocus();
+        e.setCursorPosition(0, 0);
+        QTest::keyClicks(&e, "x");
+        e.setDiagnostics({diag(3, 1, nvvm::Severity::Error, "problem A"),
+                          diag(5, 1, nvvm::Severity::Error, "problem B"),
+                          diag(6, 1, nvvm::Severity::Warning, "problem C")});
+        QVERIFY(e.annotation(2).isEmpty());  // waiting
+        // Two lines above them, then the line of C joined to B's (from the end of B's line to
+        // the end of C's): C's mark joins B's line.
+        e.setCursorPosition(0, 0);
+        QTest::keyClick(&e, Qt::Key_Return);
+        if (e.isListActive()) e.cancelList();
+        QTest::keyClick(&e, Qt::Key_Return);
+        QCOMPARE(e.text(6), QStringLiteral("; line 5\n"));
+        e.setSelection(6, 8, 7, 8);
+        QTest::keyClick(&e, Qt::Key_Delete);
+        QCOMPARE(e.text(6), QStringLiteral("; line 5\n"));
+        QCOMPARE(e.text(7), QStringLiteral("; line 7\n"));
+        QTRY_VERIFY_WITH_TIMEOUT(e.annotation(4).contains(QStringLiteral("problem A")), 3000);
+        QVERIFY(e.annotation(6).contains(QStringLiteral("problem B")));
+        QVERIFY(e.annotation(6).contains(QStringLiteral("problem C")));
+        QVERIFY(e.annotation(2).isEmpty() && e.annotation(5).isEmpty() && e.annotation(7).isEmpty());
+
+        // Without a merge, each on its own moved line.
+        e.setCursorPosition(0, 0);
+        QTest::keyClicks(&e, "y");
+        e.setDiagnostics(
+            {diag(5, 1, nvvm::Severity::Error, "problem D"), diag(9, 1, nvvm::Severity::Error, "problem E")});
+        e.setCursorPosition(0, 0);
+        QTest::keyClick(&e, Qt::Key_Return);
+        if (e.isListActive()) e.cancelList();
+        QTRY_VERIFY_WITH_TIMEOUT(e.annotation(5).contains(QStringLiteral("problem D")), 3000);
+        QVERIFY(e.annotation(9).contains(QStringLiteral("problem E")));
+        QVERIFY(!e.annotation(4).contains(QStringLiteral("problem D")));
+    }
+
     void escapeClosesTheFindBarThenCancels() {
         // The window's Esc (Build > Cancel) and the editor's and find bar's own uses of the key:
         // Esc closes the find bar when its field has focus, closes the completion list when it is

@@ -489,6 +489,43 @@ private slots:
         QVERIFY(stylingOf(editor) == freshStyling<NvvmLexer>(text));
     }
 
+    // A long module is styled while it is painted and in idle turns in short steps (issue 27,
+    // item 8: Scintilla's own steps of up to 20 ms held the window), not all the lines from an
+    // edit to the screen in one paint; the steps go on until the screen is styled as a fresh
+    // lexer styles it, and a request for the whole text is served whole. The step here is the
+    // smallest (64 lines), so that the test does not depend on this machine's speed.
+    void aLongModuleIsStyledInShortStepsOnScreen() {
+        const auto module = nvpg::test::manyKernelsModule(1300);
+        ModuleEditor editor;
+        editor.setModule(module.bytes, false);
+        QVERIFY(editor.lines() > 20000);
+        auto* lexer = qobject_cast<NvvmLexer*>(editor.lexer());
+        QVERIFY(lexer);
+        lexer->setStepBudget(std::chrono::steady_clock::duration::zero());
+        editor.resize(800, 600);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        const long length = editor.SendScintilla(B::SCI_GETLENGTH);
+        editor.SendScintilla(B::SCI_COLOURISE, 0UL, -1L);
+        QCOMPARE(editor.SendScintilla(B::SCI_GETENDSTYLED), length);
+        // An edit at the top: every line after it is to be styled again.
+        editor.SendScintilla(B::SCI_INSERTTEXT, 0UL, "; an edit\n");
+        QVERIFY(editor.SendScintilla(B::SCI_GETENDSTYLED) < 100);
+        editor.goTo(editor.lines(), 1);
+        const long screenStart = editor.SendScintilla(
+            B::SCI_POSITIONFROMLINE,
+            editor.SendScintilla(B::SCI_DOCLINEFROMVISIBLE, editor.SendScintilla(B::SCI_GETFIRSTVISIBLELINE)));
+        const long cutBefore = lexer->stepsCut();
+        editor.repaint();
+        const long afterOnePaint = editor.SendScintilla(B::SCI_GETENDSTYLED);
+        QVERIFY2(afterOnePaint < editor.SendScintilla(B::SCI_POSITIONFROMLINE, 1000L),
+                 qPrintable(QStringLiteral("one paint styled up to %1 of %2").arg(afterOnePaint).arg(screenStart)));
+        QVERIFY(lexer->stepsCut() > cutBefore);
+        QTRY_VERIFY_WITH_TIMEOUT(editor.SendScintilla(B::SCI_GETENDSTYLED) >= screenStart, 20000);
+        const QByteArray text = QByteArray::fromStdString(editor.moduleText());
+        QVERIFY(stylingOf(editor) == freshStyling<NvvmLexer>(text));
+    }
+
     // The same for PTX, whose lines carry more state: a `/*` inserted in the middle comments out
     // what follows, a pass restyles only as far as asked, and styling on from there gives what a
     // fresh lexer gives.

@@ -11,6 +11,7 @@ CompileController::CompileController(Engine* engine, WorkspaceDocument* document
       engine_(engine),
       document_(document),
       outputs_(pipeline::kPtx | pipeline::kLtoIr | pipeline::kLtoPtx | pipeline::kCubin | pipeline::kFigures) {
+    debounce_.setObjectName(QStringLiteral("compileDebounce"));  // named where timings list it
     debounce_.setSingleShot(true);
     debounce_.setInterval(400);
     connect(&debounce_, &QTimer::timeout, this, &CompileController::compileNow);

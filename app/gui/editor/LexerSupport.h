@@ -9,7 +9,9 @@
 #include <QFont>
 #include <QFontDatabase>
 
+#include <chrono>
 #include <initializer_list>
+#include <optional>
 #include <vector>
 
 namespace nvpg::gui::lexer_support {
@@ -20,8 +22,11 @@ namespace nvpg::gui::lexer_support {
 // a single SCI_SETSTYLINGEX rather than one message per token.
 //   perLine(std::string_view text, char* styles, int& state) -> fold level
 // `text` holds no line end; line ends are given style 0. Returns the number of bytes styled.
+// With a `budget`, styling stops at the first line end after that much time: the lines after it
+// keep the styles they had, and Scintilla asks for them again (see LineLexer::styleText).
 template <class PerLine>
-long styleLines(QsciLexerCustom& lexer, int start, int end, PerLine perLine) {
+long styleLines(QsciLexerCustom& lexer, int start, int end, PerLine perLine,
+                std::optional<std::chrono::steady_clock::duration> budget = std::nullopt) {
     QsciScintilla* ed = lexer.editor();
     if (!ed || end <= start) return 0;
     using B = QsciScintillaBase;
@@ -42,7 +47,10 @@ long styleLines(QsciLexerCustom& lexer, int start, int end, PerLine perLine) {
     const char* p = text.constData();
     const int n = static_cast<int>(rangeEnd - rangeStart);
     int i = 0;
+    const auto deadline = budget ? std::chrono::steady_clock::now() + *budget : std::chrono::steady_clock::time_point{};
     for (long line = firstLine; line <= lastLine && i < n; ++line) {
+        if (budget && line > firstLine && (line - firstLine) % 64 == 0 && std::chrono::steady_clock::now() > deadline)
+            break;
         int j = i;
         while (j < n && p[j] != '\n' && p[j] != '\r') ++j;
         const int level = perLine(std::string_view(p + i, j - i), styles.data() + i, state);
@@ -54,8 +62,8 @@ long styleLines(QsciLexerCustom& lexer, int start, int end, PerLine perLine) {
         i = j;
     }
     lexer.startStyling(static_cast<int>(rangeStart));
-    ed->SendScintilla(B::SCI_SETSTYLINGEX, static_cast<uintptr_t>(n), styles.constData());
-    return n;
+    ed->SendScintilla(B::SCI_SETSTYLINGEX, static_cast<uintptr_t>(i), styles.constData());
+    return i;
 }
 
 inline bool isDigit(char c) {
@@ -98,12 +106,25 @@ public:
             if (style == bold) f.setBold(true);
         return f;
     }
+    // Where the editor styles in idle time (a long module: ModuleEditor::kIdleStylingLines),
+    // Scintilla hands out up to 20 ms of lines at a time to a paint or an idle turn, which ask
+    // for no more than the screen, and the window stands still that long (issue 27, item 8). A
+    // few milliseconds at a time instead: Scintilla asks again for the rest in the next turn,
+    // and lines not yet restyled keep the styles they had. A request past the screen (a
+    // SCI_COLOURISE of the whole text) is served whole.
+    static constexpr std::chrono::milliseconds kIdleBudget{4};
     void styleText(int start, int end) override {
-        styledBytes_ += lexer_support::styleLines(
+        const long styled = lexer_support::styleLines(
             *this, start, end,
-            [this](std::string_view text, char* styles, int& state) { return styleOneLine(text, styles, state); });
+            [this](std::string_view text, char* styles, int& state) { return styleOneLine(text, styles, state); },
+            forTheScreen(end) ? std::optional<std::chrono::steady_clock::duration>(stepBudget_) : std::nullopt);
+        styledBytes_ += styled;
+        if (styled > 0 && start + styled < end && editor() && start + styled < editor()->length()) ++stepsCut_;
     }
     long styledBytes() const { return styledBytes_; }
+    long stepsCut() const { return stepsCut_; }  // requests left for the next turn, for tests
+    // The time a step of styling for the screen may take (kIdleBudget); 0 for tests: 64 lines.
+    void setStepBudget(std::chrono::steady_clock::duration budget) { stepBudget_ = budget; }
 
 protected:
     // One line's styles (one per byte of `text`, which holds no line end), from the state the
@@ -111,10 +132,22 @@ protected:
     virtual int styleOneLine(std::string_view text, char* styles, int& state) const = 0;
 
 private:
+    // Whether styling up to `end` is a paint's or an idle turn's, in an editor that styles in idle.
+    bool forTheScreen(int end) const {
+        QsciScintilla* ed = editor();
+        using B = QsciScintillaBase;
+        if (!ed || ed->SendScintilla(B::SCI_GETIDLESTYLING) == B::SC_IDLESTYLING_NONE) return false;
+        const long lastShown = ed->SendScintilla(B::SCI_GETFIRSTVISIBLELINE) + ed->SendScintilla(B::SCI_LINESONSCREEN);
+        const long afterScreen = ed->SendScintilla(B::SCI_DOCLINEFROMVISIBLE, lastShown + 2);
+        return end <= ed->SendScintilla(B::SCI_GETLINEENDPOSITION, afterScreen);
+    }
+
     QFont font_;
     int commentStyle_;
     std::vector<int> boldStyles_;
     long styledBytes_ = 0;
+    long stepsCut_ = 0;
+    std::chrono::steady_clock::duration stepBudget_ = kIdleBudget;
 };
 
 }  // namespace nvpg::gui

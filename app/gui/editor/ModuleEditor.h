@@ -85,15 +85,16 @@ public:
     // key within this many ms, or a completion list open) new ones wait.
     static constexpr int kAnnotationPauseMs = 1000;
     // From this many lines on, a jump far ahead (Ctrl+End, Go to Line) styles the text up to the
-    // new screen in steps between events (Scintilla's idle styling) instead of in one go: 100,000
-    // lines styled at once hold the window for a tenth of a second or more. Smaller modules are
+    // new screen in steps between events (Scintilla's idle styling, a few ms a step: LineLexer)
+    // instead of in one go: 100,000 lines styled at once hold the window for a tenth of a second
+    // or more, and 7,500 lines 17 ms on the H200 machine (issue 27, item 8). Smaller modules are
     // styled before they are painted, as always.
-    static constexpr int kIdleStylingLines = 20000;
+    static constexpr int kIdleStylingLines = 5000;
     // From this many lines on, the editor is offered to assistive technology (screen readers)
     // as an editable-text widget without QScintilla's text interface. That interface turns every
     // caret move and key into character offsets by counting the characters from the start of the
     // module (SCI_COUNTCHARACTERS): tens of ms per key at 200,000 lines, twice (key and paint).
-    static constexpr int kPlainAccessibleLines = kIdleStylingLines;
+    static constexpr int kPlainAccessibleLines = 20000;
     // Whether the accessible interface is the plain one (above), for tests.
     bool plainAccessible() const { return plainAccessible_; }
     // Such an editor also hides its insertions and deletions from QScintilla's notification of
@@ -184,6 +185,7 @@ private:
     nvvm::SharedDiagnostics diagnostics_;  // what fixes_ point into
     std::function<bool()> undoFirst_;
     int lineNumberDigits_ = 0;
+    bool annotationStylesSet_ = false;  // the error, warning and note boxes' styles
     int pendingMarker_ = -1;
     // On every line that has an annotation box, so that clearing them all visits those lines
     // only: QScintilla's clearAnnotations() touches each line of the module (with a notification
@@ -196,6 +198,7 @@ private:
     QTimer annotationTimer_;
     std::map<int, QList<QsciStyledText>> shownProblems_;  // per line, as last shown
     std::map<int, QString> mapNotes_;
+    std::optional<bool> mapNoteStyleDark_;  // the palette the map notes' style was set for
 };
 
 }  // namespace nvpg::gui

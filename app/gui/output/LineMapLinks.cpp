@@ -15,6 +15,7 @@
 #include "document/WorkspaceDocument.h"
 #include "editor/EditorArea.h"
 #include "editor/HoverDocs.h"
+#include "editor/Markers.h"
 #include "editor/ModuleEditor.h"
 #include "output/OutputView.h"
 
@@ -65,7 +66,7 @@ void addMarker(QsciScintilla* e, int line, int marker) {
 }
 
 void deleteMarkers(QsciScintilla* e, int first, int last) {
-    for (int m = first; m <= last; ++m) e->SendScintilla(QsciScintillaBase::SCI_MARKERDELETEALL, m);
+    gui::deleteMarkers(e, markerRange(first, last));
 }
 
 std::vector<int> linesWith(QsciScintilla* e, unsigned mask) {

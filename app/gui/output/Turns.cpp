@@ -14,6 +14,7 @@ namespace {
 class LaterTurns : public QObject {
 public:
     LaterTurns() {
+        timer_.setObjectName(QStringLiteral("laterTurns"));  // named where timings list it
         timer_.setSingleShot(true);
         timer_.setInterval(0);
         connect(&timer_, &QTimer::timeout, this, &LaterTurns::runOne);

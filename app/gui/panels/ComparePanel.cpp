@@ -161,6 +161,7 @@ ComparePanel::ComparePanel(WorkspaceDocument* document, std::shared_ptr<const to
     tabs_->addTab(figures_, tr("Figures"));
     layout->addWidget(tabs_, 1);
 
+    debounce_.setObjectName(QStringLiteral("compareDebounce"));  // named where timings list it
     debounce_.setSingleShot(true);
     debounce_.setInterval(400);
     connect(&debounce_, &QTimer::timeout, this, &ComparePanel::compileVariants);

@@ -93,8 +93,8 @@ LibdevicePanel::LibdevicePanel(QWidget* parent) : QWidget(parent) {
     clear();
 }
 
-void LibdevicePanel::setResult(const pipeline::Job& job, std::shared_ptr<const pipeline::CompileResult> result) {
-    job_ = job;
+void LibdevicePanel::setResult(pipeline::Job job, std::shared_ptr<const pipeline::CompileResult> result) {
+    job_ = std::move(job);
     result_ = std::move(result);
     rebuild();
 }

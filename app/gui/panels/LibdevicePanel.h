@@ -30,7 +30,7 @@ public:
 
     explicit LibdevicePanel(QWidget* parent = nullptr);
     // The shown reply's job and result: the plain one first, then the complete one with its map.
-    void setResult(const pipeline::Job& job, std::shared_ptr<const pipeline::CompileResult> result);
+    void setResult(pipeline::Job job, std::shared_ptr<const pipeline::CompileResult> result);
     // The complete result of the one shown (with its SASS and map), for the same job.
     void setLateResult(std::shared_ptr<const pipeline::CompileResult> result);
     // The map of the result shown, when it comes apart from it.

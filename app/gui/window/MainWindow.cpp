@@ -339,7 +339,7 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
         job.modules = ws.modules;
         job.libdevice = ws.libdevice;
         job.lineMap = controller_->lineMap();
-        libdevice_->setResult(job, reply.result);
+        libdevice_->setResult(std::move(job), reply.result);
     });
     connect(controller_, &CompileController::lateShown, this,
             [this](quint64, std::shared_ptr<const pipeline::CompileResult> result) {
