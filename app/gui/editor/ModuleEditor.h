@@ -134,6 +134,7 @@ protected:
 private:
     struct Note {
         int markerHandle;  // follows its line through edits made while it waits
+        int line;          // where it was made
         QString text;
         int style;
     };

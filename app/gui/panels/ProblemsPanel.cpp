@@ -78,6 +78,8 @@ ProblemsPanel::ProblemsPanel(QWidget* parent) : QWidget(parent) {
     h->setStretchLastSection(false);
     h->setSectionResizeMode(QHeaderView::Interactive);
     h->setSectionResizeMode(MessageColumn, QHeaderView::Stretch);
+    // Columns fit the rows on screen and this many more, not all of hundreds of rows.
+    h->setResizeContentsPrecision(int(kRowsPerTurn));
     // activated covers double-click, Enter/Return, and single-click where the platform's style
     // activates on one click.
     connect(tree_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item, int) { activateItem(item); });
@@ -205,10 +207,13 @@ void ProblemsPanel::addRows(size_t from) {
     std::map<int, QIcon> icons;
     for (auto severity : {nvvm::Severity::Error, nvvm::Severity::Warning, nvvm::Severity::Note})
         icons[int(severity)] = style()->standardIcon(severityIcon(severity));
-    const size_t to = std::min(diagnostics_->size(), from + kRowsPerTurn);
+    // The first rows all at once; those of a later turn for as long as kTurnBudget allows.
+    const size_t most = std::min(diagnostics_->size(), from + kRowsPerTurn);
+    const auto until = std::chrono::steady_clock::now() + kTurnBudget;
     QList<QTreeWidgetItem*> items;
-    items.reserve(qsizetype(to - from));
-    for (size_t i = from; i < to; ++i) {
+    items.reserve(qsizetype(most - from));
+    size_t to = from;
+    for (size_t i = from; i < most && (from == 0 || i == from || std::chrono::steady_clock::now() < until); ++i, ++to) {
         const auto& d = (*diagnostics_)[i];
         const QString message = QString::fromStdString(d.message).trimmed();
         const QString firstLine = message.section(QLatin1Char('\n'), 0, 0);
@@ -268,9 +273,11 @@ void ProblemsPanel::addRows(size_t from) {
 
 void ProblemsPanel::addFixButtons(size_t from) {
     constexpr size_t kButtonsPerTurn = 12;
+    const auto until = std::chrono::steady_clock::now() + kTurnBudget;
     size_t made = 0;
     size_t i = from;
-    for (; i < fixActions_.size() && made < kButtonsPerTurn; ++i) {
+    for (; i < fixActions_.size() && made < kButtonsPerTurn && (made == 0 || std::chrono::steady_clock::now() < until);
+         ++i) {
         if (fixActions_[i].isEmpty()) continue;
         auto* row = tree_->topLevelItem(int(i));
         if (!row) break;
