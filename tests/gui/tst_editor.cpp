@@ -187,6 +187,33 @@ private slots:
         QCOMPARE(e.moduleText(), std::string("; text\n"));
     }
 
+    // An editor closed while llvm-dis-14 still runs for it (a module removed, a workspace
+    // closed, the app quitting) stops it and goes quietly: the QProcess, deleted with the editor,
+    // waited for it and said it finished to the editor half destroyed (SIGSEGV in CI).
+    void anEditorClosedWhileDisassemblingGoesQuietly() {
+        const std::string bc = assemble("sinf.ll");
+        if (bc.empty()) QSKIP("llvm-as-14 is not installed");
+        // A disassembler that takes its time, so that it surely still runs.
+        QTemporaryDir dir;
+        const QString slow = dir.filePath(QStringLiteral("slow-llvm-dis"));
+        {
+            QFile f(slow);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("#!/bin/sh\nsleep 30\n");
+        }
+        QFile::setPermissions(slow, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        DisassemblerOverride sleeper{slow};
+        for (int i = 0; i < 3; ++i) {
+            auto* e = new ModuleEditor;
+            e->setModule(bc, true);
+            QVERIFY(e->isDisassembling());
+            QElapsedTimer timer;
+            timer.start();
+            delete e;
+            QVERIFY2(timer.elapsed() < 10000, "the disassembler was waited for, not stopped");
+        }
+    }
+
     void bitcodeSummaryWithoutLlvmDis() {
         const std::string bc = assemble("sinf.ll");
         if (bc.empty()) QSKIP("llvm-as-14 is not installed");

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
 
 #include <Qsci/qscicommand.h>
 #include <Qsci/qscicommandset.h>
@@ -585,6 +586,13 @@ void ModuleEditor::disassemblyEnded(QProcess* p, bool timedOut) {
     loadBytes(shown.toUtf8());
     setReadOnly(true);
     emit disassembled();
+}
+
+ModuleEditor::~ModuleEditor() {
+    if (QProcess* p = std::exchange(disassembler_, nullptr)) {
+        p->disconnect(this);
+        delete p;  // kills llvm-dis-14 if it still runs
+    }
 }
 
 std::string ModuleEditor::moduleText() const {

@@ -37,6 +37,9 @@ class ModuleEditor : public QsciScintilla {
 
 public:
     explicit ModuleEditor(QWidget* parent = nullptr);
+    // A disassembly still running is stopped first: deleting its QProcess as a child, later in
+    // ~QWidget, waits for it and says it finished to this editor, half destroyed by then.
+    ~ModuleEditor() override;
 
     // Shows a module. Text is editable; bitcode is shown read-only (and moduleText() keeps the
     // original bytes). Bitcode is shown at once as a summary read from its bitstream while
