@@ -37,6 +37,7 @@
 
 #include "Mutate.h"
 #include "nvvm/Module.h"
+#include "pipeline/Job.h"
 #include "support/Files.h"
 #include "support/Installed.h"
 #include "support/Text.h"
@@ -139,6 +140,30 @@ inline std::vector<nvvm::Module> numbaModules(const std::string& kernel) {
         modules.push_back({file, readText(dir / file), false});
     }
     return modules;
+}
+
+// A numba-cuda fixture as numba compiles it: its modules, its libNVVM options (.options), and
+// libdevice, which numba adds to every program.
+inline pipeline::Job numbaJob(const std::string& name) {
+    const auto dir = dataDir() / "numba";
+    pipeline::Job job;
+    job.modules = numbaModules(name);
+    const auto options = readText(dir / (name + ".options"));
+    for (auto line : support::splitLines(options)) {
+        line = support::trim(line);
+        if (line.empty()) continue;
+        if (line == "-gen-lto") {
+            job.outputs |= pipeline::kLtoPtx;
+            continue;
+        }
+        const auto eq = line.find('=');
+        if (line[0] != '-' || eq == std::string_view::npos)
+            qFatal("%s: odd option %s", name.c_str(), std::string(line).c_str());
+        if (auto st = job.options.set(line.substr(1, eq - 1), line.substr(eq + 1)); !st)
+            qFatal("%s", st.error().message.c_str());
+    }
+    job.libdevice = true;  // numba adds libdevice to every program
+    return job;
 }
 
 // nvpg, as built (NVPG_CLI in the environment moves it: the GPU machine runs a copy elsewhere).

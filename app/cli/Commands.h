@@ -45,6 +45,7 @@ struct CompileOptions {
     bool noCache = false;  // neither read nor write the result cache
     std::optional<std::string> report;
     std::optional<std::string> lineMap;  // --line-map FILE.json
+    bool live = false;                   // --emit sass --live: the live registers beside each instruction
     std::optional<std::string> output;
 };
 

@@ -14,6 +14,7 @@
 #include "inspect/LineMap.h"
 #include "nvvm/Diagnostic.h"
 #include "nvvm/Options.h"
+#include "pipeline/LiveFigures.h"
 #include "pipeline/OutputNames.h"
 #include "pipeline/Pipeline.h"
 #include "pipeline/Report.h"
@@ -85,7 +86,10 @@ void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun) {
     cmd.add_option("--report", o.report,
                    "write a JSON report: kernels, figures, libdevice functions, diagnostics, timings");
     cmd.add_option("--line-map", o.lineMap,
-                   "write a JSON line map: the output lines each IR line became, in the outputs -o writes");
+                   "write a JSON line map: the output lines each IR line became, in the outputs -o writes, and the "
+                   "registers live at each line (from the SASS, where nvdisasm is found)");
+    cmd.add_flag("--live", o.live,
+                 "with --emit sass: write the registers live at each instruction beside it (nvdisasm -lrm count)");
     cmd.add_option("-o,--output", o.output, "output file; default: stdout for text outputs");
 }
 
@@ -335,15 +339,20 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
         job.outputs = pipeline::kPtx | pipeline::kSass;
     else
         job.outputs = pipeline::kPtx | pipeline::kCubin;
-    // The report counts each kernel's SASS instructions where nvdisasm is there, else says why not.
-    if (o.report) job.outputs |= pipeline::kFigures | pipeline::kSass;
-    // The report's PTX and SASS per libdevice function come from the line map; the twin it is made
-    // from never changes the outputs written.
-    job.lineMap = o.lineMap.has_value() || (o.report && job.libdevice && !o.verifyOnly);
+    if (o.live && o.emit != "sass") return usage("--live writes the live registers beside the SASS: add --emit sass");
+    if (o.live) job.outputs |= pipeline::kLiveRegisters;
+    // The report counts each kernel's SASS instructions and its live registers where nvdisasm is
+    // there, else says why not.
+    if (o.report) job.outputs |= pipeline::kFigures | pipeline::kSass | pipeline::kLiveRegisters;
+    // The report's PTX and SASS per libdevice function and the IR line of each kernel's live peak
+    // come from the line map; the twin it is made from never changes the outputs written.
+    job.lineMap = o.lineMap.has_value() || (o.report && !o.verifyOnly);
 
     // A forked engine opens the libraries; this process only names them (for the result cache).
     auto tk = loadToolkit(common, /*open=*/!forkedEngine(common));
     if (!tk) return usage(tk.error().message);
+    // The line map's live figures come from the SASS, so it is made where nvdisasm is.
+    if (o.lineMap && !o.verifyOnly && (*tk)->nvdisasm()) job.outputs |= pipeline::kSass | pipeline::kLiveRegisters;
     if (o.emit == "sass" && !o.verifyOnly && !(*tk)->nvdisasm()) {
         const auto& nvdisasm = (*tk)->nvdisasmReport();
         return usage(
@@ -381,7 +390,13 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
             std::fprintf(stderr, "nvpg: no SASS: %s\n", support::printable(r.sassUnavailable, true).c_str());
             return kCompileError;
         }
-        written = writeOut(o.output, r.sass, false, writing, error);
+        if (o.live) {
+            const auto live = pipeline::liveFigures(r);
+            if (!live.available()) return usage("--live: " + live.unavailable);
+            written = writeOut(o.output, pipeline::sassWithLiveColumn(r.sass, live), false, writing, error);
+        } else {
+            written = writeOut(o.output, r.sass, false, writing, error);
+        }
     } else if (r.ltoIr.size() == 1)
         written = writeOut(o.output, r.ltoIr.front().bytes, true, writing, error);
     else {
@@ -401,8 +416,10 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
     }
     if (!written) return usage(error);
     if (o.lineMap && r.lineMap) {
-        const auto text =
-            inspect::toJson(*r.lineMap).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+        auto json = nlohmann::ordered_json(inspect::toJson(*r.lineMap));
+        json["live"] = pipeline::liveJson(pipeline::liveFigures(r), r.lineMap.get());
+        json["local-memory"] = pipeline::localMemoryJson(pipeline::localMemoryPlaces(r), r.lineMap.get());
+        const auto text = json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
         if (auto st = support::writeFileAtomic(*o.lineMap, text, writing); !st) return usage(st.error().message);
     }
     return kOk;

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -48,9 +49,10 @@ bool readMark(std::string_view text, std::string& file, int& line) {
 }
 
 // "/*0070*/   IMAD R5, R7, R7, RZ ;" -> "IMAD R5, R7, R7, RZ": no offset, control codes or comments.
-bool readInstruction(std::string_view text, std::string& code) {
-    const auto row = splitSassRow(text);
+bool readInstruction(std::string_view text, std::string& code, std::string& offset) {
+    auto row = splitSassRow(text);
     if (row.kind != SassRow::Kind::Instruction) return false;
+    offset = std::move(row.offset);
     std::string_view c = row.instruction;
     if (!c.empty() && c.back() == ';') c = support::trim(c.substr(0, c.size() - 1));
     if (c.empty()) return false;
@@ -69,39 +71,80 @@ std::optional<std::string> functionType(std::string_view text) {
 
 }  // namespace
 
-DisassemblyRun disassemble(const fs::path& nvdisasm, std::string_view cubin, bool lineInfo) {
+namespace {
+
+std::vector<std::string> flagsOf(Listing what) {
+    switch (what) {
+        case Listing::Plain:
+            return {"-c"};
+        case Listing::LineInfo:
+            return {"-c", "-g"};
+        case Listing::LiveRanges:
+            return {"-c", "-lrm", "count"};
+        case Listing::BasicBlocks:
+            return {"-bbcfg"};
+    }
+    return {"-c"};
+}
+
+DisassemblyRun runOn(const fs::path& nvdisasm, const fs::path& input, Listing what) {
     support::Stopwatch watch;
     DisassemblyRun out;
-    out.command = lineInfo ? "nvdisasm -c -g" : "nvdisasm -c";
+    const auto flags = flagsOf(what);
+    out.command = "nvdisasm " + support::join(flags, " ");
+    std::vector<std::string> args{nvdisasm.string()};
+    args.insert(args.end(), flags.begin(), flags.end());
+    args.push_back(input.string());
+    auto ran = support::runProcess(args, kListingLimit);
+    if (ran.status == 0) {
+        out.ok = true;
+        out.text = std::move(ran.output);
+    } else {
+        const auto said = support::trim(ran.output);
+        out.error = fmt::format("{} failed ({}): {}", out.command,
+                                ran.status == -2 ? "ended by a signal" : fmt::format("status {}", ran.status),
+                                said.empty() ? "it said nothing" : std::string(said));
+    }
+    out.seconds = watch.seconds();
+    return out;
+}
+
+}  // namespace
+
+DisassemblyRun disassemble(const fs::path& nvdisasm, std::string_view cubin, Listing what) {
+    return std::move(disassembleEach(nvdisasm, cubin, {what}).front());
+}
+
+std::vector<DisassemblyRun> disassembleEach(const fs::path& nvdisasm, std::string_view cubin,
+                                            const std::vector<Listing>& what) {
+    support::Stopwatch watch;
+    std::vector<DisassemblyRun> out(what.size());
+    for (size_t i = 0; i < what.size(); ++i) out[i].command = "nvdisasm " + support::join(flagsOf(what[i]), " ");
+    auto failAll = [&](const std::string& why) {
+        for (auto& run : out) {
+            run.error = why;
+            run.seconds = watch.seconds();
+        }
+        return out;
+    };
     std::error_code ec;
     std::string pattern = (fs::temp_directory_path(ec) / "nvpg-nvdisasm-XXXXXX").string();
-    if (ec || !::mkdtemp(pattern.data())) {
-        out.error = fmt::format("cannot make a temporary folder for nvdisasm in {}: {}",
-                                fs::path(pattern).parent_path().string(), std::strerror(errno));
-        out.seconds = watch.seconds();
-        return out;
-    }
+    if (ec || !::mkdtemp(pattern.data()))
+        return failAll(fmt::format("cannot make a temporary folder for nvdisasm in {}: {}",
+                                   fs::path(pattern).parent_path().string(), std::strerror(errno)));
     const fs::path dir = pattern;
     const fs::path input = dir / "program.cubin";
     if (auto st = support::writeFileAtomic(input, cubin); !st) {
-        out.error = st.error().message;
+        failAll(st.error().message);
     } else {
-        std::vector<std::string> args{nvdisasm.string(), "-c"};
-        if (lineInfo) args.push_back("-g");
-        args.push_back(input.string());
-        auto ran = support::runProcess(args, kListingLimit);
-        if (ran.status == 0) {
-            out.ok = true;
-            out.text = std::move(ran.output);
-        } else {
-            const auto said = support::trim(ran.output);
-            out.error = fmt::format("{} failed ({}): {}", out.command,
-                                    ran.status == -2 ? "ended by a signal" : fmt::format("status {}", ran.status),
-                                    said.empty() ? "it said nothing" : std::string(said));
-        }
+        // The first on this thread, the others beside it.
+        std::vector<std::thread> others;
+        for (size_t i = 1; i < what.size(); ++i)
+            others.emplace_back([&, i] { out[i] = runOn(nvdisasm, input, what[i]); });
+        if (!what.empty()) out[0] = runOn(nvdisasm, input, what[0]);
+        for (auto& t : others) t.join();
     }
     fs::remove_all(dir, ec);
-    out.seconds = watch.seconds();
     return out;
 }
 
@@ -150,8 +193,8 @@ SassListing readSass(std::string_view text) {
             file = std::move(f);
             continue;
         }
-        std::string code;
-        if (readInstruction(line, code)) {
+        std::string code, offset;
+        if (readInstruction(line, code, offset)) {
             if (current == SIZE_MAX) {  // code before any function header: keep it, under the section
                 out.functions.push_back({"", 0, false});
                 current = out.functions.size() - 1;
@@ -159,7 +202,8 @@ SassListing readSass(std::string_view text) {
             const bool selfBranch = !lastLabel.empty() && code == "BRA `(" + lastLabel + ")";
             padding = (code == "NOP" || selfBranch) ? padding + 1 : 0;
             ++out.functions[current].instructions;
-            out.instructions.push_back({lineNo, out.functions[current].name, std::move(code), file, sourceLine});
+            out.instructions.push_back(
+                {lineNo, out.functions[current].name, std::move(offset), std::move(code), file, sourceLine});
             lastLabel.clear();
             continue;
         }

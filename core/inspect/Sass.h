@@ -18,14 +18,26 @@ struct DisassemblyRun {
     double seconds = 0;
 };
 
-// `nvdisasm -c` of `cubin` (through a temporary file under TMPDIR); with `lineInfo`, `-g` too,
-// which marks instructions `//## File "m.ll", line N`.
-DisassemblyRun disassemble(const std::filesystem::path& nvdisasm, std::string_view cubin, bool lineInfo);
+// What nvdisasm is asked to print of a cubin.
+enum class Listing {
+    Plain,        // -c: the listing the SASS pane shows and --emit sass writes
+    LineInfo,     // -c -g: marks instructions `//## File "m.ll", line N` (the twin's, for the line map)
+    LiveRanges,   // -c -lrm count: a column of live registers per instruction (nvdisasm ignores -g then)
+    BasicBlocks,  // -bbcfg: the control-flow graph of basic blocks, as Graphviz DOT
+};
+
+// nvdisasm of `cubin` (through a temporary file under TMPDIR).
+DisassemblyRun disassemble(const std::filesystem::path& nvdisasm, std::string_view cubin, Listing what);
+// Several listings of one cubin, written once, each nvdisasm run side by side: the extra listings
+// cost the wall time of the longest run, not the sum. In `what`'s order.
+std::vector<DisassemblyRun> disassembleEach(const std::filesystem::path& nvdisasm, std::string_view cubin,
+                                            const std::vector<Listing>& what);
 
 // nvdisasm's text, read.
 struct SassInstruction {
     int line = 0;          // 1-based line of the text
     std::string function;  // the kernel or device function it is in
+    std::string offset;    // "00f0": its address in the function, as the listing writes it
     std::string code;      // "IMAD.WIDE R2, R0, R5, c[0x0][0x210]": no address, no comment
     std::string file;      // with -g: the marked source file; empty when unmarked
     int sourceLine = 0;

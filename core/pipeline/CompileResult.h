@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "inspect/LineMap.h"
+#include "inspect/LiveRegisters.h"
 #include "inspect/Sass.h"
 #include "nvvm/Diagnostic.h"
 #include "pipeline/Stage.h"
@@ -76,6 +77,13 @@ struct CompileResult {
     std::vector<inspect::SassFunction> sassFunctions;
     std::string sassSource;
     std::string sassUnavailable;
+    // With kLiveRegisters: the live registers at each instruction of readSass(sass), in order, or
+    // why there are none.
+    std::vector<inspect::LiveCount> sassLive;
+    std::string sassLiveUnavailable;
+    // With kSassGraph: nvdisasm -bbcfg's DOT of the same cubin, or why there is none.
+    std::string sassGraph;
+    std::string sassGraphUnavailable;
     // In the result Pipeline::run's onPlain hears: the SASS is being made, and comes with the
     // complete result.
     bool sassPending = false;

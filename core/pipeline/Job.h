@@ -18,6 +18,11 @@ enum Output : unsigned {
     kCubin = 1u << 3,    // nvJitLink's LTO link to cubin
     kFigures = 1u << 4,  // ptxas registers/spills per kernel (an extra cubin link when needed)
     kSass = 1u << 5,     // nvdisasm of the cubin the job ends with (LTO's, else ptxas' of the PTX)
+    // With kSass: the registers live at each of its instructions (nvdisasm -lrm count of the same
+    // cubin, run beside the listing).
+    kLiveRegisters = 1u << 6,
+    // With kSass: its basic-block control-flow graph (nvdisasm -bbcfg, beside the listing).
+    kSassGraph = 1u << 7,
 };
 
 // A snapshot of everything a compile depends on. Front ends fill it and hand it over; the

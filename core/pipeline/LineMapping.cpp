@@ -160,7 +160,7 @@ void compileTwinOrThrow(const Job& job, const nvvm::Options& options, const tool
     if (wantsSass && out.sassProblem.empty()) {
         if (stop) return failAll(kStopped);
         if (const auto* nvdisasm = tk.nvdisasm()) {
-            auto d = inspect::disassemble(*nvdisasm, cubin, /*lineInfo=*/true);
+            auto d = inspect::disassemble(*nvdisasm, cubin, inspect::Listing::LineInfo);
             if (d.ok)
                 out.sass = std::move(d.text);
             else

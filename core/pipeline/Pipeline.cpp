@@ -460,12 +460,36 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
     }
     if (plain.sassPending) {
         if (onStage) onStage({StageId::Disassemble, {}});
-        auto d = inspect::disassemble(*toolkit_->nvdisasm(), sass.cubin, /*lineInfo=*/false);
-        plain.stages.push_back({StageId::Disassemble, d.seconds});
+        // The live registers and the graph come from runs of their own beside the listing's.
+        std::vector<inspect::Listing> listings{inspect::Listing::Plain};
+        if (job.outputs & kLiveRegisters) listings.push_back(inspect::Listing::LiveRanges);
+        if (job.outputs & kSassGraph) listings.push_back(inspect::Listing::BasicBlocks);
+        auto runs = inspect::disassembleEach(*toolkit_->nvdisasm(), sass.cubin, listings);
+        auto& d = runs.front();
+        double longest = 0;
+        for (const auto& r : runs) longest = std::max(longest, r.seconds);
+        plain.stages.push_back({StageId::Disassemble, longest});
         if (d.ok) {
             plain.sass = std::move(d.text);
-            plain.sassFunctions = inspect::readSass(plain.sass).functions;
+            const auto listing = inspect::readSass(plain.sass);
+            plain.sassFunctions = listing.functions;
             plain.sassSource = d.command + " of " + sass.of;
+            for (size_t i = 1; i < runs.size(); ++i) {
+                auto& r = runs[i];
+                if (listings[i] == inspect::Listing::LiveRanges) {
+                    auto live = r.ok ? inspect::readLiveRanges(r.text, listing)
+                                     : support::Result<std::vector<inspect::LiveCount>>(
+                                           support::makeError(support::ErrorKind::Internal, r.error));
+                    if (live)
+                        plain.sassLive = std::move(*live);
+                    else
+                        plain.sassLiveUnavailable = live.error().message;
+                } else if (r.ok) {
+                    plain.sassGraph = std::move(r.text);
+                } else {
+                    plain.sassGraphUnavailable = r.error;
+                }
+            }
         } else {
             plain.sassUnavailable = d.error;
         }

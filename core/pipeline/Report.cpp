@@ -1,6 +1,7 @@
 #include "pipeline/Report.h"
 
 #include "pipeline/LibdeviceUse.h"
+#include "pipeline/LiveFigures.h"
 
 namespace nvpg::pipeline {
 
@@ -69,6 +70,7 @@ nlohmann::ordered_json reportJson(const Job& job, const CompileResult& r, const 
     j["ptx_version"] = r.ptxModule.version;
     j["target"] = r.ptxModule.target;
 
+    const auto live = liveFigures(r);
     ordered_json kernels = ordered_json::array();
     for (const auto& k : r.kernels) {
         ordered_json kj;
@@ -91,9 +93,13 @@ nlohmann::ordered_json reportJson(const Job& job, const CompileResult& r, const 
         }
         for (const auto& f : r.sassFunctions)
             if (f.isEntry && f.name == k.name) kj["sass_instructions"] = f.instructions;
+        for (const auto& peak : live.kernels)
+            if (peak.kernel == k.name) kj["live"] = kernelLiveJson(peak);
         kernels.push_back(std::move(kj));
     }
     j["kernels"] = std::move(kernels);
+    // Why the kernels have no live figures, where they were asked for.
+    if ((job.outputs & kLiveRegisters) && !live.available()) j["live_unavailable"] = live.unavailable;
     // Per output, since each runs as other code: the PTX as the driver loads it, the LTO cubin.
     ordered_json figures = ordered_json::object();
     if (!r.ptxFigures.source.empty() || !r.ptxFigures.unavailable.empty()) figures["ptx"] = figuresJson(r.ptxFigures);

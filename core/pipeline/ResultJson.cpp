@@ -98,10 +98,23 @@ json sassToJson(const CompileResult& r) {
     json functions = json::array();
     for (const auto& fn : r.sassFunctions)
         functions.push_back({{"name", fn.name}, {"instructions", fn.instructions}, {"entry", fn.isEntry}});
+    // Four figures an instruction (general, predicate, uniform, uniform predicate); -1 first for
+    // an instruction without one.
+    json live = json::array();
+    for (const auto& c : r.sassLive) {
+        live.push_back(c.known ? c.gpr : -1);
+        live.push_back(c.pred);
+        live.push_back(c.ugpr);
+        live.push_back(c.upred);
+    }
     return {{"sass_functions", functions},
             {"sass_source", r.sassSource},
             {"sass_unavailable", r.sassUnavailable},
-            {"sass_pending", r.sassPending}};
+            {"sass_pending", r.sassPending},
+            {"sass_live", live},
+            {"sass_live_unavailable", r.sassLiveUnavailable},
+            {"sass_graph", r.sassGraph},
+            {"sass_graph_unavailable", r.sassGraphUnavailable}};
 }
 
 void sassFromJson(const json& j, std::string text, CompileResult& r) {
@@ -113,6 +126,23 @@ void sassFromJson(const json& j, std::string text, CompileResult& r) {
     r.sassSource = field(j, "sass_source", "");
     r.sassUnavailable = field(j, "sass_unavailable", "");
     r.sassPending = field(j, "sass_pending", false);
+    r.sassLive.clear();
+    const auto live = field(j, "sass_live", json::array());
+    if (live.is_array() && live.size() % 4 == 0) {
+        r.sassLive.reserve(live.size() / 4);
+        for (size_t i = 0; i + 3 < live.size(); i += 4) {
+            auto figure = [&](size_t k) {
+                const auto& v = live[i + k];
+                return v.is_number_integer() && std::in_range<int>(v.get<int64_t>()) ? int(v.get<int64_t>()) : -1;
+            };
+            const int gpr = figure(0);
+            r.sassLive.push_back(
+                {std::max(gpr, 0), std::max(figure(1), 0), std::max(figure(2), 0), std::max(figure(3), 0), gpr >= 0});
+        }
+    }
+    r.sassLiveUnavailable = field(j, "sass_live_unavailable", "");
+    r.sassGraph = field(j, "sass_graph", "");
+    r.sassGraphUnavailable = field(j, "sass_graph_unavailable", "");
 }
 
 json stagesToJson(const std::vector<Stage>& stages) {

@@ -100,6 +100,100 @@ private slots:
         for (const auto& line : sass.out.split('\n')) listed += line.trimmed().startsWith("/*") ? 1 : 0;
         QVERIFY(j["kernels"][0]["sass_instructions"].get<int>() < listed);  // NOPs after EXIT are not counted
     }
+    // --emit sass --live: the plain listing, each instruction with nvdisasm's live registers
+    // beside it; the other lines as they are.
+    void liveWritesTheFiguresBesideEachInstruction() {
+        NEED_NVDISASM();
+        const auto math = example("libdevice-math.nvpg");
+        const auto plain = runNvpg({"compile", "--arch", "compute_90", "--emit", "sass", math});
+        const auto live = runNvpg({"compile", "--arch", "compute_90", "--emit", "sass", "--live", math});
+        QCOMPARE(live.exitCode, 0);
+        const auto plainLines = plain.out.split('\n');
+        const auto liveLines = live.out.split('\n');
+        QCOMPARE(liveLines.size(), plainLines.size());
+        static const QRegularExpression figures(R"(  // live (\d+) R, (\d+) P, (\d+) UR, (\d+) UP$)");
+        int withFigures = 0, instructions = 0;
+        for (qsizetype i = 0; i < plainLines.size(); ++i) {
+            const bool instruction = plainLines[i].trimmed().startsWith("/*");
+            instructions += instruction;
+            const auto m = figures.match(QString::fromUtf8(liveLines[i]));
+            if (!m.hasMatch()) {
+                QCOMPARE(liveLines[i], plainLines[i]);
+                continue;
+            }
+            QVERIFY(instruction);
+            QCOMPARE(liveLines[i].left(plainLines[i].size()), plainLines[i]);
+            ++withFigures;
+        }
+        // Every instruction but the padding after the kernel's end (NOPs nvdisasm gives no figure).
+        QVERIFY2(withFigures > 100 && withFigures + 16 >= instructions,
+                 qPrintable(QString("%1 of %2").arg(withFigures).arg(instructions)));
+        // --live is the SASS's: with another output it says what to add.
+        const auto wrong = runNvpg({"compile", "--live", math});
+        QCOMPARE(wrong.exitCode, 2);
+        QVERIFY2(wrong.err.contains("--emit sass"), wrong.err.constData());
+    }
+
+    // --report: each kernel's live peak, where it is in the SASS and the IR line it came from,
+    // with ptxas' register count beside it.
+    void reportNamesEachKernelsLivePeakAndItsIrLine() {
+        NEED_NVDISASM();
+        QTemporaryDir dir;
+        const auto report = dir.filePath("r.json");
+        const auto r = runNvpg(
+            {"compile", "--arch", "compute_90", "--report", report, "-o", "/dev/null", example("libdevice-math.nvpg")});
+        QCOMPARE(r.exitCode, 0);
+        const auto j = nlohmann::json::parse(test::readText(report.toStdString()));
+        const auto& k = j["kernels"][0];
+        QVERIFY2(k.contains("live"), j.dump().c_str());
+        const int peak = k["live"]["peak"].get<int>();
+        QVERIFY(peak > 0 && peak <= k["registers"].get<int>());
+        QCOMPARE(k["live"]["registers"], k["registers"]);
+        QCOMPARE(k["live"]["ir"]["module"], "math.ll");
+        const int line = k["live"]["ir"]["line"].get<int>();
+        QVERIFY(line > 0);
+        // The same figure as --emit sass --live prints on the peak's line.
+        const auto live =
+            runNvpg({"compile", "--arch", "compute_90", "--emit", "sass", "--live", example("libdevice-math.nvpg")});
+        const auto lines = live.out.split('\n');
+        const int at = k["live"]["sass_line"].get<int>();
+        QVERIFY(at >= 1 && at <= lines.size());
+        QVERIFY2(lines[at - 1].contains(QByteArray("// live ") + QByteArray::number(peak) + " R"),
+                 lines[at - 1].constData());
+    }
+
+    // --line-map: the figures of SASS, IR and PTX lines, and where local memory is used.
+    void lineMapCarriesLiveFiguresAndLocalMemory() {
+        NEED_NVDISASM();
+        QTemporaryDir dir;
+        const auto map = dir.filePath("m.json");
+        const auto ptx = dir.filePath("k.ptx");
+        const auto local = QString::fromStdString((test::dataDir() / "ir/local-array.ll").string());
+        const auto r = runNvpg({"compile", "--arch", "compute_90", "--line-map", map, "-o", ptx, local});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(test::readText(map.toStdString()));
+        const auto& live = j["live"];
+        QVERIFY2(live.contains("sass") && live["sass"].size() > 20, live.dump().c_str());
+        QCOMPARE(live["kernels"][0]["name"], "local_array");
+        QVERIFY(!live["ir"].empty() && !live["ptx"].empty());
+        int peak = 0;
+        for (const auto& row : live["sass"]) peak = std::max(peak, row[1].get<int>());
+        QCOMPARE(live["kernels"][0]["peak"].get<int>(), peak);
+        for (const auto& l : live["ir"]) QVERIFY(l["live"].get<int>() <= peak);
+        // Local memory: the PTX lines written to -o that are ld.local/st.local, and the IR lines of
+        // the array's volatile store and load.
+        const auto& lm = j["local-memory"];
+        const auto text = QString::fromStdString(test::readText(ptx.toStdString())).split('\n');
+        QVERIFY(!lm["ptx"].empty() && !lm["sass"].empty());
+        for (const auto& l : lm["ptx"]) {
+            const auto line = text[l.get<int>() - 1].trimmed();
+            QVERIFY2(line.startsWith("ld.local") || line.startsWith("st.local"), qPrintable(line));
+        }
+        const auto source = QString::fromStdString(test::readText(local.toStdString())).split('\n');
+        QVERIFY(!lm["ir"].empty());
+        for (const auto& l : lm["ir"])
+            QVERIFY2(source[l["line"].get<int>() - 1].contains("volatile"), l.dump().c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliSass)

@@ -47,28 +47,6 @@ struct Compiled {
     std::string sassWhy;  // why there is none
 };
 
-pipeline::Job numbaJob(const std::string& name) {
-    const auto dir = test::dataDir() / "numba";
-    pipeline::Job job;
-    job.modules = test::numbaModules(name);
-    const auto options = test::readText(dir / (name + ".options"));
-    for (auto line : support::splitLines(options)) {
-        line = support::trim(line);
-        if (line.empty()) continue;
-        if (line == "-gen-lto") {
-            job.outputs |= pipeline::kLtoPtx;
-            continue;
-        }
-        const auto eq = line.find('=');
-        if (line[0] != '-' || eq == std::string_view::npos)
-            qFatal("%s: odd option %s", name.c_str(), std::string(line).c_str());
-        if (auto st = job.options.set(line.substr(1, eq - 1), line.substr(eq + 1)); !st)
-            qFatal("%s", st.error().message.c_str());
-    }
-    job.libdevice = true;  // numba adds libdevice to every program
-    return job;
-}
-
 // Every bundled example, every numba-cuda fixture, and every IR fixture that compiles on its own
 // (plus caller.ll with callee.ll): compiled once for the whole suite.
 const std::vector<Compiled>& compiledCases() {
@@ -87,7 +65,7 @@ const std::vector<Compiled>& compiledCases() {
         }
         for (const auto& e : fs::directory_iterator(test::dataDir() / "numba"))
             if (e.path().extension() == ".options")
-                jobs.emplace_back("numba " + e.path().stem().string(), numbaJob(e.path().stem().string()));
+                jobs.emplace_back("numba " + e.path().stem().string(), test::numbaJob(e.path().stem().string()));
         for (const char* folder : {"ir", "ir/gpu", "ptx"})
             for (const auto& e : fs::directory_iterator(test::dataDir() / folder)) {
                 if (e.path().extension() != ".ll") continue;

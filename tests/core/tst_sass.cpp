@@ -63,8 +63,8 @@ struct Listings {
 // Made once per run: the four tests that read them need the same ones.
 const Listings& fixtureListings(const fs::path& nvdisasm, const nvvm::Module& module) {
     static const Listings made = [&] {
-        auto plain = inspect::disassemble(nvdisasm, cubinOf(compilePtx(module, false), false), false);
-        auto twin = inspect::disassemble(nvdisasm, cubinOf(compilePtx(module, true), true), true);
+        auto plain = inspect::disassemble(nvdisasm, cubinOf(compilePtx(module, false), false), inspect::Listing::Plain);
+        auto twin = inspect::disassemble(nvdisasm, cubinOf(compilePtx(module, true), true), inspect::Listing::LineInfo);
         if (!plain.ok) qFatal("%s", plain.error.c_str());
         if (!twin.ok) qFatal("%s", twin.error.c_str());
         return Listings{plain.text, twin.text};
@@ -213,7 +213,8 @@ private slots:
         const std::vector<inspect::MappedModule> modules = {{kFixture, "", instructionLines(module.bytes)}};
         // Other code: the saxpy example's listing (no device function) as the "twin".
         const nvvm::Module example{"saxpy.ll", test::readText(test::examplesDir() / "src/saxpy/saxpy.ll"), false};
-        auto other = inspect::disassemble(nvdisasm, cubinOf(compilePtx(example, false), false), false);
+        auto other =
+            inspect::disassemble(nvdisasm, cubinOf(compilePtx(example, false), false), inspect::Listing::Plain);
         QVERIFY2(other.ok, other.error.c_str());
         const auto differ = inspect::mapSass(plainText, other.text, modules);
         QVERIFY(!differ.available());
@@ -286,7 +287,7 @@ private slots:
         const auto hex = support::runProcess({nvdisasm.string(), "-c", "-hex", path.string()}, size_t(64) << 20);
         QCOMPARE(hex.status, 0);
         QVERIFY(hex.output.find("/* 0x") != std::string::npos);
-        const auto plain = inspect::disassemble(nvdisasm, cubin, false);
+        const auto plain = inspect::disassemble(nvdisasm, cubin, inspect::Listing::Plain);
         QVERIFY(plain.ok);
         const auto hexView = inspect::compactSass(hex.output);
         QCOMPARE(QString::fromStdString(hexView.text), QString::fromStdString(inspect::compactSass(plain.text).text));
@@ -344,8 +345,9 @@ private slots:
         QTemporaryDir tmp;
         const auto saved = qgetenv("TMPDIR");
         qputenv("TMPDIR", tmp.path().toUtf8());
-        auto bad = inspect::disassemble(nvdisasm, "not a cubin", false);
-        auto good = inspect::disassemble(nvdisasm, cubinOf(compilePtx(test::irFixture(kFixture), true), true), true);
+        auto bad = inspect::disassemble(nvdisasm, "not a cubin", inspect::Listing::Plain);
+        auto good = inspect::disassemble(nvdisasm, cubinOf(compilePtx(test::irFixture(kFixture), true), true),
+                                         inspect::Listing::LineInfo);
         if (saved.isNull())
             qunsetenv("TMPDIR");
         else

@@ -1,0 +1,298 @@
+// Live registers and local memory (issue 28, items 1 and 2), through the real nvdisasm (the
+// toolkit's, or the pip wheel's that ctest's nvdisasm_wheel set-up installs): a figure for every
+// instruction, peaks that are nvdisasm's own and within ptxas' register count, figures carried to
+// IR and PTX lines by the line map, and local-memory traffic placed on its lines. Every test
+// needs nvdisasm, so that without it ctest lists the suite as skipped.
+#include <QtTest>
+
+#include <algorithm>
+#include <map>
+#include <regex>
+
+#include "TestSupport.h"
+#include "inspect/LiveRegisters.h"
+#include "inspect/Sass.h"
+#include "inspect/SassView.h"
+#include "pipeline/LiveFigures.h"
+#include "pipeline/Pipeline.h"
+#include "ptx/Ptxas.h"
+#include "support/Files.h"
+#include "support/Process.h"
+#include "support/Text.h"
+
+using namespace nvpg;
+namespace fs = std::filesystem;
+
+namespace {
+
+#define NEED_NVDISASM(var)                                  \
+    const auto var##Found = test::nvdisasmForTests();       \
+    if (!var##Found.path) {                                 \
+        if (var##Found.skip) QSKIP(var##Found.why.c_str()); \
+        QFAIL(var##Found.why.c_str());                      \
+    }                                                       \
+    const fs::path& var = *var##Found.path
+
+constexpr unsigned kLiveOutputs = pipeline::kPtx | pipeline::kFigures | pipeline::kSass | pipeline::kLiveRegisters;
+
+// Every bundled example and every numba-cuda fixture, as a user compiles them, with live figures
+// and the line map.
+std::vector<std::pair<std::string, pipeline::Job>> cases() {
+    std::vector<std::pair<std::string, pipeline::Job>> out;
+    for (const auto& name : test::exampleNames()) {
+        const auto ws = test::loadExample(name);
+        pipeline::Job job;
+        job.modules = ws.modules;
+        job.options = ws.options;
+        job.libdevice = ws.libdevice;
+        job.ltoMode = ws.ltoMode;
+        out.emplace_back("example " + name, job);
+    }
+    for (const auto& e : fs::directory_iterator(test::dataDir() / "numba"))
+        if (e.path().extension() == ".options")
+            out.emplace_back("numba " + e.path().stem().string(), test::numbaJob(e.path().stem().string()));
+    for (auto& [name, job] : out) {
+        job.outputs |= kLiveOutputs;
+        job.lineMap = true;
+        job.archFromGpu = false;
+        if (!job.options.arch) job.options.arch = "compute_90";
+    }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    return out;
+}
+
+// The most general registers nvdisasm -lrm count says are live in each function, read from its
+// own output here (the first figure after "// |" on an instruction row), not by the code under test.
+std::map<std::string, int> nvdisasmPeaks(const fs::path& nvdisasm, const std::string& cubin) {
+    QTemporaryDir dir;
+    const auto path = fs::path(dir.path().toStdString()) / "k.cubin";
+    if (!support::writeFileAtomic(path, cubin)) qFatal("cannot write %s", path.c_str());
+    const auto ran = support::runProcess({nvdisasm.string(), "-c", "-lrm", "count", path.string()}, size_t(64) << 20);
+    if (ran.status != 0) qFatal("nvdisasm -lrm count: %s", ran.output.c_str());
+    static const std::regex type(R"(\.type\s+(\S+),@function)");
+    static const std::regex row(R"(/\*[0-9a-f]+\*/.*;\s*// \|\s*(\d*)\s*\|)");
+    std::map<std::string, int> peaks;
+    std::string function;
+    for (auto line : support::splitLines(ran.output)) {
+        const std::string text(line);
+        std::smatch m;
+        if (std::regex_search(text, m, type))
+            function = m[1];
+        else if (std::regex_search(text, m, row) && m[1].length() > 0)
+            peaks[function] = std::max(peaks[function], std::stoi(m[1]));
+    }
+    return peaks;
+}
+
+std::string wholeProgramCubin(const std::string& ptx, const std::string& arch) {
+    const auto* ptxas = test::realToolkit()->ptxas();
+    if (!ptxas) qFatal("no ptxas: %s", test::realToolkit()->ptxasReport().problem.c_str());
+    auto a = ptx::assembleWholeProgram(*ptxas, ptx, "sm_" + arch.substr(arch.find('_') + 1), {});
+    if (!a.ok) qFatal("%s", a.error.c_str());
+    return a.cubin;
+}
+
+}  // namespace
+
+class TestLive : public QObject {
+    Q_OBJECT
+
+private slots:
+    void everyInstructionHasAFigure_data() {
+        QTest::addColumn<int>("index");
+        int i = 0;
+        for (const auto& [name, job] : cases()) QTest::newRow(name.c_str()) << i++;
+    }
+
+    // Each instruction of each function (its padding aside) has nvdisasm's figures; each kernel's
+    // peak is nvdisasm's largest figure for it, within ptxas' register count.
+    void everyInstructionHasAFigure() {
+        NEED_NVDISASM(nvdisasm);
+        QFETCH(int, index);
+        const auto job = cases()[size_t(index)].second;
+        pipeline::Pipeline p(test::realToolkit());
+        auto r = p.run(job);
+        QVERIFY2(r, r ? "" : r.error().message.c_str());
+        QVERIFY2(r->ok && !r->sass.empty(), r->sassUnavailable.c_str());
+        QVERIFY2(r->sassLiveUnavailable.empty(), r->sassLiveUnavailable.c_str());
+        const auto listing = inspect::readSass(r->sass);
+        QCOMPARE(r->sassLive.size(), listing.instructions.size());
+        std::map<std::string, int> seen;
+        for (size_t i = 0; i < listing.instructions.size(); ++i) {
+            const auto& in = listing.instructions[i];
+            const auto f = std::find_if(listing.functions.begin(), listing.functions.end(),
+                                        [&](const auto& fn) { return fn.name == in.function; });
+            QVERIFY(f != listing.functions.end());
+            if (seen[in.function]++ < f->instructions)
+                QVERIFY2(r->sassLive[i].known, qPrintable(QString("no figure at listing line %1").arg(in.line)));
+        }
+        const auto live = pipeline::liveFigures(*r);
+        QVERIFY2(live.available(), live.unavailable.c_str());
+        QCOMPARE(live.kernels.size(), r->kernels.size());
+        // The same cubin's listing nvdisasm gives here: the PTX's whole-program cubin (an LTO job's
+        // SASS is nvJitLink's, which this test cannot remake alike).
+        std::map<std::string, int> theirs;
+        if (support::startsWith(r->sassSource, "nvdisasm -c of the PTX's whole-program cubin")) {
+            const auto cubin = wholeProgramCubin(r->ptx, r->arch);
+            QCOMPARE(inspect::disassemble(nvdisasm, cubin, inspect::Listing::Plain).text, r->sass);
+            theirs = nvdisasmPeaks(nvdisasm, cubin);
+        }
+        for (const auto& k : live.kernels) {
+            QVERIFY(k.gpr > 0);
+            QVERIFY2(k.registers && k.gpr <= *k.registers, qPrintable(QString("%1: peak %2 over %3 registers")
+                                                                          .arg(QString::fromStdString(k.kernel))
+                                                                          .arg(k.gpr)
+                                                                          .arg(k.registers.value_or(-1))));
+            if (!theirs.empty()) QCOMPARE(k.gpr, theirs.at(k.kernel));
+            // The peak's line is an instruction with that figure.
+            const auto at = std::find_if(listing.instructions.begin(), listing.instructions.end(),
+                                         [&](const auto& in) { return in.line == k.sassLine; });
+            QVERIFY(at != listing.instructions.end());
+            QCOMPARE(r->sassLive[size_t(at - listing.instructions.begin())].gpr, k.gpr);
+        }
+    }
+
+    // The figures of IR and PTX lines are those of the SASS they became: an IR line has its
+    // instructions' largest, the inlined sinf's call line included; a PTX line its IR line's.
+    void figuresFollowTheLineMap() {
+        NEED_NVDISASM(nvdisasm);
+        (void)nvdisasm;
+        pipeline::Job job;
+        for (const auto& [name, j] : cases())
+            if (name == "example libdevice-math") job = j;
+        QVERIFY(!job.modules.empty());
+        pipeline::Pipeline p(test::realToolkit());
+        auto r = p.run(job);
+        QVERIFY(r && r->ok && r->lineMap);
+        QVERIFY2(r->lineMap->sass.available(), r->lineMap->sass.unavailable.c_str());
+        const auto live = pipeline::liveFigures(*r);
+        QVERIFY(live.available() && live.mapUnavailable.empty());
+        std::map<std::pair<int, int>, int> expected;
+        for (size_t i = 0; i < live.listing.instructions.size(); ++i) {
+            const auto o = r->lineMap->sass.originOf(live.listing.instructions[i].line);
+            if (o.module < 0 || !live.counts[i].known) continue;
+            auto& e = expected[{o.module, o.line}];
+            e = std::max(e, live.counts[i].gpr);
+        }
+        QVERIFY(expected.size() >= 4);
+        QCOMPARE(live.irLines.size(), expected.size());
+        for (const auto& l : live.irLines) QCOMPARE(l.gpr, (expected[{l.module, l.line}]));
+        // The sinf call line: its figure is that of sinf's inlined instructions.
+        int call = 0, n = 0;
+        for (auto line : support::splitLines(job.modules[0].bytes)) {
+            ++n;
+            if (line.find("call float @__nv_sinf") != std::string_view::npos) call = n;
+        }
+        QVERIFY(call > 0);
+        QVERIFY(live.irLine(0, call) > 0);
+        QVERIFY(r->lineMap->sass.rangesOf(job.modules[0].name, call).size() >= 1);
+        // The kernel's peak is named at an IR line whose figure is the peak.
+        QCOMPARE(live.kernels.size(), size_t(1));
+        const auto& k = live.kernels[0];
+        QCOMPARE(k.module, job.modules[0].name);
+        QCOMPARE(live.irLine(0, k.line), k.gpr);
+        // PTX lines: their IR line's figure; the PTX the user sees, unchanged.
+        QCOMPARE(live.ptxLines.size(), support::splitLines(r->ptx).size());
+        int withFigure = 0;
+        for (size_t i = 0; i < live.ptxLines.size(); ++i) {
+            if (live.ptxLines[i] < 0) continue;
+            ++withFigure;
+            const auto o = r->lineMap->ptx.originOf(int(i) + 1);
+            QCOMPARE(live.ptxLines[i], live.irLine(o.module, o.line));
+        }
+        QVERIFY(withFigure > 50);  // sinf's ~100 PTX lines among them
+    }
+
+    // Local memory: PTX ld.local/st.local and SASS LDL/STL on their lines, carried to the IR lines
+    // that read and write the array.
+    void localMemoryIsPlacedOnItsLines() {
+        NEED_NVDISASM(nvdisasm);
+        (void)nvdisasm;
+        pipeline::Job job;
+        job.modules = {test::irFixture("local-array.ll")};
+        job.options.arch = "compute_90";
+        job.outputs = kLiveOutputs;
+        job.lineMap = true;
+        job.archFromGpu = false;
+        pipeline::Pipeline p(test::realToolkit());
+        auto r = p.run(job);
+        QVERIFY(r && r->ok && r->lineMap);
+        const auto places = pipeline::localMemoryPlaces(*r);
+        QVERIFY(!places.ptx.empty() && !places.sass.empty());
+        const auto ptx = support::splitLines(r->ptx);
+        for (const int l : places.ptx) {
+            const auto text = support::trim(ptx[size_t(l - 1)]);
+            QVERIFY2(support::startsWith(text, "ld.local") || support::startsWith(text, "st.local"),
+                     std::string(text).c_str());
+        }
+        const auto sass = support::splitLines(r->sass);
+        for (const int l : places.sass) {
+            const auto row = inspect::splitSassRow(sass[size_t(l - 1)]);
+            QVERIFY2(support::startsWith(row.instruction, "LDL") || support::startsWith(row.instruction, "STL"),
+                     row.instruction.c_str());
+        }
+        // Every LDL/STL of the listing is among them.
+        size_t all = 0;
+        for (auto line : sass) {
+            const auto row = inspect::splitSassRow(line);
+            all += row.kind == inspect::SassRow::Kind::Instruction &&
+                   (support::startsWith(row.instruction, "LDL") || support::startsWith(row.instruction, "STL"));
+        }
+        QCOMPARE(places.sass.size(), all);
+        // The IR lines: the volatile store into the array and the volatile load from it.
+        std::vector<int> expected;
+        int n = 0;
+        for (auto line : support::splitLines(job.modules[0].bytes)) {
+            ++n;
+            if (line.find("store volatile float") != std::string_view::npos ||
+                line.find("load volatile float") != std::string_view::npos)
+                expected.push_back(n);
+        }
+        std::vector<int> got;
+        for (const auto& l : places.ir) got.push_back(l.line);
+        QCOMPARE(got, expected);
+        // A kernel without local memory has none.
+        pipeline::Job saxpy = job;
+        saxpy.modules = {{"saxpy.ll", test::readText(test::examplesDir() / "src/saxpy/saxpy.ll"), false}};
+        auto s = p.run(saxpy);
+        QVERIFY(s && s->ok);
+        QVERIFY(pipeline::localMemoryPlaces(*s).empty());
+    }
+
+    // The listings run side by side from one copy of the cubin, each as nvdisasm prints it alone.
+    void listingsSideBySideAreThoseOfSeparateRuns() {
+        NEED_NVDISASM(nvdisasm);
+        const auto ptx = [] {
+            pipeline::Pipeline p(test::realToolkit());
+            pipeline::Job job;
+            job.modules = {{"saxpy.ll", test::readText(test::examplesDir() / "src/saxpy/saxpy.ll"), false}};
+            job.options.arch = "compute_90";
+            job.archFromGpu = false;
+            auto r = p.run(job);
+            if (!r) qFatal("%s", r.error().message.c_str());
+            return r->ptx;
+        }();
+        const auto cubin = wholeProgramCubin(ptx, "compute_90");
+        const auto runs = inspect::disassembleEach(
+            nvdisasm, cubin, {inspect::Listing::Plain, inspect::Listing::LiveRanges, inspect::Listing::BasicBlocks});
+        QCOMPARE(runs.size(), size_t(3));
+        for (const auto& run : runs) QVERIFY2(run.ok, run.error.c_str());
+        QCOMPARE(runs[0].command, std::string("nvdisasm -c"));
+        QCOMPARE(runs[1].command, std::string("nvdisasm -c -lrm count"));
+        QCOMPARE(runs[2].command, std::string("nvdisasm -bbcfg"));
+        QCOMPARE(runs[0].text, inspect::disassemble(nvdisasm, cubin, inspect::Listing::Plain).text);
+        QCOMPARE(runs[1].text, inspect::disassemble(nvdisasm, cubin, inspect::Listing::LiveRanges).text);
+        QVERIFY(support::startsWith(runs[2].text, "digraph"));
+        // The plain listing carries no figures: read as one, it is refused with a reason.
+        const auto listing = inspect::readSass(runs[0].text);
+        const auto refused = inspect::readLiveRanges(runs[0].text, listing);
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().message.find("no live-register column") != std::string::npos,
+                 refused.error().message.c_str());
+        const auto read = inspect::readLiveRanges(runs[1].text, listing);
+        QVERIFY(read && read->size() == listing.instructions.size());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLive)
+#include "tst_live.moc"
