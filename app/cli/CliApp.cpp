@@ -12,7 +12,8 @@ namespace nvpg::cli {
 
 namespace {
 
-constexpr std::string_view kSubcommands[] = {"info", "compile", "run", "compare", "toolkits", "explain", "examples"};
+constexpr std::string_view kSubcommands[] = {"info",     "compile", "run",      "compare",
+                                             "toolkits", "explain", "examples", "occupancy"};
 
 }  // namespace
 
@@ -86,6 +87,10 @@ std::unique_ptr<CliApp> buildCliApp(std::string_view only) {
         t->explain->add_option("--context", t->explainContext, "read the words as IR, PTX or SASS (default: any)")
             ->check(CLI::IsMember({"ir", "ptx", "sass"}));
     }
+
+    t->occupancy = app.add_subcommand(
+        "occupancy", "compile, then each kernel's theoretical occupancy per SM at a block size, and what limits it");
+    if (with("occupancy")) addOccupancyOptions(*t->occupancy, t->occupancyCompileOptions, t->occupancyOptions);
 
     t->examples =
         app.add_subcommand("examples", "the bundled example workspaces, which compile, run and compare take by name");

@@ -38,6 +38,10 @@ struct CliApp {
     std::vector<std::string> explainWords;
     std::string explainContext;
 
+    CLI::App* occupancy = nullptr;
+    CompileOptions occupancyCompileOptions;
+    OccupancyOptions occupancyOptions;
+
     CLI::App* examples = nullptr;
     ExamplesOptions examplesOptions;
 };

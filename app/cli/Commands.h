@@ -80,6 +80,9 @@ struct JobInputs {
 void noteLibdeviceRule(const JobInputs& inputs);
 
 void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun = false);
+// The inputs and the options that decide what is compiled (INPUT, addNvvmOptions', --no-cache):
+// the part of compile's options that commands which only look at the result (occupancy) take.
+void addInputOptions(CLI::App& cmd, CompileOptions& o);
 // The options that make a job's libNVVM flags and program (--libdevice, --no-verify, the option
 // table's, --nvvm-flag, --lto-mode): compile's, run's and each side of compare's.
 void addNvvmOptions(CLI::App& cmd, CompileOptions& o);
@@ -135,6 +138,16 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
 // nvpg explain: the built-in doc entries each word names (context "", "ir", "ptx" or "sass"); 1 when a
 // word has none.
 int runExplain(const std::vector<std::string>& words, const std::string& context);
+
+// nvpg occupancy: each kernel's theoretical occupancy at a block size, from ptxas' figures and the
+// arch's limits (resources/occupancy/arch-limits.json).
+struct OccupancyOptions {
+    std::optional<std::string> block;  // X[,Y[,Z]]; none: the run configurations', else 128 and 256
+    unsigned shared = 0;               // dynamic shared memory per block, bytes
+    bool json = false;
+};
+void addOccupancyOptions(CLI::App& cmd, CompileOptions& o, OccupancyOptions& occ);
+int runOccupancy(const CommonOptions& common, const CompileOptions& o, const OccupancyOptions& occ);
 
 // nvpg examples: the bundled examples (workspace::listExamples), or one's file with --path.
 struct ExamplesOptions {

@@ -15,6 +15,7 @@
 #include "nvvm/Diagnostic.h"
 #include "nvvm/Options.h"
 #include "pipeline/LiveFigures.h"
+#include "pipeline/OccupancyReport.h"
 #include "pipeline/OutputNames.h"
 #include "pipeline/Pipeline.h"
 #include "pipeline/Report.h"
@@ -72,12 +73,16 @@ void addNvvmOptions(CLI::App& cmd, CompileOptions& o) {
         ->check(CLI::IsMember({"program", "separate"}));
 }
 
-void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun) {
+void addInputOptions(CLI::App& cmd, CompileOptions& o) {
     cmd.add_option("INPUT", o.inputs, kInputHelp)->required();
     addNvvmOptions(cmd, o);
-    cmd.add_flag("--force", o.force, "replace output files that are read-only");
     cmd.add_flag("--no-cache", o.noCache,
                  "compile even when the result cache holds these inputs' result, and do not store it there");
+}
+
+void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun) {
+    addInputOptions(cmd, o);
+    cmd.add_flag("--force", o.force, "replace output files that are read-only");
     if (forRun) return;
     cmd.add_option("--emit", o.emit,
                    "what to write: ptx, ltoir, lto-ptx, cubin or sass (nvdisasm of the PTX's whole-program cubin)")
@@ -181,6 +186,14 @@ support::Result<std::vector<std::string>> inputFiles(const std::vector<std::stri
         }
     }
     return files;
+}
+
+// Each kernel's occupancy at the workspace's run configurations' blocks, else at 128 and 256.
+void addOccupancy(nlohmann::ordered_json& report, const pipeline::CompileResult& r, const JobInputs& inputs) {
+    const std::vector<gpu::RunConfig> noRuns;
+    const auto& runs = inputs.workspace ? inputs.workspace->runs : noRuns;
+    report["occupancy"] = pipeline::occupancyJson(pipeline::kernelOccupancy(
+        r, [&](const std::string& kernel) { return pipeline::reportLaunches(kernel, runs); }));
 }
 
 }  // namespace
@@ -366,6 +379,7 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
 
     if (o.report) {
         auto report = pipeline::reportJson(job, r, inputNames);
+        addOccupancy(report, r, *inputs);
         // Which file of which folder: a pip nvidia folder given as --cuda-path holds several.
         report["toolkit"] = toolkitJson(**tk);
         const auto text = report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

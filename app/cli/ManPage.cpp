@@ -134,6 +134,16 @@ names it); 2 for a bad option, naming the side.
 a word with modifiers is read as its entry plus each modifier's meaning.
 Exit status 1 when a word has no entry; the nearest known words go to standard error.
 )roff"},
+        {"occupancy", R"roff(Compiles as \fBcompile\fR does, then prints each kernel's theoretical occupancy at
+\fB\-\-block\fR threads with \fB\-\-shared\fR bytes of dynamic shared memory: its registers and static
+shared memory (ptxas' figures for the PTX), the blocks and warps that fit on one SM, the occupancy
+(resident warps over the SM's maximum) and what limits it (warps, registers, shared memory, blocks,
+barriers; all that tie). Without \fB\-\-block\fR, a workspace's run configurations' blocks, else
+128 and 256 threads. The arch's limits come from the table built into nvpg
+(\fIresources/occupancy/arch\-limits.json\fR, after the CUDA C++ Programming Guide), the arithmetic
+is that of the toolkit's \fIcuda_occupancy.h\fR; the shared memory carve\-out is the driver's default.
+Exit status 1 when the compile failed; 2 for a bad option or an arch the table lacks.
+)roff"},
         {"examples", R"roff(Lists each example's name and description, one a line, then the folder they are in.
 Each name can be given where a workspace is (\fBnvpg compile saxpy\fR): see \fBEXAMPLE NAMES\fR.
 Exit status 1 when the examples folder is missing (standard error says where nvpg looked) or

@@ -55,6 +55,7 @@ int main(int argc, char** argv) {
         if (*cli->compare) return runCompare(common, cli->compareOptions);
         if (*cli->toolkits) return runToolkits(common, cli->toolkitsJson);
         if (*cli->examples) return runExamples(cli->examplesOptions);
+        if (*cli->occupancy) return runOccupancy(common, cli->occupancyCompileOptions, cli->occupancyOptions);
         return runCompile(common, cli->compileOptions);
     } catch (const std::bad_alloc&) {
         return usage("out of memory: nvpg may not have more (ulimit -v) or the machine has no more");

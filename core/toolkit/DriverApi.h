@@ -40,6 +40,8 @@ struct DriverApi {
     CUresult (*eventQuery)(CUevent) = nullptr;
     CUresult (*eventElapsedTime)(float*, CUevent, CUevent) = nullptr;
     CUresult (*funcGetAttribute)(int*, CUfunction_attribute, CUfunction) = nullptr;
+    // The driver's theoretical occupancy, beside core's own (gpu/Occupancy.h).
+    CUresult (*occupancyMaxActiveBlocksPerMultiprocessor)(int*, CUfunction, int, size_t) = nullptr;
 };
 
 }  // namespace nvpg::toolkit

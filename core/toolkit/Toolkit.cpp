@@ -559,6 +559,7 @@ support::Result<std::shared_ptr<const Driver>> openDriver(LibraryReport& report)
     need(api.eventQuery, {"cuEventQuery"});
     need(api.eventElapsedTime, {"cuEventElapsedTime_v2", "cuEventElapsedTime"});
     need(api.funcGetAttribute, {"cuFuncGetAttribute"});
+    need(api.occupancyMaxActiveBlocksPerMultiprocessor, {"cuOccupancyMaxActiveBlocksPerMultiprocessor"});
     const bool ok = missing.empty();
     report.found = true;
     report.path = (*lib)->path();

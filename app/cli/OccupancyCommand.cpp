@@ -1,0 +1,82 @@
+#include <algorithm>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "Commands.h"
+#include "Output.h"
+#include "gpu/RunConfig.h"
+#include "pipeline/OccupancyReport.h"
+#include "pipeline/Pipeline.h"
+#include "support/Text.h"
+
+namespace nvpg::cli {
+
+void addOccupancyOptions(CLI::App& cmd, CompileOptions& o, OccupancyOptions& occ) {
+    addInputOptions(cmd, o);
+    cmd.add_option("--block", occ.block,
+                   "threads per block: X[,Y[,Z]]; default: a workspace's run configurations' blocks, else 128 and 256");
+    cmd.add_option("--shared", occ.shared, "dynamic shared memory per block in bytes (default 0)");
+    cmd.add_flag("--json", occ.json, "print the same as JSON");
+}
+
+namespace {
+
+std::string tableText(const pipeline::OccupancyTable& t) {
+    const auto& a = t.limits;
+    std::string out = fmt::format("arch       {} (limits: {})\nfigures    {}\n\n", a.arch,
+                                  "resources/occupancy/arch-limits.json", t.figuresSource);
+    size_t width = 6;
+    for (const auto& row : t.rows) width = std::max(width, support::printable(row.kernel).size());
+    out += fmt::format("{:<{}}  {:>4}  {:>7}  {:>7}  {:>5}  {:>9}  {:>8}  {:>9}  {}\n", "kernel", width, "regs",
+                       "static", "dynamic", "block", "blocks/SM", "warps/SM", "occupancy", "limited by");
+    for (const auto& row : t.rows) {
+        const auto& o = row.occupancy;
+        out += fmt::format("{:<{}}  {:>4}  {:>7}  {:>7}  {:>5}  {:>9}  {:>8}  {:>8.1f}%  {}\n",
+                           support::printable(row.kernel), width, row.registers, row.staticShared, row.dynamicShared,
+                           o.blockSize, o.activeBlocks, fmt::format("{}/{}", o.activeWarps, o.maxWarps),
+                           o.occupancy * 100, gpu::limiterNames(o.limiters));
+    }
+    return out;
+}
+
+}  // namespace
+
+int runOccupancy(const CommonOptions& common, const CompileOptions& o, const OccupancyOptions& occ) {
+    auto inputs = jobFromArgs(o);
+    if (!inputs) return usage(inputs.error().message);
+    std::optional<pipeline::OccupancyAt> asked;
+    if (occ.block) {
+        auto block = gpu::parseDim3(*occ.block, "--block");
+        if (!block) return usage(block.error().message);
+        const unsigned long long threads = 1ull * block->x * block->y * block->z;
+        if (threads > 1u << 20) return usage(fmt::format("--block {}: {} threads per block", *occ.block, threads));
+        asked = pipeline::OccupancyAt{int(threads), occ.shared};
+    }
+    noteLibdeviceRule(*inputs);
+    auto& job = inputs->job;
+    // The registers and static shared memory are ptxas' figures for the PTX, as the driver loads it.
+    job.outputs = pipeline::kPtx | pipeline::kFigures;
+    auto tk = loadToolkit(common, /*open=*/!forkedEngine(common));
+    if (!tk) return usage(tk.error().message);
+    auto compiler = makeCompiler(common, *tk, !o.noCache);
+    auto ran = compiler.run(job);
+    if (!ran) return compileFailed(ran.error());
+    const auto& r = *ran;
+    printDiagnostics(r.diagnostics);
+    if (!r.ok) return kCompileError;
+    const std::vector<gpu::RunConfig> noRuns;
+    const auto& runs = inputs->workspace ? inputs->workspace->runs : noRuns;
+    auto table = pipeline::kernelOccupancy(r, [&](const std::string& kernel) {
+        return asked ? std::vector<pipeline::OccupancyAt>{*asked} : pipeline::reportLaunches(kernel, runs);
+    });
+    if (!table) return usage(table.error().message);
+    if (occ.json)
+        fmt::print("{}\n",
+                   pipeline::occupancyJson(table).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+    else
+        fmt::print("{}", tableText(*table));
+    return flushStdout(kOk);
+}
+
+}  // namespace nvpg::cli

@@ -1,0 +1,130 @@
+// `nvpg occupancy`: each kernel's theoretical occupancy from ptxas' figures, as a table or JSON,
+// and the same in `nvpg compile --report`.
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include "TestSupport.h"
+#include "gpu/ArchLimits.h"
+#include "gpu/Occupancy.h"
+#include "support/Installed.h"
+
+using namespace nvpg;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Run runNvpg(const QStringList& args, const QString& workDir = {}) {
+    auto env = QProcessEnvironment::systemEnvironment();
+    if (!support::runsFromBuildTree() && !env.contains("NVPG_DATA_DIR"))
+        env.insert("NVPG_DATA_DIR", QString::fromStdString((test::sourceDir() / "resources").string()));
+    QProcess p;
+    if (!workDir.isEmpty()) p.setWorkingDirectory(workDir);
+    p.setProcessEnvironment(env);
+    p.start(QString::fromStdString(test::nvpgPath()), args);
+    if (!p.waitForFinished(120000)) qFatal("nvpg did not finish: %s", qPrintable(args.join(' ')));
+    if (p.exitStatus() != QProcess::NormalExit) qFatal("nvpg crashed: %s", qPrintable(args.join(' ')));
+    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+// What core computes for a row of the JSON, from the figures the row itself reports.
+int expectedBlocks(const nlohmann::json& k, const char* arch) {
+    gpu::OccupancyInput in;
+    in.registers = k["registers"].get<int>();
+    in.staticShared = k["static_shared"].get<size_t>();
+    in.dynamicShared = k["dynamic_shared"].get<size_t>();
+    in.blockSize = k["block"].get<int>();
+    auto o = gpu::computeOccupancy(*gpu::ArchLimits::forArch(arch), in);
+    return o ? o->activeBlocks : -1;
+}
+
+}  // namespace
+
+class TestCliOccupancy : public QObject {
+    Q_OBJECT
+
+private slots:
+    void jsonHasEachKernelAtTheBlockAsked() {
+        const auto r = runNvpg({"occupancy", "saxpy", "--arch", "compute_90", "--block", "128", "--shared", "16384",
+                                "--json", "--no-cache"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["arch"].get<std::string>(), std::string("compute_90"));
+        QVERIFY(j["limits_source"].get<std::string>().find("Programming Guide") != std::string::npos);
+        QVERIFY(j["figures_source"].get<std::string>().find("ptxas") != std::string::npos);
+        QCOMPARE(int(j["kernels"].size()), 1);
+        const auto& k = j["kernels"][0];
+        QCOMPARE(k["name"].get<std::string>(), std::string("saxpy"));
+        QCOMPARE(k["block"].get<int>(), 128);
+        QCOMPARE(k["dynamic_shared"].get<int>(), 16384);
+        QVERIFY(k["registers"].get<int>() > 0);
+        const int blocks = k["blocks_per_sm"].get<int>();
+        QCOMPARE(blocks, expectedBlocks(k, "compute_90"));
+        QCOMPARE(k["warps_per_sm"].get<int>(), blocks * 4);
+        QCOMPARE(k["occupancy"].get<double>(), blocks * 4 / 64.0);
+        QVERIFY(!k["limited_by"].empty());
+    }
+
+    void tablePrintsOneLinePerKernel() {
+        const auto r = runNvpg({"occupancy", "two-modules", "--arch", "compute_86", "--block", "256"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto text = QString::fromUtf8(r.out);
+        QVERIFY2(text.startsWith("arch       compute_86"), qPrintable(text));
+        QVERIFY(text.contains("blocks/SM"));
+        QVERIFY(text.contains("limited by"));
+        QVERIFY(text.contains(QRegularExpression(R"(\bfade\s+\d+\s+0\s+0\s+256\s+\d+\s+\d+/48\s+[\d.]+%)")));
+    }
+
+    // No --block: the workspace's run configuration's (saxpy runs 256 threads).
+    void runConfigurationBlockByDefault() {
+        const auto r = runNvpg({"occupancy", "saxpy", "--arch", "compute_80", "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(int(j["kernels"].size()), 1);
+        QCOMPARE(j["kernels"][0]["block"].get<int>(), 256);
+        QCOMPARE(j["kernels"][0]["blocks_per_sm"].get<int>(), expectedBlocks(j["kernels"][0], "compute_80"));
+    }
+
+    void badBlockIsAUsageError() {
+        for (const char* block : {"2048", "0", "32,64", "x"}) {
+            const auto r = runNvpg({"occupancy", "saxpy", "--arch", "compute_90", "--block", block});
+            QVERIFY2(r.exitCode == 2, block);
+            QVERIFY(!r.err.isEmpty());
+        }
+    }
+
+    void compileFailureExitsOne() {
+        QTemporaryDir dir;
+        QFile f(dir.filePath("broken.ll"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("define void @k( {\n");
+        f.close();
+        const auto r = runNvpg({"occupancy", "broken.ll", "--arch", "compute_90", "--block", "128"}, dir.path());
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("broken.ll"));
+    }
+
+    // --report holds the same table, at the run configuration's block.
+    void reportHasOccupancy() {
+        QTemporaryDir dir;
+        const auto report = dir.filePath("r.json");
+        const auto r = runNvpg({"compile", "saxpy", "--arch", "compute_90", "--report", report, "-o", "/dev/null"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QFile f(report);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto j = nlohmann::json::parse(f.readAll().toStdString());
+        const auto& occ = j["occupancy"];
+        QCOMPARE(occ["arch"].get<std::string>(), std::string("compute_90"));
+        QCOMPARE(int(occ["kernels"].size()), 1);
+        QCOMPARE(occ["kernels"][0]["block"].get<int>(), 256);
+        QCOMPARE(occ["kernels"][0]["registers"].get<int>(), j["kernels"][0]["registers"].get<int>());
+        QCOMPARE(occ["kernels"][0]["blocks_per_sm"].get<int>(), expectedBlocks(occ["kernels"][0], "compute_90"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliOccupancy)
+#include "tst_cli_occupancy.moc"
