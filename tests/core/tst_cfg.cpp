@@ -1,6 +1,7 @@
 // Control-flow graphs (issue 28, item 3, the core): from the PTX and the IR of every bundled example
 // and numba-cuda fixture, from nvdisasm -bbcfg of their cubins (those functions skip without
-// nvdisasm), and of a loop kernel; their DOT read back by Graphviz; their layout by libgvc.
+// nvdisasm), and of a loop kernel; their DOT read back by Graphviz; their layout by libgvc; and
+// `nvpg compile --emit cfg`.
 #include <QtTest>
 
 #include <graphviz/cgraph.h>
@@ -384,6 +385,30 @@ private slots:
             });
         for (auto& t : threads) t.join();
         QCOMPARE(same.load(), 20);
+    }
+
+    // nvpg compile --emit cfg: one digraph per PTX function (per define with --cfg-of ir), each
+    // read by Graphviz, with the blocks counted from the text.
+    void emitCfgWritesDotGraphvizReads() {
+        const auto dir = test::scratchDir();
+        for (const char* of : {"ptx", "ir"}) {
+            const auto out = dir / (std::string("cfg-") + of + ".dot");
+            const auto ran =
+                support::runProcess({test::nvpgPath(), "compile", "--no-cache", "--arch", "compute_90", "--emit", "cfg",
+                                     "--cfg-of", of, "-o", out.string(), (test::dataDir() / "cfg/loop.ll").string()});
+            QVERIFY2(ran.status == 0, ran.output.c_str());
+            const auto dot = test::readText(out);
+            const auto graphs = digraphs(dot);
+            QCOMPARE(graphs.size(), size_t(1));
+            const auto [nodes, edges] = graphvizCounts(graphs[0]);
+            QCOMPARE(nodes,
+                     std::string(of) == "ptx" ? ptxBlockCounts(caseNamed("cfg/loop.ll").ptx).at("prefix_sum") : 4);
+            QVERIFY(edges >= nodes);
+            QVERIFY(dot.find("color=red") != std::string::npos);  // the loop
+        }
+        const auto bad = support::runProcess({test::nvpgPath(), "compile", "--emit", "cfg", "--cfg-of", "nonsense",
+                                              (test::dataDir() / "cfg/loop.ll").string()});
+        QCOMPARE(bad.status, 2);
     }
 };
 
