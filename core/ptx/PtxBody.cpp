@@ -97,6 +97,14 @@ std::vector<FunctionBody> readBodies(std::string_view s) {
                 header.clear();
             ++line;
         }
+        if (c == '"') {  // .file names and .pragma texts may hold braces and semicolons
+            const size_t start = i++;
+            while (i < n && s[i] != '"' && s[i] != '\n') i += s[i] == '\\' ? 2 : 1;
+            const bool closed = i < n && s[i] == '"';
+            (depth == 0 ? header : stmt).append(s.substr(start, std::min(i + (closed ? 1 : 0), n) - start));
+            if (!closed) --i;  // unterminated: its line's end is read next, and counted
+            continue;
+        }
         const bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
         if (depth == 0) {
             if (c == ';') {
@@ -112,12 +120,6 @@ std::vector<FunctionBody> readBodies(std::string_view s) {
                 if (header.empty()) headerLine = line;
                 header += c;
             }
-            continue;
-        }
-        if (c == '"') {  // .pragma "nounroll": a string may hold braces and semicolons
-            const size_t start = i++;
-            while (i < n && s[i] != '"' && s[i] != '\n') i += s[i] == '\\' ? 2 : 1;
-            stmt.append(s.substr(start, std::min(i + 1, n) - start));
             continue;
         }
         if (c == '{' && !stmt.empty()) {  // a vector operand: mov.b64 {%temp, %r21}, %fd11;

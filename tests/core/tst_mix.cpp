@@ -223,6 +223,49 @@ private slots:
         QCOMPARE(qs(std::string(inspect::mixClassName(inspect::classifyPtx(code.toStdString())))), cls);
     }
 
+    // The statements the mix and the PTX graph are made of, from PTX with what could confuse them:
+    // braces in a string, a declaration without a body, a call sequence's braces, a vector
+    // operand's, a scope's .reg, ld.shared::cta, a label on an instruction's line, .loc and .pragma.
+    void ptxBodiesAreReadAsStatements() {
+        const std::string ptx =
+            ".version 8.5\n.target sm_90\n.file 1 \"a{b};c.ll\"\n"
+            ".extern .func (.param .b32 func_retval0) g\n(\n.param .b32 g_param_0\n)\n;\n"
+            ".visible .entry k(\n.param .u64 k_param_0\n)\n{\n"
+            "  .reg .b32 %r<9>;\n"
+            "  .loc 1 4 2\n"
+            "  ld.shared::cta.u32 %r1, [%r2];\n"
+            "$L__BB0_1: .pragma \"nounroll\";\n"
+            "  {\n  .reg .b32 %temp;\n  mov.b64 {%temp, %r3}, %rd1;\n  }\n"
+            "  { // callseq 0, 0\n  .param .b32 param0;\n  st.param.b32 [param0], %r1;\n"
+            "  call.uni (retval0),\n  g,\n  (\n  param0\n  );\n  } // callseq 0\n"
+            "  @%p1 bra $L__BB0_1;\n  ret;\n}\n";
+        const auto bodies = ptx::readBodies(ptx);
+        QCOMPARE(bodies.size(), size_t(1));
+        const auto& k = bodies[0];
+        QCOMPARE(k.name, std::string("k"));
+        QVERIFY(k.isEntry);
+        QCOMPARE(k.line, 9);
+        QCOMPARE(k.openLine, 12);
+        QCOMPARE(k.closeLine, 32);
+        using Kind = ptx::BodyStatement::Kind;
+        const std::vector<std::tuple<Kind, std::string, int>> expected = {
+            {Kind::Instruction, "ld.shared::cta.u32 %r1, [%r2]", 15},
+            {Kind::Label, "$L__BB0_1", 16},
+            {Kind::Instruction, "mov.b64 {%temp, %r3}, %rd1", 19},
+            {Kind::Instruction, "st.param.b32 [param0], %r1", 23},
+            {Kind::Instruction, "call.uni (retval0), g, ( param0 )", 24},
+            {Kind::Instruction, "@%p1 bra $L__BB0_1", 30},
+            {Kind::Instruction, "ret", 31},
+        };
+        QCOMPARE(k.statements.size(), expected.size());
+        for (size_t i = 0; i < expected.size(); ++i) {
+            QCOMPARE(k.statements[i].kind, std::get<0>(expected[i]));
+            QCOMPARE(qs(k.statements[i].text), qs(std::get<1>(expected[i])));
+            QCOMPARE(k.statements[i].line, std::get<2>(expected[i]));
+        }
+        QCOMPARE(k.instructions(), 6);
+    }
+
     // From real nvdisasm output: each function's classes add up to its instructions as readSass
     // counts them, no instruction of any case is "other", and the known kernels have their classes.
     void sassMixCountsEveryInstructionOnce() {
