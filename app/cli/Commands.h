@@ -39,6 +39,7 @@ struct CompileOptions {
     std::map<std::string, std::string> nvvmOptions;
     std::vector<std::string> nvvmFlags;
     std::string emit = "ptx";
+    std::string cfgOf = "ptx";  // with --emit cfg: the output the graphs are of
     std::optional<std::string> ltoMode;
     bool verifyOnly = false;
     bool force = false;    // replace read-only output files

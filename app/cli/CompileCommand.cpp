@@ -11,6 +11,7 @@
 #include "Output.h"
 #include "cache/ResultCache.h"
 #include "engine/Compiler.h"
+#include "inspect/ControlFlow.h"
 #include "inspect/LineMap.h"
 #include "nvvm/Diagnostic.h"
 #include "nvvm/Options.h"
@@ -35,6 +36,20 @@ namespace {
 std::string cliOptionName(const nvvm::OptionInfo& info) {
     return (info.name.size() == 1 ? "-" : "--") + std::string(info.name);
 }
+
+// What --emit can write, in --help's order: the names it takes, and what some of them are.
+struct EmitChoice {
+    const char* name;
+    const char* help;
+};
+constexpr EmitChoice kEmitChoices[] = {
+    {"ptx", ""},
+    {"ltoir", ""},
+    {"lto-ptx", ""},
+    {"cubin", ""},
+    {"sass", "nvdisasm of the PTX's whole-program cubin"},
+    {"cfg", "control-flow graphs as Graphviz DOT, one digraph per function, of the output --cfg-of names"},
+};
 
 }  // namespace
 
@@ -84,9 +99,21 @@ void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun) {
     addInputOptions(cmd, o);
     cmd.add_flag("--force", o.force, "replace output files that are read-only");
     if (forRun) return;
-    cmd.add_option("--emit", o.emit,
-                   "what to write: ptx, ltoir, lto-ptx, cubin or sass (nvdisasm of the PTX's whole-program cubin)")
-        ->check(CLI::IsMember({"ptx", "ltoir", "lto-ptx", "cubin", "sass"}));
+    std::vector<std::string> emitNames;
+    std::string emitHelp = "what to write: ";
+    for (size_t i = 0; i < std::size(kEmitChoices); ++i) {
+        emitNames.emplace_back(kEmitChoices[i].name);
+        emitHelp += (i == 0                             ? ""
+                     : i + 1 == std::size(kEmitChoices) ? " or "
+                                                        : ", ") +
+                    std::string(kEmitChoices[i].name);
+        if (*kEmitChoices[i].help) emitHelp += fmt::format(" ({})", kEmitChoices[i].help);
+    }
+    cmd.add_option("--emit", o.emit, emitHelp)->check(CLI::IsMember(emitNames));
+    cmd.add_option("--cfg-of", o.cfgOf,
+                   "with --emit cfg, the output whose control-flow graphs to write: ptx (default), sass (nvdisasm "
+                   "-bbcfg of the SASS --emit sass writes) or ir")
+        ->check(CLI::IsMember({"ptx", "sass", "ir"}));
     cmd.add_flag("--verify-only", o.verifyOnly, "run libNVVM's verifier only; write nothing");
     cmd.add_option("--report", o.report,
                    "write a JSON report: kernels, figures, libdevice functions, diagnostics, timings");
@@ -194,6 +221,28 @@ void addOccupancy(nlohmann::ordered_json& report, const pipeline::CompileResult&
     const auto& runs = inputs.workspace ? inputs.workspace->runs : noRuns;
     report["occupancy"] = pipeline::occupancyJson(pipeline::kernelOccupancy(
         r, [&](const std::string& kernel) { return pipeline::reportLaunches(kernel, runs); }));
+}
+
+// --emit cfg: the graphs of each function of the PTX, or of each text module's defines.
+support::Result<std::string> cfgDot(const std::string& of, const pipeline::Job& job, const pipeline::CompileResult& r) {
+    if (of == "ptx") return inspect::toDot(inspect::cfgFromPtx(r.ptx));
+    if (of == "sass") {
+        if (r.sass.empty()) return support::makeError(support::ErrorKind::Environment, "no SASS: " + r.sassUnavailable);
+        if (r.sassGraph.empty())
+            return support::makeError(support::ErrorKind::Environment,
+                                      "no SASS control-flow graph: " + r.sassGraphUnavailable);
+        return inspect::toDot(inspect::cfgFromSass(r.sassGraph, r.sass));
+    }
+    std::string dot;
+    for (const auto& m : job.modules) {
+        if (m.isBitcode())
+            return support::makeError(
+                support::ErrorKind::Usage,
+                fmt::format("--cfg-of ir: {} is bitcode; give its text (llvm-dis-14 writes it), or --cfg-of ptx",
+                            m.name));
+        dot += inspect::toDot(inspect::cfgFromIr(m.bytes));
+    }
+    return dot;
 }
 
 }  // namespace
@@ -350,6 +399,10 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
         job.outputs = pipeline::kPtx | pipeline::kLtoPtx;
     else if (o.emit == "sass")
         job.outputs = pipeline::kPtx | pipeline::kSass;
+    else if (o.emit == "cfg" && o.cfgOf == "sass")
+        job.outputs = pipeline::kPtx | pipeline::kSass | pipeline::kSassGraph;
+    else if (o.emit == "cfg")
+        job.outputs = pipeline::kPtx;  // of --cfg-of ir too: the IR is compiled, so it is checked as for PTX
     else
         job.outputs = pipeline::kPtx | pipeline::kCubin;
     if (o.live && o.emit != "sass") return usage("--live writes the live registers beside the SASS: add --emit sass");
@@ -366,10 +419,10 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
     if (!tk) return usage(tk.error().message);
     // The line map's live figures come from the SASS, so it is made where nvdisasm is.
     if (o.lineMap && !o.verifyOnly && (*tk)->nvdisasm()) job.outputs |= pipeline::kSass | pipeline::kLiveRegisters;
-    if (o.emit == "sass" && !o.verifyOnly && !(*tk)->nvdisasm()) {
+    if ((o.emit == "sass" || (o.emit == "cfg" && o.cfgOf == "sass")) && !o.verifyOnly && !(*tk)->nvdisasm()) {
         const auto& nvdisasm = (*tk)->nvdisasmReport();
-        return usage(
-            fmt::format("--emit sass: {} Places tried:\n{}", nvdisasm.problem, toolkit::formatTried(nvdisasm.tried)));
+        return usage(fmt::format("--emit {}: {} Places tried:\n{}", o.emit == "sass" ? "sass" : "cfg --cfg-of sass",
+                                 nvdisasm.problem, toolkit::formatTried(nvdisasm.tried)));
     }
     auto compiler = makeCompiler(common, *tk, !o.noCache);
     auto ran = compiler.run(job);
@@ -411,6 +464,10 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
         } else {
             written = writeOut(o.output, r.sass, false, writing, error);
         }
+    } else if (o.emit == "cfg") {
+        auto dot = cfgDot(o.cfgOf, job, r);
+        if (!dot) return usage(dot.error().message);
+        written = writeOut(o.output, *dot, false, writing, error);
     } else if (r.ltoIr.size() == 1)
         written = writeOut(o.output, r.ltoIr.front().bytes, true, writing, error);
     else {

@@ -1,5 +1,6 @@
 #include "pipeline/Report.h"
 
+#include "inspect/InstructionMix.h"
 #include "pipeline/LibdeviceUse.h"
 #include "pipeline/LiveFigures.h"
 
@@ -51,6 +52,30 @@ nlohmann::ordered_json figuresJson(const Figures& f) {
     return j;
 }
 
+// Each function's instruction mix, from the SASS the job ends with where there is one, else from
+// the PTX that cubin would be made of (the LTO-linked PTX when the job links).
+struct Mixes {
+    std::string source;  // "sass" or "ptx"
+    std::vector<inspect::InstructionMix> functions;
+};
+Mixes mixesOf(const CompileResult& r) {
+    if (!r.sass.empty()) return {"sass", inspect::sassMix(inspect::readSass(r.sass))};
+    return {"ptx", inspect::ptxMix(r.linkedPtx.empty() ? r.ptx : r.linkedPtx)};
+}
+
+// One kernel's "mix": {"source": ..., "classes": {"global": n, ...}} with every class named; null
+// when the kernel is not in that output.
+nlohmann::ordered_json mixJson(const Mixes& mixes, const std::string& kernel) {
+    for (const auto& m : mixes.functions) {
+        if (m.function != kernel) continue;
+        nlohmann::ordered_json classes;
+        for (size_t c = 0; c < inspect::kMixClasses; ++c)
+            classes[std::string(inspect::mixClassName(inspect::MixClass(c)))] = m.counts[c];
+        return {{"source", mixes.source}, {"instructions", m.total()}, {"classes", std::move(classes)}};
+    }
+    return nullptr;
+}
+
 }  // namespace
 
 nlohmann::ordered_json reportJson(const Job& job, const CompileResult& r, const std::vector<std::string>& inputs) {
@@ -71,6 +96,7 @@ nlohmann::ordered_json reportJson(const Job& job, const CompileResult& r, const 
     j["target"] = r.ptxModule.target;
 
     const auto live = liveFigures(r);
+    const auto mixes = mixesOf(r);
     ordered_json kernels = ordered_json::array();
     for (const auto& k : r.kernels) {
         ordered_json kj;
@@ -95,6 +121,7 @@ nlohmann::ordered_json reportJson(const Job& job, const CompileResult& r, const 
             if (f.isEntry && f.name == k.name) kj["sass_instructions"] = f.instructions;
         for (const auto& peak : live.kernels)
             if (peak.kernel == k.name) kj["live"] = kernelLiveJson(peak);
+        kj["mix"] = mixJson(mixes, k.name);
         kernels.push_back(std::move(kj));
     }
     j["kernels"] = std::move(kernels);

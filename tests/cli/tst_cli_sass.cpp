@@ -194,6 +194,34 @@ private slots:
         for (const auto& l : lm["ir"])
             QVERIFY2(source[l["line"].get<int>() - 1].contains("volatile"), l.dump().c_str());
     }
+
+    // --emit cfg --cfg-of sass: one graph per function of the SASS, one node per basic block that
+    // nvdisasm -bbcfg finds in the same cubin (the PTX's whole-program cubin, remade here).
+    void cfgOfSassHasNvdisasmsBlocks() {
+        NEED_NVDISASM();
+        QTemporaryDir dir;
+        const auto math = example("libdevice-math.nvpg");
+        const auto cfg = runNvpg({"compile", "--arch", "compute_90", "--emit", "cfg", "--cfg-of", "sass", math});
+        QVERIFY2(cfg.exitCode == 0, cfg.err.constData());
+        QCOMPARE(cfg.out.count("digraph "), 1);
+        static const QRegularExpression node(R"(^  b\d+ \[label=)", QRegularExpression::MultilineOption);
+        const auto ours = QString::fromUtf8(cfg.out).count(node);
+        // nvdisasm's own graph of the same cubin: ptxas of the PTX nvpg writes, as the driver loads it.
+        const auto ptx = dir.filePath("k.ptx"), cubin = dir.filePath("k.cubin");
+        QCOMPARE(runNvpg({"compile", "--arch", "compute_90", "-o", ptx, math}).exitCode, 0);
+        const auto* ptxas = test::realToolkit()->ptxas();
+        QVERIFY(ptxas);
+        QProcess as;
+        as.start(QString::fromStdString(ptxas->string()), {"-arch=sm_90", "-o", cubin, ptx});
+        QVERIFY(as.waitForFinished(60000) && as.exitCode() == 0);
+        QProcess dis;
+        dis.start(QString::fromStdString(test::realToolkit()->nvdisasm()->string()), {"-bbcfg", cubin});
+        QVERIFY(dis.waitForFinished(60000) && dis.exitCode() == 0);
+        static const QRegularExpression theirNode("^\"[^\"]+\"$", QRegularExpression::MultilineOption);
+        const auto theirs = QString::fromUtf8(dis.readAllStandardOutput()).count(theirNode);
+        QVERIFY(theirs >= 10);
+        QCOMPARE(ours, theirs);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliSass)
