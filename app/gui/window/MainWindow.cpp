@@ -151,7 +151,7 @@ QString readmePath() {
 unsigned outputsFor(const toolkit::Toolkit* toolkit) {
     unsigned outputs = pipeline::kPtx | pipeline::kFigures;
     if (!toolkit || toolkit->hasNvJitLink()) outputs |= pipeline::kLtoIr | pipeline::kLtoPtx | pipeline::kCubin;
-    if (toolkit) outputs |= pipeline::kSass;
+    if (toolkit) outputs |= pipeline::kSass | pipeline::kLiveRegisters | pipeline::kSassGraph;
     return outputs;
 }
 
