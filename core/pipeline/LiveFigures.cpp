@@ -70,6 +70,11 @@ LiveFigures liveFigures(const CompileResult& r) {
     return out;
 }
 
+std::string peakWords(const KernelLivePeak& peak) {
+    if (peak.line > 0) return fmt::format("peak {} live at {}:{}", peak.gpr, peak.module, peak.line);
+    return fmt::format("peak {} live, SASS line {}", peak.gpr, peak.sassLine);
+}
+
 nlohmann::ordered_json kernelLiveJson(const KernelLivePeak& peak) {
     nlohmann::ordered_json j;
     j["peak"] = peak.gpr;

@@ -53,6 +53,10 @@ struct LocalMemoryPlaces {
 LocalMemoryPlaces localMemoryPlaces(const CompileResult& result);
 nlohmann::ordered_json localMemoryJson(const LocalMemoryPlaces& places, const inspect::LineMap* map);
 
+// "peak 19 live at math.ll:44" (or "peak 19 live, SASS line 52" without an IR line): the one
+// wording of a kernel's peak, in the app's panes and nvpg's messages.
+std::string peakWords(const KernelLivePeak& peak);
+
 // --line-map's "live" member and the report's per-kernel peaks (documented in the README).
 nlohmann::ordered_json liveJson(const LiveFigures& live, const inspect::LineMap* map);
 nlohmann::ordered_json kernelLiveJson(const KernelLivePeak& peak);

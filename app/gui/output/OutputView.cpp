@@ -330,6 +330,18 @@ OutputView::OutputView(QWidget* parent) : QWidget(parent) {
         mapNote = makeFiguresCaption(pane, name + QStringLiteral("MapNote"));
         mapNote->setMaximumHeight(0);  // until there is a note (setMapNote)
         v->addWidget(mapNote);
+        const auto output = name == QStringLiteral("ptx")   ? inspect::MappedOutput::Ptx
+                            : name == QStringLiteral("lto") ? inspect::MappedOutput::LtoPtx
+                                                            : inspect::MappedOutput::Sass;
+        auto* pressure = makeFiguresCaption(pane, name + QStringLiteral("PressureNote"));
+        pressure->setTextFormat(Qt::RichText);
+        pressure->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+        pressure->setForegroundRole(QPalette::WindowText);
+        pressure->hide();  // until there is a note (setPressureNote)
+        connect(pressure, &QLabel::linkActivated, this,
+                [this, output](const QString& link) { emit pressureLinkActivated(output, link); });
+        pressureNotes_[int(output)] = pressure;
+        v->addWidget(pressure);
         figuresCaption = makeFiguresCaption(pane, name + QStringLiteral("FiguresCaption"));
         v->addWidget(figuresCaption);
         figures = makeFiguresTable(pane, name + QStringLiteral("Figures"));
@@ -680,6 +692,17 @@ void OutputView::setMapNote(inspect::MappedOutput output, const QString& note) {
     // the window then and there (5 ms of a reply's turn with a 49,000-line PTX pane); a new
     // maximum height asks for a layout in a later turn.
     label->setMaximumHeight(note.isEmpty() ? 0 : QWIDGETSIZE_MAX);
+}
+
+void OutputView::setPressureNote(inspect::MappedOutput output, const QString& html, const QString& toolTip) {
+    QLabel* label = pressureNotes_[int(output)];
+    label->setText(html);
+    label->setToolTip(toolTip);
+    label->setVisible(!html.isEmpty());
+}
+
+QString OutputView::pressureNote(inspect::MappedOutput output) const {
+    return pressureNotes_[int(output)]->text();
 }
 
 QString OutputView::mapNote(inspect::MappedOutput output) const {

@@ -90,6 +90,11 @@ public:
     QsciScintilla* outputEditor(inspect::MappedOutput output) const;
     void setMapNote(inspect::MappedOutput output, const QString& note);
     QString mapNote(inspect::MappedOutput output) const;
+    // The line under a pane's header that names its kernels' live-register peak and its local
+    // memory, with links (pressureLinkActivated); rich text, empty hides it.
+    void setPressureNote(inspect::MappedOutput output, const QString& html, const QString& toolTip = {});
+    QString pressureNote(inspect::MappedOutput output) const;
+    QLabel* pressureLabel(inspect::MappedOutput output) const { return pressureNotes_[int(output)]; }
 
     // The header tooltips: libdevice functions (PTX), every kernel's figures (LTO).
     QString ptxHeaderToolTip() const;
@@ -144,6 +149,8 @@ signals:
     // The SASS pane's text or its view changed (a new listing, the raw toggle).
     void sassDisplayChanged();
     void exported(const QStringList& paths);
+    // A link of a pane's pressure note was clicked: "peak", "local".
+    void pressureLinkActivated(inspect::MappedOutput output, const QString& link);
 
 protected:
     // The window's zoom reaches the figures tables: their rows and height follow the font.
@@ -189,6 +196,7 @@ private:
     QLabel* ltoHeader_ = nullptr;
     QLabel* sassHeader_ = nullptr;
     QLabel* mapNotes_[3] = {};
+    QLabel* pressureNotes_[3] = {};
     QTabWidget* rightTabs_ = nullptr;
     QLabel* sassFiguresCaption_ = nullptr;
     QTableWidget* sassFigures_ = nullptr;

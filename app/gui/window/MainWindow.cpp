@@ -57,6 +57,7 @@
 #include "nvvm/Options.h"
 #include "output/LineMapLinks.h"
 #include "output/OutputView.h"
+#include "output/Pressure.h"
 #include "output/SymbolNames.h"
 #include "output/Turns.h"
 #include "panels/ComparePanel.h"
@@ -328,6 +329,13 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     connect(controller_, &CompileController::lineMapShown, this,
             [this](quint64, std::shared_ptr<const inspect::LineMap> map) { links_->setMap(std::move(map)); });
     connect(editors_, &EditorArea::edited, links_, &LineMapLinks::textEdited);
+    // Live registers and local memory: strips in the editors' margins, notes under the headers.
+    pressure_ = new Pressure(editors_, output_, links_, document_, this);
+    connect(controller_, &CompileController::lateShown, pressure_,
+            [this](quint64, std::shared_ptr<const pipeline::CompileResult> result) {
+                pressure_->setResult(std::move(result));
+            });
+    connect(editors_, &EditorArea::edited, pressure_, &Pressure::textEdited);
     // The libdevice dock reads the job as it went (the modules' text then) with each result.
     connect(controller_, &CompileController::replyShown, this, [this](const EngineReply& reply) {
         if (!reply.result) {

@@ -35,6 +35,7 @@ class Journal;
 class LibdevicePanel;
 class ComparePanel;
 class LineMapLinks;
+class Pressure;
 class OptionsPanel;
 class OutputView;
 class ProblemsPanel;
@@ -95,6 +96,7 @@ public:
     // default name) and opens the Compare dock on it; an error is shown, and returned for tests.
     bool pinResult(const QString& name);
     LineMapLinks* lineMapLinks() const { return links_; }
+    Pressure* pressure() const { return pressure_; }
     // View > Line map.
     QAction* lineMapAction() const { return lineMapAction_; }
     ProblemsPanel* problems() const { return problems_; }
@@ -250,6 +252,7 @@ private:
     QAction* autoAction_ = nullptr;
     QAction* lineMapAction_ = nullptr;
     LineMapLinks* links_ = nullptr;
+    Pressure* pressure_ = nullptr;
     QList<QAction*> moduleActions_;
     std::function<QMessageBox::StandardButton()> ask_;
     std::function<RestoreChoice(const QString&)> askRestore_;
