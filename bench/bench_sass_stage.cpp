@@ -1,0 +1,108 @@
+// nvpg_bench_sass: what the live registers and the SASS control-flow graph add to the SASS stage
+// (issue 28: at most 10%). For each input, in one process, interleaved repetitions of
+//   plain     Pipeline::run with PTX, figures and SASS (nvdisasm -c alone);
+//   analysed  the same with kLiveRegisters and kSassGraph (nvdisasm -c, -c -lrm count and -bbcfg
+//             of one cubin, side by side);
+// each timed by its Disassemble stage (the pipeline's own stopwatch around the nvdisasm runs) and
+// as a whole. It prints the medians and the ratio analysed / plain of the stage, the goal's figure.
+//
+//   nvpg_bench_sass [--repetitions N] [--arch compute_90] [--kernels N] [WORKSPACE.nvpg | MODULE.ll ...]
+// Without inputs: the bundled libdevice-math, the numba-cuda fixture math_kernel, and a generated
+// module of --kernels kernels (300) calling libdevice (a SASS listing of tens of thousands of lines).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "Inputs.h"
+#include "IrGenerator.h"
+#include "Stats.h"
+#include "pipeline/Pipeline.h"
+#include "toolkit/Toolkit.h"
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+using namespace nvpg;
+
+int main(int argc, char** argv) {
+    int repetitions = 9, kernels = 300;
+    std::string arch = "compute_90";
+    std::vector<fs::path> paths;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--repetitions" && i + 1 < argc)
+            repetitions = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--arch" && i + 1 < argc)
+            arch = argv[++i];
+        else if (a == "--kernels" && i + 1 < argc)
+            kernels = std::max(1, std::atoi(argv[++i]));
+        else
+            paths.emplace_back(a);
+    }
+    auto tk = toolkit::Toolkit::load();
+    if (!tk) {
+        std::fprintf(stderr, "%s\n", tk.error().message.c_str());
+        return 2;
+    }
+    if (!(*tk)->nvdisasm()) {
+        std::fprintf(stderr, "no nvdisasm: %s\n", (*tk)->nvdisasmReport().problem.c_str());
+        return 2;
+    }
+    std::vector<bench::Input> inputs;
+    const bool defaults = paths.empty();
+    if (defaults)
+        paths = {bench::sourceDir() / "resources/examples/libdevice-math.nvpg",
+                 bench::sourceDir() / "tests/data/numba/math_kernel.ll"};
+    for (const auto& p : paths)
+        if (auto in = bench::loadInput(p, arch)) inputs.push_back(std::move(*in));
+    if (defaults) {
+        bench::Input generated;
+        generated.name = fmt::format("generated ({} kernels, libdevice)", kernels);
+        generated.job.modules = {{"big.ll", bench::generateModule(kernels, true), false}};
+        generated.job.libdevice = true;
+        generated.job.options.arch = arch;
+        generated.job.archFromGpu = false;
+        inputs.push_back(std::move(generated));
+    }
+    constexpr unsigned kPlain = pipeline::kPtx | pipeline::kFigures | pipeline::kSass;
+    constexpr unsigned kAnalysed = kPlain | pipeline::kLiveRegisters | pipeline::kSassGraph;
+    std::printf("%-36s %12s %12s %12s %12s %8s\n", "input", "plain stage", "analysed", "plain all", "analysed all",
+                "ratio");
+    for (auto& in : inputs) {
+        std::vector<double> stage[2], whole[2];
+        size_t lines = 0;
+        for (int r = 0; r < repetitions; ++r)
+            for (int k = 0; k < 2; ++k) {
+                const int side = (r % 2 == 0) ? k : 1 - k;  // alternate which goes first
+                auto job = in.job;
+                job.outputs = side == 0 ? kPlain : kAnalysed;
+                pipeline::Pipeline p(*tk);
+                const auto t0 = Clock::now();
+                auto result = p.run(job);
+                const double all = std::chrono::duration<double>(Clock::now() - t0).count();
+                if (!result || result->sass.empty()) {
+                    std::fprintf(stderr, "%s: no SASS: %s\n", in.name.c_str(),
+                                 result ? result->sassUnavailable.c_str() : result.error().message.c_str());
+                    return 1;
+                }
+                if (side == 1 && (result->sassLive.empty() || result->sassGraph.empty())) {
+                    std::fprintf(stderr, "%s: no live figures or graph: %s %s\n", in.name.c_str(),
+                                 result->sassLiveUnavailable.c_str(), result->sassGraphUnavailable.c_str());
+                    return 1;
+                }
+                lines = size_t(std::count(result->sass.begin(), result->sass.end(), '\n'));
+                stage[side].push_back(result->stageSeconds(pipeline::StageId::Disassemble));
+                whole[side].push_back(all);
+            }
+        const double ratio = bench::median(stage[1]) / bench::median(stage[0]);
+        std::printf("%-36s %10.1f ms %10.1f ms %10.1f ms %10.1f ms %8.3f   (%zu SASS lines)\n", in.name.c_str(),
+                    1e3 * bench::median(stage[0]), 1e3 * bench::median(stage[1]), 1e3 * bench::median(whole[0]),
+                    1e3 * bench::median(whole[1]), ratio, lines);
+    }
+    return 0;
+}
