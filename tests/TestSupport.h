@@ -123,6 +123,25 @@ inline NvdisasmForTests nvdisasmForTests() {
     return out;
 }
 
+// A test that needs nvdisasm: skips where the nvdisasm_wheel set-up could not get it, fails where
+// it got it and the search did not find it (nvdisasmForTests). NEED_NVDISASM(var) also declares
+// `var`, the path found.
+#define NEED_NVDISASM(var)                                    \
+    const auto var##Found = ::nvpg::test::nvdisasmForTests(); \
+    if (!var##Found.path) {                                   \
+        if (var##Found.skip) QSKIP(var##Found.why.c_str());   \
+        QFAIL(var##Found.why.c_str());                        \
+    }                                                         \
+    const std::filesystem::path& var = *var##Found.path
+#define NEED_NVDISASM_FOUND()                                \
+    do {                                                     \
+        const auto found = ::nvpg::test::nvdisasmForTests(); \
+        if (!found.path) {                                   \
+            if (found.skip) QSKIP(found.why.c_str());        \
+            QFAIL(found.why.c_str());                        \
+        }                                                    \
+    } while (false)
+
 inline std::string readText(const std::filesystem::path& p) {
     auto r = support::readFile(p);
     if (!r) qFatal("%s", r.error().message.c_str());
@@ -164,6 +183,27 @@ inline pipeline::Job numbaJob(const std::string& name) {
     }
     job.libdevice = true;  // numba adds libdevice to every program
     return job;
+}
+
+// Every bundled example as the app opens it (its modules, options, libdevice and LTO mode) and
+// every numba-cuda fixture as numba compiles it (numbaJob), named "example NAME" and "numba NAME",
+// sorted by name: the inputs a suite checks a feature on.
+inline std::vector<std::pair<std::string, pipeline::Job>> exampleAndNumbaJobs() {
+    std::vector<std::pair<std::string, pipeline::Job>> jobs;
+    for (const auto& name : exampleNames()) {
+        const auto ws = loadExample(name);
+        pipeline::Job job;
+        job.modules = ws.modules;
+        job.options = ws.options;
+        job.libdevice = ws.libdevice;
+        job.ltoMode = ws.ltoMode;
+        jobs.emplace_back("example " + name, job);
+    }
+    for (const auto& e : std::filesystem::directory_iterator(dataDir() / "numba"))
+        if (e.path().extension() == ".options")
+            jobs.emplace_back("numba " + e.path().stem().string(), numbaJob(e.path().stem().string()));
+    std::sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    return jobs;
 }
 
 // nvpg, as built (NVPG_CLI in the environment moves it: the GPU machine runs a copy elsewhere).

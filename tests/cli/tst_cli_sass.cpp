@@ -29,15 +29,6 @@ QString example(const char* rel) {
     return QString::fromStdString((test::examplesDir() / rel).string());
 }
 
-#define NEED_NVDISASM()                               \
-    do {                                              \
-        const auto found = test::nvdisasmForTests();  \
-        if (!found.path) {                            \
-            if (found.skip) QSKIP(found.why.c_str()); \
-            QFAIL(found.why.c_str());                 \
-        }                                             \
-    } while (0)
-
 }  // namespace
 
 class TestCliSass : public QObject {
@@ -45,7 +36,7 @@ class TestCliSass : public QObject {
 
 private slots:
     void infoListsNvdisasmWhereItWasFound() {
-        NEED_NVDISASM();
+        NEED_NVDISASM_FOUND();
         const auto& report = test::realToolkit()->nvdisasmReport();
         const auto r = runNvpg({"info"});
         QCOMPARE(r.exitCode, 0);
@@ -60,7 +51,7 @@ private slots:
     }
 
     void emitSassPrintsThePlainSass() {
-        NEED_NVDISASM();
+        NEED_NVDISASM_FOUND();
         const auto r = runNvpg({"compile", "--arch", "compute_90", "--emit", "sass", example("src/saxpy/saxpy.ll")});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.err.isEmpty(), r.err.constData());
@@ -80,7 +71,7 @@ private slots:
     }
 
     void reportCountsEachKernelsSassInstructions() {
-        NEED_NVDISASM();
+        NEED_NVDISASM_FOUND();
         QTemporaryDir dir;
         const auto report = dir.filePath("r.json");
         const auto r = runNvpg(
@@ -103,7 +94,7 @@ private slots:
     // --emit sass --live: the plain listing, each instruction with nvdisasm's live registers
     // beside it; the other lines as they are.
     void liveWritesTheFiguresBesideEachInstruction() {
-        NEED_NVDISASM();
+        NEED_NVDISASM_FOUND();
         const auto math = example("libdevice-math.nvpg");
         const auto plain = runNvpg({"compile", "--arch", "compute_90", "--emit", "sass", math});
         const auto live = runNvpg({"compile", "--arch", "compute_90", "--emit", "sass", "--live", math});
@@ -137,7 +128,7 @@ private slots:
     // --report: each kernel's live peak, where it is in the SASS and the IR line it came from,
     // with ptxas' register count beside it.
     void reportNamesEachKernelsLivePeakAndItsIrLine() {
-        NEED_NVDISASM();
+        NEED_NVDISASM_FOUND();
         QTemporaryDir dir;
         const auto report = dir.filePath("r.json");
         const auto r = runNvpg(
@@ -164,7 +155,7 @@ private slots:
 
     // --line-map: the figures of SASS, IR and PTX lines, and where local memory is used.
     void lineMapCarriesLiveFiguresAndLocalMemory() {
-        NEED_NVDISASM();
+        NEED_NVDISASM_FOUND();
         QTemporaryDir dir;
         const auto map = dir.filePath("m.json");
         const auto ptx = dir.filePath("k.ptx");
@@ -198,7 +189,7 @@ private slots:
     // --emit cfg --cfg-of sass: one graph per function of the SASS, one node per basic block that
     // nvdisasm -bbcfg finds in the same cubin (the PTX's whole-program cubin, remade here).
     void cfgOfSassHasNvdisasmsBlocks() {
-        NEED_NVDISASM();
+        NEED_NVDISASM_FOUND();
         QTemporaryDir dir;
         const auto math = example("libdevice-math.nvpg");
         const auto cfg = runNvpg({"compile", "--arch", "compute_90", "--emit", "cfg", "--cfg-of", "sass", math});

@@ -39,23 +39,7 @@ struct Case {
 // Every bundled example, every numba-cuda fixture and the loop fixture, compiled to PTX once.
 const std::vector<Case>& cases() {
     static const std::vector<Case> made = [] {
-        std::vector<std::pair<std::string, pipeline::Job>> jobs;
-        for (const auto& name : test::exampleNames()) {
-            const auto ws = test::loadExample(name);
-            pipeline::Job job;
-            job.modules = ws.modules;
-            job.options = ws.options;
-            job.libdevice = ws.libdevice;
-            jobs.emplace_back("example " + name, job);
-        }
-        for (const auto& e : fs::directory_iterator(test::dataDir() / "numba"))
-            if (e.path().extension() == ".json" && e.path().stem() != "environment") {
-                pipeline::Job job;
-                job.modules = test::numbaModules(e.path().stem().string());
-                job.libdevice = true;
-                (void)job.options.set("arch", "compute_90");
-                jobs.emplace_back("numba " + e.path().stem().string(), job);
-            }
+        auto jobs = test::exampleAndNumbaJobs();
         pipeline::Job loop;
         loop.modules = {test::irFixture("loop.ll", false, "cfg")};
         jobs.emplace_back("cfg/loop.ll", loop);
@@ -197,14 +181,6 @@ void checkShape(const ControlFlowGraph& g, const std::string& where) {
 int backEdges(const ControlFlowGraph& g) {
     return int(std::count_if(g.edges.begin(), g.edges.end(), [](const auto& e) { return e.back; }));
 }
-
-#define NEED_NVDISASM(var)                                  \
-    const auto var##Found = test::nvdisasmForTests();       \
-    if (!var##Found.path) {                                 \
-        if (var##Found.skip) QSKIP(var##Found.why.c_str()); \
-        QFAIL(var##Found.why.c_str());                      \
-    }                                                       \
-    const fs::path& var = *var##Found.path
 
 // nvdisasm `flag` of the whole-program cubin of `ptx`; empty when ptxas cannot make one (a
 // program that calls a function no module defines).

@@ -52,20 +52,9 @@ struct Compiled {
 const std::vector<Compiled>& compiledCases() {
     static const std::vector<Compiled> cases = [] {
         const bool sass = test::nvdisasmForTests().path != nullptr;
-        std::vector<std::pair<std::string, pipeline::Job>> jobs;
-        for (const auto& name : test::exampleNames()) {
-            const auto ws = test::loadExample(name);
-            pipeline::Job job;
-            job.modules = ws.modules;
-            job.options = ws.options;
-            job.libdevice = ws.libdevice;
-            job.ltoMode = ws.ltoMode;
-            job.outputs = pipeline::kPtx | pipeline::kLtoPtx;
-            jobs.emplace_back("example " + name, job);
-        }
-        for (const auto& e : fs::directory_iterator(test::dataDir() / "numba"))
-            if (e.path().extension() == ".options")
-                jobs.emplace_back("numba " + e.path().stem().string(), test::numbaJob(e.path().stem().string()));
+        auto jobs = test::exampleAndNumbaJobs();
+        for (auto& [name, job] : jobs)
+            if (support::startsWith(name, "example ")) job.outputs = pipeline::kPtx | pipeline::kLtoPtx;
         for (const char* folder : {"ir", "ir/gpu", "ptx"})
             for (const auto& e : fs::directory_iterator(test::dataDir() / folder)) {
                 if (e.path().extension() != ".ll") continue;

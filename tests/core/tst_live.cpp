@@ -25,39 +25,18 @@ namespace fs = std::filesystem;
 
 namespace {
 
-#define NEED_NVDISASM(var)                                  \
-    const auto var##Found = test::nvdisasmForTests();       \
-    if (!var##Found.path) {                                 \
-        if (var##Found.skip) QSKIP(var##Found.why.c_str()); \
-        QFAIL(var##Found.why.c_str());                      \
-    }                                                       \
-    const fs::path& var = *var##Found.path
-
 constexpr unsigned kLiveOutputs = pipeline::kPtx | pipeline::kFigures | pipeline::kSass | pipeline::kLiveRegisters;
 
 // Every bundled example and every numba-cuda fixture, as a user compiles them, with live figures
 // and the line map.
 std::vector<std::pair<std::string, pipeline::Job>> cases() {
-    std::vector<std::pair<std::string, pipeline::Job>> out;
-    for (const auto& name : test::exampleNames()) {
-        const auto ws = test::loadExample(name);
-        pipeline::Job job;
-        job.modules = ws.modules;
-        job.options = ws.options;
-        job.libdevice = ws.libdevice;
-        job.ltoMode = ws.ltoMode;
-        out.emplace_back("example " + name, job);
-    }
-    for (const auto& e : fs::directory_iterator(test::dataDir() / "numba"))
-        if (e.path().extension() == ".options")
-            out.emplace_back("numba " + e.path().stem().string(), test::numbaJob(e.path().stem().string()));
+    auto out = test::exampleAndNumbaJobs();
     for (auto& [name, job] : out) {
         job.outputs |= kLiveOutputs;
         job.lineMap = true;
         job.archFromGpu = false;
         if (!job.options.arch) job.options.arch = "compute_90";
     }
-    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     return out;
 }
 

@@ -31,45 +31,12 @@ struct Compiled {
     pipeline::CompileResult result;
 };
 
-pipeline::Job numbaJob(const std::string& name) {
-    pipeline::Job job;
-    job.modules = test::numbaModules(name);
-    const auto options = test::readText(test::dataDir() / "numba" / (name + ".options"));
-    for (auto line : support::splitLines(options)) {
-        line = support::trim(line);
-        if (line.empty()) continue;
-        if (line == "-gen-lto") {
-            job.outputs |= pipeline::kLtoPtx;
-            continue;
-        }
-        const auto eq = line.find('=');
-        if (line[0] != '-' || eq == std::string_view::npos) qFatal("%s: odd option", name.c_str());
-        if (auto st = job.options.set(line.substr(1, eq - 1), line.substr(eq + 1)); !st)
-            qFatal("%s", st.error().message.c_str());
-    }
-    job.libdevice = true;  // numba adds libdevice to every program
-    return job;
-}
-
 // Every bundled example and numba-cuda fixture as the report compiles it (PTX, figures, and SASS
 // where nvdisasm is found): compiled once for the suite.
 const std::vector<Compiled>& compiledCases() {
     static const std::vector<Compiled> cases = [] {
         const bool sass = test::nvdisasmForTests().path != nullptr;
-        std::vector<std::pair<std::string, pipeline::Job>> jobs;
-        for (const auto& name : test::exampleNames()) {
-            const auto ws = test::loadExample(name);
-            pipeline::Job job;
-            job.modules = ws.modules;
-            job.options = ws.options;
-            job.libdevice = ws.libdevice;
-            job.ltoMode = ws.ltoMode;
-            jobs.emplace_back("example " + name, job);
-        }
-        for (const auto& e : fs::directory_iterator(test::dataDir() / "numba"))
-            if (e.path().extension() == ".options")
-                jobs.emplace_back("numba " + e.path().stem().string(), numbaJob(e.path().stem().string()));
-        std::sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        auto jobs = test::exampleAndNumbaJobs();
         std::vector<Compiled> out;
         for (auto& [name, job] : jobs) {
             job.outputs |= pipeline::kPtx | pipeline::kFigures | (sass ? pipeline::kSass : 0u);
@@ -108,15 +75,6 @@ QString mixText(const inspect::InstructionMix& m) {
         l << QString("%1 %2").arg(qs(std::string(inspect::mixClassName(MixClass(c))))).arg(m.counts[c]);
     return qs(m.function) + ": " + l.join(", ");
 }
-
-#define NEED_NVDISASM()                               \
-    do {                                              \
-        const auto found = test::nvdisasmForTests();  \
-        if (!found.path) {                            \
-            if (found.skip) QSKIP(found.why.c_str()); \
-            QFAIL(found.why.c_str());                 \
-        }                                             \
-    } while (false)
 
 }  // namespace
 
@@ -269,7 +227,7 @@ private slots:
     // From real nvdisasm output: each function's classes add up to its instructions as readSass
     // counts them, no instruction of any case is "other", and the known kernels have their classes.
     void sassMixCountsEveryInstructionOnce() {
-        NEED_NVDISASM();
+        NEED_NVDISASM_FOUND();
         int withSass = 0;
         for (const auto& c : compiledCases()) {
             if (c.result.sass.empty()) {
@@ -300,7 +258,7 @@ private slots:
     }
 
     void sassMixOfKnownKernels() {
-        NEED_NVDISASM();
+        NEED_NVDISASM_FOUND();
         auto entryMix = [](const std::string& name) {
             const auto& c = compiledCase(name);
             for (const auto& m : inspect::sassMix(inspect::readSass(c.result.sass)))

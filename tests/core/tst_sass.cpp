@@ -26,14 +26,6 @@ namespace {
 
 constexpr const char* kFixture = "saxpy-lineinfo.ll";
 
-#define NEED_NVDISASM(var)                                  \
-    const auto var##Found = test::nvdisasmForTests();       \
-    if (!var##Found.path) {                                 \
-        if (var##Found.skip) QSKIP(var##Found.why.c_str()); \
-        QFAIL(var##Found.why.c_str());                      \
-    }                                                       \
-    const fs::path& var = *var##Found.path
-
 std::string compilePtx(const nvvm::Module& module, bool lineInfo) {
     auto program = nvvm::Program::create(test::realToolkit()->nvvm());
     if (!program) qFatal("%s", program.error().message.c_str());

@@ -27,15 +27,6 @@ using inspect::MappedOutput;
 
 namespace {
 
-#define NEED_NVDISASM()                               \
-    do {                                              \
-        const auto found = test::nvdisasmForTests();  \
-        if (!found.path) {                            \
-            if (found.skip) QSKIP(found.why.c_str()); \
-            QFAIL(found.why.c_str());                 \
-        }                                             \
-    } while (0)
-
 // Waits for the complete result (SASS and map) of what the window just opened.
 std::shared_ptr<const pipeline::CompileResult> waitForLate(MainWindow& w, const std::function<bool()>& open) {
     QSignalSpy lates(w.controller(), &CompileController::lateShown);
@@ -62,7 +53,7 @@ private slots:
     }
 
     void stripsCarryTheLiveFiguresOfEachLine() {
-        NEED_NVDISASM();
+        NEED_NVDISASM_FOUND();
         auto w = test::makeWindow();
         const auto r = waitForLate(*w, [&] { return w->openExample("libdevice-math"); });
         QVERIFY(r && r->lineMap && !r->sass.empty());
@@ -129,7 +120,7 @@ private slots:
     }
 
     void localMemoryIsMarkedAndSteppedThrough() {
-        NEED_NVDISASM();
+        NEED_NVDISASM_FOUND();
         auto w = test::makeWindow();
         const auto path = QString::fromStdString((test::dataDir() / "ir/local-array.ll").string());
         const auto r = waitForLate(*w, [&] { return w->openPaths({path}); });
