@@ -8,6 +8,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QEvent>
+#include <QGraphicsLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QHorizontalBarSeries>
@@ -16,6 +17,7 @@
 #include <QScatterSeries>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStyle>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QToolTip>
@@ -48,7 +50,8 @@ QChart* newChart() {
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->legend()->hide();
     chart->setBackgroundRoundness(0);
-    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->setMargins(QMargins(2, 2, 2, 2));
+    chart->layout()->setContentsMargins(0, 0, 0, 0);
     return chart;
 }
 
@@ -60,7 +63,9 @@ QWidget* headerRow(QLabel* label, QToolButton* info, QWidget* parent) {
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(label, 1);
-    info->setText(QStringLiteral("ⓘ"));
+    info->setIcon(info->style()->standardIcon(QStyle::SP_MessageBoxInformation));
+    info->setText(QObject::tr("About"));
+    info->setToolButtonStyle(Qt::ToolButtonIconOnly);
     info->setAutoRaise(true);
     layout->addWidget(info, 0, Qt::AlignTop);
     return row;
@@ -156,14 +161,17 @@ void AnalysisPanel::buildUi() {
     auto* classes = new QBarCategoryAxis(mixChart);
     mixChart->addAxis(classes, Qt::AlignLeft);
     mixSeries_->attachAxis(classes);
+    // Each bar says its count: the count axis would only take the rows' height (a dock at 720 px
+    // has room for a dozen rows without it).
     auto* counts = new QValueAxis(mixChart);
     counts->setLabelFormat(QStringLiteral("%d"));
+    counts->setVisible(false);
     mixChart->addAxis(counts, Qt::AlignBottom);
     mixSeries_->attachAxis(counts);
     mixView_ = new QChartView(mixChart, mixSide);
     mixView_->setObjectName(QStringLiteral("mixChart"));
     mixView_->setRenderHint(QPainter::Antialiasing);
-    mixView_->setMinimumSize(260, 160);
+    mixView_->setMinimumSize(260, 100);
     mixLayout->addWidget(mixView_, 1);
 
     // The occupancy: the chart, and beside it the marked block's figures.
@@ -198,7 +206,6 @@ void AnalysisPanel::buildUi() {
     threads->setRange(0, 1024);
     threads->setTickCount(9);
     threads->setLabelFormat(QStringLiteral("%d"));
-    threads->setTitleText(tr("threads per block"));
     auto* percent = new QValueAxis(occChart);
     percent->setRange(0, 100);
     percent->setTickCount(5);
@@ -217,12 +224,13 @@ void AnalysisPanel::buildUi() {
     occupancyView_ = new QChartView(occChart, occSide);
     occupancyView_->setObjectName(QStringLiteral("occupancyChart"));
     occupancyView_->setRenderHint(QPainter::Antialiasing);
-    occupancyView_->setMinimumSize(300, 160);
+    occupancyView_->setMinimumSize(300, 100);
     occRow->addWidget(occupancyView_, 3);
     auto* figures = new QVBoxLayout;
     table_ = new QTableWidget(0, 2, occSide);
     table_->setObjectName(QStringLiteral("occupancyTable"));
     table_->setHorizontalHeaderLabels({tr("At the marked block"), tr("")});
+    table_->horizontalHeader()->hide();  // the first row says which block
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);
@@ -231,15 +239,6 @@ void AnalysisPanel::buildUi() {
     table_->setWordWrap(false);
     table_->setMinimumWidth(240);
     figures->addWidget(table_, 1);
-    driver_ = new QLabel(occSide);
-    driver_->setObjectName(QStringLiteral("driverFigure"));
-    driver_->setWordWrap(true);
-    figures->addWidget(driver_);
-    limits_ = new QLabel(occSide);
-    limits_->setObjectName(QStringLiteral("limitsSource"));
-    limits_->setWordWrap(true);
-    limits_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    figures->addWidget(limits_);
     occRow->addLayout(figures, 2);
     occLayout->addLayout(occRow, 1);
 
@@ -247,6 +246,8 @@ void AnalysisPanel::buildUi() {
     split->addWidget(occSide);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
+    // The mix's class names whole; the rest to the occupancy chart and its table.
+    split->setSizes({420, 860});
     layout->addWidget(split, 1);
 
     connect(kernel_, &QComboBox::activated, this, [this](int i) {
@@ -379,13 +380,17 @@ std::vector<std::pair<QString, int>> AnalysisPanel::mixBars() const {
 
 void AnalysisPanel::showMix() {
     mixSeries_->clear();
-    QBarCategoryAxis* axis = nullptr;
     QValueAxis* counts = nullptr;
+    auto* chart = mixView_->chart();
     for (auto* a : mixSeries_->attachedAxes()) {
-        if (auto* c = qobject_cast<QBarCategoryAxis*>(a)) axis = c;
         if (auto* v = qobject_cast<QValueAxis*>(a)) counts = v;
+        // A new category axis each time: the chart sizes its label column when the axis is added.
+        if (qobject_cast<QBarCategoryAxis*>(a)) {
+            mixSeries_->detachAxis(a);
+            chart->removeAxis(a);
+            a->deleteLater();
+        }
     }
-    axis->clear();
     const auto* kernel = currentKernel();
     const inspect::InstructionMix* mix = kernel ? mixes_.find(kernel->name) : nullptr;
     if (!result_) {
@@ -426,8 +431,16 @@ void AnalysisPanel::showMix() {
     }
     set->setColor(palette().color(QPalette::Highlight));
     set->setLabelColor(palette().color(QPalette::Text));
+    auto* axis = new QBarCategoryAxis(chart);
+    // Qt Charts sizes a left axis' labels column too narrow for "global memory" and cuts the
+    // names to "..."; whole, the chart makes room for them.
+    axis->setTruncateLabels(false);
+    axis->setLabelsFont(font());
+    axis->setLabelsBrush(palette().brush(QPalette::Text));
     axis->append(names);
     mixSeries_->append(set);
+    chart->addAxis(axis, Qt::AlignLeft);
+    mixSeries_->attachAxis(axis);
     // Room past the longest bar for its label.
     counts->setRange(0, std::max(1, most + most / 6 + 1));
     counts->applyNiceNumbers();
@@ -440,10 +453,6 @@ void AnalysisPanel::showOccupancy() {
     table_->setRowCount(0);
     sweep_.clear();
     marked_.reset();
-    driver_->setText(gpu_ ? tr("Driver's figure (cuOccupancyMaxActiveBlocksPerMultiprocessor): not asked by the app; "
-                               "tests/gpu/tst_occupancy_driver checks it equals this one on every example kernel")
-                          : tr("Driver's figure: needs a GPU"));
-    limits_->clear();
     const auto* kernel = currentKernel();
     if (!result_ || !kernel) {
         occupancyHeader_->setText(result_ ? tr("<b>Theoretical occupancy</b>: no kernel")
@@ -469,14 +478,13 @@ void AnalysisPanel::showOccupancy() {
     in.dynamicShared = dynamicShared_;
     in.blockSize = block_->value();
     occupancyHeader_->setText(
-        tr("<b>Theoretical occupancy</b> on %1: %2 registers per thread, %3 static and %4 dynamic shared memory")
+        tr("<b>Theoretical occupancy</b> by threads per block on %1: %2 registers per thread, %3 static and %4 dynamic "
+           "shared memory")
             .arg(qs(limits->arch))
             .arg(in.registers)
             .arg(bytes(in.staticShared), bytes(in.dynamicShared)));
     occupancyHeader_->setToolTip(
         qs((result_->ltoFigures.source.empty() ? result_->ptxFigures : result_->ltoFigures).source));
-    limits_->setText(tr("Limits: the %1 row of resources/occupancy/arch-limits.json, from %2")
-                         .arg(qs(limits->arch), qs(limits->source)));
     if (auto sweep = gpu::occupancySweep(*limits, in)) {
         sweep_ = std::move(*sweep);
         for (const auto& o : sweep_) occupancySeries_->append(o.blockSize, o.occupancy * 100);
@@ -493,9 +501,23 @@ void AnalysisPanel::showOccupancy() {
         table_->setItem(r, 0, name);
         table_->setItem(r, 1, text);
     };
+    // Where the limits come from, and the driver's figure (not made up where it was not asked).
+    const auto limitRows = [&](const gpu::ArchLimits& l) {
+        row(tr("Arch limits"), tr("the %1 row of arch-limits.json").arg(qs(l.arch)),
+            tr("resources/occupancy/arch-limits.json, built into the app"));
+        row(tr("Cited from"), qs(l.source));
+        if (gpu_)
+            row(tr("Driver's figure"), tr("not asked by the app"),
+                tr("The app does not ask the driver (cuOccupancyMaxActiveBlocksPerMultiprocessor); "
+                   "tests/gpu/tst_occupancy_driver checks it equals this figure on every example kernel"));
+        else
+            row(tr("Driver's figure"), tr("needs a GPU"),
+                tr("The driver's cuOccupancyMaxActiveBlocksPerMultiprocessor answers only where there is a GPU"));
+    };
     if (!o) {
         row(tr("Block size"), tr("%1 threads").arg(in.blockSize));
         row(tr("Occupancy"), qs(o.error().message));
+        limitRows(*limits);
         table_->resizeRowsToContents();
         return;
     }
@@ -515,6 +537,7 @@ void AnalysisPanel::showOccupancy() {
     row(tr("Registers per block"), tr("%1 allocated (%2 per thread)").arg(o->registersPerBlock).arg(in.registers));
     row(tr("Shared memory per block"),
         tr("%1 allocated, of %2 per SM").arg(bytes(o->sharedPerBlock), bytes(o->sharedCarveout)));
+    limitRows(*limits);
     table_->resizeRowsToContents();
 }
 

@@ -71,8 +71,6 @@ public:
     QTableWidget* occupancyTable() const { return table_; }
     QLabel* mixHeader() const { return mixHeader_; }
     QLabel* occupancyHeader() const { return occupancyHeader_; }
-    QLabel* limitsLabel() const { return limits_; }
-    QLabel* driverLabel() const { return driver_; }
     QToolButton* mixInfoButton() const { return mixInfo_; }
     QToolButton* occupancyInfoButton() const { return occupancyInfo_; }
     // The mix chart's bars: class label → count, in the chart's order.
@@ -122,8 +120,6 @@ private:
     QLineSeries* markLine_ = nullptr;
     QScatterSeries* markSeries_ = nullptr;
     QTableWidget* table_ = nullptr;
-    QLabel* limits_ = nullptr;
-    QLabel* driver_ = nullptr;
 };
 
 }  // namespace nvpg::gui

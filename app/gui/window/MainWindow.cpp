@@ -270,6 +270,10 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     connect(analysisDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (visible) preferCaretKernel();
     });
+    // Asked for, it comes in front of the tabs it shares the bottom with.
+    connect(analysisDock_->toggleViewAction(), &QAction::triggered, analysisDock_, [this](bool on) {
+        if (on) analysisDock_->raise();
+    });
     // The bottom docks share one height: the one in front sets it (fitBottomDock). What a dock
     // holds may be squeezed below its own minimum while another is in front.
     for (auto* dock : bottomDocks()) {
