@@ -15,6 +15,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QMenu>
+#include <QMenuBar>
 #include <QScatterSeries>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -105,12 +107,15 @@ private slots:
         QVERIFY(w->analysisDock());
         QVERIFY(!w->analysisDock()->isVisible());
         QAction* toggle = w->analysisDock()->toggleViewAction();
-        bool inViewMenu = false;
-        for (auto* a : w->findChildren<QAction*>())
-            if (a == toggle) inViewMenu = true;
-        QVERIFY(inViewMenu);
+        QMenu* view = nullptr;
+        for (auto* a : w->menuBar()->actions())
+            if (a->text() == "&View") view = a->menu();
+        QVERIFY(view);
+        QVERIFY(view->actions().contains(toggle));
         toggle->trigger();
+        // In front of the tabs it shares, not only listed among them.
         QVERIFY(w->analysisDock()->isVisible());
+        QTRY_VERIFY(!w->analysisDock()->visibleRegion().isEmpty());
         QCOMPARE(w->analysisPanel()->kernelCombo()->count(), 0);
         QVERIFY(w->analysisPanel()->mixHeader()->text().contains("compile"));
     }
@@ -229,6 +234,31 @@ private slots:
         QCOMPARE(panel->blockSize(), AnalysisPanel::kDefaultBlock);
         QVERIFY(panel->launchSource().contains("no run configuration"));
         checkMarked(panel, *r, *kernelNamed(*r, panel->kernel()), AnalysisPanel::kDefaultBlock);
+    }
+
+    // The kernel whose define holds the caret, until the user picks one.
+    void kernelUnderTheCaret() {
+        auto w = test::makeWindow();
+        const auto r = openComplete(*w, "lto-kept");
+        QVERIFY(r && r->kernels.size() == 2);
+        auto* editor = static_cast<QsciScintilla*>(w->editors()->currentEditor());
+        const int shift = test::lineContaining(editor, "define void @shift");
+        QVERIFY(shift > 0);
+        editor->setCursorPosition(shift + 2, 0);
+        w->analysisDock()->toggleViewAction()->trigger();
+        auto* panel = w->analysisPanel();
+        QCOMPARE(panel->kernelCombo()->count(), 2);
+        QCOMPARE(panel->kernel(), QString("shift"));
+        // Picked in the combo, it stays through the next compile wherever the caret is.
+        const int scale = panel->kernelCombo()->findData(QString("scale"));
+        QVERIFY(scale >= 0);
+        panel->kernelCombo()->setCurrentIndex(scale);
+        emit panel->kernelCombo()->activated(scale);
+        QCOMPARE(panel->kernel(), QString("scale"));
+        QSignalSpy replies(w->controller(), &CompileController::replyShown);
+        w->controller()->compileNow();
+        QVERIFY(replies.wait(120000));
+        QCOMPARE(panel->kernel(), QString("scale"));
     }
 
     void infoButtonsOpenTheirDocs() {

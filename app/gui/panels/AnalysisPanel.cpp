@@ -414,7 +414,7 @@ void AnalysisPanel::showMix() {
     } else {
         source = tr("from the PTX");
     }
-    mixHeader_->setText(tr("<b>Instruction mix</b> %1: %n instruction(s)", "", mix->total()).arg(source));
+    mixHeader_->setText(tr("<b>Instruction mix</b> %1: %2 instructions").arg(source).arg(mix->total()));
     mixHeader_->setToolTip(mixes_.source == "sass"            ? qs(result_->sassSource)
                            : result_->sassUnavailable.empty() ? QString()
                                                               : qs(result_->sassUnavailable));
