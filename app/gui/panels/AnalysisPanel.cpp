@@ -207,8 +207,11 @@ void AnalysisPanel::buildUi() {
     threads->setTickCount(9);
     threads->setLabelFormat(QStringLiteral("%d"));
     auto* percent = new QValueAxis(occChart);
-    percent->setRange(0, 100);
-    percent->setTickCount(5);
+    // A little over 100 %: a mark at 100 % shows whole, and the ticks stay at 0, 25 .. 100.
+    percent->setRange(0, 104);
+    percent->setTickType(QValueAxis::TicksDynamic);
+    percent->setTickAnchor(0);
+    percent->setTickInterval(25);
     percent->setLabelFormat(QStringLiteral("%d %%"));
     occChart->addAxis(threads, Qt::AlignBottom);
     occChart->addAxis(percent, Qt::AlignLeft);
