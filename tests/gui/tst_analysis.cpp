@@ -124,9 +124,11 @@ private slots:
         auto w = test::makeWindow();
         const auto r = openComplete(*w, "libdevice-math");
         QVERIFY(r && r->ok);
+        auto* panel = w->analysisPanel();
+        // Closed, it leaves the results alone; opened, it reads the one shown.
+        QCOMPARE(panel->kernelCombo()->count(), 0);
         w->analysisDock()->show();
         w->analysisDock()->raise();
-        auto* panel = w->analysisPanel();
         QCOMPARE(panel->kernel(), QString("wave"));
         QCOMPARE(panel->kernelCombo()->currentText(), SymbolNames::shown("wave"));
 

@@ -274,14 +274,28 @@ void AnalysisPanel::buildUi() {
 void AnalysisPanel::setResult(std::shared_ptr<const pipeline::CompileResult> result) {
     if (!result) return clear();
     result_ = std::move(result);
-    mixes_ = pipeline::mixesOf(*result_);
-    rebuildKernels();
+    // Read when shown: a closed dock costs the compiles nothing (a SASS listing of thousands of
+    // instructions is read again for the mix).
+    stale_ = true;
+    if (isVisible()) refresh();
 }
 
 void AnalysisPanel::clear() {
     result_.reset();
-    mixes_ = {};
+    stale_ = true;
+    refresh();
+}
+
+void AnalysisPanel::refresh() {
+    if (!stale_) return;
+    stale_ = false;
+    mixes_ = result_ ? pipeline::mixesOf(*result_) : pipeline::Mixes{};
     rebuildKernels();
+}
+
+void AnalysisPanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    refresh();
 }
 
 void AnalysisPanel::setRunConfigs(const gpu::RunConfig& editing, std::vector<gpu::RunConfig> saved) {

@@ -83,9 +83,11 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void buildUi();
+    void refresh();  // the result's mix and kernels, once shown
     void rebuildKernels();
     void chooseLaunch();
     void showMix();
@@ -98,7 +100,8 @@ private:
     gpu::RunConfig editing_;
     std::vector<gpu::RunConfig> saved_;
     QString preferred_;
-    QString chosen_;  // the user's pick in the combo, kept across compiles
+    QString chosen_;      // the user's pick in the combo, kept across compiles
+    bool stale_ = false;  // result_ came while hidden: its mix is not read yet
     bool gpu_ = false;
     bool blockEdited_ = false;  // the spin box holds the user's size, not the launch's
     std::size_t dynamicShared_ = 0;
