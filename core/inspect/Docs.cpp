@@ -32,6 +32,7 @@ std::optional<DocDomain> domainNamed(std::string_view name) {
     if (name == "ir") return DocDomain::Ir;
     if (name == "libdevice") return DocDomain::Libdevice;
     if (name == "sass") return DocDomain::Sass;
+    if (name == "view") return DocDomain::View;
     return std::nullopt;
 }
 
@@ -45,6 +46,8 @@ const char* domainName(DocDomain d) {
             return "libdevice";
         case DocDomain::Sass:
             return "SASS";
+        case DocDomain::View:
+            return "NVVM Playground";
     }
     return "";
 }
@@ -172,10 +175,10 @@ std::optional<Docs> Docs::fromJson(const std::vector<std::pair<std::string, std:
         if (!doc.is_object() || !doc.contains("domain") || !doc["domain"].is_string() || !doc.contains("entries") ||
             !doc["entries"].is_array())
             return fail(
-                fmt::format("{}: expected {{\"domain\": \"ptx|ir|libdevice|sass\", \"entries\": [...]}}", name));
+                fmt::format("{}: expected {{\"domain\": \"ptx|ir|libdevice|sass|view\", \"entries\": [...]}}", name));
         const auto domain = domainNamed(doc["domain"].get<std::string>());
         if (!domain)
-            return fail(fmt::format("{}: unknown domain \"{}\" (one of ptx, ir, libdevice, sass)", name,
+            return fail(fmt::format("{}: unknown domain \"{}\" (one of ptx, ir, libdevice, sass, view)", name,
                                     doc["domain"].get<std::string>()));
         size_t index = 0;
         for (const auto& j : doc["entries"]) {
@@ -233,12 +236,16 @@ std::vector<Explanation> Docs::explain(std::string_view word, DocContext context
         case DocContext::Sass:
             add(DocDomain::Sass, upper(word));
             break;
+        case DocContext::View:
+            add(DocDomain::View, std::string(word));
+            break;
         case DocContext::Any:
             add(DocDomain::Ptx, std::string(word));
             add(DocDomain::Ir, withoutIrSigil(word));
             add(DocDomain::Libdevice, withoutIrSigil(word));
             // SASS is written upper-case; a lower-case word ("ret") means PTX's or IR's.
             if (isUpper(word)) add(DocDomain::Sass, std::string(word));
+            add(DocDomain::View, std::string(word));
             break;
     }
 
@@ -409,6 +416,7 @@ std::string wordAt(std::string_view line, size_t column, DocContext context) {
         case DocContext::Sass:
             return runAround(line, column, isSassWordChar);
         case DocContext::Ir:
+        case DocContext::View:
         case DocContext::Any:
             return irWordAt(line, column);
     }

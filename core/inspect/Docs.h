@@ -10,11 +10,14 @@ namespace nvpg::inspect {
 
 // Where a word was read: it decides which entries a word can name ("ret" is a PTX instruction
 // in PTX and an LLVM instruction in IR). Ir reads IR and libdevice entries, Ptx PTX and
-// libdevice entries (libdevice functions appear as .func in PTX), Sass SASS entries, Any all.
-enum class DocContext { Ir, Ptx, Sass, Any };
+// libdevice entries (libdevice functions appear as .func in PTX), Sass SASS entries, View the
+// entries of the app's views (a chart's info button), Any all.
+enum class DocContext { Ir, Ptx, Sass, View, Any };
 
 // The domain an entry belongs to, one per resources/docs/*.json file.
-enum class DocDomain { Ptx, Ir, Libdevice, Sass };
+// View: what a figure the app or nvpg shows is ("occupancy", "instruction-mix"): how it is
+// computed and from what.
+enum class DocDomain { Ptx, Ir, Libdevice, Sass, View };
 
 // One documented word, as the project's own text in resources/docs/ (embedded in the binary at
 // build time). `key` is the word without its modifiers: "fma", ".entry", "%tid", "getelementptr",

@@ -52,31 +52,29 @@ nlohmann::ordered_json figuresJson(const Figures& f) {
     return j;
 }
 
-// Each function's instruction mix, from the SASS the job ends with where there is one, else from
-// the PTX that cubin would be made of (the LTO-linked PTX when the job links).
-struct Mixes {
-    std::string source;  // "sass" or "ptx"
-    std::vector<inspect::InstructionMix> functions;
-};
+// One kernel's "mix": {"source": ..., "classes": {"global": n, ...}} with every class named; null
+// when the kernel is not in that output.
+nlohmann::ordered_json mixJson(const Mixes& mixes, const std::string& kernel) {
+    const auto* m = mixes.find(kernel);
+    if (!m) return nullptr;
+    nlohmann::ordered_json classes;
+    for (size_t c = 0; c < inspect::kMixClasses; ++c)
+        classes[std::string(inspect::mixClassName(inspect::MixClass(c)))] = m->counts[c];
+    return {{"source", mixes.source}, {"instructions", m->total()}, {"classes", std::move(classes)}};
+}
+
+}  // namespace
+
+const inspect::InstructionMix* Mixes::find(std::string_view function) const {
+    for (const auto& m : functions)
+        if (m.function == function) return &m;
+    return nullptr;
+}
+
 Mixes mixesOf(const CompileResult& r) {
     if (!r.sass.empty()) return {"sass", inspect::sassMix(inspect::readSass(r.sass))};
     return {"ptx", inspect::ptxMix(r.linkedPtx.empty() ? r.ptx : r.linkedPtx)};
 }
-
-// One kernel's "mix": {"source": ..., "classes": {"global": n, ...}} with every class named; null
-// when the kernel is not in that output.
-nlohmann::ordered_json mixJson(const Mixes& mixes, const std::string& kernel) {
-    for (const auto& m : mixes.functions) {
-        if (m.function != kernel) continue;
-        nlohmann::ordered_json classes;
-        for (size_t c = 0; c < inspect::kMixClasses; ++c)
-            classes[std::string(inspect::mixClassName(inspect::MixClass(c)))] = m.counts[c];
-        return {{"source", mixes.source}, {"instructions", m.total()}, {"classes", std::move(classes)}};
-    }
-    return nullptr;
-}
-
-}  // namespace
 
 nlohmann::ordered_json reportJson(const Job& job, const CompileResult& r, const std::vector<std::string>& inputs) {
     using nlohmann::ordered_json;

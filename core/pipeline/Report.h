@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "inspect/InstructionMix.h"
 #include "pipeline/CompileResult.h"
 #include "pipeline/Job.h"
 
@@ -13,6 +14,16 @@ namespace nvpg::pipeline {
 // The machine-readable account of one job, as `nvpg compile --report` writes it: kernels with
 // their parameters and ptxas figures, the libdevice functions linked, diagnostics and stage
 // timings. `inputs` names what was compiled.
+// Each function's instruction mix, from the SASS the job ends with where there is one, else from
+// the PTX that cubin would be made of (the LTO-linked PTX when the job links): what the report's
+// "mix" and the app's Analysis dock show.
+struct Mixes {
+    std::string source;  // "sass" or "ptx"
+    std::vector<inspect::InstructionMix> functions;
+    const inspect::InstructionMix* find(std::string_view function) const;
+};
+Mixes mixesOf(const CompileResult& result);
+
 nlohmann::ordered_json reportJson(const Job& job, const CompileResult& result, const std::vector<std::string>& inputs);
 
 }  // namespace nvpg::pipeline

@@ -276,6 +276,21 @@ private slots:
         QCOMPARE(any.size(), size_t(2));
     }
 
+    // The app's charts explain themselves from resources/docs/view.json; `nvpg explain occupancy`
+    // reads the same entries, and no editor's hover does.
+    void viewEntries() {
+        for (const char* key : {"occupancy", "instruction-mix"}) {
+            const auto found = docs().explain(key, DocContext::View);
+            QVERIFY2(found.size() == 1, key);
+            QCOMPARE(found[0].entry->domain, DocDomain::View);
+            QVERIFY(!found[0].entry->details.empty());
+            QCOMPARE(docs().explain(key, DocContext::Any).size(), size_t(1));
+            QVERIFY(docs().explain(key, DocContext::Ptx).empty());
+            QVERIFY(docs().explain(key, DocContext::Ir).empty());
+            QVERIFY(inspect::formatExplanation(found[0]).find("(NVVM Playground figure)") != std::string::npos);
+        }
+    }
+
     void unknownWords() {
         QVERIFY(docs().explain("fmaa.rn.f32", DocContext::Ptx).empty());
         QVERIFY(docs().explain("", DocContext::Any).empty());

@@ -61,11 +61,13 @@ QString plainText(const Hover& h) {
     return parts.join(QStringLiteral("\n\n"));
 }
 
+}  // namespace
+
 // Core's text as it is, escaped, with its first line bold and its addresses as links.
-QString richText(const Hover& h) {
+QString HoverDocs::html(const std::vector<inspect::Explanation>& explanations) {
     static const QRegularExpression url(QStringLiteral("(https?://[^\\s<>\"]+)"));
     QStringList parts;
-    for (const auto& e : h.explanations) {
+    for (const auto& e : explanations) {
         QString text = QString::fromStdString(inspect::formatExplanation(e)).trimmed().toHtmlEscaped();
         text.replace(url, QStringLiteral("<a href=\"\\1\">\\1</a>"));
         const qsizetype firstEnd = text.indexOf(QLatin1Char('\n'));
@@ -78,7 +80,56 @@ QString richText(const Hover& h) {
     return parts.join(QStringLiteral("<hr/>"));
 }
 
+namespace {
+
+QString richText(const Hover& h) {
+    return HoverDocs::html(h.explanations);
+}
+
+// The popup's look, the hover's and the info buttons' alike.
+void stylePopup(QLabel* popup) {
+    popup->setTextFormat(Qt::RichText);
+    popup->setWordWrap(true);
+    popup->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::TextSelectableByMouse);
+    popup->setOpenExternalLinks(false);
+    popup->setMargin(8);
+    popup->setForegroundRole(QPalette::ToolTipText);
+    popup->setBackgroundRole(QPalette::ToolTipBase);
+    popup->setAutoFillBackground(true);
+    popup->setFrameStyle(QFrame::Box | QFrame::Plain);
+}
+
 }  // namespace
+
+QLabel* HoverDocs::popover(QWidget* anchor, const std::string& key, inspect::DocContext context) {
+    const auto explanations = inspect::Docs::builtIn().explain(key, context);
+    if (explanations.empty()) return nullptr;
+    auto* popup = new QLabel(anchor, Qt::Popup | Qt::FramelessWindowHint);
+    popup->setObjectName(QStringLiteral("docPopover"));
+    popup->setAttribute(Qt::WA_DeleteOnClose);
+    stylePopup(popup);
+    connect(popup, &QLabel::linkActivated, popup, [popup](const QString& link) {
+        QDesktopServices::openUrl(QUrl(link));
+        popup->close();
+    });
+    // A window does not inherit its parent's font: the zoomed one around the anchor.
+    popup->setFont(anchor->font());
+    popup->setText(html(explanations));
+    const QScreen* screen = anchor->screen();
+    const QRect room = screen ? screen->availableGeometry() : QRect(0, 0, 1 << 20, 1 << 20);
+    const double scale = QFontMetrics(anchor->font()).averageCharWidth() /
+                         double(std::max(1, QFontMetrics(QApplication::font()).averageCharWidth()));
+    const int width = std::min(room.width(), int(kPopupWidth * std::max(1.0, scale)));
+    popup->setFixedWidth(width);
+    popup->setFixedHeight(std::min(popup->heightForWidth(width), room.height()));
+    QPoint at = anchor->mapToGlobal(QPoint(0, anchor->height() + 2));
+    if (at.y() + popup->height() > room.bottom() + 1) at.setY(anchor->mapToGlobal(QPoint()).y() - popup->height() - 2);
+    at.setX(std::clamp(at.x(), room.left(), std::max(room.left(), room.right() + 1 - popup->width())));
+    at.setY(std::clamp(at.y(), room.top(), std::max(room.top(), room.bottom() + 1 - popup->height())));
+    popup->move(at);
+    popup->show();
+    return popup;
+}
 
 HoverDocs* HoverDocs::install(QsciScintilla* pane, inspect::DocContext context) {
     if (auto* existing = of(pane)) return existing;
@@ -133,15 +184,7 @@ void HoverDocs::showAt(int position) {
         // so its link could never be clicked.
         popup_ = new QLabel(pane_, Qt::ToolTip | Qt::FramelessWindowHint);
         popup_->setObjectName(QStringLiteral("hoverDocs"));
-        popup_->setTextFormat(Qt::RichText);
-        popup_->setWordWrap(true);
-        popup_->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::TextSelectableByMouse);
-        popup_->setOpenExternalLinks(false);
-        popup_->setMargin(8);
-        popup_->setForegroundRole(QPalette::ToolTipText);
-        popup_->setBackgroundRole(QPalette::ToolTipBase);
-        popup_->setAutoFillBackground(true);
-        popup_->setFrameStyle(QFrame::Box | QFrame::Plain);
+        stylePopup(popup_);
         popup_->installEventFilter(this);
         connect(popup_, &QLabel::linkActivated, this, [this](const QString& link) {
             QDesktopServices::openUrl(QUrl(link));

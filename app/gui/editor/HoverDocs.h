@@ -1,5 +1,8 @@
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include <QObject>
 #include <QPoint>
 #include <QString>
@@ -8,6 +11,7 @@
 #include "inspect/Docs.h"
 
 class QLabel;
+class QWidget;
 class QsciScintilla;
 
 namespace nvpg::gui {
@@ -29,6 +33,12 @@ public:
     static HoverDocs* install(QsciScintilla* pane, inspect::DocContext context);
     // The helper install() gave `pane`; null when it has none.
     static HoverDocs* of(const QsciScintilla* pane);
+
+    // The popup's rich text for `explanations`: core's text, escaped, first lines bold, links live.
+    static QString html(const std::vector<inspect::Explanation>& explanations);
+    // The same popup for a view's info button: opened under `anchor` by a click, it stays until a
+    // click elsewhere or Esc (a popup window). The entries of `key` in `context`; null when none.
+    static QLabel* popover(QWidget* anchor, const std::string& key, inspect::DocContext context);
 
     inspect::DocContext context() const { return context_; }
     // What a hover on the character at byte `position` of the pane shows, as plain text (the

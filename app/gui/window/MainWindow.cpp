@@ -11,6 +11,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QCursor>
 #include <QDesktopServices>
 #include <QDir>
@@ -25,6 +26,7 @@
 #include <QIcon>
 #include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QPointer>
@@ -32,6 +34,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QShowEvent>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -53,6 +56,7 @@
 #include "editor/ModuleEditor.h"
 #include "engine/ToolkitProbe.h"
 #include "gpu/Devices.h"
+#include "nvvm/IrScan.h"
 #include "nvvm/IrVersion.h"
 #include "nvvm/Options.h"
 #include "output/LineMapLinks.h"
@@ -60,6 +64,7 @@
 #include "output/Pressure.h"
 #include "output/SymbolNames.h"
 #include "output/Turns.h"
+#include "panels/AnalysisPanel.h"
 #include "panels/ComparePanel.h"
 #include "panels/LibdevicePanel.h"
 #include "panels/OptionsPanel.h"
@@ -254,6 +259,22 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     addDockWidget(Qt::BottomDockWidgetArea, compareDock_);
     tabifyDockWidget(libdeviceDock, compareDock_);
     compareDock_->hide();
+    // Analysis: the instruction mix and the theoretical occupancy of one kernel, as charts; closed
+    // until asked for (View > Analysis), a tab of the bottom docks for their width.
+    analysis_ = new AnalysisPanel(this);
+    analysisDock_ = new QDockWidget(tr("Analysis"), this);
+    analysisDock_->setObjectName("analysisDock");
+    analysisDock_->setWidget(analysis_);
+    addDockWidget(Qt::BottomDockWidgetArea, analysisDock_);
+    tabifyDockWidget(compareDock_, analysisDock_);
+    analysisDock_->hide();
+    connect(analysisDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible) preferCaretKernel();
+    });
+    // Asked for, it comes in front of the tabs it shares the bottom with.
+    connect(analysisDock_->toggleViewAction(), &QAction::triggered, analysisDock_, [this](bool on) {
+        if (on) analysisDock_->raise();
+    });
     // The bottom docks share one height: the one in front sets it (fitBottomDock). What a dock
     // holds may be squeezed below its own minimum while another is in front.
     for (auto* dock : bottomDocks()) {
@@ -322,6 +343,25 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     connect(document_, &WorkspaceDocument::settingsChanged, compare_, &ComparePanel::edited);
     connect(document_, &WorkspaceDocument::modulesChanged, compare_, &ComparePanel::edited);
     connect(controller_, &CompileController::ptxShown, this, &MainWindow::showPtx);
+    // Analysis: the plain result's PTX mix and occupancy now, the SASS mix with the complete one.
+    connect(controller_, &CompileController::replyShown, this, [this](const EngineReply& reply) {
+        preferCaretKernel();
+        if (reply.result)
+            analysis_->setResult(reply.result);
+        else
+            analysis_->clear();
+    });
+    connect(controller_, &CompileController::lateShown, this,
+            [this](quint64, std::shared_ptr<const pipeline::CompileResult> result) {
+                if (result) analysis_->setResult(std::move(result));
+            });
+    // The launch it marks follows the Runs dock's configuration and the saved ones.
+    const auto runConfigs = [this] { analysis_->setRunConfigs(runs_->currentConfig(), document_->workspace().runs); };
+    connect(runs_->blockEdit(), &QLineEdit::textChanged, analysis_, runConfigs);
+    connect(runs_->sharedSpin(), &QSpinBox::valueChanged, analysis_, runConfigs);
+    connect(runs_->kernelCombo(), &QComboBox::currentIndexChanged, analysis_, runConfigs);
+    connect(document_, &WorkspaceDocument::changed, analysis_, runConfigs);
+    connect(document_, &WorkspaceDocument::reloaded, analysis_, runConfigs);
     links_ = new LineMapLinks(editors_, output_, document_, this);
     // The SASS first: the map's bands are laid on its text.
     connect(controller_, &CompileController::lateShown, this,
@@ -461,9 +501,23 @@ void MainWindow::fitToScreen() {
 
 QList<QDockWidget*> MainWindow::bottomDocks() const {
     QList<QDockWidget*> docks;
-    for (const char* name : {"problemsDock", "runsDock", "libdeviceDock", "compareDock"})
+    for (const char* name : {"problemsDock", "runsDock", "libdeviceDock", "compareDock", "analysisDock"})
         if (auto* dock = findChild<QDockWidget*>(QLatin1String(name))) docks << dock;
     return docks;
+}
+
+void MainWindow::preferCaretKernel() {
+    // Only while it shows: the scan reads the whole module.
+    if (!analysisDock_->isVisible()) return;
+    auto* editor = editors_->currentEditor();
+    if (!editor) return;
+    int line = 0, index = 0;
+    editor->getCursorPosition(&line, &index);
+    const QByteArray text = editor->text().toUtf8();
+    QString kernel;
+    for (const auto& f : nvvm::scanFunctions(std::string_view(text.constData(), size_t(text.size()))))
+        if (f.isDefinition && f.line <= line + 1) kernel = QString::fromStdString(f.name);
+    analysis_->setPreferredKernel(kernel);
 }
 
 void MainWindow::fitBottomDock(QDockWidget* dock) {
@@ -477,7 +531,9 @@ void MainWindow::fitBottomDock(QDockWidget* dock) {
         wanted = problems_->sizeHint().height();
     } else {
         const int room = height() * 2 / 5;
-        wanted = bottomHeights_.value(dock, dock == compareDock_ ? room : std::min(kRunsDockHeight, room));
+        // Compare's two sides and Analysis' charts want the height; the others a few rows.
+        const bool tall = dock == compareDock_ || dock == analysisDock_;
+        wanted = bottomHeights_.value(dock, tall ? room : std::min(kRunsDockHeight, room));
     }
     // What resizeDocks sizes is the whole bottom area: the dock's title bar and the tab bar under
     // it come on top of what it holds.
@@ -1195,6 +1251,7 @@ void MainWindow::queryGpu() {
         QMetaObject::invokeMethod(qApp, [self, tk, label, tip, archLabel, gpu] {
             if (!self) return;
             self->placeRunsDock(gpu);
+            self->analysis_->setGpuAvailable(gpu);
             self->gpuLabel_->setText(label);
             self->gpuLabel_->setToolTip(tip);
             if (!archLabel.isEmpty())
@@ -1322,6 +1379,7 @@ void MainWindow::newWorkspace() {
     problems_->clear();
     ++diagnosticsTurn_;  // marks still to come were of the workspace before
     libdevice_->clear();
+    analysis_->clear();
     busyLabel_->clear();  // the last "Compiled in" was another workspace's
     updateTitle();
     updateStartPage();

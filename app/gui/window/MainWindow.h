@@ -33,6 +33,7 @@ class FindBar;
 class FixController;
 class Journal;
 class LibdevicePanel;
+class AnalysisPanel;
 class ComparePanel;
 class LineMapLinks;
 class Pressure;
@@ -92,6 +93,8 @@ public:
     OutputView* output() const { return output_; }
     ComparePanel* compare() const { return compare_; }
     QDockWidget* compareDock() const { return compareDock_; }
+    AnalysisPanel* analysisPanel() const { return analysis_; }
+    QDockWidget* analysisDock() const { return analysisDock_; }
     // Build > Pin Result: keeps the shown result in the workspace under `name` (empty: a
     // default name) and opens the Compare dock on it; an error is shown, and returned for tests.
     bool pinResult(const QString& name);
@@ -174,6 +177,9 @@ private:
     // The bottom dock in front takes its height: Problems its content's, the others the height
     // they last had (a default at first).
     void fitBottomDock(QDockWidget* dock);
+    // The Analysis dock's kernel when the user has not picked one: the kernel whose define holds
+    // the editor's caret.
+    void preferCaretKernel();
     QList<QDockWidget*> bottomDocks() const;
     void addRecent(const QString& path);
     void rebuildRecentMenu();
@@ -202,6 +208,8 @@ private:
     LibdevicePanel* libdevice_ = nullptr;
     ComparePanel* compare_ = nullptr;
     QDockWidget* compareDock_ = nullptr;
+    AnalysisPanel* analysis_ = nullptr;
+    QDockWidget* analysisDock_ = nullptr;
     FixController* fixes_ = nullptr;
     FindBar* findBar_;
     QWidget* findSides_[2] = {};  // under the editors, under the output panes
