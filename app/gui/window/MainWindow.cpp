@@ -43,6 +43,7 @@
 
 #include <Qsci/qsciscintilla.h>
 
+#include "cfg/CfgPanel.h"
 #include "compile/CompileController.h"
 #include "compile/SupervisedEngine.h"
 #include "document/FileChecks.h"
@@ -253,6 +254,16 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     addDockWidget(Qt::BottomDockWidgetArea, compareDock_);
     tabifyDockWidget(libdeviceDock, compareDock_);
     compareDock_->hide();
+    // Control Flow: the graph of the function under the caret, closed until asked for (View >
+    // Control Flow); a bottom tab for the width a graph wants.
+    links_ = new LineMapLinks(editors_, output_, document_, this);
+    cfg_ = new CfgPanel(output_, editors_, document_, links_, this);
+    cfgDock_ = new QDockWidget(tr("Control Flow"), this);
+    cfgDock_->setObjectName("cfgDock");
+    cfgDock_->setWidget(cfg_);
+    addDockWidget(Qt::BottomDockWidgetArea, cfgDock_);
+    tabifyDockWidget(compareDock_, cfgDock_);
+    cfgDock_->hide();
     // The bottom docks share one height: the one in front sets it (fitBottomDock). What a dock
     // holds may be squeezed below its own minimum while another is in front.
     for (auto* dock : bottomDocks()) {
@@ -321,7 +332,6 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     connect(document_, &WorkspaceDocument::settingsChanged, compare_, &ComparePanel::edited);
     connect(document_, &WorkspaceDocument::modulesChanged, compare_, &ComparePanel::edited);
     connect(controller_, &CompileController::ptxShown, this, &MainWindow::showPtx);
-    links_ = new LineMapLinks(editors_, output_, document_, this);
     // The SASS first: the map's bands are laid on its text.
     connect(controller_, &CompileController::lateShown, this,
             [this](quint64, std::shared_ptr<const pipeline::CompileResult> result) { output_->showLate(result); });
@@ -356,6 +366,15 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     connect(controller_, &CompileController::busyChanged, this, [this](bool busy) {
         if (busy) links_->requested();
     });
+    connect(controller_, &CompileController::replyShown, cfg_, [this](const EngineReply& reply) {
+        if (reply.result) cfg_->setResult(reply.result);
+    });
+    connect(controller_, &CompileController::lateShown, cfg_,
+            [this](quint64, std::shared_ptr<const pipeline::CompileResult> result) {
+                if (result) cfg_->setResult(std::move(result));
+            });
+    connect(controller_, &CompileController::lineMapShown, cfg_,
+            [this](quint64, std::shared_ptr<const inspect::LineMap> map) { cfg_->setLineMap(std::move(map)); });
     connect(controller_, &CompileController::verified, this, &MainWindow::showVerified);
     connect(editors_, &EditorArea::edited, controller_, &CompileController::edited);
     connect(document_, &WorkspaceDocument::settingsChanged, this, [this] {
@@ -453,7 +472,7 @@ void MainWindow::fitToScreen() {
 
 QList<QDockWidget*> MainWindow::bottomDocks() const {
     QList<QDockWidget*> docks;
-    for (const char* name : {"problemsDock", "runsDock", "libdeviceDock", "compareDock"})
+    for (const char* name : {"problemsDock", "runsDock", "libdeviceDock", "compareDock", "cfgDock"})
         if (auto* dock = findChild<QDockWidget*>(QLatin1String(name))) docks << dock;
     return docks;
 }
@@ -469,7 +488,8 @@ void MainWindow::fitBottomDock(QDockWidget* dock) {
         wanted = problems_->sizeHint().height();
     } else {
         const int room = height() * 2 / 5;
-        wanted = bottomHeights_.value(dock, dock == compareDock_ ? room : std::min(kRunsDockHeight, room));
+        wanted = bottomHeights_.value(
+            dock, dock == compareDock_ || dock == cfgDock_ ? room : std::min(kRunsDockHeight, room));
     }
     // What resizeDocks sizes is the whole bottom area: the dock's title bar and the tab bar under
     // it come on top of what it holds.
@@ -579,6 +599,7 @@ void MainWindow::applyZoom() {
         pane->SendScintilla(QsciScintillaBase::SCI_SETZOOM, zoom);
     for (auto* pane : compare_->findChildren<QsciScintilla*>())
         pane->SendScintilla(QsciScintillaBase::SCI_SETZOOM, zoom);
+    cfg_->setZoom(zoom_);
 
     // Every other text by the window's zoom alone (the font-size setting is the editors'): pane
     // headers, kernel tables, the docks, the status bar; hover popups take their pane's.
@@ -1314,6 +1335,7 @@ void MainWindow::newWorkspace() {
     problems_->clear();
     ++diagnosticsTurn_;  // marks still to come were of the workspace before
     libdevice_->clear();
+    cfg_->clear();
     busyLabel_->clear();  // the last "Compiled in" was another workspace's
     updateTitle();
     updateStartPage();
@@ -1361,6 +1383,7 @@ void MainWindow::afterOpen() {
     problems_->clear();
     ++diagnosticsTurn_;  // marks still to come were of the workspace before
     libdevice_->clear();
+    cfg_->clear();
     controller_->compileNow();
 }
 

@@ -27,6 +27,7 @@ class CallCancel;
 
 namespace nvpg::gui {
 
+class CfgPanel;
 class CompileController;
 class EditorArea;
 class FindBar;
@@ -95,6 +96,9 @@ public:
     // default name) and opens the Compare dock on it; an error is shown, and returned for tests.
     bool pinResult(const QString& name);
     LineMapLinks* lineMapLinks() const { return links_; }
+    // View > Control Flow: the graph of the function under the caret (a bottom dock, closed at first).
+    CfgPanel* cfgPanel() const { return cfg_; }
+    QDockWidget* cfgDock() const { return cfgDock_; }
     // View > Line map.
     QAction* lineMapAction() const { return lineMapAction_; }
     ProblemsPanel* problems() const { return problems_; }
@@ -200,6 +204,8 @@ private:
     LibdevicePanel* libdevice_ = nullptr;
     ComparePanel* compare_ = nullptr;
     QDockWidget* compareDock_ = nullptr;
+    CfgPanel* cfg_ = nullptr;
+    QDockWidget* cfgDock_ = nullptr;
     FixController* fixes_ = nullptr;
     FindBar* findBar_;
     QWidget* findSides_[2] = {};  // under the editors, under the output panes
