@@ -21,6 +21,7 @@
 #include <QPainter>
 #include <QRegularExpression>
 #include <QStandardItemModel>
+#include <QStyle>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -181,6 +182,11 @@ double CfgGraphView::fitScale() const {
     return std::min({1.0, room.width() / (r.width() * base_), room.height() / (r.height() * base_)});
 }
 
+double CfgGraphView::fitWidthScale() const {
+    if (!scene() || scene()->sceneRect().isEmpty()) return 1;
+    return std::min(1.0, viewport()->width() / (scene()->sceneRect().width() * base_));
+}
+
 void CfgGraphView::apply() {
     setTransform(QTransform::fromScale(base_ * user_, base_ * user_));
 }
@@ -225,18 +231,22 @@ CfgPanel::CfgPanel(OutputView* output, EditorArea* editors, WorkspaceDocument* d
     title_ = new QLabel(this);
     title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     legend_ = new QLabel(this);
+    legendText_ = new QLabel(this);
     fit_ = new QToolButton(this);
     fit_->setText(tr("Fit"));
     fit_->setToolTip(tr("Zoom the graph to fit the dock (Ctrl+wheel zooms)"));
     info_ = new QToolButton(this);
     info_->setObjectName(QStringLiteral("cfgInfo"));
-    info_->setText(QStringLiteral("ⓘ"));
+    info_->setText(tr("About"));
+    info_->setIcon(style()->standardIcon(QStyle::SP_MessageBoxInformation));
+    info_->setToolButtonStyle(Qt::ToolButtonIconOnly);
     info_->setAutoRaise(true);
     info_->setToolTip(infoText());
     bar->addWidget(of);
     bar->addWidget(sources_);
     bar->addWidget(title_, 1);
     bar->addWidget(legend_);
+    bar->addWidget(legendText_);
     bar->addWidget(fit_);
     bar->addWidget(info_);
     layout->addLayout(bar);
@@ -310,7 +320,8 @@ QString CfgPanel::infoText() const {
         "<p>Colour: register pressure, the most general registers live at once at any instruction of the "
         "block (<tt>nvdisasm -lrm count</tt> of the SASS; PTX and IR lines get the peak of the SASS they "
         "became through the line map), from cool (few) to red (the kernel's register count from ptxas). "
-        "Grey: no figure. A thick orange frame: the block holds lines the line map marks now.</p>"
+        "Grey: no figure. A thick blue frame: the block holds lines the line map marks now (the panes' strong "
+        "marks).</p>"
         "<p>Click a block to mark its lines in every pane. Ctrl+wheel or View ▸ Zoom zooms; drag to "
         "scroll.</p>");
 }
@@ -576,7 +587,9 @@ void CfgPanel::laidOut(std::shared_ptr<const CfgLaidOut> answer) {
     if (note_->text() != tr("No SASS graph here (%1); the PTX's is shown.").arg(sassSaid_)) setNote({});
     draw();
     if (!sameView) {
-        view_->setUserScale(std::max(0.5, view_->fitScale()));
+        // Readable first: the whole width where that still leaves the text legible, else 3/4 size
+        // with the entry in view (Fit shows all, Ctrl+wheel zooms).
+        view_->setUserScale(std::clamp(view_->fitWidthScale(), 0.75, 1.0));
         if (!blocks_.isEmpty()) view_->ensureVisible(blocks_.front(), 20, 20);
     }
     emit graphShown();
@@ -674,7 +687,7 @@ void CfgPanel::draw() {
             if (k == shown && int(block.instructions.size()) <= shown) break;
             auto* t =
                 new QGraphicsSimpleTextItem(k < shown ? fromStd(block.instructions[size_t(k)])
-                                                      : tr("… %n more", "", int(block.instructions.size()) - shown),
+                                                      : tr("… %1 more").arg(int(block.instructions.size()) - shown),
                                             box);
             t->setFont(mono);
             t->setBrush(k < shown ? text : QBrush(line));
@@ -682,10 +695,11 @@ void CfgPanel::draw() {
         }
         QString tip = QStringLiteral("<b>%1</b>").arg(label.toHtmlEscaped());
         if (block.firstLine > 0)
-            tip += tr("<br>%1 lines %2–%3, %n instruction(s)", "", int(block.instructions.size()))
+            tip += tr("<br>%1 lines %2–%3, %4 instructions")
                        .arg(tr(sourceWords(shown_->source)))
                        .arg(block.firstLine)
-                       .arg(block.lastLine);
+                       .arg(block.lastLine)
+                       .arg(block.instructions.size());
         if (pressure_[b] >= 0) tip += tr("<br>at most %1 registers live (of %2)").arg(pressure_[b]).arg(scale_);
         tip += tr("<br>Click: mark its lines in every pane");
         box->setToolTip(tip);
@@ -695,10 +709,14 @@ void CfgPanel::draw() {
 
     int loops = 0;
     for (const auto& e : g->edges) loops += e.back ? 1 : 0;
-    title_->setText(tr("%1 · %2 · %n block(s)", "", int(g->blocks.size()))
-                        .arg(fromStd(g->function), tr(sourceWords(shown_->source))) +
-                    (loops ? tr(" · %n loop edge(s)", "", loops) : QString()) +
-                    tr(" · laid out in %1 ms").arg(int(std::lround(layout.seconds * 1000))));
+    const int blocks = int(g->blocks.size());
+    title_->setText(
+        tr("%1 · %2 · %3 %4")
+            .arg(fromStd(g->function), tr(sourceWords(shown_->source)))
+            .arg(blocks)
+            .arg(blocks == 1 ? tr("block") : tr("blocks")) +
+        (loops ? tr(" · %1 %2").arg(loops).arg(loops == 1 ? tr("loop edge") : tr("loop edges")) : QString()) +
+        tr(" · laid out in %1 ms").arg(int(std::lround(layout.seconds * 1000))));
     // The legend: the scale the colours are on.
     QPixmap bar(60, 10);
     QPainter painter(&bar);
@@ -708,10 +726,12 @@ void CfgPanel::draw() {
     }
     painter.end();
     legend_->setPixmap(bar);
+    legendText_->setText(scale_ > 0 ? tr("live registers 0–%1").arg(scale_) : tr("no live figures"));
     legend_->setToolTip(scale_ > 0 ? tr("Block colour: the most registers live at once in the block, from 0 (green) "
                                         "to %1, the kernel's register count (red). Grey: no figure.")
                                          .arg(scale_)
                                    : tr("No live-register figures for these lines: the blocks are grey."));
+    legendText_->setToolTip(legend_->toolTip());
     updateHighlight();
 }
 
@@ -727,7 +747,8 @@ void CfgPanel::updateHighlight() {
         if (auto* e = editors_->madeEditor(doc))
             for (int l : LineMapLinks::focusedLines(e)) marked.insert(l);
     }
-    const QColor accent = darkTheme() ? QColor(0xff, 0xb3, 0x00) : QColor(0xff, 0x8f, 0x00);
+    // Blue: no fill of the heat scale is, so a framed block stands out on any of them.
+    const QColor accent = darkTheme() ? QColor(0x64, 0xb5, 0xf6) : QColor(0x15, 0x65, 0xc0);
     const QColor line = darkTheme() ? QColor(0xb0, 0xb0, 0xb0) : QColor(0x55, 0x55, 0x55);
     for (int b = 0; b < blocks_.size() && b < int(g->blocks.size()); ++b) {
         bool on = false;

@@ -46,6 +46,7 @@ public:
     double userScale() const { return user_; }
     // The user scale at which the whole scene fits (at most 1).
     double fitScale() const;
+    double fitWidthScale() const;  // the same for its width alone
 
 signals:
     void blockClicked(int block);
@@ -183,6 +184,7 @@ private:
     QComboBox* sources_ = nullptr;
     QLabel* title_ = nullptr;
     QLabel* legend_ = nullptr;
+    QLabel* legendText_ = nullptr;
     QLabel* note_ = nullptr;
     QToolButton* info_ = nullptr;
     QToolButton* fit_ = nullptr;

@@ -264,6 +264,11 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     addDockWidget(Qt::BottomDockWidgetArea, cfgDock_);
     tabifyDockWidget(compareDock_, cfgDock_);
     cfgDock_->hide();
+    // Shown from the View menu it comes to the front of the tabs: shown behind Problems, asking
+    // for it would seem to do nothing.
+    connect(cfgDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
+        if (on) cfgDock_->raise();
+    });
     // The bottom docks share one height: the one in front sets it (fitBottomDock). What a dock
     // holds may be squeezed below its own minimum while another is in front.
     for (auto* dock : bottomDocks()) {
