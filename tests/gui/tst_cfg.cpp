@@ -261,6 +261,12 @@ private slots:
         QCOMPARE(panel->droppedLayouts(), 0);
         // A slow layout, then a new compile while it runs.
         panel->setLayoutDelayForTests(3000);
+        // What each answer drawn from now on is of: the first compile's is stale once the second
+        // compile's reply is here, within the 3 s its layout sleeps (libNVVM takes ~0.1 s here).
+        std::vector<std::shared_ptr<const pipeline::CompileResult>> drawn;
+        connect(panel, &CfgPanel::graphShown, this, [&] {
+            if (panel->shown()) drawn.push_back(panel->shown()->prepared->result);
+        });
         panel->setSource(panel->source() == CfgSource::Ptx ? CfgSource::Ir : CfgSource::Ptx);
         const auto asked = panel->source();
         QTest::qWait(100);  // the thread took it and sleeps
@@ -276,6 +282,9 @@ private slots:
         // Nothing of the first compile is drawn after the second's.
         QTest::qWait(200);
         QCOMPARE(panel->shown()->prepared->result, second.complete);
+        QVERIFY(!drawn.empty());
+        QVERIFY(std::find(drawn.begin(), drawn.end(), first.complete) == drawn.end());
+        disconnect(panel, &CfgPanel::graphShown, this, nullptr);
     }
 };
 
