@@ -8,6 +8,7 @@
 #include <QDockWidget>
 #include <QGraphicsPathItem>
 #include <QGraphicsView>
+#include <QStandardItemModel>
 #include <QToolButton>
 
 #include <set>
@@ -99,7 +100,9 @@ private slots:
     void initTestCase() {
         uiThread_ = std::this_thread::get_id();
         test::useNvpgAsEngine();
-        test::isolateAppData("tst_gui_cfg");
+        // Registered twice (with and without nvdisasm, NVPG_TEST_PYTHON says which): each its own settings.
+        test::isolateAppData(qEnvironmentVariableIsSet("NVPG_TEST_PYTHON") ? "tst_gui_cfg"
+                                                                           : "tst_gui_cfg_without_nvdisasm");
     }
 
     void theDockIsClosedAtFirstAndInTheViewMenu() {
@@ -133,7 +136,18 @@ private slots:
         QVERIFY(expected);
         QVERIFY(showsGraphOf(panel, "wave", c.complete));
         QCOMPARE(panel->source(), sass ? CfgSource::Sass : CfgSource::Ptx);
-        if (!sass) QVERIFY2(panel->note().contains(QStringLiteral("SASS")), qPrintable(panel->note()));
+        if (!sass) {
+            // Without nvdisasm the SASS choice says why, in the note and on the disabled choice.
+            QVERIFY2(panel->note().contains(QStringLiteral("nvdisasm")), qPrintable(panel->note()));
+            auto* combo = panel->findChild<QComboBox*>(QStringLiteral("cfgSource"));
+            QVERIFY(combo);
+            const auto* model = qobject_cast<const QStandardItemModel*>(combo->model());
+            QVERIFY(model);
+            QVERIFY(!model->item(combo->findData(int(CfgSource::Sass)))->isEnabled());
+            QVERIFY(!panel->sourceUnavailable(CfgSource::Sass).isEmpty());
+            QCOMPARE(model->item(combo->findData(int(CfgSource::Sass)))->toolTip(),
+                     panel->sourceUnavailable(CfgSource::Sass));
+        }
         QCOMPARE(panel->blockItems().size(), qsizetype(expected->blocks.size()));
         QCOMPARE(panel->edgeItems().size(), qsizetype(expected->edges.size()));
         QVERIFY(expected->blocks.size() >= 2);

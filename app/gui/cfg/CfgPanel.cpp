@@ -334,7 +334,8 @@ void CfgPanel::setResult(std::shared_ptr<const pipeline::CompileResult> result) 
     if (!result || result == result_) return;
     result_ = std::move(result);
     if (result_->lineMap) map_ = result_->lineMap;
-    if (!sourceChosen_) source_ = (!result_->sass.empty() || result_->sassPending) ? CfgSource::Sass : CfgSource::Ptx;
+    // SASS first; updateSources falls back to PTX where there is none, saying why.
+    if (!sourceChosen_) source_ = CfgSource::Sass;
     updateSources();
     request();
 }
@@ -377,9 +378,12 @@ QString CfgPanel::sourceUnavailable(CfgSource source) const {
     switch (source) {
         case CfgSource::Sass:
             if (r.sassPending) return {};  // coming
-            if (r.sass.empty())
-                return r.sassUnavailable.empty() ? tr("no SASS in this compile")
-                                                 : tr("no SASS: %1").arg(fromStd(r.sassUnavailable));
+            if (r.sass.empty()) {
+                // The result's reason, else the window's (no SASS is asked for without nvdisasm).
+                if (!r.sassUnavailable.empty()) return tr("no SASS: %1").arg(fromStd(r.sassUnavailable));
+                const QString notice = output_->sassNotice();
+                return notice.isEmpty() ? tr("no SASS in this compile") : notice;
+            }
             if (r.sassGraph.empty())
                 return r.sassGraphUnavailable.empty() ? tr("nvdisasm -bbcfg gave no graph")
                                                       : tr("no SASS graph: %1").arg(fromStd(r.sassGraphUnavailable));
