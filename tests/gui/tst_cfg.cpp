@@ -10,6 +10,7 @@
 #include <QGraphicsView>
 #include <QStandardItemModel>
 #include <QToolButton>
+#include <QWheelEvent>
 
 #include <set>
 #include <thread>
@@ -188,6 +189,21 @@ private slots:
         QCOMPARE(std::set<int>(irMarked.begin(), irMarked.end()), irLines);
         // The other panes get those IR lines' lines too.
         if (sass && map.ptx.available()) QVERIFY(!LineMapLinks::focusedLines(w->output()->ptxEditor()).empty());
+        // Ctrl+wheel zooms the graph, and so does the window's zoom (View ▸ Zoom In).
+        auto* canvas = panel->view();
+        const double before = canvas->transform().m11();
+        const QPoint centre = canvas->viewport()->rect().center();
+        QWheelEvent wheel(centre, canvas->viewport()->mapToGlobal(centre), {}, {0, 120}, Qt::NoButton,
+                          Qt::ControlModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(canvas->viewport(), &wheel);
+        QVERIFY(canvas->transform().m11() > before * 1.1);
+        const double wheeled = canvas->transform().m11();
+        QAction* zoomIn = nullptr;
+        for (auto* a : w->findChildren<QAction*>())
+            if (a->text() == QStringLiteral("Zoom &In")) zoomIn = a;
+        QVERIFY(zoomIn);
+        zoomIn->trigger();
+        QVERIFY(canvas->transform().m11() > wheeled);
         // The clicked block is framed as the one the marks are on.
         QTRY_VERIFY(std::find(panel->highlightedBlocks().begin(), panel->highlightedBlocks().end(), block) !=
                     panel->highlightedBlocks().end());

@@ -319,7 +319,7 @@ QString CfgPanel::infoText() const {
         "<tt>dot</tt> lays it out, off the UI thread.</p>"
         "<p>Colour: register pressure, the most general registers live at once at any instruction of the "
         "block (<tt>nvdisasm -lrm count</tt> of the SASS; PTX and IR lines get the peak of the SASS they "
-        "became through the line map), from cool (few) to red (the kernel's register count from ptxas). "
+        "became through the line map), from green (few) to red (the kernel's register count from ptxas). "
         "Grey: no figure. A thick blue frame: the block holds lines the line map marks now (the panes' strong "
         "marks).</p>"
         "<p>Click a block to mark its lines in every pane. Ctrl+wheel or View ▸ Zoom zooms; drag to "
