@@ -345,6 +345,11 @@ std::vector<ControlFlowGraph> cfgFromSass(std::string_view bbcfgDot, std::string
     std::vector<ControlFlowGraph> out;
     std::unordered_map<std::string, std::pair<size_t, int>> nodes;  // DOT name -> graph, block
     std::vector<std::string> clusters;  // the function each open brace is of ("" outside any)
+    struct Arrow {
+        std::string_view from, to;
+        CfgEdgeKind kind;
+    };
+    std::vector<Arrow> arrows;
     const auto toks = dotTokens(bbcfgDot);
     const size_t n = toks.size();
     auto isId = [&](size_t k) {
@@ -406,15 +411,8 @@ std::vector<ControlFlowGraph> cfgFromSass(std::string_view bbcfgDot, std::string
             k = endpoint(k + 1, to, toCompass);
             std::string_view ignored;
             if (isPunct(k, '[')) k = attributes(k, ignored);
-            const auto a = nodes.find(std::string(from));
-            const auto b = nodes.find(std::string(to));
-            if (a == nodes.end() || b == nodes.end() || a->second.first != b->second.first) continue;
-            auto& edges = out[a->second.first].edges;
-            const CfgEdge e{a->second.second, b->second.second,
-                            fromCompass == "e" ? CfgEdgeKind::Branch : CfgEdgeKind::Fallthrough, false};
-            if (std::none_of(edges.begin(), edges.end(),
-                             [&](const CfgEdge& x) { return x.from == e.from && x.to == e.to && x.kind == e.kind; }))
-                edges.push_back(e);
+            // nvdisasm writes a block's edges before the blocks they go to: joined once all are read.
+            arrows.push_back({from, to, fromCompass == "e" ? CfgEdgeKind::Branch : CfgEdgeKind::Fallthrough});
             continue;
         }
         std::string_view label;
@@ -423,6 +421,16 @@ std::vector<ControlFlowGraph> cfgFromSass(std::string_view bbcfgDot, std::string
         const auto g = graphOf(clusters.empty() ? std::string() : clusters.back());
         nodes[std::string(from)] = {g, int(out[g].blocks.size())};
         out[g].blocks.push_back({std::string(from), 0, 0, {}, recordInstructions(label)});
+    }
+    for (const auto& [from, to, kind] : arrows) {
+        const auto a = nodes.find(std::string(from));
+        const auto b = nodes.find(std::string(to));
+        if (a == nodes.end() || b == nodes.end() || a->second.first != b->second.first) continue;
+        auto& edges = out[a->second.first].edges;
+        const CfgEdge e{a->second.second, b->second.second, kind, false};
+        if (std::none_of(edges.begin(), edges.end(),
+                         [&](const CfgEdge& x) { return x.from == e.from && x.to == e.to && x.kind == e.kind; }))
+            edges.push_back(e);
     }
     const auto sass = readSass(listing);
     for (auto& g : out) {

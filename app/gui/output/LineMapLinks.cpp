@@ -219,6 +219,7 @@ void LineMapLinks::clearMarks() {
             deleteMarkers(e, kBandMarker, kFocusMarker);
             e->setMapNotes({});
         }
+    emit focusChanged();
 }
 
 void LineMapLinks::focusIrLine(const QString& module, int line, QsciScintilla* source) {
@@ -238,6 +239,67 @@ void LineMapLinks::focusIrLine(const QString& module, int line, QsciScintilla* s
     int offset = 0;
     if (mapModuleOf(doc, &offset) >= 0)
         if (auto* e = editors_->madeEditor(doc)) addMarker(e, line - 1 + offset, kFocusMarker);
+    emit focusChanged();
+}
+
+void LineMapLinks::markIrLines(const std::set<std::pair<int, int>>& lines, std::optional<MappedOutput> skip,
+                               QsciScintilla* noScroll) {
+    if (!map_ || !enabled_) return;
+    for (auto o : inspect::kMappedOutputs) {
+        if (skip && o == *skip) continue;
+        const auto& om = outputMap(o);
+        auto* e = output_->outputEditor(o);
+        if (!om.available() || int(om.origin.size()) > e->lines()) continue;
+        int first = 0;
+        for (const auto& [module, line] : lines)
+            for (const auto& r : om.rangesOf(map_->modules[size_t(module)].name, line)) {
+                for (int l = r.first; l <= r.last; ++l) addMarker(e, l - 1, kFocusMarker);
+                if (!first || r.first < first) first = r.first;
+            }
+        if (first && e != noScroll) scrollTo(e, first - 1);
+    }
+    std::map<int, int> firstOf;  // document module -> first marked editor line (0-based)
+    for (const auto& [module, line] : lines) {
+        const int doc = document_->indexOf(QString::fromStdString(map_->modules[size_t(module)].name));
+        int offset = 0;
+        if (mapModuleOf(doc, &offset) < 0) continue;
+        auto* e = editors_->madeEditor(doc);
+        if (!e) continue;
+        addMarker(e, line - 1 + offset, kFocusMarker);
+        if (!firstOf.count(doc)) firstOf[doc] = line - 1 + offset;
+    }
+    for (const auto& [doc, line] : firstOf)
+        if (auto* e = editors_->madeEditor(doc); e && e != noScroll) scrollTo(e, line);
+}
+
+void LineMapLinks::focusOutputLines(MappedOutput output, const std::vector<int>& lines) {
+    clearFocus();
+    auto* e = output_->outputEditor(output);
+    for (int l : lines)
+        if (l >= 1 && l <= e->lines()) addMarker(e, l - 1, kFocusMarker);
+    if (!lines.empty() && lines.front() >= 1 && lines.front() <= e->lines()) scrollTo(e, lines.front() - 1);
+    if (map_ && enabled_) {
+        std::set<std::pair<int, int>> origins;
+        const auto& om = outputMap(output);
+        if (om.available())
+            for (int l : lines)
+                if (const auto origin = om.originOf(l); origin.module >= 0 && origin.module < int(map_->modules.size()))
+                    origins.emplace(origin.module, origin.line);
+        markIrLines(origins, output, e);
+    }
+    emit focusChanged();
+}
+
+void LineMapLinks::focusIrLines(const QString& module, const std::vector<int>& lines) {
+    clearFocus();
+    if (map_ && enabled_) {
+        const int m = map_->moduleIndex(module.toStdString());
+        std::set<std::pair<int, int>> marked;
+        if (m >= 0)
+            for (int l : lines) marked.emplace(m, l);
+        markIrLines(marked, std::nullopt, nullptr);
+    }
+    emit focusChanged();
 }
 
 void LineMapLinks::markOutputLines(MappedOutput output, const std::vector<inspect::LineRange>& lines) {
@@ -246,6 +308,7 @@ void LineMapLinks::markOutputLines(MappedOutput output, const std::vector<inspec
     for (const auto& r : lines)
         for (int l = r.first; l <= r.last && l <= e->lines(); ++l) addMarker(e, l - 1, kFocusMarker);
     if (!lines.empty() && lines.front().first <= e->lines()) scrollTo(e, lines.front().first - 1);
+    emit focusChanged();
 }
 
 void LineMapLinks::showIrLine(const QString& module, int line) {
@@ -262,6 +325,7 @@ void LineMapLinks::focusOutputLine(MappedOutput output, int line) {
     const auto origin = outputMap(output).originOf(line);
     if (origin.module < 0 || origin.module >= int(map_->modules.size())) {
         clearFocus();
+        emit focusChanged();
         return;
     }
     const QString name = QString::fromStdString(map_->modules[size_t(origin.module)].name);

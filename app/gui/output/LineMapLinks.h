@@ -1,6 +1,9 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include <QHash>
@@ -54,6 +57,13 @@ public:
     // IR line's. Works without a map, or with View > Line map off (a `.func` body is known without
     // one); empty: marks none.
     void markOutputLines(inspect::MappedOutput output, const std::vector<inspect::LineRange>& lines);
+    // A group of lines at once (a control-flow graph's block): marks lines `lines` (1-based) of
+    // output pane `output` and, through the map, the IR lines they came from and those IR lines'
+    // lines in the other panes, scrolling each pane to its first mark (no caret moves). Without a
+    // map (or with View > Line map off) only the pane's own lines are marked.
+    void focusOutputLines(inspect::MappedOutput output, const std::vector<int>& lines);
+    // The same from IR lines `lines` (1-based, in the map's numbering) of module `module`.
+    void focusIrLines(const QString& module, const std::vector<int>& lines);
     // Shows line `line` (1-based, in the map's numbering, which is the module's text or its
     // llvm-dis-14 text) of module `module` in its editor.
     void showIrLine(const QString& module, int line);
@@ -70,7 +80,15 @@ public:
 
     static constexpr int kPaletteSize = 8;
 
+signals:
+    // The strong marks changed (a focus, a clear): views that follow them read focusedLines.
+    void focusChanged();
+
 private:
+    // Marks IR lines `lines` (map module, line) in their editors and their lines in every output
+    // pane but `skip`'s, scrolling to the first of each (not `noScroll`).
+    void markIrLines(const std::set<std::pair<int, int>>& lines, std::optional<inspect::MappedOutput> skip,
+                     QsciScintilla* noScroll);
     void attachEditor(int module);
     void attachOutput(inspect::MappedOutput output);
     void watch(QsciScintilla* editor);

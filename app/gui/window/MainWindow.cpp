@@ -46,6 +46,7 @@
 
 #include <Qsci/qsciscintilla.h>
 
+#include "cfg/CfgPanel.h"
 #include "compile/CompileController.h"
 #include "compile/SupervisedEngine.h"
 #include "document/FileChecks.h"
@@ -275,6 +276,21 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     connect(analysisDock_->toggleViewAction(), &QAction::triggered, analysisDock_, [this](bool on) {
         if (on) analysisDock_->raise();
     });
+    // Control Flow: the graph of the function under the caret, closed until asked for (View >
+    // Control Flow); a bottom tab for the width a graph wants.
+    links_ = new LineMapLinks(editors_, output_, document_, this);
+    cfg_ = new CfgPanel(output_, editors_, document_, links_, this);
+    cfgDock_ = new QDockWidget(tr("Control Flow"), this);
+    cfgDock_->setObjectName("cfgDock");
+    cfgDock_->setWidget(cfg_);
+    addDockWidget(Qt::BottomDockWidgetArea, cfgDock_);
+    tabifyDockWidget(compareDock_, cfgDock_);
+    cfgDock_->hide();
+    // Shown from the View menu it comes to the front of the tabs: shown behind Problems, asking
+    // for it would seem to do nothing.
+    connect(cfgDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
+        if (on) cfgDock_->raise();
+    });
     // The bottom docks share one height: the one in front sets it (fitBottomDock). What a dock
     // holds may be squeezed below its own minimum while another is in front.
     for (auto* dock : bottomDocks()) {
@@ -362,7 +378,6 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     connect(runs_->kernelCombo(), &QComboBox::currentIndexChanged, analysis_, runConfigs);
     connect(document_, &WorkspaceDocument::changed, analysis_, runConfigs);
     connect(document_, &WorkspaceDocument::reloaded, analysis_, runConfigs);
-    links_ = new LineMapLinks(editors_, output_, document_, this);
     // The SASS first: the map's bands are laid on its text.
     connect(controller_, &CompileController::lateShown, this,
             [this](quint64, std::shared_ptr<const pipeline::CompileResult> result) { output_->showLate(result); });
@@ -404,6 +419,15 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     connect(controller_, &CompileController::busyChanged, this, [this](bool busy) {
         if (busy) links_->requested();
     });
+    connect(controller_, &CompileController::replyShown, cfg_, [this](const EngineReply& reply) {
+        if (reply.result) cfg_->setResult(reply.result);
+    });
+    connect(controller_, &CompileController::lateShown, cfg_,
+            [this](quint64, std::shared_ptr<const pipeline::CompileResult> result) {
+                if (result) cfg_->setResult(std::move(result));
+            });
+    connect(controller_, &CompileController::lineMapShown, cfg_,
+            [this](quint64, std::shared_ptr<const inspect::LineMap> map) { cfg_->setLineMap(std::move(map)); });
     connect(controller_, &CompileController::verified, this, &MainWindow::showVerified);
     connect(editors_, &EditorArea::edited, controller_, &CompileController::edited);
     connect(document_, &WorkspaceDocument::settingsChanged, this, [this] {
@@ -501,7 +525,7 @@ void MainWindow::fitToScreen() {
 
 QList<QDockWidget*> MainWindow::bottomDocks() const {
     QList<QDockWidget*> docks;
-    for (const char* name : {"problemsDock", "runsDock", "libdeviceDock", "compareDock", "analysisDock"})
+    for (const char* name : {"problemsDock", "runsDock", "libdeviceDock", "compareDock", "analysisDock", "cfgDock"})
         if (auto* dock = findChild<QDockWidget*>(QLatin1String(name))) docks << dock;
     return docks;
 }
@@ -531,8 +555,8 @@ void MainWindow::fitBottomDock(QDockWidget* dock) {
         wanted = problems_->sizeHint().height();
     } else {
         const int room = height() * 2 / 5;
-        // Compare's two sides and Analysis' charts want the height; the others a few rows.
-        const bool tall = dock == compareDock_ || dock == analysisDock_;
+        // Compare's two sides and Analysis' charts and the control-flow graph want the height; the others a few rows.
+        const bool tall = dock == compareDock_ || dock == analysisDock_ || dock == cfgDock_;
         wanted = bottomHeights_.value(dock, tall ? room : std::min(kRunsDockHeight, room));
     }
     // What resizeDocks sizes is the whole bottom area: the dock's title bar and the tab bar under
@@ -643,6 +667,7 @@ void MainWindow::applyZoom() {
         pane->SendScintilla(QsciScintillaBase::SCI_SETZOOM, zoom);
     for (auto* pane : compare_->findChildren<QsciScintilla*>())
         pane->SendScintilla(QsciScintillaBase::SCI_SETZOOM, zoom);
+    cfg_->setZoom(zoom_);
 
     // Every other text by the window's zoom alone (the font-size setting is the editors'): pane
     // headers, kernel tables, the docks, the status bar; hover popups take their pane's.
@@ -1380,6 +1405,7 @@ void MainWindow::newWorkspace() {
     ++diagnosticsTurn_;  // marks still to come were of the workspace before
     libdevice_->clear();
     analysis_->clear();
+    cfg_->clear();
     busyLabel_->clear();  // the last "Compiled in" was another workspace's
     updateTitle();
     updateStartPage();
@@ -1427,6 +1453,7 @@ void MainWindow::afterOpen() {
     problems_->clear();
     ++diagnosticsTurn_;  // marks still to come were of the workspace before
     libdevice_->clear();
+    cfg_->clear();
     controller_->compileNow();
 }
 

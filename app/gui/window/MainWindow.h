@@ -27,6 +27,7 @@ class CallCancel;
 
 namespace nvpg::gui {
 
+class CfgPanel;
 class CompileController;
 class EditorArea;
 class FindBar;
@@ -100,6 +101,9 @@ public:
     bool pinResult(const QString& name);
     LineMapLinks* lineMapLinks() const { return links_; }
     Pressure* pressure() const { return pressure_; }
+    // View > Control Flow: the graph of the function under the caret (a bottom dock, closed at first).
+    CfgPanel* cfgPanel() const { return cfg_; }
+    QDockWidget* cfgDock() const { return cfgDock_; }
     // View > Line map.
     QAction* lineMapAction() const { return lineMapAction_; }
     ProblemsPanel* problems() const { return problems_; }
@@ -210,6 +214,8 @@ private:
     QDockWidget* compareDock_ = nullptr;
     AnalysisPanel* analysis_ = nullptr;
     QDockWidget* analysisDock_ = nullptr;
+    CfgPanel* cfg_ = nullptr;
+    QDockWidget* cfgDock_ = nullptr;
     FixController* fixes_ = nullptr;
     FindBar* findBar_;
     QWidget* findSides_[2] = {};  // under the editors, under the output panes
