@@ -177,7 +177,13 @@ private slots:
         w->analysisDock()->raise();
         auto* panel = w->analysisPanel();
         const auto* k = kernelNamed(*r, panel->kernel());
-        QVERIFY(k && k->usage);
+        QVERIFY2(k && k->usage,
+                 qPrintable(QStringLiteral("kernel '%1' of %2 kernels; arch %3 (%4); figures: %5 / %6")
+                                .arg(panel->kernel())
+                                .arg(r->kernels.size())
+                                .arg(QString::fromStdString(r->arch), QString::fromStdString(r->archSource),
+                                     QString::fromStdString(r->ptxFigures.unavailable),
+                                     QString::fromStdString(r->ltoFigures.unavailable))));
         const auto limits = gpu::ArchLimits::forArch(r->arch);
         QVERIFY(limits);
 
