@@ -8,6 +8,7 @@
 #include <QDockWidget>
 #include <QGraphicsPathItem>
 #include <QGraphicsView>
+#include <QLabel>
 #include <QStandardItemModel>
 #include <QToolButton>
 #include <QWheelEvent>
@@ -114,11 +115,19 @@ private slots:
         bool inMenu = false;
         for (auto* a : w->findChildren<QAction*>()) inMenu = inMenu || a == w->cfgDock()->toggleViewAction();
         QVERIFY(inMenu);
-        // The info button explains the graph, its sources and its colours.
-        const QString info = w->cfgPanel()->infoButton()->toolTip();
+        // The info button opens the docs' entry: the graph, its sources and its colours.
+        w->cfgDock()->show();
+        w->cfgDock()->raise();
+        QTRY_VERIFY(w->cfgPanel()->infoButton()->isVisible());
+        QTest::mouseClick(w->cfgPanel()->infoButton(), Qt::LeftButton);
+        QLabel* popover = nullptr;
+        QTRY_VERIFY((popover = w->cfgPanel()->findChild<QLabel*>("docPopover")) && popover->isVisible());
+        const QString info = popover->text();
+        QVERIFY2(info.contains(QStringLiteral("control-flow graph")), qPrintable(info));
         QVERIFY(info.contains(QStringLiteral("nvdisasm -bbcfg")));
         QVERIFY(info.contains(QStringLiteral("loop")));
         QVERIFY(info.contains(QStringLiteral("live")));
+        popover->close();
     }
 
     void theKernelUnderTheCaretHasCoresBlocks() {

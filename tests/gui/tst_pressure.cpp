@@ -113,6 +113,16 @@ private slots:
                                   Q_ARG(QString, QStringLiteral("peak")));
         QCOMPARE(lineOfCaret(w->output()->sassEditor()), view->shownLine(peak.sassLine));
 
+        // ⓘ: the docs' entry on these figures, what they are, how they are made and their source.
+        QVERIFY(note.contains(QStringLiteral("href=\"about\"")));
+        QMetaObject::invokeMethod(w->output()->pressureLabel(MappedOutput::Ptx), "linkActivated",
+                                  Q_ARG(QString, QStringLiteral("about")));
+        QLabel* popover = nullptr;
+        QTRY_VERIFY((popover = w->output()->findChild<QLabel*>("docPopover")) && popover->isVisible());
+        QVERIFY2(popover->text().contains(QStringLiteral("live registers")), qPrintable(popover->text()));
+        QVERIFY(popover->text().contains(QStringLiteral("nvdisasm -c -lrm count")));
+        popover->close();
+
         editor->setCursorPosition(0, 0);
         editor->insert(QStringLiteral("; a comment\n"));
         QTRY_VERIFY(!ir->isShown());

@@ -31,6 +31,7 @@
 
 #include "document/WorkspaceDocument.h"
 #include "editor/EditorArea.h"
+#include "editor/HoverDocs.h"
 #include "editor/ModuleEditor.h"
 #include "output/LineMapLinks.h"
 #include "output/OutputView.h"
@@ -242,6 +243,9 @@ CfgPanel::CfgPanel(OutputView* output, EditorArea* editors, WorkspaceDocument* d
     info_->setToolButtonStyle(Qt::ToolButtonIconOnly);
     info_->setAutoRaise(true);
     info_->setToolTip(infoText());
+    // The docs' entry (resources/docs/view.json), as the Analysis dock's buttons show theirs.
+    connect(info_, &QToolButton::clicked, this,
+            [this] { HoverDocs::popover(info_, "control-flow-graph", inspect::DocContext::View); });
     bar->addWidget(of);
     bar->addWidget(sources_);
     bar->addWidget(title_, 1);
@@ -306,24 +310,7 @@ void CfgPanel::watchPane(QsciScintilla* pane) {
 }
 
 QString CfgPanel::infoText() const {
-    return tr(
-        "<b>Control-flow graph</b> of the function under the caret (in the IR editor, the define around "
-        "it; in the PTX, LTO PTX or SASS pane, the function around it), from the output chosen on the left."
-        "<p>Each box is a <i>basic block</i>: straight-line code entered only at its top and left only at "
-        "its bottom; it shows its label and first lines. Arrows are the ways control can go: a solid arrow "
-        "is a branch, a <i>dashed</i> one falls through to the next block, and a <b><font color='#d32f2f'>"
-        "thick red</font></b> one goes back to a block that leads to it: a <b>loop</b>.</p>"
-        "<p>Where it comes from: the SASS graph is <tt>nvdisasm -bbcfg</tt>'s, of the same cubin as the "
-        "SASS pane, its blocks matched to the listing's lines; the PTX, LTO PTX and IR graphs are read by "
-        "the playground from their text (blocks start at labels and end at branches). Graphviz's "
-        "<tt>dot</tt> lays it out, off the UI thread.</p>"
-        "<p>Colour: register pressure, the most general registers live at once at any instruction of the "
-        "block (<tt>nvdisasm -lrm count</tt> of the SASS; PTX and IR lines get the peak of the SASS they "
-        "became through the line map), from green (few) to red (the kernel's register count from ptxas). "
-        "Grey: no figure. A thick blue frame: the block holds lines the line map marks now (the panes' strong "
-        "marks).</p>"
-        "<p>Click a block to mark its lines in every pane. Ctrl+wheel or View ▸ Zoom zooms; drag to "
-        "scroll.</p>");
+    return tr("What this graph shows, how it is made and where it comes from (click)");
 }
 
 void CfgPanel::setZoom(int points) {

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 
+#include <QLabel>
+
 #include <Qsci/qsciscintilla.h>
 
 #include "document/WorkspaceDocument.h"
 #include "editor/EditorArea.h"
+#include "editor/HoverDocs.h"
 #include "editor/ModuleEditor.h"
 #include "editor/PressureStrip.h"
 #include "output/LineMapLinks.h"
@@ -145,6 +148,8 @@ void Pressure::paintOutputs() {
         if (!local.empty() && hasText)
             parts << tr("local memory: <a href=\"local\">%1</a>")
                          .arg(local.size() == 1 ? tr("1 line") : tr("%1 lines").arg(local.size()));
+        // ⓘ: the docs' entry on these figures (resources/docs/view.json).
+        if (!parts.isEmpty()) parts << QStringLiteral("<a href=\"about\">ⓘ</a>");
         output_->setPressureNote(output, parts.join(QStringLiteral(" · ")), tip.join(QLatin1Char('\n')));
     }
 }
@@ -196,6 +201,10 @@ void Pressure::linkActivated(MappedOutput output, const QString& link) {
             links_->showIrLine(fromStd(top->module), top->line);
             links_->focusIrLine(fromStd(top->module), top->line);
         }
+        return;
+    }
+    if (link == QStringLiteral("about")) {
+        HoverDocs::popover(output_->pressureLabel(output), "live-registers", inspect::DocContext::View);
         return;
     }
     if (link == QStringLiteral("local")) {
