@@ -21,10 +21,10 @@ using namespace nvpg;
 namespace {
 
 // The status bar's label that names libNVVM.
+// The status bar's libraries label, by name: the compile status beside it may name libNVVM too
+// ("Not compiled: libNVVM crashed …"), and once a compile answered before the probe, it was taken.
 QLabel* libsLabel(QMainWindow& w) {
-    for (auto* label : w.statusBar()->findChildren<QLabel*>())
-        if (label->text().contains("libNVVM")) return label;
-    return nullptr;
+    return w.statusBar()->findChild<QLabel*>("libsStatus");
 }
 
 // Running processes whose command line holds `marker`.

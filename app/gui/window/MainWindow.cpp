@@ -1181,6 +1181,7 @@ void MainWindow::buildStatusBar() {
         cancelButton_->hide();
         connect(cancelButton_, &QToolButton::clicked, controller_, &CompileController::cancel);
         libsLabel_ = new QLabel(this);
+        libsLabel_->setObjectName("libsStatus");
         gpuLabel_ = new QLabel(this);
         gpuLabel_->setObjectName("gpuStatus");
         statusBar()->addWidget(busyLabel_);
