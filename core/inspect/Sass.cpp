@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdint>
@@ -87,13 +88,20 @@ std::vector<std::string> flagsOf(Listing what) {
     return {"-c"};
 }
 
-DisassemblyRun runOn(const fs::path& nvdisasm, const fs::path& input, Listing what) {
+DisassemblyRun runOn(const fs::path& nvdisasm, const fs::path& input, Listing what,
+                     const std::vector<unsigned>& functions = {}) {
     support::Stopwatch watch;
     DisassemblyRun out;
     const auto flags = flagsOf(what);
     out.command = "nvdisasm " + support::join(flags, " ");
     std::vector<std::string> args{nvdisasm.string()};
     args.insert(args.end(), flags.begin(), flags.end());
+    if (!functions.empty()) {
+        std::vector<std::string> indices;
+        for (auto f : functions) indices.push_back(std::to_string(f));
+        args.push_back("-fun");
+        args.push_back(support::join(indices, ","));
+    }
     args.push_back(input.string());
     auto ran = support::runProcess(args, kListingLimit);
     if (ran.status == 0) {
@@ -109,7 +117,114 @@ DisassemblyRun runOn(const fs::path& nvdisasm, const fs::path& input, Listing wh
     return out;
 }
 
+// Below this much code a listing is not split: each nvdisasm run starts in about 0.3 s whatever
+// it reads, so a part must have more to do than that.
+constexpr unsigned long long kBytesPerPart = 48 << 10;
+constexpr size_t kMostParts = 8;
+
+// Little-endian reads that fail instead of reading past the end.
+template <typename T>
+bool readAt(std::string_view data, unsigned long long at, T& out) {
+    if (at > data.size() || data.size() - at < sizeof(T)) return false;
+    std::memcpy(&out, data.data() + at, sizeof(T));
+    return true;
+}
+
+// The live-range run as parts side by side (see disassembleEach).
+DisassemblyRun runInParts(const fs::path& nvdisasm, const fs::path& input, Listing what,
+                          const std::vector<std::vector<unsigned>>& groups) {
+    if (groups.size() < 2) return runOn(nvdisasm, input, what);
+    support::Stopwatch watch;
+    std::vector<DisassemblyRun> runs(groups.size());
+    std::vector<std::thread> others;
+    for (size_t i = 1; i < groups.size(); ++i)
+        others.emplace_back([&, i] { runs[i] = runOn(nvdisasm, input, what, groups[i]); });
+    runs[0] = runOn(nvdisasm, input, what, groups[0]);
+    for (auto& t : others) t.join();
+    DisassemblyRun out;
+    out.command = runs[0].command;
+    out.parts = int(groups.size());
+    out.ok = true;
+    size_t size = 0;
+    for (const auto& r : runs) size += r.text.size();
+    out.text.reserve(size);
+    for (auto& r : runs) {
+        if (!r.ok) {
+            out.ok = false;
+            out.text.clear();
+            out.error = r.error;
+            break;
+        }
+        out.text += r.text;
+    }
+    out.seconds = watch.seconds();
+    return out;
+}
+
 }  // namespace
+
+std::vector<CodeSection> codeSections(std::string_view cubin) {
+    // ELF64, little-endian: the section headers, their names, then .symtab's function symbols.
+    if (cubin.size() < 64 || cubin.substr(0, 4) != "\x7f" "ELF" || cubin[4] != 2 || cubin[5] != 1) return {};
+    uint64_t shoff = 0;
+    uint16_t shentsize = 0, shnum = 0, shstrndx = 0;
+    if (!readAt(cubin, 0x28, shoff) || !readAt(cubin, 0x3a, shentsize) || !readAt(cubin, 0x3c, shnum) ||
+        !readAt(cubin, 0x3e, shstrndx) || shentsize < 64 || shstrndx >= shnum)
+        return {};
+    struct Section {
+        uint32_t name = 0, type = 0, link = 0;
+        uint64_t offset = 0, size = 0, entsize = 0;
+    };
+    std::vector<Section> sections(shnum);
+    for (unsigned i = 0; i < shnum; ++i) {
+        const uint64_t at = shoff + uint64_t(i) * shentsize;
+        auto& s = sections[i];
+        if (!readAt(cubin, at, s.name) || !readAt(cubin, at + 4, s.type) || !readAt(cubin, at + 0x18, s.offset) ||
+            !readAt(cubin, at + 0x20, s.size) || !readAt(cubin, at + 0x28, s.link) ||
+            !readAt(cubin, at + 0x38, s.entsize))
+            return {};
+    }
+    auto nameOf = [&](const Section& table, uint32_t at) -> std::string_view {
+        if (table.offset > cubin.size() || at >= table.size || table.size > cubin.size() - table.offset) return {};
+        const auto text = cubin.substr(table.offset + at, table.size - at);
+        return text.substr(0, text.find('\0'));
+    };
+    std::vector<bool> code(shnum);
+    for (unsigned i = 0; i < shnum; ++i) code[i] = support::startsWith(nameOf(sections[shstrndx], sections[i].name), ".text.");
+    constexpr uint32_t kSymtab = 2;
+    constexpr uint8_t kFunc = 2;
+    std::vector<CodeSection> out;
+    std::vector<bool> seen(shnum);
+    for (const auto& table : sections) {
+        if (table.type != kSymtab || table.entsize < 24) continue;
+        for (uint64_t i = 0; i < table.size / table.entsize; ++i) {
+            const uint64_t at = table.offset + i * table.entsize;
+            uint8_t info = 0;
+            uint16_t shndx = 0;
+            if (!readAt(cubin, at + 4, info) || !readAt(cubin, at + 6, shndx)) return {};
+            if ((info & 0xf) != kFunc || shndx >= shnum || !code[shndx] || seen[shndx]) continue;
+            seen[shndx] = true;
+            out.push_back({unsigned(i), sections[shndx].size});
+        }
+    }
+    return out;
+}
+
+std::vector<std::vector<unsigned>> splitSections(std::vector<CodeSection> sections, size_t parts) {
+    parts = std::max<size_t>(1, std::min(parts, sections.size()));
+    std::stable_sort(sections.begin(), sections.end(),
+                     [](const CodeSection& a, const CodeSection& b) { return a.bytes > b.bytes; });
+    std::vector<std::vector<unsigned>> groups(parts);
+    std::vector<unsigned long long> load(parts);
+    for (const auto& s : sections) {
+        const size_t lightest = size_t(std::min_element(load.begin(), load.end()) - load.begin());
+        groups[lightest].push_back(s.symbol);
+        load[lightest] += s.bytes;
+    }
+    for (auto& g : groups) std::sort(g.begin(), g.end());
+    groups.erase(std::remove_if(groups.begin(), groups.end(), [](const auto& g) { return g.empty(); }), groups.end());
+    return groups;
+}
 
 DisassemblyRun disassemble(const fs::path& nvdisasm, std::string_view cubin, Listing what) {
     return std::move(disassembleEach(nvdisasm, cubin, {what}).front());
@@ -137,11 +252,25 @@ std::vector<DisassemblyRun> disassembleEach(const fs::path& nvdisasm, std::strin
     if (auto st = support::writeFileAtomic(input, cubin); !st) {
         failAll(st.error().message);
     } else {
+        // The live ranges in parts when there is enough code for each and a core free for it.
+        std::vector<std::vector<unsigned>> groups;
+        if (std::find(what.begin(), what.end(), Listing::LiveRanges) != what.end()) {
+            const auto sections = codeSections(cubin);
+            unsigned long long bytes = 0;
+            for (const auto& s : sections) bytes += s.bytes;
+            const size_t cores = std::max(1u, std::thread::hardware_concurrency());
+            const size_t free = cores > what.size() - 1 ? cores - (what.size() - 1) : 1;
+            const size_t parts = std::min({free, kMostParts, size_t(bytes / kBytesPerPart)});
+            if (parts >= 2) groups = splitSections(sections, parts);
+        }
+        auto runOne = [&](size_t i) {
+            out[i] = what[i] == Listing::LiveRanges ? runInParts(nvdisasm, input, what[i], groups)
+                                                     : runOn(nvdisasm, input, what[i]);
+        };
         // The first on this thread, the others beside it.
         std::vector<std::thread> others;
-        for (size_t i = 1; i < what.size(); ++i)
-            others.emplace_back([&, i] { out[i] = runOn(nvdisasm, input, what[i]); });
-        if (!what.empty()) out[0] = runOn(nvdisasm, input, what[0]);
+        for (size_t i = 1; i < what.size(); ++i) others.emplace_back([&, i] { runOne(i); });
+        if (!what.empty()) runOne(0);
         for (auto& t : others) t.join();
     }
     fs::remove_all(dir, ec);

@@ -16,6 +16,7 @@ struct DisassemblyRun {
     std::string text;     // what nvdisasm printed
     std::string error;    // when not ok: why
     double seconds = 0;
+    int parts = 1;        // nvdisasm runs (-fun groups) whose texts make `text`
 };
 
 // What nvdisasm is asked to print of a cubin.
@@ -26,10 +27,25 @@ enum class Listing {
     BasicBlocks,  // -bbcfg: the control-flow graph of basic blocks, as Graphviz DOT
 };
 
+// A cubin's code sections: for each `.text.*` section, the index of the first function symbol in
+// it (what nvdisasm's -fun takes) and the section's size. Empty when the ELF cannot be read.
+struct CodeSection {
+    unsigned symbol = 0;
+    unsigned long long bytes = 0;
+};
+std::vector<CodeSection> codeSections(std::string_view cubin);
+// The code sections split into at most `parts` groups of about equal size (largest first into the
+// lightest group); a group of symbols is one nvdisasm -fun argument.
+std::vector<std::vector<unsigned>> splitSections(std::vector<CodeSection> sections, size_t parts);
+
 // nvdisasm of `cubin` (through a temporary file under TMPDIR).
 DisassemblyRun disassemble(const std::filesystem::path& nvdisasm, std::string_view cubin, Listing what);
 // Several listings of one cubin, written once, each nvdisasm run side by side: the extra listings
-// cost the wall time of the longest run, not the sum. In `what`'s order.
+// cost the wall time of the longest run, not the sum. In `what`'s order. The live-range listing
+// (slower than -c by a third or more on large programs) is itself split over the cubin's code
+// sections (-fun) into runs side by side when the program is large and cores are free; its text is
+// then the parts one after another (labels numbered per part; the figures are per function and
+// offset, the same as one run's).
 std::vector<DisassemblyRun> disassembleEach(const std::filesystem::path& nvdisasm, std::string_view cubin,
                                             const std::vector<Listing>& what);
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <regex>
+#include <thread>
 
 #include "TestSupport.h"
 #include "inspect/LiveRegisters.h"
@@ -69,6 +70,38 @@ std::string wholeProgramCubin(const std::string& ptx, const std::string& arch) {
     auto a = ptx::assembleWholeProgram(*ptxas, ptx, "sm_" + arch.substr(arch.find('_') + 1), {});
     if (!a.ok) qFatal("%s", a.error.c_str());
     return a.cubin;
+}
+
+// A module of `kernels` kernels, each inlining a few libdevice functions: a program with enough
+// code that its live-range listing is run in parts.
+std::string manyKernels(int kernels) {
+    std::string ir = R"(target triple = "nvptx64-nvidia-cuda"
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare float @__nv_powf(float, float)
+declare float @__nv_sinf(float)
+declare float @__nv_erfcinvf(float)
+)";
+    std::string annotations;
+    for (int k = 0; k < kernels; ++k) {
+        ir += "define void @k" + std::to_string(k) + "(float* %out, float* %in) {\n";
+        ir += "  %i = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+              "  %p = getelementptr float, float* %in, i32 %i\n"
+              "  %x = load float, float* %p\n"
+              "  %a = call float @__nv_powf(float %x, float " + std::to_string(k + 2) + ".0)\n"
+              "  %b = call float @__nv_sinf(float %a)\n"
+              "  %c = call float @__nv_erfcinvf(float %b)\n"
+              "  %q = getelementptr float, float* %out, i32 %i\n"
+              "  store float %c, float* %q\n"
+              "  ret void\n}\n";
+        annotations += (k ? ", " : "") + std::string("!") + std::to_string(k + 1);
+    }
+    ir += "!nvvm.annotations = !{" + annotations + "}\n";
+    ir += "!nvvmir.version = !{!0}\n!0 = !{i32 2, i32 0}\n";
+    for (int k = 0; k < kernels; ++k)
+        ir += "!" + std::to_string(k + 1) + " = !{void (float*, float*)* @k" + std::to_string(k) +
+              ", !\"kernel\", i32 1}\n";
+    return ir;
 }
 
 }  // namespace
@@ -239,6 +272,61 @@ private slots:
     }
 
     // The listings run side by side from one copy of the cubin, each as nvdisasm prints it alone.
+    // A large program's live ranges come from nvdisasm runs over parts of its code sections side
+    // by side (-fun); the figures are those of one run over the whole cubin, instruction by
+    // instruction.
+    void liveRangesInPartsAreThoseOfOneRun() {
+        NEED_NVDISASM(nvdisasm);
+        if (std::thread::hardware_concurrency() < 2) QSKIP("one core: the live ranges are never split");
+        pipeline::Pipeline p(test::realToolkit());
+        pipeline::Job job;
+        job.modules = {{"many.ll", manyKernels(60), false}};
+        job.libdevice = true;
+        job.options.arch = "compute_90";
+        job.archFromGpu = false;
+        auto r = p.run(job);
+        if (!r || r->ptx.empty()) qFatal("%s", r ? r->nvvmLog.c_str() : r.error().message.c_str());
+        const auto cubin = wholeProgramCubin(r->ptx, "compute_90");
+
+        const auto sections = inspect::codeSections(cubin);
+        const auto plain = inspect::disassemble(nvdisasm, cubin, inspect::Listing::Plain);
+        QVERIFY2(plain.ok, plain.error.c_str());
+        const auto listing = inspect::readSass(plain.text);
+        QCOMPARE(sections.size(), listing.functions.size());  // each kernel its own section here
+        QCOMPARE(sections.size(), size_t(60));
+        const auto groups = inspect::splitSections(sections, 3);
+        QCOMPARE(groups.size(), size_t(3));
+        size_t grouped = 0;
+        for (const auto& g : groups) grouped += g.size();
+        QCOMPARE(grouped, sections.size());
+
+        const auto split = inspect::disassemble(nvdisasm, cubin, inspect::Listing::LiveRanges);
+        QVERIFY2(split.ok, split.error.c_str());
+        QVERIFY2(split.parts >= 2, qPrintable(QString("one run over %1 code sections").arg(sections.size())));
+        QTemporaryDir dir;
+        const auto path = fs::path(dir.path().toStdString()) / "k.cubin";
+        QVERIFY(support::writeFileAtomic(path, cubin));
+        const auto whole =
+            support::runProcess({nvdisasm.string(), "-c", "-lrm", "count", path.string()}, size_t(64) << 20);
+        QCOMPARE(whole.status, 0);
+        const auto fromParts = inspect::readLiveRanges(split.text, listing);
+        const auto fromOne = inspect::readLiveRanges(whole.output, listing);
+        if (!fromParts) QFAIL(fromParts.error().message.c_str());
+        if (!fromOne) QFAIL(fromOne.error().message.c_str());
+        QCOMPARE(fromParts->size(), listing.instructions.size());
+        size_t known = 0;
+        for (size_t i = 0; i < listing.instructions.size(); ++i) {
+            QVERIFY2((*fromParts)[i] == (*fromOne)[i],
+                     qPrintable(QString::fromStdString(listing.instructions[i].function + " at " +
+                                                       listing.instructions[i].offset)));
+            known += (*fromParts)[i].known;
+        }
+        QVERIFY(known > listing.instructions.size() / 2);
+        // Not an ELF: no sections, so one run, which nvdisasm refuses with its own words.
+        QVERIFY(inspect::codeSections("not a cubin").empty());
+        QVERIFY(inspect::codeSections(cubin.substr(0, 200)).empty());
+    }
+
     void listingsSideBySideAreThoseOfSeparateRuns() {
         NEED_NVDISASM(nvdisasm);
         const auto ptx = [] {
