@@ -201,4 +201,49 @@ int kernelsForLines(int lines, bool libdevice) {
     return std::max(k, 1);
 }
 
+// One define of about `instructions` instructions in blocks of about `perBlock`: per section a
+// head (h), two arms (t, e) and a join (j) that loops back to the head or goes on to the next.
+std::string generateBranchyKernel(int instructions, int perBlock) {
+    const int fill = std::max(0, perBlock - 2);  // each block also has its own 1 to 3 instructions
+    const int sections = std::max(1, instructions / (4 * (fill + 2)));
+    std::string ir =
+        "target datalayout = \"e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-"
+        "f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64\"\n"
+        "target triple = \"nvptx64-nvidia-cuda\"\n\n"
+        "define void @large(float* %out, float %x) {\nentry:\n  %p0 = fadd float %x, 0.0\n  br label %h1\n";
+    auto filler = [&](const std::string& block, const std::string& from) {
+        std::string last = from;
+        for (int k = 0; k < fill; ++k) {
+            const auto name = fmt::format("%{}.f{}", block, k);
+            ir += fmt::format("  {} = fmul float {}, 1.5\n", name, last);
+            last = name;
+        }
+        return last;
+    };
+    for (int s = 1; s <= sections; ++s) {
+        const auto next = s == sections ? std::string("exit") : fmt::format("h{}", s + 1);
+        ir += fmt::format("h{}:\n", s);
+        const auto a = filler(fmt::format("h{}", s), fmt::format("%p{}", s - 1));
+        ir += fmt::format("  %c{0} = fcmp olt float {1}, 100.0\n  br i1 %c{0}, label %t{0}, label %e{0}\n", s, a);
+        ir += fmt::format("t{}:\n", s);
+        const auto t = filler(fmt::format("t{}", s), a);
+        ir += fmt::format("  %x{0} = fmul float {1}, 2.0\n  br label %j{0}\n", s, t);
+        ir += fmt::format("e{}:\n", s);
+        const auto e = filler(fmt::format("e{}", s), a);
+        ir += fmt::format("  %y{0} = fsub float {1}, 3.0\n  br label %j{0}\n", s, e);
+        ir += fmt::format("j{0}:\n  %p{0} = phi float [ %x{0}, %t{0} ], [ %y{0}, %e{0} ]\n", s);
+        const auto j = filler(fmt::format("j{}", s), fmt::format("%p{}", s));
+        ir += fmt::format("  %l{0} = fcmp ogt float {1}, 1000.0\n  br i1 %l{0}, label %h{0}, label %{2}\n", s, j, next);
+    }
+    ir += fmt::format("exit:\n  store float %p{}, float* %out\n  ret void\n}}\n", sections);
+    // A kernel that compiles as it is, so that the app's panes show it too (kept by an LTO link).
+    ir +=
+        "@llvm.used = appending global [1 x i8*] [i8* bitcast (void (float*, float)* @large to i8*)], "
+        "section \"llvm.metadata\"\n";
+    ir +=
+        "!nvvm.annotations = !{!0}\n!nvvmir.version = !{!1}\n"
+        "!0 = !{void (float*, float)* @large, !\"kernel\", i32 1}\n!1 = !{i32 2, i32 0}\n";
+    return ir;
+}
+
 }  // namespace nvpg::bench

@@ -14,4 +14,10 @@ std::string generateModule(int kernels, bool libdevice);
 // The fewest kernels for which generateModule's text has at least `lines` lines.
 int kernelsForLines(int lines, bool libdevice);
 
+// One kernel, @large, of about `instructions` instructions in blocks of about `perBlock`: a chain
+// of small loops, each an if/else diamond whose join branches back to the loop's head, so its
+// control-flow graph has back edges, branches and fallthroughs as compiled code does (5 a block
+// gives ~2,000 blocks for 10,000 instructions). Compiles as it is.
+std::string generateBranchyKernel(int instructions, int perBlock);
+
 }  // namespace nvpg::bench

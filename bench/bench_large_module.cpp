@@ -47,6 +47,7 @@
 #include <fmt/format.h>
 
 #include "Goals.h"
+#include "GuiBench.h"
 #include "IrGenerator.h"
 #include "compile/CompileController.h"
 #include "editor/EditorArea.h"
@@ -57,169 +58,11 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point t0, Clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(t - t0).count();
-}
-
-// Times every top-level event delivery on the UI thread, so that a long stall can be put down to
-// what ran in it (the receiver's class, its parent's, the event type).
-class TimedApp : public QApplication {
-public:
-    using QApplication::QApplication;
-
-    struct Delivery {
-        Clock::time_point start, end;
-        std::string what;
-    };
-    bool recording = false;
-    std::vector<Delivery> slow;                                 // top-level deliveries of 4 ms or more while recording
-    std::vector<Delivery> inner;                                // paints of 1 ms or more inside them
-    std::map<std::string, std::pair<int, double>> paintTotals;  // every widget paint: count, ms in all
-    QObject* paintWatch = nullptr;
-    Clock::time_point paintedAt{};
-
-    bool notify(QObject* receiver, QEvent* event) override {
-        // The compile and run threads deliver their own events through here too: only the UI
-        // thread's count.
-        if (QThread::currentThread() != thread()) return QApplication::notify(receiver, event);
-        if (depth_++ > 0 || !recording) {
-            const bool nestedPaint = recording && depth_ > 1 && event->type() == QEvent::Paint;
-            const char* nestedClass = nestedPaint ? receiver->metaObject()->className() : nullptr;
-            QString nestedName = nestedPaint ? receiver->objectName() : QString();
-            // A scroll area's viewport is named by its view ("qt_scrollarea_viewport in problemsView").
-            if (nestedPaint && receiver->parent() && nestedName.startsWith(QLatin1String("qt_scrollarea")))
-                nestedName += QStringLiteral(" in %1 %2")
-                                  .arg(QString::fromLatin1(receiver->parent()->metaObject()->className()),
-                                       receiver->parent()->objectName());
-            const auto nestedStart = Clock::now();
-            const bool r = QApplication::notify(receiver, event);
-            --depth_;
-            if (nestedPaint) {
-                auto& [n, total] = paintTotals[std::string(nestedClass) + "(" + nestedName.toStdString() + ")"];
-                ++n;
-                total += msSince(nestedStart, Clock::now());
-            }
-            if (nestedPaint && msSince(nestedStart, Clock::now()) >= 1)
-                inner.push_back(
-                    {nestedStart, Clock::now(), std::string(nestedClass) + "(" + nestedName.toStdString() + ") paint"});
-            if (receiver == paintWatch && event->type() == QEvent::Paint && paintedAt == Clock::time_point{})
-                paintedAt = Clock::now();
-            return r;
-        }
-        const auto type = event->type();
-        // Read before the delivery: it may delete the receiver (a deferred delete, a closed view).
-        const char* className = receiver->metaObject()->className();
-        const QString objectName = receiver->objectName();
-        const char* parentClass = receiver->parent() ? receiver->parent()->metaObject()->className() : nullptr;
-        const auto start = Clock::now();
-        const bool r = QApplication::notify(receiver, event);
-        const auto end = Clock::now();
-        --depth_;
-        if (receiver == paintWatch && type == QEvent::Paint && paintedAt == Clock::time_point{}) paintedAt = end;
-        if (msSince(start, end) >= 4) slow.push_back({start, end, describe(className, objectName, parentClass, type)});
-        return r;
-    }
-
-private:
-    static std::string describe(const char* className, const QString& objectName, const char* parentClass,
-                                QEvent::Type type) {
-        std::string s = className;
-        if (!objectName.isEmpty()) s += "(" + objectName.toStdString() + ")";
-        if (parentClass) s += std::string(" in ") + parentClass;
-        s += " event " + std::to_string(int(type));
-        if (type == QEvent::Timer) s += " (timer)";
-        if (type == QEvent::MetaCall) s += " (queued call)";
-        if (type == QEvent::Paint || type == QEvent::UpdateRequest) s += " (paint)";
-        if (type == QEvent::KeyPress) s += " (key press)";
-        return s;
-    }
-    int depth_ = 0;
-};
-
-// The probe: one event in flight at a time, posted from its own thread; the UI thread's delay in
-// handling each is a sample.
-class Probe : public QObject {
-public:
-    static constexpr QEvent::Type kType = QEvent::Type(QEvent::User + 77);
-    struct Ping : QEvent {
-        explicit Ping(Clock::time_point t) : QEvent(kType), posted(t) {}
-        Clock::time_point posted;
-    };
-
-    void start() {
-        running_ = true;
-        thread_ = std::thread([this] {
-            while (running_) {
-                {
-                    std::unique_lock lock(m_);
-                    answered_ = false;
-                }
-                QCoreApplication::postEvent(this, new Ping(Clock::now()));
-                std::unique_lock lock(m_);
-                cv_.wait(lock, [this] { return answered_ || !running_; });
-                lock.unlock();
-                std::this_thread::sleep_for(std::chrono::milliseconds(1));
-            }
-        });
-    }
-    void stop() {
-        {
-            std::lock_guard lock(m_);
-            running_ = false;
-        }
-        cv_.notify_all();
-        if (thread_.joinable()) thread_.join();
-    }
-    ~Probe() override { stop(); }
-
-    // Samples from `from` on (ms of delay, and when the ping was posted).
-    struct Sample {
-        double ms;
-        Clock::time_point posted;
-        int phase;
-    };
-    std::vector<Sample> samples;
-
-protected:
-    void customEvent(QEvent* e) override {
-        if (e->type() != kType) return;
-        const auto posted = static_cast<Ping*>(e)->posted;
-        if (recording) samples.push_back({msSince(posted, Clock::now()), posted, phase});
-        {
-            std::lock_guard lock(m_);
-            answered_ = true;
-        }
-        cv_.notify_all();
-    }
-
-public:
-    bool recording = false;
-    int phase = 0;  // 1 while moving (a jump and the styling it starts), 2 while typing and after
-
-private:
-    std::thread thread_;
-    std::mutex m_;
-    std::condition_variable cv_;
-    bool answered_ = false;
-    std::atomic<bool> running_{false};
-};
-
-// Runs the event loop until `done` or `ms` have passed; false on the time-out.
-bool spinUntil(const std::function<bool()>& done, int ms) {
-    QElapsedTimer t;
-    t.start();
-    QEventLoop loop;
-    QTimer poll;
-    poll.setInterval(5);
-    QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
-        if (done() || t.elapsed() > ms) loop.quit();
-    });
-    poll.start();
-    if (!done()) loop.exec();
-    return done();
-}
+using nvpg::bench::Clock;
+using nvpg::bench::msSince;
+using nvpg::bench::Probe;
+using nvpg::bench::spinUntil;
+using nvpg::bench::TimedApp;
 
 // Types `text` into `e` one key per `intervalMs`, the event loop running in between.
 void typeSlowly(QWidget* e, const QString& text, int intervalMs) {
@@ -232,21 +75,6 @@ void typeSlowly(QWidget* e, const QString& text, int intervalMs) {
         QTimer::singleShot(intervalMs, &loop, &QEventLoop::quit);
         loop.exec();
     }
-}
-
-struct Stats {
-    double worst = 0, p99 = 0, p50 = 0;
-    size_t n = 0;
-};
-Stats stats(std::vector<double> v) {
-    Stats s;
-    s.n = v.size();
-    if (v.empty()) return s;
-    std::sort(v.begin(), v.end());
-    s.worst = v.back();
-    s.p99 = v[std::min(v.size() - 1, size_t(double(v.size()) * 0.99))];
-    s.p50 = v[v.size() / 2];
-    return s;
 }
 
 }  // namespace
@@ -277,19 +105,8 @@ int main(int argc, char** argv) {
     }
 
     // A fresh profile: no settings, journals, recent files or caches of the user's.
-    char tmpl[] = "/tmp/nvpg-bench-large-XXXXXX";
-    if (!mkdtemp(tmpl)) return 1;
-    const std::filesystem::path home = tmpl;
-    for (const char* sub : {"config", "data", "cache", "state", "runtime"})
-        std::filesystem::create_directories(home / sub);
-    std::filesystem::permissions(home / "runtime", std::filesystem::perms::owner_all);
-    setenv("HOME", home.c_str(), 1);
-    setenv("XDG_CONFIG_HOME", (home / "config").c_str(), 1);
-    setenv("XDG_DATA_HOME", (home / "data").c_str(), 1);
-    setenv("XDG_CACHE_HOME", (home / "cache").c_str(), 1);
-    setenv("XDG_STATE_HOME", (home / "state").c_str(), 1);
-    setenv("XDG_RUNTIME_DIR", (home / "runtime").c_str(), 1);
-    if (!std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    const std::filesystem::path home = nvpg::bench::freshProfile("nvpg-bench-large");
+    if (home.empty()) return 1;
 
     TimedApp app(argc, argv);
     QApplication::setOrganizationName("nvvm-playground");
@@ -409,7 +226,7 @@ int main(int argc, char** argv) {
         all.push_back(sample.ms);
         if (sample.posted <= tEndDone) typingOnly.push_back(sample.ms);
     }
-    const Stats sa = stats(all), st = stats(typingOnly);
+    const auto sa = nvpg::bench::stallStats(all), st = nvpg::bench::stallStats(typingOnly);
     std::printf(
         "typing: %d keys in the middle (%.1f s), %d at the end (%.1f s), every %d ms; then %.1f s until the "
         "compiles were shown%s\n",

@@ -165,7 +165,12 @@ DisassemblyRun runInParts(const fs::path& nvdisasm, const fs::path& input, Listi
 
 std::vector<CodeSection> codeSections(std::string_view cubin) {
     // ELF64, little-endian: the section headers, their names, then .symtab's function symbols.
-    if (cubin.size() < 64 || cubin.substr(0, 4) != "\x7f" "ELF" || cubin[4] != 2 || cubin[5] != 1) return {};
+    if (cubin.size() < 64 ||
+        cubin.substr(0, 4) !=
+            "\x7f"
+            "ELF" ||
+        cubin[4] != 2 || cubin[5] != 1)
+        return {};
     uint64_t shoff = 0;
     uint16_t shentsize = 0, shnum = 0, shstrndx = 0;
     if (!readAt(cubin, 0x28, shoff) || !readAt(cubin, 0x3a, shentsize) || !readAt(cubin, 0x3c, shnum) ||
@@ -190,7 +195,8 @@ std::vector<CodeSection> codeSections(std::string_view cubin) {
         return text.substr(0, text.find('\0'));
     };
     std::vector<bool> code(shnum);
-    for (unsigned i = 0; i < shnum; ++i) code[i] = support::startsWith(nameOf(sections[shstrndx], sections[i].name), ".text.");
+    for (unsigned i = 0; i < shnum; ++i)
+        code[i] = support::startsWith(nameOf(sections[shstrndx], sections[i].name), ".text.");
     constexpr uint32_t kSymtab = 2;
     constexpr uint8_t kFunc = 2;
     std::vector<CodeSection> out;
@@ -265,7 +271,7 @@ std::vector<DisassemblyRun> disassembleEach(const fs::path& nvdisasm, std::strin
         }
         auto runOne = [&](size_t i) {
             out[i] = what[i] == Listing::LiveRanges ? runInParts(nvdisasm, input, what[i], groups)
-                                                     : runOn(nvdisasm, input, what[i]);
+                                                    : runOn(nvdisasm, input, what[i]);
         };
         // The first on this thread, the others beside it.
         std::vector<std::thread> others;

@@ -16,7 +16,7 @@ struct DisassemblyRun {
     std::string text;     // what nvdisasm printed
     std::string error;    // when not ok: why
     double seconds = 0;
-    int parts = 1;        // nvdisasm runs (-fun groups) whose texts make `text`
+    int parts = 1;  // nvdisasm runs (-fun groups) whose texts make `text`
 };
 
 // What nvdisasm is asked to print of a cubin.

@@ -85,15 +85,18 @@ declare float @__nv_erfcinvf(float)
     std::string annotations;
     for (int k = 0; k < kernels; ++k) {
         ir += "define void @k" + std::to_string(k) + "(float* %out, float* %in) {\n";
-        ir += "  %i = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
-              "  %p = getelementptr float, float* %in, i32 %i\n"
-              "  %x = load float, float* %p\n"
-              "  %a = call float @__nv_powf(float %x, float " + std::to_string(k + 2) + ".0)\n"
-              "  %b = call float @__nv_sinf(float %a)\n"
-              "  %c = call float @__nv_erfcinvf(float %b)\n"
-              "  %q = getelementptr float, float* %out, i32 %i\n"
-              "  store float %c, float* %q\n"
-              "  ret void\n}\n";
+        ir +=
+            "  %i = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+            "  %p = getelementptr float, float* %in, i32 %i\n"
+            "  %x = load float, float* %p\n"
+            "  %a = call float @__nv_powf(float %x, float " +
+            std::to_string(k + 2) +
+            ".0)\n"
+            "  %b = call float @__nv_sinf(float %a)\n"
+            "  %c = call float @__nv_erfcinvf(float %b)\n"
+            "  %q = getelementptr float, float* %out, i32 %i\n"
+            "  store float %c, float* %q\n"
+            "  ret void\n}\n";
         annotations += (k ? ", " : "") + std::string("!") + std::to_string(k + 1);
     }
     ir += "!nvvm.annotations = !{" + annotations + "}\n";

@@ -9,11 +9,10 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QGraphicsPathItem>
-#include <QGraphicsPolygonItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsScene>
-#include <QGraphicsSimpleTextItem>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLinearGradient>
@@ -22,6 +21,7 @@
 #include <QRegularExpression>
 #include <QStandardItemModel>
 #include <QStyle>
+#include <QStyleOptionGraphicsItem>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -50,6 +50,66 @@ constexpr int kBlockKey = 0;
 QString fromStd(const std::string& s) {
     return QString::fromStdString(s);
 }
+
+// A block: its box, and its label and first lines painted only when it is on screen and large
+// enough to read (a 2,000-block graph made of text items took ~190 ms of the UI thread to build).
+class BlockItem : public QGraphicsRectItem {
+public:
+    struct Text {
+        QString text;
+        bool title = false, muted = false;
+    };
+    BlockItem(const QRectF& r, std::vector<Text> lines, const QFont* mono, const QFont* bold, QColor text, QColor muted)
+        : QGraphicsRectItem(r), lines_(std::move(lines)), mono_(mono), bold_(bold), text_(text), muted_(muted) {}
+
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override {
+        QGraphicsRectItem::paint(painter, option, widget);
+        // Below a third of its size the text is a smudge: the box alone says where the block is.
+        if (QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform()) < 0.33) return;
+        painter->save();
+        painter->setClipRect(rect());
+        const QRectF r = rect();
+        for (size_t k = 0; k < lines_.size(); ++k) {
+            painter->setFont(lines_[k].title ? *bold_ : *mono_);
+            painter->setPen(lines_[k].muted ? muted_ : text_);
+            const QRectF row(r.left() + 8, r.top() + 3 + 12 * double(k), r.width() - 10, 12);
+            painter->drawText(row, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine, lines_[k].text);
+        }
+        painter->restore();
+    }
+
+private:
+    std::vector<Text> lines_;
+    const QFont* mono_;
+    const QFont* bold_;
+    QColor text_, muted_;
+};
+
+// An edge: its path and, painted with it, its arrowhead.
+class EdgeItem : public QGraphicsPathItem {
+public:
+    EdgeItem(const QPainterPath& path, const QPen& pen, QPolygonF head)
+        : QGraphicsPathItem(path), head_(std::move(head)) {
+        setPen(pen);
+        bounds_ = QGraphicsPathItem::boundingRect().united(head_.boundingRect().adjusted(-1, -1, 1, 1));
+    }
+    QRectF boundingRect() const override { return bounds_; }
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override {
+        QGraphicsPathItem::paint(painter, option, widget);
+        if (head_.isEmpty()) return;
+        painter->setPen(QPen(pen().color(), 1));
+        painter->setBrush(pen().color());
+        painter->drawPolygon(head_);
+    }
+
+private:
+    QPolygonF head_;
+    QRectF bounds_;
+};
+
+// The UI thread's share of drawing a graph: items are made in slices of this long, the event
+// loop running between them (a 2,000-block graph takes ~40 ms in all on this 2-core machine).
+constexpr int kDrawSliceMs = 6;
 
 const char* sourceWords(CfgSource s) {
     switch (s) {
@@ -337,6 +397,7 @@ void CfgPanel::clear() {
     result_.reset();
     map_.reset();
     prepared_.reset();
+    dropDrawing();
     shown_.reset();
     wanted_.clear();
     ++generation_;
@@ -548,6 +609,13 @@ void CfgPanel::laidOut(std::shared_ptr<const CfgLaidOut> answer) {
         ++dropped_;
         return;
     }
+    // Whatever it is, a graph still being drawn is of an older request.
+    const bool wasDrawing = drawing_ != nullptr;
+    const bool sameView = [&] {
+        const auto& last = wasDrawing ? drawing_ : shown_;
+        return last && last->source == answer->source && last->function == answer->function;
+    }();
+    dropDrawing();
     if (answer->graph < 0) {
         const auto& why = answer->prepared->unavailable[size_t(answer->source)];
         setNote(answer->function.empty()
@@ -570,20 +638,15 @@ void CfgPanel::laidOut(std::shared_ptr<const CfgLaidOut> answer) {
     }
     if (!answer->layout.ok) {
         setNote(tr("Graphviz could not lay out %1: %2").arg(fromStd(answer->function), fromStd(answer->layout.error)));
+        if (wasDrawing) shown_.reset();  // the scene was that unfinished graph's
         emit graphShown();
         return;
     }
-    const bool sameView = shown_ && shown_->source == answer->source && shown_->function == answer->function;
-    shown_ = std::move(answer);
+    shown_.reset();  // until the new one is drawn (its items are the scene's from now on)
+    drawing_ = std::move(answer);
+    fitWhenDrawn_ = !sameView;
     if (note_->text() != tr("No SASS graph here (%1); the PTX's is shown.").arg(sassSaid_)) setNote({});
     draw();
-    if (!sameView) {
-        // Readable first: the whole width where that still leaves the text legible, else 3/4 size
-        // with the entry in view (Fit shows all, Ctrl+wheel zooms).
-        view_->setUserScale(std::clamp(view_->fitWidthScale(), 0.75, 1.0));
-        if (!blocks_.isEmpty()) view_->ensureVisible(blocks_.front(), 20, 20);
-    }
-    emit graphShown();
 }
 
 const inspect::ControlFlowGraph* CfgPanel::shownGraph() const {
@@ -599,103 +662,39 @@ QColor CfgPanel::heat(int figure) const {
                        : QColor::fromHsvF(float(0.33 * (1 - t)), float(0.22 + 0.5 * t), 1.0f);
 }
 
-void CfgPanel::draw() {
+const inspect::ControlFlowGraph* CfgPanel::drawingGraph() const {
+    if (!drawing_ || drawing_->graph < 0) return nullptr;
+    return &drawing_->prepared->graphs[size_t(drawing_->source)][size_t(drawing_->graph)];
+}
+
+void CfgPanel::dropDrawing() {
+    ++drawToken_;
+    if (!drawing_) return;
+    drawing_.reset();
     scene_->clear();
     blocks_.clear();
     edges_.clear();
     backEdges_.clear();
-    const auto* g = shownGraph();
-    if (!g) return;
-    const auto& layout = shown_->layout;
-    pressure_ = shown_->pressure;
-    scale_ = shown_->scale;
-    QFont mono = monoFont();
-    mono.setPixelSize(10);  // the layout's 6 pt a character, 12 pt a line
-    QFont bold = mono;
-    bold.setBold(true);
-    const QColor text = palette().color(QPalette::Text);
-    const QColor line = darkTheme() ? QColor(0xb0, 0xb0, 0xb0) : QColor(0x55, 0x55, 0x55);
-    const QColor loop(0xd3, 0x2f, 0x2f);
+}
 
-    for (size_t i = 0; i < g->edges.size() && i < layout.edges.size(); ++i) {
-        const auto& e = g->edges[i];
-        const auto& path = layout.edges[i];
-        QPainterPath p;
-        if (path.points.size() >= 4) {
-            p.moveTo(path.points[0].x, path.points[0].y);
-            for (size_t k = 1; k + 2 < path.points.size(); k += 3)
-                p.cubicTo(path.points[k].x, path.points[k].y, path.points[k + 1].x, path.points[k + 1].y,
-                          path.points[k + 2].x, path.points[k + 2].y);
-        } else {
-            const auto& a = layout.nodes[size_t(e.from)].centre;
-            const auto& b = layout.nodes[size_t(e.to)].centre;
-            p.moveTo(a.x, a.y);
-            p.lineTo(b.x, b.y);
-        }
-        QPen pen(e.back ? loop : line, e.back ? 2.5 : 1.2);
-        if (e.kind == inspect::CfgEdgeKind::Fallthrough) pen.setStyle(Qt::DashLine);
-        auto* item = scene_->addPath(p, pen);
-        item->setZValue(0);
-        item->setData(kKindKey, e.back ? QStringLiteral("back") : QStringLiteral("edge"));
-        item->setToolTip(e.back                                        ? tr("Back edge: a loop")
-                         : e.kind == inspect::CfgEdgeKind::Fallthrough ? tr("Falls through")
-                                                                       : tr("Branch"));
-        if (path.hasArrow) {
-            const QPointF tip(path.arrowTip.x, path.arrowTip.y);
-            const QPointF end = p.currentPosition();
-            QLineF axis(tip, end);
-            if (axis.length() > 0.1) {
-                QLineF side1 = axis, side2 = axis;
-                side1.setAngle(axis.angle() + 25);
-                side2.setAngle(axis.angle() - 25);
-                side1.setLength(std::max(7.0, axis.length()));
-                side2.setLength(std::max(7.0, axis.length()));
-                auto* head = new QGraphicsPolygonItem(QPolygonF({tip, side1.p2(), side2.p2()}), item);
-                head->setPen(QPen(e.back ? loop : line, 1));
-                head->setBrush(e.back ? loop : line);
-            }
-        }
-        edges_ << item;
-        if (e.back) backEdges_ << item;
-    }
-    for (size_t b = 0; b < g->blocks.size() && b < layout.nodes.size(); ++b) {
-        const auto& block = g->blocks[b];
-        const auto& node = layout.nodes[b];
-        const QRectF r(node.centre.x - node.width / 2, node.centre.y - node.height / 2, node.width, node.height);
-        auto* box = scene_->addRect(r, QPen(line, 1), heat(pressure_[b]));
-        box->setZValue(1);
-        box->setFlag(QGraphicsItem::ItemClipsChildrenToShape);
-        box->setData(kKindKey, QStringLiteral("block"));
-        box->setData(kBlockKey, int(b));
-        box->setCursor(Qt::PointingHandCursor);
-        const QString label = block.label.empty() ? tr("(block %1)").arg(b) : fromStd(block.label);
-        auto* title = new QGraphicsSimpleTextItem(label + QLatin1Char(':'), box);
-        title->setFont(bold);
-        title->setBrush(text);
-        title->setPos(r.left() + 8, r.top() + 3);
-        const int shown = std::min<int>(kLabelLines, int(block.instructions.size()));
-        for (int k = 0; k <= shown; ++k) {
-            if (k == shown && int(block.instructions.size()) <= shown) break;
-            auto* t =
-                new QGraphicsSimpleTextItem(k < shown ? fromStd(block.instructions[size_t(k)])
-                                                      : tr("… %1 more").arg(int(block.instructions.size()) - shown),
-                                            box);
-            t->setFont(mono);
-            t->setBrush(k < shown ? text : QBrush(line));
-            t->setPos(r.left() + 8, r.top() + 3 + 12 * (k + 1));
-        }
-        QString tip = QStringLiteral("<b>%1</b>").arg(label.toHtmlEscaped());
-        if (block.firstLine > 0)
-            tip += tr("<br>%1 lines %2–%3, %4 instructions")
-                       .arg(tr(sourceWords(shown_->source)))
-                       .arg(block.firstLine)
-                       .arg(block.lastLine)
-                       .arg(block.instructions.size());
-        if (pressure_[b] >= 0) tip += tr("<br>at most %1 registers live (of %2)").arg(pressure_[b]).arg(scale_);
-        tip += tr("<br>Click: mark its lines in every pane");
-        box->setToolTip(tip);
-        blocks_ << box;
-    }
+void CfgPanel::draw() {
+    // Starts drawing drawing_: the scene's frame, title and legend now, the items in slices
+    // (drawSlice), then finishDraw makes it the graph shown.
+    ++drawToken_;
+    scene_->clear();
+    blocks_.clear();
+    edges_.clear();
+    backEdges_.clear();
+    drawnEdges_ = drawnBlocks_ = 0;
+    const auto* g = drawingGraph();
+    if (!g) return;
+    const auto& layout = drawing_->layout;
+    pressure_ = drawing_->pressure;
+    scale_ = drawing_->scale;
+    blockFont_ = monoFont();
+    blockFont_.setPixelSize(10);  // the layout's 6 pt a character, 12 pt a line
+    blockTitleFont_ = blockFont_;
+    blockTitleFont_.setBold(true);
     scene_->setSceneRect(QRectF(-10, -10, layout.width + 20, layout.height + 20));
 
     int loops = 0;
@@ -703,7 +702,7 @@ void CfgPanel::draw() {
     const int blocks = int(g->blocks.size());
     title_->setText(
         tr("%1 · %2 · %3 %4")
-            .arg(fromStd(g->function), tr(sourceWords(shown_->source)))
+            .arg(fromStd(g->function), tr(sourceWords(drawing_->source)))
             .arg(blocks)
             .arg(blocks == 1 ? tr("block") : tr("blocks")) +
         (loops ? tr(" · %1 %2").arg(loops).arg(loops == 1 ? tr("loop edge") : tr("loop edges")) : QString()) +
@@ -723,7 +722,115 @@ void CfgPanel::draw() {
                                          .arg(scale_)
                                    : tr("No live-register figures for these lines: the blocks are grey."));
     legendText_->setToolTip(legend_->toolTip());
+    // The items from the next turn of the event loop on: clearing a large scene took its own ms.
+    QTimer::singleShot(0, this, [this, token = drawToken_] { drawSlice(token); });
+}
+
+void CfgPanel::drawSlice(quint64 token) {
+    if (token != drawToken_) return;  // a newer graph is being drawn, or none
+    const auto* g = drawingGraph();
+    if (!g) return;
+    QElapsedTimer slice;
+    slice.start();
+    const auto& layout = drawing_->layout;
+    const QColor text = palette().color(QPalette::Text);
+    const QColor line = darkTheme() ? QColor(0xb0, 0xb0, 0xb0) : QColor(0x55, 0x55, 0x55);
+    const QColor loop(0xd3, 0x2f, 0x2f);
+    const size_t edges = std::min(g->edges.size(), layout.edges.size());
+    const size_t blocks = std::min(g->blocks.size(), layout.nodes.size());
+    auto sliceOver = [&](size_t done) { return done % 16 == 0 && slice.elapsed() >= kDrawSliceMs; };
+
+    for (; drawnEdges_ < edges; ++drawnEdges_) {
+        if (sliceOver(drawnEdges_)) break;
+        const auto& e = g->edges[drawnEdges_];
+        const auto& path = layout.edges[drawnEdges_];
+        QPainterPath p;
+        if (path.points.size() >= 4) {
+            p.moveTo(path.points[0].x, path.points[0].y);
+            for (size_t k = 1; k + 2 < path.points.size(); k += 3)
+                p.cubicTo(path.points[k].x, path.points[k].y, path.points[k + 1].x, path.points[k + 1].y,
+                          path.points[k + 2].x, path.points[k + 2].y);
+        } else {
+            const auto& a = layout.nodes[size_t(e.from)].centre;
+            const auto& b = layout.nodes[size_t(e.to)].centre;
+            p.moveTo(a.x, a.y);
+            p.lineTo(b.x, b.y);
+        }
+        QPen pen(e.back ? loop : line, e.back ? 2.5 : 1.2);
+        if (e.kind == inspect::CfgEdgeKind::Fallthrough) pen.setStyle(Qt::DashLine);
+        QPolygonF head;
+        if (path.hasArrow) {
+            const QPointF tip(path.arrowTip.x, path.arrowTip.y);
+            const QPointF end = p.currentPosition();
+            QLineF axis(tip, end);
+            if (axis.length() > 0.1) {
+                QLineF side1 = axis, side2 = axis;
+                side1.setAngle(axis.angle() + 25);
+                side2.setAngle(axis.angle() - 25);
+                side1.setLength(std::max(7.0, axis.length()));
+                side2.setLength(std::max(7.0, axis.length()));
+                head = QPolygonF({tip, side1.p2(), side2.p2()});
+            }
+        }
+        auto* item = new EdgeItem(p, pen, head);
+        scene_->addItem(item);
+        item->setZValue(0);
+        item->setData(kKindKey, e.back ? QStringLiteral("back") : QStringLiteral("edge"));
+        item->setToolTip(e.back                                        ? tr("Back edge: a loop")
+                         : e.kind == inspect::CfgEdgeKind::Fallthrough ? tr("Falls through")
+                                                                       : tr("Branch"));
+        edges_ << item;
+        if (e.back) backEdges_ << item;
+    }
+    for (; drawnEdges_ >= edges && drawnBlocks_ < blocks; ++drawnBlocks_) {
+        if (sliceOver(drawnBlocks_)) break;
+        const size_t b = drawnBlocks_;
+        const auto& block = g->blocks[b];
+        const auto& node = layout.nodes[b];
+        const QRectF r(node.centre.x - node.width / 2, node.centre.y - node.height / 2, node.width, node.height);
+        const QString label = block.label.empty() ? tr("(block %1)").arg(b) : fromStd(block.label);
+        std::vector<BlockItem::Text> lines{{label + QLatin1Char(':'), true, false}};
+        const int shown = std::min<int>(kLabelLines, int(block.instructions.size()));
+        for (int k = 0; k < shown; ++k) lines.push_back({fromStd(block.instructions[size_t(k)]), false, false});
+        if (int(block.instructions.size()) > shown)
+            lines.push_back({tr("… %1 more").arg(int(block.instructions.size()) - shown), false, true});
+        auto* box = new BlockItem(r, std::move(lines), &blockFont_, &blockTitleFont_, text, line);
+        box->setPen(QPen(line, 1));
+        box->setBrush(heat(pressure_[b]));
+        scene_->addItem(box);
+        box->setZValue(1);
+        box->setData(kKindKey, QStringLiteral("block"));
+        box->setData(kBlockKey, int(b));
+        box->setCursor(Qt::PointingHandCursor);
+        QString tip = QStringLiteral("<b>%1</b>").arg(label.toHtmlEscaped());
+        if (block.firstLine > 0)
+            tip += tr("<br>%1 lines %2–%3, %4 instructions")
+                       .arg(tr(sourceWords(drawing_->source)))
+                       .arg(block.firstLine)
+                       .arg(block.lastLine)
+                       .arg(block.instructions.size());
+        if (pressure_[b] >= 0) tip += tr("<br>at most %1 registers live (of %2)").arg(pressure_[b]).arg(scale_);
+        tip += tr("<br>Click: mark its lines in every pane");
+        box->setToolTip(tip);
+        blocks_ << box;
+    }
+    if (drawnEdges_ < edges || drawnBlocks_ < blocks) {
+        QTimer::singleShot(0, this, [this, token] { drawSlice(token); });
+        return;
+    }
+    finishDraw();
+}
+
+void CfgPanel::finishDraw() {
+    shown_ = std::move(drawing_);
     updateHighlight();
+    if (fitWhenDrawn_) {
+        // Readable first: the whole width where that still leaves the text legible, else 3/4 size
+        // with the entry in view (Fit shows all, Ctrl+wheel zooms).
+        view_->setUserScale(std::clamp(view_->fitWidthScale(), 0.75, 1.0));
+        if (!blocks_.isEmpty()) view_->ensureVisible(blocks_.front(), 20, 20);
+    }
+    emit graphShown();
 }
 
 void CfgPanel::updateHighlight() {
@@ -745,6 +852,7 @@ void CfgPanel::updateHighlight() {
         bool on = false;
         for (int l : g->blocks[size_t(b)].lines) on = on || marked.count(l);
         auto* box = static_cast<QGraphicsRectItem*>(blocks_[b]);
+        if (box->data(2).toBool() == on) continue;  // a pen set on every block of a large graph costs ms
         box->setPen(on ? QPen(accent, 4) : QPen(line, 1));
         box->setData(2, on);
     }

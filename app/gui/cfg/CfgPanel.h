@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include <QFont>
 #include <QGraphicsView>
 #include <QWidget>
 
@@ -166,7 +167,13 @@ private:
     void workerLoop();
     std::shared_ptr<const CfgLaidOut> run(const Job& job);
     void laidOut(std::shared_ptr<const CfgLaidOut> answer);
+    // Drawing is in slices with the event loop running between them: draw starts drawing_,
+    // drawSlice makes items until its time is up, finishDraw makes it shown_.
     void draw();
+    void drawSlice(quint64 token);
+    void finishDraw();
+    void dropDrawing();
+    const inspect::ControlFlowGraph* drawingGraph() const;
     void updateHighlight();
     void updateSources();
     void setNote(const QString& text);
@@ -191,13 +198,18 @@ private:
     CfgGraphView* view_ = nullptr;
     QGraphicsScene* scene_ = nullptr;
     QList<QGraphicsItem*> blocks_, edges_, backEdges_;
-    std::vector<int> pressure_;  // by block of the graph shown
-    int scale_ = 0;              // the register count colours are scaled to
+    QFont blockFont_, blockTitleFont_;  // the blocks' text (the items paint with these)
+    std::vector<int> pressure_;         // by block of the graph shown
+    int scale_ = 0;                     // the register count colours are scaled to
 
     std::shared_ptr<const pipeline::CompileResult> result_;
     std::shared_ptr<const inspect::LineMap> map_;
     std::shared_ptr<const CfgPrepared> prepared_;  // of result_ and map_, once the thread made it
-    std::shared_ptr<const CfgLaidOut> shown_;
+    std::shared_ptr<const CfgLaidOut> shown_;      // null while drawing_ is drawn
+    std::shared_ptr<const CfgLaidOut> drawing_;    // the answer whose items are being made
+    size_t drawnEdges_ = 0, drawnBlocks_ = 0;      // made so far
+    quint64 drawToken_ = 0;                        // a slice of an older draw does nothing
+    bool fitWhenDrawn_ = false;                    // a new view: fit it once drawn
     CfgSource source_ = CfgSource::Sass;
     bool sourceChosen_ = false;  // by the person: kept across compiles
     std::string wanted_;
