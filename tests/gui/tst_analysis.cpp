@@ -25,6 +25,7 @@
 #include "GuiTestSupport.h"
 #include "TestSupport.h"
 #include "compile/CompileController.h"
+#include "pipeline/ResultJson.h"
 #include "document/WorkspaceDocument.h"
 #include "editor/EditorArea.h"
 #include "editor/ModuleEditor.h"
@@ -178,12 +179,19 @@ private slots:
         auto* panel = w->analysisPanel();
         const auto* k = kernelNamed(*r, panel->kernel());
         QVERIFY2(k && k->usage,
-                 qPrintable(QStringLiteral("kernel '%1' of %2 kernels; arch %3 (%4); figures: %5 / %6")
+                 qPrintable(QStringLiteral("kernel '%1' of %2 kernels; arch %3 (%4); figures: %5 / %6; "
+                                           "PTX figures of %7 functions from '%8'; LTO figures of %9 functions "
+                                           "from '%10'; stages %11")
                                 .arg(panel->kernel())
                                 .arg(r->kernels.size())
                                 .arg(QString::fromStdString(r->arch), QString::fromStdString(r->archSource),
                                      QString::fromStdString(r->ptxFigures.unavailable),
-                                     QString::fromStdString(r->ltoFigures.unavailable))));
+                                     QString::fromStdString(r->ltoFigures.unavailable))
+                                .arg(r->ptxFigures.functions.size())
+                                .arg(QString::fromStdString(r->ptxFigures.source))
+                                .arg(r->ltoFigures.functions.size())
+                                .arg(QString::fromStdString(r->ltoFigures.source))
+                                .arg(QString::fromStdString(pipeline::stagesToJson(r->stages).dump()))));
         const auto limits = gpu::ArchLimits::forArch(r->arch);
         QVERIFY(limits);
 
