@@ -258,12 +258,13 @@ std::vector<std::string> canonical(const std::vector<Cut>& cuts) {
 // lines that are alike with all names left out) given that A name, the others new names.
 std::pair<std::vector<std::string>, std::vector<std::string>> matched(const std::vector<Cut>& a,
                                                                       const std::vector<Cut>& b) {
-    // Names are a function's own: a name is qualified by its function's first line.
+    // Names are a function's own: a name is qualified by its side's function (the line number
+    // of its start; a vote pairs a name of A's with one of B's, never two sides' scopes).
     const auto scoped = [](const std::vector<Cut>& cuts) {
         std::vector<std::string> scopes;
-        std::string scope;
-        for (const auto& c : cuts) {
-            if (c.functionStart) scope = c.join([](const Token& t) { return t.name; });
+        std::string scope = "0";
+        for (size_t i = 0; i < cuts.size(); ++i) {
+            if (cuts[i].functionStart) scope = std::to_string(i + 1);
             scopes.push_back(scope);
         }
         return scopes;
