@@ -191,6 +191,12 @@ double likeness(const std::vector<std::string_view>& a, const std::vector<std::s
     return d <= 0.5 ? 1.0 - d : 0.0;
 }
 
+struct KeyedLine {
+    std::string_view text, key;
+    bool operator==(const KeyedLine& o) const { return key == o.key || text == o.text; }
+    bool operator!=(const KeyedLine& o) const { return !(*this == o); }
+};
+
 // Bigger runs than this (removed times added lines) are left unpaired: the pairing is quadratic.
 constexpr size_t kMaxPairingCells = 250000;
 
@@ -245,7 +251,15 @@ PairedDiff pairedDiff(std::string_view before, std::string_view after, const Lin
     if (!a.lastHasNewline) ka.back() += "\n", a.lines.back() += "\n";
     if (!b.lastHasNewline) kb.back() += "\n", b.lines.back() += "\n";
 
-    dtl::Diff<std::string, std::vector<std::string>> diff(ka, kb);
+    // A line is the same as another when their keys are, and always when they are written the
+    // same: a key made from both sides (names matched between them) must not make a line differ
+    // from its own copy.
+    std::vector<KeyedLine> la, lb;
+    la.reserve(ka.size());
+    lb.reserve(kb.size());
+    for (size_t i = 0; i < ka.size(); ++i) la.push_back({a.lines[i], ka[i]});
+    for (size_t i = 0; i < kb.size(); ++i) lb.push_back({b.lines[i], kb[i]});
+    dtl::Diff<KeyedLine, std::vector<KeyedLine>> diff(la, lb);
     diff.compose();
 
     using Kind = DiffRow::Kind;
