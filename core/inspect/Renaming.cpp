@@ -39,6 +39,7 @@ struct Cut {
     std::vector<std::string> pieces{std::string()};
     std::vector<Token> tokens;
     bool functionStart = false;
+    int written = -1;  // SASS: the token of the register the instruction writes
     void text(char c) { pieces.back() += c; }
     void text(std::string_view t) { pieces.back() += t; }
     void token(std::string kind, std::string_view name) {
@@ -162,6 +163,17 @@ bool isBranch(std::string_view opcode) {
     return false;
 }
 
+// Whether an opcode's first operand, when it is a register, is one it writes (not a store's,
+// a branch's or a barrier's).
+bool writesFirstOperand(std::string_view opcode) {
+    const auto base = opcode.substr(0, opcode.find('.'));
+    if (isBranch(opcode) && base != "BSSY") return false;
+    for (std::string_view b : {"ST", "STG", "STS", "STL", "RED", "BSYNC", "BAR", "EXIT", "WARPSYNC", "YIELD", "NOP",
+                               "MEMBAR", "DEPBAR", "ERRBAR", "CCTL", "KILL", "ARRIVES", "SYNCS"})
+        if (base == b) return false;
+    return true;
+}
+
 }  // namespace
 
 namespace {
@@ -172,7 +184,7 @@ std::vector<Cut> cutSass(const std::vector<std::string>& lines) {
     for (const auto& line : lines) {
         Cut key;
         key.functionStart = isSassFunctionStart(line);
-        bool branch = false, seenOpcode = false;
+        bool branch = false, seenOpcode = false, firstOperand = false, writes = false;
         int brackets = 0;
         size_t i = 0;
         while (i < line.size()) {
@@ -194,6 +206,7 @@ std::vector<Cut> cutSass(const std::vector<std::string>& lines) {
             }
             if (c == '[') ++brackets;
             if (c == ']') --brackets;
+            if (c == ',' && brackets == 0) firstOperand = false;
             if (c == '.' && rest.starts_with(".L_x_")) {
                 size_t j = 5;
                 while (j < rest.size() && isDigit(rest[j])) ++j;
@@ -213,6 +226,9 @@ std::vector<Cut> cutSass(const std::vector<std::string>& lines) {
                 const auto kind = word.substr(0, letters);
                 if (digits > letters && (digits == word.size() || word[digits] == '.') &&
                     (kind == "R" || kind == "P" || kind == "UR" || kind == "UP" || kind == "B")) {
+                    if (seenOpcode && firstOperand && writes && brackets == 0 && key.written < 0)
+                        key.written = int(key.tokens.size());
+                    if (seenOpcode) firstOperand = false;
                     key.token(std::string(kind), word.substr(0, digits));
                     i += digits;
                     continue;
@@ -222,6 +238,8 @@ std::vector<Cut> cutSass(const std::vector<std::string>& lines) {
                     rest.find(';') != std::string_view::npos) {
                     seenOpcode = true;
                     branch = isBranch(word);
+                    firstOperand = true;
+                    writes = writesFirstOperand(word);
                 }
                 key.text(word);
                 i += j;
@@ -238,6 +256,19 @@ std::vector<Cut> cutSass(const std::vector<std::string>& lines) {
             ++i;
         }
         out.push_back(std::move(key));
+    }
+    // A machine register holds one value after another: each write starts a new one ("R3'2"),
+    // which is what gets a name, so that the values of two listings are matched, not the
+    // registers ptxas happened to reuse for them.
+    std::map<std::string, int> version;
+    for (auto& cut : out) {
+        if (cut.functionStart) version.clear();
+        for (size_t k = 0; k < cut.tokens.size(); ++k) {
+            auto& t = cut.tokens[k];
+            if (t.kind == ".L_x_") continue;
+            const int v = int(k) == cut.written ? ++version[t.name] : version[t.name];
+            t.name += "'" + std::to_string(v);
+        }
     }
     return out;
 }

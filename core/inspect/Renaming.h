@@ -14,7 +14,8 @@ namespace nvpg::inspect {
 // ones (%r, %rd, %f, %fd, %p, %rs, %h, %hh, %b...; not special registers as %tid.x, %clock64,
 // %envreg3, nor parameter names), and labels ($L__BB0_3, $L__tmp1). A function starts at its
 // .entry/.func line.
-// SASS (nvdisasm): registers R, P, UR, UP and B (not RZ, PT, URZ, UPT), labels (.L_x_12),
+// SASS (nvdisasm): registers R, P, UR, UP and B (not RZ, PT, URZ, UPT; each value written to
+// one, at an instruction whose first operand it is, named on its own), labels (.L_x_12),
 // instruction offsets (/*0a70*/), encodings, and the addresses a branch, call or BSSY names. A
 // function starts at its `.section .text.NAME` line.
 std::vector<std::string> renamedPtxLines(const std::vector<std::string>& lines);
