@@ -121,7 +121,7 @@ int runToolkits(const CommonOptions& common, bool json);
 // nvpg compare: the same modules compiled twice, side A's options and side B's on top of the
 // common ones (each side may name its own --cuda-path, and gets its own engine process).
 struct CompareOptions {
-    CompileOptions common;  // inputs and the options both sides share
+    CompileOptions common;            // inputs and the options both sides share
     std::optional<std::string> a, b;  // each side's options, as one string ("--ftz 1 --cuda-path DIR")
     // Side B's inputs (--against): two versions of the modules under the same options; then
     // --a and --b may be left out.

@@ -21,7 +21,7 @@ namespace {
 
 struct Side {
     char letter = 'A';
-    std::string given;  // the side's options as written
+    std::string given;   // the side's options as written
     std::string inputs;  // with --against: the side's inputs, as written
     std::optional<std::string> cudaPath;
     pipeline::Job job;
@@ -198,9 +198,9 @@ int runCompare(const CommonOptions& common, const CompareOptions& o) {
                                           : pipeline::CompareOutput::Ptx;
     std::optional<pipeline::Comparison> comparison;
     if (!failed)
-        comparison = pipeline::compareResults(*sides[0].result, *sides[1].result, what, sides[0].label(),
-                                              sides[1].label(),
-                                              o.raw ? pipeline::DiffStyle::Raw : pipeline::DiffStyle::Normalized);
+        comparison =
+            pipeline::compareResults(*sides[0].result, *sides[1].result, what, sides[0].label(), sides[1].label(),
+                                     o.raw ? pipeline::DiffStyle::Raw : pipeline::DiffStyle::Normalized);
     if (o.report) {
         nlohmann::ordered_json j;
         for (auto& s : sides) {

@@ -12,10 +12,18 @@ namespace nvpg::inspect {
 
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-bool isLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool isWordChar(char c) { return isDigit(c) || isLetter(c) || c == '_'; }
-bool isHex(char c) { return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
+bool isLetter(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+bool isWordChar(char c) {
+    return isDigit(c) || isLetter(c) || c == '_';
+}
+bool isHex(char c) {
+    return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
 
 // New names of one function: each kind counted on its own, so that an extra %f register does
 // not renumber the %r ones.
@@ -66,8 +74,7 @@ bool isPtxFunctionStart(std::string_view line) {
     if (line.empty() || line.front() != '.') return false;
     for (std::string_view word : {".entry", ".func"}) {
         const auto at = line.find(word);
-        if (at != std::string_view::npos &&
-            (at + word.size() == line.size() || !isWordChar(line[at + word.size()])))
+        if (at != std::string_view::npos && (at + word.size() == line.size() || !isWordChar(line[at + word.size()])))
             return true;
     }
     return false;
@@ -109,8 +116,7 @@ std::vector<Cut> cutPtx(const std::vector<std::string>& lines) {
                 size_t k = j;
                 while (k < line.size() && isDigit(line[k])) ++k;
                 const std::string_view prefix(line.data() + i + 1, j - i - 1);
-                if (k > j && (k == line.size() || (!isWordChar(line[k]) && line[k] != '.')) &&
-                    prefixes.count(prefix)) {
+                if (k > j && (k == line.size() || (!isWordChar(line[k]) && line[k] != '.')) && prefixes.count(prefix)) {
                     key.token("%" + std::string(prefix), std::string_view(line).substr(i, k - i));
                     i = k;
                     continue;
@@ -157,8 +163,8 @@ bool isSassFunctionStart(std::string_view line) {
 // Opcodes whose hex operands are code addresses.
 bool isBranch(std::string_view opcode) {
     const auto base = opcode.substr(0, opcode.find('.'));
-    for (std::string_view b : {"BRA", "BRX", "JMP", "JMX", "CALL", "JCAL", "CAL", "BSSY", "SSY", "PBK", "PCNT", "RET",
-                               "BREAK", "BPT"})
+    for (std::string_view b :
+         {"BRA", "BRX", "JMP", "JMX", "CALL", "JCAL", "CAL", "BSSY", "SSY", "PBK", "PCNT", "RET", "BREAK", "BPT"})
         if (base == b) return true;
     return false;
 }
@@ -198,7 +204,8 @@ std::vector<Cut> cutSass(const std::vector<std::string>& lines) {
                 if (close != std::string_view::npos) {
                     const auto inner = support::trim(rest.substr(2, close - 2));
                     bool hex = !inner.empty();
-                    for (size_t k = inner.starts_with("0x") ? 2 : 0; k < inner.size(); ++k) hex = hex && isHex(inner[k]);
+                    for (size_t k = inner.starts_with("0x") ? 2 : 0; k < inner.size(); ++k)
+                        hex = hex && isHex(inner[k]);
                     key.text(hex ? "/*@*/" : rest.substr(0, close + 2));
                     i += close + 2;
                     continue;
@@ -234,8 +241,8 @@ std::vector<Cut> cutSass(const std::vector<std::string>& lines) {
                     continue;
                 }
                 const bool predicate = i > 0 && (line[i - 1] == '@' || line[i - 1] == '!');
-                if (!seenOpcode && !predicate && j > 0 && word.front() >= 'A' && word.front() <= 'Z' && word.find('_') == std::string_view::npos &&
-                    rest.find(';') != std::string_view::npos) {
+                if (!seenOpcode && !predicate && j > 0 && word.front() >= 'A' && word.front() <= 'Z' &&
+                    word.find('_') == std::string_view::npos && rest.find(';') != std::string_view::npos) {
                     seenOpcode = true;
                     branch = isBranch(word);
                     firstOperand = true;
@@ -376,8 +383,12 @@ std::pair<std::vector<std::string>, std::vector<std::string>> matched(const std:
 
 }  // namespace
 
-std::vector<std::string> renamedPtxLines(const std::vector<std::string>& lines) { return canonical(cutPtx(lines)); }
-std::vector<std::string> renamedSassLines(const std::vector<std::string>& lines) { return canonical(cutSass(lines)); }
+std::vector<std::string> renamedPtxLines(const std::vector<std::string>& lines) {
+    return canonical(cutPtx(lines));
+}
+std::vector<std::string> renamedSassLines(const std::vector<std::string>& lines) {
+    return canonical(cutSass(lines));
+}
 
 std::pair<std::vector<std::string>, std::vector<std::string>> matchedPtxLines(const std::vector<std::string>& a,
                                                                               const std::vector<std::string>& b) {

@@ -150,9 +150,10 @@ std::string comparisonVerdict(const Comparison& c) {
         if (n.lines() == 0)
             return fmt::format("{} the same up to register and label numbering ({} {} differ as written)", name, raw,
                                raw == 1 ? "line" : "lines");
-        return fmt::format("{}: {} {} changed ({} removed, {} added) in {} {}, renumbering aside; {} {} differ as written",
-                           name, n.changed, n.changed == 1 ? "line" : "lines", n.removed, n.added, hunks,
-                           hunks == 1 ? "hunk" : "hunks", raw, raw == 1 ? "line" : "lines");
+        return fmt::format(
+            "{}: {} {} changed ({} removed, {} added) in {} {}, renumbering aside; {} {} differ as written", name,
+            n.changed, n.changed == 1 ? "line" : "lines", n.removed, n.added, hunks, hunks == 1 ? "hunk" : "hunks", raw,
+            raw == 1 ? "line" : "lines");
     }
     return fmt::format("{}: {} lines differ ({} removed, {} added) in {} {}", name, c.diff.added + c.diff.removed,
                        c.diff.removed, c.diff.added, c.diff.hunks, c.diff.hunks == 1 ? "hunk" : "hunks");

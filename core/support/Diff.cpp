@@ -148,8 +148,8 @@ std::vector<std::string_view> words(std::string_view key) {
     std::vector<std::string_view> out;
     size_t i = 0;
     const auto separator = [](char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == ',' || c == ';' || c == '[' || c == ']' || c == '{' || c == '}' ||
-               c == '(' || c == ')';
+        return c == ' ' || c == '\t' || c == '\n' || c == ',' || c == ';' || c == '[' || c == ']' || c == '{' ||
+               c == '}' || c == '(' || c == ')';
     };
     while (i < key.size()) {
         while (i < key.size() && separator(key[i])) ++i;

@@ -40,7 +40,7 @@ struct DiffRow {
 };
 struct DiffHunk {
     int startA = 0, countA = 0, startB = 0, countB = 0;  // as a unified diff's "@@" line
-    std::vector<DiffRow> rows;                            // the changes with `context` same rows around
+    std::vector<DiffRow> rows;                           // the changes with `context` same rows around
 };
 struct PairedDiff {
     std::vector<DiffHunk> hunks;

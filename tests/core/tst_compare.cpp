@@ -393,7 +393,8 @@ private slots:
         QVERIFY2(pipeline::comparisonVerdict(c).find("renumbering aside") != std::string::npos,
                  pipeline::comparisonVerdict(c).c_str());
         QCOMPARE(pipeline::diffText(c), c.normalized.text);
-        const auto rawStyle = pipeline::compareResults(a, b, CompareOutput::Ptx, "fadd", "fsub", pipeline::DiffStyle::Raw);
+        const auto rawStyle =
+            pipeline::compareResults(a, b, CompareOutput::Ptx, "fadd", "fsub", pipeline::DiffStyle::Raw);
         QCOMPARE(pipeline::diffText(rawStyle), c.diff.text);
         QVERIFY(rawStyle.normalized.text.empty());
     }
