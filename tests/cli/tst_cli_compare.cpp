@@ -332,11 +332,17 @@ private slots:
         QVERIFY2(r.out.contains("\nwave "), r.out.constData());
     }
 
-    // Without --against, the sides' options are needed.
+    // Without --against, the sides' options are needed; with it, its inputs are inputs too.
     void optionSetsOrVersionsAreNeeded() {
         const auto r = runNvpg({"compare", data("numba/axpy.ll"), "--a", "--ftz 1"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--against"), r.err.constData());
+        // The diff is not written over side B's input either.
+        QTemporaryDir dir;
+        const auto b = written(dir, "b.ll", test::readText(test::dataDir() / "numba/axpy.ll"));
+        const auto onto = runNvpg({"compare", data("numba/axpy.ll"), "--against", b, "-o", b});
+        QCOMPARE(onto.exitCode, 2);
+        QVERIFY2(onto.err.contains("is the input"), onto.err.constData());
     }
 };
 
