@@ -72,7 +72,9 @@ std::unique_ptr<CliApp> buildCliApp(std::string_view only) {
     }
 
     t->compare = app.add_subcommand(
-        "compare", "compile the same modules under two option sets, arches or toolkits, and diff the results");
+        "compare",
+        "compile the same modules under two option sets, arches or toolkits, or two versions of the modules "
+        "(--against), and diff the results");
     if (with("compare")) addCompareOptions(*t->compare, t->compareOptions);
 
     t->toolkits = app.add_subcommand("toolkits", "every CUDA toolkit found on this machine, with its release");

@@ -121,8 +121,12 @@ int runToolkits(const CommonOptions& common, bool json);
 // nvpg compare: the same modules compiled twice, side A's options and side B's on top of the
 // common ones (each side may name its own --cuda-path, and gets its own engine process).
 struct CompareOptions {
-    CompileOptions common;  // inputs and the options both sides share
-    std::string a, b;       // each side's options, as one string ("--ftz 1 --cuda-path DIR")
+    CompileOptions common;            // inputs and the options both sides share
+    std::optional<std::string> a, b;  // each side's options, as one string ("--ftz 1 --cuda-path DIR")
+    // Side B's inputs (--against): two versions of the modules under the same options; then
+    // --a and --b may be left out.
+    std::vector<std::string> against;
+    bool raw = false;  // the byte-for-byte diff, not the one with registers and labels renamed
     std::string emit = "ptx";
     std::optional<std::string> report, output;
     bool wide = false;      // kernel names whole in the table

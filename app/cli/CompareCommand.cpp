@@ -1,6 +1,8 @@
-// nvpg compare: one set of modules under two option sets, arches or CUDA toolkits; a unified
-// diff of the chosen output and the per-kernel figures of both, as a compiler author bisecting a
-// release or a teacher showing what a flag does would read them.
+// nvpg compare: one set of modules under two option sets, arches or CUDA toolkits, or two versions
+// of the modules (--against); a unified diff of the chosen output, with registers and labels
+// renamed so that renumbering is not a change (--raw: byte for byte), and the per-kernel figures
+// of both, as a compiler author bisecting a release, a DSL author diffing what two versions of
+// their generator emit, or a teacher showing what a flag does would read them.
 #include <cstdio>
 #include <thread>
 
@@ -19,14 +21,18 @@ namespace {
 
 struct Side {
     char letter = 'A';
-    std::string given;  // the side's options as written
+    std::string given;   // the side's options as written
+    std::string inputs;  // with --against: the side's inputs, as written
     std::optional<std::string> cudaPath;
     pipeline::Job job;
     std::shared_ptr<toolkit::Toolkit> toolkit;
     support::Result<pipeline::CompileResult> result = support::makeError(support::ErrorKind::Internal, "not compiled");
 
     std::string label() const {
-        std::string words = given.empty() ? std::string("the common options") : given;
+        std::string words = !inputs.empty() && given.empty() ? inputs
+                            : !inputs.empty()                ? inputs + " " + given
+                            : given.empty()                  ? std::string("the common options")
+                                                             : given;
         words += " · " + (toolkit && toolkit->release() ? "CUDA " + toolkit->release()->version
                           : toolkit                     ? toolkit->nvvmReport().path.parent_path().string()
                                                         : std::string("?"));
@@ -65,9 +71,16 @@ void addCompareOptions(CLI::App& cmd, CompareOptions& o) {
     addNvvmOptions(cmd, o.common);
     cmd.add_option("--a", o.a,
                    "side A's options, over the common ones: \"--ftz 0\", \"--cuda-path DIR --arch "
-                   "compute_90\"")
-        ->required();
-    cmd.add_option("--b", o.b, "side B's options, as --a")->required();
+                   "compute_90\" (needed without --against)");
+    cmd.add_option("--b", o.b, "side B's options, as --a");
+    cmd.add_option("--against", o.against,
+                   "side B's inputs: a second version of INPUT's modules (or workspace), compiled with the same "
+                   "options; INPUT is side A")
+        ->expected(1, -1);
+    cmd.add_flag("--raw", o.raw,
+                 "diff byte for byte (by default registers, labels and SASS offsets are renamed by order of first "
+                 "use within each function, so that renumbering is no change, and an edited line is one changed "
+                 "line)");
     cmd.add_option("--emit", o.emit, "what to diff: ptx, lto-ptx or sass")
         ->check(CLI::IsMember({"ptx", "lto-ptx", "sass"}));
     cmd.add_flag("--no-cache", o.common.noCache,
@@ -81,23 +94,48 @@ void addCompareOptions(CLI::App& cmd, CompareOptions& o) {
 }
 
 int runCompare(const CommonOptions& common, const CompareOptions& o) {
+    const bool versions = !o.against.empty();
+    if (!versions && (!o.a || !o.b))
+        return usage(
+            "compare needs either --a and --b (the same inputs under two option sets) or --against NEW... (two "
+            "versions of the inputs under the same options)");
     auto inputs = jobFromArgs(o.common);
     if (!inputs) return usage(inputs.error().message);
+    std::optional<JobInputs> inputsB;
+    if (versions) {
+        CompileOptions b = o.common;
+        b.inputs = o.against;
+        auto r = jobFromArgs(b);
+        if (!r) return usage("--against: " + r.error().message);
+        inputsB = std::move(*r);
+    }
     std::vector<std::pair<std::string, std::string>> outputs;
     if (o.output && *o.output != "-") outputs.emplace_back("-o", *o.output);
     if (o.report) outputs.emplace_back("--report", *o.report);
-    if (auto onto = outputOntoInput(outputs, inputs->files)) return usage(*onto);
+    auto allFiles = inputs->files;
+    if (inputsB) allFiles.insert(allFiles.end(), inputsB->files.begin(), inputsB->files.end());
+    if (auto onto = outputOntoInput(outputs, allFiles)) return usage(*onto);
     noteLibdeviceRule(*inputs);
+    if (inputsB) noteLibdeviceRule(*inputsB);
     Side sides[2];
     sides[0].letter = 'A';
     sides[1].letter = 'B';
-    sides[0].given = o.a;
-    sides[1].given = o.b;
+    sides[0].given = o.a.value_or("");
+    sides[1].given = o.b.value_or("");
+    if (versions) {
+        const auto join = [](const std::vector<std::string>& v) {
+            std::string out;
+            for (const auto& s : v) out += (out.empty() ? "" : " ") + s;
+            return out;
+        };
+        sides[0].inputs = join(o.common.inputs);
+        sides[1].inputs = join(o.against);
+    }
     for (auto& s : sides) {
         CompileOptions options;
         if (auto st = parseSide(s.given, s.letter, options, s.cudaPath); !st) return usage(st.error().message);
         if (!s.cudaPath) s.cudaPath = common.cudaPath;
-        s.job = inputs->job;
+        s.job = s.letter == 'B' && inputsB ? inputsB->job : inputs->job;
         if (auto st = applyNvvmOptions(options, s.job); !st)
             return usage(fmt::format("side {}: {}", s.letter, st.error().message));
         // Each toolkit is only located here: its engine opens it.
@@ -161,13 +199,16 @@ int runCompare(const CommonOptions& common, const CompareOptions& o) {
     std::optional<pipeline::Comparison> comparison;
     if (!failed)
         comparison =
-            pipeline::compareResults(*sides[0].result, *sides[1].result, what, sides[0].label(), sides[1].label());
+            pipeline::compareResults(*sides[0].result, *sides[1].result, what, sides[0].label(), sides[1].label(),
+                                     o.raw ? pipeline::DiffStyle::Raw : pipeline::DiffStyle::Normalized);
     if (o.report) {
         nlohmann::ordered_json j;
         for (auto& s : sides) {
-            auto side = s.result ? pipeline::reportJson(s.job, *s.result, inputs->names)
+            const auto& names = s.letter == 'B' && inputsB ? inputsB->names : inputs->names;
+            auto side = s.result ? pipeline::reportJson(s.job, *s.result, names)
                                  : nlohmann::ordered_json{{"error", s.result.error().message}};
             side["options"] = s.given;
+            if (!s.inputs.empty()) side["inputs"] = s.inputs;
             side["toolkit"] = toolkitJson(*s.toolkit);
             j[s.letter == 'A' ? "a" : "b"] = std::move(side);
         }
@@ -184,9 +225,9 @@ int runCompare(const CommonOptions& common, const CompareOptions& o) {
         return kCompileError;
     }
     if (o.output && *o.output != "-") {
-        if (auto st = support::writeFileAtomic(*o.output, c.diff.text, outputWriting(o.common)); !st)
+        if (auto st = support::writeFileAtomic(*o.output, pipeline::diffText(c), outputWriting(o.common)); !st)
             return usage(st.error().message);
-    } else if (auto failedOut = writeStdout(c.diff.text)) {
+    } else if (auto failedOut = writeStdout(pipeline::diffText(c))) {
         return usage(*failedOut);
     }
     const auto summary = fmt::format("\n{}\n\n{}", pipeline::comparisonVerdict(c),

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "inspect/Renaming.h"
 #include "pipeline/Summary.h"
 #include "support/Symbols.h"
 #include "support/Text.h"
@@ -56,6 +57,7 @@ struct Side {
             k.registers = u->registers;
             k.spillStores = u->spillStores;
             k.spillLoads = u->spillLoads;
+            k.stackFrame = u->stackFrame;
         }
         for (const auto& f : r.sassFunctions)
             if (f.name == kernel) k.sassInstructions = f.instructions;
@@ -99,9 +101,10 @@ std::string_view compareOutputName(CompareOutput what) {
 }
 
 Comparison compareResults(const CompileResult& a, const CompileResult& b, CompareOutput what, std::string_view labelA,
-                          std::string_view labelB) {
+                          std::string_view labelB, DiffStyle style) {
     Comparison c;
     c.output = what;
+    c.style = style;
     c.labelA = labelA;
     c.labelB = labelB;
     const Side sa{a, what}, sb{b, what};
@@ -113,6 +116,10 @@ Comparison compareResults(const CompileResult& a, const CompileResult& b, Compar
         c.identical = c.textA == c.textB;
         if (!c.identical)
             c.diff = support::unifiedDiff(c.textA, c.textB, fmt::format("A: {}", labelA), fmt::format("B: {}", labelB));
+        if (!c.identical && style == DiffStyle::Normalized)
+            c.normalized = support::pairedDiff(
+                c.textA, c.textB, what == CompareOutput::Sass ? inspect::matchedSassLines : inspect::matchedPtxLines,
+                fmt::format("A: {}", labelA), fmt::format("B: {}", labelB));
     }
     const auto ka = sa.kernels(), kb = sb.kernels();
     for (const auto& k : ka) {
@@ -127,17 +134,33 @@ Comparison compareResults(const CompileResult& a, const CompileResult& b, Compar
     return c;
 }
 
+const std::string& diffText(const Comparison& c) {
+    return c.style == DiffStyle::Normalized ? c.normalized.text : c.diff.text;
+}
+
 std::string comparisonVerdict(const Comparison& c) {
     const auto name = compareOutputName(c.output);
     if (!c.missingA.empty()) return fmt::format("no {} on side A: {}", name, c.missingA);
     if (!c.missingB.empty()) return fmt::format("no {} on side B: {}", name, c.missingB);
     if (c.identical) return fmt::format("{} identical ({} lines)", name, support::splitLines(c.textA).size());
+    if (c.style == DiffStyle::Normalized) {
+        const auto& n = c.normalized;
+        const int raw = c.diff.added + c.diff.removed;
+        const int hunks = int(n.hunks.size());
+        if (n.lines() == 0)
+            return fmt::format("{} the same up to register and label numbering ({} {} differ as written)", name, raw,
+                               raw == 1 ? "line" : "lines");
+        return fmt::format(
+            "{}: {} {} changed ({} removed, {} added) in {} {}, renumbering aside; {} {} differ as written", name,
+            n.changed, n.changed == 1 ? "line" : "lines", n.removed, n.added, hunks, hunks == 1 ? "hunk" : "hunks", raw,
+            raw == 1 ? "line" : "lines");
+    }
     return fmt::format("{}: {} lines differ ({} removed, {} added) in {} {}", name, c.diff.added + c.diff.removed,
                        c.diff.removed, c.diff.added, c.diff.hunks, c.diff.hunks == 1 ? "hunk" : "hunks");
 }
 
 std::vector<std::string> comparisonColumns() {
-    return {"kernel", "registers", "spill stores", "spill loads", "SASS instructions", "PTX lines"};
+    return {"kernel", "registers", "spill stores", "spill loads", "stack", "SASS instructions", "PTX lines"};
 }
 
 std::vector<std::vector<std::string>> comparisonRows(const Comparison& c) {
@@ -145,7 +168,7 @@ std::vector<std::vector<std::string>> comparisonRows(const Comparison& c) {
     for (const auto& k : c.kernels) {
         std::vector<std::string> row = {k.kernel + (!k.a ? " (B only)" : !k.b ? " (A only)" : "")};
         for (auto field : {&KernelFigures::registers, &KernelFigures::spillStores, &KernelFigures::spillLoads,
-                           &KernelFigures::sassInstructions, &KernelFigures::ptxLines})
+                           &KernelFigures::stackFrame, &KernelFigures::sassInstructions, &KernelFigures::ptxLines})
             row.push_back(change(k.a ? (*k.a).*field : std::nullopt, k.b ? (*k.b).*field : std::nullopt));
         rows.push_back(std::move(row));
     }
@@ -208,6 +231,11 @@ nlohmann::ordered_json comparisonJson(const Comparison& c) {
     if (!c.missingA.empty()) j["missing_a"] = c.missingA;
     if (!c.missingB.empty()) j["missing_b"] = c.missingB;
     j["diff"] = {{"added", c.diff.added}, {"removed", c.diff.removed}, {"hunks", c.diff.hunks}};
+    if (c.style == DiffStyle::Normalized)
+        j["normalized_diff"] = {{"changed", c.normalized.changed},
+                                {"removed", c.normalized.removed},
+                                {"added", c.normalized.added},
+                                {"hunks", c.normalized.hunks.size()}};
     auto figures = [](const std::optional<KernelFigures>& f) -> nlohmann::ordered_json {
         if (!f) return nullptr;
         nlohmann::ordered_json o;
@@ -217,6 +245,7 @@ nlohmann::ordered_json comparisonJson(const Comparison& c) {
         put("registers", f->registers);
         put("spill_stores", f->spillStores);
         put("spill_loads", f->spillLoads);
+        put("stack_frame", f->stackFrame);
         put("sass_instructions", f->sassInstructions);
         put("ptx_lines", f->ptxLines);
         return o;

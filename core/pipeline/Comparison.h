@@ -20,6 +20,7 @@ std::string_view compareOutputName(CompareOutput what);  // "PTX", "LTO PTX", "S
 // One kernel's figures in one result's output; nothing where the result has none of that kind.
 struct KernelFigures {
     std::optional<int> registers, spillStores, spillLoads;  // ptxas'
+    std::optional<int> stackFrame;                          // ptxas' "bytes stack frame"
     std::optional<int> sassInstructions;                    // nvdisasm's count
     std::optional<int> ptxLines;                            // from its .entry line to the next function's, or the end
 };
@@ -28,13 +29,21 @@ struct KernelRow {
     std::optional<KernelFigures> a, b;  // nothing: the kernel is not in that side's output
 };
 
+// How the outputs are diffed. Normalized: equal lines are those equal once each function's
+// registers and labels (and in SASS offsets and branch addresses) are renamed by order of first
+// use (inspect/Renaming.h), and an edited line is one changed row; the text shown is as written.
+// Raw: byte for byte, removed and added lines.
+enum class DiffStyle { Normalized, Raw };
+
 struct Comparison {
     CompareOutput output = CompareOutput::Ptx;
     std::string labelA, labelB;
     // The output's text on each side, or why a side has none ("the compile failed", "nvdisasm
     // was not found: ...").
     std::string textA, textB, missingA, missingB;
-    support::UnifiedDiff diff;          // empty text when identical
+    DiffStyle style = DiffStyle::Normalized;
+    support::UnifiedDiff diff;          // byte for byte; empty text when identical
+    support::PairedDiff normalized;     // with style Normalized; empty text when the same up to renaming
     bool identical = false;             // both have the output and it is the same, byte for byte
     std::vector<KernelRow> kernels;     // A's kernels in order, then those only B has
     double secondsA = 0, secondsB = 0;  // the stages that made each side's output
@@ -42,7 +51,9 @@ struct Comparison {
 
 // `what` of `a` against `b`; the diff's headers are the labels ("--- A: ftz=0 · CUDA 13.0.88").
 Comparison compareResults(const CompileResult& a, const CompileResult& b, CompareOutput what, std::string_view labelA,
-                          std::string_view labelB);
+                          std::string_view labelB, DiffStyle style = DiffStyle::Normalized);
+// The diff of the comparison's style as text: `normalized.text` or `diff.text`.
+const std::string& diffText(const Comparison& c);
 
 // The per-kernel table: its column names, then a row a kernel, its name ("k (A only)") and each
 // figure as "A → B (+change)" ("18" when the same, "-" when neither side has it).
@@ -58,7 +69,9 @@ struct NameStyle {
 inline constexpr size_t kKernelNameColumns = 40;
 // The table as nvpg prints it (aligned columns), then the seconds each side's output took.
 std::string formatComparisonTable(const Comparison& c, NameStyle names = {});
-// "PTX identical", "PTX: 12 lines differ (6 removed, 6 added) in 2 hunks", "no PTX on side B: ..."
+// "PTX identical", "PTX: 12 lines differ (6 removed, 6 added) in 2 hunks" (raw), "PTX: 1 line
+// changed (0 removed, 0 added) in 1 hunk, renumbering aside; 39 lines differ as written"
+// (normalized), "no PTX on side B: ..."
 std::string comparisonVerdict(const Comparison& c);
 // The table and the verdict as JSON (the diff's counts, not its text).
 nlohmann::ordered_json comparisonJson(const Comparison& c);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "support/Text.h"
+
 #include <fmt/format.h>
 #include <dtl/dtl.hpp>
 
@@ -132,6 +134,259 @@ UnifiedDiff unifiedDiff(std::string_view before, std::string_view after, std::st
                 emit(a.lines[size_t(e.oldLine)], e.op == Op::Delete ? '-' : ' ');
         }
         ++out.hunks;
+        prevEnd = k = end;
+    }
+    return out;
+}
+
+namespace {
+
+// A key's words: split on spaces and operand punctuation, without a leading predicate ("@%p1",
+// "@!P0") or SASS offset comment, so that the first word is the opcode; a word's "#..." (the
+// number a renaming gave a name) is left out.
+std::vector<std::string_view> words(std::string_view key) {
+    std::vector<std::string_view> out;
+    size_t i = 0;
+    const auto separator = [](char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == ',' || c == ';' || c == '[' || c == ']' || c == '{' ||
+               c == '}' || c == '(' || c == ')';
+    };
+    while (i < key.size()) {
+        while (i < key.size() && separator(key[i])) ++i;
+        size_t j = i;
+        while (j < key.size() && !separator(key[j])) ++j;
+        if (j > i) {
+            auto w = key.substr(i, j - i);
+            // A renamed name's number ("%f#3", "R#new2") is not what makes two lines alike.
+            if (const auto hash = w.find('#'); hash != std::string_view::npos && hash > 0) w = w.substr(0, hash);
+            if (!(out.empty() && (w.front() == '@' || startsWith(w, "/*")))) out.push_back(w);
+        }
+        i = j;
+    }
+    return out;
+}
+
+size_t wordDistance(const std::vector<std::string_view>& a, const std::vector<std::string_view>& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+// How alike two changed lines are, 0 when they are not one line edited: the same opcode, or at
+// most half the words changed. Same opcode scores above any other pair.
+double likeness(const std::vector<std::string_view>& a, const std::vector<std::string_view>& b) {
+    if (a.empty() || b.empty()) return a.empty() && b.empty() ? 1.0 : 0.0;
+    const double longest = double(std::max(a.size(), b.size()));
+    const double d = double(wordDistance(a, b)) / longest;
+    if (a.front() == b.front()) return 2.0 - d;
+    return d <= 0.5 ? 1.0 - d : 0.0;
+}
+
+struct KeyedLine {
+    std::string_view text, key;
+    bool operator==(const KeyedLine& o) const { return key == o.key || text == o.text; }
+    bool operator!=(const KeyedLine& o) const { return !(*this == o); }
+};
+
+// Bigger runs than this (removed times added lines) are left unpaired: the pairing is quadratic.
+constexpr size_t kMaxPairingCells = 250000;
+
+// Which removed line goes with which added one, in order: the pairs of most likeness in all
+// (an alignment, as an LCS is, over the likeness of each pair).
+std::vector<std::pair<long, long>> pairRun(const std::vector<std::string>& keysA, long a0, long n,
+                                           const std::vector<std::string>& keysB, long b0, long m) {
+    std::vector<std::pair<long, long>> pairs;
+    if (n == 0 || m == 0 || size_t(n) * size_t(m) > kMaxPairingCells) return pairs;
+    std::vector<std::vector<std::string_view>> wa, wb;
+    for (long i = 0; i < n; ++i) wa.push_back(words(keysA[size_t(a0 + i)]));
+    for (long j = 0; j < m; ++j) wb.push_back(words(keysB[size_t(b0 + j)]));
+    std::vector<double> like(size_t(n * m));
+    for (long i = 0; i < n; ++i)
+        for (long j = 0; j < m; ++j) like[size_t(i * m + j)] = likeness(wa[size_t(i)], wb[size_t(j)]);
+    // best[i][j]: the most likeness pairing the first i removed lines with the first j added.
+    std::vector<double> best(size_t((n + 1) * (m + 1)), 0.0);
+    const auto at = [&](long i, long j) -> double& { return best[size_t(i * (m + 1) + j)]; };
+    for (long i = 1; i <= n; ++i)
+        for (long j = 1; j <= m; ++j) {
+            double v = std::max(at(i - 1, j), at(i, j - 1));
+            const double l = like[size_t((i - 1) * m + (j - 1))];
+            if (l > 0) v = std::max(v, at(i - 1, j - 1) + l);
+            at(i, j) = v;
+        }
+    for (long i = n, j = m; i > 0 && j > 0;) {
+        const double l = like[size_t((i - 1) * m + (j - 1))];
+        if (l > 0 && at(i, j) == at(i - 1, j - 1) + l) {
+            pairs.emplace_back(i - 1, j - 1);
+            --i, --j;
+        } else if (at(i, j) == at(i - 1, j)) {
+            --i;
+        } else {
+            --j;
+        }
+    }
+    std::reverse(pairs.begin(), pairs.end());
+    return pairs;
+}
+
+}  // namespace
+
+PairedDiff pairedDiff(std::string_view before, std::string_view after, const LineKeys& keys,
+                      std::string_view beforeName, std::string_view afterName, int context) {
+    PairedDiff out;
+    auto a = splitForDiff(before);
+    auto b = splitForDiff(after);
+    auto [ka, kb] = keys(a.lines, b.lines);
+    ka.resize(a.lines.size());
+    kb.resize(b.lines.size());
+    // As unifiedDiff: a last line without its newline differs from one with it.
+    if (!a.lastHasNewline) ka.back() += "\n", a.lines.back() += "\n";
+    if (!b.lastHasNewline) kb.back() += "\n", b.lines.back() += "\n";
+
+    // A line is the same as another when their keys are, and always when they are written the
+    // same: a key made from both sides (names matched between them) must not make a line differ
+    // from its own copy.
+    std::vector<KeyedLine> la, lb;
+    la.reserve(ka.size());
+    lb.reserve(kb.size());
+    for (size_t i = 0; i < ka.size(); ++i) la.push_back({a.lines[i], ka[i]});
+    for (size_t i = 0; i < kb.size(); ++i) lb.push_back({b.lines[i], kb[i]});
+    dtl::Diff<KeyedLine, std::vector<KeyedLine>> diff(la, lb);
+    diff.compose();
+
+    using Kind = DiffRow::Kind;
+    struct Row {
+        Kind kind;
+        long a, b;  // 0-based; -1 for none
+    };
+    std::vector<Row> rows;
+    {
+        long oldAt = 0, newAt = 0;
+        long runA = 0, runB = 0;  // where the pending run of changes starts
+        long removedInRun = 0, addedInRun = 0;
+        const auto flush = [&] {
+            const auto pairs = pairRun(ka, runA, removedInRun, kb, runB, addedInRun);
+            long i = 0, j = 0;
+            for (const auto& [pi, pj] : pairs) {
+                for (; i < pi; ++i) rows.push_back({Kind::Removed, runA + i, -1});
+                for (; j < pj; ++j) rows.push_back({Kind::Added, -1, runB + j});
+                rows.push_back({Kind::Changed, runA + i++, runB + j++});
+            }
+            for (; i < removedInRun; ++i) rows.push_back({Kind::Removed, runA + i, -1});
+            for (; j < addedInRun; ++j) rows.push_back({Kind::Added, -1, runB + j});
+            removedInRun = addedInRun = 0;
+        };
+        for (const auto& [line, info] : diff.getSes().getSequence()) {
+            (void)line;
+            if (info.type == dtl::SES_COMMON) {
+                flush();
+                rows.push_back({Kind::Same, oldAt++, newAt++});
+                runA = oldAt;
+                runB = newAt;
+            } else if (info.type == dtl::SES_DELETE) {
+                ++removedInRun;
+                ++oldAt;
+            } else {
+                ++addedInRun;
+                ++newAt;
+            }
+        }
+        flush();
+    }
+    for (const auto& r : rows) {
+        out.changed += r.kind == Kind::Changed;
+        out.removed += r.kind == Kind::Removed;
+        out.added += r.kind == Kind::Added;
+    }
+    if (out.lines() == 0) return out;
+
+    const auto shown = [](const std::string& line) {
+        return !line.empty() && line.back() == '\n' ? line.substr(0, line.size() - 1) : line;
+    };
+    out.text = fmt::format("--- {}\n+++ {}\n", beforeName, afterName);
+    const auto emit = [&](const std::string& line, char mark) {
+        out.text += mark;
+        out.text += shown(line);
+        out.text += '\n';
+        if (!line.empty() && line.back() == '\n') out.text += "\\ No newline at end of file\n";
+    };
+    const long n = long(rows.size());
+    auto isSame = [&](long k) { return rows[size_t(k)].kind == Kind::Same; };
+    long k = 0, prevEnd = 0;
+    while (k < n) {
+        while (k < n && isSame(k)) ++k;
+        if (k == n) break;
+        const long start = std::max(prevEnd, k - context);
+        long last = k, j = k;
+        for (;;) {
+            while (j < n && !isSame(j)) last = j++;
+            long c = j;
+            while (c < n && isSame(c)) ++c;
+            if (c < n && c - j <= 2 * long(context)) {
+                j = c;
+                continue;
+            }
+            break;
+        }
+        const long end = std::min(n, last + 1 + context);
+        DiffHunk h;
+        // Where the hunk starts on each side: its first row's line there, or the line after
+        // which it sits when that row has none (as diff -u numbers an empty range).
+        long firstA = -1, firstB = -1;
+        for (long i = start; i < end; ++i) {
+            const auto& r = rows[size_t(i)];
+            if (r.a >= 0) {
+                ++h.countA;
+                if (firstA < 0) firstA = r.a;
+            }
+            if (r.b >= 0) {
+                ++h.countB;
+                if (firstB < 0) firstB = r.b;
+            }
+        }
+        const auto startOf = [&](long first, bool sideA) {
+            if (first >= 0) return int(first + 1);
+            // No line on this side: the line before the hunk's place there.
+            for (long i = start - 1; i >= 0; --i) {
+                const long l = sideA ? rows[size_t(i)].a : rows[size_t(i)].b;
+                if (l >= 0) return int(l + 1) + 1;
+            }
+            return 1;
+        };
+        h.startA = startOf(firstA, true);
+        h.startB = startOf(firstB, false);
+        out.text += fmt::format("@@ -{} +{} @@\n", range(h.startA, h.countA), range(h.startB, h.countB));
+        for (long i = start; i < end; ++i) {
+            const auto& r = rows[size_t(i)];
+            DiffRow row;
+            row.kind = r.kind;
+            if (r.a >= 0) {
+                row.lineA = int(r.a + 1);
+                row.textA = a.lines[size_t(r.a)];
+            }
+            if (r.b >= 0) {
+                row.lineB = int(r.b + 1);
+                row.textB = b.lines[size_t(r.b)];
+            }
+            if (r.kind == Kind::Same) {
+                emit(row.textA, ' ');
+            } else {
+                if (r.a >= 0) emit(row.textA, '-');
+                if (r.b >= 0) emit(row.textB, '+');
+            }
+            row.textA = shown(row.textA);
+            row.textB = shown(row.textB);
+            h.rows.push_back(std::move(row));
+        }
+        out.hunks.push_back(std::move(h));
         prevEnd = k = end;
     }
     return out;

@@ -77,6 +77,22 @@ std::string hunks(std::string_view diff) {
     return at == std::string_view::npos ? std::string() : std::string(diff.substr(at + 1));
 }
 
+// Writes `text` to `dir`/`name` and gives its path.
+QString written(const QTemporaryDir& dir, const QString& name, const std::string& text) {
+    QFile f(dir.filePath(name));
+    if (!f.open(QIODevice::WriteOnly) || f.write(text.data(), qint64(text.size())) != qint64(text.size()))
+        qFatal("cannot write %s", qPrintable(f.fileName()));
+    return f.fileName();
+}
+
+std::string fsubOf(std::string ir, const std::string& fadd) {
+    const auto at = ir.find(fadd);
+    if (at == std::string::npos) qFatal("no \"%s\" in the IR", fadd.c_str());
+    auto fsub = fadd;
+    fsub.replace(fsub.find("fadd"), 4, "fsub");
+    return ir.replace(at, fadd.size(), fsub);
+}
+
 }  // namespace
 
 class TestCliCompare : public QObject {
@@ -135,16 +151,17 @@ private slots:
     }
 
     // The same module under CUDA 13.0 and 12.9: each side is its toolkit's plain PTX, and the diff
-    // between them is the diff of those two (the release line at least differs).
+    // between them is the diff of those two (the release line at least differs), with --raw.
     void twoToolkitsEachGiveTheirOwnPlainPtx() {
         NEED_CUDA12(nvidia);
         QTemporaryDir dir;
         const auto module = data("numba/axpy.ll");
         const auto ours = test::realToolkit()->nvvmReport().path.string();
         const auto theirs = (nvidia + "/cuda_nvcc/nvvm/lib64/libnvvm.so").toStdString();
+        // --raw: the byte-for-byte diff, which is diff -u's of the two plain PTXs.
         const auto r = runNvpg({"compare", module, "--arch", "compute_90", "--a", "--opt 3", "--b",
                                 "--opt 3 --cuda-path " + nvidia, "--report", dir.path() + "/cmp.json", "-o",
-                                dir.path() + "/diff.txt"});
+                                dir.path() + "/diff.txt", "--raw"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const auto plainA = plainPtx(ours, module, {"-arch=compute_90", "-opt=3"});
         const auto plainB = plainPtx(theirs, module, {"-arch=compute_90", "-opt=3"});
@@ -246,6 +263,86 @@ private slots:
         const auto bad = runNvpg({"compare", data("numba/axpy.ll"), "--a", "--ftz 2", "--b", "--ftz 1"});
         QCOMPARE(bad.exitCode, 2);
         QVERIFY2(bad.err.contains("side A") && bad.err.contains("ftz"), bad.err.constData());
+    }
+
+    // Issue 29: two versions of the inputs under the same options (--against), diffed with
+    // registers and labels renamed: numba's axpy with one fadd made fsub is the fma that became
+    // a sub and the mul added, where byte for byte the renumbered registers differ too.
+    void againstDiffsTwoVersionsOfTheInputs() {
+        QTemporaryDir dir;
+        const auto ir = test::readText(test::dataDir() / "numba/axpy.ll");
+        const auto old = written(dir, "axpy.ll", ir);
+        const auto edited = written(dir, "axpy2.ll", fsubOf(ir, "%\".137\" = fadd float %\".101\", %\".134\""));
+        const auto r = runNvpg({"compare", old, "--against", edited, "--arch", "compute_90", "--report",
+                                dir.filePath("r.json"), "-o", dir.filePath("diff.txt")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("PTX: 1 line changed (0 removed, 1 added) in 1 hunk, renumbering aside;"),
+                 r.out.constData());
+        const auto diff = test::readText(dir.filePath("diff.txt").toStdString());
+        QVERIFY2(support::startsWith(diff, "--- A: " + old.toStdString() + " · CUDA ") &&
+                     diff.find("\n+++ B: " + edited.toStdString() + " · CUDA ") != std::string::npos,
+                 diff.c_str());
+        int minus = 0, plus = 0;
+        for (auto line : support::splitLines(diff)) {
+            if (support::startsWith(line, "-") && !support::startsWith(line, "---")) ++minus;
+            if (support::startsWith(line, "+") && !support::startsWith(line, "+++")) ++plus;
+        }
+        QCOMPARE(minus, 1);  // the fma
+        QCOMPARE(plus, 2);   // its sub, and the mul
+        QVERIFY2(diff.find("\n-\tfma.rn.f32") != std::string::npos, diff.c_str());
+        const auto report = readJson(dir.filePath("r.json"));
+        QCOMPARE(report["comparison"]["normalized_diff"]["changed"].get<int>(), 1);
+        QCOMPARE(report["comparison"]["normalized_diff"]["added"].get<int>(), 1);
+        QVERIFY(report["comparison"]["diff"]["added"].get<int>() > 2);
+        QCOMPARE(report["b"]["inputs"].get<std::string>(), edited.toStdString());
+        QVERIFY(report["a"]["kernels"].is_array());
+        // --raw: the old diff, every renumbered line.
+        const auto raw = runNvpg({"compare", old, "--against", edited, "--arch", "compute_90", "--raw"});
+        QVERIFY2(raw.exitCode == 0, raw.err.constData());
+        QVERIFY2(raw.out.contains(" lines differ (") && !raw.out.contains("renumbering aside"), raw.out.constData());
+        QVERIFY(raw.out.count("\n+") > r.out.count("\n+"));
+    }
+
+    // Several modules a side, and workspaces: the same modules are identical; a workspace whose
+    // kernel has fadd made fsub is at most 3 PTX lines (libdevice-math, 37 byte for byte).
+    void againstTakesSeveralModulesAndWorkspaces() {
+        QTemporaryDir dir;
+        const auto one = data("numba/call_device.1.ll"), two = data("numba/call_device.2.ll");
+        const auto copy1 = written(dir, "c1.ll", test::readText(one.toStdString()));
+        const auto copy2 = written(dir, "c2.ll", test::readText(two.toStdString()));
+        const auto same = runNvpg({"compare", one, two, "--against", copy1, copy2, "--arch", "compute_90"});
+        QVERIFY2(same.exitCode == 0, same.err.constData());
+        QVERIFY2(same.out.contains("PTX identical"), same.out.constData());
+
+        const auto ws = test::readText(test::examplePath("libdevice-math"));
+        const auto edited = written(dir, "libdevice-math-fsub.nvpg", fsubOf(ws, "%r = fadd float %s, %ep"));
+        const auto r = runNvpg({"compare", QString::fromStdString(test::examplePath("libdevice-math").string()),
+                                "--against", edited, "--arch", "compute_90", "--report", dir.filePath("r.json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto n = readJson(dir.filePath("r.json"))["comparison"]["normalized_diff"];
+        const int rows = n["changed"].get<int>() + n["removed"].get<int>() + n["added"].get<int>();
+        QVERIFY2(rows >= 1 && rows <= 3, r.out.constData());
+        int lines = 0;
+        for (auto line : support::splitLines(std::string_view(r.out.constData(), size_t(r.out.size()))))
+            if ((support::startsWith(line, "+") && !support::startsWith(line, "+++")) ||
+                (support::startsWith(line, "-") && !support::startsWith(line, "---")))
+                ++lines;
+        QVERIFY2(lines >= 2 && lines <= 4, r.out.constData());  // at most 3 rows: a changed one prints 2 lines
+        QVERIFY2(r.out.contains("sub.f32"), r.out.constData());
+        QVERIFY2(r.out.contains("\nwave "), r.out.constData());
+    }
+
+    // Without --against, the sides' options are needed; with it, its inputs are inputs too.
+    void optionSetsOrVersionsAreNeeded() {
+        const auto r = runNvpg({"compare", data("numba/axpy.ll"), "--a", "--ftz 1"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--against"), r.err.constData());
+        // The diff is not written over side B's input either.
+        QTemporaryDir dir;
+        const auto b = written(dir, "b.ll", test::readText(test::dataDir() / "numba/axpy.ll"));
+        const auto onto = runNvpg({"compare", data("numba/axpy.ll"), "--against", b, "-o", b});
+        QCOMPARE(onto.exitCode, 2);
+        QVERIFY2(onto.err.contains("is the input"), onto.err.constData());
     }
 };
 

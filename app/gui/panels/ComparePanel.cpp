@@ -459,8 +459,9 @@ void ComparePanel::recompute() {
     figures_->clear();
     figures_->setRowCount(0);
     if (sides_[0].result && sides_[1].result) {
-        comparison_ = pipeline::compareResults(*sides_[0].result, *sides_[1].result, output_,
-                                               sides_[0].label.toStdString(), sides_[1].label.toStdString());
+        comparison_ =
+            pipeline::compareResults(*sides_[0].result, *sides_[1].result, output_, sides_[0].label.toStdString(),
+                                     sides_[1].label.toStdString(), pipeline::DiffStyle::Raw);
         const auto& c = *comparison_;
         QString words = q(pipeline::comparisonVerdict(c));
         if (compiling()) words += tr(" (a side is compiling…)");
