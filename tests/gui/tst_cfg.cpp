@@ -4,6 +4,8 @@
 // and a layout overtaken by a newer compile is dropped.
 #include <QtTest>
 
+#include <QTimer>
+
 #include <QComboBox>
 #include <QDockWidget>
 #include <QGraphicsPathItem>
@@ -20,6 +22,7 @@
 
 #include "GuiTestSupport.h"
 #include "TestSupport.h"
+#include "support/Files.h"
 #include "cfg/CfgPanel.h"
 #include "compile/CompileController.h"
 #include "document/WorkspaceDocument.h"
@@ -288,6 +291,64 @@ private slots:
         clickItem(panel->view(), panel->blockItems().at(1));
         const auto marked = LineMapLinks::focusedLines(w->editors()->currentEditor());
         QCOMPARE(marked, g.blocks[1].lines);
+    }
+
+    // A graph of 2,000 blocks is drawn in slices with the event loop running between them (made at
+    // once it held the UI thread ~190 ms): its answer arrives, other events are handled, and only
+    // then is it shown, whole; until then no half-made graph is reported as shown.
+    void aLargeGraphIsDrawnWhileTheEventLoopRuns() {
+        // 500 if/else diamonds one after another: 2,002 blocks in the IR.
+        QString ir = QStringLiteral(
+            "target triple = \"nvptx64-nvidia-cuda\"\n"
+            "define void @big(float* %out, float %x) {\nentry:\n  br label %h0\n");
+        constexpr int kDiamonds = 500;
+        for (int i = 0; i < kDiamonds; ++i)
+            ir += QStringLiteral("h%1:\n  %c%1 = fcmp olt float %x, %1.0\n  br i1 %c%1, label %t%1, label %e%1\n"
+                                 "t%1:\n  br label %j%1\ne%1:\n  br label %j%1\nj%1:\n  br label %%2\n")
+                      .arg(i)
+                      .arg(i + 1 < kDiamonds ? QStringLiteral("h%1").arg(i + 1) : QStringLiteral("done"));
+        ir += QStringLiteral(
+            "done:\n  store float %x, float* %out\n  ret void\n}\n"
+            "!nvvm.annotations = !{!0}\n!nvvmir.version = !{!1}\n"
+            "!0 = !{void (float*, float)* @big, !\"kernel\", i32 1}\n!1 = !{i32 2, i32 0}\n");
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("big.ll"));
+        QVERIFY(support::writeFileAtomic(path.toStdString(), ir.toStdString()));
+        auto w = test::makeWindow();
+        const auto c = awaitCompile(*w, [&] { QVERIFY(w->openPaths({path})); });
+        QVERIFY(c.complete);
+        auto* panel = w->cfgPanel();
+        // Counted from the moment the answer has been taken (queued after the panel's own slot).
+        bool answered = false, shownBeforeAnswer = false, halfShown = false;
+        int turns = 0;
+        QTimer loop;
+        loop.setInterval(0);
+        connect(&loop, &QTimer::timeout, this, [&] {
+            if (!answered) return;
+            ++turns;
+            if (panel->shownGraph() && panel->shownGraph()->blocks.size() != size_t(panel->blockItems().size()))
+                halfShown = true;
+        });
+        loop.start();
+        connect(panel, &CfgPanel::laidOutSignal, this, [&] { answered = true; }, Qt::QueuedConnection);
+        QSignalSpy shown(panel, &CfgPanel::graphShown);
+        connect(panel, &CfgPanel::graphShown, this, [&] { shownBeforeAnswer = shownBeforeAnswer || !answered; });
+        panel->setSource(CfgSource::Ir);
+        w->cfgDock()->show();
+        w->cfgDock()->raise();
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 60000);
+        const int turnsUntilShown = turns;
+        loop.stop();
+        disconnect(panel, nullptr, this, nullptr);
+        QVERIFY(!shownBeforeAnswer);
+        QVERIFY(!halfShown);
+        QVERIFY2(turnsUntilShown >= 2, qPrintable(QString::number(turnsUntilShown)));
+        const auto* g = panel->shownGraph();
+        QVERIFY(g);
+        QCOMPARE(g->function, std::string("big"));
+        QCOMPARE(g->blocks.size(), size_t(4 * kDiamonds + 2));
+        QCOMPARE(panel->blockItems().size(), qsizetype(g->blocks.size()));
+        QCOMPARE(panel->edgeItems().size(), qsizetype(g->edges.size()));
     }
 
     void aLayoutOvertakenByANewCompileIsDropped() {
