@@ -32,7 +32,9 @@ std::string_view subcommandNamed(int argc, const char* const* argv) {
 std::vector<std::string> explainWordsInOrder(const CliApp& cli, int argc, const char* const* argv) {
     // Both lists are in argv's order: merge them back into it.
     const auto& words = cli.explainWords;
-    const auto extras = cli.explain->remaining();
+    // CLI11 keeps the "--" that ends options among the extras: it is no word.
+    auto extras = cli.explain->remaining();
+    std::erase(extras, "--");
     std::vector<std::string> out;
     size_t w = 0, x = 0;
     for (int i = 1; i < argc; ++i) {
@@ -97,7 +99,9 @@ std::unique_ptr<CliApp> buildCliApp(std::string_view only) {
     if (with("toolkits")) t->toolkits->add_flag("--json", t->toolkitsJson, "print the same as JSON");
 
     t->explain =
-        app.add_subcommand("explain", "what PTX, NVVM IR, libdevice and SASS words mean, from the built-in docs");
+        app.add_subcommand("explain",
+                           "what PTX, NVVM IR, libdevice and SASS words, archs and libNVVM options mean, from the "
+                           "built-in docs");
     if (with("explain")) {
         t->explain->add_option(
             "words", t->explainWords,

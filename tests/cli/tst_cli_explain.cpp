@@ -150,6 +150,10 @@ private slots:
                    ftz = several.out.indexOf("ftz — "), sqrt = several.out.indexOf("prec-sqrt — ");
         QVERIFY2(opt == 0 && opt < div && div < ftz && ftz < sqrt, qPrintable(several.out));
         QVERIFY2(several.out.contains(QRegularExpression("Value given:\\n  =1\\s+flush")), qPrintable(several.out));
+        // After "--" as before it.
+        const auto dashes = explain({"--", "-ftz"});
+        QCOMPARE(dashes.exitCode, 0);
+        QVERIFY2(dashes.err.isEmpty() && dashes.out.startsWith("ftz — "), qPrintable(dashes.err + dashes.out));
     }
 
     // A misspelling is answered with the words close to it, never with unrelated ones.
