@@ -1,15 +1,18 @@
 // The docs of libNVVM's archs and options (resources/docs/arch.json, options.json, issue 29): every
 // arch libNVVM lists and every option of the option table has an entry with its facts and source;
-// the words people write for them (sm_90, -ftz=1, --prec-div) find it; and an unknown word is
-// answered with words close to it in spelling, never with unrelated ones.
+// the words people write for them (sm_90, -ftz=1, --prec-div) find it; the PTX each option's
+// effect paragraph names is what the real libNVVM writes; and an unknown word is answered with
+// words close to it in spelling, never with unrelated ones.
 #include <QtTest>
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "TestSupport.h"
 #include "inspect/Docs.h"
 #include "nvvm/Options.h"
+#include "pipeline/Pipeline.h"
 
 using namespace nvpg;
 using inspect::DocContext;
@@ -30,6 +33,72 @@ const DocEntry* entryOf(DocDomain domain, std::string_view key) {
 
 QString qs(const std::string& s) {
     return QString::fromStdString(s);
+}
+
+// A kernel with what each option changes: an f32 division, square roots (LLVM's, NVVM's and
+// libdevice's), a multiply whose product only feeds an add, a switch, and a device function.
+constexpr const char* kKernel = R"(target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+declare float @__nv_sqrtf(float)
+declare float @llvm.nvvm.sqrt.f(float)
+
+define internal float @twice(float %v) {
+  %r = fadd float %v, %v
+  ret float %r
+}
+
+define void @k(float* %p, i32 %s) {
+entry:
+  %a = load float, float* %p
+  %q = getelementptr float, float* %p, i64 1
+  %b = load float, float* %q
+  %d = fdiv float %a, %b
+  %r = call float @__nv_sqrtf(float %d)
+  %r2 = call float @llvm.nvvm.sqrt.f(float %r)
+  %m = fmul float %r2, %a
+  %x = fadd float %m, %b
+  %t = call float @twice(float %x)
+  switch i32 %s, label %end [
+    i32 0, label %c0
+    i32 1, label %c1
+    i32 2, label %c2
+    i32 3, label %c3
+  ]
+c0:
+  store float %t, float* %p
+  br label %end
+c1:
+  store float %r, float* %p
+  br label %end
+c2:
+  store float %d, float* %p
+  br label %end
+c3:
+  store float %a, float* %q
+  br label %end
+end:
+  ret void
+}
+
+!nvvm.annotations = !{!0}
+!0 = !{void (float*, i32)* @k, !"kernel", i32 1}
+!nvvmir.version = !{!1}
+!1 = !{i32 2, i32 0}
+)";
+
+std::string ptxWith(std::string_view option, std::string_view value) {
+    pipeline::Job job;
+    job.modules = {nvvm::Module{"k.ll", kKernel}};
+    job.libdevice = true;
+    job.archFromGpu = false;
+    job.options.arch = "compute_90";
+    if (!option.empty())
+        if (auto st = job.options.set(option, value); !st) qFatal("%s", st.error().message.c_str());
+    pipeline::Pipeline p(test::realToolkit());
+    auto r = p.run(job);
+    if (!r || r->ptx.empty()) qFatal("the kernel did not compile with %s=%s", option.data(), value.data());
+    return r->ptx;
 }
 
 QString joined(const std::vector<std::string>& words) {
@@ -117,6 +186,48 @@ private slots:
         QVERIFY(qs(entryOf(DocDomain::Option, "prec-sqrt")->effect).contains("sqrt.approx.f32"));
         QVERIFY(qs(entryOf(DocDomain::Option, "fma")->effect).contains("fma.rn"));
         QVERIFY(qs(entryOf(DocDomain::Option, "opt")->effect).contains("ld.local"));
+    }
+
+    // What the effect paragraphs say the PTX shows is what libNVVM writes: each shape is in the
+    // PTX with the option flipped, not in the PTX without it, and named in the option's effect.
+    void theEffectsAreWhatLibnvvmWrites_data() {
+        QTest::addColumn<QString>("option");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("shape");
+        QTest::newRow("ftz=1") << "ftz"
+                               << "1"
+                               << "add.ftz.f32";
+        QTest::newRow("prec-div=0") << "prec-div"
+                                    << "0"
+                                    << "div.full.f32";
+        QTest::newRow("prec-sqrt=0") << "prec-sqrt"
+                                     << "0"
+                                     << "sqrt.approx.f32";
+        QTest::newRow("fma=0") << "fma"
+                               << "0"
+                               << "mul.rn.f32";
+        QTest::newRow("jump-table-density=10") << "jump-table-density"
+                                               << "10"
+                                               << "brx.idx";
+        QTest::newRow("opt=0") << "opt"
+                               << "0"
+                               << "call.uni";
+    }
+    void theEffectsAreWhatLibnvvmWrites() {
+        QFETCH(QString, option);
+        QFETCH(QString, value);
+        QFETCH(QString, shape);
+        static const std::string plain = ptxWith({}, {});
+        const std::string flipped = ptxWith(option.toStdString(), value.toStdString());
+        QVERIFY2(qs(flipped).contains(shape),
+                 qPrintable(option + "=" + value + " gives no " + shape + ":\n" + qs(flipped)));
+        QVERIFY2(!qs(plain).contains(shape), qPrintable("the default PTX has " + shape + " already"));
+        QVERIFY2(qs(entryOf(DocDomain::Option, option.toStdString())->effect).contains(shape),
+                 qPrintable(option + "'s effect does not name " + shape));
+        // And the defaults' shapes, which the effects name as the other side.
+        if (option == "prec-div") QVERIFY(qs(plain).contains("div.rn.f32"));
+        if (option == "prec-sqrt") QVERIFY(qs(plain).contains("sqrt.rn.f32"));
+        if (option == "fma") QVERIFY(qs(plain).contains("fma.rn.f32"));
     }
 
     void wordsFindTheirEntries_data() {
