@@ -276,6 +276,8 @@ std::vector<Explanation> Docs::explain(std::string_view word, DocContext context
         case DocContext::Ptx:
             add(DocDomain::Ptx, std::string(word));
             add(DocDomain::Libdevice, std::string(word));
+            // The target of `.target sm_90a` is the arch's entry.
+            if (word.starts_with("sm_")) add(DocDomain::Arch, archForm(word));
             break;
         case DocContext::Sass:
             add(DocDomain::Sass, upper(word));

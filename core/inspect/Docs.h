@@ -10,7 +10,8 @@ namespace nvpg::inspect {
 
 // Where a word was read: it decides which entries a word can name ("ret" is a PTX instruction
 // in PTX and an LLVM instruction in IR). Ir reads IR and libdevice entries, Ptx PTX and
-// libdevice entries (libdevice functions appear as .func in PTX), Sass SASS entries, View the
+// libdevice entries (libdevice functions appear as .func in PTX) and the arch of `.target sm_90`,
+// Sass SASS entries, View the
 // entries of the app's views (a chart's info button), Options the archs and libNVVM options (the
 // Options dock; "-ftz=1", "sm_90"), Any all.
 enum class DocContext { Ir, Ptx, Sass, View, Options, Any };

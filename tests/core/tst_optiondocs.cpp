@@ -302,6 +302,10 @@ private slots:
             if (key == "compute_90")
                 QVERIFY2(text.contains("SASS target: sm_90 (compute capability 9.0)"), qPrintable(text));
         }
+        // The target of a PTX `.target sm_90a` line, hovered in the PTX, is its arch.
+        const auto target = docs().explain("sm_90a", DocContext::Ptx);
+        QVERIFY(!target.empty() && target[0].entry->key == "compute_90a");
+        QVERIFY(docs().explain("ftz", DocContext::Ptx).empty());
         // A PTX or IR word is no option: the Options context does not read "fma.rn.f32".
         QVERIFY(docs().explain("fma.rn.f32", DocContext::Options).empty());
     }
