@@ -382,8 +382,7 @@ std::vector<std::string> Docs::nearest(std::string_view word, size_t n) const {
     const std::string bare = lower(withoutIrSigil(word));
     const std::string raw = lower(word);
     // The forms the word is measured in: as written, without an IR sigil, without its modifiers,
-    // and as an option
-    // ("-ftzz=1" → "ftzz") or an arch ("sm_91" → "compute_91") names a key.
+    // and as an option ("-ftzz=1" → "ftzz") or an arch ("sm_91" → "compute_91") names a key.
     std::vector<std::string> forms{bare};
     auto addForm = [&](std::string f) {
         if (!f.empty() && std::find(forms.begin(), forms.end(), f) == forms.end()) forms.push_back(std::move(f));
