@@ -29,6 +29,26 @@ std::string_view subcommandNamed(int argc, const char* const* argv) {
     return named;
 }
 
+std::vector<std::string> explainWordsInOrder(const CliApp& cli, int argc, const char* const* argv) {
+    // Both lists are in argv's order: merge them back into it.
+    const auto& words = cli.explainWords;
+    // CLI11 keeps the "--" that ends options among the extras: it is no word.
+    auto extras = cli.explain->remaining();
+    std::erase(extras, "--");
+    std::vector<std::string> out;
+    size_t w = 0, x = 0;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (w < words.size() && a == words[w])
+            out.push_back(words[w++]);
+        else if (x < extras.size() && a == extras[x])
+            out.push_back(extras[x++]);
+    }
+    out.insert(out.end(), words.begin() + static_cast<std::ptrdiff_t>(w), words.end());
+    out.insert(out.end(), extras.begin() + static_cast<std::ptrdiff_t>(x), extras.end());
+    return out;
+}
+
 std::unique_ptr<CliApp> buildCliApp(std::string_view only) {
     auto t = std::make_unique<CliApp>();
     const auto with = [only](std::string_view sub) { return only.empty() || only == sub; };
@@ -81,11 +101,17 @@ std::unique_ptr<CliApp> buildCliApp(std::string_view only) {
     if (with("toolkits")) t->toolkits->add_flag("--json", t->toolkitsJson, "print the same as JSON");
 
     t->explain =
-        app.add_subcommand("explain", "what PTX, NVVM IR, libdevice and SASS words mean, from the built-in docs");
+        app.add_subcommand("explain",
+                           "what PTX, NVVM IR, libdevice and SASS words, archs and libNVVM options mean, from the "
+                           "built-in docs");
     if (with("explain")) {
-        t->explain
-            ->add_option("words", t->explainWords, "words as written: fma.rn.f32 %tid.x __nv_sinf addrspace(1) FFMA")
-            ->required();
+        t->explain->add_option(
+            "words", t->explainWords,
+            "words as written: fma.rn.f32 %tid.x __nv_sinf addrspace(1) FFMA compute_90a sm_90 -ftz=1 prec-div");
+        // A libNVVM option is a word here ("-ftz", "-opt=0"), not one of nvpg's: what CLI11 does
+        // not know stays with explain (in argv order, see explainWordsInOrder) instead of failing.
+        t->explain->allow_extras();
+        t->explain->fallthrough(false);
         t->explain->add_option("--context", t->explainContext, "read the words as IR, PTX or SASS (default: any)")
             ->check(CLI::IsMember({"ir", "ptx", "sass"}));
     }

@@ -51,6 +51,10 @@ struct CliApp {
 // options: a third of the cost of the whole table, which is paid before every compile.
 std::unique_ptr<CliApp> buildCliApp(std::string_view only = {});
 
+// The words of `nvpg explain` in the order argv gives them: the positional words and the libNVVM
+// options ("-ftz=1") that CLI11 kept aside as extras.
+std::vector<std::string> explainWordsInOrder(const CliApp& cli, int argc, const char* const* argv);
+
 // The subcommand that `args` (argv) name, where the smaller table of buildCliApp(only) parses
 // them as the whole one would: the first argument that is a subcommand's name, and no help asked
 // for. Empty otherwise (then the whole table is needed). A parse of the smaller table that fails

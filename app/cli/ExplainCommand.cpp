@@ -9,6 +9,7 @@
 namespace nvpg::cli {
 
 int runExplain(const std::vector<std::string>& words, const std::string& context) {
+    if (words.empty()) return usage("explain: give at least one word (nvpg explain fma.rn.f32 compute_90 -ftz)");
     inspect::DocContext ctx = inspect::DocContext::Any;
     if (context == "ir")
         ctx = inspect::DocContext::Ir;

@@ -131,8 +131,10 @@ Exit status 0 when both sides compiled, identical or not; 1 when a side failed (
 names it); 2 for a bad option, naming the side.
 )roff"},
         {"explain", R"roff(Prints the built\-in documentation of each word (the text the app shows on hover);
-a word with modifiers is read as its entry plus each modifier's meaning.
-Exit status 1 when a word has no entry; the nearest known words go to standard error.
+a word with modifiers is read as its entry plus each modifier's meaning. Archs (\fBcompute_90a\fR,
+or their SASS name \fBsm_90a\fR) and libNVVM options as they are written (\fBftz\fR, \fB\-ftz=1\fR,
+\fB\-opt=0\fR) have entries too.
+Exit status 1 when a word has no entry; the nearest known words, close in spelling, go to standard error.
 )roff"},
         {"occupancy", R"roff(Compiles as \fBcompile\fR does, then prints each kernel's theoretical occupancy at
 \fB\-\-block\fR threads with \fB\-\-shared\fR bytes of dynamic shared memory: its registers and static

@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
         const auto& common = cli->common;
         if (*cli->info) return runInfo(common, cli->infoJson);
         if (*cli->run) return runRun(common, cli->runCompileOptions, cli->runOptions);
-        if (*cli->explain) return runExplain(cli->explainWords, cli->explainContext);
+        if (*cli->explain) return runExplain(explainWordsInOrder(*cli, argc, argv), cli->explainContext);
         if (*cli->compare) return runCompare(common, cli->compareOptions);
         if (*cli->toolkits) return runToolkits(common, cli->toolkitsJson);
         if (*cli->examples) return runExamples(cli->examplesOptions);

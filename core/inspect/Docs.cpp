@@ -33,6 +33,8 @@ std::optional<DocDomain> domainNamed(std::string_view name) {
     if (name == "libdevice") return DocDomain::Libdevice;
     if (name == "sass") return DocDomain::Sass;
     if (name == "view") return DocDomain::View;
+    if (name == "arch") return DocDomain::Arch;
+    if (name == "option") return DocDomain::Option;
     return std::nullopt;
 }
 
@@ -48,25 +50,44 @@ const char* domainName(DocDomain d) {
             return "SASS";
         case DocDomain::View:
             return "NVVM Playground";
+        case DocDomain::Arch:
+        case DocDomain::Option:
+            return "libNVVM";
     }
     return "";
 }
 
 // The fields an entry may have; any other is a typo the loader names rather than ignores.
 constexpr std::array kRequired{"key", "kind", "title", "summary", "link", "source"};
-constexpr std::array kOptional{"details", "syntax", "modifiers", "accuracy", "option_effect"};
+constexpr std::array kOptional{
+    "details", "syntax", "modifiers", "accuracy", "option_effect", "sass", "compute_capability",
+    "ptx_isa", "adds",   "values",    "default",  "effect"};
+constexpr const char* kKnownFields =
+    "key, kind, title, summary, details, syntax, modifiers, accuracy, option_effect, sass, compute_capability, "
+    "ptx_isa, adds, values, default, effect, link, source";
+
+// "modifiers" and "values" are objects of "name": "meaning".
+std::string readPairs(const nlohmann::json& j, const char* field,
+                      std::vector<std::pair<std::string, std::string>>& out) {
+    if (!j.contains(field)) return {};
+    const auto& m = j[field];
+    if (!m.is_object()) return fmt::format("field \"{}\" is not an object of \"name\": \"meaning\"", field);
+    for (const auto& [name, meaning] : m.items()) {
+        if (!meaning.is_string() || meaning.get_ref<const std::string&>().empty())
+            return fmt::format("{} \"{}\" has no text", field, name);
+        out.emplace_back(name, meaning.get<std::string>());
+    }
+    return {};
+}
 
 std::string readEntry(const nlohmann::json& j, DocDomain domain, DocEntry& e) {
     if (!j.is_object()) return "is not an object";
     for (const auto& [name, value] : j.items()) {
         const bool known = std::find(kRequired.begin(), kRequired.end(), name) != kRequired.end() ||
                            std::find(kOptional.begin(), kOptional.end(), name) != kOptional.end();
-        if (!known)
-            return fmt::format(
-                "has the unknown field \"{}\" (known: key, kind, title, summary, details, "
-                "syntax, modifiers, accuracy, option_effect, link, source)",
-                name);
-        if (name != "modifiers" && !value.is_string()) return fmt::format("field \"{}\" is not a string", name);
+        if (!known) return fmt::format("has the unknown field \"{}\" (known: {})", name, kKnownFields);
+        if (name != "modifiers" && name != "values" && !value.is_string())
+            return fmt::format("field \"{}\" is not a string", name);
     }
     for (const char* name : kRequired)
         if (!j.contains(name) || j[name].get_ref<const std::string&>().empty())
@@ -81,19 +102,18 @@ std::string readEntry(const nlohmann::json& j, DocDomain domain, DocEntry& e) {
     e.syntax = str("syntax");
     e.accuracy = str("accuracy");
     e.optionEffect = str("option_effect");
+    e.sass = str("sass");
+    e.computeCapability = str("compute_capability");
+    e.ptxIsa = str("ptx_isa");
+    e.adds = str("adds");
+    e.defaultValue = str("default");
+    e.effect = str("effect");
     e.link = str("link");
     e.source = str("source");
     if (!e.link.starts_with("https://"))
         return fmt::format("has the link \"{}\", which is not an https:// address", e.link);
-    if (j.contains("modifiers")) {
-        const auto& m = j["modifiers"];
-        if (!m.is_object()) return "field \"modifiers\" is not an object of \".modifier\": \"meaning\"";
-        for (const auto& [mod, meaning] : m.items()) {
-            if (!meaning.is_string() || meaning.get_ref<const std::string&>().empty())
-                return fmt::format("modifier \"{}\" has no text", mod);
-            e.modifiers.emplace_back(mod, meaning.get<std::string>());
-        }
-    }
+    if (auto problem = readPairs(j, "modifiers", e.modifiers); !problem.empty()) return problem;
+    if (auto problem = readPairs(j, "values", e.values); !problem.empty()) return problem;
     return {};
 }
 
@@ -113,6 +133,24 @@ std::string withoutIrSigil(std::string_view w) {
     if (!w.empty() && (w[0] == '@' || w[0] == '!' || w[0] == '%')) w.remove_prefix(1);
     if (w.size() >= 2 && w.front() == '"' && w.back() == '"') w = w.substr(1, w.size() - 2);
     return std::string(w);
+}
+
+// An option as nvpg, libNVVM or a person writes it ("-ftz=1", "--prec-div", "ftz"): the name
+// without its dashes, and the value after '=' (empty when none).
+std::pair<std::string, std::string> optionParts(std::string_view w) {
+    for (int i = 0; i < 2 && w.starts_with('-'); ++i) w.remove_prefix(1);
+    const size_t eq = w.find('=');
+    if (eq == std::string_view::npos) return {std::string(w), {}};
+    return {std::string(w.substr(0, eq)), std::string(w.substr(eq + 1))};
+}
+
+// An arch as written: "compute_90a", or its SASS target "sm_90a" (also upper case), which names
+// the same entry.
+std::string archForm(std::string_view w) {
+    std::string out;
+    for (char c : w) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (out.starts_with("sm_")) out = "compute_" + out.substr(3);
+    return out;
 }
 
 std::vector<std::string> splitModifiers(std::string_view rest) {
@@ -217,11 +255,17 @@ const Docs& Docs::builtIn() {
 std::vector<Explanation> Docs::explain(std::string_view word, DocContext context) const {
     struct Candidate {
         DocDomain domain;
-        std::string form;  // the word as this domain keys it
+        std::string form;   // the word as this domain keys it
+        std::string value;  // an option's value ("-ftz=1" → "1"), which is no modifier
     };
     std::vector<Candidate> forms;
-    auto add = [&](DocDomain d, std::string form) {
-        if (!form.empty()) forms.push_back({d, std::move(form)});
+    auto add = [&](DocDomain d, std::string form, std::string value = {}) {
+        if (!form.empty()) forms.push_back({d, std::move(form), std::move(value)});
+    };
+    auto addOptions = [&] {
+        add(DocDomain::Arch, archForm(word));
+        auto [name, value] = optionParts(word);
+        add(DocDomain::Option, std::move(name), std::move(value));
     };
     // The domain order is the order of preference when a word names entries in several.
     switch (context) {
@@ -232,12 +276,17 @@ std::vector<Explanation> Docs::explain(std::string_view word, DocContext context
         case DocContext::Ptx:
             add(DocDomain::Ptx, std::string(word));
             add(DocDomain::Libdevice, std::string(word));
+            // The target of `.target sm_90a` is the arch's entry.
+            if (word.starts_with("sm_")) add(DocDomain::Arch, archForm(word));
             break;
         case DocContext::Sass:
             add(DocDomain::Sass, upper(word));
             break;
         case DocContext::View:
             add(DocDomain::View, std::string(word));
+            break;
+        case DocContext::Options:
+            addOptions();
             break;
         case DocContext::Any:
             add(DocDomain::Ptx, std::string(word));
@@ -246,6 +295,7 @@ std::vector<Explanation> Docs::explain(std::string_view word, DocContext context
             // SASS is written upper-case; a lower-case word ("ret") means PTX's or IR's.
             if (isUpper(word)) add(DocDomain::Sass, std::string(word));
             add(DocDomain::View, std::string(word));
+            addOptions();
             break;
     }
 
@@ -256,10 +306,13 @@ std::vector<Explanation> Docs::explain(std::string_view word, DocContext context
     };
     std::vector<Found> found;
     for (size_t i = 0; i < forms.size(); ++i) {
-        const auto& [domain, form] = forms[i];
-        // The longest key the word starts with at a '.' boundary (the whole word first).
+        const auto& [domain, form, value] = forms[i];
+        // The longest key the word starts with at a '.' boundary (the whole word first). An arch
+        // or an option is named whole: compute_90 is no modifier of anything.
+        const bool whole = domain == DocDomain::Arch || domain == DocDomain::Option;
         const DocEntry* best = nullptr;
         for (const auto& e : entries_) {
+            if (whole && (e.domain != domain || e.key != form)) continue;
             if (e.domain != domain || e.key.size() > form.size() || (best && e.key.size() <= best->key.size()))
                 continue;
             if (form.compare(0, e.key.size(), e.key) != 0) continue;
@@ -270,25 +323,41 @@ std::vector<Explanation> Docs::explain(std::string_view word, DocContext context
         Explanation ex;
         ex.word = std::string(word);
         ex.entry = best;
-        for (auto& mod : splitModifiers(std::string_view(form).substr(best->key.size()))) {
+        if (domain == DocDomain::Arch && lower(word).starts_with("sm_"))
+            ex.note = fmt::format("{} is the SASS target of {}; libNVVM's -arch takes the compute_ name", lower(word),
+                                  best->key);
+        if (domain == DocDomain::Option && !value.empty()) {
+            // The value's meaning from the entry's own list; an arch value (-arch=compute_90) is
+            // that arch's title.
             std::string meaning;
-            for (const auto& [m, text] : best->modifiers)
-                if (m == mod) meaning = text;
-            // Then the domain's own modifier (or state space: ld.global); then another domain's
-            // modifier, since IR's type suffixes (llvm.fma.f32) and sreg components (.x) mean
-            // what PTX's do.
-            for (int pass = 0; pass < 2 && meaning.empty(); ++pass)
-                for (const auto& e : entries_) {
-                    const bool ok = pass == 0 ? e.domain == domain && (e.kind == "modifier" || e.kind == "state space")
-                                              : e.kind == "modifier" &&
-                                                    (e.domain == DocDomain::Sass) == (domain == DocDomain::Sass);
-                    if (ok && e.key == mod) {
-                        meaning = e.summary;
-                        break;
-                    }
-                }
-            ex.modifiers.emplace_back(std::move(mod), std::move(meaning));
+            for (const auto& [v, text] : best->values)
+                if (v == value) meaning = text;
+            if (meaning.empty())
+                for (const auto& e : entries_)
+                    if (e.domain == DocDomain::Arch && e.key == archForm(value)) meaning = e.title;
+            ex.modifiers.emplace_back("=" + value, std::move(meaning));
         }
+        if (!whole)
+            for (auto& mod : splitModifiers(std::string_view(form).substr(best->key.size()))) {
+                std::string meaning;
+                for (const auto& [m, text] : best->modifiers)
+                    if (m == mod) meaning = text;
+                // Then the domain's own modifier (or state space: ld.global); then another domain's
+                // modifier, since IR's type suffixes (llvm.fma.f32) and sreg components (.x) mean
+                // what PTX's do.
+                for (int pass = 0; pass < 2 && meaning.empty(); ++pass)
+                    for (const auto& e : entries_) {
+                        const bool ok =
+                            pass == 0
+                                ? e.domain == domain && (e.kind == "modifier" || e.kind == "state space")
+                                : e.kind == "modifier" && (e.domain == DocDomain::Sass) == (domain == DocDomain::Sass);
+                        if (ok && e.key == mod) {
+                            meaning = e.summary;
+                            break;
+                        }
+                    }
+                ex.modifiers.emplace_back(std::move(mod), std::move(meaning));
+            }
         found.push_back({std::move(ex), best->key.size(), i});
     }
     // The same entry reached twice (IR and Any forms of one word) is listed once.
@@ -312,6 +381,22 @@ std::vector<std::string> Docs::nearest(std::string_view word, size_t n) const {
     if (word.size() > kLongestSuggestible || n == 0) return {};
     const std::string bare = lower(withoutIrSigil(word));
     const std::string raw = lower(word);
+    // The forms the word is measured in: as written, without an IR sigil, without its modifiers,
+    // and as an option ("-ftzz=1" → "ftzz") or an arch ("sm_91" → "compute_91") names a key.
+    std::vector<std::string> forms{bare};
+    auto addForm = [&](std::string f) {
+        if (!f.empty() && std::find(forms.begin(), forms.end(), f) == forms.end()) forms.push_back(std::move(f));
+    };
+    addForm(raw);
+    // The word without its modifiers: "fmaa.rn.f32" is a typo of fma, whatever its modifiers.
+    if (const size_t dot = bare.find('.', 1); dot != std::string::npos) addForm(bare.substr(0, dot));
+    addForm(optionParts(raw).first);
+    addForm(archForm(raw));
+    // A suggestion must be close in spelling: at most a third of the form's characters off (at
+    // least one), or a key the word begins (a word of 3 or more characters: "prec" → prec-div).
+    // Otherwise the nearest of ~1,500 keys to a word that is like none of them is unrelated.
+    auto within = [](const std::string& form) { return std::max<size_t>(1, form.size() / 3); };
+    constexpr size_t kShortestPrefix = 3;
     struct Scored {
         size_t distance;
         size_t prefix;
@@ -322,20 +407,39 @@ std::vector<std::string> Docs::nearest(std::string_view word, size_t n) const {
         if (a.prefix != b.prefix) return a.prefix > b.prefix;
         return *a.key < *b.key;
     };
+    auto startsWithIgnoringCase = [](std::string_view key, std::string_view form) {
+        if (form.size() > key.size()) return false;
+        for (size_t i = 0; i < form.size(); ++i)
+            if (std::tolower(static_cast<unsigned char>(key[i])) != static_cast<unsigned char>(form[i])) return false;
+        return true;
+    };
     // The best n so far, best first: a key whose length alone puts it further than the nth is
     // not measured, and a measurement stops once it passes that distance.
     std::vector<Scored> best;
     std::vector<size_t> row;
+    constexpr size_t kUnbounded = std::numeric_limits<size_t>::max();
     for (const size_t i : uniqueKeys_) {
         const std::string& key = entries_[i].key;
-        const size_t limit = best.size() < n ? std::numeric_limits<size_t>::max() : best.back().distance;
-        size_t d = boundedEditDistance(bare, key, limit, row);
-        if (raw != bare) d = std::min(d, boundedEditDistance(raw, key, limit, row));
-        if (d > limit) continue;
+        const size_t nth = best.size() < n ? kUnbounded : best.back().distance;
+        size_t d = kUnbounded;
+        for (const auto& form : forms) {
+            const bool completes = form.size() >= kShortestPrefix && startsWithIgnoringCase(key, form);
+            const size_t limit = std::min(nth, completes ? kUnbounded : within(form));
+            const size_t fd = boundedEditDistance(form, key, limit, row);
+            if (fd <= limit) d = std::min(d, fd);
+        }
+        if (d == kUnbounded) continue;
+        // The shared prefix with the word without its sigil; with an option's or arch's form
+        // only where that form is not the word as written.
         size_t p = 0;
-        while (p < key.size() && p < bare.size() &&
-               std::tolower(static_cast<unsigned char>(key[p])) == static_cast<unsigned char>(bare[p]))
-            ++p;
+        for (const auto& form : forms) {
+            if (form == raw && raw != bare) continue;  // "%tid" is not nearer to "%tidd" for its '%'
+            size_t q = 0;
+            while (q < key.size() && q < form.size() &&
+                   std::tolower(static_cast<unsigned char>(key[q])) == static_cast<unsigned char>(form[q]))
+                ++q;
+            p = std::max(p, q);
+        }
         const Scored s{d, p, &key};
         if (best.size() == n && !better(s, best.back())) continue;
         best.insert(std::upper_bound(best.begin(), best.end(), s, better), s);
@@ -417,6 +521,7 @@ std::string wordAt(std::string_view line, size_t column, DocContext context) {
             return runAround(line, column, isSassWordChar);
         case DocContext::Ir:
         case DocContext::View:
+        case DocContext::Options:
         case DocContext::Any:
             return irWordAt(line, column);
     }
@@ -431,12 +536,29 @@ std::string formatExplanation(const Explanation& e) {
     const DocEntry& d = *e.entry;
     std::string out = fmt::format("{}    ({} {})\n", d.title, domainName(d.domain), d.kind);
     if (e.word != d.key) fmt::format_to(std::back_inserter(out), "  as written: {}\n", word);
+    if (!e.note.empty()) fmt::format_to(std::back_inserter(out), "  ({})\n", e.note);
     fmt::format_to(std::back_inserter(out), "{}\n", d.summary);
     if (!d.syntax.empty()) fmt::format_to(std::back_inserter(out), "Syntax: {}\n", d.syntax);
+    if (!d.sass.empty()) {
+        fmt::format_to(std::back_inserter(out), "SASS target: {}", d.sass);
+        if (!d.computeCapability.empty())
+            fmt::format_to(std::back_inserter(out), " (compute capability {})", d.computeCapability);
+        out += "\n";
+    }
+    if (!d.ptxIsa.empty()) fmt::format_to(std::back_inserter(out), "PTX: {}\n", d.ptxIsa);
+    if (!d.adds.empty()) fmt::format_to(std::back_inserter(out), "Adds: {}\n", d.adds);
+    if (!d.values.empty()) {
+        size_t width = 0;
+        for (const auto& [v, _] : d.values) width = std::max(width, support::displayWidth(v));
+        out += "Values:\n";
+        for (const auto& [v, meaning] : d.values)
+            fmt::format_to(std::back_inserter(out), "  {:<{}}  {}\n", v, width, meaning);
+    }
+    if (!d.defaultValue.empty()) fmt::format_to(std::back_inserter(out), "Default: {}\n", d.defaultValue);
     if (!e.modifiers.empty()) {
         size_t width = 0;
         for (const auto& [m, _] : e.modifiers) width = std::max(width, support::displayWidth(support::printable(m)));
-        out += "Modifiers:\n";
+        out += d.domain == DocDomain::Option ? "Value given:\n" : "Modifiers:\n";
         for (const auto& [m, meaning] : e.modifiers)
             fmt::format_to(std::back_inserter(out), "  {:<{}}  {}\n", support::printable(m), width,
                            meaning.empty() ? "(no text for this modifier)" : meaning);
@@ -444,6 +566,7 @@ std::string formatExplanation(const Explanation& e) {
     if (!d.details.empty()) fmt::format_to(std::back_inserter(out), "{}\n", d.details);
     if (!d.accuracy.empty()) fmt::format_to(std::back_inserter(out), "Accuracy: {}\n", d.accuracy);
     if (!d.optionEffect.empty()) fmt::format_to(std::back_inserter(out), "Options: {}\n", d.optionEffect);
+    if (!d.effect.empty()) fmt::format_to(std::back_inserter(out), "Effect: {}\n", d.effect);
     fmt::format_to(std::back_inserter(out), "Read: {} {}\n", d.source, d.link);
     return out;
 }

@@ -10,14 +10,17 @@ namespace nvpg::inspect {
 
 // Where a word was read: it decides which entries a word can name ("ret" is a PTX instruction
 // in PTX and an LLVM instruction in IR). Ir reads IR and libdevice entries, Ptx PTX and
-// libdevice entries (libdevice functions appear as .func in PTX), Sass SASS entries, View the
-// entries of the app's views (a chart's info button), Any all.
-enum class DocContext { Ir, Ptx, Sass, View, Any };
+// libdevice entries (libdevice functions appear as .func in PTX) and the arch of `.target sm_90`,
+// Sass SASS entries, View the
+// entries of the app's views (a chart's info button), Options the archs and libNVVM options (the
+// Options dock; "-ftz=1", "sm_90"), Any all.
+enum class DocContext { Ir, Ptx, Sass, View, Options, Any };
 
 // The domain an entry belongs to, one per resources/docs/*.json file.
 // View: what a figure the app or nvpg shows is ("occupancy", "instruction-mix"): how it is
-// computed and from what.
-enum class DocDomain { Ptx, Ir, Libdevice, Sass, View };
+// computed and from what. Arch: an -arch value libNVVM lists ("compute_90a"), Option: a libNVVM
+// option of nvvm::optionTable() ("prec-div"), keyed without its dash and value.
+enum class DocDomain { Ptx, Ir, Libdevice, Sass, View, Arch, Option };
 
 // One documented word, as the project's own text in resources/docs/ (embedded in the binary at
 // build time). `key` is the word without its modifiers: "fma", ".entry", "%tid", "getelementptr",
@@ -36,6 +39,19 @@ struct DocEntry {
     // and how -ftz / -prec-div / -prec-sqrt / fast math change it ("" when they do not).
     std::string accuracy;
     std::string optionEffect;
+    // Arch only: the SASS target it means ("sm_90"), its compute capability ("9.0"), the PTX ISA
+    // version that introduced the target, and what it adds over the arch before it that NVVM IR
+    // can reach.
+    std::string sass;
+    std::string computeCapability;
+    std::string ptxIsa;
+    std::string adds;
+    // Option only: each value with its meaning ("0" → "keep denormals"), libNVVM's default, and
+    // what flipping the option changes in the PTX, for a learner: the paragraph the Options
+    // dock's "Show effect" shows from this data.
+    std::vector<std::pair<std::string, std::string>> values;
+    std::string defaultValue;
+    std::string effect;
     std::string link;    // the section of NVIDIA's document to read (https://docs.nvidia.com/...)
     std::string source;  // that section's name: "PTX ISA 9.7.3.6 fma"
 };
@@ -44,6 +60,8 @@ struct DocEntry {
 struct Explanation {
     std::string word;  // as written: "fma.rn.f32"
     const DocEntry* entry = nullptr;
+    // How the word reached an entry it does not spell: "sm_90 is the SASS target of compute_90".
+    std::string note;
     // Each modifier of the word with its meaning, from the entry's own list first, then the
     // domain's "modifier" entries; "" when neither knows it.
     std::vector<std::pair<std::string, std::string>> modifiers;

@@ -101,7 +101,8 @@ private slots:
     // first hundred only, and a line that says so.
     void suggestionsAreBoundedForManyUnknownWords() {
         QStringList words;
-        for (int i = 0; i < 150; ++i) words << QString("zq%1xw").arg(i);
+        // Each close to a key in spelling (a word like none gets no suggestions at all).
+        for (int i = 0; i < 150; ++i) words << QString("__nv_sinfq%1").arg(i);
         words << "fma.rn.f32";
         const auto r = explain(words);
         QCOMPARE(r.exitCode, 1);
@@ -110,6 +111,64 @@ private slots:
         QVERIFY2(r.err.contains("150 words unknown; the nearest known entries were looked up for the first 100"),
                  qPrintable(r.err.right(300)));
         QVERIFY(r.out.startsWith("fma \u2014"));
+    }
+
+    // Issue 29: archs and libNVVM options, as people write them.
+    void archesByTheirComputeAndSmNames() {
+        const auto r = explain({"compute_90"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
+        QVERIFY2(r.out.startsWith("compute_90 — Hopper"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("SASS target: sm_90 (compute capability 9.0)"), qPrintable(r.out));
+        QVERIFY2(
+            r.out.contains("PTX ISA 7.8") && r.out.contains("Adds: ") && r.out.contains("distributed shared memory"),
+            qPrintable(r.out));
+        QVERIFY2(r.out.contains("Read: CUDA C++ Programming Guide") && r.out.contains("https://docs.nvidia.com/"),
+                 qPrintable(r.out));
+        // The SASS name finds the same entry and says which.
+        const auto sm = explain({"sm_90"});
+        QCOMPARE(sm.exitCode, 0);
+        QVERIFY2(sm.out.startsWith("compute_90 — Hopper"), qPrintable(sm.out));
+        QVERIFY2(sm.out.contains("sm_90 is the SASS target of compute_90"), qPrintable(sm.out));
+        const auto a = explain({"compute_90a"});
+        QCOMPARE(a.exitCode, 0);
+        QVERIFY2(a.out.contains("wgmma") && a.out.contains("setmaxnreg") && a.out.contains("arch-specific"),
+                 qPrintable(a.out));
+    }
+
+    // "-ftz" is a libNVVM option to explain, not one of nvpg's; the words keep their order.
+    void optionsAsLibnvvmWritesThem() {
+        const auto r = explain({"-ftz"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
+        QVERIFY2(r.out.startsWith("ftz — flush single-precision denormals"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("Default: 0") && r.out.contains("Effect: ") && r.out.contains("add.ftz.f32"),
+                 qPrintable(r.out));
+        const auto several = explain({"-opt=0", "prec-div", "-ftz=1", "--prec-sqrt"});
+        QCOMPARE(several.exitCode, 0);
+        const auto opt = several.out.indexOf("opt — "), div = several.out.indexOf("prec-div — "),
+                   ftz = several.out.indexOf("ftz — "), sqrt = several.out.indexOf("prec-sqrt — ");
+        QVERIFY2(opt == 0 && opt < div && div < ftz && ftz < sqrt, qPrintable(several.out));
+        QVERIFY2(several.out.contains(QRegularExpression("Value given:\\n  =1\\s+flush")), qPrintable(several.out));
+        // After "--" as before it.
+        const auto dashes = explain({"--", "-ftz"});
+        QCOMPARE(dashes.exitCode, 0);
+        QVERIFY2(dashes.err.isEmpty() && dashes.out.startsWith("ftz — "), qPrintable(dashes.err + dashes.out));
+    }
+
+    // A misspelling is answered with the words close to it, never with unrelated ones.
+    void misspellingsGetCloseSuggestions() {
+        const auto arch = explain({"compute_91"});
+        QCOMPARE(arch.exitCode, 1);
+        QVERIFY2(arch.err.contains("no entry for 'compute_91'; nearest known: compute_90, "), qPrintable(arch.err));
+        QVERIFY2(arch.err.contains(QRegularExpression("nearest known:.*\\bcompute_90a\\b")), qPrintable(arch.err));
+        const auto ftz = explain({"ftzz"});
+        QCOMPARE(ftz.exitCode, 1);
+        QVERIFY2(ftz.err.contains("nearest known: ftz\n"), qPrintable(ftz.err));
+        const auto none = explain({"zq5xw"});
+        QCOMPARE(none.exitCode, 1);
+        QVERIFY2(none.err.contains("no entry for 'zq5xw'") && !none.err.contains("nearest known"),
+                 qPrintable(none.err));
     }
 
     void contextPicksTheDomain() {

@@ -12,6 +12,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QToolTip>
 #include <QTreeWidget>
 
 #include <functional>
@@ -85,6 +86,7 @@ private slots:
     void oneRowPerTableOption();
     void oneEntryPerValue();
     void archComboSetsAndClearsArch();
+    void hoverShowsTheDocsEntries();
     void triStatesMapToOptional_data();
     void triStatesMapToOptional();
     void optLevel();
@@ -288,6 +290,51 @@ void TestOptions::archComboSetsAndClearsArch() {
     panel.archCombo()->setCurrentIndex(0);
     QVERIFY(!doc.workspace().options.arch);
     QVERIFY(panel.archNote()->isHidden());
+}
+
+// Issue 29: an option's hover shows its docs entry (resources/docs/options.json: what it does to
+// the PTX, its values, default and effect), and the arch selector's the chosen arch's entry
+// (arch.json), each item of its list its own.
+void TestOptions::hoverShowsTheDocsEntries() {
+    WorkspaceDocument doc;
+    OptionsPanel panel(&doc);
+    panel.setArchs(nvvm::supportedArchs(13), 13, "default: compute_90 (local GPU)");
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+
+    auto* ftz = control<QComboBox>(panel, "ftz");
+    const QString tip = ftz->toolTip();
+    QVERIFY2(tip.contains("denormals") && tip.contains("-ftz="), qPrintable(tip));  // the help and flag, as before
+    QVERIFY2(tip.contains("ftz — flush single-precision denormals") && tip.contains("Effect: ") &&
+                 tip.contains("add.ftz.f32") && tip.contains("Default: 0") && tip.contains("https://docs.nvidia.com/"),
+             qPrintable(tip));
+    // A hover shows it.
+    QHelpEvent help(QEvent::ToolTip, QPoint(2, 2), ftz->mapToGlobal(QPoint(2, 2)));
+    QApplication::sendEvent(ftz, &help);
+    QTRY_VERIFY(QToolTip::isVisible());
+    QVERIFY2(QToolTip::text().contains("Effect: "), qPrintable(QToolTip::text()));
+    QToolTip::hideText();
+
+    // The arch: the chosen one's entry, changing with the choice; the default shows the option's.
+    auto* arch = panel.archCombo();
+    QVERIFY2(arch->toolTip().contains("arch — the target architecture"), qPrintable(arch->toolTip()));
+    QVERIFY(!arch->toolTip().contains("compute_90 — "));
+    selectData(arch, QStringLiteral("compute_90a"));
+    QVERIFY2(arch->toolTip().contains("compute_90a — ") && arch->toolTip().contains("wgmma") &&
+                 arch->toolTip().contains("SASS target: sm_90a"),
+             qPrintable(arch->toolTip()));
+    selectData(arch, QStringLiteral("compute_80"));
+    QVERIFY2(arch->toolTip().contains("compute_80 — ") && arch->toolTip().contains("cp.async"),
+             qPrintable(arch->toolTip()));
+    // A workspace's arch shows its entry too (set from the document, not the combo).
+    nvvm::Options o = doc.workspace().options;
+    o.arch = "compute_89";
+    doc.setOptions(o);
+    QVERIFY2(arch->toolTip().contains("compute_89 — "), qPrintable(arch->toolTip()));
+    // Each arch of the list has its entry on the list's hover.
+    for (int i = 1; i < arch->count(); ++i)
+        QVERIFY2(arch->itemData(i, Qt::ToolTipRole).toString().contains(arch->itemData(i).toString() + " — "),
+                 qPrintable(arch->itemText(i)));
 }
 
 void TestOptions::triStatesMapToOptional_data() {

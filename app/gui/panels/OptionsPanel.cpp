@@ -14,6 +14,8 @@
 #include <QTimer>
 
 #include "document/WorkspaceDocument.h"
+#include "editor/HoverDocs.h"
+#include "inspect/Docs.h"
 #include "lto/Mode.h"
 #include "nvvm/Options.h"
 
@@ -36,9 +38,21 @@ QString qs(std::string_view s) {
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
 }
 
+// The docs entry of an option or an arch (resources/docs/options.json, arch.json), as the hover
+// docs show it: the same text as `nvpg explain`; empty when it has none.
+QString docsHtml(std::string_view word) {
+    const auto found = inspect::Docs::builtIn().explain(word, inspect::DocContext::Options);
+    return found.empty() ? QString() : HoverDocs::html({found.front()});
+}
+
+// The option's help and flag, then its docs entry: what it does to the PTX, its values, its
+// default and the effect of flipping it.
 QString tooltipFor(const nvvm::OptionInfo& o) {
-    return QStringLiteral("%1\nlibNVVM flag: %2 (%3)")
-        .arg(qs(o.help), qs(o.flag), QString::fromStdString(nvvm::allowedValues(o)));
+    const QString head = QStringLiteral("%1\nlibNVVM flag: %2 (%3)")
+                             .arg(qs(o.help), qs(o.flag), QString::fromStdString(nvvm::allowedValues(o)));
+    const QString docs = docsHtml(o.name);
+    if (docs.isEmpty()) return head;
+    return QStringLiteral("<p style=\"white-space: pre-wrap;\">%1</p><hr/>%2").arg(head.toHtmlEscaped(), docs);
 }
 
 // libNVVM's opt level when none is chosen: what the debug note compares against.
@@ -368,7 +382,12 @@ void OptionsPanel::setArchs(const std::vector<std::string>& archs, int cudaMajor
         arch_->clear();
         arch_->addItem(defaultArchLabel_, QVariant());
         arch_->setItemData(0, defaultArchLabel_, Qt::ToolTipRole);
-        for (const auto& a : archs) arch_->addItem(QString::fromStdString(a), QString::fromStdString(a));
+        for (const auto& a : archs) {
+            arch_->addItem(QString::fromStdString(a), QString::fromStdString(a));
+            // Each arch's entry on the list's hover, as the combo's own tooltip has the chosen one's.
+            if (const QString docs = docsHtml(a); !docs.isEmpty())
+                arch_->setItemData(arch_->count() - 1, docs, Qt::ToolTipRole);
+        }
         selectArch(document_->workspace().options.arch);
     }
     updateNotes();
@@ -426,6 +445,7 @@ void OptionsPanel::selectArch(const std::optional<std::string>& arch) {
     }
     if (!arch) {
         arch_->setCurrentIndex(0);
+        updateArchTooltip();
         return;
     }
     const QString a = QString::fromStdString(*arch);
@@ -436,6 +456,18 @@ void OptionsPanel::selectArch(const std::optional<std::string>& arch) {
         arch_->setItemData(i, true, kForeignArchRole);
     }
     arch_->setCurrentIndex(i);
+    updateArchTooltip();
+}
+
+void OptionsPanel::updateArchTooltip() {
+    // The option's entry, under the chosen arch's own entry when one is chosen and has one.
+    const nvvm::OptionInfo* info = nvvm::findOption("arch");
+    QString tip = tooltipFor(*info);
+    const QVariant chosen = arch_->currentData();
+    if (chosen.isValid())
+        if (const QString docs = docsHtml(chosen.toString().toStdString()); !docs.isEmpty())
+            tip = docs + QStringLiteral("<hr/>") + tip;
+    arch_->setToolTip(tip);
 }
 
 void OptionsPanel::syncFromDocument() {

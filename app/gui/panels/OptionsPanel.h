@@ -65,6 +65,8 @@ private:
     void onExtraFlagsEdited();
     void syncFromDocument();
     void selectArch(const std::optional<std::string>& arch);
+    // The arch combo's tooltip: the chosen arch's docs entry, then the arch option's.
+    void updateArchTooltip();
     void updateNotes();
 
     WorkspaceDocument* document_;
