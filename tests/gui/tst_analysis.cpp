@@ -25,7 +25,6 @@
 #include "GuiTestSupport.h"
 #include "TestSupport.h"
 #include "compile/CompileController.h"
-#include "pipeline/ResultJson.h"
 #include "document/WorkspaceDocument.h"
 #include "editor/EditorArea.h"
 #include "editor/ModuleEditor.h"
@@ -34,6 +33,7 @@
 #include "output/SymbolNames.h"
 #include "panels/AnalysisPanel.h"
 #include "pipeline/Report.h"
+#include "pipeline/ResultJson.h"
 #include "run/RunPanel.h"
 #include "window/MainWindow.h"
 

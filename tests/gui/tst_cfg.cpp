@@ -22,7 +22,6 @@
 
 #include "GuiTestSupport.h"
 #include "TestSupport.h"
-#include "support/Files.h"
 #include "cfg/CfgPanel.h"
 #include "compile/CompileController.h"
 #include "document/WorkspaceDocument.h"
@@ -31,6 +30,7 @@
 #include "inspect/ControlFlow.h"
 #include "output/LineMapLinks.h"
 #include "output/OutputView.h"
+#include "support/Files.h"
 #include "window/MainWindow.h"
 
 using namespace nvpg;
@@ -303,8 +303,9 @@ private slots:
             "define void @big(float* %out, float %x) {\nentry:\n  br label %h0\n");
         constexpr int kDiamonds = 500;
         for (int i = 0; i < kDiamonds; ++i)
-            ir += QStringLiteral("h%1:\n  %c%1 = fcmp olt float %x, %1.0\n  br i1 %c%1, label %t%1, label %e%1\n"
-                                 "t%1:\n  br label %j%1\ne%1:\n  br label %j%1\nj%1:\n  br label %%2\n")
+            ir += QStringLiteral(
+                      "h%1:\n  %c%1 = fcmp olt float %x, %1.0\n  br i1 %c%1, label %t%1, label %e%1\n"
+                      "t%1:\n  br label %j%1\ne%1:\n  br label %j%1\nj%1:\n  br label %%2\n")
                       .arg(i)
                       .arg(i + 1 < kDiamonds ? QStringLiteral("h%1").arg(i + 1) : QStringLiteral("done"));
         ir += QStringLiteral(
@@ -330,7 +331,8 @@ private slots:
                 halfShown = true;
         });
         loop.start();
-        connect(panel, &CfgPanel::laidOutSignal, this, [&] { answered = true; }, Qt::QueuedConnection);
+        connect(
+            panel, &CfgPanel::laidOutSignal, this, [&] { answered = true; }, Qt::QueuedConnection);
         QSignalSpy shown(panel, &CfgPanel::graphShown);
         connect(panel, &CfgPanel::graphShown, this, [&] { shownBeforeAnswer = shownBeforeAnswer || !answered; });
         panel->setSource(CfgSource::Ir);
