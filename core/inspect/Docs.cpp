@@ -167,25 +167,9 @@ std::vector<std::string> splitModifiers(std::string_view rest) {
 // The edit distance of `a` (lower case) and `b` (compared in lower case), or limit + 1 once it
 // is surely over `limit`; `row` is scratch space, kept by the caller across calls.
 size_t boundedEditDistance(std::string_view a, std::string_view b, size_t limit, std::vector<size_t>& row) {
-    const size_t lengthGap = a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
-    if (limit != std::numeric_limits<size_t>::max() && lengthGap > limit) return limit + 1;
-    row.resize(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-        size_t diag = row[0];
-        row[0] = i;
-        size_t rowMin = row[0];
-        for (size_t j = 1; j <= b.size(); ++j) {
-            const size_t up = row[j];
-            const bool same = a[i - 1] == static_cast<char>(std::tolower(static_cast<unsigned char>(b[j - 1])));
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (same ? 0 : 1)});
-            diag = up;
-            rowMin = std::min(rowMin, row[j]);
-        }
-        // Every later row is at least this row's smallest value.
-        if (limit != std::numeric_limits<size_t>::max() && rowMin > limit) return limit + 1;
-    }
-    return row[b.size()];
+    return support::editDistance(
+        a, b, [](char x, char y) { return x == static_cast<char>(std::tolower(static_cast<unsigned char>(y))); }, row,
+        limit);
 }
 
 std::string lower(std::string_view s) {

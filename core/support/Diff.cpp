@@ -1,6 +1,7 @@
 #include "support/Diff.h"
 
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 #include "support/Text.h"
@@ -167,18 +168,8 @@ std::vector<std::string_view> words(std::string_view key) {
 }
 
 size_t wordDistance(const std::vector<std::string_view>& a, const std::vector<std::string_view>& b) {
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= b.size(); ++j) {
-            const size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diag = up;
-        }
-    }
-    return row[b.size()];
+    std::vector<size_t> row;
+    return support::editDistance(a, b, std::equal_to<std::string_view>(), row);
 }
 
 // How alike two changed lines are, 0 when they are not one line edited: the same opcode, or at

@@ -1,6 +1,9 @@
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,5 +52,32 @@ std::string formatCount(uint64_t n);
 // are few ("a, b, c", or "a, b or c" for `alternatives`), else the first three and how many
 // more ("m0.ll, m1.ll, m2.ll and 4,094 more"): a message listing 4,097 modules fills a terminal.
 std::string joinShort(const std::vector<std::string>& parts, bool alternatives = false);
+
+// The edit distance (insertions, deletions, substitutions) of sequences `a` and `b`, their
+// elements compared by `same(a[i], b[j])`; limit + 1 as soon as it is surely over `limit` (no
+// limit by default). `row` is scratch space a caller may keep across calls.
+template <class A, class B, class Same>
+size_t editDistance(const A& a, const B& b, Same same, std::vector<size_t>& row,
+                    size_t limit = std::numeric_limits<size_t>::max()) {
+    const bool bounded = limit != std::numeric_limits<size_t>::max();
+    const size_t gap = a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
+    if (bounded && gap > limit) return limit + 1;
+    row.resize(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diag = row[0];
+        row[0] = i;
+        size_t rowMin = row[0];
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (same(a[i - 1], b[j - 1]) ? 0 : 1)});
+            diag = up;
+            rowMin = std::min(rowMin, row[j]);
+        }
+        // Every later row is at least this row's smallest value.
+        if (bounded && rowMin > limit) return limit + 1;
+    }
+    return row[b.size()];
+}
 
 }  // namespace nvpg::support
