@@ -745,6 +745,10 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
         }
         out.linkInfoLog = l.infoLog;
         out.ltoFigures.functions = ptx::parsePtxasInfo(l.infoLog);
+        if (out.ltoFigures.functions.empty() && !out.kernels.empty())
+            out.ltoFigures.unavailable =
+                "nvJitLink's -verbose log named no function's figures (it prints none when it takes the cubin "
+                "from the CUDA compute cache, ~/.nv/ComputeCache: CUDA_CACHE_DISABLE=1 prevents that)";
         orderLikeKernels(out.ltoFigures.functions, out.kernels);
         // nvJitLink prints constant bytes only for PTX input; the cubin has them for every link.
         ptx::setConstantBytes(l.cubin, out.ltoFigures.functions);
@@ -753,7 +757,7 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
             sassOf = fmt::format("the LTO-linked cubin (nvJitLink {})", support::join(out.linkFlags, " "));
         }
         if (job.outputs & kCubin) out.cubin = std::move(l.cubin);
-        if (!linkedEntriesKnown) {
+        if (!linkedEntriesKnown && out.ltoFigures.unavailable.empty()) {
             for (const auto& u : out.ltoFigures.functions)
                 if (u.isEntry) linkedEntries.push_back(u.function);
             linkedEntriesKnown = true;
