@@ -745,7 +745,8 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
         }
         out.linkInfoLog = l.infoLog;
         out.ltoFigures.functions = ptx::parsePtxasInfo(l.infoLog);
-        if (out.ltoFigures.functions.empty() && !out.kernels.empty())
+        // Its ptxas says at least "0 bytes gmem" even when the link kept no function.
+        if (out.ltoFigures.functions.empty() && l.infoLog.find("ptxas") == std::string::npos)
             out.ltoFigures.unavailable =
                 "nvJitLink's -verbose log named no function's figures (it prints none when it takes the cubin "
                 "from the CUDA compute cache, ~/.nv/ComputeCache: CUDA_CACHE_DISABLE=1 prevents that)";
