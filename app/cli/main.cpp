@@ -9,9 +9,11 @@
 #include "Output.h"
 #include "engine/EngineProcess.h"
 #include "engine/Server.h"
+#include "toolkit/Toolkit.h"
 
 int main(int argc, char** argv) {
     using namespace nvpg::cli;
+    nvpg::toolkit::bypassDriverComputeCache();  // before any thread, for its engines too
     // The engine process (started by nvpg itself for compiles and runs): requests on stdin,
     // replies on stdout. Not for people, so not in --help.
     if (argc == 2 && std::string_view(argv[1]) == "engine") return nvpg::engine::serveEngine(0, 1);

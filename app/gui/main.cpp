@@ -7,6 +7,7 @@
 #include "window/MainWindow.h"
 
 int main(int argc, char** argv) {
+    nvpg::toolkit::bypassDriverComputeCache();  // before any thread, for its engines too
     // The engine process for compiles and runs, started by the app itself (see SupervisedEngine).
     if (argc == 2 && QByteArray(argv[1]) == "--engine") return nvpg::engine::serveEngine(0, 1);
     QApplication app(argc, argv);

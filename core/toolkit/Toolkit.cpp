@@ -213,6 +213,10 @@ std::string Driver::errorName(CUresult r) const {
     return fmt::format("CUresult {}", static_cast<int>(r));
 }
 
+void bypassDriverComputeCache() {
+    ::setenv("CUDA_CACHE_DISABLE", "1", 0);
+}
+
 support::Result<std::shared_ptr<Toolkit>> Toolkit::load(SearchConfig config) {
     return find(std::move(config), true);
 }
@@ -263,13 +267,6 @@ support::Status Toolkit::open() {
 }
 
 support::Result<std::shared_ptr<Toolkit>> Toolkit::find(SearchConfig config, bool open) {
-    // Where a CUDA driver is installed, nvJitLink answers a link it made before from the driver's
-    // compute cache (~/.nv/ComputeCache) without running its ptxas, so `-verbose` prints no
-    // figures: the LTO output's registers and spills, and which kernels the link kept, would be
-    // missing from the second compile on (seen on the H200 machine: figures on the first
-    // compile of a fresh HOME only). Unless the person chose otherwise, compiles here bypass it
-    // (set in the front end, before its engine is forked or started, and in the engine).
-    ::setenv("CUDA_CACHE_DISABLE", "1", 0);
     auto tk = std::shared_ptr<Toolkit>(new Toolkit());
     tk->locator_ = std::make_unique<Locator>(std::move(config));
     Locator& locator = *tk->locator_;

@@ -152,4 +152,12 @@ std::vector<FoundToolkit> findToolkits(SearchConfig config, const std::vector<st
 // Shown wherever a report lists the places tried.
 std::string formatTried(const std::vector<Tried>& tried);
 
+// Where a CUDA driver is installed, nvJitLink answers a link it made before from the driver's
+// compute cache (~/.nv/ComputeCache) without running its ptxas, so `-verbose` prints no figures:
+// the LTO output's registers and spills, and which kernels the link kept, would be missing from
+// the second compile on (seen on the H200 machine: figures on the first compile of a fresh HOME
+// only). This sets CUDA_CACHE_DISABLE=1 unless the person set it. It changes the environment, so
+// it is for a process's main before it starts any thread (the front ends and the engine call it).
+void bypassDriverComputeCache();
+
 }  // namespace nvpg::toolkit
