@@ -235,7 +235,10 @@ PairedDiff pairedDiff(std::string_view before, std::string_view after, const Lin
     PairedDiff out;
     auto a = splitForDiff(before);
     auto b = splitForDiff(after);
-    auto [ka, kb] = keys(a.lines, b.lines);
+    // Not a structured binding: clang 14 (the sanitizer build) cannot capture one in a lambda.
+    auto keyed = keys(a.lines, b.lines);
+    auto& ka = keyed.first;
+    auto& kb = keyed.second;
     ka.resize(a.lines.size());
     kb.resize(b.lines.size());
     // As unifiedDiff: a last line without its newline differs from one with it.
