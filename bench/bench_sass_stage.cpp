@@ -3,8 +3,10 @@
 //   plain     Pipeline::run with PTX, figures and SASS (nvdisasm -c alone);
 //   analysed  the same with kLiveRegisters and kSassGraph (nvdisasm -c, -c -lrm count and -bbcfg
 //             of one cubin, side by side);
+//   plain'    the plain job again: plain' / plain is the run's noise floor (a/a);
 // each timed by its Disassemble stage (the pipeline's own stopwatch around the nvdisasm runs) and
-// as a whole. It prints the medians and the ratio analysed / plain of the stage, the goal's figure.
+// as a whole, in rotating order. It prints the medians and the ratio analysed / plain of the
+// stage, the goal's figure, beside the a/a ratio.
 //
 //   nvpg_bench_sass [--repetitions N] [--arch compute_90] [--kernels N] [WORKSPACE.nvpg | MODULE.ll ...]
 // Without inputs: the bundled libdevice-math, the numba-cuda fixture math_kernel, and a generated
@@ -71,16 +73,16 @@ int main(int argc, char** argv) {
     }
     constexpr unsigned kPlain = pipeline::kPtx | pipeline::kFigures | pipeline::kSass;
     constexpr unsigned kAnalysed = kPlain | pipeline::kLiveRegisters | pipeline::kSassGraph;
-    std::printf("%-36s %12s %12s %12s %12s %8s\n", "input", "plain stage", "analysed", "plain all", "analysed all",
-                "ratio");
+    std::printf("%-36s %12s %12s %12s %12s %8s %8s\n", "input", "plain stage", "analysed", "plain all", "analysed all",
+                "ratio", "a/a");
     for (auto& in : inputs) {
-        std::vector<double> stage[2], whole[2];
+        std::vector<double> stage[3], whole[3];  // plain, analysed, plain again
         size_t lines = 0;
         for (int r = 0; r < repetitions; ++r)
-            for (int k = 0; k < 2; ++k) {
-                const int side = (r % 2 == 0) ? k : 1 - k;  // alternate which goes first
+            for (int k = 0; k < 3; ++k) {
+                const int side = (r + k) % 3;  // rotate which goes first
                 auto job = in.job;
-                job.outputs = side == 0 ? kPlain : kAnalysed;
+                job.outputs = side == 1 ? kAnalysed : kPlain;
                 pipeline::Pipeline p(*tk);
                 const auto t0 = Clock::now();
                 auto result = p.run(job);
@@ -100,9 +102,10 @@ int main(int argc, char** argv) {
                 whole[side].push_back(all);
             }
         const double ratio = bench::median(stage[1]) / bench::median(stage[0]);
-        std::printf("%-36s %10.1f ms %10.1f ms %10.1f ms %10.1f ms %8.3f   (%zu SASS lines)\n", in.name.c_str(),
+        const double aa = bench::median(stage[2]) / bench::median(stage[0]);
+        std::printf("%-36s %10.1f ms %10.1f ms %10.1f ms %10.1f ms %8.3f %8.3f   (%zu SASS lines)\n", in.name.c_str(),
                     1e3 * bench::median(stage[0]), 1e3 * bench::median(stage[1]), 1e3 * bench::median(whole[0]),
-                    1e3 * bench::median(whole[1]), ratio, lines);
+                    1e3 * bench::median(whole[1]), ratio, aa, lines);
     }
     return 0;
 }

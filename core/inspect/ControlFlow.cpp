@@ -1,6 +1,7 @@
 #include "inspect/ControlFlow.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -199,15 +200,48 @@ std::vector<std::string> recordInstructions(std::string_view label) {
     return out;
 }
 
-// Gives each block of `g` the lines of its instructions in the listing, or says why not.
+// nvdisasm numbers its labels (.L_x_N) per run: a graph from runs over parts of the cubin (-fun)
+// names them differently from the listing of one run. Whether `graph` is `listed` but for its
+// labels, each label of the graph standing for one of the listing throughout (`names`: graph's
+// label -> listing's, and back in `taken`).
+bool sameButLabels(std::string_view graph, std::string_view listed, std::unordered_map<std::string, std::string>& names,
+                   std::unordered_map<std::string, std::string>& taken) {
+    constexpr std::string_view kLabel = ".L_x_";
+    auto labelAt = [&](std::string_view s, size_t i) {
+        if (s.substr(i, kLabel.size()) != kLabel) return std::string_view();
+        size_t end = i + kLabel.size();
+        while (end < s.size() && std::isdigit(static_cast<unsigned char>(s[end]))) ++end;
+        return end > i + kLabel.size() ? s.substr(i, end - i) : std::string_view();
+    };
+    size_t i = 0, j = 0;
+    while (i < graph.size() && j < listed.size()) {
+        const auto a = labelAt(graph, i), b = labelAt(listed, j);
+        if (!a.empty() && !b.empty()) {
+            const auto [to, added] = names.try_emplace(std::string(a), std::string(b));
+            const auto [from, fresh] = taken.try_emplace(std::string(b), std::string(a));
+            if (to->second != b || from->second != a) return false;
+            i += a.size();
+            j += b.size();
+        } else if (graph[i] == listed[j]) {
+            ++i, ++j;
+        } else {
+            return false;
+        }
+    }
+    return i == graph.size() && j == listed.size();
+}
+
+// Gives each block of `g` the lines of its instructions in the listing, or says why not; the
+// instructions and labels then read as the listing's.
 void mapOntoListing(ControlFlowGraph& g, const SassListing& listing) {
     std::vector<const SassInstruction*> mine;
     for (const auto& in : listing.instructions)
         if (in.function == g.function) mine.push_back(&in);
+    std::unordered_map<std::string, std::string> names, taken;
     size_t next = 0;
     for (auto& b : g.blocks) {
-        for (const auto& code : b.instructions) {
-            if (next >= mine.size() || mine[next]->code != code) {
+        for (auto& code : b.instructions) {
+            if (next >= mine.size() || !sameButLabels(code, mine[next]->code, names, taken)) {
                 g.unmapped =
                     next >= mine.size()
                         ? fmt::format("block {} has more instructions than the listing's {}", b.label, g.function)
@@ -216,10 +250,13 @@ void mapOntoListing(ControlFlowGraph& g, const SassListing& listing) {
                 for (auto& c : g.blocks) c.lines.clear(), c.firstLine = c.lastLine = 0;
                 return;
             }
+            code = mine[next]->code;
             b.lines.push_back(mine[next++]->line);
         }
         if (!b.lines.empty()) b.firstLine = b.lines.front(), b.lastLine = b.lines.back();
     }
+    for (auto& b : g.blocks)
+        if (const auto renamed = names.find(b.label); renamed != names.end()) b.label = renamed->second;
 }
 
 std::string dotQuoted(std::string_view s) {
@@ -343,10 +380,13 @@ std::vector<ControlFlowGraph> cfgFromIr(std::string_view ir) {
 
 std::vector<ControlFlowGraph> cfgFromSass(std::string_view bbcfgDot, std::string_view listing) {
     std::vector<ControlFlowGraph> out;
-    std::unordered_map<std::string, std::pair<size_t, int>> nodes;  // DOT name -> graph, block
+    // DOT name (within its digraph: parts of the cubin are one digraph each, named alike) -> graph, block
+    std::unordered_map<std::string, std::pair<size_t, int>> nodes;
+    int digraphs = 0;
+    auto key = [&](std::string_view name) { return fmt::format("{}\n{}", digraphs, name); };
     std::vector<std::string> clusters;  // the function each open brace is of ("" outside any)
     struct Arrow {
-        std::string_view from, to;
+        std::string from, to;  // keys
         CfgEdgeKind kind;
     };
     std::vector<Arrow> arrows;
@@ -385,6 +425,7 @@ std::vector<ControlFlowGraph> cfgFromSass(std::string_view bbcfgDot, std::string
             ++k;
             if (isId(k)) name = std::string(toks[k++].text);
             if (isPunct(k, '{')) ++k;
+            if (t.text != "subgraph" && clusters.empty()) ++digraphs;
             clusters.push_back(t.text == "subgraph" && support::startsWith(name, "cluster_") ? name.substr(8)
                                                                                              : std::string());
             continue;
@@ -412,19 +453,19 @@ std::vector<ControlFlowGraph> cfgFromSass(std::string_view bbcfgDot, std::string
             std::string_view ignored;
             if (isPunct(k, '[')) k = attributes(k, ignored);
             // nvdisasm writes a block's edges before the blocks they go to: joined once all are read.
-            arrows.push_back({from, to, fromCompass == "e" ? CfgEdgeKind::Branch : CfgEdgeKind::Fallthrough});
+            arrows.push_back({key(from), key(to), fromCompass == "e" ? CfgEdgeKind::Branch : CfgEdgeKind::Fallthrough});
             continue;
         }
         std::string_view label;
         if (isPunct(k, '[')) k = attributes(k, label);
-        if (nodes.count(std::string(from))) continue;
+        if (nodes.count(key(from))) continue;
         const auto g = graphOf(clusters.empty() ? std::string() : clusters.back());
-        nodes[std::string(from)] = {g, int(out[g].blocks.size())};
+        nodes[key(from)] = {g, int(out[g].blocks.size())};
         out[g].blocks.push_back({std::string(from), 0, 0, {}, recordInstructions(label)});
     }
     for (const auto& [from, to, kind] : arrows) {
-        const auto a = nodes.find(std::string(from));
-        const auto b = nodes.find(std::string(to));
+        const auto a = nodes.find(from);
+        const auto b = nodes.find(to);
         if (a == nodes.end() || b == nodes.end() || a->second.first != b->second.first) continue;
         auto& edges = out[a->second.first].edges;
         const CfgEdge e{a->second.second, b->second.second, kind, false};
@@ -437,6 +478,20 @@ std::vector<ControlFlowGraph> cfgFromSass(std::string_view bbcfgDot, std::string
         for (const auto& f : sass.functions) g.isEntry = g.isEntry || (f.name == g.function && f.isEntry);
         mapOntoListing(g, sass);
         markBackEdges(g);
+    }
+    // One run numbers its unlabelled blocks (BBn) on through the functions in the listing's
+    // order; runs over parts each from BB0: numbered as one run would.
+    if (digraphs > 1) {
+        auto unlabelled = [](const std::string& label) {
+            return label.size() > 2 && support::startsWith(label, "BB") &&
+                   std::all_of(label.begin() + 2, label.end(), [](char c) { return c >= '0' && c <= '9'; });
+        };
+        int next = 0;
+        for (const auto& f : sass.functions)
+            for (auto& g : out)
+                if (g.function == f.name)
+                    for (auto& b : g.blocks)
+                        if (unlabelled(b.label)) b.label = fmt::format("BB{}", next++);
     }
     return out;
 }

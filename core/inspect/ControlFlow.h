@@ -53,7 +53,9 @@ std::vector<ControlFlowGraph> cfgFromIr(std::string_view ir);
 // From `nvdisasm -bbcfg`'s DOT (one cluster per function, record-shaped nodes whose text is the
 // block's instructions; an edge from a port's east side is a branch, from its south side a
 // fallthrough), each block mapped onto `listing`, the plain `nvdisasm -c` of the same cubin: the
-// function's instructions there, in order, are the blocks' instructions one after another.
+// function's instructions there, in order, are the blocks' instructions one after another. The
+// DOT may be several digraphs (runs over parts of the cubin, each numbering its own blocks and
+// labels): the instructions and labels are then given as the listing writes them.
 std::vector<ControlFlowGraph> cfgFromSass(std::string_view bbcfgDot, std::string_view listing);
 
 // Sets each edge's `back` by a depth-first search from the entry (then from any block it missed).

@@ -130,7 +130,7 @@ bool readAt(std::string_view data, unsigned long long at, T& out) {
     return true;
 }
 
-// The live-range run as parts side by side (see disassembleEach).
+// A live-range or graph run as parts side by side (see disassembleEach).
 DisassemblyRun runInParts(const fs::path& nvdisasm, const fs::path& input, Listing what,
                           const std::vector<std::vector<unsigned>>& groups) {
     if (groups.size() < 2) return runOn(nvdisasm, input, what);
@@ -258,20 +258,23 @@ std::vector<DisassemblyRun> disassembleEach(const fs::path& nvdisasm, std::strin
     if (auto st = support::writeFileAtomic(input, cubin); !st) {
         failAll(st.error().message);
     } else {
-        // The live ranges in parts when there is enough code for each and a core free for it.
+        // The live ranges and the graph in parts when there is enough code for each and cores
+        // free for them.
+        auto splits = [](Listing l) { return l == Listing::LiveRanges || l == Listing::BasicBlocks; };
+        const size_t split = size_t(std::count_if(what.begin(), what.end(), splits));
         std::vector<std::vector<unsigned>> groups;
-        if (std::find(what.begin(), what.end(), Listing::LiveRanges) != what.end()) {
+        if (split > 0) {
             const auto sections = codeSections(cubin);
             unsigned long long bytes = 0;
             for (const auto& s : sections) bytes += s.bytes;
             const size_t cores = std::max(1u, std::thread::hardware_concurrency());
-            const size_t free = cores > what.size() - 1 ? cores - (what.size() - 1) : 1;
+            const size_t whole = what.size() - split;  // runs of one part each
+            const size_t free = cores > whole ? (cores - whole) / split : 1;
             const size_t parts = std::min({free, kMostParts, size_t(bytes / kBytesPerPart)});
             if (parts >= 2) groups = splitSections(sections, parts);
         }
         auto runOne = [&](size_t i) {
-            out[i] = what[i] == Listing::LiveRanges ? runInParts(nvdisasm, input, what[i], groups)
-                                                    : runOn(nvdisasm, input, what[i]);
+            out[i] = splits(what[i]) ? runInParts(nvdisasm, input, what[i], groups) : runOn(nvdisasm, input, what[i]);
         };
         // The first on this thread, the others beside it.
         std::vector<std::thread> others;

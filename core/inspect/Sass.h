@@ -42,10 +42,11 @@ std::vector<std::vector<unsigned>> splitSections(std::vector<CodeSection> sectio
 DisassemblyRun disassemble(const std::filesystem::path& nvdisasm, std::string_view cubin, Listing what);
 // Several listings of one cubin, written once, each nvdisasm run side by side: the extra listings
 // cost the wall time of the longest run, not the sum. In `what`'s order. The live-range listing
-// (slower than -c by a third or more on large programs) is itself split over the cubin's code
-// sections (-fun) into runs side by side when the program is large and cores are free; its text is
-// then the parts one after another (labels numbered per part; the figures are per function and
-// offset, the same as one run's).
+// (slower than -c by a third or more on large programs) and the graph are each split over the
+// cubin's code sections (-fun) into runs side by side when the program is large and cores are
+// free; the text is then the parts one after another (labels numbered per part: the live figures
+// are per function and offset, and cfgFromSass names the graph's labels as the listing does, so
+// both read as one run's).
 std::vector<DisassemblyRun> disassembleEach(const std::filesystem::path& nvdisasm, std::string_view cubin,
                                             const std::vector<Listing>& what);
 

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "TestSupport.h"
+#include "inspect/ControlFlow.h"
 #include "inspect/LiveRegisters.h"
 #include "inspect/Sass.h"
 #include "inspect/SassView.h"
@@ -105,6 +106,19 @@ declare float @__nv_erfcinvf(float)
         ir += "!" + std::to_string(k + 1) + " = !{void (float*, float*)* @k" + std::to_string(k) +
               ", !\"kernel\", i32 1}\n";
     return ir;
+}
+
+// The whole-program cubin of manyKernels(60) for compute_90.
+std::string manyKernelsCubin() {
+    pipeline::Pipeline p(test::realToolkit());
+    pipeline::Job job;
+    job.modules = {{"many.ll", manyKernels(60), false}};
+    job.libdevice = true;
+    job.options.arch = "compute_90";
+    job.archFromGpu = false;
+    auto r = p.run(job);
+    if (!r || r->ptx.empty()) qFatal("%s", r ? r->nvvmLog.c_str() : r.error().message.c_str());
+    return wholeProgramCubin(r->ptx, "compute_90");
 }
 
 }  // namespace
@@ -281,15 +295,7 @@ private slots:
     void liveRangesInPartsAreThoseOfOneRun() {
         NEED_NVDISASM(nvdisasm);
         if (std::thread::hardware_concurrency() < 2) QSKIP("one core: the live ranges are never split");
-        pipeline::Pipeline p(test::realToolkit());
-        pipeline::Job job;
-        job.modules = {{"many.ll", manyKernels(60), false}};
-        job.libdevice = true;
-        job.options.arch = "compute_90";
-        job.archFromGpu = false;
-        auto r = p.run(job);
-        if (!r || r->ptx.empty()) qFatal("%s", r ? r->nvvmLog.c_str() : r.error().message.c_str());
-        const auto cubin = wholeProgramCubin(r->ptx, "compute_90");
+        const auto cubin = manyKernelsCubin();
 
         const auto sections = inspect::codeSections(cubin);
         const auto plain = inspect::disassemble(nvdisasm, cubin, inspect::Listing::Plain);
@@ -328,6 +334,65 @@ private slots:
         // Not an ELF: no sections, so one run, which nvdisasm refuses with its own words.
         QVERIFY(inspect::codeSections("not a cubin").empty());
         QVERIFY(inspect::codeSections(cubin.substr(0, 200)).empty());
+    }
+
+    // The graph's runs over parts of the cubin (each numbering its labels from .L_x_0) read as one
+    // run's: the same blocks, edges, lines, and the labels and branches the listing shows.
+    void graphsInPartsAreThoseOfOneRun() {
+        NEED_NVDISASM(nvdisasm);
+        if (std::thread::hardware_concurrency() < 2) QSKIP("one core: the graph is never split");
+        const auto cubin = manyKernelsCubin();
+        const auto plain = inspect::disassemble(nvdisasm, cubin, inspect::Listing::Plain);
+        QVERIFY2(plain.ok, plain.error.c_str());
+        const auto split = inspect::disassemble(nvdisasm, cubin, inspect::Listing::BasicBlocks);
+        QVERIFY2(split.ok, split.error.c_str());
+        QVERIFY(split.parts >= 2);
+        QTemporaryDir dir;
+        const auto path = fs::path(dir.path().toStdString()) / "k.cubin";
+        QVERIFY(support::writeFileAtomic(path, cubin));
+        const auto whole = support::runProcess({nvdisasm.string(), "-bbcfg", path.string()}, size_t(64) << 20);
+        QCOMPARE(whole.status, 0);
+        // The parts do name their labels apart from the listing: what is checked is not the same text.
+        QVERIFY(split.text != whole.output);
+        const auto fromParts = inspect::cfgFromSass(split.text, plain.text);
+        const auto fromOne = inspect::cfgFromSass(whole.output, plain.text);
+        QCOMPARE(fromParts.size(), size_t(60));
+        QCOMPARE(fromOne.size(), fromParts.size());
+        size_t labelled = 0, branches = 0;
+        for (const auto& one : fromOne) {
+            const auto part = std::find_if(fromParts.begin(), fromParts.end(),
+                                           [&](const auto& g) { return g.function == one.function; });
+            QVERIFY2(part != fromParts.end(), one.function.c_str());
+            QVERIFY2(one.unmapped.empty(), one.unmapped.c_str());
+            QVERIFY2(part->unmapped.empty(), part->unmapped.c_str());
+            QCOMPARE(part->blocks.size(), one.blocks.size());
+            for (size_t b = 0; b < one.blocks.size(); ++b) {
+                QVERIFY2(part->blocks[b].label == one.blocks[b].label,
+                         (one.function + ": " + part->blocks[b].label + " vs " + one.blocks[b].label + " block " +
+                          std::to_string(b))
+                             .c_str());
+                QCOMPARE(part->blocks[b].lines, one.blocks[b].lines);
+                QCOMPARE(part->blocks[b].instructions, one.blocks[b].instructions);
+                labelled += support::startsWith(one.blocks[b].label, ".L_x_");
+            }
+            QCOMPARE(part->edges.size(), one.edges.size());
+            for (size_t e = 0; e < one.edges.size(); ++e) {
+                QCOMPARE(part->edges[e].from, one.edges[e].from);
+                QCOMPARE(part->edges[e].to, one.edges[e].to);
+                QCOMPARE(part->edges[e].kind, one.edges[e].kind);
+                QCOMPARE(part->edges[e].back, one.edges[e].back);
+                branches += one.edges[e].kind == inspect::CfgEdgeKind::Branch;
+            }
+        }
+        QVERIFY(labelled > 60);
+        QVERIFY(branches > 60);
+        // An instruction that is not the listing's, labels aside, is not mapped.
+        auto wrong = split.text;
+        const auto at = wrong.find("BRA\\ `(.L_x_");  // DOT escapes the spaces
+        QVERIFY(at != std::string::npos);
+        wrong.replace(at, 3, "BRX");
+        const auto broken = inspect::cfgFromSass(wrong, plain.text);
+        QVERIFY(std::any_of(broken.begin(), broken.end(), [](const auto& g) { return !g.unmapped.empty(); }));
     }
 
     void listingsSideBySideAreThoseOfSeparateRuns() {
