@@ -4,7 +4,9 @@
 // toolkit has gone, or whose arch its toolkit lacks, saying so instead of compiling something else.
 #include <QtTest>
 
+#include <QCheckBox>
 #include <QDockWidget>
+#include <QSettings>
 #include <QTableWidget>
 
 #include <Qsci/qsciscintilla.h>
@@ -13,6 +15,8 @@
 #include "TestSupport.h"
 #include "compile/CompileController.h"
 #include "document/WorkspaceDocument.h"
+#include "editor/EditorArea.h"
+#include "editor/ModuleEditor.h"
 #include "panels/ComparePanel.h"
 #include "panels/SettingsDialog.h"
 
@@ -126,6 +130,50 @@ private slots:
         // The pin compiled ftz off, the workspace was saved with it on.
         QVERIFY(!reopened->compare()->comparison()->identical);
         QCOMPARE(reopened->compare()->sideText(0), c->sideText(0));
+    }
+
+    // Issue 29: one word edited (fadd -> fsub in the kernel) against a pin made before it. By
+    // default the diff ignores register and label renumbering: a few changed lines, the real
+    // change among them; one click on "Ignore renumbering" shows the byte-for-byte diff, and the
+    // choice is remembered for the next window.
+    void anEditShowsAsItsChangeWithoutRenumbering() {
+        QSettings().remove(QStringLiteral("compare/normalized"));
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/w.nvpg";
+        QVERIFY(workspace::saveWorkspace(libdeviceMath(), path.toStdString()));
+        auto w = test::makeWindow(nullptr, QSize(1600, 1000));
+        QVERIFY(w->openWorkspace(path));
+        QVERIFY(compileAndWait(*w));
+        QVERIFY(w->pinResult("fadd"));
+        auto* c = w->compare();
+        QVERIFY(c->normalizedBox()->isChecked());
+        auto* editor = w->editors()->editor(0);
+        QVERIFY(editor);
+        QString text = editor->text();
+        const QString before = "%r = fadd float %s, %ep", after = "%r = fsub float %s, %ep";
+        QCOMPARE(text.count(before), 1);
+        editor->setText(text.replace(before, after));
+        QVERIFY(compileAndWait(*w));
+        QTRY_VERIFY_WITH_TIMEOUT(c->comparison() && !c->comparison()->identical, 60000);
+        const auto& n = *c->comparison();
+        QCOMPARE(n.style, pipeline::DiffStyle::Normalized);
+        QVERIFY2(n.normalized.lines() >= 1 && n.normalized.lines() <= 3, n.normalized.text.c_str());
+        QVERIFY2(c->verdict().contains("renumbering aside"), qPrintable(c->verdict()));
+        const QString shown = c->diffPane()->text();
+        QCOMPARE(shown, QString::fromStdString(n.normalized.text));
+        QVERIFY2(linesWith(shown, '+', "sub.f32") >= 1, qPrintable(shown));
+        const int normalizedRows = linesWith(shown, '-', "") + linesWith(shown, '+', "");
+
+        c->normalizedBox()->click();
+        QCOMPARE(c->comparison()->style, pipeline::DiffStyle::Raw);
+        const QString raw = c->diffPane()->text();
+        QCOMPARE(raw, QString::fromStdString(c->comparison()->diff.text));
+        QVERIFY2(linesWith(raw, '-', "") + linesWith(raw, '+', "") > normalizedRows + 10, qPrintable(raw.left(3000)));
+        QVERIFY2(!c->verdict().contains("renumbering aside"), qPrintable(c->verdict()));
+        QVERIFY(!QSettings().value(QStringLiteral("compare/normalized"), true).toBool());
+        auto next = test::makeWindow(nullptr, QSize(1600, 1000));
+        QVERIFY(!next->compare()->normalizedBox()->isChecked());
+        QSettings().remove(QStringLiteral("compare/normalized"));
     }
 
     // Two variants of the same modules, each compiled on every edit on its own engine.

@@ -21,6 +21,7 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QPushButton>
+#include <QSettings>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -116,6 +117,19 @@ ComparePanel::ComparePanel(WorkspaceDocument* document, std::shared_ptr<const to
     removePin_ = new QPushButton(tr("Delete Pin"), this);
     for (auto* b : {addVariant, editVariant_, removeVariant_, removePin_}) buttons->addWidget(b);
     buttons->addStretch(1);
+    // The normalized diff by default; the byte-for-byte one a click away, remembered.
+    normalized_ = new QCheckBox(tr("Ignore renumbering"), this);
+    normalized_->setObjectName(QStringLiteral("compareNormalized"));
+    normalized_->setToolTip(
+        tr("Diff with each function's registers, labels (and in SASS offsets and branch addresses) renamed "
+           "by order of first use, so that renumbering is no change and an edited instruction is one "
+           "changed line. Off: the outputs byte for byte."));
+    normalized_->setChecked(QSettings().value(QStringLiteral("compare/normalized"), true).toBool());
+    connect(normalized_, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue(QStringLiteral("compare/normalized"), on);
+        recompute();
+    });
+    buttons->addWidget(normalized_);
     layout->addLayout(buttons);
     connect(addVariant, &QPushButton::clicked, this, &ComparePanel::addVariant);
     connect(editVariant_, &QPushButton::clicked, this, &ComparePanel::editVariant);
@@ -459,16 +473,17 @@ void ComparePanel::recompute() {
     figures_->clear();
     figures_->setRowCount(0);
     if (sides_[0].result && sides_[1].result) {
-        comparison_ =
-            pipeline::compareResults(*sides_[0].result, *sides_[1].result, output_, sides_[0].label.toStdString(),
-                                     sides_[1].label.toStdString(), pipeline::DiffStyle::Raw);
+        comparison_ = pipeline::compareResults(
+            *sides_[0].result, *sides_[1].result, output_, sides_[0].label.toStdString(), sides_[1].label.toStdString(),
+            normalized_->isChecked() ? pipeline::DiffStyle::Normalized : pipeline::DiffStyle::Raw);
         const auto& c = *comparison_;
         QString words = q(pipeline::comparisonVerdict(c));
         if (compiling()) words += tr(" (a side is compiling…)");
         verdict_->setText(words);
         setPaneText(diff_, c.identical ? tr("The %1 of A and B is the same, byte for byte.")
                                              .arg(q(std::string(pipeline::compareOutputName(c.output))))
-                                       : q(c.diff.text.empty() ? pipeline::comparisonVerdict(c) : c.diff.text));
+                                       : q(pipeline::diffText(c).empty() ? pipeline::comparisonVerdict(c)
+                                                                         : pipeline::diffText(c)));
         const auto columns = pipeline::comparisonColumns();
         const auto rows = pipeline::comparisonRows(c);
         figures_->setColumnCount(int(columns.size()));

@@ -15,6 +15,7 @@
 #include "toolkit/Toolkit.h"
 #include "workspace/Workspace.h"
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -92,6 +93,8 @@ public:
     }
     QTabWidget* tabs() const { return tabs_; }
     QComboBox* sideCombo(int i) const { return combos_[size_t(i)]; }
+    // "Ignore renumbering": the normalized diff (pipeline::DiffStyle) when checked, the default.
+    QCheckBox* normalizedBox() const { return normalized_; }
 
     // The toolkits found on this machine (toolkit::findToolkits, with the folders added in
     // Settings), read once in the background; empty until then.
@@ -166,6 +169,7 @@ private:
     QsciScintilla* diff_ = nullptr;
     QTableWidget* figures_ = nullptr;
     QPushButton* removePin_ = nullptr;
+    QCheckBox* normalized_ = nullptr;
     QPushButton* editVariant_ = nullptr;
     QPushButton* removeVariant_ = nullptr;
 };
