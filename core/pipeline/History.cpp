@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <map>
 
+#include <ctime>
+
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 
 #include "support/Text.h"
@@ -31,8 +34,7 @@ std::optional<std::pair<int, int>> changedLines(std::string_view before, std::st
     size_t head = 0;
     while (head < a.size() && head < b.size() && a[head] == b[head]) ++head;
     size_t tail = 0;
-    while (tail < a.size() - head && tail < b.size() - head && a[a.size() - 1 - tail] == b[b.size() - 1 - tail])
-        ++tail;
+    while (tail < a.size() - head && tail < b.size() - head && a[a.size() - 1 - tail] == b[b.size() - 1 - tail]) ++tail;
     // Lines removed only: the line where they were.
     const int first = int(head) + 1;
     const int last = std::max(first, int(b.size() - tail));
@@ -141,6 +143,35 @@ HistoryFigures historyFigures(const CompileResult& r) {
     if (!r.linkedPtx.empty()) f.linkedPtxBytes = r.linkedPtx.size();
     if (!r.cubin.empty()) f.cubinBytes = r.cubin.size();
     return f;
+}
+
+std::string historyTime(const HistoryEntry& e) {
+    const std::time_t t = std::chrono::system_clock::to_time_t(e.when);
+    std::tm local{};
+    localtime_r(&t, &local);
+    return fmt::format("{:%H:%M:%S}", local);
+}
+
+std::vector<std::string> historyColumns() {
+    return {"#", "time", "cause", "registers", "spills", "SASS instructions", "PTX", "LTO-IR", "LTO PTX", "cubin"};
+}
+
+std::vector<std::string> historyRow(const HistoryEntry& e) {
+    const auto f = e.result ? historyFigures(*e.result) : HistoryFigures{};
+    auto number = [](std::optional<int> v) { return v ? std::to_string(*v) : std::string("-"); };
+    auto size = [](std::optional<size_t> v) { return v ? support::formatBytes(*v) : std::string("-"); };
+    std::string cause = e.cause;
+    if (e.result && !e.result->ok) cause += " (failed)";
+    return {std::to_string(e.id),
+            historyTime(e),
+            cause,
+            number(f.registers),
+            f.spillBytes ? support::formatBytes(uint64_t(*f.spillBytes)) : "-",
+            number(f.sassInstructions),
+            size(f.ptxBytes),
+            size(f.ltoIrBytes),
+            size(f.linkedPtxBytes),
+            size(f.cubinBytes)};
 }
 
 uint64_t CompileHistory::add(const Job& job, std::shared_ptr<const CompileResult> result, std::string cause) {

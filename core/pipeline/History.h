@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "pipeline/CompileResult.h"
 #include "pipeline/Job.h"
@@ -41,6 +42,11 @@ struct HistoryFigures {
     std::optional<size_t> ptxBytes, ltoIrBytes, linkedPtxBytes, cubinBytes;
 };
 HistoryFigures historyFigures(const CompileResult& r);
+// "22:14:03", local time: how an entry's time is written everywhere.
+std::string historyTime(const HistoryEntry& e);
+// The timeline: its column names, then an entry's cells ("-" where the result has none).
+std::vector<std::string> historyColumns();
+std::vector<std::string> historyRow(const HistoryEntry& e);
 
 struct HistoryLimits {
     size_t entries = 50;

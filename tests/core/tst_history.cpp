@@ -101,7 +101,8 @@ private slots:
             const auto id = h.add(job, resultOfSize(size));
             if (i % 3 == 0) h.complete(id, resultOfSize(size * 2));
             QVERIFY(h.entries().size() <= 50);
-            QVERIFY2(h.bytes() <= (size_t(64) << 20) || h.entries().size() == 1, qPrintable(QString::number(h.bytes())));
+            QVERIFY2(h.bytes() <= (size_t(64) << 20) || h.entries().size() == 1,
+                     qPrintable(QString::number(h.bytes())));
             size_t sum = 0;
             for (const auto& e : h.entries()) sum += e.bytes;
             QCOMPARE(h.bytes(), sum);

@@ -6,8 +6,10 @@
 
 #include <QCheckBox>
 #include <QDockWidget>
+#include <QPushButton>
 #include <QSettings>
 #include <QTableWidget>
+#include <QToolButton>
 
 #include <Qsci/qsciscintilla.h>
 
@@ -18,6 +20,7 @@
 #include "editor/EditorArea.h"
 #include "editor/ModuleEditor.h"
 #include "panels/ComparePanel.h"
+#include "panels/HistoryDialog.h"
 #include "panels/SettingsDialog.h"
 
 #include <QTreeWidget>
@@ -174,6 +177,73 @@ private slots:
         auto next = test::makeWindow(nullptr, QSize(1600, 1000));
         QVERIFY(!next->compare()->normalizedBox()->isChecked());
         QSettings().remove(QStringLiteral("compare/normalized"));
+    }
+
+    // Issue 29: "what did my last edit change?" with no pin made before: a new window's Compare
+    // dock shows the previous compile beside the current one, the cause named, the diff the edit's.
+    void thePreviousCompileNeedsNoPin() {
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/w.nvpg";
+        QVERIFY(workspace::saveWorkspace(libdeviceMath(), path.toStdString()));
+        auto w = test::makeWindow(nullptr, QSize(1600, 1000));
+        QVERIFY(w->openWorkspace(path));
+        QVERIFY(compileAndWait(*w));
+        auto* c = w->compare();
+        QCOMPARE(c->side(0), QString(ComparePanel::kPrevious));
+        QCOMPARE(c->side(1), QString(ComparePanel::kCurrent));
+        QVERIFY2(c->sideNotice(0).contains("No previous compile yet"), qPrintable(c->sideNotice(0)));
+        QCOMPARE(w->controller()->history().entries().size(), size_t(1));
+
+        auto* editor = w->editors()->editor(0);
+        QString text = editor->text();
+        QCOMPARE(text.count("%r = fadd float %s, %ep"), 1);
+        editor->setText(text.replace("%r = fadd float %s, %ep", "%r = fsub float %s, %ep"));
+        QVERIFY(compileAndWait(*w));
+        const auto& history = w->controller()->history();
+        QCOMPARE(history.entries().size(), size_t(2));
+        QCOMPARE(history.entries().front().cause, std::string("math.ll: line 48 edited"));
+        QVERIFY(bothSidesShown(*c));
+        QCOMPARE(c->sideResult(0), history.entries()[1].result);
+        QVERIFY2(c->sideLabel(0).startsWith("previous compile"), qPrintable(c->sideLabel(0)));
+        QVERIFY2(c->sideLabel(1).contains("math.ll: line 48 edited"), qPrintable(c->sideLabel(1)));
+        QVERIFY2(c->comparison()->normalized.lines() >= 1 && c->comparison()->normalized.lines() <= 3,
+                 qPrintable(c->verdict()));
+        // Every earlier compile is a side too; an option change is its own cause.
+        QVERIFY(c->sideChoices().contains(ComparePanel::historySide(history.entries()[1].id)));
+        auto options = w->document()->workspace().options;
+        options.ftz = true;
+        w->document()->setOptions(options);
+        QVERIFY(compileAndWait(*w));
+        QTRY_COMPARE_WITH_TIMEOUT(history.entries().size(), size_t(3), 60000);
+        const auto cause = QString::fromStdString(history.entries().front().cause);
+        QVERIFY2(cause.startsWith("ftz ") && cause.endsWith("→ 1"), qPrintable(cause));
+        QVERIFY(bothSidesShown(*c));
+        QCOMPARE(c->sideResult(0), history.entries()[1].result);
+
+        // The timeline, from the status bar: one click opens it, one compares the first compile.
+        QCOMPARE(w->historyButton()->text(), QString("History (3)"));
+        w->historyButton()->click();
+        auto* timeline = w->historyDialog();
+        QVERIFY(timeline && timeline->isVisible());
+        auto* table = timeline->table();
+        QCOMPARE(table->rowCount(), 3);
+        const auto column = [&](const char* name) {
+            for (int k = 0; k < table->columnCount(); ++k)
+                if (table->horizontalHeaderItem(k)->text() == name) return k;
+            return -1;
+        };
+        QVERIFY(table->item(0, column("cause"))->text().endsWith("(current)"));
+        QCOMPARE(table->item(1, column("cause"))->text(), QString("math.ll: line 48 edited"));
+        QCOMPARE(table->item(2, column("cause"))->text(), QString("first compile"));
+        QVERIFY(table->item(2, column("registers"))->text().toInt() > 0);
+        QVERIFY(table->item(2, column("PTX"))->text().endsWith("KiB"));
+        table->selectRow(2);
+        timeline->findChild<QPushButton*>("historyCompare")->click();
+        QCOMPARE(c->side(0), ComparePanel::historySide(history.entries()[2].id));
+        QCOMPARE(c->side(1), QString(ComparePanel::kCurrent));
+        QVERIFY(bothSidesShown(*c));
+        QCOMPARE(c->sideResult(0), history.entries()[2].result);
+        timeline->close();
     }
 
     // Two variants of the same modules, each compiled on every edit on its own engine.

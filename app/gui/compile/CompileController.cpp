@@ -57,7 +57,13 @@ void CompileController::submit(bool verifyOnly) {
     job.outputs = outputs_;
     job.lineMap = lineMap_ && !verifyOnly;
     job.generation = ++generation_;
-    if (verifyOnly) verifyGeneration_ = job.generation;
+    if (verifyOnly) {
+        verifyGeneration_ = job.generation;
+    } else {
+        submittedJob_ = job;
+        submittedCause_ = std::move(nextCause_);
+        nextCause_.clear();
+    }
     emit submitted(job.generation, verifyOnly);  // first: an engine may answer within submit()
     engine_->submit(job);
     clock_.start();
@@ -99,6 +105,12 @@ void CompileController::onReply(const EngineReply& reply) {
     }
     // The SASS and the map come after a plain reply that has PTX; one of no PTX has neither.
     lateGeneration_ = reply.result && !reply.result->ptx.empty() ? reply.generation : 0;
+    if (reply.result) {
+        historyId_ = history_.add(submittedJob_, reply.result, std::move(submittedCause_));
+        submittedCause_.clear();
+        historyGeneration_ = reply.generation;
+        emit historyChanged();  // before the reply: the Compare dock's previous side is then the one before it
+    }
     emit replyShown(reply);
 }
 
@@ -114,6 +126,7 @@ void CompileController::onLate(quint64 generation, const std::shared_ptr<const p
     // Only the rest of the reply on screen: an older one is of other text.
     if (generation != generation_ || generation <= cancelledUpTo_ || generation != lateGeneration_) return;
     lateGeneration_ = 0;
+    if (result && generation == historyGeneration_ && history_.complete(historyId_, result)) emit historyChanged();
     emit lateShown(generation, result);
     if (lineMap_) emit lineMapShown(generation, result ? result->lineMap : nullptr);
 }

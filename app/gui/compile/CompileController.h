@@ -5,6 +5,7 @@
 #include <QTimer>
 
 #include "compile/Engine.h"
+#include "pipeline/History.h"
 
 namespace nvpg::gui {
 
@@ -42,6 +43,13 @@ public:
     QString stage() const { return stage_; }
     int droppedReplies() const { return dropped_; }
 
+    // Every shown compile of the session with its cause, newest first (pipeline::CompileHistory:
+    // at most 50, within 256 MiB); the Compare dock's "previous compile" and the timeline.
+    const pipeline::CompileHistory& history() const { return history_; }
+    // The cause the next compile is recorded with ("fix: …"); otherwise it is worked out from
+    // what changed since the compile before it.
+    void setNextCause(const QString& cause) { nextCause_ = cause.toStdString(); }
+
 public slots:
     void compileNow();
     // libNVVM's verifier alone; its reply comes as `verified`, and the outputs stay as they are.
@@ -65,6 +73,8 @@ signals:
     void lateShown(quint64 generation, std::shared_ptr<const nvpg::pipeline::CompileResult> result);
     void lineMapShown(quint64 generation, std::shared_ptr<const nvpg::inspect::LineMap> map);
     void stageChanged(const QString& stage);
+    // An entry was added to the history, or its complete result came.
+    void historyChanged();
 
 private:
     void onReply(const EngineReply& reply);
@@ -90,6 +100,11 @@ private:
     bool auto_ = true;
     bool busy_ = false;
     int dropped_ = 0;
+    pipeline::CompileHistory history_;
+    pipeline::Job submittedJob_;  // the newest compile request's (not verify-only)
+    std::string submittedCause_, nextCause_;
+    quint64 historyGeneration_ = 0;  // the reply the newest entry holds
+    uint64_t historyId_ = 0;
 };
 
 }  // namespace nvpg::gui

@@ -52,6 +52,7 @@ QString q(const std::string& s) {
 
 const QString kPinPrefix = QStringLiteral("pin:");
 const QString kVariantPrefix = QStringLiteral("variant:");
+const QString kHistoryPrefix = QStringLiteral("history:");
 
 QString textOf(const pipeline::CompileResult& r, pipeline::CompareOutput what) {
     switch (what) {
@@ -173,6 +174,8 @@ ComparePanel::ComparePanel(WorkspaceDocument* document, std::shared_ptr<const to
     SymbolNames::elideColumn(figures_, 0);
     figures_->setSizePolicy(QSizePolicy::Ignored, figures_->sizePolicy().verticalPolicy());
     tabs_->addTab(figures_, tr("Figures"));
+    // What changed is the first question: the diff shows when the dock opens.
+    tabs_->setCurrentWidget(diff_);
     layout->addWidget(tabs_, 1);
 
     debounce_.setObjectName(QStringLiteral("compareDebounce"));  // named where timings list it
@@ -203,10 +206,22 @@ ComparePanel::ComparePanel(WorkspaceDocument* document, std::shared_ptr<const to
             Qt::QueuedConnection);
     }).detach();
 
-    sides_[0].key = QString::fromLatin1(kCurrent);
+    // What did my last edit change: the previous compile beside the current one, no pin needed.
+    sides_[0].key = QString::fromLatin1(kPrevious);
     sides_[1].key = QString::fromLatin1(kCurrent);
     rebuildChoices();
+    refreshSide(0, false);
+    refreshSide(1, false);
     recompute();
+}
+
+void ComparePanel::historyChanged() {
+    rebuildChoices();
+    for (size_t i = 0; i < 2; ++i)
+        if (sides_[i].key.startsWith(kHistoryPrefix)) refreshSide(i, false);
+    // The new current result follows (setCurrent), and with it the comparison; when it is a
+    // later result of the same compile, the previous one is as it was.
+    behind_ = true;
 }
 
 ComparePanel::~ComparePanel() = default;
@@ -251,17 +266,26 @@ QStringList ComparePanel::sideChoices() const {
 
 void ComparePanel::rebuildChoices() {
     const auto& ws = document_->workspace();
-    QList<QPair<QString, QString>> items = {{tr("Current compile"), QString::fromLatin1(kCurrent)}};
+    QList<QPair<QString, QString>> items = {{tr("Current compile"), QString::fromLatin1(kCurrent)},
+                                            {tr("Previous compile"), QString::fromLatin1(kPrevious)}};
     for (const auto& p : ws.pins) items.append({tr("Pin: %1").arg(q(p.name)), pinSide(q(p.name))});
     for (const auto& v : ws.variants) items.append({tr("Variant: %1").arg(q(v.name)), variantSide(q(v.name))});
+    // Every earlier compile of the session, newest first (the newest is the current one).
+    if (history_)
+        for (size_t k = 1; k < history_->entries().size(); ++k) {
+            const auto& e = history_->entries()[k];
+            items.append(
+                {tr("Compile %1 · %2 · %3").arg(e.id).arg(q(pipeline::historyTime(e)), q(e.cause)), historySide(e.id)});
+        }
     for (size_t i = 0; i < 2; ++i) {
         auto* c = combos_[i];
         c->clear();
         for (const auto& [text, key] : items) c->addItem(text, key);
         int at = c->findData(sides_[i].key);
         if (at < 0) {
-            sides_[i].key = QString::fromLatin1(kCurrent);  // its pin or variant is gone
-            at = 0;
+            // Its pin or variant is gone, or its compile left the history.
+            sides_[i].key = QString::fromLatin1(sides_[i].key.startsWith(kHistoryPrefix) ? kPrevious : kCurrent);
+            at = c->findData(sides_[i].key);
         }
         c->setCurrentIndex(at);
     }
@@ -323,6 +347,33 @@ void ComparePanel::refreshSide(size_t i, bool compile) {
         s.result = current_;
         s.notice = current_ ? QString() : tr("No compile to show yet: compile (Ctrl+B).");
         s.label = tr("current compile · %1").arg(toolkitWords({}, {}));
+        // What caused it, when it is the history's newest.
+        if (history_ && current_ && !history_->entries().empty() && history_->entries().front().result == current_)
+            s.label = tr("current compile (%1) · %2").arg(q(history_->entries().front().cause), toolkitWords({}, {}));
+        return;
+    }
+    if (key.startsWith(kHistoryPrefix)) {
+        const pipeline::HistoryEntry* e = nullptr;
+        if (history_)
+            e = key == QLatin1String(kPrevious) ? history_->previous()
+                                                : history_->find(key.mid(kHistoryPrefix.size()).toULongLong());
+        s.result = e ? e->result : nullptr;
+        if (!e) {
+            s.label = key == QLatin1String(kPrevious) ? tr("previous compile") : tr("an earlier compile");
+            s.notice = key == QLatin1String(kPrevious)
+                           ? tr("No previous compile yet: edit the modules or change an option, and this side shows "
+                                "the compile before.")
+                           : tr("That compile is no longer in the history (it keeps the last %1 compiles, within "
+                                "%2 MiB). Pin a result (Build ▸ Pin Result) to keep it.")
+                                 .arg(history_ ? history_->limits().entries : 0)
+                                 .arg(history_ ? history_->limits().bytes >> 20 : 0);
+            return;
+        }
+        s.notice.clear();
+        s.label = tr("%1 · compile %2 at %3 · %4")
+                      .arg(key == QLatin1String(kPrevious) ? tr("previous compile") : tr("history"))
+                      .arg(e->id)
+                      .arg(q(pipeline::historyTime(*e)), toolkitWords({}, {}));
         return;
     }
     if (key.startsWith(kPinPrefix)) {

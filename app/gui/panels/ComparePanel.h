@@ -11,6 +11,7 @@
 
 #include "compile/SupervisedEngine.h"
 #include "pipeline/Comparison.h"
+#include "pipeline/History.h"
 #include "support/Result.h"
 #include "toolkit/Toolkit.h"
 #include "workspace/Workspace.h"
@@ -50,14 +51,23 @@ public:
     void setAppToolkit(std::shared_ptr<const toolkit::Toolkit> toolkit, EngineSettings settings);
     // The current compile's result as the output panes show it (null: none, or no result).
     void setCurrent(std::shared_ptr<const pipeline::CompileResult> result);
+    // The session's compiles (the compile controller's), which the sides "previous compile" and
+    // "history:ID" show; the panel is told when it changed (historyChanged), before the new
+    // current result comes through setCurrent.
+    void setHistory(const pipeline::CompileHistory* history) { history_ = history; }
+    void historyChanged();
 
     // A side names what it shows: "current", "pin:NAME" or "variant:NAME".
     static QString pinSide(const QString& name) { return QStringLiteral("pin:") + name; }
     static QString variantSide(const QString& name) { return QStringLiteral("variant:") + name; }
     static constexpr const char* kCurrent = "current";
+    // The compile before the current one, and an entry of the session's history by its id.
+    static constexpr const char* kPrevious = "history:previous";
+    static QString historySide(uint64_t id) { return QStringLiteral("history:") + QString::number(id); }
     void setSides(const QString& a, const QString& b);
     // For a workspace just opened: its first two variants side by side, else its newest pin (or
-    // its one variant) beside the current compile. False when it has neither.
+    // its one variant) beside the current compile. False when it has neither (the sides are then
+    // the previous compile and the current one, as in a new window).
     bool showSaved();
     QString side(int i) const;
     QStringList sideChoices() const;  // every side the combos offer, in their order
@@ -154,6 +164,7 @@ private:
     std::function<void()> flush_;
     unsigned outputs_ = 0;
     std::shared_ptr<const pipeline::CompileResult> current_;
+    const pipeline::CompileHistory* history_ = nullptr;
     std::array<Side, 2> sides_;
     pipeline::CompareOutput output_ = pipeline::CompareOutput::Ptx;
     std::optional<pipeline::Comparison> comparison_;

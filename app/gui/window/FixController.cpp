@@ -116,6 +116,8 @@ bool FixController::apply(const nvvm::Fix& fix, QString* error) {
                             .arg(QString::fromStdString(edit.module)));
     }
     const bool settings = after.options != before.options || after.libdevice != before.libdevice;
+    // The compile this causes says so in the history (a settings change compiles within moveTo).
+    controller_->setNextCause(tr("fix: %1").arg(title));
     moveTo(before, after, /*byUndo=*/false);
     const State done = current();
     if (!(done == before)) {
@@ -137,6 +139,7 @@ bool FixController::undoLast() {
     history_.pop_back();
     const bool settings =
         entry.before.options != entry.after.options || entry.before.libdevice != entry.after.libdevice;
+    controller_->setNextCause(tr("fix undone: %1").arg(entry.title));
     moveTo(entry.after, entry.before, /*byUndo=*/true);
     emit undone(entry.title);
     compile(settings);

@@ -67,6 +67,7 @@
 #include "output/Turns.h"
 #include "panels/AnalysisPanel.h"
 #include "panels/ComparePanel.h"
+#include "panels/HistoryDialog.h"
 #include "panels/LibdevicePanel.h"
 #include "panels/OptionsPanel.h"
 #include "panels/ProblemsPanel.h"
@@ -272,10 +273,6 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     connect(analysisDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (visible) preferCaretKernel();
     });
-    // Asked for, it comes in front of the tabs it shares the bottom with.
-    connect(analysisDock_->toggleViewAction(), &QAction::triggered, analysisDock_, [this](bool on) {
-        if (on) analysisDock_->raise();
-    });
     // Control Flow: the graph of the function under the caret, closed until asked for (View >
     // Control Flow); a bottom tab for the width a graph wants.
     links_ = new LineMapLinks(editors_, output_, document_, this);
@@ -286,11 +283,6 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     addDockWidget(Qt::BottomDockWidgetArea, cfgDock_);
     tabifyDockWidget(compareDock_, cfgDock_);
     cfgDock_->hide();
-    // Shown from the View menu it comes to the front of the tabs: shown behind Problems, asking
-    // for it would seem to do nothing.
-    connect(cfgDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
-        if (on) cfgDock_->raise();
-    });
     // The bottom docks share one height: the one in front sets it (fitBottomDock). What a dock
     // holds may be squeezed below its own minimum while another is in front.
     for (auto* dock : bottomDocks()) {
@@ -336,6 +328,8 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
         if (!modified && journal_) journal_->clear();
     });
     connect(controller_, &CompileController::replyShown, this, &MainWindow::showReply);
+    compare_->setHistory(&controller_->history());
+    connect(controller_, &CompileController::historyChanged, compare_, &ComparePanel::historyChanged);
     connect(controller_, &CompileController::replyShown, compare_,
             [this](const EngineReply& reply) { compare_->setCurrent(reply.result); });
     connect(controller_, &CompileController::lateShown, compare_,
@@ -1065,7 +1059,14 @@ void MainWindow::buildActions() {
     build->addAction(runs_->runAction());
 
     auto* view = menuBar()->addMenu(tr("&View"));
-    for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+    for (auto* dock : findChildren<QDockWidget*>()) {
+        view->addAction(dock->toggleViewAction());
+        // Shown from the View menu a dock comes to the front of the tabs it shares: shown behind
+        // Problems, asking for Compare or Control Flow would seem to do nothing.
+        connect(dock->toggleViewAction(), &QAction::triggered, dock, [dock](bool on) {
+            if (on) dock->raise();
+        });
+    }
     auto* diff = view->addAction(tr("&Diff of PTX and LTO"));
     diff->setCheckable(true);
     connect(diff, &QAction::toggled, output_, &OutputView::setDiffMode);
@@ -1172,6 +1173,20 @@ void MainWindow::buildActions() {
     updateModuleActions();
 }
 
+void MainWindow::showHistory() {
+    if (!historyDialog_) {
+        historyDialog_ = new HistoryDialog(&controller_->history(), this);
+        historyDialog_->setOnCompare([this](uint64_t id) {
+            compare_->setSides(ComparePanel::historySide(id), QString::fromLatin1(ComparePanel::kCurrent));
+            compareDock_->show();
+            compareDock_->raise();
+        });
+    }
+    historyDialog_->refresh();
+    historyDialog_->show();
+    historyDialog_->raise();
+}
+
 void MainWindow::buildStatusBar() {
     if (!busyLabel_) {
         busyLabel_ = new QLabel(this);
@@ -1186,6 +1201,21 @@ void MainWindow::buildStatusBar() {
         gpuLabel_->setObjectName("gpuStatus");
         statusBar()->addWidget(busyLabel_);
         statusBar()->addWidget(cancelButton_);
+        // The session's compiles: the timeline, and any of them against the current one.
+        historyButton_ = new QToolButton(this);
+        historyButton_->setObjectName("historyButton");
+        historyButton_->setAutoRaise(true);
+        historyButton_->setText(tr("History"));
+        historyButton_->setToolTip(
+            tr("This session's compiles: when, why (the edit or option that caused each), "
+               "and their figures; compare any of them with the current compile."));
+        connect(historyButton_, &QToolButton::clicked, this, &MainWindow::showHistory);
+        connect(controller_, &CompileController::historyChanged, historyButton_, [this] {
+            const auto& entries = controller_->history().entries();
+            historyButton_->setText(entries.empty() ? tr("History") : tr("History (%1)").arg(entries.front().id));
+            if (historyDialog_ && historyDialog_->isVisible()) historyDialog_->refresh();
+        });
+        statusBar()->addPermanentWidget(historyButton_);
         statusBar()->addPermanentWidget(libsLabel_);
         statusBar()->addPermanentWidget(gpuLabel_);
         busyTicker_ = new QTimer(this);

@@ -36,6 +36,7 @@ class Journal;
 class LibdevicePanel;
 class AnalysisPanel;
 class ComparePanel;
+class HistoryDialog;
 class LineMapLinks;
 class Pressure;
 class OptionsPanel;
@@ -94,6 +95,10 @@ public:
     OutputView* output() const { return output_; }
     ComparePanel* compare() const { return compare_; }
     QDockWidget* compareDock() const { return compareDock_; }
+    // The status bar's "History (N)" button, and the timeline it opens (null until opened).
+    QToolButton* historyButton() const { return historyButton_; }
+    HistoryDialog* historyDialog() const { return historyDialog_; }
+    void showHistory();
     AnalysisPanel* analysisPanel() const { return analysis_; }
     QDockWidget* analysisDock() const { return analysisDock_; }
     // Build > Pin Result: keeps the shown result in the workspace under `name` (empty: a
@@ -254,6 +259,8 @@ private:
     QLabel* busyLabel_ = nullptr;
     QToolButton* cancelButton_ = nullptr;
     QLabel* libsLabel_ = nullptr;
+    QToolButton* historyButton_ = nullptr;
+    HistoryDialog* historyDialog_ = nullptr;
     QLabel* gpuLabel_ = nullptr;
     QDockWidget* problemsDock_ = nullptr;
     QDockWidget* runsDock_ = nullptr;
