@@ -555,4 +555,19 @@ std::string formatExplanation(const Explanation& e) {
     return out;
 }
 
+std::string optionEffectText(std::string_view option, std::string_view value) {
+    std::string out;
+    const auto& docs = Docs::builtIn();
+    const auto find = [&](std::string_view key, DocDomain domain) -> const DocEntry* {
+        for (const auto& e : docs.entries())
+            if (e.domain == domain && e.key == key) return &e;
+        return nullptr;
+    };
+    if (const auto* e = find(option, DocDomain::Option); e && !e->effect.empty()) out = e->effect;
+    if (option == "arch")
+        if (const auto* a = find(value, DocDomain::Arch); a && !a->adds.empty())
+            out += fmt::format("{}{}: {}", out.empty() ? "" : "\n\n", a->key, a->adds);
+    return out;
+}
+
 }  // namespace nvpg::inspect

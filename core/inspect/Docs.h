@@ -96,6 +96,11 @@ private:
 // "fma.rn.f32", "%tid.x", "@__nv_sinf", "addrspace(1)", "!nvvm.annotations"; empty on none.
 std::string wordAt(std::string_view line, std::size_t column, DocContext context);
 
+// What changing `option` (an nvvm::optionTable() name) to `value` does, for "Show effect": the
+// option's `effect` paragraph from the docs data, and for an arch what that arch adds ("compute_90:
+// adds …"). Empty when the docs have neither.
+std::string optionEffectText(std::string_view option, std::string_view value);
+
 // The one text form of an explanation, for `nvpg explain` and the app's hover (which shows the
 // same text, with the link clickable).
 std::string formatExplanation(const Explanation& e);

@@ -352,4 +352,47 @@ std::vector<std::string> Options::flags() const {
     return out;
 }
 
+std::optional<FlippedOption> withOptionChanged(const Options& o, std::string_view name, std::string_view value) {
+    const auto* info = findOption(name);
+    if (!info || info->outputChoice) return std::nullopt;
+    const auto set = o.get(name);
+    const std::string before = set                                ? *set
+                               : info->kind == OptionKind::Switch ? std::string("off")
+                                                                  : std::string(info->libnvvmDefault);
+    std::string after(value);
+    if (after.empty()) {
+        switch (info->kind) {
+            case OptionKind::Arch:
+                return std::nullopt;
+            case OptionKind::Bool:
+                after = before == "1" ? "0" : "1";
+                break;
+            case OptionKind::Switch:
+                after = set ? "off" : "on";
+                break;
+            case OptionKind::Enum:
+                for (const auto& v : info->values)
+                    if (v.value != before) {
+                        after = v.value;
+                        break;
+                    }
+                break;
+            case OptionKind::IntRange:
+                after = std::to_string(before == std::to_string(info->max) ? info->min : info->max);
+                break;
+        }
+    }
+    FlippedOption out{o, {}, after};
+    if (info->kind == OptionKind::Switch) {
+        if (after == "off")
+            out.options.clear(name);
+        else if (!out.options.set(name, "1"))
+            return std::nullopt;
+    } else if (!out.options.set(name, after)) {
+        return std::nullopt;
+    }
+    out.label = fmt::format("{} {} → {}", name, before.empty() ? "default" : before, after);
+    return out;
+}
+
 }  // namespace nvpg::nvvm

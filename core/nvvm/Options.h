@@ -92,6 +92,19 @@ const OptionInfo* findOption(std::string_view name);
 // What a value may be, as messages and help say it: "0 or 3", "0 to 101", "compute_NN[a|f]".
 std::string allowedValues(const OptionInfo& info);
 
+// The options with one option changed the way "Show effect" compares them with the current
+// ones: a Bool or Switch toggled, an Enum to its other value, an IntRange to its other end, from
+// the value set or else libNVVM's default; the arch (or any option, when `value` is given) to
+// `value`. Nothing for an unknown option, an arch without a value, or a value that set() refuses
+// (an arch libNVVM lacks is left to the compile to say).
+// `label` gets what changed: "ftz 0 → 1", "arch compute_75 → compute_90".
+struct FlippedOption {
+    Options options;
+    std::string label;
+    std::string value;  // the option's new value
+};
+std::optional<FlippedOption> withOptionChanged(const Options& o, std::string_view name, std::string_view value = {});
+
 // The -arch values libNVVM documents for a CUDA major release (nvvm.h), plus those it was seen
 // to accept beyond its list (compute_86, compute_88 in 13.0).
 const std::vector<std::string>& supportedArchs(int cudaMajor);

@@ -13,6 +13,7 @@
 #include "inspect/Docs.h"
 #include "nvvm/Options.h"
 #include "pipeline/Pipeline.h"
+#include "support/Text.h"
 
 using namespace nvpg;
 using inspect::DocContext;
@@ -228,6 +229,40 @@ private slots:
         if (option == "prec-div") QVERIFY(qs(plain).contains("div.rn.f32"));
         if (option == "prec-sqrt") QVERIFY(qs(plain).contains("sqrt.rn.f32"));
         if (option == "fma") QVERIFY(qs(plain).contains("fma.rn.f32"));
+    }
+
+    // "Show effect": every option of the table changes to a value libNVVM takes, said as a
+    // person would, with the paragraph from the docs data beside it.
+    void everyOptionCanBeFlippedWithItsEffect() {
+        nvvm::Options o;
+        for (const auto& info : nvvm::optionTable()) {
+            if (info.outputChoice) continue;
+            const std::string name(info.name);
+            const auto changed =
+                nvvm::withOptionChanged(o, name, info.kind == nvvm::OptionKind::Arch ? "compute_90" : "");
+            QVERIFY2(changed, name.c_str());
+            QVERIFY2(!(changed->options == o), name.c_str());
+            QVERIFY2(changed->options.validate(13), name.c_str());
+            QVERIFY2(support::startsWith(changed->label, name + " "), changed->label.c_str());
+            QVERIFY2(!inspect::optionEffectText(name, changed->value).empty(), name.c_str());
+        }
+        QCOMPARE(nvvm::withOptionChanged(o, "ftz")->label, std::string("ftz 0 → 1"));
+        QCOMPARE(nvvm::withOptionChanged(o, "prec-div")->label, std::string("prec-div 1 → 0"));
+        QCOMPARE(nvvm::withOptionChanged(o, "opt")->label, std::string("opt 3 → 0"));
+        QCOMPARE(nvvm::withOptionChanged(o, "jump-table-density")->label, std::string("jump-table-density 101 → 0"));
+        nvvm::Options ftz;
+        ftz.ftz = true;
+        const auto back = nvvm::withOptionChanged(ftz, "ftz");
+        QCOMPARE(back->label, std::string("ftz 1 → 0"));
+        QCOMPARE(back->options.ftz, std::optional<bool>(false));
+        QVERIFY(!nvvm::withOptionChanged(o, "arch"));  // an arch is chosen, not flipped
+        QVERIFY(!nvvm::withOptionChanged(o, "no-such-option"));
+        const auto arch = nvvm::withOptionChanged(o, "arch", "compute_90");
+        QCOMPARE(arch->label, std::string("arch default → compute_90"));
+        const auto text = inspect::optionEffectText("arch", "compute_90");
+        QVERIFY2(text.find("compute_90: ") != std::string::npos, text.c_str());
+        QVERIFY2(inspect::optionEffectText("ftz", "1").find(".ftz") != std::string::npos,
+                 inspect::optionEffectText("ftz", "1").c_str());
     }
 
     void wordsFindTheirEntries_data() {

@@ -6,6 +6,8 @@
 
 #include <QCheckBox>
 #include <QDockWidget>
+#include <QLabel>
+#include <QMenu>
 #include <QPushButton>
 #include <QSettings>
 #include <QTableWidget>
@@ -21,6 +23,7 @@
 #include "editor/ModuleEditor.h"
 #include "panels/ComparePanel.h"
 #include "panels/HistoryDialog.h"
+#include "panels/OptionsPanel.h"
 #include "panels/SettingsDialog.h"
 
 #include <QTreeWidget>
@@ -244,6 +247,51 @@ private slots:
         QVERIFY(bothSidesShown(*c));
         QCOMPARE(c->sideResult(0), history.entries()[2].result);
         timeline->close();
+    }
+
+    // Issue 29: "what does -ftz do?" in one click: the Options dock's Δ beside ftz shows the
+    // current compile beside a transient compile with ftz flipped, the normalized diff, and the
+    // docs' paragraph on ftz; for the arch the Δ is a menu of archs. Nothing is saved.
+    void showEffectComparesTheOptionFlipped() {
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/w.nvpg";
+        QVERIFY(workspace::saveWorkspace(libdeviceMath(), path.toStdString()));
+        auto w = test::makeWindow(nullptr, QSize(1600, 1000));
+        QVERIFY(w->openWorkspace(path));
+        QVERIFY(compileAndWait(*w));
+        auto* c = w->compare();
+        auto* ftz = w->optionsPanel()->effectButton("ftz");
+        QVERIFY(ftz);
+        ftz->click();
+        QVERIFY(w->compareDock()->isVisible());
+        QCOMPARE(c->side(0), QString(ComparePanel::kCurrent));
+        QCOMPARE(c->side(1), QString(ComparePanel::kEffect));
+        QVERIFY(bothSidesShown(*c));
+        QVERIFY2(c->sideLabel(1).startsWith("effect: ftz 0 → 1"), qPrintable(c->sideLabel(1)));
+        QVERIFY(c->sidePane(1)->text().count(".ftz.") > c->sidePane(0)->text().count(".ftz.") + 3);
+        QCOMPARE(c->comparison()->style, pipeline::DiffStyle::Normalized);
+        QVERIFY2(c->effectText().contains(".ftz"), qPrintable(c->effectText()));
+        QVERIFY(c->findChild<QLabel*>("compareEffect")->isVisible());
+        // Transient: the workspace has no variant, and the document is unchanged.
+        QVERIFY(w->document()->workspace().variants.empty());
+        QVERIFY(!w->document()->workspace().options.ftz.value_or(false));
+
+        auto* arch = w->optionsPanel()->effectButton("arch");
+        QVERIFY(arch && arch->menu());
+        QAction* to80 = nullptr;
+        for (auto* a : arch->menu()->actions())
+            if (a->text() == "compute_80") to80 = a;
+        QVERIFY(to80);
+        to80->trigger();
+        QVERIFY(bothSidesShown(*c));
+        QVERIFY2(c->sideLabel(1).startsWith("effect: arch compute_90 → compute_80"), qPrintable(c->sideLabel(1)));
+        QVERIFY(c->sidePane(1)->text().contains(".target sm_80"));
+        QVERIFY(c->sidePane(0)->text().contains(".target sm_90"));
+        QVERIFY2(c->effectText().contains("compute_80: "), qPrintable(c->effectText()));
+        // Back to a pin or the previous compile: the paragraph goes.
+        c->setSides(ComparePanel::kPrevious, ComparePanel::kCurrent);
+        QVERIFY(c->effectText().isEmpty());
+        QVERIFY(!c->findChild<QLabel*>("compareEffect")->isVisible());
     }
 
     // Two variants of the same modules, each compiled on every edit on its own engine.

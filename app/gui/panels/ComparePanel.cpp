@@ -143,6 +143,14 @@ ComparePanel::ComparePanel(WorkspaceDocument* document, std::shared_ptr<const to
     verdict_->setSizePolicy(QSizePolicy::Ignored, verdict_->sizePolicy().verticalPolicy());
     verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(verdict_);
+    effectNote_ = new QLabel(this);
+    effectNote_->setObjectName(QStringLiteral("compareEffect"));
+    effectNote_->setWordWrap(true);
+    effectNote_->setSizePolicy(QSizePolicy::Ignored, effectNote_->sizePolicy().verticalPolicy());
+    effectNote_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    effectNote_->setFrameShape(QFrame::StyledPanel);
+    effectNote_->hide();
+    layout->addWidget(effectNote_);
 
     tabs_ = new QTabWidget(this);
     auto* sideBySide = new QSplitter(Qt::Horizontal, tabs_);
@@ -270,6 +278,7 @@ void ComparePanel::rebuildChoices() {
                                             {tr("Previous compile"), QString::fromLatin1(kPrevious)}};
     for (const auto& p : ws.pins) items.append({tr("Pin: %1").arg(q(p.name)), pinSide(q(p.name))});
     for (const auto& v : ws.variants) items.append({tr("Variant: %1").arg(q(v.name)), variantSide(q(v.name))});
+    if (effect_) items.append({tr("Effect: %1").arg(q(effect_->name)), QString::fromLatin1(kEffect)});
     // Every earlier compile of the session, newest first (the newest is the current one).
     if (history_)
         for (size_t k = 1; k < history_->entries().size(); ++k) {
@@ -338,7 +347,7 @@ QString ComparePanel::toolkitWords(const std::string& root, const std::string& r
 void ComparePanel::refreshSide(size_t i, bool compile) {
     auto& s = sides_[i];
     const auto& key = s.key;
-    if (!key.startsWith(kVariantPrefix)) {
+    if (!compiledSide(key)) {
         s.engine.reset();
         s.engineMade = false;
         s.waiting = false;
@@ -396,14 +405,16 @@ void ComparePanel::refreshSide(size_t i, bool compile) {
         }
         return;
     }
-    const auto name = key.mid(kVariantPrefix.size());
-    const auto* v = document_->variant(name);
+    const auto* v = variantFor(key);
+    const auto name = v ? q(v->name) : key.mid(kVariantPrefix.size());
     if (!v) {
         s.result.reset();
         s.notice = tr("The variant “%1” is not in the workspace any more.").arg(name);
         return;
     }
-    s.label = tr("variant “%1” · %2").arg(name, toolkitWords(v->toolkit, v->toolkitRelease));
+    s.label = key == QLatin1String(kEffect)
+                  ? tr("effect: %1 · %2").arg(name, toolkitWords({}, {}))
+                  : tr("variant “%1” · %2").arg(name, toolkitWords(v->toolkit, v->toolkitRelease));
     const QString toolkitKey = q(v->toolkit);
     if (!s.engineMade || s.engineToolkit != toolkitKey) {
         s.engine.reset();
@@ -443,7 +454,7 @@ void ComparePanel::refreshSide(size_t i, bool compile) {
 }
 
 void ComparePanel::edited() {
-    if (sides_[0].key.startsWith(kVariantPrefix) || sides_[1].key.startsWith(kVariantPrefix)) debounce_.start();
+    if (compiledSide(sides_[0].key) || compiledSide(sides_[1].key)) debounce_.start();
 }
 
 bool ComparePanel::compiling() const {
@@ -452,13 +463,13 @@ bool ComparePanel::compiling() const {
 
 void ComparePanel::compileVariants() {
     bool any = false;
-    for (const auto& s : sides_) any = any || (s.key.startsWith(kVariantPrefix) && s.engine);
+    for (const auto& s : sides_) any = any || (compiledSide(s.key) && s.engine);
     if (!any) return;
     if (flush_) flush_();
     const auto& ws = document_->workspace();
     for (auto& s : sides_) {
-        if (!s.key.startsWith(kVariantPrefix) || !s.engine) continue;
-        const auto* v = document_->variant(s.key.mid(kVariantPrefix.size()));
+        if (!compiledSide(s.key) || !s.engine) continue;
+        const auto* v = variantFor(s.key);
         if (!v) continue;
         pipeline::Job job;
         job.modules = ws.modules;
@@ -570,6 +581,7 @@ void ComparePanel::recompute() {
     editVariant_->setEnabled(!shown.isEmpty());
     removeVariant_->setEnabled(!shown.isEmpty());
     removePin_->setEnabled(sides_[0].key.startsWith(kPinPrefix) || sides_[1].key.startsWith(kPinPrefix));
+    effectNote_->setVisible(sides_[0].key == QLatin1String(kEffect) || sides_[1].key == QLatin1String(kEffect));
     emit updated();
 }
 
@@ -601,6 +613,37 @@ support::Status ComparePanel::pinCurrent(const QString& wanted) {
     document_->putPin(std::move(pin));
     setSides(pinSide(name), QString::fromLatin1(kCurrent));
     return {};
+}
+
+bool ComparePanel::compiledSide(const QString& key) {
+    return key.startsWith(kVariantPrefix) || key == QLatin1String(kEffect);
+}
+
+const workspace::Variant* ComparePanel::variantFor(const QString& key) const {
+    if (key == QLatin1String(kEffect)) return effect_ ? &*effect_ : nullptr;
+    if (key.startsWith(kVariantPrefix)) return document_->variant(key.mid(kVariantPrefix.size()));
+    return nullptr;
+}
+
+void ComparePanel::showEffect(const nvvm::Options& options, const QString& label, const QString& explanation) {
+    workspace::Variant v;
+    v.name = label.toStdString();
+    v.options = options;
+    effect_ = std::move(v);
+    effectNote_->setText(explanation.isEmpty()
+                             ? tr("%1: the docs have no paragraph on this option.").arg(label)
+                             : tr("<b>%1</b>: %2")
+                                   .arg(label.toHtmlEscaped(), explanation.toHtmlEscaped().replace(
+                                                                   QLatin1Char('\n'), QStringLiteral("<br>"))));
+    // The effect side compiles anew for its options: a fresh result, not the last effect's.
+    for (auto& s : sides_)
+        if (s.key == QLatin1String(kEffect)) s.result.reset();
+    setSides(QString::fromLatin1(kCurrent), QString::fromLatin1(kEffect));
+}
+
+QString ComparePanel::effectText() const {
+    const bool shown = sides_[0].key == QLatin1String(kEffect) || sides_[1].key == QLatin1String(kEffect);
+    return shown ? effectNote_->text() : QString();
 }
 
 QString ComparePanel::variantShown() const {

@@ -64,6 +64,13 @@ public:
     // The compile before the current one, and an entry of the session's history by its id.
     static constexpr const char* kPrevious = "history:previous";
     static QString historySide(uint64_t id) { return QStringLiteral("history:") + QString::number(id); }
+    // The transient side of "Show effect": the modules with one option changed, compiled like a
+    // variant but never saved in the workspace.
+    static constexpr const char* kEffect = "effect";
+    // Shows the current compile (A) beside the same modules compiled with `options` (B), named
+    // `label` ("ftz 0 → 1"), with `explanation` (the docs' paragraph on that option) above the diff.
+    void showEffect(const nvvm::Options& options, const QString& label, const QString& explanation);
+    QString effectText() const;  // the paragraph shown, empty when no side is the effect
     void setSides(const QString& a, const QString& b);
     // For a workspace just opened: its first two variants side by side, else its newest pin (or
     // its one variant) beside the current compile. False when it has neither (the sides are then
@@ -157,6 +164,9 @@ private:
     void showVariantDialog(const workspace::Variant* editing);
     QString toolkitWords(const std::string& root, const std::string& release) const;
     QString variantShown() const;  // the variant on side B, else A; empty when neither
+    // The variant a side compiles: a workspace variant's, or the effect's; null for other sides.
+    const workspace::Variant* variantFor(const QString& key) const;
+    static bool compiledSide(const QString& key);
 
     WorkspaceDocument* document_;
     std::shared_ptr<const toolkit::Toolkit> appToolkit_;
@@ -165,6 +175,7 @@ private:
     unsigned outputs_ = 0;
     std::shared_ptr<const pipeline::CompileResult> current_;
     const pipeline::CompileHistory* history_ = nullptr;
+    std::optional<workspace::Variant> effect_;
     std::array<Side, 2> sides_;
     pipeline::CompareOutput output_ = pipeline::CompareOutput::Ptx;
     std::optional<pipeline::Comparison> comparison_;
@@ -174,6 +185,7 @@ private:
     std::array<QComboBox*, 2> combos_{};
     QComboBox* outputCombo_ = nullptr;
     QLabel* verdict_ = nullptr;
+    QLabel* effectNote_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     std::array<QLabel*, 2> headers_{};
     std::array<QsciScintilla*, 2> panes_{};

@@ -5,13 +5,16 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QRegularExpression>
 #include <QScopedValueRollback>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTimer>
+#include <QToolButton>
 
 #include "document/WorkspaceDocument.h"
 #include "editor/HoverDocs.h"
@@ -170,8 +173,34 @@ OptionsPanel::OptionsPanel(WorkspaceDocument* document, QWidget* parent) : QWidg
         options_.emplace_back(&info, control);
         if (info.kind == nvvm::OptionKind::Arch || info.kind == nvvm::OptionKind::Enum)
             shrinkable(static_cast<QComboBox*>(control));
+        // Beside each control, "Show effect": this compile against the option flipped.
+        auto* row = new QWidget(this);
+        auto* h = new QHBoxLayout(row);
+        h->setContentsMargins(0, 0, 0, 0);
+        h->setSpacing(2);
+        h->addWidget(control, 1);
+        auto* effect = new QToolButton(row);
+        effect->setObjectName(QStringLiteral("effect-") + qs(info.name));
+        effect->setText(QStringLiteral("Δ"));
+        effect->setAutoRaise(true);
+        if (info.kind == nvvm::OptionKind::Arch) {
+            // Filled with the archs by setArchs: the arch is chosen, not flipped.
+            effect->setMenu(new QMenu(effect));
+            effect->setPopupMode(QToolButton::InstantPopup);
+            effect->setToolTip(
+                tr("Show effect: this compile beside the same modules for another arch (choose it), "
+                   "with the diff and what that arch adds."));
+        } else {
+            effect->setToolTip(tr("Show effect: this compile beside the same modules with %1 flipped, with the diff "
+                                  "and what the option changes.")
+                                   .arg(qs(info.name)));
+            connect(effect, &QToolButton::clicked, this,
+                    [this, name = qs(info.name)] { emit effectRequested(name, {}); });
+        }
+        h->addWidget(effect);
+        effectButtons_.emplace_back(std::string(info.name), effect);
         // A check box says what it is itself; other controls get the label beside them.
-        form->addRow(info.kind == nvvm::OptionKind::Switch ? QString() : qs(info.label), control);
+        form->addRow(info.kind == nvvm::OptionKind::Switch ? QString() : qs(info.label), row);
         // The notes sit under the control they are about.
         if (info.kind == nvvm::OptionKind::Arch) form->addRow(QString(), archNote_);
         if (info.name == "g") form->addRow(QString(), debugNote_);
@@ -390,7 +419,19 @@ void OptionsPanel::setArchs(const std::vector<std::string>& archs, int cudaMajor
         }
         selectArch(document_->workspace().options.arch);
     }
+    if (auto* effect = effectButton("arch"); effect && effect->menu()) {
+        effect->menu()->clear();
+        for (const auto& a : archs)
+            effect->menu()->addAction(QString::fromStdString(a), this,
+                                      [this, a = QString::fromStdString(a)] { emit effectRequested("arch", a); });
+    }
     updateNotes();
+}
+
+QToolButton* OptionsPanel::effectButton(std::string_view name) const {
+    for (const auto& [n, b] : effectButtons_)
+        if (n == name) return b;
+    return nullptr;
 }
 
 bool OptionsPanel::hasInvalidInput() const {

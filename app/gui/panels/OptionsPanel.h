@@ -13,6 +13,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QToolButton;
 class QLineEdit;
 class QSpinBox;
 class QTimer;
@@ -53,6 +54,13 @@ public:
     QLabel* extraFlagsError() const { return extraError_; }
     QLabel* debugNote() const { return debugNote_; }
     QLabel* archNote() const { return archNote_; }
+    // The "Show effect" button beside an option's control (for the arch, a menu of the archs).
+    QToolButton* effectButton(std::string_view name) const;
+
+signals:
+    // Show effect: the current compile beside the same modules with `option` flipped (`value`
+    // empty), or set to `value` (an arch from the button's menu).
+    void effectRequested(const QString& option, const QString& value);
 
 private:
     // The control of one table option, connected to the document.
@@ -78,6 +86,7 @@ private:
     QLabel* debugNote_ = nullptr;
     // The table's options the dock shows, in the table's order, with their controls.
     std::vector<std::pair<const nvvm::OptionInfo*, QWidget*>> options_;
+    std::vector<std::pair<std::string, QToolButton*>> effectButtons_;
     QCheckBox* libdevice_ = nullptr;
     QCheckBox* verify_ = nullptr;
     QComboBox* ltoMode_ = nullptr;

@@ -57,6 +57,7 @@
 #include "editor/ModuleEditor.h"
 #include "engine/ToolkitProbe.h"
 #include "gpu/Devices.h"
+#include "inspect/Docs.h"
 #include "nvvm/IrScan.h"
 #include "nvvm/IrVersion.h"
 #include "nvvm/Options.h"
@@ -328,6 +329,16 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
         if (!modified && journal_) journal_->clear();
     });
     connect(controller_, &CompileController::replyShown, this, &MainWindow::showReply);
+    // Show effect (the Options dock's Δ): the current compile beside the option flipped.
+    connect(options_, &OptionsPanel::effectRequested, this, [this](const QString& option, const QString& value) {
+        const auto changed =
+            nvvm::withOptionChanged(document_->workspace().options, option.toStdString(), value.toStdString());
+        if (!changed) return;
+        compare_->showEffect(changed->options, QString::fromStdString(changed->label),
+                             QString::fromStdString(inspect::optionEffectText(option.toStdString(), changed->value)));
+        compareDock_->show();
+        compareDock_->raise();
+    });
     compare_->setHistory(&controller_->history());
     connect(controller_, &CompileController::historyChanged, compare_, &ComparePanel::historyChanged);
     connect(controller_, &CompileController::replyShown, compare_,
