@@ -159,6 +159,28 @@ std::string comparisonVerdict(const Comparison& c) {
                        c.diff.removed, c.diff.added, c.diff.hunks, c.diff.hunks == 1 ? "hunk" : "hunks");
 }
 
+std::string figureChanges(const Comparison& c) {
+    const auto columns = comparisonColumns();
+    std::vector<std::string> kernels;
+    for (const auto& k : c.kernels) {
+        const auto name = support::readableName(k.kernel, false);
+        if (!k.a || !k.b) {
+            kernels.push_back(fmt::format("{} only in {}", name, k.a ? "A" : "B"));
+            continue;
+        }
+        std::vector<std::string> changed;
+        size_t column = 1;
+        for (auto field : {&KernelFigures::registers, &KernelFigures::spillStores, &KernelFigures::spillLoads,
+                           &KernelFigures::stackFrame, &KernelFigures::sassInstructions, &KernelFigures::ptxLines}) {
+            const auto a = (*k.a).*field, b = (*k.b).*field;
+            if (a != b) changed.push_back(columns[column] + " " + change(a, b));
+            ++column;
+        }
+        if (!changed.empty()) kernels.push_back(name + ": " + support::join(changed, ", "));
+    }
+    return kernels.empty() ? "figures unchanged" : support::join(kernels, "; ");
+}
+
 std::vector<std::string> comparisonColumns() {
     return {"kernel", "registers", "spill stores", "spill loads", "stack", "SASS instructions", "PTX lines"};
 }

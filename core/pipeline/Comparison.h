@@ -73,6 +73,9 @@ std::string formatComparisonTable(const Comparison& c, NameStyle names = {});
 // changed (0 removed, 0 added) in 1 hunk, renumbering aside; 39 lines differ as written"
 // (normalized), "no PTX on side B: ..."
 std::string comparisonVerdict(const Comparison& c);
+// The figures that differ, in one line: "wave: registers 21 → 18 (-3), SASS instructions 236 →
+// 240 (+4)"; kernels on one side only are named so. "figures unchanged" when none differ.
+std::string figureChanges(const Comparison& c);
 // The table and the verdict as JSON (the diff's counts, not its text).
 nlohmann::ordered_json comparisonJson(const Comparison& c);
 

@@ -375,6 +375,22 @@ private slots:
         QVERIFY2(d2.lines() == 1 && d2.changed == 1, d2.text.c_str());
     }
 
+    // The figure changes in one line: only what differs, kernels on one side named.
+    void figureChangesSayWhatMoved() {
+        pipeline::Comparison c;
+        pipeline::KernelFigures a, b;
+        a.registers = 21;
+        b.registers = 18;
+        a.sassInstructions = b.sassInstructions = 236;
+        a.ptxLines = 340;
+        b.ptxLines = 345;
+        c.kernels = {{"wave", a, b}, {"gone", a, std::nullopt}};
+        QCOMPARE(pipeline::figureChanges(c),
+                 std::string("wave: registers 21 → 18 (-3), PTX lines 340 → 345 (+5); gone only in A"));
+        c.kernels = {{"wave", a, a}};
+        QCOMPARE(pipeline::figureChanges(c), std::string("figures unchanged"));
+    }
+
     // Issue 29's measure: fadd -> fsub in libdevice-math's kernel, both compiled by the real
     // libNVVM, is at most 3 lines of PTX in the normalized diff (39 byte for byte).
     void faddToFsubInLibdeviceMathIsAFewLines() {

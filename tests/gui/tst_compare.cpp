@@ -271,6 +271,9 @@ private slots:
         QVERIFY(c->sidePane(1)->text().count(".ftz.") > c->sidePane(0)->text().count(".ftz.") + 3);
         QCOMPARE(c->comparison()->style, pipeline::DiffStyle::Normalized);
         QVERIFY2(c->effectText().contains(".ftz"), qPrintable(c->effectText()));
+        // The figure changes beside the verdict.
+        QVERIFY2(c->verdict().endsWith("\n" + QString::fromStdString(pipeline::figureChanges(*c->comparison()))),
+                 qPrintable(c->verdict()));
         QVERIFY(c->findChild<QLabel*>("compareEffect")->isVisible());
         // Transient: the workspace has no variant, and the document is unchanged.
         QVERIFY(w->document()->workspace().variants.empty());

@@ -540,6 +540,7 @@ void ComparePanel::recompute() {
             normalized_->isChecked() ? pipeline::DiffStyle::Normalized : pipeline::DiffStyle::Raw);
         const auto& c = *comparison_;
         QString words = q(pipeline::comparisonVerdict(c));
+        if (c.missingA.empty() && c.missingB.empty()) words += QLatin1Char('\n') + q(pipeline::figureChanges(c));
         if (compiling()) words += tr(" (a side is compiling…)");
         verdict_->setText(words);
         setPaneText(diff_, c.identical ? tr("The %1 of A and B is the same, byte for byte.")
