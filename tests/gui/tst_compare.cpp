@@ -83,6 +83,24 @@ workspace::Workspace libdeviceMath() {
     return std::move(*ws);
 }
 
+// The libdevice example saved in `dir`, opened in a new window and compiled once.
+std::unique_ptr<MainWindow> openCompiled(const QTemporaryDir& dir) {
+    const QString path = dir.path() + "/w.nvpg";
+    if (!workspace::saveWorkspace(libdeviceMath(), path.toStdString())) qFatal("cannot save %s", qPrintable(path));
+    auto w = test::makeWindow(nullptr, QSize(1600, 1000));
+    if (!w->openWorkspace(path) || !compileAndWait(*w)) qFatal("cannot open and compile %s", qPrintable(path));
+    return w;
+}
+
+// One word edited as a person would, in the kernel's editor: fadd made fsub.
+void editFaddToFsub(MainWindow& w) {
+    auto* editor = w.editors()->editor(0);
+    QString text = editor->text();
+    const QString before = "%r = fadd float %s, %ep";
+    if (text.count(before) != 1) qFatal("the libdevice example has no single '%s'", qPrintable(before));
+    editor->setText(text.replace(before, "%r = fsub float %s, %ep"));
+}
+
 }  // namespace
 
 class TestCompare : public QObject {
@@ -97,11 +115,8 @@ private slots:
     // Pin, change a flag, compare; save, reopen: the pin is there, and shown again.
     void aPinComparesWithLaterCompilesAndSurvivesReopening() {
         QTemporaryDir dir;
-        const QString path = dir.path() + "/w.nvpg";
-        QVERIFY(workspace::saveWorkspace(libdeviceMath(), path.toStdString()));
-        auto w = test::makeWindow(nullptr, QSize(1600, 1000));
-        QVERIFY(w->openWorkspace(path));
-        QVERIFY(compileAndWait(*w));
+        auto w = openCompiled(dir);
+        const QString path = dir.path() + "/w.nvpg";  // where openCompiled saved it
         QVERIFY(w->pinResult("ftz off"));
         QVERIFY(w->compareDock()->isVisible());
         auto* c = w->compare();
@@ -145,20 +160,11 @@ private slots:
     void anEditShowsAsItsChangeWithoutRenumbering() {
         QSettings().remove(QStringLiteral("compare/normalized"));
         QTemporaryDir dir;
-        const QString path = dir.path() + "/w.nvpg";
-        QVERIFY(workspace::saveWorkspace(libdeviceMath(), path.toStdString()));
-        auto w = test::makeWindow(nullptr, QSize(1600, 1000));
-        QVERIFY(w->openWorkspace(path));
-        QVERIFY(compileAndWait(*w));
+        auto w = openCompiled(dir);
         QVERIFY(w->pinResult("fadd"));
         auto* c = w->compare();
         QVERIFY(c->normalizedBox()->isChecked());
-        auto* editor = w->editors()->editor(0);
-        QVERIFY(editor);
-        QString text = editor->text();
-        const QString before = "%r = fadd float %s, %ep", after = "%r = fsub float %s, %ep";
-        QCOMPARE(text.count(before), 1);
-        editor->setText(text.replace(before, after));
+        editFaddToFsub(*w);
         QVERIFY(compileAndWait(*w));
         QTRY_VERIFY_WITH_TIMEOUT(c->comparison() && !c->comparison()->identical, 60000);
         const auto& n = *c->comparison();
@@ -186,21 +192,14 @@ private slots:
     // dock shows the previous compile beside the current one, the cause named, the diff the edit's.
     void thePreviousCompileNeedsNoPin() {
         QTemporaryDir dir;
-        const QString path = dir.path() + "/w.nvpg";
-        QVERIFY(workspace::saveWorkspace(libdeviceMath(), path.toStdString()));
-        auto w = test::makeWindow(nullptr, QSize(1600, 1000));
-        QVERIFY(w->openWorkspace(path));
-        QVERIFY(compileAndWait(*w));
+        auto w = openCompiled(dir);
         auto* c = w->compare();
         QCOMPARE(c->side(0), QString(ComparePanel::kPrevious));
         QCOMPARE(c->side(1), QString(ComparePanel::kCurrent));
         QVERIFY2(c->sideNotice(0).contains("No previous compile yet"), qPrintable(c->sideNotice(0)));
         QCOMPARE(w->controller()->history().entries().size(), size_t(1));
 
-        auto* editor = w->editors()->editor(0);
-        QString text = editor->text();
-        QCOMPARE(text.count("%r = fadd float %s, %ep"), 1);
-        editor->setText(text.replace("%r = fadd float %s, %ep", "%r = fsub float %s, %ep"));
+        editFaddToFsub(*w);
         QVERIFY(compileAndWait(*w));
         const auto& history = w->controller()->history();
         QCOMPARE(history.entries().size(), size_t(2));
@@ -254,11 +253,7 @@ private slots:
     // docs' paragraph on ftz; for the arch the Δ is a menu of archs. Nothing is saved.
     void showEffectComparesTheOptionFlipped() {
         QTemporaryDir dir;
-        const QString path = dir.path() + "/w.nvpg";
-        QVERIFY(workspace::saveWorkspace(libdeviceMath(), path.toStdString()));
-        auto w = test::makeWindow(nullptr, QSize(1600, 1000));
-        QVERIFY(w->openWorkspace(path));
-        QVERIFY(compileAndWait(*w));
+        auto w = openCompiled(dir);
         auto* c = w->compare();
         auto* ftz = w->optionsPanel()->effectButton("ftz");
         QVERIFY(ftz);
