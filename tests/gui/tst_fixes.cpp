@@ -120,11 +120,15 @@ private slots:
         const std::string original = editor->moduleText();
         QVERIFY(original.find("!nvvmir.version =") == std::string::npos);
         QSignalSpy shown(w->controller(), &gui::CompileController::replyShown);
+        const QString title = fix->text().mid(QString("Fix: ").size());  // the action goes with the next compile
         fix->trigger();
         QVERIFY(editor->moduleText().find("!nvvmir.version =") != std::string::npos);
         QVERIFY(shown.wait(60000));
         QVERIFY2(compiledOk(*w), qPrintable(rows(w->problems())));
         QVERIFY(!offered(w->problems(), "nvvmir.version").second);
+        // The compile history says what caused it (issue 29).
+        const auto cause = [&] { return QString::fromStdString(w->controller()->history().entries().front().cause); };
+        QVERIFY2(cause() == "fix: " + title, qPrintable(cause()));
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
 
         editor->setFocus();
@@ -134,6 +138,7 @@ private slots:
         QVERIFY(!compiledOk(*w));
         QVERIFY(offered(w->problems(), "nvvmir.version").second);
         QCOMPARE(w->fixes()->historySize(), 0);
+        QVERIFY2(cause().startsWith("fix undone: "), qPrintable(cause()));
     }
 
     // A kernel calling __nv_sinf with libdevice off fails to link; the fix turns libdevice on
@@ -162,6 +167,9 @@ private slots:
         QVERIFY(shown.wait(60000));
         QVERIFY2(compiledOk(*w), qPrintable(rows(w->problems())));
         QVERIFY(w->fixes()->canUndo());
+        // A fix that sets an option compiles at once: the history names the fix, not the option.
+        const auto cause = QString::fromStdString(w->controller()->history().entries().front().cause);
+        QVERIFY2(cause.startsWith("fix: "), qPrintable(cause));
 
         QAction* undo = editUndo(*w);
         QVERIFY(undo);
