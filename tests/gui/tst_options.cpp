@@ -12,6 +12,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QToolTip>
 #include <QTreeWidget>
 
@@ -151,9 +152,10 @@ void TestOptions::oneRowPerTableOption() {
     QVERIFY(form);
     QStringList rows, want;
     for (int r = 0; r < form->rowCount(); ++r) {
+        // Each option's row: its control, then its Show effect button (issue 29).
         auto* item = form->itemAt(r, QFormLayout::FieldRole);
-        if (item && item->widget() && nvvm::findOption(item->widget()->objectName().toStdString()))
-            rows << item->widget()->objectName();
+        const QString row = item && item->widget() ? item->widget()->objectName() : QString();
+        if (row.startsWith("row-") && nvvm::findOption(row.mid(4).toStdString())) rows << row.mid(4);
     }
     for (const auto& info : nvvm::optionTable())
         if (!info.outputChoice) want << QString::fromUtf8(info.name.data(), qsizetype(info.name.size()));
@@ -173,7 +175,10 @@ void TestOptions::oneRowPerTableOption() {
         QVERIFY2(control->toolTip().contains(QString::fromUtf8(info.help.data(), qsizetype(info.help.size()))),
                  name.c_str());
         const QString label = QString::fromUtf8(info.label.data(), qsizetype(info.label.size()));
-        auto* labelWidget = qobject_cast<QLabel*>(form->labelForField(control));
+        QCOMPARE(control->parentWidget()->objectName(), "row-" + QString::fromStdString(name));
+        QVERIFY(panel.effectButton(name) && panel.effectButton(name)->parentWidget() == control->parentWidget());
+        auto* labelWidget = qobject_cast<QLabel*>(form->labelForField(control->parentWidget()));
+        if (labelWidget) QCOMPARE(labelWidget->buddy(), control);
         auto* check = qobject_cast<QCheckBox*>(control);
         QCOMPARE(check ? check->text() : (labelWidget ? labelWidget->text() : QString()), label);
 

@@ -175,6 +175,7 @@ OptionsPanel::OptionsPanel(WorkspaceDocument* document, QWidget* parent) : QWidg
             shrinkable(static_cast<QComboBox*>(control));
         // Beside each control, "Show effect": this compile against the option flipped.
         auto* row = new QWidget(this);
+        row->setObjectName(QStringLiteral("row-") + qs(info.name));
         auto* h = new QHBoxLayout(row);
         h->setContentsMargins(0, 0, 0, 0);
         h->setSpacing(2);
@@ -201,6 +202,8 @@ OptionsPanel::OptionsPanel(WorkspaceDocument* document, QWidget* parent) : QWidg
         effectButtons_.emplace_back(std::string(info.name), effect);
         // A check box says what it is itself; other controls get the label beside them.
         form->addRow(info.kind == nvvm::OptionKind::Switch ? QString() : qs(info.label), row);
+        // The label's mnemonic and click go to the control, not to the row around it.
+        if (auto* label = qobject_cast<QLabel*>(form->labelForField(row))) label->setBuddy(control);
         // The notes sit under the control they are about.
         if (info.kind == nvvm::OptionKind::Arch) form->addRow(QString(), archNote_);
         if (info.name == "g") form->addRow(QString(), debugNote_);
