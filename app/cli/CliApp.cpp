@@ -12,8 +12,8 @@ namespace nvpg::cli {
 
 namespace {
 
-constexpr std::string_view kSubcommands[] = {"info",     "compile", "run",      "compare",
-                                             "toolkits", "explain", "examples", "occupancy"};
+constexpr std::string_view kSubcommands[] = {"info",    "compile",  "run",       "compare", "toolkits",
+                                             "explain", "examples", "occupancy", "check",   "lesson"};
 
 }  // namespace
 
@@ -123,6 +123,14 @@ std::unique_ptr<CliApp> buildCliApp(std::string_view only) {
     t->examples =
         app.add_subcommand("examples", "the bundled example workspaces, which compile, run and compare take by name");
     if (with("examples")) addExamplesOptions(*t->examples, t->examplesOptions);
+
+    t->check = app.add_subcommand(
+        "check", "grade a learner's lesson file: run a step's checks on its compile (and run); exit 0 when all pass");
+    if (with("check")) addCheckOptions(*t->check, t->checkOptions);
+
+    t->lesson =
+        app.add_subcommand("lesson", "for teachers: validate a lesson, or write it at a step's start or solution");
+    if (with("lesson")) addLessonOptions(*t->lesson, t->lessonOptions);
     return t;
 }
 

@@ -44,6 +44,12 @@ struct CliApp {
 
     CLI::App* examples = nullptr;
     ExamplesOptions examplesOptions;
+
+    CLI::App* check = nullptr;
+    CheckOptions checkOptions;
+
+    CLI::App* lesson = nullptr;
+    LessonOptions lessonOptions;
 };
 
 // The table, on the heap: its options write through pointers into the struct, so it never moves.

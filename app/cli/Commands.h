@@ -162,4 +162,24 @@ struct ExamplesOptions {
 void addExamplesOptions(CLI::App& cmd, ExamplesOptions& o);
 int runExamples(const ExamplesOptions& o);
 
+// nvpg check: a lesson's checks on a learner's lesson file; nvpg lesson validate / state: a
+// teacher's checks of a lesson itself, and a lesson file at one step's start or solution.
+struct CheckOptions {
+    std::string file;
+    int step = 0;  // 1-based; 0: the step the file is on
+    bool json = false;
+};
+void addCheckOptions(CLI::App& cmd, CheckOptions& o);
+int runCheck(const CommonOptions& common, const CheckOptions& o);
+struct LessonOptions {
+    CLI::App* validate = nullptr;
+    CLI::App* state = nullptr;
+    std::string file;
+    int step = 1;
+    bool start = false, solution = false, json = false, force = false;
+    std::string output;
+};
+void addLessonOptions(CLI::App& cmd, LessonOptions& o);
+int runLesson(const CommonOptions& common, const LessonOptions& o);
+
 }  // namespace nvpg::cli

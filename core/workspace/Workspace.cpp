@@ -418,6 +418,8 @@ std::optional<Error> readWorkspace(const json& doc, const Reader& r, Workspace& 
     }
     if (auto e = readPins(doc, r, ws.pins)) return e;
     if (auto e = readVariants(doc, r, ws.variants)) return e;
+    if (const auto lesson = doc.find("lesson"); lesson != doc.end() && !lesson->is_object())
+        return r.error("/lesson", expected("an object (a lesson's id, title and steps)", *lesson));
     return std::nullopt;
 }
 
@@ -430,6 +432,8 @@ support::Result<Workspace> parseWorkspace(std::string_view text, std::string_vie
         auto parsed = parseJson(text, r);
         if (parsed.error) return *parsed.error;
         if (auto e = readWorkspace(parsed.doc, r, ws)) return *e;
+        // Read again keeping its keys' order, so that a saved lesson reads as its author wrote it.
+        if (parsed.doc.contains("lesson")) ws.lesson = nlohmann::ordered_json::parse(text)["lesson"];
     } catch (const std::exception& e) {
         // Every access above is checked first; this only keeps a missed case (or bad_alloc)
         // inside core.
@@ -534,7 +538,7 @@ ojson toolkitJson(const std::string& root, const std::string& release) {
 std::string serializeWorkspace(const Workspace& ws) {
     ojson doc = ojson::object();
     doc["format"] = kFormatName;
-    doc["version"] = ws.pins.empty() && ws.variants.empty() ? 1 : kFormatVersion;
+    doc["version"] = !ws.lesson.is_null() ? 3 : ws.pins.empty() && ws.variants.empty() ? 1 : 2;
     doc["name"] = ws.name;
     doc["description"] = ws.description;
     doc["modules"] = modulesJson(ws.modules);
@@ -584,6 +588,7 @@ std::string serializeWorkspace(const Workspace& ws) {
         }
         doc["variants"] = std::move(variants);
     }
+    if (!ws.lesson.is_null()) doc["lesson"] = ws.lesson;
     return doc.dump(2, ' ', false, replace) + "\n";
 }
 

@@ -59,6 +59,9 @@ struct Workspace {
     std::vector<gpu::RunConfig> runs;  // saved run configurations, read and checked with the file
     std::vector<Pin> pins;             // in the order they were pinned
     std::vector<Variant> variants;
+    // A lesson's steps, checks and progress (core/lesson reads them), kept as the file had them
+    // so that saving a learner's work keeps the lesson; null in a plain workspace.
+    nlohmann::ordered_json lesson;
 };
 
 // The libdevice rule for modules that come without a libdevice choice: it is linked when they
@@ -80,10 +83,11 @@ size_t putRun(std::vector<gpu::RunConfig>& runs, gpu::RunConfig config);
 std::string runLabel(const std::vector<gpu::RunConfig>& runs, size_t index);
 
 // The format name and the newest version this build reads and writes. A workspace with pins or
-// variants is written as version 2, so that a build that reads only version 1 refuses it instead
-// of dropping them on its next save; one without is still written as version 1.
+// variants is written as version 2, one with a lesson as version 3, so that a build that reads
+// only an older version refuses it instead of dropping them on its next save; one without either
+// is still written as version 1.
 inline constexpr std::string_view kFormatName = "nvvm-playground-workspace";
-inline constexpr int kFormatVersion = 2;
+inline constexpr int kFormatVersion = 3;
 
 // Parses .nvpg JSON. Errors say what and where, with a JSON pointer ("/modules/1/text: expected
 // a string") and `sourceName` (the file) in front; a newer version is refused, saying which.

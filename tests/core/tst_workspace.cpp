@@ -547,7 +547,7 @@ void TestWorkspace::newerVersionIsRefused() {
     QVERIFY(!r.ok());
     const QString m = qs(r.error().message);
     QVERIFY2(m.endsWith("future-version.nvpg: /version: written by a newer NVVM Playground (format "
-                        "version 3); this one reads up to version 2 — update NVVM Playground"),
+                        "version 4); this one reads up to version 3 — update NVVM Playground"),
              qPrintable(m));
 
     auto huge = workspace::parseWorkspace(validWith({{"version", 18446744073709551615ull}}), "h");

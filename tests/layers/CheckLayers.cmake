@@ -15,6 +15,7 @@ set(NVPG_LAYERS
     "gpu:support toolkit ptx"
     "workspace:support toolkit nvvm lto ptx gpu"
     "pipeline:support toolkit nvvm lto ptx inspect gpu"
+    "lesson:support toolkit nvvm lto ptx inspect gpu workspace pipeline"
     "cache:support toolkit nvvm lto ptx inspect gpu workspace pipeline"
     "engine:support toolkit nvvm lto ptx inspect gpu workspace pipeline cache")
 
