@@ -12,6 +12,9 @@ set(linux ${PROJECT_SOURCE_DIR}/packaging/linux)
 # source tree, so it stays there.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/examples/ DESTINATION ${NVPG_DATADIR}/examples
         PATTERN make_examples.py EXCLUDE PATTERN __pycache__ EXCLUDE)
+# The course (File > Lessons, nvpg check), with the sources make_lessons.py builds it from.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/lessons/ DESTINATION ${NVPG_DATADIR}/lessons
+        PATTERN make_lessons.py EXCLUDE PATTERN __pycache__ EXCLUDE)
 # The hover and `nvpg explain` texts. The binaries carry them embedded (core/DocsEmbedded.cpp), so
 # nothing reads these at run time; they are installed for people and tools that want the data.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/docs/ DESTINATION ${NVPG_DATADIR}/docs

@@ -66,6 +66,10 @@ for size in 16 22 24 32 48 64 128 256; do files+=("usr/share/icons/hicolor/${siz
 for f in "$src"/resources/examples/*.nvpg "$src"/resources/examples/src/*/*; do
   files+=("usr/share/nvvm-playground/examples/${f#"$src"/resources/examples/}")
 done
+# The course, built lessons and their sources (make_lessons.py stays in the source tree).
+for f in "$src"/resources/lessons/*.nvpg "$src"/resources/lessons/src/*/*; do
+  [ -e "$f" ] && files+=("usr/share/nvvm-playground/lessons/${f#"$src"/resources/lessons/}")
+done
 for f in "$src"/resources/docs/*.json; do files+=("usr/share/nvvm-playground/docs/$(basename "$f")"); done
 missing=0
 for f in "${files[@]}"; do [ -e "$root/$f" ] || { fail "not in the package: /$f"; missing=1; }; done

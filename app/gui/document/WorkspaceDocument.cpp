@@ -7,6 +7,7 @@
 #include <QFileInfo>
 
 #include "document/FileChecks.h"
+#include "lesson/Lesson.h"
 #include "support/Files.h"
 
 namespace nvpg::gui {
@@ -34,6 +35,21 @@ void WorkspaceDocument::reset(workspace::Workspace ws, const QString& path, cons
     emit comparisonsChanged();
     if (pathChange) emit pathChanged(path_);
     setModified(false);
+}
+
+void WorkspaceDocument::replaceState(const workspace::Workspace& state) {
+    ws_ = lesson::withState(ws_, state);
+    emit reloaded();
+    emit modulesChanged();
+    emit settingsChanged();
+    setModified(true);
+    emit changed();
+}
+
+void WorkspaceDocument::setLessonStep(int step) {
+    if (ws_.lesson.is_object()) ws_.lesson = lesson::withCurrent(ws_.lesson, step);
+    // The file as saved had another step: the same lesson, so "unmodified" keeps its meaning.
+    if (saved_.lesson.is_object()) saved_.lesson = ws_.lesson;
 }
 
 support::Result<WorkspaceDocument::Read> WorkspaceDocument::read(const QString& path) {

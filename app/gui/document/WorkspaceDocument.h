@@ -86,6 +86,13 @@ public:
     void removeVariant(const QString& name);
     const workspace::Pin* pin(const QString& name) const;
     const workspace::Variant* variant(const QString& name) const;
+    // A lesson's step changes the whole state (modules, options, libdevice, LTO mode, runs) to
+    // `state`'s: a reload of the modules and settings that keeps the path and the lesson, marked
+    // modified (the learner's work before it is kept by the Lesson dock).
+    void replaceState(const workspace::Workspace& state);
+    // The step a lesson is on, written into its "lesson" object so that a save records it; not an
+    // edit of the learner's (nothing is marked modified).
+    void setLessonStep(int step);
     // An editor changed a module's text that is not copied in yet.
     void markModified();
     // Unmodified again when everything is as it was when last read or saved (an edit undone).

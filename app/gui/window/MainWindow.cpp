@@ -58,6 +58,7 @@
 #include "engine/ToolkitProbe.h"
 #include "gpu/Devices.h"
 #include "inspect/Docs.h"
+#include "lesson/Course.h"
 #include "nvvm/IrScan.h"
 #include "nvvm/IrVersion.h"
 #include "nvvm/Options.h"
@@ -69,6 +70,7 @@
 #include "panels/AnalysisPanel.h"
 #include "panels/ComparePanel.h"
 #include "panels/HistoryDialog.h"
+#include "panels/LessonPanel.h"
 #include "panels/LibdevicePanel.h"
 #include "panels/OptionsPanel.h"
 #include "panels/ProblemsPanel.h"
@@ -284,6 +286,28 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     addDockWidget(Qt::BottomDockWidgetArea, cfgDock_);
     tabifyDockWidget(compareDock_, cfgDock_);
     cfgDock_->hide();
+    // Lesson: a lesson's steps, instructions and checks, beside the editors (tabbed with Options);
+    // shown when a lesson opens, hidden when a workspace without one does.
+    lesson_ = new LessonPanel(engine_.get(), document_, controller_, this);
+    lesson_->setFlush([this] { editors_->flush(); });
+    lessonDock_ = new QDockWidget(tr("Lesson"), this);
+    lessonDock_->setObjectName("lessonDock");
+    lessonDock_->setWidget(lesson_);
+    addDockWidget(Qt::LeftDockWidgetArea, lessonDock_);
+    tabifyDockWidget(optionsDock, lessonDock_);
+    lessonDock_->hide();
+    connect(lesson_, &LessonPanel::lessonChanged, this, [this](bool has) {
+        if (has) {
+            lessonDock_->show();
+            lessonDock_->raise();
+        } else {
+            lessonDock_->hide();
+        }
+        rebuildLessonsMenu();
+    });
+    connect(lesson_, &LessonPanel::lessonError, this, [this](const QString& message) {
+        showError(tr("Open lesson"), tr("The workspace is open, but its lesson cannot be used:\n\n%1").arg(message));
+    });
     // The bottom docks share one height: the one in front sets it (fitBottomDock). What a dock
     // holds may be squeezed below its own minimum while another is in front.
     for (auto* dock : bottomDocks()) {
@@ -912,6 +936,9 @@ void MainWindow::buildActions() {
         examples->addAction(tr("No examples installed (share/nvvm-playground/examples)"))->setEnabled(false);
     }
     startPage_->setExamples(described);
+    lessonsMenu_ = file->addMenu(tr("&Lessons"));
+    lessonsMenu_->setObjectName("lessonsMenu");
+    rebuildLessonsMenu();
     file->addSeparator();
     file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(); });
     auto* saveAsAction = file->addAction(tr("Save &As…"), this, [this] { saveAsDialog(); });
@@ -1068,6 +1095,13 @@ void MainWindow::buildActions() {
     });
     build->addSeparator();
     build->addAction(runs_->runAction());
+    build->addSeparator();
+    auto* checkStep = build->addAction(tr("Check &Lesson Step"), lesson_, &LessonPanel::check);
+    checkStep->setObjectName("checkLessonAction");
+    checkStep->setShortcuts({QKeySequence(tr("Ctrl+Return")), QKeySequence(tr("Ctrl+Enter"))});
+    checkStep->setStatusTip(tr("Compile and run the open lesson's checks for this step"));
+    checkStep->setEnabled(false);
+    connect(lesson_, &LessonPanel::lessonChanged, checkStep, &QAction::setEnabled);
 
     auto* view = menuBar()->addMenu(tr("&View"));
     for (auto* dock : findChildren<QDockWidget*>()) {
@@ -1588,6 +1622,69 @@ bool MainWindow::openExample(const QString& name) {
     document_->reset(std::move(*ws), {});  // no path: saving asks where, the example stays pristine
     afterOpen();
     return true;
+}
+
+bool MainWindow::openLesson(const QString& path) {
+    const auto dir = lesson::lessonsDir();
+    const QFileInfo info(path);
+    const bool bundled =
+        !dir.empty() && info.absolutePath() == QFileInfo(QString::fromStdString(dir.string())).absoluteFilePath();
+    if (!bundled) {
+        lesson_->setSourceFile({}, false);
+        return openWorkspace(path);
+    }
+    auto ws = workspace::loadWorkspace(path.toStdString());
+    if (!ws) {
+        showError(tr("Open lesson"), QString::fromStdString(ws.error().message));
+        return false;
+    }
+    opening_ = true;
+    lesson_->setSourceFile(info.absoluteFilePath(), /*resume=*/true);
+    document_->reset(std::move(*ws), {});  // no path: saving asks where, the course stays pristine
+    afterOpen();
+    return true;
+}
+
+void MainWindow::rebuildLessonsMenu() {
+    if (!lessonsMenu_) return;
+    lessonsMenu_->clear();
+    const auto bundled = lesson::listLessons();
+    for (const auto& l : bundled) {
+        const auto path = QString::fromStdString(l.path.string());
+        auto* a = lessonsMenu_->addAction(QString::fromStdString(l.path.stem().string() + "  " + l.title), this,
+                                          [this, path] {
+                                              if (maybeSave()) openLesson(path);
+                                          });
+        a->setToolTip(QString::fromStdString(l.summary));
+    }
+    if (bundled.empty())
+        lessonsMenu_->addAction(tr("No lessons installed (share/nvvm-playground/lessons)"))->setEnabled(false);
+    // Lessons a learner saved elsewhere and worked on: their progress names the file.
+    QStringList recent;
+    const QDir progress(LessonPanel::progressDir());
+    for (const auto& fi : progress.entryInfoList({"*.json"}, QDir::Files, QDir::Time)) {
+        QFile f(fi.absoluteFilePath());
+        if (!f.open(QIODevice::ReadOnly)) continue;
+        const auto j = nlohmann::json::parse(f.readAll().toStdString(), nullptr, false);
+        if (!j.is_object() || !j.contains("file") || !j["file"].is_string()) continue;
+        const auto file = QString::fromStdString(j["file"].get<std::string>());
+        if (file.isEmpty() || !QFileInfo(file).isFile() || recent.contains(file)) continue;
+        bool isBundled = false;
+        for (const auto& l : bundled)
+            isBundled |= QFileInfo(file) == QFileInfo(QString::fromStdString(l.path.string()));
+        if (!isBundled) recent << file;
+        if (recent.size() == 5) break;
+    }
+    if (!recent.isEmpty()) {
+        lessonsMenu_->addSeparator();
+        for (const auto& file : recent)
+            lessonsMenu_
+                ->addAction(tr("Continue %1").arg(QFileInfo(file).fileName()), this,
+                            [this, file] {
+                                if (maybeSave()) openLesson(file);
+                            })
+                ->setToolTip(file);
+    }
 }
 
 void MainWindow::addModuleFiles(const QStringList& paths) {

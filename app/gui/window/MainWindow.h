@@ -34,6 +34,7 @@ class FindBar;
 class FixController;
 class Journal;
 class LibdevicePanel;
+class LessonPanel;
 class AnalysisPanel;
 class ComparePanel;
 class HistoryDialog;
@@ -64,6 +65,9 @@ public:
     bool openWorkspace(const QString& path);
     // A copy of a bundled example (the original stays as it is): saving asks for a place.
     bool openExample(const QString& name);
+    // A lesson file: a bundled one (File > Lessons) opens without a path, as an example does, and
+    // goes on from the learner's saved progress; another opens as a workspace.
+    bool openLesson(const QString& path);
     static QStringList exampleNames();
     void newWorkspace();
     // Adds .ll/.bc files as modules of the open workspace.
@@ -101,6 +105,8 @@ public:
     void showHistory();
     AnalysisPanel* analysisPanel() const { return analysis_; }
     QDockWidget* analysisDock() const { return analysisDock_; }
+    QDockWidget* lessonDock() const { return lessonDock_; }
+    LessonPanel* lessonPanel() const { return lesson_; }
     // Build > Pin Result: keeps the shown result in the workspace under `name` (empty: a
     // default name) and opens the Compare dock on it; an error is shown, and returned for tests.
     bool pinResult(const QString& name);
@@ -219,6 +225,10 @@ private:
     QDockWidget* compareDock_ = nullptr;
     AnalysisPanel* analysis_ = nullptr;
     QDockWidget* analysisDock_ = nullptr;
+    LessonPanel* lesson_ = nullptr;
+    QDockWidget* lessonDock_ = nullptr;
+    QMenu* lessonsMenu_ = nullptr;
+    void rebuildLessonsMenu();
     CfgPanel* cfg_ = nullptr;
     QDockWidget* cfgDock_ = nullptr;
     FixController* fixes_ = nullptr;

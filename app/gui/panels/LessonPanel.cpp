@@ -1,0 +1,498 @@
+#include "panels/LessonPanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include "compile/CompileController.h"
+#include "compile/Engine.h"
+#include "document/WorkspaceDocument.h"
+#include "gpu/Npy.h"
+
+namespace nvpg::gui {
+
+namespace {
+
+// Run ids of the Lesson dock's runs: far from the Runs dock's, which counts up from 1.
+constexpr quint64 kRunIdBase = quint64(1) << 48;
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+// What a check looks at, as the learner reads it in the list.
+QString checkWords(const lesson::Check& c) {
+    using K = lesson::CheckKind;
+    const QString k = qs(c.kernel), pattern = qs(c.pattern);
+    const QString in = c.kernel.empty() ? QString() : LessonPanel::tr(" in %1").arg(k);
+    const QString lto = c.where == lesson::Where::LtoPtx ? LessonPanel::tr("LTO PTX") : LessonPanel::tr("PTX");
+    switch (c.kind) {
+        case K::Compiles:
+            return LessonPanel::tr("It compiles");
+        case K::NoDiagnostics:
+            return LessonPanel::tr("No warnings or errors");
+        case K::PtxContains:
+            return LessonPanel::tr("The %1%2 has /%3/").arg(lto, in, pattern);
+        case K::PtxLacks:
+            return LessonPanel::tr("The %1%2 has no /%3/").arg(lto, in, pattern);
+        case K::SassContains:
+            return LessonPanel::tr("The SASS%1 has /%2/").arg(in, pattern);
+        case K::SassLacks:
+            return LessonPanel::tr("The SASS%1 has no /%2/").arg(in, pattern);
+        case K::KernelExists:
+            return c.where == lesson::Where::Ptx      ? LessonPanel::tr("Kernel %1 is in the PTX").arg(k)
+                   : c.where == lesson::Where::LtoPtx ? LessonPanel::tr("Kernel %1 is in the LTO PTX").arg(k)
+                                                      : LessonPanel::tr("Kernel %1 is in the PTX and after LTO").arg(k);
+        case K::Registers:
+            return LessonPanel::tr("%1 uses at most %2 registers").arg(k).arg(c.max);
+        case K::Spills:
+            return LessonPanel::tr("%1 spills nothing").arg(k);
+        case K::LibdeviceUses:
+            return LessonPanel::tr("libdevice supplies %1").arg(qs(c.function));
+        case K::LibdeviceUnused:
+            return LessonPanel::tr("No libdevice function is linked");
+        case K::Option:
+            return LessonPanel::tr("Option %1 is %2").arg(qs(c.option), qs(c.value));
+        case K::Runs:
+            return LessonPanel::tr("Run \"%1\" completes on the GPU").arg(qs(c.run));
+        case K::Output:
+            return LessonPanel::tr("Run \"%1\": argument %2 equals %3")
+                .arg(qs(c.run))
+                .arg(c.arg)
+                .arg(qs(c.equals.filename().string()));
+    }
+    return {};
+}
+
+}  // namespace
+
+LessonPanel::LessonPanel(Engine* engine, WorkspaceDocument* document, CompileController* controller, QWidget* parent)
+    : QWidget(parent), engine_(engine), document_(document), controller_(controller) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    title_ = new QLabel(this);
+    title_->setObjectName("lessonTitle");
+    title_->setWordWrap(true);
+    QFont bold = title_->font();
+    bold.setBold(true);
+    title_->setFont(bold);
+    layout->addWidget(title_);
+    auto* row = new QHBoxLayout;
+    steps_ = new QComboBox(this);
+    steps_->setObjectName("lessonSteps");
+    steps_->setToolTip(tr("The lesson's steps (✔: done). Going to another step keeps your work in this one."));
+    row->addWidget(steps_, 1);
+    teacher_ = new QCheckBox(tr("Teacher"), this);
+    teacher_->setObjectName("lessonTeacher");
+    teacher_->setToolTip(
+        tr("Every step's solution and Next at any time, to step through the reference states at a "
+           "projector"));
+    teacher_->setChecked(QSettings().value("lesson/teacher", false).toBool());
+    row->addWidget(teacher_);
+    layout->addLayout(row);
+    instructions_ = new QTextBrowser(this);
+    instructions_->setObjectName("lessonInstructions");
+    instructions_->setOpenExternalLinks(true);
+    layout->addWidget(instructions_, 2);
+    checks_ = new QListWidget(this);
+    checks_->setObjectName("lessonChecks");
+    checks_->setWordWrap(true);
+    checks_->setResizeMode(QListView::Adjust);
+    checks_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    checks_->setSelectionMode(QAbstractItemView::NoSelection);
+    layout->addWidget(checks_, 3);
+    status_ = new QLabel(this);
+    status_->setObjectName("lessonStatus");
+    status_->setWordWrap(true);
+    status_->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    layout->addWidget(status_);
+    auto* buttons = new QGridLayout;
+    checkButton_ = new QPushButton(tr("Check"), this);
+    checkButton_->setObjectName("lessonCheck");
+    checkButton_->setToolTip(tr("Compile and check this step (Ctrl+Enter)"));
+    hintButton_ = new QPushButton(tr("Hint"), this);
+    hintButton_->setObjectName("lessonHint");
+    solutionButton_ = new QPushButton(tr("Show solution"), this);
+    solutionButton_->setObjectName("lessonSolution");
+    solutionButton_->setToolTip(
+        tr("Replace your work with the step's reference solution (your work is kept: "
+           "\"Back to my work\" returns to it)"));
+    resetButton_ = new QPushButton(tr("Reset step"), this);
+    resetButton_->setObjectName("lessonReset");
+    resetButton_->setToolTip(tr("Start the step afresh (your work is kept: \"Back to my work\" returns to it)"));
+    nextButton_ = new QPushButton(tr("Next ▸"), this);
+    nextButton_->setObjectName("lessonNext");
+    buttons->addWidget(checkButton_, 0, 0);
+    buttons->addWidget(hintButton_, 0, 1);
+    buttons->addWidget(nextButton_, 0, 2);
+    buttons->addWidget(solutionButton_, 1, 0, 1, 2);
+    buttons->addWidget(resetButton_, 1, 2);
+    layout->addLayout(buttons);
+
+    connect(checkButton_, &QPushButton::clicked, this, &LessonPanel::check);
+    connect(hintButton_, &QPushButton::clicked, this, &LessonPanel::showHint);
+    connect(solutionButton_, &QPushButton::clicked, this, &LessonPanel::showSolution);
+    connect(resetButton_, &QPushButton::clicked, this, &LessonPanel::resetStep);
+    connect(nextButton_, &QPushButton::clicked, this, &LessonPanel::nextStep);
+    connect(steps_, &QComboBox::activated, this, [this](int index) { goToStep(index + 1); });
+    connect(teacher_, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue("lesson/teacher", on);
+        if (lesson_) showStep();
+    });
+    connect(status_, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link != "restore" || !lesson_) return;
+        const auto it = progress_.work.find(-step_);
+        if (it == progress_.work.end()) return;
+        auto state = lesson::stateFromJson(it->second, document_->workspace());
+        if (!state) return;
+        progress_.work.erase(it);
+        applyState(*state);
+        status_->setText(tr("Your work is back."));
+        saveProgress();
+    });
+    connect(document_, &WorkspaceDocument::reloaded, this, &LessonPanel::documentReloaded);
+    connect(controller_, &CompileController::replyShown, this, &LessonPanel::onReply);
+    connect(controller_, &CompileController::lateShown, this, &LessonPanel::onLate);
+    connect(engine_, &Engine::runReplied, this, &LessonPanel::onRunReplied);
+    documentReloaded();
+}
+
+QString LessonPanel::progressDir() {
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/lessons");
+}
+
+void LessonPanel::documentReloaded() {
+    if (applying_) return;  // our own step change: the lesson stays
+    checking_ = false;
+    const auto& ws = document_->workspace();
+    if (ws.lesson.is_null()) {
+        const bool had = lesson_.has_value();
+        lesson_.reset();
+        sourceFile_.clear();
+        if (had) emit lessonChanged(false);
+        return;
+    }
+    const QString file = !document_->path().isEmpty() ? document_->path() : sourceFile_;
+    auto read =
+        lesson::readLesson(ws, std::filesystem::path(file.isEmpty() ? std::string("lesson.nvpg") : file.toStdString()));
+    if (!read) {
+        lesson_.reset();
+        emit lessonError(qs(read.error().message));
+        emit lessonChanged(false);
+        return;
+    }
+    // A lesson saved elsewhere by a learner still finds the check files of the one it came from.
+    if (!sourceFile_.isEmpty() && !document_->path().isEmpty() && QFileInfo(sourceFile_).exists())
+        read->folder = QFileInfo(sourceFile_).absolutePath().toStdString();
+    lesson_ = std::move(*read);
+    const auto dir = progressDir().toStdString();
+    auto progress = lesson::readProgress(lesson::progressFile(dir, lesson_->id), lesson_->id);
+    if (progress) {
+        progress_ = std::move(*progress);
+    } else {
+        progress_ = {};
+        progress_.id = lesson_->id;
+    }
+    if (!progress) status_->setText(qs(progress.error().message));
+    step_ = lesson_->current;
+    failedOnce_ = false;
+    outcomes_.clear();
+    if (resume_ && progress_.step >= 1 && progress_.step <= int(lesson_->steps.size())) {
+        step_ = progress_.step;
+        if (const auto it = progress_.work.find(step_); it != progress_.work.end()) {
+            if (auto state = lesson::stateFromJson(it->second, ws)) applyState(*state);
+        } else if (step_ != lesson_->current) {
+            applyState(current().start);
+        }
+    }
+    resume_ = false;
+    progress_.file = file.toStdString();
+    progress_.step = step_;
+    document_->setLessonStep(step_);
+    saveProgress();
+    showStep();
+    emit lessonChanged(true);
+}
+
+void LessonPanel::showStep() {
+    if (!lesson_) return;
+    const auto& l = *lesson_;
+    const auto& s = current();
+    title_->setText(qs(l.title));
+    steps_->clear();
+    for (size_t i = 0; i < l.steps.size(); ++i)
+        steps_->addItem(QStringLiteral("%1%2. %3")
+                            .arg(progress_.passed.count(int(i + 1)) ? QStringLiteral("✔ ") : QString())
+                            .arg(i + 1)
+                            .arg(qs(l.steps[i].title)));
+    steps_->setCurrentIndex(step_ - 1);
+    QString text = tr("### Step %1 of %2: %3\n\n").arg(step_).arg(l.steps.size()).arg(qs(s.title)) + qs(s.instructions);
+    const int shown =
+        std::min<int>(progress_.hintsShown.count(step_) ? progress_.hintsShown.at(step_) : 0, int(s.hints.size()));
+    for (int h = 0; h < shown; ++h) text += tr("\n\n**Hint %1.** ").arg(h + 1) + qs(s.hints[size_t(h)]);
+    instructions_->setMarkdown(text);
+    const int left = int(s.hints.size()) - shown;
+    hintButton_->setEnabled(left > 0);
+    hintButton_->setText(s.hints.empty() ? tr("Hint")
+                         : left > 0      ? tr("Hint (%1 left)").arg(left)
+                                         : tr("No more hints"));
+    const bool teacher = teacher_->isChecked();
+    solutionButton_->setEnabled(s.solution && (failedOnce_ || teacher));
+    if (!s.solution)
+        solutionButton_->setToolTip(tr("This step has no reference solution"));
+    else if (!failedOnce_ && !teacher)
+        solutionButton_->setToolTip(tr("Check your work first: the solution can be shown after a check fails"));
+    else
+        solutionButton_->setToolTip(
+            tr("Replace your work with the step's reference solution (your work is kept: "
+               "\"Back to my work\" returns to it)"));
+    nextButton_->setEnabled(step_ < int(l.steps.size()));
+    nextButton_->setText(step_ < int(l.steps.size()) ? tr("Next ▸") : tr("Last step"));
+    checkButton_->setEnabled(!checking_);
+    showOutcomes();
+}
+
+void LessonPanel::showOutcomes() {
+    checks_->clear();
+    if (!lesson_) return;
+    const auto& s = current();
+    const bool have = outcomes_.size() == s.checks.size();
+    for (size_t i = 0; i < s.checks.size(); ++i) {
+        const auto& c = s.checks[i];
+        auto* item = new QListWidgetItem(checks_);
+        QString text = checkWords(c);
+        QString tip = qs(c.pointer);
+        if (!have) {
+            item->setText(QStringLiteral("•  ") + text);
+        } else {
+            const auto& o = outcomes_[i];
+            switch (o.verdict) {
+                case lesson::Verdict::Passed:
+                    item->setText(QStringLiteral("✔  ") + text);
+                    item->setForeground(QColor(0x1b, 0x7f, 0x2a));
+                    break;
+                case lesson::Verdict::Failed:
+                    item->setText(QStringLiteral("✘  ") + text + QStringLiteral(" — ") + qs(o.message));
+                    item->setForeground(QColor(0xb0, 0x1c, 0x1c));
+                    break;
+                case lesson::Verdict::NotChecked:
+                    item->setText(QStringLiteral("○  ") + text + QStringLiteral(" — ") + qs(o.message));
+                    item->setForeground(QColor(0x70, 0x70, 0x70));
+                    break;
+            }
+            if (!o.found.empty()) tip += QStringLiteral("\n") + qs(o.found);
+            item->setData(Qt::UserRole, int(o.verdict));
+        }
+        item->setToolTip(tip);
+    }
+}
+
+void LessonPanel::check() {
+    if (!lesson_ || checking_) return;
+    if (flush_) flush_();
+    checking_ = true;
+    result_.reset();
+    compileError_.clear();
+    runsAwaited_.clear();
+    evidence_ = {};
+    const auto& s = current();
+    wantsLate_ = std::any_of(s.checks.begin(), s.checks.end(), [](const auto& c) { return c.needsSass(); });
+    checkButton_->setEnabled(false);
+    status_->setText(tr("Checking…"));
+    controller_->compileNow();
+    awaited_ = controller_->newestGeneration();
+}
+
+void LessonPanel::onReply(const EngineReply& reply) {
+    if (!checking_ || reply.generation != awaited_) return;
+    if (!reply.result) {
+        compiled(nullptr, reply.error);
+        return;
+    }
+    result_ = reply.result;
+    if (wantsLate_ && reply.result->sassPending) return;  // the SASS comes with the late reply
+    compiled(reply.result, {});
+}
+
+void LessonPanel::onLate(quint64 generation, std::shared_ptr<const pipeline::CompileResult> result) {
+    if (!checking_ || generation != awaited_ || !wantsLate_) return;
+    compiled(result ? std::move(result) : result_, {});
+}
+
+void LessonPanel::compiled(std::shared_ptr<const pipeline::CompileResult> result, const QString& error) {
+    result_ = std::move(result);
+    compileError_ = error;
+    evidence_.compile = result_.get();
+    evidence_.compileError = error.toStdString();
+    const auto& s = current();
+    const auto runs = lesson::runsNeeded(s);
+    QString why;
+    evidence_.gpuAvailable = engine_->gpuAvailable(&why);
+    evidence_.noGpu = why.toStdString();
+    if (runs.empty() || !evidence_.gpuAvailable || !result_ || !result_->ok) {
+        finish();
+        return;
+    }
+    static quint64 next = kRunIdBase;
+    const auto& ws = document_->workspace();
+    for (const auto& name : runs) {
+        const gpu::RunConfig* config = nullptr;
+        for (const auto& rc : ws.runs)
+            if (rc.name == name) config = &rc;
+        if (!config) continue;
+        RunRequest request;
+        request.id = ++next;
+        request.compiled = result_;
+        request.config = *config;
+        request.baseDir = lesson_->folder;
+        runsAwaited_.emplace_back(request.id, qs(name));
+        status_->setText(tr("Running %1…").arg(qs(name)));
+        engine_->run(request);
+    }
+    if (runsAwaited_.empty()) finish();
+}
+
+void LessonPanel::onRunReplied(const RunReply& reply) {
+    if (!checking_) return;
+    const auto it =
+        std::find_if(runsAwaited_.begin(), runsAwaited_.end(), [&](const auto& p) { return p.first == reply.id; });
+    if (it == runsAwaited_.end()) return;
+    lesson::RunEvidence ev;
+    ev.run = it->second.toStdString();
+    if (!reply.outcome && reply.kind == support::ErrorKind::Environment) {
+        ev.error = reply.error.toStdString();  // no GPU after all: not checked
+    } else {
+        ev.ran = true;
+        if (!reply.outcome) {
+            ev.error = reply.error.toStdString();
+        } else {
+            for (const auto& b : reply.outcome->buffers) {
+                gpu::NpyArray a;
+                a.type = b.type;
+                a.shape = {b.count};
+                a.data = b.bytes;
+                ev.npyOutputs.emplace_back(b.arg, gpu::writeNpy(a));
+            }
+        }
+    }
+    evidence_.runs.push_back(std::move(ev));
+    runsAwaited_.erase(it);
+    if (runsAwaited_.empty()) finish();
+}
+
+void LessonPanel::finish() {
+    checking_ = false;
+    outcomes_ = lesson::evaluate(current(), document_->workspace(), evidence_);
+    const bool ok = lesson::allPassed(outcomes_);
+    int failed = 0, unchecked = 0;
+    for (const auto& o : outcomes_) {
+        failed += o.verdict == lesson::Verdict::Failed;
+        unchecked += o.verdict == lesson::Verdict::NotChecked;
+    }
+    if (failed) failedOnce_ = true;
+    if (ok) {
+        progress_.passed.insert(step_);
+        status_->setText(step_ < int(lesson_->steps.size())
+                             ? tr("✔ All %1 checks passed. On to the next step.").arg(outcomes_.size())
+                             : tr("✔ All %1 checks passed: the lesson is done.").arg(outcomes_.size()));
+    } else {
+        QString text = tr("%n check(s) failed", nullptr, failed);
+        if (unchecked) text += tr("; %n not checked (they do not count as passed)", nullptr, unchecked);
+        status_->setText(text + QStringLiteral("."));
+    }
+    progress_.step = step_;
+    saveProgress();
+    showStep();
+    emit checked(ok);
+}
+
+void LessonPanel::showHint() {
+    if (!lesson_) return;
+    const int n = progress_.hintsShown.count(step_) ? progress_.hintsShown[step_] : 0;
+    if (n >= int(current().hints.size())) return;
+    progress_.hintsShown[step_] = n + 1;
+    saveProgress();
+    showStep();
+    instructions_->moveCursor(QTextCursor::End);
+    instructions_->ensureCursorVisible();
+}
+
+void LessonPanel::keepWork() {
+    if (!lesson_) return;
+    if (flush_) flush_();
+    progress_.work[step_] = lesson::stateJson(document_->workspace());
+}
+
+void LessonPanel::saveProgress() {
+    if (!lesson_) return;
+    const auto dir = progressDir().toStdString();
+    if (auto st = lesson::writeProgress(lesson::progressFile(dir, lesson_->id), progress_); !st)
+        status_->setText(qs(st.error().message));
+}
+
+void LessonPanel::applyState(const workspace::Workspace& state) {
+    applying_ = true;
+    document_->replaceState(state);
+    applying_ = false;
+    outcomes_.clear();
+    controller_->compileNow();
+}
+
+void LessonPanel::showSolution() {
+    if (!lesson_ || !current().solution) return;
+    if (flush_) flush_();
+    // Kept under the step's negative number: "Back to my work" restores it.
+    progress_.work[-step_] = lesson::stateJson(document_->workspace());
+    applyState(*current().solution);
+    saveProgress();
+    showStep();
+    status_->setText(
+        tr("This is the reference solution of step %1. <a href=\"restore\">Back to my work</a>").arg(step_));
+}
+
+void LessonPanel::resetStep() {
+    if (!lesson_) return;
+    if (flush_) flush_();
+    progress_.work[-step_] = lesson::stateJson(document_->workspace());
+    progress_.work.erase(step_);
+    applyState(current().start);
+    failedOnce_ = false;
+    saveProgress();
+    showStep();
+    status_->setText(tr("Step %1 starts afresh. <a href=\"restore\">Back to my work</a>").arg(step_));
+}
+
+void LessonPanel::nextStep() {
+    if (lesson_) goToStep(step_ + 1);
+}
+
+void LessonPanel::goToStep(int step) {
+    if (!lesson_ || step < 1 || step > int(lesson_->steps.size()) || step == step_) return;
+    keepWork();
+    const int from = step_;
+    step_ = step;
+    failedOnce_ = false;
+    outcomes_.clear();
+    const auto& s = current();
+    if (const auto it = progress_.work.find(step); it != progress_.work.end()) {
+        if (auto state = lesson::stateFromJson(it->second, document_->workspace())) applyState(*state);
+    } else if (!(s.continues && step == from + 1)) {
+        applyState(s.start);
+    }  // else: the step goes on with what the learner has
+    progress_.step = step_;
+    document_->setLessonStep(step_);
+    saveProgress();
+    showStep();
+    status_->setText(s.continues && step == from + 1 ? tr("Step %1 goes on from your work.").arg(step_) : QString());
+}
+
+}  // namespace nvpg::gui

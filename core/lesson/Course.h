@@ -1,0 +1,53 @@
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "support/Result.h"
+#include "workspace/Workspace.h"
+
+namespace nvpg::lesson {
+
+// The bundled course: share/nvvm-playground/lessons (resources/lessons in a build tree).
+std::filesystem::path lessonsDir();
+
+// A lesson file as File > Lessons lists it.
+struct LessonEntry {
+    std::filesystem::path path;
+    std::string id, title, summary;
+    int steps = 0;
+};
+// The lessons in `dir`, by file name (the course's order: "01-first-kernel" first). Files that
+// are not lessons are left out.
+std::vector<LessonEntry> listLessons(const std::filesystem::path& dir = lessonsDir());
+
+// A learner's progress in one lesson, kept in the user's data folder (one file per lesson id),
+// so that a lesson reopened goes on where it was left, with the learner's own work.
+struct Progress {
+    std::string id;
+    std::string file;               // the lesson file last opened for it
+    int step = 1;                   // the step the learner is on (1-based)
+    std::set<int> passed;           // steps whose checks all passed
+    std::map<int, int> hintsShown;  // per step: how many hints are revealed
+    // Per step: the learner's own state (modules, options, ...) as a workspace file's JSON, kept
+    // when they leave the step, reset it or look at its solution.
+    std::map<int, nlohmann::ordered_json> work;
+};
+// The file for `id` in `dir`: its characters outside [A-Za-z0-9._-] become '_', and a hash of the
+// whole id keeps two ids apart ("nvvm-course/01" -> "nvvm-course_01-1a2b3c4d.json").
+std::filesystem::path progressFile(const std::filesystem::path& dir, const std::string& id);
+// A missing file is an empty progress for `id`; a damaged one is an error saying so.
+support::Result<Progress> readProgress(const std::filesystem::path& file, const std::string& id);
+support::Status writeProgress(const std::filesystem::path& file, const Progress& progress);
+
+// A workspace's state as progress keeps it, and back (over `into`, whose name and lesson stay).
+nlohmann::ordered_json stateJson(const workspace::Workspace& ws);
+support::Result<workspace::Workspace> stateFromJson(const nlohmann::ordered_json& state,
+                                                    const workspace::Workspace& into);
+
+}  // namespace nvpg::lesson
