@@ -405,8 +405,8 @@ void LessonPanel::finish() {
                              ? tr("✔ All %1 checks passed. On to the next step.").arg(outcomes_.size())
                              : tr("✔ All %1 checks passed: the lesson is done.").arg(outcomes_.size()));
     } else {
-        QString text = tr("%n check(s) failed", nullptr, failed);
-        if (unchecked) text += tr("; %n not checked (they do not count as passed)", nullptr, unchecked);
+        QString text = failed == 1 ? tr("1 check failed") : tr("%1 checks failed").arg(failed);
+        if (unchecked) text += tr("; %1 not checked (they do not count as passed)").arg(unchecked);
         status_->setText(text + QStringLiteral("."));
     }
     progress_.step = step_;

@@ -1,0 +1,226 @@
+// The Lesson dock (issue 30) with the real engine: a lesson opens with its dock, Check compiles and
+// shows a verdict and the learner's message per check, hints come one at a time, the solution is
+// offered after a failed check, Reset step, Show solution and moving between steps never lose what
+// the learner wrote, progress is kept in the data folder, and a lesson that cannot be read still
+// opens its workspace.
+#include <QtTest>
+
+#include <QAction>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenu>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QTextBrowser>
+
+#include <Qsci/qsciscintilla.h>
+
+#include "GuiTestSupport.h"
+#include "TestSupport.h"
+#include "compile/CompileController.h"
+#include "document/WorkspaceDocument.h"
+#include "editor/EditorArea.h"
+#include "editor/ModuleEditor.h"
+#include "lesson/Course.h"
+#include "panels/LessonPanel.h"
+#include "window/MainWindow.h"
+#include "workspace/Workspace.h"
+
+using namespace nvpg;
+using namespace nvpg::gui;
+
+namespace {
+
+QString sample() {
+    return QString::fromStdString((test::dataDir() / "lessons" / "two-steps.nvpg").string());
+}
+
+// Clicks Check (or triggers it another way) and waits for the verdicts.
+bool checkAndWait(LessonPanel* panel, const std::function<void()>& trigger = {}) {
+    QSignalSpy done(panel, &LessonPanel::checked);
+    if (trigger)
+        trigger();
+    else
+        QTest::mouseClick(panel->checkButton(), Qt::LeftButton);
+    return done.wait(120000);
+}
+
+int count(const std::vector<lesson::CheckOutcome>& outcomes, lesson::Verdict v) {
+    return int(std::count_if(outcomes.begin(), outcomes.end(), [v](const auto& o) { return o.verdict == v; }));
+}
+
+const lesson::CheckOutcome* outcomeOf(const LessonPanel* p, lesson::CheckKind kind) {
+    for (const auto& o : p->outcomes())
+        if (o.check->kind == kind) return &o;
+    return nullptr;
+}
+
+QString moduleText(MainWindow* w) {
+    w->editors()->flush();
+    return QString::fromStdString(w->document()->workspace().modules.at(0).bytes);
+}
+
+}  // namespace
+
+class TestLesson : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        test::useNvpgAsEngine();
+        test::isolateAppData("tst_gui_lesson");
+    }
+    void init() { QDir(LessonPanel::progressDir()).removeRecursively(); }
+
+    // Open, Check: the start fails the kernel checks with their messages, the GPU check is "not
+    // checked" here (never passed); the solution is offered only then, and it passes.
+    void checkShowsEachVerdictWithItsMessage() {
+        auto w = test::makeWindow(nullptr, QSize(1280, 720));
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QVERIFY(w->openWorkspace(sample()));
+        auto* panel = w->lessonPanel();
+        QVERIFY(panel->hasLesson());
+        QTRY_VERIFY(w->lessonDock()->isVisible());
+        QCOMPARE(panel->step(), 1);
+        QVERIFY(panel->instructionsView()->toPlainText().contains("Step 1 of 2: Make it a kernel"));
+        QVERIFY(!panel->solutionButton()->isEnabled());  // not before a check failed
+        QCOMPARE(panel->checksView()->count(), 4);
+
+        QVERIFY(checkAndWait(panel));
+        const auto& out = panel->outcomes();
+        QCOMPARE(int(out.size()), 4);
+        QCOMPARE(outcomeOf(panel, lesson::CheckKind::Compiles)->verdict, lesson::Verdict::Passed);
+        const auto* kernel = outcomeOf(panel, lesson::CheckKind::KernelExists);
+        QCOMPARE(kernel->verdict, lesson::Verdict::Failed);
+        QCOMPARE(QString::fromStdString(kernel->message), QStringLiteral("saxpy is not a kernel yet: annotate it."));
+        const auto* runs = outcomeOf(panel, lesson::CheckKind::Runs);
+        if (runs->verdict == lesson::Verdict::NotChecked)
+            QVERIFY2(QString::fromStdString(runs->message).contains("needs a GPU"), runs->message.c_str());
+        // What the learner sees: a cross and the message on the failed row, and the tally.
+        const auto row = panel->checksView()->item(1)->text();
+        QVERIFY2(row.startsWith(QStringLiteral("✘")) && row.contains("annotate it"), qPrintable(row));
+        QVERIFY2(panel->statusLabel()->text().contains("2 checks failed"), qPrintable(panel->statusLabel()->text()));
+        QVERIFY(panel->solutionButton()->isEnabled());
+
+        QTest::mouseClick(panel->solutionButton(), Qt::LeftButton);
+        QVERIFY(moduleText(w.get()).contains("!nvvm.annotations = !{!0}"));
+        QVERIFY(checkAndWait(panel));
+        QCOMPARE(count(panel->outcomes(), lesson::Verdict::Failed), 0);
+        QCOMPARE(outcomeOf(panel, lesson::CheckKind::KernelExists)->verdict, lesson::Verdict::Passed);
+    }
+
+    // Ctrl+Enter in the editor checks; hints come one at a time and are remembered.
+    void ctrlEnterChecksAndHintsComeOneAtATime() {
+        auto w = test::makeWindow(nullptr, QSize(1280, 720));
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QVERIFY(w->openWorkspace(sample()));
+        auto* panel = w->lessonPanel();
+        auto* editor = w->editors()->editor(0);
+        QVERIFY(editor);
+        editor->setFocus();
+        QVERIFY(checkAndWait(panel, [&] { QTest::keyClick(editor, Qt::Key_Return, Qt::ControlModifier); }));
+        QVERIFY(!panel->outcomes().empty());
+        QVERIFY2(!editor->text().contains("\n\n\n\n"), "Ctrl+Enter must not type a line break");
+
+        QCOMPARE(panel->hintButton()->text(), QStringLiteral("Hint (2 left)"));
+        QTest::mouseClick(panel->hintButton(), Qt::LeftButton);
+        QVERIFY(panel->instructionsView()->toPlainText().contains("Hint 1."));
+        QVERIFY(!panel->instructionsView()->toPlainText().contains("Hint 2."));
+        QCOMPARE(panel->hintButton()->text(), QStringLiteral("Hint (1 left)"));
+        QTest::mouseClick(panel->hintButton(), Qt::LeftButton);
+        QVERIFY(panel->instructionsView()->toPlainText().contains("Hint 2."));
+        QVERIFY(!panel->hintButton()->isEnabled());
+        // Kept in the data folder: the next window shows both.
+        auto progress = lesson::readProgress(
+            lesson::progressFile(LessonPanel::progressDir().toStdString(), "tests/two-steps"), "tests/two-steps");
+        QVERIFY(progress);
+        QCOMPARE(progress->hintsShown[1], 2);
+    }
+
+    // Reset step, Show solution, Next and going back keep what the learner typed.
+    void nothingTheLearnerWroteIsLost() {
+        auto w = test::makeWindow(nullptr, QSize(1280, 720));
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QVERIFY(w->openWorkspace(sample()));
+        auto* panel = w->lessonPanel();
+        auto* editor = w->editors()->editor(0);
+        editor->append("; my own note\n");
+        QVERIFY(moduleText(w.get()).contains("; my own note"));
+
+        QTest::mouseClick(panel->resetButton(), Qt::LeftButton);
+        QVERIFY(!moduleText(w.get()).contains("; my own note"));
+        QVERIFY2(panel->statusLabel()->text().contains("Back to my work"), qPrintable(panel->statusLabel()->text()));
+        emit panel->statusLabel()->linkActivated("restore");
+        QVERIFY(moduleText(w.get()).contains("; my own note"));
+
+        // Step 2 goes on from the learner's work; back at step 1 it is still there.
+        QTest::mouseClick(panel->nextButton(), Qt::LeftButton);
+        QCOMPARE(panel->step(), 2);
+        QVERIFY(moduleText(w.get()).contains("; my own note"));
+        editor = w->editors()->editor(0);
+        editor->append("; step two\n");
+        panel->goToStep(1);
+        QVERIFY(moduleText(w.get()).contains("; my own note"));
+        QVERIFY(!moduleText(w.get()).contains("; step two"));
+        panel->goToStep(2);
+        QVERIFY(moduleText(w.get()).contains("; step two"));
+        // A save records the step, and the file opens there again.
+        QTemporaryDir dir;
+        const auto saved = dir.filePath("mine.nvpg");
+        QVERIFY(w->saveAs(saved));
+        auto ws = workspace::loadWorkspace(saved.toStdString());
+        QVERIFY(ws);
+        QCOMPARE(ws->lesson["current"].get<int>(), 2);
+        QVERIFY(QString::fromStdString(ws->modules.at(0).bytes).contains("; step two"));
+        auto again = test::makeWindow(nullptr, QSize(1280, 720));
+        QVERIFY(again->openWorkspace(saved));
+        QCOMPARE(again->lessonPanel()->step(), 2);
+    }
+
+    // A lesson that cannot be read: the workspace opens with everything in it, the error names the
+    // pointer, and the Lesson dock stays hidden.
+    void aBrokenLessonStillOpensItsWorkspace() {
+        auto ws = workspace::loadWorkspace(sample().toStdString());
+        QVERIFY(ws);
+        ws->lesson["steps"][0]["checks"][0]["check"] = "ptx-contain";
+        ws->modules[0].bytes += "; typed by the learner\n";
+        QTemporaryDir dir;
+        const auto path = dir.filePath("broken.nvpg");
+        QVERIFY(workspace::saveWorkspace(*ws, path.toStdString()));
+        QStringList errors;
+        auto w = test::makeWindow(&errors, QSize(1280, 720));
+        QVERIFY(w->openWorkspace(path));
+        QVERIFY(!w->lessonPanel()->hasLesson());
+        QVERIFY(!w->lessonDock()->isVisible());
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors[0].contains("/lesson/steps/0/checks/0/check: unknown check \"ptx-contain\""),
+                 qPrintable(errors[0]));
+        QVERIFY(moduleText(w.get()).contains("; typed by the learner"));
+    }
+
+    // The bundled course under File > Lessons: at least eight lessons; one opens as the course ships
+    // it, fails a check at its start, and its progress is kept under its id.
+    void theCourseIsInTheFileMenu() {
+        const auto lessons = lesson::listLessons();
+        QVERIFY2(lessons.size() >= 8, qPrintable(QStringLiteral("%1 bundled lessons").arg(lessons.size())));
+        auto w = test::makeWindow(nullptr, QSize(1280, 720));
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        auto* menu = w->findChild<QMenu*>("lessonsMenu");
+        QVERIFY(menu);
+        QCOMPARE(int(menu->actions().size()), int(lessons.size()));
+        menu->actions().front()->trigger();
+        auto* panel = w->lessonPanel();
+        QTRY_VERIFY(panel->hasLesson());
+        QCOMPARE(QString::fromStdString(panel->lesson()->id), QString::fromStdString(lessons.front().id));
+        QVERIFY(w->document()->path().isEmpty());  // the course stays pristine: Save asks where
+        QVERIFY(checkAndWait(panel));
+        QVERIFY(count(panel->outcomes(), lesson::Verdict::Failed) >= 1);
+        QVERIFY(QFileInfo::exists(QString::fromStdString(
+            lesson::progressFile(LessonPanel::progressDir().toStdString(), lessons.front().id).string())));
+    }
+};
+
+QTEST_MAIN(TestLesson)
+#include "tst_lesson.moc"
