@@ -200,6 +200,65 @@ private slots:
         QVERIFY(moduleText(w.get()).contains("; typed by the learner"));
     }
 
+    // The done-when of issue 30: on a fresh profile a learner opens lessons 1 and 6 of the course
+    // from File > Lessons and completes every step inside the app: each start fails a check with
+    // its message, the learner's edits (typed into the editors, options set as the Options dock
+    // sets them: here the reference solution's, as a learner who got it right would type them)
+    // pass every check that can be checked here, and Next goes on.
+    void aLearnerCompletesLessonsOneAndSix_data() {
+        QTest::addColumn<QString>("prefix");
+        QTest::newRow("lesson 1") << QStringLiteral("01-");
+        QTest::newRow("lesson 6") << QStringLiteral("06-");
+    }
+    void aLearnerCompletesLessonsOneAndSix() {
+        QFETCH(QString, prefix);
+        QString path;
+        for (const auto& l : lesson::listLessons())
+            if (QString::fromStdString(l.path.filename().string()).startsWith(prefix))
+                path = QString::fromStdString(l.path.string());
+        QVERIFY2(!path.isEmpty(), qPrintable("no bundled lesson " + prefix));
+        auto w = test::makeWindow(nullptr, QSize(1280, 720));
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QAction* open = nullptr;
+        for (auto* a : w->findChild<QMenu*>("lessonsMenu")->actions())
+            if (a->text().startsWith(prefix)) open = a;
+        QVERIFY(open);
+        open->trigger();
+        auto* panel = w->lessonPanel();
+        QTRY_VERIFY(panel->hasLesson());
+        const int steps = int(panel->lesson()->steps.size());
+        for (int n = 1; n <= steps; ++n) {
+            QCOMPARE(panel->step(), n);
+            const auto& step = panel->lesson()->steps[size_t(n - 1)];
+            QVERIFY(checkAndWait(panel));
+            QVERIFY2(count(panel->outcomes(), lesson::Verdict::Failed) >= 1,
+                     qPrintable(QStringLiteral("step %1 passes before any edit").arg(n)));
+            for (const auto& o : panel->outcomes())
+                if (o.verdict == lesson::Verdict::Failed) QVERIFY(!o.message.empty());
+            QVERIFY(step.solution);
+            const auto& want = *step.solution;
+            auto& doc = *w->document();
+            QCOMPARE(doc.moduleCount(), int(want.modules.size()));
+            for (int m = 0; m < doc.moduleCount(); ++m) {
+                QCOMPARE(doc.module(m).name, want.modules[size_t(m)].name);
+                if (!want.modules[size_t(m)].isBitcode() && doc.module(m).bytes != want.modules[size_t(m)].bytes)
+                    w->editors()->editor(m)->setText(QString::fromStdString(want.modules[size_t(m)].bytes));
+            }
+            if (!(doc.workspace().options == want.options)) doc.setOptions(want.options);
+            if (doc.workspace().libdevice != want.libdevice) doc.setLibdevice(want.libdevice);
+            if (doc.workspace().ltoMode != want.ltoMode) doc.setLtoMode(want.ltoMode);
+            QVERIFY(checkAndWait(panel));
+            for (const auto& o : panel->outcomes())
+                QVERIFY2(o.verdict != lesson::Verdict::Failed,
+                         qPrintable(QStringLiteral("step %1: %2: %3 (%4)")
+                                        .arg(n)
+                                        .arg(QString::fromStdString(o.check->pointer),
+                                             QString::fromStdString(o.message), QString::fromStdString(o.found))));
+            if (n < steps) QTest::mouseClick(panel->nextButton(), Qt::LeftButton);
+        }
+        QVERIFY(!panel->nextButton()->isEnabled());
+    }
+
     // The bundled course under File > Lessons: at least eight lessons; one opens as the course ships
     // it, fails a check at its start, and its progress is kept under its id.
     void theCourseIsInTheFileMenu() {

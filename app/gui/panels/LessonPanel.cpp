@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTextBrowser>
@@ -102,14 +103,14 @@ LessonPanel::LessonPanel(Engine* engine, WorkspaceDocument* document, CompileCon
     instructions_ = new QTextBrowser(this);
     instructions_->setObjectName("lessonInstructions");
     instructions_->setOpenExternalLinks(true);
-    layout->addWidget(instructions_, 2);
+    layout->addWidget(instructions_, 3);
     checks_ = new QListWidget(this);
     checks_->setObjectName("lessonChecks");
     checks_->setWordWrap(true);
     checks_->setResizeMode(QListView::Adjust);
     checks_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     checks_->setSelectionMode(QAbstractItemView::NoSelection);
-    layout->addWidget(checks_, 3);
+    layout->addWidget(checks_, 2);
     status_ = new QLabel(this);
     status_->setObjectName("lessonStatus");
     status_->setWordWrap(true);
@@ -235,7 +236,12 @@ void LessonPanel::showStep() {
                             .arg(i + 1)
                             .arg(qs(l.steps[i].title)));
     steps_->setCurrentIndex(step_ - 1);
-    QString text = tr("### Step %1 of %2: %3\n\n").arg(step_).arg(l.steps.size()).arg(qs(s.title)) + qs(s.instructions);
+    // The author's headings two levels down: in a dock a third of the window wide, a level-1
+    // heading would take the room of the text.
+    QString body = qs(s.instructions);
+    static const QRegularExpression heading(QStringLiteral("(^|\n)(#{1,4}) "));
+    body.replace(heading, QStringLiteral("\\1\\2## "));
+    QString text = tr("**Step %1 of %2: %3**\n\n").arg(step_).arg(l.steps.size()).arg(qs(s.title)) + body;
     const int shown =
         std::min<int>(progress_.hintsShown.count(step_) ? progress_.hintsShown.at(step_) : 0, int(s.hints.size()));
     for (int h = 0; h < shown; ++h) text += tr("\n\n**Hint %1.** ").arg(h + 1) + qs(s.hints[size_t(h)]);

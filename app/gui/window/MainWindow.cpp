@@ -13,6 +13,7 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QCursor>
+#include <QDateTime>
 #include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
@@ -474,6 +475,22 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
         if (maybeSave()) openWorkspace(path);
     });
     connect(startPage_, &StartPage::newModuleRequested, this, &MainWindow::addTemplateModule);
+    // The course: the lesson last worked on, else the first.
+    connect(startPage_, &StartPage::courseRequested, this, [this] {
+        const auto lessons = lesson::listLessons();
+        if (lessons.empty() || !maybeSave()) return;
+        auto chosen = lessons.front().path;
+        QDateTime newest;
+        for (const auto& l : lessons) {
+            const QFileInfo fi(
+                QString::fromStdString(lesson::progressFile(LessonPanel::progressDir().toStdString(), l.id).string()));
+            if (fi.exists() && (newest.isNull() || fi.lastModified() > newest)) {
+                newest = fi.lastModified();
+                chosen = l.path;
+            }
+        }
+        openLesson(QString::fromStdString(chosen.string()));
+    });
     connect(editors_, &EditorArea::convertToTextRequested, this, &MainWindow::convertToText);
     connect(document_, &WorkspaceDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(document_, &WorkspaceDocument::pathChanged, this, &MainWindow::updateTitle);
@@ -936,6 +953,7 @@ void MainWindow::buildActions() {
         examples->addAction(tr("No examples installed (share/nvvm-playground/examples)"))->setEnabled(false);
     }
     startPage_->setExamples(described);
+    startPage_->setCourse(int(lesson::listLessons().size()));
     lessonsMenu_ = file->addMenu(tr("&Lessons"));
     lessonsMenu_->setObjectName("lessonsMenu");
     rebuildLessonsMenu();

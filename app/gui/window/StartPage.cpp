@@ -3,6 +3,7 @@
 #include <QCommandLinkButton>
 #include <QEvent>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
@@ -54,7 +55,19 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent) {
            "LTO and runs as it is (Module ▸ New Module, Ctrl+Shift+N)"));
     newModule->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
     connect(newModule, &QPushButton::clicked, this, &StartPage::newModuleRequested);
-    layout->addWidget(newModule);
+    course_ = new QPushButton(tr("Learn NVVM: the course"), body);
+    course_->setObjectName(QStringLiteral("startCourse"));
+    course_->setToolTip(
+        tr("Lessons that check themselves, from a first kernel to registers and spills (File ▸ "
+           "Lessons); it goes on where you left it"));
+    course_->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
+    course_->hide();
+    connect(course_, &QPushButton::clicked, this, &StartPage::courseRequested);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(newModule);
+    buttons->addWidget(course_);
+    buttons->addStretch(1);
+    layout->addLayout(buttons);
 
     // Recent first: it is short, and what a returning user wants.
     layout->addWidget(heading(tr("Recent"), body));
@@ -92,6 +105,11 @@ void StartPage::setExamples(const QList<QPair<QString, QString>>& examples) {
         connect(b, &QCommandLinkButton::clicked, this, [this, name] { emit exampleChosen(name); });
         examples_->addWidget(b);
     }
+}
+
+void StartPage::setCourse(int lessons) {
+    course_->setVisible(lessons > 0);
+    course_->setText(tr("Learn NVVM: the course (%1 lessons)").arg(lessons));
 }
 
 void StartPage::setRecent(const QStringList& paths) {

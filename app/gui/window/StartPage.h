@@ -3,6 +3,7 @@
 #include <QStringList>
 #include <QWidget>
 
+class QPushButton;
 class QVBoxLayout;
 
 namespace nvpg::gui {
@@ -19,6 +20,8 @@ public:
     // Each example: its name and its one-line description (the workspace's "description").
     void setExamples(const QList<QPair<QString, QString>>& examples);
     void setRecent(const QStringList& paths);
+    // The bundled course's size: a button opens it (hidden when there is none).
+    void setCourse(int lessons);
     // Lies over `widget` (same parent, same geometry, kept so as it moves and resizes) instead of
     // taking its place: the widget stays shown underneath, so the first module's editor is laid
     // out and painted as it always was, without a stall when the page goes.
@@ -28,6 +31,7 @@ signals:
     void exampleChosen(const QString& name);
     void recentChosen(const QString& path);
     void newModuleRequested();
+    void courseRequested();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -36,6 +40,7 @@ private:
     QWidget* covered_ = nullptr;
     QVBoxLayout* examples_;
     QVBoxLayout* recent_;
+    QPushButton* course_ = nullptr;
 };
 
 }  // namespace nvpg::gui
