@@ -1,5 +1,6 @@
 // nvpg check / nvpg lesson: lessons' checks from the command line, for a teacher grading a class's
 // files in a loop or in CI, and for checking a lesson before handing it out.
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -219,6 +220,17 @@ int runLesson(const CommonOptions& common, const LessonOptions& o) {
         w.replaceReadOnly = o.force;
         w.howToReplaceReadOnly = "give --force to replace it";
         if (auto st = support::writeFileAtomic(o.output, *bytes, w); !st) return usage(st.error().message);
+        // Check files (.npy) and buffer files are found beside the lesson: elsewhere they are not.
+        std::error_code ec;
+        const bool usesFiles = std::any_of(l.steps.begin(), l.steps.end(), [](const lesson::Step& s) {
+            return std::any_of(s.checks.begin(), s.checks.end(),
+                               [](const lesson::Check& c) { return c.kind == lesson::CheckKind::Output; });
+        });
+        if (usesFiles && !fs::equivalent(fs::absolute(o.output).parent_path(), fs::absolute(o.file).parent_path(), ec))
+            fmt::print(stderr,
+                       "nvpg: note: {} lies in another folder than {}: its output checks look for their .npy files "
+                       "beside it; copy them (the folders beside the lesson) there too\n",
+                       o.output, o.file);
         return kOk;
     }
     // validate

@@ -112,6 +112,9 @@ support::Result<workspace::Workspace> stateOf(const ojson& merged, const std::st
     doc["format"] = workspace::kFormatName;
     doc["version"] = workspace::kFormatVersion;
     for (const auto& [k, v] : merged.items()) doc[k] = v;
+    // A key left out is a new workspace's: for the modules, none (the workspace reader requires
+    // the key).
+    if (!doc.contains("modules")) doc["modules"] = ojson::array();
     auto ws = workspace::parseWorkspace(doc.dump(), fmt::format("{}: {}", r.file(), pointer));
     if (!ws) return ws.error();
     return ws;

@@ -67,7 +67,7 @@ for f in "$src"/resources/examples/*.nvpg "$src"/resources/examples/src/*/*; do
   files+=("usr/share/nvvm-playground/examples/${f#"$src"/resources/examples/}")
 done
 # The course, built lessons and their sources (make_lessons.py stays in the source tree).
-for f in "$src"/resources/lessons/*.nvpg "$src"/resources/lessons/src/*/*; do
+for f in "$src"/resources/lessons/*.nvpg "$src"/resources/lessons/src/*/* "$src"/resources/lessons/[0-9]*/*; do
   [ -e "$f" ] && files+=("usr/share/nvvm-playground/lessons/${f#"$src"/resources/lessons/}")
 done
 for f in "$src"/resources/docs/*.json; do files+=("usr/share/nvvm-playground/docs/$(basename "$f")"); done

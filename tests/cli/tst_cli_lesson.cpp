@@ -1,0 +1,445 @@
+// `nvpg check` (a learner's lesson file graded against a step's checks), `nvpg lesson validate` (a
+// lesson checked before it is handed out) and `nvpg lesson state` (a step's start or solution
+// written out), on the sample lesson, on broken lessons, and on every bundled lesson.
+#include <QtTest>
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "TestSupport.h"
+#include "gpu/Devices.h"
+#include "lesson/Lesson.h"
+#include "support/Files.h"
+#include "support/Installed.h"
+
+using namespace nvpg;
+namespace fs = std::filesystem;
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Run runNvpg(const QStringList& args, const QString& workDir = {}) {
+    auto env = QProcessEnvironment::systemEnvironment();
+    if (!support::runsFromBuildTree() && !env.contains("NVPG_DATA_DIR"))
+        env.insert("NVPG_DATA_DIR", QString::fromStdString((test::sourceDir() / "resources").string()));
+    QProcess p;
+    if (!workDir.isEmpty()) p.setWorkingDirectory(workDir);
+    p.setProcessEnvironment(env);
+    p.start(QString::fromStdString(test::nvpgPath()), args);
+    if (!p.waitForFinished(120000)) qFatal("nvpg did not finish: %s", qPrintable(args.join(' ')));
+    if (p.exitStatus() != QProcess::NormalExit) qFatal("nvpg crashed: %s", qPrintable(args.join(' ')));
+    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+QString qs(const fs::path& p) {
+    return QString::fromStdString(p.string());
+}
+
+fs::path twoStepsPath() {
+    return test::dataDir() / "lessons" / "two-steps.nvpg";
+}
+
+ojson twoStepsJson() {
+    return ojson::parse(test::readText(twoStepsPath()));
+}
+
+QString writeLesson(const QTemporaryDir& dir, const QString& name, const ojson& doc) {
+    const auto path = dir.filePath(name);
+    if (auto st = support::writeFileAtomic(path.toStdString(), doc.dump(2) + "\n"); !st)
+        qFatal("%s", st.error().message.c_str());
+    return path;
+}
+
+// Whether the driver sees a GPU here: then the `runs` checks run, else they are "not checked".
+bool haveGpu() {
+    static const bool have = [] {
+        const auto devices = gpu::listDevices(*test::realToolkit());
+        return devices && !devices->empty();
+    }();
+    return have;
+}
+
+QByteArray both(const Run& r) {
+    return "exit " + QByteArray::number(r.exitCode) + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err;
+}
+
+// The verdicts of `nvpg check --json`'s checks, in order.
+QStringList verdictsOf(const nlohmann::json& j) {
+    QStringList v;
+    for (const auto& c : j["checks"]) v << QString::fromStdString(c["verdict"].get<std::string>());
+    return v;
+}
+
+fs::path bundledLessonsDir() {
+    return test::sourceDir() / "resources" / "lessons";
+}
+
+}  // namespace
+
+class TestCliLesson : public QObject {
+    Q_OBJECT
+
+private slots:
+    // The lesson as handed out is on step 1, whose start the learner has not changed yet: the
+    // checks it fails are named with their messages and what was found.
+    void checkNamesTheFailingChecks() {
+        const auto r = runNvpg({"check", qs(twoStepsPath())});
+        QVERIFY2(r.exitCode == 1, both(r));
+        const auto out = QString::fromUtf8(r.out);
+        QVERIFY2(out.startsWith(qs(twoStepsPath()) + ": lesson \"Two steps\", step 1 of 2: Make it a kernel\n"),
+                 both(r));
+        QVERIFY2(out.contains("  passed       compiles\n"), both(r));
+        QVERIFY2(out.contains("  FAILED       kernel-exists saxpy\n"
+                              "               saxpy is not a kernel yet: annotate it.\n"
+                              "               (the PTX has no .entry saxpy)\n"),
+                 both(r));
+        QVERIFY2(out.contains("  FAILED       ptx-contains /^\\.visible \\.entry saxpy/\n"
+                              "               The PTX needs a .entry.\n"
+                              "               (no line of the PTX matches /^\\.visible \\.entry saxpy/)\n"),
+                 both(r));
+        if (haveGpu()) {
+            // saxpy is no kernel yet, so its run configuration cannot launch it.
+            QVERIFY2(out.contains("  FAILED       runs saxpy \"saxpy 4096\"\n"
+                                  "               saxpy must run.\n"),
+                     both(r));
+            QVERIFY2(out.endsWith("3 of 4 checks failed\n"), both(r));
+        } else {
+            QVERIFY2(out.contains("  not checked  runs saxpy \"saxpy 4096\"\n"
+                                  "               not checked: needs a GPU ("),
+                     both(r));
+            QVERIFY2(out.endsWith("2 of 4 checks failed, 1 not checked (they do not count as passed)\n"), both(r));
+        }
+        QVERIFY2(r.err.isEmpty(), both(r));
+    }
+
+    void checkJsonHasVerdictsAndPointers() {
+        const auto r = runNvpg({"check", qs(twoStepsPath()), "--json"});
+        QVERIFY2(r.exitCode == 1, both(r));
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["file"].get<std::string>(), twoStepsPath().string());
+        QCOMPARE(j["lesson"].get<std::string>(), std::string("tests/two-steps"));
+        QCOMPARE(j["step"].get<int>(), 1);
+        QCOMPARE(j["steps"].get<int>(), 2);
+        QCOMPARE(j["title"].get<std::string>(), std::string("Make it a kernel"));
+        QCOMPARE(j["passed"].get<bool>(), false);
+        QCOMPARE(verdictsOf(j), (QStringList{"passed", "failed", "failed", haveGpu() ? "failed" : "not checked"}));
+        const char* kinds[] = {"compiles", "kernel-exists", "ptx-contains", "runs"};
+        for (int i = 0; i < 4; ++i) {
+            QCOMPARE(j["checks"][i]["check"].get<std::string>(), std::string(kinds[i]));
+            QCOMPARE(j["checks"][i]["pointer"].get<std::string>(), "/lesson/steps/0/checks/" + std::to_string(i));
+        }
+        QCOMPARE(j["checks"][0]["message"].get<std::string>(), std::string());
+        QCOMPARE(j["checks"][1]["label"].get<std::string>(), std::string("kernel-exists saxpy"));
+        QCOMPARE(j["checks"][1]["message"].get<std::string>(), std::string("saxpy is not a kernel yet: annotate it."));
+        QCOMPARE(j["checks"][1]["found"].get<std::string>(), std::string("the PTX has no .entry saxpy"));
+        QCOMPARE(j["checks"][2]["message"].get<std::string>(), std::string("The PTX needs a .entry."));
+        const auto runMessage = QString::fromStdString(j["checks"][3]["message"].get<std::string>());
+        if (haveGpu())
+            QCOMPARE(runMessage, QString("saxpy must run."));
+        else
+            QVERIFY2(runMessage.startsWith("not checked: needs a GPU ("), qPrintable(runMessage));
+    }
+
+    // A teacher's reference for step 1: everything passes that can be checked; the run check
+    // needs a GPU, so on a machine without one it is "not checked" and the exit is 1.
+    void solutionOfStepOne() {
+        QTemporaryDir dir;
+        const auto s1 = dir.filePath("s1.nvpg");
+        auto r = runNvpg({"lesson", "state", qs(twoStepsPath()), "--step", "1", "--solution", "-o", s1});
+        QVERIFY2(r.exitCode == 0, both(r));
+        r = runNvpg({"check", s1});
+        const auto out = QString::fromUtf8(r.out);
+        QVERIFY2(!out.contains("FAILED"), both(r));
+        QVERIFY2(out.contains("  passed       kernel-exists saxpy\n"), both(r));
+        QVERIFY2(out.contains("  passed       ptx-contains /^\\.visible \\.entry saxpy/\n"), both(r));
+        if (haveGpu()) {
+            QVERIFY2(r.exitCode == 0, both(r));
+            QVERIFY2(out.endsWith("all 4 checks passed\n"), both(r));
+        } else {
+            QVERIFY2(r.exitCode == 1, both(r));
+            QVERIFY2(out.contains("  not checked  runs saxpy \"saxpy 4096\"\n"
+                                  "               not checked: needs a GPU ("),
+                     both(r));
+            QVERIFY2(out.endsWith("0 of 4 checks failed, 1 not checked (they do not count as passed)\n"), both(r));
+        }
+    }
+
+    // Step 2 has no GPU check: its solution passes, exit 0; its start fails, exit 1. The file
+    // written is on that step, so `nvpg check` needs no --step.
+    void stepTwoSolutionPassesAndStartFails() {
+        QTemporaryDir dir;
+        const auto s2 = dir.filePath("s2.nvpg");
+        auto r = runNvpg({"lesson", "state", qs(twoStepsPath()), "--step", "2", "--solution", "-o", s2});
+        QVERIFY2(r.exitCode == 0, both(r));
+        r = runNvpg({"check", s2});
+        QVERIFY2(r.exitCode == 0, both(r));
+        const auto out = QString::fromUtf8(r.out);
+        QVERIFY2(out.startsWith(s2 + ": lesson \"Two steps\", step 2 of 2: Split the fma\n"), both(r));
+        QVERIFY2(out.contains("  passed       option fma == 0\n"), both(r));
+        QVERIFY2(out.endsWith("all 5 checks passed\n"), both(r));
+        r = runNvpg({"check", s2, "--json"});
+        QVERIFY2(r.exitCode == 0, both(r));
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["passed"].get<bool>(), true);
+        QCOMPARE(j["step"].get<int>(), 2);
+        QCOMPARE(verdictsOf(j), (QStringList{"passed", "passed", "passed", "passed", "passed"}));
+
+        const auto start = dir.filePath("s2-start.nvpg");
+        r = runNvpg({"lesson", "state", qs(twoStepsPath()), "--step", "2", "--start", "-o", start});
+        QVERIFY2(r.exitCode == 0, both(r));
+        r = runNvpg({"check", start});
+        QVERIFY2(r.exitCode == 1, both(r));
+        const auto failed = QString::fromUtf8(r.out);
+        QVERIFY2(failed.contains("  FAILED       option fma == 0\n"
+                                 "               Turn fma off.\n"
+                                 "               (fma is 1 (libNVVM's default))\n"),
+                 both(r));
+        QVERIFY2(failed.contains(QRegularExpression(R"(  FAILED       ptx-lacks saxpy /fma\\\.rn\\\.f32/\n)"
+                                                    R"(               There is still an fma\.rn\.f32\.\n)"
+                                                    R"(               \(found at line \d+: fma\.rn\.f32 )")),
+                 both(r));
+        QVERIFY2(failed.endsWith("2 of 5 checks failed\n"), both(r));
+        // --step grades the same file against another step's checks.
+        r = runNvpg({"check", start, "--step", "1", "--json"});
+        const auto j1 = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j1["step"].get<int>(), 1);
+        QCOMPARE(verdictsOf(j1).mid(0, 3), (QStringList{"passed", "passed", "passed"}));
+    }
+
+    // What `lesson state` writes: the lesson, its keys as written and the step it is on, with the
+    // workspace at that step's state.
+    void stateWritesTheLessonAtTheStep() {
+        QTemporaryDir dir;
+        const auto out = dir.filePath("s2.nvpg");
+        auto r = runNvpg({"lesson", "state", qs(twoStepsPath()), "--step", "2", "--solution", "-o", out});
+        QVERIFY2(r.exitCode == 0, both(r));
+        QVERIFY2(r.out.isEmpty() && r.err.isEmpty(), both(r));
+        const auto written = ojson::parse(test::readText(out.toStdString()));
+        QCOMPARE(written["version"].get<int>(), 3);
+        QStringList keys;
+        for (const auto& [k, v] : written["lesson"].items()) keys << QString::fromStdString(k);
+        QCOMPARE(keys, (QStringList{"id", "title", "summary", "steps", "current"}));
+        QCOMPARE(written["lesson"]["current"].get<int>(), 2);
+        QVERIFY(written["lesson"]["steps"] == twoStepsJson()["lesson"]["steps"]);
+        QCOMPARE(written["name"].get<std::string>(), std::string("test lesson"));
+        QCOMPARE(written["options"].dump(), std::string(R"({"fma":false})"));
+        const auto source = lesson::loadLesson(twoStepsPath());
+        const auto read = lesson::loadLesson(out.toStdString());
+        QVERIFY2(source && read, read ? "" : read.error().message.c_str());
+        QCOMPARE(read->lesson.current, 2);
+        QVERIFY(read->workspace.modules[0].bytes == source->lesson.steps[1].solution->modules[0].bytes);
+        QVERIFY(read->workspace.options == source->lesson.steps[1].solution->options);
+
+        // Not over the lesson itself, and not a solution a step does not have.
+        QTemporaryDir copyDir;
+        const auto copy = writeLesson(copyDir, "lesson.nvpg", twoStepsJson());
+        r = runNvpg({"lesson", "state", copy, "--step", "1", "-o", copy});
+        QVERIFY2(r.exitCode == 2, both(r));
+        QVERIFY2(r.err.contains("that is the lesson itself; write another file"), both(r));
+        auto doc = twoStepsJson();
+        doc["lesson"]["steps"][1].erase("solution");
+        const auto noSolution = writeLesson(copyDir, "no-solution.nvpg", doc);
+        r = runNvpg({"lesson", "state", noSolution, "--step", "2", "--solution", "-o", dir.filePath("x.nvpg")});
+        QVERIFY2(r.exitCode == 2, both(r));
+        QVERIFY2(r.err.contains("step 2 (\"Split the fma\") has no solution"), both(r));
+    }
+
+    void stepOutOfRangeIsAUsageError() {
+        auto r = runNvpg({"check", qs(twoStepsPath()), "--step", "5"});
+        QVERIFY2(r.exitCode == 2, both(r));
+        QVERIFY2(r.err.contains("--step 5: the lesson has steps 1 to 2"), both(r));
+        QVERIFY2(r.out.isEmpty(), both(r));
+        r = runNvpg({"check", qs(twoStepsPath()), "--step", "0"});
+        QVERIFY2(r.exitCode == 2, both(r));
+        r = runNvpg({"lesson", "state", qs(twoStepsPath()), "--step", "3", "-o", "/dev/null"});
+        QVERIFY2(r.exitCode == 2, both(r));
+        QVERIFY2(r.err.contains("--step 3: the lesson has steps 1 to 2"), both(r));
+    }
+
+    // A malformed lesson is the teacher's to fix: `nvpg check` stops with exit 2 and the pointer.
+    void malformedLessonIsAUsageError() {
+        QTemporaryDir dir;
+        auto doc = twoStepsJson();
+        doc["lesson"]["steps"][0]["checks"][2]["check"] = "ptx-contain";
+        const auto bad = writeLesson(dir, "bad.nvpg", doc);
+        auto r = runNvpg({"check", bad});
+        QVERIFY2(r.exitCode == 2, both(r));
+        QVERIFY2(r.err.contains("bad.nvpg: /lesson/steps/0/checks/2/check: unknown check \"ptx-contain\"; the "
+                                "checks are compiles, no-diagnostics, ptx-contains"),
+                 both(r));
+        QVERIFY2(r.out.isEmpty(), both(r));
+        r = runNvpg({"check", bad, "--json"});
+        QVERIFY2(r.exitCode == 2, both(r));
+        QVERIFY2(r.err.contains("/lesson/steps/0/checks/2/check"), both(r));
+
+        doc = twoStepsJson();
+        doc["lesson"]["steps"][1]["checks"][1]["pattern"] = "(unclosed";
+        r = runNvpg({"check", writeLesson(dir, "regex.nvpg", doc)});
+        QVERIFY2(r.exitCode == 2, both(r));
+        QVERIFY2(r.err.contains("regex.nvpg: /lesson/steps/1/checks/1/pattern: \"(unclosed\" is not a valid "
+                                "regular expression"),
+                 both(r));
+
+        // A plain workspace is not a lesson.
+        r = runNvpg({"check", qs(test::examplePath("saxpy"))});
+        QVERIFY2(r.exitCode == 2, both(r));
+        QVERIFY2(r.err.contains("saxpy.nvpg: this workspace is not a lesson"), both(r));
+        r = runNvpg({"check", dir.filePath("missing.nvpg")});
+        QVERIFY2(r.exitCode == 2, both(r));
+    }
+
+    void validateTwoSteps() {
+        auto r = runNvpg({"lesson", "validate", qs(twoStepsPath())});
+        QVERIFY2(r.exitCode == 0, both(r));
+        const auto out = QString::fromUtf8(r.out);
+        QVERIFY2(out.endsWith(qs(twoStepsPath()) +
+                              ": valid: 2 steps, each start fails a check and each solution passes all\n"),
+                 both(r));
+        if (!haveGpu())
+            QVERIFY2(out.contains("note: two-steps.nvpg: step 1 (\"Make it a kernel\"): /lesson/steps/0/checks/3 "
+                                  "(runs saxpy \"saxpy 4096\") not checked: needs a GPU"),
+                     both(r));
+        QVERIFY2(r.err.isEmpty(), both(r));
+
+        r = runNvpg({"lesson", "validate", qs(twoStepsPath()), "--json"});
+        QVERIFY2(r.exitCode == 0, both(r));
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["valid"].get<bool>(), true);
+        QVERIFY(j["problems"].empty());
+        QCOMPARE(j["steps"].size(), size_t(2));
+        QCOMPARE(j["steps"][1]["title"].get<std::string>(), std::string("Split the fma"));
+        QStringList start, solution;
+        for (const auto& c : j["steps"][1]["start"]) start << QString::fromStdString(c["verdict"].get<std::string>());
+        for (const auto& c : j["steps"][1]["solution"])
+            solution << QString::fromStdString(c["verdict"].get<std::string>());
+        QCOMPARE(start, (QStringList{"failed", "failed", "passed", "passed", "passed"}));
+        QCOMPARE(solution, (QStringList{"passed", "passed", "passed", "passed", "passed"}));
+    }
+
+    // A start that already passes leaves the learner nothing to do.
+    void validateStartThatPassesEverything() {
+        QTemporaryDir dir;
+        auto doc = twoStepsJson();
+        doc["lesson"]["steps"][0]["start"]["modules"] = doc["lesson"]["steps"][0]["solution"]["modules"];
+        const auto path = writeLesson(dir, "easy.nvpg", doc);
+        auto r = runNvpg({"lesson", "validate", path});
+        QVERIFY2(r.exitCode == 1, both(r));
+        QVERIFY2(r.err.contains("nvpg: easy.nvpg: step 1 (\"Make it a kernel\"): its start already passes every "
+                                "check that could be checked; a learner would have nothing to do"),
+                 both(r));
+        QVERIFY2(!r.err.contains("step 2"), both(r));
+        QVERIFY2(!r.out.contains("valid:"), both(r));
+        r = runNvpg({"lesson", "validate", path, "--json"});
+        QVERIFY2(r.exitCode == 1, both(r));
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["valid"].get<bool>(), false);
+        QCOMPARE(j["problems"].size(), size_t(1));
+        QVERIFY(QString::fromStdString(j["problems"][0].get<std::string>()).contains("step 1 (\"Make it a kernel\")"));
+    }
+
+    // A solution that fails a check: each failing check is named by the step and its pointer,
+    // with the learner's message and what was found.
+    void validateSolutionThatFails() {
+        QTemporaryDir dir;
+        auto doc = twoStepsJson();
+        doc["lesson"]["steps"][1]["solution"]["options"]["fma"] = true;
+        const auto path = writeLesson(dir, "wrong.nvpg", doc);
+        const auto r = runNvpg({"lesson", "validate", path});
+        QVERIFY2(r.exitCode == 1, both(r));
+        QVERIFY2(r.err.contains("nvpg: wrong.nvpg: step 2 (\"Split the fma\"): its solution fails "
+                                "/lesson/steps/1/checks/0 (option fma == 0): Turn fma off. (fma is 1)\n"),
+                 both(r));
+        QVERIFY2(r.err.contains("nvpg: wrong.nvpg: step 2 (\"Split the fma\"): its solution fails "
+                                "/lesson/steps/1/checks/1 (ptx-lacks saxpy /fma\\.rn\\.f32/): There is still an "
+                                "fma.rn.f32. (found at line "),
+                 both(r));
+        QVERIFY2(!r.err.contains("step 1"), both(r));
+    }
+
+    // Form and kernels are checked before anything is compiled.
+    void validateMalformedAndUnknownKernel() {
+        QTemporaryDir dir;
+        auto doc = twoStepsJson();
+        doc["lesson"]["steps"][1]["checks"][2]["kernel"] = "saxpi";
+        auto r = runNvpg({"lesson", "validate", writeLesson(dir, "kernel.nvpg", doc)});
+        QVERIFY2(r.exitCode == 1, both(r));
+        QVERIFY2(r.err.contains("nvpg: kernel.nvpg: /lesson/steps/1/checks/2/kernel: kernel \"saxpi\" is defined in "
+                                "neither the start nor the solution of step 2 (\"Split the fma\")"),
+                 both(r));
+
+        doc = twoStepsJson();
+        doc["lesson"]["steps"][0]["start"] = "continue";
+        r = runNvpg({"lesson", "validate", writeLesson(dir, "continue.nvpg", doc)});
+        QVERIFY2(r.exitCode == 1, both(r));
+        QVERIFY2(r.err.contains("continue.nvpg: /lesson/steps/0/start: the first step cannot continue"), both(r));
+
+        doc = twoStepsJson();
+        doc["lesson"]["steps"][0]["checks"][3]["run"] = "saxpy 8192";
+        r = runNvpg({"lesson", "validate", writeLesson(dir, "run.nvpg", doc), "--json"});
+        QVERIFY2(r.exitCode == 1, both(r));
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["valid"].get<bool>(), false);
+        QCOMPARE(j["problems"].size(), size_t(1));
+        QVERIFY2(QString::fromStdString(j["problems"][0].get<std::string>())
+                     .contains("run.nvpg: /lesson/steps/0/checks/3/run: there is no run configuration \"saxpy "
+                               "8192\" in step 1's start or solution"),
+                 both(r));
+    }
+
+    // The bundled course (issue 30's deliverable): each lesson is valid; as shipped it fails its
+    // first step; each step's reference solution fails no check (GPU checks may be not checked).
+    void bundledLessons_data() {
+        QTest::addColumn<QString>("path");
+        std::vector<fs::path> lessons;
+        if (fs::is_directory(bundledLessonsDir()))
+            for (const auto& e : fs::directory_iterator(bundledLessonsDir()))
+                if (e.path().extension() == ".nvpg") lessons.push_back(e.path());
+        std::sort(lessons.begin(), lessons.end());
+        if (lessons.empty()) QTest::newRow("no lessons") << QString();
+        for (const auto& l : lessons) QTest::newRow(l.filename().string().c_str()) << qs(l);
+    }
+    void bundledLessons() {
+        QFETCH(QString, path);
+        if (path.isEmpty())
+            QFAIL(qPrintable("no bundled lessons in " + qs(bundledLessonsDir()) +
+                             ": the course (issue 30) is a deliverable"));
+        auto r = runNvpg({"lesson", "validate", path});
+        QVERIFY2(r.exitCode == 0, both(r));
+        r = runNvpg({"check", path});
+        QVERIFY2(r.exitCode == 1, both(r));
+        QVERIFY2(r.out.contains("FAILED"), both(r));
+
+        const auto file = lesson::loadLesson(path.toStdString());
+        QVERIFY2(file, file ? "" : file.error().message.c_str());
+        // The states are written beside a copy of the course, so that .npy files a lesson names
+        // (relative to its folder) are found.
+        QTemporaryDir dir;
+        const fs::path copy = fs::path(dir.path().toStdString()) / "lessons";
+        fs::copy(bundledLessonsDir(), copy, fs::copy_options::recursive);
+        const auto name = fs::path(path.toStdString()).stem().string();
+        for (size_t i = 0; i < file->lesson.steps.size(); ++i) {
+            if (!file->lesson.steps[i].solution) continue;
+            const auto step = QString::number(i + 1);
+            const auto out = qs(copy / (name + "-step" + step.toStdString() + ".nvpg"));
+            r = runNvpg({"lesson", "state", path, "--step", step, "--solution", "-o", out});
+            QVERIFY2(r.exitCode == 0, both(r));
+            r = runNvpg({"check", out, "--json"});
+            const auto j = nlohmann::json::parse(r.out.toStdString());
+            const auto verdicts = verdictsOf(j);
+            QVERIFY2(!verdicts.contains("failed"), qPrintable("step " + step + ":\n" + both(r)));
+            QVERIFY2(r.exitCode == (verdicts.contains("not checked") ? 1 : 0), both(r));
+            r = runNvpg({"check", out});
+            QVERIFY2(!r.out.contains("FAILED"), both(r));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliLesson)
+#include "tst_cli_lesson.moc"
