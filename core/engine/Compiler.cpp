@@ -211,7 +211,8 @@ support::Result<pipeline::CompileResult> Compiler::run(const pipeline::Job& job,
                                                        const pipeline::Pipeline::StageListener& onStage,
                                                        const CallCancel* cancel,
                                                        const pipeline::Pipeline::ResultListener& onPlain,
-                                                       const pipeline::Pipeline::ResultListener& onPtx) {
+                                                       const pipeline::Pipeline::ResultListener& onPtx,
+                                                       const pipeline::Pipeline::ResultListener& onSass) {
     // The copies of the modules for the engine, or its answer, may not fit in memory (ulimit -v).
     try {
         std::string key, cacheWarning;
@@ -228,7 +229,7 @@ support::Result<pipeline::CompileResult> Compiler::run(const pipeline::Job& job,
             }
             cacheWarning = std::move(found.warning);
         }
-        auto result = runOrThrow(job, onStage, cancel, onPlain, onPtx);
+        auto result = runOrThrow(job, onStage, cancel, onPlain, onPtx, onSass);
         if (cache_ && result && whole_) cache_->store(key, *result);
         if (result && !cacheWarning.empty()) {
             nvvm::Diagnostic d;
@@ -252,13 +253,14 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
                                                               const pipeline::Pipeline::StageListener& onStage,
                                                               const CallCancel* cancel,
                                                               const pipeline::Pipeline::ResultListener& onPlain,
-                                                              const pipeline::Pipeline::ResultListener& onPtx) {
+                                                              const pipeline::Pipeline::ResultListener& onPtx,
+                                                              const pipeline::Pipeline::ResultListener& onSass) {
     stopped_ = false;
     timedOut_ = false;
     whole_ = true;
     if (inProcess_) {
         sentInProcess_ = std::chrono::steady_clock::now();
-        return inProcess_->run(job, onStage, onPlain, onPtx);
+        return inProcess_->run(job, onStage, onPlain, onPtx, onSass);
     }
     // What the engine protocol cannot carry is refused here, naming the limit, rather than
     // sent to an engine that would refuse it by ending.
@@ -268,7 +270,7 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
             fmt::format("{} modules: the engine takes at most {} in one compile; join modules into fewer "
                         "files, or compile fewer at once",
                         support::formatCount(job.modules.size()), support::formatCount(kMaxModules)));
-    auto request = makeCompileRequest(job, cudaPath_, bool(onPtx));
+    auto request = makeCompileRequest(job, cudaPath_, bool(onPtx), bool(onSass));
     if (const auto size = request.header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).size();
         size > kMaxJsonBytes)
         return support::makeError(
@@ -320,7 +322,7 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
         // after an error, or the next request would read it as its answer.
         if (result && result->ok && onPlain) onPlain(*result);
         pipeline::CompileResult ignored;
-        receiveLate(job, deadline, onStage, cancel, result ? *result : ignored);
+        receiveLate(job, deadline, onStage, cancel, onSass, result ? *result : ignored);
         return result;
     }
 
@@ -367,19 +369,28 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
 
 void Compiler::receiveLate(const pipeline::Job& job, std::chrono::steady_clock::time_point deadline,
                            const pipeline::Pipeline::StageListener& onStage, const CallCancel* cancel,
-                           pipeline::CompileResult& into) {
+                           const pipeline::Pipeline::ResultListener& onSass, pipeline::CompileResult& into) {
     std::optional<pipeline::StageEvent> stage;
-    auto frame = engine_->receive(
-        deadline,
-        [&](const Frame& progress) {
-            // A bad progress frame here costs only the late outputs: the next reply shows
-            // whether the engine can still be trusted.
-            if (auto event = readProgress(progress)) {
-                stage = *event;
-                if (onStage) onStage(*event);
-            }
-        },
-        cancel);
+    const auto receive = [&] {
+        return engine_->receive(
+            deadline,
+            [&](const Frame& progress) {
+                // A bad progress frame here costs only the late outputs: the next reply shows
+                // whether the engine can still be trusted.
+                if (auto event = readProgress(progress)) {
+                    stage = *event;
+                    if (onStage) onStage(*event);
+                }
+            },
+            cancel);
+    };
+    auto frame = receive();
+    if (frame && frame->type == kSassReply) {
+        // The listing, before the rest.
+        pipeline::CompileResult listed = into;
+        if (auto read = readSassReply(std::move(*frame), listed); read && onSass) onSass(listed);
+        frame = receive();
+    }
     std::string why;
     if (frame) {
         auto read = readLateReply(std::move(*frame), job.lineMap, into);

@@ -47,11 +47,14 @@ public:
     // and a SASS notice that say why they are missing).
     // `onPtx` hears the PTX part (CompileResult::partial) as soon as the engine sent it, before
     // the LTO outputs (Pipeline::run's onPtx); a job whose PTX failed has none.
+    // `onSass` hears the plain result with its SASS listing as soon as the engine sent it, before
+    // the live registers, the graph and the map (Pipeline::run's onSass).
     support::Result<pipeline::CompileResult> run(const pipeline::Job& job,
                                                  const pipeline::Pipeline::StageListener& onStage = {},
                                                  const CallCancel* cancel = nullptr,
                                                  const pipeline::Pipeline::ResultListener& onPlain = {},
-                                                 const pipeline::Pipeline::ResultListener& onPtx = {});
+                                                 const pipeline::Pipeline::ResultListener& onPtx = {},
+                                                 const pipeline::Pipeline::ResultListener& onSass = {});
 
     // With a cache, a job whose every input (cache::keyOf) was compiled before is answered from
     // it (CompileResult::fromCache, onPlain hears it too) without compiling; a whole, deterministic
@@ -78,13 +81,15 @@ private:
                                                         const pipeline::Pipeline::StageListener& onStage,
                                                         const CallCancel* cancel,
                                                         const pipeline::Pipeline::ResultListener& onPlain,
-                                                        const pipeline::Pipeline::ResultListener& onPtx);
+                                                        const pipeline::Pipeline::ResultListener& onPtx,
+                                                        const pipeline::Pipeline::ResultListener& onSass);
     // After a compile reply to a request with late outputs: the late reply's SASS and map into
     // `into`, or, when it did not come (the engine died, was stopped or timed out making them),
     // a map and a SASS notice saying why.
+    // A SASS reply before it goes to `onSass`.
     void receiveLate(const pipeline::Job& job, std::chrono::steady_clock::time_point deadline,
                      const pipeline::Pipeline::StageListener& onStage, const CallCancel* cancel,
-                     pipeline::CompileResult& into);
+                     const pipeline::Pipeline::ResultListener& onSass, pipeline::CompileResult& into);
 
     std::shared_ptr<const toolkit::Toolkit> toolkit_;
     std::optional<std::filesystem::path> cudaPath_;

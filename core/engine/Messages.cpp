@@ -107,8 +107,8 @@ Frame makeErrorReply(uint16_t type, const support::Error& error, bool fatal) {
 
 // ---- compiles
 
-Frame makeCompileRequest(const pipeline::Job& job, const std::optional<std::filesystem::path>& cudaPath,
-                         bool ptxFirst) {
+Frame makeCompileRequest(const pipeline::Job& job, const std::optional<std::filesystem::path>& cudaPath, bool ptxFirst,
+                         bool sassFirst) {
     Frame f;
     f.type = kCompileRequest;
     json modules = json::array();
@@ -129,6 +129,7 @@ Frame makeCompileRequest(const pipeline::Job& job, const std::optional<std::file
                 {"verify_only", job.verifyOnly},
                 {"line_map", job.lineMap},
                 {"ptx_first", ptxFirst},
+                {"sass_first", sassFirst},
                 {"arch_from_gpu", job.archFromGpu},
                 {"generation", job.generation},
                 {"cuda_path", cudaPath ? json(cudaPath->string()) : json()}};
@@ -160,6 +161,7 @@ support::Result<CompileRequestData> parseCompileRequest(Frame f) {
     job.generation = field(h, "generation", uint64_t(0));
     if (h.contains("cuda_path") && h["cuda_path"].is_string()) d.cudaPath = h["cuda_path"].get<std::string>();
     d.ptxFirst = field(h, "ptx_first", false);
+    d.sassFirst = field(h, "sass_first", false);
     return d;
 }
 
@@ -219,6 +221,21 @@ support::Status readLateReply(Frame frame, bool withMap, pipeline::CompileResult
     pipeline::sassFromJson(frame.header, std::move(frame.blobs[0]), into);
     into.stages = std::move(*stages);
     into.lineMap = std::move(map);
+    return {};
+}
+
+Frame makeSassReply(const pipeline::CompileResult& result) {
+    Frame f;
+    f.type = kSassReply;
+    f.header = pipeline::sassToJson(result);
+    f.blobs = {result.sass};
+    return f;
+}
+
+support::Status readSassReply(Frame frame, pipeline::CompileResult& into) {
+    if (frame.type != kSassReply || !frame.header.is_object() || frame.blobs.size() != 1)
+        return malformed("not a SASS reply");
+    pipeline::sassFromJson(frame.header, std::move(frame.blobs[0]), into);
     return {};
 }
 

@@ -32,6 +32,10 @@ enum MessageType : uint16_t {
     // (engine/ToolkitProbe.h): the front ends never open one themselves.
     kToolkitRequest = 8,
     kToolkitReply = 9,
+    // With "sass_first" in a request with late outputs: the SASS listing as soon as nvdisasm made
+    // it (the SASS fields as in the compile reply, its text the one blob), before the live
+    // registers, the graph and the map; at most one, between the compile reply and the late reply.
+    kSassReply = 10,
 };
 
 // The most modules one compile can have: each module is a blob of the request, and a compile
@@ -41,12 +45,14 @@ inline constexpr size_t kMaxModules = kMaxBlobs - 3;
 
 // Compiles. The toolkit is searched in the engine as in the front end, from `cudaPath` when set.
 // `ptxFirst`: the front end wants the PTX part (kPtxReply) before the compile reply.
+// `sassFirst`: it wants the SASS listing (kSassReply) before the late reply.
 Frame makeCompileRequest(const pipeline::Job& job, const std::optional<std::filesystem::path>& cudaPath,
-                         bool ptxFirst = false);
+                         bool ptxFirst = false, bool sassFirst = false);
 struct CompileRequestData {
     pipeline::Job job;
     std::optional<std::filesystem::path> cudaPath;
     bool ptxFirst = false;
+    bool sassFirst = false;
 };
 support::Result<CompileRequestData> parseCompileRequest(Frame frame);
 Frame makeCompileReply(const support::Result<pipeline::CompileResult>& result);
@@ -58,6 +64,10 @@ Frame makeLateReply(const pipeline::CompileResult& complete, bool withMap);
 // Fills in `into` (the plain result) with what the late reply carries. A map that
 // lineMapFromJson refuses is a malformed message.
 support::Status readLateReply(Frame frame, bool withMap, pipeline::CompileResult& into);
+// The listing of `result` (Pipeline::run's onSass); read into `into`, the plain result, whose
+// SASS fields it replaces.
+Frame makeSassReply(const pipeline::CompileResult& result);
+support::Status readSassReply(Frame frame, pipeline::CompileResult& into);
 // Whether a compile request's header asks for a late reply, read before the request is
 // parsed: one that cannot be parsed is answered with both replies too.
 bool wantsLateReply(const nlohmann::json& request);

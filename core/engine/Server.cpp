@@ -183,7 +183,12 @@ int serveEngine(int in, int out, std::shared_ptr<const toolkit::Toolkit> loaded,
                 req->ptxFirst ? pipeline::Pipeline::ResultListener([&](const pipeline::CompileResult& partial) {
                     if (!writeFrame(out, makePtxReply(partial))) ::_exit(0);
                 })
-                              : pipeline::Pipeline::ResultListener());
+                              : pipeline::Pipeline::ResultListener(),
+                // The listing goes before the live registers, the graph and the map.
+                late && req->sassFirst ? pipeline::Pipeline::ResultListener([&](const pipeline::CompileResult& r) {
+                    if (!writeFrame(out, makeSassReply(r))) ::_exit(0);
+                })
+                                       : pipeline::Pipeline::ResultListener());
             if (!replied && !writeFrame(out, makeCompileReply(result))) return 0;
             if (late && !writeFrame(out, result ? makeLateReply(*result, req->job.lineMap)
                                                 : lateReplyOf(req->job, result.error())))

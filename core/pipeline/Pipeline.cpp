@@ -405,7 +405,8 @@ std::string lineMapKey(const Job& job, const nvvm::Options& resolved, const tool
 }  // namespace
 
 support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener& onStage,
-                                             const ResultListener& onPlain, const ResultListener& onPtx) {
+                                             const ResultListener& onPlain, const ResultListener& onPtx,
+                                             const ResultListener& onSass) {
     PendingSass sass;
     std::optional<nvvm::Options> resolved;
     std::shared_ptr<const std::string> libdevice;
@@ -460,40 +461,54 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
     }
     if (plain.sassPending) {
         if (onStage) onStage({StageId::Disassemble, {}});
-        // The live registers and the graph come from runs of their own beside the listing's.
-        std::vector<inspect::Listing> listings{inspect::Listing::Plain};
-        if (job.outputs & kLiveRegisters) listings.push_back(inspect::Listing::LiveRanges);
-        if (job.outputs & kSassGraph) listings.push_back(inspect::Listing::BasicBlocks);
-        auto runs = inspect::disassembleEach(*toolkit_->nvdisasm(), sass.cubin, listings);
-        auto& d = runs.front();
-        double longest = 0;
-        for (const auto& r : runs) longest = std::max(longest, r.seconds);
-        plain.stages.push_back({StageId::Disassemble, longest});
+        // The live registers and the graph come from runs of their own, beside the listing's and
+        // on a thread of their own: the listing is told (onSass) as soon as it is read, and the
+        // SASS pane does not wait for them (issue 28).
+        std::vector<inspect::Listing> analyses;
+        if (job.outputs & kLiveRegisters) analyses.push_back(inspect::Listing::LiveRanges);
+        if (job.outputs & kSassGraph) analyses.push_back(inspect::Listing::BasicBlocks);
+        std::vector<inspect::DisassemblyRun> analysed;
+        std::thread analysing;
+        if (!analyses.empty())
+            analysing =
+                std::thread([&] { analysed = inspect::disassembleEach(*toolkit_->nvdisasm(), sass.cubin, analyses); });
+        auto d =
+            std::move(inspect::disassembleEach(*toolkit_->nvdisasm(), sass.cubin, {inspect::Listing::Plain}).front());
+        plain.stages.push_back({StageId::Disassemble, d.seconds});
+        inspect::SassListing listing;
         if (d.ok) {
             plain.sass = std::move(d.text);
-            const auto listing = inspect::readSass(plain.sass);
+            listing = inspect::readSass(plain.sass);
             plain.sassFunctions = listing.functions;
             plain.sassSource = d.command + " of " + sass.of;
-            for (size_t i = 1; i < runs.size(); ++i) {
-                auto& r = runs[i];
-                if (listings[i] == inspect::Listing::LiveRanges) {
-                    auto live = r.ok ? inspect::readLiveRanges(r.text, listing)
-                                     : support::Result<std::vector<inspect::LiveCount>>(
-                                           support::makeError(support::ErrorKind::Internal, r.error));
-                    if (live)
-                        plain.sassLive = std::move(*live);
-                    else
-                        plain.sassLiveUnavailable = live.error().message;
-                } else if (r.ok) {
-                    plain.sassGraph = std::move(r.text);
-                } else {
-                    plain.sassGraphUnavailable = r.error;
-                }
-            }
         } else {
             plain.sassUnavailable = d.error;
         }
         plain.sassPending = false;
+        if (d.ok && onSass) onSass(plain);
+        if (analysing.joinable()) {
+            if (d.ok && onStage) onStage({StageId::AnalyseSass, {}});
+            analysing.join();
+            double longest = 0;
+            for (const auto& r : analysed) longest = std::max(longest, r.seconds);
+            plain.stages.push_back({StageId::AnalyseSass, longest});
+        }
+        for (size_t i = 0; d.ok && i < analysed.size(); ++i) {
+            auto& r = analysed[i];
+            if (analyses[i] == inspect::Listing::LiveRanges) {
+                auto live = r.ok ? inspect::readLiveRanges(r.text, listing)
+                                 : support::Result<std::vector<inspect::LiveCount>>(
+                                       support::makeError(support::ErrorKind::Internal, r.error));
+                if (live)
+                    plain.sassLive = std::move(*live);
+                else
+                    plain.sassLiveUnavailable = live.error().message;
+            } else if (r.ok) {
+                plain.sassGraph = std::move(r.text);
+            } else {
+                plain.sassGraphUnavailable = r.error;
+            }
+        }
     }
     if (!job.lineMap) return result;
     if (!kept && !twin) {

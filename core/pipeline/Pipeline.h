@@ -42,8 +42,12 @@ public:
     // The PTX and LTO chains run on threads of their own; the listeners are called one at a
     // time, and each stage event names the stages running beside it (StageEvent::alongside).
     // The result is the same, byte for byte and in the same order, as one stage after the other.
+    // `onSass` hears the result with its SASS listing as soon as nvdisasm has made it, before the
+    // live registers and the graph (kLiveRegisters, kSassGraph), which are made beside it, and the
+    // line map: so that neither delays the listing. Not called when there is no listing.
     support::Result<CompileResult> run(const Job& job, const StageListener& onStage = {},
-                                       const ResultListener& onPlain = {}, const ResultListener& onPtx = {});
+                                       const ResultListener& onPlain = {}, const ResultListener& onPtx = {},
+                                       const ResultListener& onSass = {});
 
     // Forget the kept Program (the next job starts a new one).
     void reset();

@@ -28,6 +28,7 @@ constexpr std::array kStages{
     StageInfo{StageId::AssembleCubin, "assemble PTX to cubin", "assembling the PTX (ptxas, for its figures)"},
     StageInfo{StageId::Disassemble, "disassemble SASS", "disassembling the cubin (nvdisasm)"},
     StageInfo{StageId::MapLines, "map lines", "mapping IR lines to the outputs"},
+    StageInfo{StageId::AnalyseSass, "analyse SASS", "reading live registers and the SASS graph (nvdisasm)"},
 };
 
 const StageInfo& info(StageId id) {

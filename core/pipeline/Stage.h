@@ -24,6 +24,7 @@ enum class StageId {
     AssembleCubin,         // ptxas: the PTX as a whole program, for its figures
     Disassemble,           // nvdisasm: the SASS of the cubin
     MapLines,              // the line-annotated twin's compiles and the map (after the plain result)
+    AnalyseSass,           // nvdisasm: live registers and the control-flow graph (after the listing)
 };
 
 // A stage as announced while it runs: which one, and the module it works on where it has one.

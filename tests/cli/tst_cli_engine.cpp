@@ -362,6 +362,60 @@ private slots:
         QCOMPARE(after->ptx, plainOnly->ptx);
     }
 
+    // Through the real engine process, as the app asks (issue 28): the SASS listing comes in a
+    // reply of its own before the live registers, the graph and the map, so that the SASS pane
+    // waits for none of them; the late reply then brings them with the same listing, and the
+    // engine stays in step for the next compile.
+    void theListingComesBeforeItsFiguresAndTheMap() {
+        NEED_NVDISASM_FOUND();
+        auto compiler = engine::Compiler(test::realToolkit(), std::nullopt, {test::nvpgPath(), "engine"});
+        pipeline::Job job;
+        job.modules = {test::irFixture("sinf.ll")};
+        job.libdevice = true;
+        job.options.arch = "compute_90";
+        job.archFromGpu = false;
+        job.outputs =
+            pipeline::kPtx | pipeline::kFigures | pipeline::kSass | pipeline::kLiveRegisters | pipeline::kSassGraph;
+        job.lineMap = true;
+        std::optional<pipeline::CompileResult> plain, listed;
+        bool analysedBeforeListing = false;
+        auto r = compiler.run(
+            job,
+            [&](const pipeline::StageEvent& e) {
+                if (e.id == pipeline::StageId::AnalyseSass && !listed) analysedBeforeListing = true;
+            },
+            nullptr, [&](const pipeline::CompileResult& p) { plain = p; }, {},
+            [&](const pipeline::CompileResult& l) {
+                QVERIFY(plain);  // after the plain result
+                listed = l;
+            });
+        QVERIFY2(r && r->ok, r ? "" : r.error().message.c_str());
+        QVERIFY(plain && plain->sassPending && plain->sass.empty());
+        QVERIFY(listed);
+        QVERIFY(!analysedBeforeListing);
+        QVERIFY(!listed->sassPending);
+        QVERIFY(listed->sass.find("sin_kernel") != std::string::npos);
+        QCOMPARE(listed->ptx, r->ptx);
+        QVERIFY(listed->sassLive.empty() && listed->sassGraph.empty() && !listed->lineMap);
+        // The late reply: the same listing, with what was made beside it.
+        QCOMPARE(r->sass, listed->sass);
+        QCOMPARE(r->sassFunctions.size(), listed->sassFunctions.size());
+        QVERIFY2(!r->sassLive.empty(), r->sassLiveUnavailable.c_str());
+        QVERIFY2(support::startsWith(r->sassGraph, "digraph"), r->sassGraphUnavailable.c_str());
+        QVERIFY(r->lineMap && r->lineMap->sass.available());
+        QVERIFY(r->findStage(pipeline::StageId::Disassemble) && r->findStage(pipeline::StageId::AnalyseSass));
+        // Without a listener nothing comes early, and the engine is still in step.
+        bool heard = false;
+        auto again = compiler.run(job, {}, nullptr, {}, {});
+        QVERIFY(again && again->ok && again->sass == r->sass && !again->sassLive.empty());
+        job.outputs = pipeline::kPtx | pipeline::kSass;
+        job.lineMap = false;
+        auto plainSass = compiler.run(job, {}, nullptr, {}, {}, [&](const pipeline::CompileResult&) { heard = true; });
+        QVERIFY(plainSass && plainSass->ok && plainSass->sass == r->sass && plainSass->sassLive.empty());
+        QVERIFY(heard);  // a listing alone is told too: the late reply brings nothing more then
+        QVERIFY(!plainSass->findStage(pipeline::StageId::AnalyseSass));
+    }
+
     // The app counts the engines its cancels ended: a cancel before the request went ends
     // none, one while the engine works ends it, and one while the engine makes only the late
     // outputs ends it too, leaving the plain result.

@@ -555,6 +555,23 @@ private slots:
         QCOMPARE(read->ltoIr[1].bytes, std::string("B"));
         QCOMPARE(read->ptx, r.ptx);
 
+        // The listing ahead of the late reply: its SASS fields into the plain result, the rest kept.
+        pipeline::CompileResult into;
+        into.ptx = r.ptx;
+        into.sassPending = true;
+        QVERIFY(readSassReply(*decodeFrame(encodeFrame(makeSassReply(r))), into));
+        QCOMPARE(into.sass, r.sass);
+        QCOMPARE(into.sassFunctions.size(), size_t(2));
+        QCOMPARE(into.sassSource, r.sassSource);
+        QVERIFY(!into.sassPending);
+        QCOMPARE(into.ptx, r.ptx);
+        QVERIFY(!readSassReply(makeCompileReply(r), into));  // another kind of frame is refused
+        pipeline::Job job;
+        job.outputs = pipeline::kSass;
+        auto asked = parseCompileRequest(makeCompileRequest(job, std::nullopt, false, true));
+        QVERIFY(asked && asked->sassFirst && !asked->ptxFirst);
+        QVERIFY(!parseCompileRequest(makeCompileRequest(job, std::nullopt))->sassFirst);
+
         pipeline::CompileResult none;
         none.sassUnavailable = "nvdisasm not found: … `pip install nvidia-cuda-nvdisasm` …";
         auto readNone = readCompileReply(*decodeFrame(encodeFrame(makeCompileReply(none))));

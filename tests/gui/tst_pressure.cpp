@@ -129,6 +129,29 @@ private slots:
         QCOMPARE(editor->marginWidth(PressureStrip::kMargin), 0);
     }
 
+    // The SASS pane gets its listing before the live registers, the graph and the map are made
+    // (issue 28: they add nothing to the listing's wait), with no strip of another compile on it;
+    // the figures then come onto the same text.
+    void theListingIsShownBeforeItsFigures() {
+        NEED_NVDISASM_FOUND();
+        auto w = test::makeWindow();
+        bool lateCame = false, listedBeforeLate = false, stripWhileListed = true;
+        QString listedText;
+        connect(w->controller(), &CompileController::sassShown, this, [&] {
+            listedBeforeLate = !lateCame;
+            listedText = w->output()->sassEditor()->text();
+            stripWhileListed = PressureStrip::of(w->output()->sassEditor())->isShown();
+        });
+        connect(w->controller(), &CompileController::lateShown, this, [&] { lateCame = true; });
+        const auto r = waitForLate(*w, [&] { return w->openExample("libdevice-math"); });
+        QVERIFY(r && !r->sass.empty() && !r->sassLive.empty());
+        QVERIFY(listedBeforeLate);
+        QVERIFY(listedText.contains(QStringLiteral("EXIT")));
+        QVERIFY(!stripWhileListed);
+        QCOMPARE(w->output()->sassEditor()->text(), listedText);
+        QVERIFY(PressureStrip::of(w->output()->sassEditor())->isShown());
+    }
+
     void localMemoryIsMarkedAndSteppedThrough() {
         NEED_NVDISASM_FOUND();
         auto w = test::makeWindow();

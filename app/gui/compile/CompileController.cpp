@@ -19,6 +19,7 @@ CompileController::CompileController(Engine* engine, WorkspaceDocument* document
     connect(engine_, &Engine::ptxReplied, this, &CompileController::onPtx);
     connect(engine_, &Engine::stageStarted, this, &CompileController::onStage);
     connect(engine_, &Engine::lateReplied, this, &CompileController::onLate);
+    connect(engine_, &Engine::sassReplied, this, &CompileController::onSass);
 }
 
 void CompileController::settingsEdited() {
@@ -129,6 +130,12 @@ void CompileController::onLate(quint64 generation, const std::shared_ptr<const p
     if (result && generation == historyGeneration_ && history_.complete(historyId_, result)) emit historyChanged();
     emit lateShown(generation, result);
     if (lineMap_) emit lineMapShown(generation, result ? result->lineMap : nullptr);
+}
+
+void CompileController::onSass(quint64 generation, const std::shared_ptr<const pipeline::CompileResult>& result) {
+    // As the late reply: only for the result on screen, and only until the rest came.
+    if (!result || generation != generation_ || generation <= cancelledUpTo_ || generation != lateGeneration_) return;
+    emit sassShown(generation, result);
 }
 
 void CompileController::setBusy(bool b) {

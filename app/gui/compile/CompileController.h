@@ -71,6 +71,8 @@ signals:
     // The complete result of the reply last shown by replyShown, with its SASS and map (null:
     // none came), then, when maps are asked for, its map alone.
     void lateShown(quint64 generation, std::shared_ptr<const nvpg::pipeline::CompileResult> result);
+    // The SASS listing of the result on screen, before lateShown brings the rest.
+    void sassShown(quint64 generation, std::shared_ptr<const nvpg::pipeline::CompileResult> result);
     void lineMapShown(quint64 generation, std::shared_ptr<const nvpg::inspect::LineMap> map);
     void stageChanged(const QString& stage);
     // An entry was added to the history, or its complete result came.
@@ -81,6 +83,7 @@ private:
     void onPtx(const EngineReply& reply);
     void onStage(quint64 generation, const pipeline::StageEvent& stage);
     void onLate(quint64 generation, const std::shared_ptr<const pipeline::CompileResult>& result);
+    void onSass(quint64 generation, const std::shared_ptr<const pipeline::CompileResult>& result);
     void setBusy(bool b);
     void submit(bool verifyOnly);
 

@@ -83,6 +83,9 @@ signals:
     // the LTO outputs are still being made. A compile whose PTX failed has none.
     void ptxReplied(const nvpg::gui::EngineReply& reply);
     void lateReplied(quint64 generation, std::shared_ptr<const nvpg::pipeline::CompileResult> result);
+    // Before lateReplied, when there is a SASS listing: the plain result with it, the live
+    // registers, the graph and the map still to come.
+    void sassReplied(quint64 generation, std::shared_ptr<const nvpg::pipeline::CompileResult> result);
     // The engine started a stage of that request's compile (delivered on the UI thread).
     void stageStarted(quint64 generation, const nvpg::pipeline::StageEvent& stage);
     void runReplied(const nvpg::gui::RunReply& reply);

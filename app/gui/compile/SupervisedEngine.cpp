@@ -79,6 +79,10 @@ public slots:
                 part.generation = job.generation;
                 part.result = std::make_shared<const pipeline::CompileResult>(partial);
                 emit ptxReplied(part);
+            },
+            [&](const pipeline::CompileResult& listed) {
+                if (cancel->cancelled()) return;
+                emit sassReplied(job.generation, std::make_shared<const pipeline::CompileResult>(listed));
             });
         enginePid_.store(compiler_->enginePid());
         {
@@ -128,6 +132,7 @@ signals:
     void ptxReplied(const nvpg::gui::EngineReply& reply);
     void stageStarted(quint64 generation, const nvpg::pipeline::StageEvent& stage);
     void lateReplied(quint64 generation, std::shared_ptr<const nvpg::pipeline::CompileResult> result);
+    void sassReplied(quint64 generation, std::shared_ptr<const nvpg::pipeline::CompileResult> result);
 
 private:
     static EngineReply cancelledReply(quint64 generation) {
@@ -228,6 +233,7 @@ SupervisedEngine::SupervisedEngine(std::shared_ptr<const toolkit::Toolkit> toolk
     connect(worker_, &CompileWorker::stageStarted, this, &Engine::stageStarted, Qt::QueuedConnection);
     connect(worker_, &CompileWorker::lateReplied, this, &Engine::lateReplied, Qt::QueuedConnection);
     connect(worker_, &CompileWorker::ptxReplied, this, &Engine::ptxReplied, Qt::QueuedConnection);
+    connect(worker_, &CompileWorker::sassReplied, this, &Engine::sassReplied, Qt::QueuedConnection);
     thread_.start();
 
     runThread_.setObjectName("nvpg-run");

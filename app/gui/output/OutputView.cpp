@@ -533,7 +533,8 @@ void OutputView::showLate(const std::shared_ptr<const pipeline::CompileResult>& 
     if (!result || !result_) return;
     result_ = result;
     summary_ = summarize(*result_, ltoUnavailable_);
-    showSassText(result_->sass);
+    // The listing came before the rest (CompileController::sassShown): the text stays as it is.
+    if (result_->sass != sassListing_ || result_->sass.empty()) showSassText(result_->sass);
     updateHeaders();
     updateActions();
 }

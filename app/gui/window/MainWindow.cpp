@@ -411,12 +411,20 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     // The SASS first: the map's bands are laid on its text.
     connect(controller_, &CompileController::lateShown, this,
             [this](quint64, std::shared_ptr<const pipeline::CompileResult> result) { output_->showLate(result); });
+    // The listing itself comes before the live registers, the graph and the map.
+    connect(controller_, &CompileController::sassShown, this,
+            [this](quint64, std::shared_ptr<const pipeline::CompileResult> result) { output_->showLate(result); });
     connect(controller_, &CompileController::lineMapShown, this,
             [this](quint64, std::shared_ptr<const inspect::LineMap> map) { links_->setMap(std::move(map)); });
     connect(editors_, &EditorArea::edited, links_, &LineMapLinks::textEdited);
     // Live registers and local memory: strips in the editors' margins, notes under the headers.
     pressure_ = new Pressure(editors_, output_, links_, document_, this);
     connect(controller_, &CompileController::lateShown, pressure_,
+            [this](quint64, std::shared_ptr<const pipeline::CompileResult> result) {
+                pressure_->setResult(std::move(result));
+            });
+    // The listing before its figures: no strips of the compile before on it meanwhile.
+    connect(controller_, &CompileController::sassShown, pressure_,
             [this](quint64, std::shared_ptr<const pipeline::CompileResult> result) {
                 pressure_->setResult(std::move(result));
             });
