@@ -540,7 +540,10 @@ MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     resizeDocks({problemsDock}, {kSmallBottomDocks}, Qt::Vertical);
     QSettings settings;
     firstLayout_ = !settings.contains("window/state");
-    // The size it had on this screen, if it was ever closed there.
+    // The size it had on this screen, if it was ever closed there. The layout's minimum is still
+    // the one from before the hidden docks (the Lesson dock's 300 px) were hidden: bring it up to
+    // date first, or a short window it cuts to comes back taller than it was closed.
+    if (layout()) layout()->activate();
     restoreGeometry(settings.value(geometryKey(screen)).toByteArray());
     restoreState(settings.value("window/state").toByteArray());
     fitToScreen();
