@@ -58,7 +58,7 @@ std::vector<std::string> scalarSpecTypes(const std::string& numbaType) {
         {"uint16", {"u16"}},
         {"uint32", {"u32"}},
         {"uint64", {"u64"}},
-        {"float16", {"f16"}},
+        {"float16", {"u16"}},
         {"float32", {"f32"}},
         {"float64", {"f64"}},
         {"boolean", {"u8"}},
@@ -239,7 +239,12 @@ support::Result<workspace::Workspace> numbaWorkspaceFromJson(std::string_view te
                     const auto elem = *gpu::parseElemType(types[part]);
                     const auto& info = gpu::elemInfo(elem);
                     std::string value;
-                    if (a.contains("value")) {
+                    if (numbaType == "float16") {
+                        // numba passes a half as the u16 of its bits (c_uint16), and the PTX
+                        // parameter is a .u16.
+                        const double v = a.contains("value") ? a.at("value").get<double>() : 1.0;
+                        value = fmt::format("{}", gpu::halfFromDouble(v));
+                    } else if (a.contains("value")) {
                         const auto& v = a.at("value");
                         value = valueText(v.is_array() ? v.at(part) : v, info.isFloat);
                     } else if (info.isFloat) {

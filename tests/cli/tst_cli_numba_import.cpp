@@ -128,6 +128,56 @@ ptx::Function kernelOf(const std::string& ptxText, const std::string& name) {
     qFatal("no kernel %s in the PTX", name.c_str());
 }
 
+// Imports FUNCTION of FILE for SIG, compiles the workspace with nvpg compile and compares its PTX
+// with numba's own; checks the workspace's options, libdevice and that its run configuration fits
+// the kernel's PTX parameters. The workspace.
+workspace::Workspace importAndCompare(const QTemporaryDir& dir, const QString& file, const QString& function,
+                                      const QString& sig) {
+    const QString ws = dir.filePath(function + ".nvpg");
+    const auto imported = runNvpg(
+        {"import", "numba", file, function, "--sig", sig, "--arch", "compute_90", "--python", venvPython(), "-o", ws});
+    [&] {
+        QVERIFY2(imported.exitCode == 0, imported.err.constData());
+        QVERIFY2(imported.out.contains("wrote"), imported.out.constData());
+    }();
+    if (QTest::currentTestFailed()) return {};
+    const QString ptxFile = dir.filePath("nvpg.ptx");
+    const auto compiled = runNvpg({"compile", ws, "--emit", "ptx", "-o", ptxFile});
+    const auto ptxText = compiled.exitCode == 0 ? test::readText(ptxFile.toStdString()) : std::string();
+    // numba hands out libNVVM's PTX as ptx.decode().strip("\x00").strip() (its codegen's
+    // get_asm_str): the same bytes without the NUL and blank lines at the end. Nothing else is
+    // changed on either side.
+    const auto ours = numbaStrip(ptxText);
+    const auto theirs = numbaPtx(file, function, sig, dir.filePath("numba.ptx")).toStdString();
+    auto loaded = workspace::loadWorkspace(ws.toStdString());
+    [&] {
+        QVERIFY2(compiled.exitCode == 0, compiled.err.constData());
+        QVERIFY(ptxText.size() - ours.size() <= 3);
+        QVERIFY2(!theirs.empty(), "numba gave no PTX");
+        if (ours != theirs) {
+            QFile stripped(dir.filePath("nvpg-stripped.ptx"));
+            QVERIFY(stripped.open(QIODevice::WriteOnly));
+            stripped.write(ours.data(), qint64(ours.size()));
+            stripped.close();
+            const auto diff = runProgram("/usr/bin/diff", {stripped.fileName(), dir.filePath("numba.ptx")});
+            QFAIL(qPrintable("nvpg's PTX differs from numba's:\n" + QString::fromUtf8(diff.out.left(3000))));
+        }
+        // numba's modules, options and libdevice, and a run configuration in numba's ABI that
+        // fits the kernel's PTX parameters.
+        QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
+        QCOMPARE(loaded->options.flags(), (std::vector<std::string>{"-arch=compute_90", "-opt=3"}));
+        QVERIFY(loaded->libdevice);
+        QVERIFY(loaded->libdeviceSaved);
+        QCOMPARE(loaded->runs.size(), size_t(1));
+        const auto& run = loaded->runs.front();
+        const auto kernel = kernelOf(ptxText, run.kernel);
+        QCOMPARE(kernel.params.size(), run.args.size());
+        const auto fits = gpu::checkRunConfig(run, kernel);
+        QVERIFY2(fits, fits ? "" : fits.error().message.c_str());
+    }();
+    return loaded ? *loaded : workspace::Workspace{};
+}
+
 }  // namespace
 
 class TestCliNumbaImport : public QObject {
@@ -164,46 +214,10 @@ private slots:
         QFETCH(QString, grid);
         QFETCH(QString, block);
         QTemporaryDir dir;
-        const QString ws = dir.filePath(function + ".nvpg");
-        const auto imported = runNvpg({"import", "numba", file, function, "--sig", sig, "--arch", "compute_90",
-                                       "--python", venvPython(), "-o", ws});
-        QVERIFY2(imported.exitCode == 0, imported.err.constData());
-        QVERIFY2(imported.out.contains("wrote"), imported.out.constData());
-
-        const QString ptxFile = dir.filePath("nvpg.ptx");
-        const auto compiled = runNvpg({"compile", ws, "--emit", "ptx", "-o", ptxFile});
-        QVERIFY2(compiled.exitCode == 0, compiled.err.constData());
-        const auto ptxText = test::readText(ptxFile.toStdString());
-        // numba hands out libNVVM's PTX as ptx.decode().strip("\x00").strip() (its codegen's
-        // get_asm_str): the same bytes without the NUL and blank lines at the end. Nothing else
-        // is changed on either side.
-        const auto ours = numbaStrip(ptxText);
-        QVERIFY(ptxText.size() - ours.size() <= 3);
-        const auto theirs = numbaPtx(file, function, sig, dir.filePath("numba.ptx")).toStdString();
-        QVERIFY2(!theirs.empty(), "numba gave no PTX");
-        if (ours != theirs) {
-            QFile stripped(dir.filePath("nvpg-stripped.ptx"));
-            QVERIFY(stripped.open(QIODevice::WriteOnly));
-            stripped.write(ours.data(), qint64(ours.size()));
-            stripped.close();
-            const auto diff = runProgram("/usr/bin/diff", {stripped.fileName(), dir.filePath("numba.ptx")});
-            QFAIL(qPrintable("nvpg's PTX differs from numba's:\n" + QString::fromUtf8(diff.out.left(3000))));
-        }
-
-        // The workspace: numba's modules, options and libdevice, and a run configuration in numba's
-        // ABI that fits the kernel's PTX parameters.
-        auto loaded = workspace::loadWorkspace(ws.toStdString());
-        QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
-        QCOMPARE(loaded->options.flags(), (std::vector<std::string>{"-arch=compute_90", "-opt=3"}));
-        QVERIFY(loaded->libdevice);
-        QVERIFY(loaded->libdeviceSaved);
-        QCOMPARE(loaded->runs.size(), size_t(1));
-        const auto& run = loaded->runs.front();
+        const auto loaded = importAndCompare(dir, file, function, sig);
+        if (QTest::currentTestFailed()) return;
+        const auto& run = loaded.runs.front();
         QCOMPARE(int(run.args.size()), params);
-        const auto kernel = kernelOf(ptxText, run.kernel);
-        QCOMPARE(int(kernel.params.size()), params);
-        const auto fits = gpu::checkRunConfig(run, kernel);
-        QVERIFY2(fits, fits ? "" : fits.error().message.c_str());
         QCOMPARE(QString("%1,%2,%3").arg(run.grid.x).arg(run.grid.y).arg(run.grid.z), grid);
         QCOMPARE(QString("%1,%2,%3").arg(run.block.x).arg(run.block.y).arg(run.block.z), block);
         // Each array: null meminfo and parent, nitems, itemsize, the data, shape, strides (bytes).
@@ -223,12 +237,55 @@ private slots:
         }
         if (function == "axpy") QCOMPARE(gpu::formatArgSpec(run.args[7]), std::string("f32:1"));
         // The notes name the kernel as people read it, the signature and how to import again.
-        const auto& notes = loaded->description;
+        const auto& notes = loaded.description;
         const auto demangled = support::demangle(run.kernel);
         QVERIFY(demangled);
         QVERIFY2(notes.find(*demangled) != std::string::npos, notes.c_str());
         QVERIFY2(notes.find(sig.toStdString()) != std::string::npos, notes.c_str());
         QVERIFY2(notes.find("nvpg import numba") != std::string::npos, notes.c_str());
+    }
+
+    // Scalars of other types and a Fortran-ordered 3-D array, as numba's _prepare_args passes
+    // them: bool as a byte, complex64 as two floats, float16 as the u16 of its bits; strides in
+    // bytes with the first extent fastest; the launch in 8x8x4 blocks over the 3-D array.
+    void otherArgumentKinds() {
+        REQUIRE_VENV();
+        QTemporaryDir dir;
+        const auto ws = importAndCompare(
+            dir, importFile("kinds.py"), "kinds",
+            "void(float64[::1], boolean, int8, uint16, complex64, float16, float64, float32[::1,:,:])");
+        if (QTest::currentTestFailed()) return;
+        const auto& run = ws.runs.front();
+        std::vector<std::string> specs;
+        for (const auto& a : run.args) specs.push_back(gpu::formatArgSpec(a));
+        const std::vector<std::string> want = {"ptr:null",
+                                               "ptr:null",
+                                               "i64:1024",
+                                               "i64:8",
+                                               "buf:f64:1024:zeros",
+                                               "i64:1024",
+                                               "i64:8",
+                                               "u8:1",
+                                               "i8:1",
+                                               "u16:1",
+                                               "f32:1",
+                                               "f32:0",
+                                               "u16:15360",
+                                               "f64:1",
+                                               "ptr:null",
+                                               "ptr:null",
+                                               "i64:1024",
+                                               "i64:4",
+                                               "buf:f32:1024:zeros",
+                                               "i64:16",
+                                               "i64:8",
+                                               "i64:8",
+                                               "i64:4",
+                                               "i64:64",
+                                               "i64:512"};
+        QCOMPARE(specs, want);
+        QCOMPARE(run.grid, (gpu::Dim3{2, 1, 2}));
+        QCOMPARE(run.block, (gpu::Dim3{8, 8, 4}));
     }
 
     // --args: the arrays go beside the workspace as .npy, with their shapes and strides; scalars
