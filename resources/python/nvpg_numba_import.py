@@ -119,7 +119,9 @@ def main():
 
     if a.cuda_home:
         os.environ["CUDA_HOME"] = a.cuda_home
-    if importlib.util.find_spec("numba") is None or importlib.util.find_spec("numba.cuda") is None:
+    # numba-cuda is the package numba_cuda; numba alone still has the old built-in numba.cuda,
+    # which is deprecated and is not what nvpg imports from.
+    if importlib.util.find_spec("numba_cuda") is None:
         fail(a.out, "no-numba", f"numba-cuda is not installed for {sys.executable}", NO_NUMBA)
     try:
         from numba import cuda, types
