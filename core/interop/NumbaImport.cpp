@@ -128,9 +128,14 @@ fs::path numbaHelperScript() {
     return fs::is_regular_file(p, ec) ? p : fs::path();
 }
 
-ArchChoice numbaDefaultArch(const toolkit::Toolkit* toolkit) {
+ArchChoice numbaDefaultArch(const toolkit::Toolkit* toolkit, bool askDriver) {
+    gpu::LocalGpuSource source;
+    if (!askDriver)
+        source.askDriver = []() -> support::Result<gpu::LocalGpus> {
+            return makeError(ErrorKind::Environment, "the GPU cache file does not say");
+        };
     if (toolkit)
-        if (auto gpus = gpu::localGpus(*toolkit); gpus) {
+        if (auto gpus = gpu::localGpus(*toolkit, source); gpus) {
             const auto& d = gpus->devices.front();
             if (auto a =
                     nvvm::archForComputeCapability(d.ccMajor, d.ccMinor, [toolkit] { return toolkit->cudaMajor(); }))
@@ -295,6 +300,7 @@ support::Result<workspace::Workspace> numbaWorkspaceFromJson(std::string_view te
         ws.description = fmt::format(
             "Imported from numba-cuda: {}.{} for {}, compiled by numba for {} ({}).\n"
             "Kernel: {}\n"
+            "Demangled: {}\n"
             "Symbol: {}\n"
             "numba's libNVVM options: {}; libdevice {}.\n"
             "Arguments, as numba's kernel ABI passes them (an array is meminfo, parent, nitems, itemsize, data, "
@@ -302,7 +308,7 @@ support::Result<workspace::Workspace> numbaWorkspaceFromJson(std::string_view te
             "Made with {}.\n"
             "Again: {}",
             j.value("module", ""), function, signature, request.arch, j.value("python", request.python),
-            demangled ? *demangled : kernel, kernel, support::join(flags, " "),
+            support::readableName(kernel), demangled ? *demangled : kernel, kernel, support::join(flags, " "),
             ws.libdevice ? "added lazily" : "not added", support::join(argNotes, "\n"), support::join(versions, ", "),
             rerun);
         return ws;

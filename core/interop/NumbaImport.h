@@ -56,7 +56,8 @@ struct ArchChoice {
     std::string arch;
     std::string why;  // "local GPU NVIDIA H200 (sm_90)", "no GPU here: compute_90"
 };
-ArchChoice numbaDefaultArch(const toolkit::Toolkit* toolkit);
+// With `askDriver` false only the GPU cache file answers (the app never opens the driver itself).
+ArchChoice numbaDefaultArch(const toolkit::Toolkit* toolkit, bool askDriver = true);
 
 // "compute_90" -> "9.0" (numba's cc), nothing for an arch that is not compute_NN[a|f].
 std::optional<std::string> ccOfArch(std::string_view arch);
