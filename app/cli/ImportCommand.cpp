@@ -23,12 +23,12 @@ void addImportOptions(CLI::App& cmd, ImportOptions& o) {
         "run FILE.py with numba-cuda and write a workspace of the NVVM IR modules and libNVVM options numba "
         "hands to libNVVM for FUNCTION and --sig, with a run configuration in numba's kernel ABI");
     o.numba = numba;
-    numba->add_option("file", o.file, "the Python file that defines the kernel (imported as a module named after it)")
-        ->required()
-        ->type_name("FILE.py");
-    numba->add_option("function", o.function, "the kernel: a @cuda.jit function, or a plain one, in FILE.py")
-        ->required()
-        ->type_name("FUNCTION");
+    numba
+        ->add_option("FILE", o.file,
+                     "the Python file (.py) that defines the kernel, imported as a module named after it")
+        ->required();
+    numba->add_option("FUNCTION", o.function, "the kernel: a @cuda.jit function, or a plain one, in FILE.py")
+        ->required();
     numba
         ->add_option("--sig", o.signature,
                      "numba's signature for the kernel: \"void(float32[::1], float32, float32[::1])\"")
@@ -39,14 +39,18 @@ void addImportOptions(CLI::App& cmd, ImportOptions& o) {
                      "example inputs: a NumPy .npz with an entry per argument (its name, or arr_K as np.savez(*a) "
                      "writes); arrays are written beside the workspace as .npy and passed from there")
         ->type_name("FILE.npz");
-    numba->add_option("--arch", o.arch,
-                      "the arch numba compiles for, compute_NN (default: the local GPU's, else compute_90)");
+    numba
+        ->add_option("--arch", o.arch,
+                     "the arch numba compiles for, compute_NN (default: the local GPU's, else compute_90)")
+        ->type_name("compute_NN");
     numba->add_option("--python", o.python, "the Python with numba-cuda that runs FILE.py (default: python3 on PATH)")
         ->type_name("PATH");
     numba->add_option("-o,--output", o.output, "the workspace to write (default: FUNCTION.nvpg)")
         ->type_name("FILE.nvpg");
     numba->add_flag("--force", o.force, "replace the workspace file if it exists");
-    numba->add_option("--timeout", o.timeout, "seconds numba may take to import FILE.py and compile (default 600)");
+    numba->add_option("--timeout", o.timeout, "seconds numba may take to import FILE.py and compile (default 600)")
+        ->type_name("SECONDS")
+        ->check(CLI::PositiveNumber);
 }
 
 int runImport(const CommonOptions& common, const ImportOptions& o) {
