@@ -85,7 +85,8 @@ QString importFile(const char* name) {
 }
 
 // What numba itself compiles: the file imported as nvpg's helper imports it (a module named after
-// the file), then cuda.compile_ptx(kernel.py_func, sig, cc=(9, 0)) as numba's docs show it.
+// the file), then cuda.compile_ptx(kernel.py_func, sig, cc=(9, 0)) as numba's docs show it, with
+// the kernel's fastmath.
 QByteArray numbaPtx(const QString& file, const QString& function, const QString& sig, const QString& out) {
     const QString script = QStringLiteral(R"(
 import importlib.util, os, sys
@@ -98,7 +99,7 @@ sys.modules[name] = module
 spec.loader.exec_module(module)
 from numba import cuda
 f = getattr(module, function)
-ptx, _ = cuda.compile_ptx(f.py_func, sig, cc=(9, 0))
+ptx, _ = cuda.compile_ptx(f.py_func, sig, cc=(9, 0), fastmath=f.targetoptions.get("fastmath", False))
 open(out, "w").write(ptx)
 )");
     const auto r = runProgram(venvPython(), {"-c", script, file, function, sig, out});
@@ -132,7 +133,8 @@ ptx::Function kernelOf(const std::string& ptxText, const std::string& name) {
 // with numba's own; checks the workspace's options, libdevice and that its run configuration fits
 // the kernel's PTX parameters. The workspace.
 workspace::Workspace importAndCompare(const QTemporaryDir& dir, const QString& file, const QString& function,
-                                      const QString& sig) {
+                                      const QString& sig,
+                                      const std::vector<std::string>& flags = {"-arch=compute_90", "-opt=3"}) {
     const QString ws = dir.filePath(function + ".nvpg");
     const auto imported = runNvpg(
         {"import", "numba", file, function, "--sig", sig, "--arch", "compute_90", "--python", venvPython(), "-o", ws});
@@ -165,7 +167,7 @@ workspace::Workspace importAndCompare(const QTemporaryDir& dir, const QString& f
         // numba's modules, options and libdevice, and a run configuration in numba's ABI that
         // fits the kernel's PTX parameters.
         QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
-        QCOMPARE(loaded->options.flags(), (std::vector<std::string>{"-arch=compute_90", "-opt=3"}));
+        QCOMPARE(loaded->options.flags(), flags);
         QVERIFY(loaded->libdevice);
         QVERIFY(loaded->libdeviceSaved);
         QCOMPARE(loaded->runs.size(), size_t(1));
@@ -286,6 +288,14 @@ private slots:
         QCOMPARE(specs, want);
         QCOMPARE(run.grid, (gpu::Dim3{2, 1, 2}));
         QCOMPARE(run.block, (gpu::Dim3{8, 8, 4}));
+    }
+
+    // A @cuda.jit(fastmath=True) kernel: numba's fast-math flags become the workspace's options.
+    void fastMathKeepsTheKernelsOptions() {
+        REQUIRE_VENV();
+        QTemporaryDir dir;
+        importAndCompare(dir, importFile("fast_math.py"), "fast_math", "void(float32[::1], float32[::1])",
+                         {"-arch=compute_90", "-opt=3", "-ftz=1", "-prec-div=0", "-prec-sqrt=0", "-fma=1"});
     }
 
     // --args: the arrays go beside the workspace as .npy, with their shapes and strides; scalars
