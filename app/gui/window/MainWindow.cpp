@@ -955,7 +955,7 @@ void MainWindow::buildActions() {
         // A broken install: say where they belong instead of an empty menu.
         examples->addAction(tr("No examples installed (share/nvvm-playground/examples)"))->setEnabled(false);
     }
-    file->addAction(tr("Import from &numba…"), this, [this] { importFromNumba(); })->setObjectName("importNumbaAction");
+    file->addAction(tr("&Import from numba…"), this, [this] { importFromNumba(); })->setObjectName("importNumbaAction");
     startPage_->setExamples(described);
     startPage_->setCourse(int(lesson::listLessons().size()));
     lessonsMenu_ = file->addMenu(tr("&Lessons"));
