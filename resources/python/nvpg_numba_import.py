@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """What numba-cuda hands to libNVVM for one kernel: nvpg import numba runs this.
 
     python3 nvpg_numba_import.py --file FILE.py --function NAME --sig SIG --cc 9.0 \
