@@ -239,12 +239,13 @@ def main():
             arg.update(kind="other")
         args.append(arg)
 
-    unused = take_args(a, args) if a.args else []
-
     try:
         ptx, _ = cuda.compile_ptx(pyfunc, a.sig, cc=cc, **options)
     except BaseException as e:
         fail(a.out, "compile", f"numba could not compile {a.function} for {a.sig}:\n{type(e).__name__}: {e}")
+
+    # The example inputs' files are written only for a kernel numba compiled.
+    unused = take_args(a, args) if a.args else []
 
     if len(programs) != 1:
         fail(a.out, "compile", f"numba made {len(programs)} libNVVM programs for one kernel; nvpg expects one")

@@ -74,10 +74,10 @@ std::string venvMissing() {
     return status.empty() ? "the python_packages set-up (tests/FetchPythonPackages.sh) did not run" : status;
 }
 
-#define REQUIRE_VENV()                                                            \
-    do {                                                                          \
-        const auto why = venvMissing();                                           \
-        if (!why.empty()) QSKIP(("numba-cuda venv unavailable: " + why).c_str()); \
+#define REQUIRE_VENV()                                                     \
+    do {                                                                   \
+        const auto why = venvMissing();                                    \
+        if (!why.empty()) QSKIP(("numba-cuda from PyPI: " + why).c_str()); \
     } while (0)
 
 QString importFile(const char* name) {
@@ -409,6 +409,26 @@ private slots:
         QCOMPARE(missing.exitCode, 2);
         QVERIFY2(missing.err.contains("nope.py: no such file"), missing.err.constData());
         QVERIFY(!QFile::exists(dir.filePath("x.nvpg")));
+
+        // Example inputs that do not fit the signature are named; those of a kernel numba could not
+        // compile are not written.
+        const QString npz = dir.filePath("bad.npz");
+        const auto made = runProgram(venvPython(), {"-c",
+                                                    "import numpy as np, sys\n"
+                                                    "np.savez(sys.argv[1], out=np.zeros(8, np.float64), "
+                                                    "x=np.zeros(8, np.float32))\n",
+                                                    npz});
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        const auto dtype = runNvpg({"import", "numba", importFile("math_kernel.py"), "math_kernel", "--sig",
+                                    "void(float32[::1], float32[::1])", "--arch", "compute_90", "--python",
+                                    venvPython(), "--args", npz, "-o", dir.filePath("x.nvpg")});
+        QCOMPARE(dtype.exitCode, 2);
+        QVERIFY2(dtype.err.contains("out holds float64, but out is array(float32, 1d, C)"), dtype.err.constData());
+        const auto failed = runNvpg({"import", "numba", importFile("math_kernel.py"), "math_kernel", "--sig",
+                                     "void(float32[::1], float32)", "--arch", "compute_90", "--python", venvPython(),
+                                     "--args", npz, "-o", dir.filePath("x.nvpg")});
+        QCOMPARE(failed.exitCode, 1);
+        QVERIFY(QDir(dir.path()).entryList({"*.npy"}).isEmpty());
 
         // An existing workspace is kept unless --force.
         QFile existing(dir.filePath("x.nvpg"));

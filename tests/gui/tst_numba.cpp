@@ -80,7 +80,7 @@ private slots:
     // The workspace numba's kernel makes opens in the window: its module, options and the run
     // configuration in numba's ABI.
     void importOpensTheWorkspace() {
-        if (const auto why = venvMissing(); !why.empty()) QSKIP(("numba-cuda venv unavailable: " + why).c_str());
+        if (const auto why = venvMissing(); !why.empty()) QSKIP(("numba-cuda from PyPI: " + why).c_str());
         QStringList errors;
         auto w = test::makeWindow(&errors, QSize(1280, 720));
         QTemporaryDir dir;
