@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -111,6 +112,18 @@ std::vector<int64_t> contiguousStrides(const std::vector<size_t>& shape, size_t 
         }
     }
     return s;
+}
+
+// `word` as a POSIX shell reads it back: as it is when it is plain, else in single quotes.
+std::string shellWord(const std::string& word) {
+    const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) ||
+               std::string_view("/._-+=:,@%").find(c) != std::string_view::npos;
+    });
+    if (plain) return word;
+    std::string out = "'";
+    for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
 }
 
 unsigned blocksFor(size_t n, unsigned threads) {
@@ -293,10 +306,13 @@ support::Result<workspace::Workspace> numbaWorkspaceFromJson(std::string_view te
         if (const auto v = j.find("versions"); v != j.end() && v->is_object())
             for (const auto& [k, val] : v->items())
                 if (val.is_string()) versions.push_back(fmt::format("{} {}", k, val.get<std::string>()));
-        std::string rerun = fmt::format("nvpg import numba {} {} --sig '{}' --arch {}", request.file.string(), function,
-                                        signature, request.arch);
-        if (!request.argsNpz.empty()) rerun += fmt::format(" --args {}", request.argsNpz.string());
-        rerun += fmt::format(" -o {}", request.output.string());
+        const auto python = j.value("python", request.python);
+        std::string rerun =
+            fmt::format("nvpg import numba {} {} --sig {} --arch {}", shellWord(fs::absolute(request.file).string()),
+                        shellWord(function), shellWord(signature), shellWord(request.arch));
+        if (!request.argsNpz.empty()) rerun += " --args " + shellWord(fs::absolute(request.argsNpz).string());
+        if (!python.empty()) rerun += " --python " + shellWord(python);
+        rerun += " -o " + shellWord(fs::absolute(request.output).string());
         ws.description = fmt::format(
             "Imported from numba-cuda: {}.{} for {}, compiled by numba for {} ({}).\n"
             "Kernel: {}\n"
