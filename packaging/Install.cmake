@@ -15,6 +15,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/examples/ DESTINATION ${NVPG_D
 # The course (File > Lessons, nvpg check), with the sources make_lessons.py builds it from.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/lessons/ DESTINATION ${NVPG_DATADIR}/lessons
         PATTERN make_lessons.py EXCLUDE PATTERN __pycache__ EXCLUDE)
+# The script nvpg import numba (and File > Import from numba) runs with the user's Python.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/python/ DESTINATION ${NVPG_DATADIR}/python
+        PATTERN __pycache__ EXCLUDE)
 # The hover and `nvpg explain` texts. The binaries carry them embedded (core/DocsEmbedded.cpp), so
 # nothing reads these at run time; they are installed for people and tools that want the data.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/docs/ DESTINATION ${NVPG_DATADIR}/docs

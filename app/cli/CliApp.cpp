@@ -12,8 +12,8 @@ namespace nvpg::cli {
 
 namespace {
 
-constexpr std::string_view kSubcommands[] = {"info",    "compile",  "run",       "compare", "toolkits",
-                                             "explain", "examples", "occupancy", "check",   "lesson"};
+constexpr std::string_view kSubcommands[] = {"info",     "compile",   "run",   "compare", "toolkits", "explain",
+                                             "examples", "occupancy", "check", "lesson",  "import"};
 
 }  // namespace
 
@@ -131,6 +131,10 @@ std::unique_ptr<CliApp> buildCliApp(std::string_view only) {
     t->lesson =
         app.add_subcommand("lesson", "for teachers: validate a lesson, or write it at a step's start or solution");
     if (with("lesson")) addLessonOptions(*t->lesson, t->lessonOptions);
+
+    t->importer = app.add_subcommand(
+        "import", "make a workspace from another tool's NVVM IR: numba (numba-cuda kernels, run with Python)");
+    if (with("import")) addImportOptions(*t->importer, t->importOptions);
     return t;
 }
 

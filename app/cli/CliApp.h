@@ -50,6 +50,9 @@ struct CliApp {
 
     CLI::App* lesson = nullptr;
     LessonOptions lessonOptions;
+
+    CLI::App* importer = nullptr;
+    ImportOptions importOptions;
 };
 
 // The table, on the heap: its options write through pointers into the struct, so it never moves.

@@ -182,4 +182,15 @@ struct LessonOptions {
 void addLessonOptions(CLI::App& cmd, LessonOptions& o);
 int runLesson(const CommonOptions& common, const LessonOptions& o);
 
+// nvpg import numba FILE.py FUNCTION --sig SIG: a workspace from numba-cuda (core/interop).
+struct ImportOptions {
+    CLI::App* numba = nullptr;
+    std::string file, function, signature;
+    std::optional<std::string> args, arch, python, output;
+    bool force = false;
+    double timeout = 600;
+};
+void addImportOptions(CLI::App& cmd, ImportOptions& o);
+int runImport(const CommonOptions& common, const ImportOptions& o);
+
 }  // namespace nvpg::cli

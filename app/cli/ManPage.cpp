@@ -146,6 +146,22 @@ barriers; all that tie). Without \fB\-\-block\fR, a workspace's run configuratio
 is that of the toolkit's \fIcuda_occupancy.h\fR; the shared memory carve\-out is the driver's default.
 Exit status 1 when the compile failed; 2 for a bad option or an arch the table lacks.
 )roff"},
+        {"import", R"roff(\fBnvpg import numba\fR \fIFILE.py\fR \fIFUNCTION\fR \fB\-\-sig\fR \fISIGNATURE\fR
+[\fB\-\-args\fR \fIFILE.npz\fR] [\fB\-\-arch\fR \fIcompute_NN\fR] [\fB\-\-python\fR \fIPATH\fR]
+[\fB\-o\fR \fIFILE.nvpg\fR] [\fB\-\-force\fR] [\fB\-\-timeout\fR \fISECONDS\fR]
+runs \fIFILE.py\fR with numba\-cuda in \fB\-\-python\fR (default: \fBpython3\fR on \fBPATH\fR),
+compiles \fIFUNCTION\fR as a kernel for \fISIGNATURE\fR and the arch (default: the local GPU's,
+else compute_90), and writes a workspace (default \fIFUNCTION.nvpg\fR) of the NVVM IR modules and
+libNVVM options numba handed to libNVVM, libdevice on, with a run configuration that passes each
+array as numba does (meminfo, parent, nitems, itemsize, data, shape, strides) and notes naming the
+kernel demangled. \fB\-\-args\fR takes example inputs from an .npz (an entry per argument, by
+name or as arr_K); its arrays are written beside the workspace as .npy files.
+\fB\-\-cuda\-path\fR is given to numba as CUDA_HOME.
+Exit status 2 when numba\-cuda is not installed for that Python (standard error gives the pip
+command), for a missing file or function, a signature numba does not read or that does not fit
+the function, or an .npz that does not fit; 1 when numba cannot compile the function for the
+signature.
+)roff"},
         {"examples", R"roff(Lists each example's name and description, one a line, then the folder they are in.
 Each name can be given where a workspace is (\fBnvpg compile saxpy\fR): see \fBEXAMPLE NAMES\fR.
 Exit status 1 when the examples folder is missing (standard error says where nvpg looked) or

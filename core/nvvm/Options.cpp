@@ -90,6 +90,36 @@ const OptionInfo* findOption(std::string_view name) {
     return nullptr;
 }
 
+support::Result<Options> optionsFromFlags(const std::vector<std::string>& flags) {
+    Options out;
+    for (const auto& flag : flags) {
+        const OptionInfo* match = nullptr;
+        std::string_view value;
+        for (const auto& info : optionTable()) {
+            const bool takesValue = !info.flag.empty() && info.flag.back() == '=';
+            if (takesValue && support::startsWith(flag, info.flag)) {
+                value = std::string_view(flag).substr(info.flag.size());
+            } else if (!takesValue && flag == info.flag) {
+                value = {};
+            } else {
+                continue;
+            }
+            match = &info;
+            break;
+        }
+        if (!match) {
+            out.extraFlags.push_back(flag);
+            continue;
+        }
+        if (match->outputChoice)
+            return makeError(ErrorKind::Usage,
+                             fmt::format("{} chooses an output, not an option; it is not kept with the options", flag));
+        if (auto st = out.set(match->name, value); !st)
+            return makeError(ErrorKind::Usage, fmt::format("flag {}: {}", flag, st.error().message));
+    }
+    return out;
+}
+
 std::string allowedValues(const OptionInfo& info) {
     switch (info.kind) {
         case OptionKind::Arch:

@@ -84,6 +84,12 @@ struct OptionInfo {
     // workspace, not an nvpg option, not in the Options dock.
     bool outputChoice = false;
 };
+// Options from libNVVM flags as another tool passed them ("-opt=3", "-arch=compute_90", "-g"),
+// the inverse of Options::flags(): each flag the table knows sets its option (through set(), so
+// its value is checked), the rest are kept as extra flags in their order. An output choice
+// (-gen-lto) is not an option: the error names it, as it does a bad value.
+support::Result<Options> optionsFromFlags(const std::vector<std::string>& flags);
+
 // Every typed option, in the order flags() emits them, the workspace writes them and the
 // Options dock shows them.
 const std::vector<OptionInfo>& optionTable();

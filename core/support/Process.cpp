@@ -70,7 +70,8 @@ ProcessRun runProcess(const std::vector<std::string>& args, size_t outputLimit) 
     return out;
 }
 
-ProcessRun runProbe(const std::vector<std::string>& args, double seconds, size_t outputLimit, bool stderrToo) {
+ProcessRun runProbe(const std::vector<std::string>& args, double seconds, size_t outputLimit, bool stderrToo,
+                    const std::atomic<bool>* cancel) {
     ProcessRun out;
     if (args.empty()) {
         out.output = "no program to run";
@@ -123,8 +124,12 @@ ProcessRun runProbe(const std::vector<std::string>& args, double seconds, size_t
             out.timedOut = true;
             break;
         }
+        if (cancel && cancel->load()) {
+            out.cancelled = true;
+            break;
+        }
         pollfd p{pipe[0], POLLIN, 0};
-        const int ready = ::poll(&p, 1, int(left));
+        const int ready = ::poll(&p, 1, cancel ? int(std::min<long long>(left, 50)) : int(left));
         if (ready < 0 && errno == EINTR) continue;
         if (ready < 0) break;
         if (ready == 0) continue;  // the deadline, checked above
@@ -143,14 +148,15 @@ ProcessRun runProbe(const std::vector<std::string>& args, double seconds, size_t
     }
     ::close(pipe[0]);
     // What is still running of it (the tool, or what it started and left holding the pipe) goes.
-    if (!ended || out.timedOut || out.tooLong) ::kill(-pid, SIGKILL);
+    if (!ended || out.timedOut || out.tooLong || out.cancelled) ::kill(-pid, SIGKILL);
     // One that closed its output but runs on is held to the same deadline.
     int status = 0;
     for (;;) {
         const pid_t r = ::waitpid(pid, &status, WNOHANG);
         if (r == pid || (r < 0 && errno != EINTR)) break;
-        if (r == 0 && std::chrono::steady_clock::now() >= deadline) {
-            out.timedOut = true;
+        const bool cancelled = cancel && cancel->load();
+        if (r == 0 && (cancelled || std::chrono::steady_clock::now() >= deadline)) {
+            (cancelled ? out.cancelled : out.timedOut) = true;
             ::kill(-pid, SIGKILL);
             while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
             }
@@ -162,7 +168,7 @@ ProcessRun runProbe(const std::vector<std::string>& args, double seconds, size_t
         ::nanosleep(&nap, nullptr);
     }
     ::kill(-pid, SIGKILL);  // what it started and left behind in its group
-    out.status = out.timedOut || out.tooLong ? -2 : WIFEXITED(status) ? WEXITSTATUS(status) : -2;
+    out.status = out.timedOut || out.tooLong || out.cancelled ? -2 : WIFEXITED(status) ? WEXITSTATUS(status) : -2;
     if (out.status == 127 && out.output.empty()) out.output = fmt::format("cannot run {}", program);
     return out;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -21,6 +22,7 @@ struct ProcessRun {
     // killed with everything it started (`status` is then -2).
     bool timedOut = false;
     bool tooLong = false;
+    bool cancelled = false;  // runProbe: `cancel` was set, and it was killed (`status` is then -2)
 };
 
 // Runs `args` (args[0] a path, not searched in PATH) in the caller's process group, stdin from
@@ -34,8 +36,11 @@ ProcessRun runProcess(const std::vector<std::string>& args, size_t outputLimit =
 // forever (a broken wrapper, a hostile PATH) then costs a search that long at most. args[0]
 // without a '/' is looked up in PATH.
 // With stderrToo false, its stderr goes to /dev/null and `output` is its stdout alone.
+// `cancel`, when given, is looked at every 50 ms: once it is true, the tool and what it started
+// are killed and reaped as for a timeout (a front end's Cancel button on a long run).
 ProcessRun runProbe(const std::vector<std::string>& args, double seconds = kProbeSeconds,
-                    size_t outputLimit = size_t(1) << 20, bool stderrToo = true);
+                    size_t outputLimit = size_t(1) << 20, bool stderrToo = true,
+                    const std::atomic<bool>* cancel = nullptr);
 
 // The first executable file `name` in PATH's folders, or empty.
 std::string findInPath(const std::string& name);

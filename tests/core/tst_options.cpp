@@ -2,6 +2,7 @@
 // libNVVM sees a bad value.
 #include <QtTest>
 
+#include <algorithm>
 #include <set>
 #include <variant>
 
@@ -316,6 +317,42 @@ private slots:
                 refused(o.validate(13), std::to_string(info.max + 1000));
             }
         }
+    }
+
+    // Another tool's flags (numba's, as it passes them to nvvmCompileProgram) onto the table: each
+    // known flag sets its option, what the table lacks stays an extra flag in order, and flags()
+    // gives the same set back.
+    void optionsFromAnotherToolsFlags() {
+        const std::vector<std::string> numba = {"-opt=3", "-arch=compute_90", "-ftz=1",
+                                                "-fma=1", "-prec-div=0",      "-prec-sqrt=0"};
+        auto o = nvvm::optionsFromFlags(numba);
+        QVERIFY(o);
+        QCOMPARE(o->opt, std::optional<int>(3));
+        QCOMPARE(o->arch, std::optional<std::string>("compute_90"));
+        QCOMPARE(o->ftz, std::optional<bool>(true));
+        QCOMPARE(o->fma, std::optional<bool>(true));
+        QCOMPARE(o->precDiv, std::optional<bool>(false));
+        QCOMPARE(o->precSqrt, std::optional<bool>(false));
+        QVERIFY(o->extraFlags.empty());
+        auto sorted = numba;
+        auto back = o->flags();
+        std::sort(sorted.begin(), sorted.end());
+        std::sort(back.begin(), back.end());
+        QCOMPARE(back, sorted);
+
+        auto withExtras = nvvm::optionsFromFlags({"-g", "-opt=0", "-generate-line-info", "-maxreg=32"});
+        QVERIFY(withExtras);
+        QVERIFY(withExtras->debug);
+        QCOMPARE(withExtras->opt, std::optional<int>(0));
+        QCOMPARE(withExtras->extraFlags, (std::vector<std::string>{"-generate-line-info", "-maxreg=32"}));
+
+        const auto bad = nvvm::optionsFromFlags({"-opt=2"});
+        QVERIFY(!bad);
+        QVERIFY2(bad.error().message.find("-opt=2") != std::string::npos, bad.error().message.c_str());
+        const auto lto = nvvm::optionsFromFlags({"-gen-lto"});
+        QVERIFY(!lto);
+        QVERIFY2(lto.error().message.find("-gen-lto chooses an output") != std::string::npos,
+                 lto.error().message.c_str());
     }
 
     void tableEntriesAreConsistent() {

@@ -14,6 +14,7 @@ set(NVPG_LAYERS
     "inspect:support toolkit nvvm ptx"
     "gpu:support toolkit ptx"
     "workspace:support toolkit nvvm lto ptx gpu"
+    "interop:support toolkit nvvm lto ptx gpu workspace"
     "pipeline:support toolkit nvvm lto ptx inspect gpu"
     "lesson:support toolkit nvvm lto ptx inspect gpu workspace pipeline"
     "cache:support toolkit nvvm lto ptx inspect gpu workspace pipeline"

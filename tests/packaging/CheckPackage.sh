@@ -71,6 +71,8 @@ for f in "$src"/resources/lessons/*.nvpg "$src"/resources/lessons/src/*/* "$src"
   [ -e "$f" ] && files+=("usr/share/nvvm-playground/lessons/${f#"$src"/resources/lessons/}")
 done
 for f in "$src"/resources/docs/*.json; do files+=("usr/share/nvvm-playground/docs/$(basename "$f")"); done
+# What nvpg import numba and File > Import from numba run in the user's Python.
+files+=(usr/share/nvvm-playground/python/nvpg_numba_import.py)
 missing=0
 for f in "${files[@]}"; do [ -e "$root/$f" ] || { fail "not in the package: /$f"; missing=1; }; done
 [ $missing = 0 ] && ok "all ${#files[@]} files the programs and the desktop need are in it"

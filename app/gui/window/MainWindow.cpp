@@ -1,6 +1,7 @@
 #include "window/MainWindow.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <future>
 #include <optional>
@@ -31,6 +32,7 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QPointer>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QScreen>
 #include <QSettings>
@@ -81,6 +83,7 @@
 #include "support/Installed.h"
 #include "support/Text.h"
 #include "window/FixController.h"
+#include "window/NumbaImportDialog.h"
 #include "window/StartPage.h"
 #include "workspace/Examples.h"
 #include "workspace/NewModule.h"
@@ -963,6 +966,7 @@ void MainWindow::buildActions() {
         // A broken install: say where they belong instead of an empty menu.
         examples->addAction(tr("No examples installed (share/nvvm-playground/examples)"))->setEnabled(false);
     }
+    file->addAction(tr("&Import from numba…"), this, [this] { importFromNumba(); })->setObjectName("importNumbaAction");
     startPage_->setExamples(described);
     startPage_->setCourse(int(lesson::listLessons().size()));
     lessonsMenu_ = file->addMenu(tr("&Lessons"));
@@ -1651,6 +1655,58 @@ bool MainWindow::openExample(const QString& name) {
     document_->reset(std::move(*ws), {});  // no path: saving asks where, the example stays pristine
     afterOpen();
     return true;
+}
+
+void MainWindow::importFromNumba() {
+    if (busyWithFile()) return;
+    NumbaImportDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    importNumba(dialog.request());
+}
+
+bool MainWindow::importNumba(interop::NumbaImportRequest request) {
+    if (busyWithFile() || !maybeSave()) return false;
+    const auto output = QString::fromStdString(request.output.string());
+    if (QFileInfo::exists(output) &&
+        QMessageBox::question(this, tr("Import from numba"), tr("%1 exists. Replace it?").arg(output)) !=
+            QMessageBox::Yes)
+        return false;
+    std::atomic<bool> cancel{false};
+    std::optional<support::Result<interop::NumbaImport>> result;
+    QEventLoop loop;
+    QProgressDialog progress(
+        tr("Running numba-cuda: %1 for %2…")
+            .arg(QString::fromStdString(request.function), QString::fromStdString(request.signature)),
+        tr("Cancel"), 0, 0, this);
+    progress.setObjectName("numbaImportProgress");
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(0);
+    progress.setAutoClose(false);
+    progress.setAutoReset(false);
+    const auto cancelled = connect(&progress, &QProgressDialog::canceled, &progress, [&] { cancel = true; });
+    fileTask_ = tr("Importing from numba");
+    // The worker owns the Python process (support::runProbe: its own process group, killed on
+    // cancel or timeout and reaped before the worker returns), so nothing outlives this call.
+    std::thread worker([&, tk = toolkit_] {
+        if (request.arch.empty()) request.arch = interop::numbaDefaultArch(tk.get(), /*askDriver=*/false).arch;
+        result = interop::importNumba(request, &cancel);
+        QMetaObject::invokeMethod(&loop, &QEventLoop::quit, Qt::QueuedConnection);
+    });
+    progress.show();
+    loop.exec();
+    worker.join();
+    disconnect(cancelled);  // closing the dialog says canceled() too
+    progress.close();
+    fileTask_.clear();
+    if (!*result) {
+        if (!cancel)
+            showError(tr("Import from numba"), QString::fromStdString((*result).error().message));
+        else
+            statusBar()->showMessage(tr("Import from numba cancelled"), 5000);
+        return false;
+    }
+    for (const auto& w : (*result)->warnings) statusBar()->showMessage(QString::fromStdString(w), 15000);
+    return openWorkspace(QString::fromStdString((*result)->written.string()));
 }
 
 bool MainWindow::openLesson(const QString& path) {

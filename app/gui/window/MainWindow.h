@@ -11,6 +11,7 @@
 
 #include "compile/Engine.h"
 #include "inspect/LineMap.h"
+#include "interop/NumbaImport.h"
 
 class QDockWidget;
 class QLabel;
@@ -69,6 +70,13 @@ public:
     // goes on from the learner's saved progress; another opens as a workspace.
     bool openLesson(const QString& path);
     static QStringList exampleNames();
+    // File > Import from numba…: the dialog, then importNumba.
+    void importFromNumba();
+    // Runs numba-cuda for `request` (core/interop) on a worker thread, the window usable and a
+    // progress dialog whose Cancel kills the Python process; then opens the workspace it wrote.
+    // An empty arch is the local GPU's as the GPU cache file knows it, else compute_90. False
+    // (after saying why) when nothing was imported.
+    bool importNumba(interop::NumbaImportRequest request);
     void newWorkspace();
     // Adds .ll/.bc files as modules of the open workspace.
     void addModuleFiles(const QStringList& paths);

@@ -1,0 +1,441 @@
+#include "interop/NumbaImport.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <regex>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "gpu/ArgSpec.h"
+#include "gpu/DeviceCache.h"
+#include "gpu/ElemType.h"
+#include "nvvm/Options.h"
+#include "support/Files.h"
+#include "support/Installed.h"
+#include "support/Process.h"
+#include "support/Symbols.h"
+#include "support/Text.h"
+
+namespace fs = std::filesystem;
+
+namespace nvpg::interop {
+
+namespace {
+
+using support::ErrorKind;
+using support::makeError;
+using json = nlohmann::json;
+
+// The helper's exit status when numba-cuda is not installed for the Python that ran it.
+constexpr int kHelperNoNumba = 3;
+
+std::string pipHint(const std::string& python) {
+    return fmt::format(
+        "numba-cuda is not installed for {0}: install it with `{0} -m pip install \"numba-cuda[cu13]\"` "
+        "(\"numba-cuda[cu12]\" for CUDA 12; in a virtual environment: python3 -m venv ENV, then "
+        "ENV/bin/pip install \"numba-cuda[cu13]\"), or name a Python that has it with --python",
+        python);
+}
+
+// What the request is about, for the front of every message.
+std::string what(const NumbaImportRequest& r) {
+    return fmt::format("{} ({}, \"{}\")", r.function, r.file.string(), r.signature);
+}
+
+// A numba scalar type as the kernel takes it: one or two SPEC types ("complex64": two f32).
+std::vector<std::string> scalarSpecTypes(const std::string& numbaType) {
+    static const std::vector<std::pair<std::string, std::vector<std::string>>> table = {
+        {"int8", {"i8"}},
+        {"int16", {"i16"}},
+        {"int32", {"i32"}},
+        {"int64", {"i64"}},
+        {"uint8", {"u8"}},
+        {"uint16", {"u16"}},
+        {"uint32", {"u32"}},
+        {"uint64", {"u64"}},
+        {"float16", {"u16"}},
+        {"float32", {"f32"}},
+        {"float64", {"f64"}},
+        {"boolean", {"u8"}},
+        {"bool", {"u8"}},
+        {"complex64", {"f32", "f32"}},
+        {"complex128", {"f64", "f64"}},
+    };
+    for (const auto& [name, specs] : table)
+        if (name == numbaType) return specs;
+    return {};
+}
+
+// "1024" for an integer, "2.5" for a float: the shortest text that reads back the same.
+std::string valueText(const json& v, bool isFloat) {
+    if (isFloat) return fmt::format("{}", v.get<double>());
+    if (v.is_number_unsigned()) return fmt::format("{}", v.get<uint64_t>());
+    if (v.is_number_integer()) return fmt::format("{}", v.get<int64_t>());
+    return fmt::format("{}", static_cast<int64_t>(v.get<double>()));
+}
+
+std::vector<size_t> defaultShape(int ndim) {
+    switch (ndim) {
+        case 1:
+            return {kNumbaDefaultElements};
+        case 2:
+            return {32, 32};
+        case 3:
+            return {16, 8, 8};
+        default: {
+            std::vector<size_t> s(size_t(ndim), 1);
+            if (ndim > 0) s[0] = kNumbaDefaultElements;
+            return s;
+        }
+    }
+}
+
+// Strides in bytes of a contiguous array: C order, or Fortran order for numba's 'F' layout.
+std::vector<int64_t> contiguousStrides(const std::vector<size_t>& shape, size_t itemsize, bool fortran) {
+    std::vector<int64_t> s(shape.size());
+    int64_t step = int64_t(itemsize);
+    if (fortran) {
+        for (size_t i = 0; i < shape.size(); ++i) {
+            s[i] = step;
+            step *= int64_t(std::max<size_t>(shape[i], 1));
+        }
+    } else {
+        for (size_t i = shape.size(); i-- > 0;) {
+            s[i] = step;
+            step *= int64_t(std::max<size_t>(shape[i], 1));
+        }
+    }
+    return s;
+}
+
+// `word` as a POSIX shell reads it back: as it is when it is plain, else in single quotes.
+std::string shellWord(const std::string& word) {
+    const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) ||
+               std::string_view("/._-+=:,@%").find(c) != std::string_view::npos;
+    });
+    if (plain) return word;
+    std::string out = "'";
+    for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+unsigned blocksFor(size_t n, unsigned threads) {
+    const size_t b = (n + threads - 1) / threads;
+    return unsigned(std::clamp<size_t>(b, 1, 0x7fffffff));
+}
+
+}  // namespace
+
+fs::path numbaHelperScript() {
+    const auto dir = support::dataDir();
+    if (dir.empty()) return {};
+    auto p = dir / "python" / "nvpg_numba_import.py";
+    std::error_code ec;
+    return fs::is_regular_file(p, ec) ? p : fs::path();
+}
+
+ArchChoice numbaDefaultArch(const toolkit::Toolkit* toolkit, bool askDriver) {
+    gpu::LocalGpuSource source;
+    if (!askDriver)
+        source.askDriver = []() -> support::Result<gpu::LocalGpus> {
+            return makeError(ErrorKind::Environment, "the GPU cache file does not say");
+        };
+    if (toolkit)
+        if (auto gpus = gpu::localGpus(*toolkit, source); gpus) {
+            const auto& d = gpus->devices.front();
+            if (auto a =
+                    nvvm::archForComputeCapability(d.ccMajor, d.ccMinor, [toolkit] { return toolkit->cudaMajor(); }))
+                return {*a, fmt::format("the local GPU {} (sm_{}{})", d.name, d.ccMajor, d.ccMinor)};
+        }
+    return {kNumbaDefaultArch, fmt::format("no local GPU: {}", kNumbaDefaultArch)};
+}
+
+std::optional<std::string> ccOfArch(std::string_view arch) {
+    static const std::regex re("compute_([0-9]+)([0-9])[af]?");
+    std::cmatch m;
+    if (!std::regex_match(arch.data(), arch.data() + arch.size(), m, re)) return std::nullopt;
+    return fmt::format("{}.{}", m[1].str(), m[2].str());
+}
+
+support::Result<workspace::Workspace> numbaWorkspaceFromJson(std::string_view text, const NumbaImportRequest& request) {
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const std::exception& e) {
+        return makeError(ErrorKind::Environment, fmt::format("the numba helper's answer is not JSON ({}): {}", e.what(),
+                                                             support::printable(std::string(text.substr(0, 200)))));
+    }
+    try {
+        workspace::Workspace ws;
+        const auto function = j.at("function").get<std::string>();
+        const auto kernel = j.at("kernel").get<std::string>();
+        const auto signature = j.at("signature").get<std::string>();
+        ws.name = function;
+
+        const auto& modules = j.at("modules");
+        for (size_t k = 0; k < modules.size(); ++k) {
+            nvvm::Module m;
+            m.name = modules.size() == 1 ? fmt::format("{}.ll", function) : fmt::format("{}.{}.ll", function, k + 1);
+            m.bytes = modules[k].get<std::string>();
+            ws.modules.push_back(std::move(m));
+        }
+        if (ws.modules.empty())
+            return makeError(ErrorKind::Environment, fmt::format("numba added no module for {}", what(request)));
+        const auto flags = j.at("options").get<std::vector<std::string>>();
+        auto options = nvvm::optionsFromFlags(flags);
+        if (!options)
+            return makeError(ErrorKind::Environment,
+                             fmt::format("numba's libNVVM options for {}: {}", what(request), options.error().message));
+        ws.options = *options;
+        ws.libdevice = j.value("libdevice", false);
+        ws.libdeviceSaved = true;
+        ws.verify = true;
+
+        // The run configuration: numba's kernel ABI (numba.cuda.dispatcher's _prepare_args):
+        // each array is meminfo, parent (null pointers), nitems, itemsize (i64), data (the
+        // buffer), shape[ndim], strides[ndim] (i64, bytes); scalars as their type, complex as
+        // two floats.
+        gpu::RunConfig run;
+        run.name = "numba";
+        run.kernel = kernel;
+        std::vector<std::string> specs;
+        std::vector<std::string> argNotes;
+        std::vector<size_t> launchShape;
+        size_t firstCount = 0;
+        for (const auto& a : j.at("args")) {
+            const auto name = a.at("name").get<std::string>();
+            const auto type = a.at("type").get<std::string>();
+            const auto kind = a.at("kind").get<std::string>();
+            const size_t first = specs.size();
+            if (kind == "array") {
+                const int ndim = a.at("ndim").get<int>();
+                const auto descr = a.at("dtype").get<std::string>();
+                const auto elem = descr == "|b1" ? std::optional(gpu::ElemType::U8) : gpu::elemTypeFromNpyDescr(descr);
+                if (!elem)
+                    return makeError(ErrorKind::Usage,
+                                     fmt::format("argument {} of {} is {}: nvpg run passes arrays of {} only", name,
+                                                 what(request), type, gpu::elemTypeList()));
+                const size_t itemsize = gpu::elemInfo(*elem).size;
+                std::vector<size_t> shape;
+                std::vector<int64_t> strides;
+                if (a.contains("shape")) {
+                    shape = a.at("shape").get<std::vector<size_t>>();
+                    strides = a.at("strides").get<std::vector<int64_t>>();
+                } else {
+                    shape = defaultShape(ndim);
+                    strides = contiguousStrides(shape, itemsize, a.value("layout", "C") == "F");
+                }
+                size_t nitems = 1;
+                for (auto s : shape) nitems *= s;
+                specs.push_back("ptr:null");
+                specs.push_back("ptr:null");
+                specs.push_back(fmt::format("i64:{}", nitems));
+                specs.push_back(fmt::format("i64:{}", itemsize));
+                if (a.contains("npy"))
+                    specs.push_back("buf:@" + a.at("npy").get<std::string>());
+                else
+                    specs.push_back(fmt::format("buf:{}:{}:zeros", gpu::elemInfo(*elem).name, nitems));
+                for (auto s : shape) specs.push_back(fmt::format("i64:{}", s));
+                for (auto s : strides) specs.push_back(fmt::format("i64:{}", s));
+                if (shape.size() > launchShape.size()) launchShape = shape;
+                if (firstCount == 0) firstCount = nitems;
+            } else if (kind == "scalar") {
+                const auto numbaType = a.at("dtype").get<std::string>();
+                const auto types = scalarSpecTypes(numbaType);
+                if (types.empty())
+                    return makeError(
+                        ErrorKind::Usage,
+                        fmt::format("argument {} of {} is {}, which nvpg run cannot pass", name, what(request), type));
+                for (size_t part = 0; part < types.size(); ++part) {
+                    const auto elem = *gpu::parseElemType(types[part]);
+                    const auto& info = gpu::elemInfo(elem);
+                    std::string value;
+                    if (numbaType == "float16") {
+                        // numba passes a half as the u16 of its bits (c_uint16), and the PTX
+                        // parameter is a .u16.
+                        const double v = a.contains("value") ? a.at("value").get<double>() : 1.0;
+                        value = fmt::format("{}", gpu::halfFromDouble(v));
+                    } else if (a.contains("value")) {
+                        const auto& v = a.at("value");
+                        value = valueText(v.is_array() ? v.at(part) : v, info.isFloat);
+                    } else if (info.isFloat) {
+                        value = part == 0 ? "1" : "0";  // complex: 1 + 0i
+                    } else if (numbaType == "boolean" || numbaType == "bool" || info.size < 4) {
+                        value = "1";
+                    } else {
+                        value = fmt::format("{}", firstCount ? firstCount : kNumbaDefaultElements);
+                    }
+                    specs.push_back(fmt::format("{}:{}", info.name, value));
+                }
+            } else {
+                return makeError(ErrorKind::Usage,
+                                 fmt::format("argument {} of {} is {}: nvpg run passes arrays and numbers only", name,
+                                             what(request), type));
+            }
+            argNotes.push_back(fmt::format("  {}: {} -> kernel parameters {}{}", name, type, first,
+                                           specs.size() - first > 1 ? fmt::format("..{}", specs.size() - 1) : ""));
+        }
+        for (const auto& s : specs) {
+            auto parsed = gpu::parseArgSpec(s);
+            if (!parsed) return parsed.error();
+            run.args.push_back(std::move(*parsed));
+        }
+        // The launch: one thread per element of the first array of the highest rank.
+        if (launchShape.size() >= 3) {
+            run.block = {8, 8, 4};
+            run.grid = {blocksFor(launchShape[0], 8), blocksFor(launchShape[1], 8), blocksFor(launchShape[2], 4)};
+        } else if (launchShape.size() == 2) {
+            run.block = {16, 16, 1};
+            run.grid = {blocksFor(launchShape[0], 16), blocksFor(launchShape[1], 16), 1};
+        } else if (launchShape.size() == 1) {
+            run.block = {256, 1, 1};
+            run.grid = {blocksFor(launchShape[0], 256), 1, 1};
+        }
+        ws.runs.push_back(std::move(run));
+
+        // The notes: the workspace's description, which it keeps across saves.
+        const auto demangled = support::demangle(kernel);
+        std::vector<std::string> versions;
+        if (const auto v = j.find("versions"); v != j.end() && v->is_object())
+            for (const auto& [k, val] : v->items())
+                if (val.is_string()) versions.push_back(fmt::format("{} {}", k, val.get<std::string>()));
+        const auto python = j.value("python", request.python);
+        std::string rerun =
+            fmt::format("nvpg import numba {} {} --sig {} --arch {}", shellWord(fs::absolute(request.file).string()),
+                        shellWord(function), shellWord(signature), shellWord(request.arch));
+        if (!request.argsNpz.empty()) rerun += " --args " + shellWord(fs::absolute(request.argsNpz).string());
+        if (!python.empty()) rerun += " --python " + shellWord(python);
+        rerun += " -o " + shellWord(fs::absolute(request.output).string());
+        ws.description = fmt::format(
+            "Imported from numba-cuda: {}.{} for {}, compiled by numba for {} ({}).\n"
+            "Kernel: {}\n"
+            "Demangled: {}\n"
+            "Symbol: {}\n"
+            "numba's libNVVM options: {}; libdevice {}.\n"
+            "Arguments, as numba's kernel ABI passes them (an array is meminfo, parent, nitems, itemsize, data, "
+            "shape[ndim], strides[ndim] in bytes):\n{}\n"
+            "Made with {}.\n"
+            "Again: {}",
+            j.value("module", ""), function, signature, request.arch, j.value("python", request.python),
+            support::readableName(kernel), demangled ? *demangled : kernel, kernel, support::join(flags, " "),
+            ws.libdevice ? "added lazily" : "not added", support::join(argNotes, "\n"), support::join(versions, ", "),
+            rerun);
+        return ws;
+    } catch (const std::exception& e) {
+        return makeError(
+            ErrorKind::Environment,
+            fmt::format("the numba helper's answer for {} lacks what nvpg needs: {}", what(request), e.what()));
+    }
+}
+
+support::Result<NumbaImport> importNumba(const NumbaImportRequest& request, const std::atomic<bool>* cancel) {
+    NumbaImport out;
+    const std::string pythonName = request.python.empty() ? "python3" : request.python;
+    out.python = pythonName.find('/') == std::string::npos ? support::findInPath(pythonName) : pythonName;
+    if (out.python.empty())
+        return makeError(ErrorKind::Environment,
+                         fmt::format("{} is not on PATH; name a Python that has numba-cuda with --python", pythonName));
+    if (::access(out.python.c_str(), X_OK) != 0)
+        return makeError(ErrorKind::Environment,
+                         fmt::format("the Python {} cannot be run: {}", out.python, std::strerror(errno)));
+    const fs::path helper = request.helper.empty() ? numbaHelperScript() : request.helper;
+    if (helper.empty())
+        return makeError(ErrorKind::Environment,
+                         "the numba helper script (python/nvpg_numba_import.py in nvpg's data folder) is missing; "
+                         "reinstall the nvvm-playground package, or set NVPG_DATA_DIR to a folder that holds it");
+    const auto cc = ccOfArch(request.arch);
+    if (!cc)
+        return makeError(ErrorKind::Usage,
+                         fmt::format("arch '{}': numba compiles for a compute capability, so the arch is "
+                                     "compute_NN (compute_90)",
+                                     request.arch));
+    std::error_code ec;
+    if (!fs::is_regular_file(request.file, ec))
+        return makeError(ErrorKind::Usage, fmt::format("{}: no such file", request.file.string()));
+    if (!request.argsNpz.empty() && !fs::is_regular_file(request.argsNpz, ec))
+        return makeError(ErrorKind::Usage, fmt::format("--args {}: no such file", request.argsNpz.string()));
+    if (request.output.empty()) return makeError(ErrorKind::Usage, "no workspace file to write");
+    const fs::path outDir = fs::absolute(request.output, ec).parent_path();
+    if (!fs::is_directory(outDir, ec))
+        return makeError(ErrorKind::Usage,
+                         fmt::format("{}: the folder {} does not exist", request.output.string(), outDir.string()));
+
+    // The helper's answer goes to a file of its own: the user's code may print anything.
+    std::string answerPath = (fs::temp_directory_path(ec) / "nvpg-numba-XXXXXX.json").string();
+    const int fd = ::mkstemps(answerPath.data(), 5);
+    if (fd < 0)
+        return makeError(ErrorKind::Environment,
+                         fmt::format("cannot make a temporary file {}: {}", answerPath, std::strerror(errno)));
+    ::close(fd);
+    struct Remove {
+        std::string path;
+        ~Remove() { ::unlink(path.c_str()); }
+    } removeAnswer{answerPath};
+
+    std::vector<std::string> args = {out.python,   helper.string(),
+                                     "--file",     fs::absolute(request.file).string(),
+                                     "--function", request.function,
+                                     "--sig",      request.signature,
+                                     "--cc",       *cc,
+                                     "--out",      answerPath};
+    if (!request.cudaHome.empty()) args.insert(args.end(), {"--cuda-home", request.cudaHome.string()});
+    const std::string stem = request.output.stem().string();
+    if (!request.argsNpz.empty())
+        args.insert(args.end(), {"--args", fs::absolute(request.argsNpz).string(), "--args-dir", outDir.string(),
+                                 "--args-prefix", stem + "."});
+
+    const auto ran = support::runProbe(args, request.timeoutSeconds, size_t(4) << 20, true, cancel);
+    const auto tail = [&] {
+        auto t = support::trim(ran.output);
+        if (t.size() > 4000) t = t.substr(t.size() - 4000);
+        return std::string(t);
+    };
+    if (ran.cancelled) return makeError(ErrorKind::Run, fmt::format("the import of {} was cancelled", what(request)));
+    if (ran.timedOut)
+        return makeError(ErrorKind::Timeout, fmt::format("numba did not finish {} within {} s ({})", what(request),
+                                                         request.timeoutSeconds, out.python));
+    if (ran.status == kHelperNoNumba) return makeError(ErrorKind::Environment, pipHint(out.python));
+    auto answer = support::readFile(answerPath, support::kWorkspaceFileLimit);
+    if (!answer || support::trim(*answer).empty())
+        return makeError(ErrorKind::Environment,
+                         fmt::format("the numba helper ({} {}) ended with status {} and no answer:\n{}", out.python,
+                                     helper.string(), ran.status, tail()));
+    json j;
+    try {
+        j = json::parse(*answer);
+    } catch (const std::exception& e) {
+        return makeError(ErrorKind::Environment, fmt::format("the numba helper's answer is not JSON: {}", e.what()));
+    }
+    if (!j.value("ok", false)) {
+        const auto kind = j.value("kind", "");
+        const auto message = j.value("message", "");
+        const auto errorKind = kind == "no-numba"  ? ErrorKind::Environment
+                               : kind == "compile" ? ErrorKind::Compile
+                                                   : ErrorKind::Usage;
+        if (kind == "no-numba") return makeError(errorKind, pipHint(out.python) + "\n(" + message + ")");
+        std::string text = fmt::format("{} (with {}):\n{}", what(request), out.python, message);
+        if (kind == "compile" && !ran.output.empty()) text += "\n" + tail();
+        return makeError(errorKind, text);
+    }
+    auto ws = numbaWorkspaceFromJson(*answer, request);
+    if (!ws) return ws.error();
+    out.workspace = std::move(*ws);
+    out.kernel = j.value("kernel", "");
+    for (const auto& a : j.value("args", json::array()))
+        if (a.contains("npy")) out.npy.push_back(outDir / a.at("npy").get<std::string>());
+    for (const auto& u : j.value("unused_args", json::array()))
+        out.warnings.push_back(fmt::format("--args {}: no argument of {} is called {} (nor arr_K), so it is not used",
+                                           request.argsNpz.string(), request.function, u.get<std::string>()));
+    if (auto st = workspace::saveWorkspace(out.workspace, request.output); !st) return st.error();
+    out.written = request.output;
+    return out;
+}
+
+}  // namespace nvpg::interop

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# ctest's python_packages set-up (tests/CMakeLists.txt): numpy, cuda-core and numba-cuda from PyPI
+# in a venv of the build tree, for the suites that check nvpg against them (nvpg import numba's PTX
+# against numba's own). numba-cuda[cu13] brings CUDA 13.x wheels of libNVVM, nvJitLink and NVRTC;
+# they are uninstalled again so that numba uses the toolkit the tests use (CUDA_HOME). Installed
+# once and kept. Without a network this still exits 0, writing why to VENV/status ("ok: ..." or
+# "unavailable: why"): those suites then skip, saying so. Not a dependency of the product.
+set -u
+venv=$1
+status=$venv/status
+mkdir -p "$venv"
+say() { printf '%s\n' "$1" > "$status"; printf '%s\n' "$1"; exit 0; }
+check() { "$venv/bin/python" -c 'import numpy, numba.cuda, cuda.core' > /dev/null 2>&1; }
+if [ -x "$venv/bin/python" ] && check; then
+  say "ok: $("$venv/bin/python" -m pip list 2> /dev/null | grep -iE '^(numba-cuda|numba|numpy|cuda-core) ' | tr -s ' ' | paste -sd, -)"
+fi
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv" > "$venv/venv.log" 2>&1 ||
+    say "unavailable: python3 -m venv $venv failed: $(tail -n 2 "$venv/venv.log" | tr '\n' ' ')"
+fi
+if ! timeout 600 "$venv/bin/python" -m pip install --disable-pip-version-check numpy cuda-core "numba-cuda[cu13]" \
+    > "$venv/install.log" 2>&1; then
+  say "unavailable: pip install numpy cuda-core numba-cuda[cu13] failed (no network?): $(grep -v '^ ' "$venv/install.log" | tail -n 2 | tr '\n' ' ')"
+fi
+"$venv/bin/python" -m pip uninstall -y nvidia-nvvm nvidia-nvjitlink nvidia-cuda-nvrtc cuda-toolkit >> "$venv/install.log" 2>&1
+check || say "unavailable: numba.cuda, numpy or cuda.core do not import in $venv after pip install (see $venv/install.log)"
+say "ok: $("$venv/bin/python" -m pip list 2> /dev/null | grep -iE '^(numba-cuda|numba|numpy|cuda-core) ' | tr -s ' ' | paste -sd, -)"
