@@ -17,6 +17,7 @@ set(NVPG_LAYERS
     "interop:support toolkit nvvm lto ptx gpu workspace"
     "pipeline:support toolkit nvvm lto ptx inspect gpu"
     "lesson:support toolkit nvvm lto ptx inspect gpu workspace pipeline"
+    "export:support toolkit nvvm lto ptx gpu pipeline"
     "cache:support toolkit nvvm lto ptx inspect gpu workspace pipeline"
     "engine:support toolkit nvvm lto ptx inspect gpu workspace pipeline cache")
 

@@ -1,0 +1,78 @@
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpu/RunConfig.h"
+#include "lto/Mode.h"
+#include "nvvm/Module.h"
+#include "nvvm/Options.h"
+#include "support/Files.h"
+#include "support/Result.h"
+
+// Export to code: the same program as a cuda.core script or a C program (libNVVM, nvJitLink, the
+// driver API), for people who leave the playground with what they built. Both front ends call this.
+namespace nvpg::exporting {
+
+enum class Target { CudaCore, C };
+// "cuda-core" or "c", as nvpg export --as takes them.
+std::optional<Target> parseTarget(std::string_view name);
+std::string_view targetName(Target target);
+
+struct Input {
+    std::string name;  // the workspace's or the first module's: names the script and its outputs
+    std::string description;
+    std::vector<nvvm::Module> modules;
+    // As the compile resolved them: options.arch is the arch nvpg compile used (never unset,
+    // also where it chose the GPU's or libNVVM's default: the exported code must not need a GPU
+    // to compile), libdevice after the libdevice rule.
+    nvvm::Options options;
+    bool libdevice = false;
+    bool verify = true;
+    lto::Mode ltoMode = lto::Mode::Program;
+    // LTO-IR, then nvJitLink's link to PTX and to a cubin (what a run from LTO launches). A run
+    // configuration that runs from LTO turns it on.
+    bool lto = false;
+    // The run configuration to launch, when one is exported; its buffer files are read from
+    // `baseDir` (the workspace's folder) and written beside the code as inputs/argK.npy.
+    std::optional<gpu::RunConfig> run;
+    std::filesystem::path baseDir;
+    // The compile's PTX: the run configuration is checked against its kernel's parameters (as
+    // nvpg run does) before anything is written. Empty: not checked.
+    std::string ptx;
+};
+
+struct File {
+    std::string path;  // relative to the output folder, '/' separated
+    std::string bytes;
+};
+
+struct Output {
+    std::vector<File> files;
+    // What the code cannot do as the playground does (an option cuda.core cannot express): each
+    // is in a comment at the top of the code too.
+    std::vector<std::string> warnings;
+    std::string entry;     // the file to run or build: "saxpy.py", "CMakeLists.txt"
+    std::string howToRun;  // the commands, as the code's head comment gives them
+};
+
+// How each typed option reaches cuda.core's ProgramOptions (nvvm backend): its name in
+// nvvm::optionTable and the field. Options of the table without one are not carried (a warning).
+struct CudaCoreField {
+    std::string_view option;  // "prec-div"
+    std::string_view field;   // "prec_div"
+};
+const std::vector<CudaCoreField>& cudaCoreFields();
+
+// The files of the exported program: the code, the modules under modules/ (text and bitcode
+// as files), the run's inputs under inputs/. The error says what cannot be exported and why.
+support::Result<Output> generate(Target target, const Input& input);
+// The files of `out` that exist under `dir` already, in order.
+std::vector<std::filesystem::path> existingFiles(const Output& out, const std::filesystem::path& dir);
+// Writes every file under `dir` (made when missing, with the folders the files need).
+support::Status writeOutput(const Output& out, const std::filesystem::path& dir, const support::WriteOptions& options);
+
+}  // namespace nvpg::exporting
