@@ -13,7 +13,7 @@ namespace nvpg::cli {
 namespace {
 
 constexpr std::string_view kSubcommands[] = {"info",     "compile",   "run",   "compare", "toolkits", "explain",
-                                             "examples", "occupancy", "check", "lesson",  "import"};
+                                             "examples", "occupancy", "check", "lesson",  "import",   "export"};
 
 }  // namespace
 
@@ -135,6 +135,11 @@ std::unique_ptr<CliApp> buildCliApp(std::string_view only) {
     t->importer = app.add_subcommand(
         "import", "make a workspace from another tool's NVVM IR: numba (numba-cuda kernels, run with Python)");
     if (with("import")) addImportOptions(*t->importer, t->importOptions);
+
+    t->exporter = app.add_subcommand(
+        "export",
+        "write the program as a standalone cuda.core script or C program (libNVVM, nvJitLink, the driver API)");
+    if (with("export")) addExportOptions(*t->exporter, t->exportOptions);
     return t;
 }
 

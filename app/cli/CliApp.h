@@ -53,6 +53,9 @@ struct CliApp {
 
     CLI::App* importer = nullptr;
     ImportOptions importOptions;
+
+    CLI::App* exporter = nullptr;
+    ExportOptions exportOptions;
 };
 
 // The table, on the heap: its options write through pointers into the struct, so it never moves.

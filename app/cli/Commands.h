@@ -90,6 +90,13 @@ void addNvvmOptions(CLI::App& cmd, CompileOptions& o);
 // Those options onto `job`, over what it has (a workspace's, or the other side's common ones).
 support::Status applyNvvmOptions(const CompileOptions& o, pipeline::Job& job);
 void addRunOptions(CLI::App& cmd, RunOptions& r);
+// The workspace's run configuration that --config names (its name or #K; default: its first, which
+// stderr names, saying `verb` ("running") when there are several); nothing without a workspace
+// or run configurations. Unless `allowOutsideFiles`, one whose buffer files lie outside the
+// workspace's folder is refused. `input` names the workspace in the errors.
+support::Result<std::optional<gpu::RunConfig>> workspaceRun(const JobInputs& inputs, const std::string& input,
+                                                            const std::optional<std::string>& config,
+                                                            bool allowOutsideFiles, std::string_view verb);
 // The job the inputs and options make. An input that is a bare name (no folder), no file, and a
 // bundled example's name stands for that example's .nvpg.
 support::Result<JobInputs> jobFromArgs(const CompileOptions& o);
@@ -192,5 +199,20 @@ struct ImportOptions {
 };
 void addImportOptions(CLI::App& cmd, ImportOptions& o);
 int runImport(const CommonOptions& common, const ImportOptions& o);
+
+// nvpg export --as cuda-core|c INPUT... -o DIR: the same program as a cuda.core script or a C
+// program, with the workspace's run configuration (core/export).
+struct ExportOptions {
+    CompileOptions compile;  // INPUT and the options that decide what is compiled
+    std::string as;          // "cuda-core" or "c"
+    std::string output;      // the folder
+    std::optional<std::string> config;
+    bool noRun = false;
+    bool lto = false;
+    bool force = false;
+    bool allowOutsideFiles = false;
+};
+void addExportOptions(CLI::App& cmd, ExportOptions& o);
+int runExport(const CommonOptions& common, const ExportOptions& o);
 
 }  // namespace nvpg::cli

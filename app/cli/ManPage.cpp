@@ -162,6 +162,21 @@ command), for a missing file or function, a signature numba does not read or tha
 the function, or an .npz that does not fit; 1 when numba cannot compile the function for the
 signature.
 )roff"},
+        {"export", R"roff(Compiles as \fBcompile\fR does (nothing is written when that fails), then writes to the
+folder \fB\-o\fR names the same program as standalone code: with \fB\-\-as cuda\-core\fR one Python
+file over cuda.core's \fBProgram\fR(..., "nvvm") (the modules in the workspace's order, the first
+the program and the rest its \fBextra_sources\fR, \fBuse_libdevice\fR, the arch the compile used
+and every option cuda.core can pass); with \fB\-\-as c\fR a C11 program and a \fICMakeLists.txt\fR
+over libNVVM (the verifier first, libdevice added lazily), nvJitLink and the driver API, which it
+opens at run time. The modules go beside the code under \fImodules/\fR. With the workspace's run
+configuration (\fB\-\-config\fR, else its first; \fB\-\-no\-run\fR for none) the code launches the
+kernel after it wrote the PTX, its buffers read from \fIinputs/argK.npy\fR, and writes each buffer
+after the launch as \fIoutputs/argK.npy\fR. A run from LTO, or \fB\-\-lto\fR, adds the LTO\-IR and
+nvJitLink's links. What cuda.core cannot express (\fB\-\-jump\-table\-density\fR, \fB\-\-nvvm\-flag\fR,
+\fB\-\-no\-verify\fR, lazy modules) is named in a comment of the script and in a warning.
+Files already in the folder are replaced only with \fB\-\-force\fR.
+Exit status 1 when the program does not compile; 2 for a bad option, input or run configuration.
+)roff"},
         {"examples", R"roff(Lists each example's name and description, one a line, then the folder they are in.
 Each name can be given where a workspace is (\fBnvpg compile saxpy\fR): see \fBEXAMPLE NAMES\fR.
 Exit status 1 when the examples folder is missing (standard error says where nvpg looked) or

@@ -91,6 +91,44 @@ std::optional<std::string> saveOutputsProblem(const std::string& dir) {
 
 }  // namespace
 
+support::Result<std::optional<gpu::RunConfig>> workspaceRun(const JobInputs& inputs, const std::string& input,
+                                                            const std::optional<std::string>& config,
+                                                            bool allowOutsideFiles, std::string_view verb) {
+    const auto bad = [](std::string message) {
+        return support::makeError(support::ErrorKind::Usage, std::move(message));
+    };
+    if (!inputs.workspace || inputs.workspace->runs.empty()) {
+        if (config)
+            return bad(fmt::format("--config {}: run configurations come from a workspace (.nvpg), and {} has none",
+                                   *config, input));
+        return std::optional<gpu::RunConfig>();
+    }
+    const auto& runs = inputs.workspace->runs;
+    size_t pick = 0;
+    bool found = !config;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const auto& name = runs[i].name;
+        names.push_back(workspace::runLabel(runs, i));
+        if (config && (name == *config || fmt::format("#{}", i) == *config)) {
+            pick = i;
+            found = true;
+        }
+    }
+    if (!found)
+        return bad(fmt::format("no run configuration {} in {}; it has {}", *config, input, support::join(names, ", ")));
+    if (!allowOutsideFiles)
+        for (const auto& outside : workspace::filesOutsideFolder(runs, inputs.baseDir))
+            if (outside.run == pick)
+                return bad(fmt::format("{}: {}; give --allow-outside-files to read it", input,
+                                       workspace::describeOutsideFile(runs, outside, inputs.baseDir)));
+    if (!config && runs.size() > 1)
+        std::fprintf(stderr, "nvpg: %s configuration %s (the first; --config picks another of %s)\n",
+                     std::string(verb).c_str(), support::printable(names[0]).c_str(),
+                     support::printable(support::join(names, ", ")).c_str());
+    return std::optional<gpu::RunConfig>(runs[pick]);  // checked when the workspace was read
+}
+
 int runRun(const CommonOptions& common, const CompileOptions& o, const RunOptions& r) {
     auto inputs = jobFromArgs(o);
     if (!inputs) return usage(inputs.error().message);
@@ -99,37 +137,10 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
         if (auto problem = saveOutputsProblem(*r.saveOutputs)) return usage(*problem);
 
     // The configuration: the workspace's (when there is one), then the command line on top.
-    gpu::RunConfig config;
-    if (inputs->workspace && !inputs->workspace->runs.empty()) {
-        const auto& runs = inputs->workspace->runs;
-        size_t pick = 0;
-        bool found = !r.config;
-        std::vector<std::string> names;
-        for (size_t i = 0; i < runs.size(); ++i) {
-            const auto& name = runs[i].name;
-            names.push_back(workspace::runLabel(runs, i));
-            if (r.config && (name == *r.config || fmt::format("#{}", i) == *r.config)) {
-                pick = i;
-                found = true;
-            }
-        }
-        if (!found)
-            return usage(fmt::format("no run configuration {} in {}; it has {}", *r.config, o.inputs[0],
-                                     support::join(names, ", ")));
-        config = runs[pick];  // checked when the workspace was read
-        // Files named by the workspace, not by the person typing: one from elsewhere is asked for.
-        if (r.args.empty() && !r.allowOutsideFiles)
-            for (const auto& outside : workspace::filesOutsideFolder(runs, inputs->baseDir))
-                if (outside.run == pick)
-                    return usage(fmt::format("{}: {}; give --allow-outside-files to read it", o.inputs[0],
-                                             workspace::describeOutsideFile(runs, outside, inputs->baseDir)));
-        if (!r.config && runs.size() > 1)
-            std::fprintf(stderr, "nvpg: running configuration %s (the first; --config picks another of %s)\n",
-                         support::printable(names[0]).c_str(), support::printable(support::join(names, ", ")).c_str());
-    } else if (r.config) {
-        return usage(fmt::format("--config {}: run configurations come from a workspace (.nvpg), and {} has none",
-                                 *r.config, o.inputs[0]));
-    }
+    // Files named by the workspace, not by the person typing: one from elsewhere is asked for.
+    auto picked = workspaceRun(*inputs, o.inputs[0], r.config, !r.args.empty() || r.allowOutsideFiles, "running");
+    if (!picked) return usage(picked.error().message);
+    gpu::RunConfig config = picked->value_or(gpu::RunConfig{});
     if (r.kernel) config.kernel = *r.kernel;
     if (r.grid) {
         auto d = gpu::parseDim3(*r.grid, "--grid");

@@ -61,6 +61,7 @@ int main(int argc, char** argv) {
         if (*cli->check) return runCheck(common, cli->checkOptions);
         if (*cli->lesson) return runLesson(common, cli->lessonOptions);
         if (*cli->importer) return runImport(common, cli->importOptions);
+        if (*cli->exporter) return runExport(common, cli->exportOptions);
         return runCompile(common, cli->compileOptions);
     } catch (const std::bad_alloc&) {
         return usage("out of memory: nvpg may not have more (ulimit -v) or the machine has no more");
