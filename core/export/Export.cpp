@@ -291,7 +291,7 @@ std::string cudaCoreScript(const Input& in, const Names& n, const std::vector<Mo
     for (const auto& l : support::splitLines(howToRun)) line(fmt::format("#   {}", l));
     line("#");
     line("# CUDA_HOME names the toolkit whose libNVVM and libdevice cuda.core uses. Exit status: 0 done, 1 the");
-    line(fmt::format("# compile{} failed, 3 no GPU to launch on.", in.run ? " or the launch" : ""));
+    line(in.run ? "# compile or the launch failed, 3 no GPU to launch on." : "# compile failed.");
     if (!notCarried.empty()) {
         line("#");
         line("# Not carried: the playground used these, and cuda.core cannot express them, so the results here");
