@@ -2,12 +2,14 @@
 // program (core/export), compiled first so that the code gets the arch nvpg compile used.
 #include <cstdio>
 #include <filesystem>
+#include <system_error>
 
 #include <fmt/format.h>
 
 #include "Commands.h"
 #include "Output.h"
 #include "export/Export.h"
+#include "nvvm/Options.h"
 #include "pipeline/Job.h"
 #include "support/Text.h"
 
@@ -43,6 +45,8 @@ int runExport(const CommonOptions& common, const ExportOptions& o) {
     auto inputs = jobFromArgs(o.compile);
     if (!inputs) return usage(inputs.error().message);
     noteLibdeviceRule(*inputs);
+    if (std::error_code ec; fs::exists(o.output, ec) && !fs::is_directory(o.output, ec))
+        return usage(fmt::format("-o {} is a file; give a folder (it is made when missing)", o.output));
     if (o.noRun && o.config) return usage("--no-run and --config: give one (--config picks the run to export)");
     std::optional<gpu::RunConfig> run;
     if (!o.noRun) {
@@ -74,9 +78,16 @@ int runExport(const CommonOptions& common, const ExportOptions& o) {
     in.modules = job.modules;
     in.options = job.options;
     in.options.arch = ran->arch;
-    if (!job.options.arch)
+    if (!job.options.arch) {
         std::fprintf(stderr, "nvpg: exporting for %s (%s; --arch chooses)\n", ran->arch.c_str(),
                      support::printable(ran->archSource).c_str());
+        // PTX runs on any later GPU; a cubin only on its own arch.
+        if (lto && run && run->fromLto && ran->archSource.find("local GPU") == std::string::npos)
+            std::fprintf(stderr,
+                         "nvpg: warning: the run launches the LTO cubin, made for %s here; give --arch compute_NN "
+                         "for the GPU it will run on\n",
+                         nvvm::smArchFor(ran->arch).c_str());
+    }
     in.libdevice = job.libdevice;
     in.verify = job.verify;
     in.ltoMode = job.ltoMode;

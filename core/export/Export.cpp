@@ -75,6 +75,26 @@ std::string comment(std::string_view s) {
     return text;
 }
 
+// `text` as comment lines of at most `width` columns, each starting with `prefix` ("# ", " * ");
+// a later line of a list item starts with `indent` after the prefix.
+std::string wrapped(std::string_view prefix, std::string_view text, std::string_view indent = {}, size_t width = 100) {
+    std::string out, current(prefix);
+    bool empty = true;
+    const auto words = comment(text);
+    for (auto word : support::split(words, ' ')) {
+        if (word.empty()) continue;
+        if (!empty && current.size() + 1 + word.size() > width) {
+            out += current + '\n';
+            current = std::string(prefix) + std::string(indent);
+            empty = true;
+        }
+        if (!empty) current += ' ';
+        current += word;
+        empty = false;
+    }
+    return out + current + '\n';
+}
+
 struct ModuleFile {
     const nvvm::Module* module;
     std::string path;  // "modules/saxpy.ll"
@@ -271,32 +291,39 @@ std::string cudaCoreScript(const Input& in, const Names& n, const std::vector<Mo
         s += '\n';
     };
     line("#!/usr/bin/env python3");
-    line(fmt::format("# {}: exported from NVVM Playground (nvpg export --as cuda-core).", comment(in.name)));
-    if (!in.description.empty()) line(fmt::format("# {}", comment(in.description)));
+    s += wrapped("# ", fmt::format("{}: exported from NVVM Playground (nvpg export --as cuda-core).", in.name));
+    if (!in.description.empty()) s += wrapped("# ", in.description);
     line("#");
-    line("# The same program built with cuda.core's NVVM backend: Program(..., \"nvvm\") over the modules in the");
-    line("# workspace's order (the first is the program, the rest its extra_sources), with the options the");
-    line(fmt::format("# playground compiled it with. It writes {}{} to OUTPUT_FOLDER (default: the current folder)",
-                     n.ptx, lto ? fmt::format(", the LTO-IR, {} and {}", n.linkedPtx, n.cubin) : ""));
-    if (in.run) {
-        line("# before it looks for a GPU; with one, it " + runSentence(*in.run) + ",");
-        line("# and writes each buffer after the launch as outputs/argK.npy there.");
-    } else {
-        line("# before it looks for anything else; no GPU is needed.");
-    }
+    const std::string outputs =
+        lto ? fmt::format("{}, {}, {} and {}", n.ptx,
+                          in.ltoMode == lto::Mode::Program ? n.ltoIr : std::string("one LTO-IR per module"),
+                          n.linkedPtx, n.cubin)
+            : std::string(n.ptx);
+    s += wrapped("# ",
+                 fmt::format("The same program built with cuda.core's NVVM backend: Program(..., \"nvvm\") over the "
+                             "modules in the workspace's order (the first is the program, the rest its "
+                             "extra_sources), with the options the playground compiled it with. It writes {} to "
+                             "OUTPUT_FOLDER (default: the current folder) {}",
+                             outputs,
+                             in.run ? fmt::format("before it looks for a GPU; with one, it {}, and writes each "
+                                                  "buffer after the launch as outputs/argK.npy there.",
+                                                  runSentence(*in.run))
+                                    : std::string("and needs no GPU.")));
     line("#");
     howToRun = fmt::format(
         "pip install cuda-core \"cuda-bindings==13.*\"{}\nCUDA_HOME=/usr/local/cuda python3 {} [OUTPUT_FOLDER]",
-        in.run ? " numpy" : "", script);
+        in.run ? " \"numpy>=2.1\"" : "", script);
     for (const auto& l : support::splitLines(howToRun)) line(fmt::format("#   {}", l));
     line("#");
-    line("# CUDA_HOME names the toolkit whose libNVVM and libdevice cuda.core uses. Exit status: 0 done, 1 the");
-    line(in.run ? "# compile or the launch failed, 3 no GPU to launch on." : "# compile failed.");
+    s += wrapped("# ", fmt::format("CUDA_HOME names the toolkit whose libNVVM and libdevice cuda.core uses. Exit "
+                                   "status: 0 done, 1 the compile{} failed{}.",
+                                   in.run ? " or the launch" : "", in.run ? ", 3 no GPU to launch on" : ""));
     if (!notCarried.empty()) {
         line("#");
-        line("# Not carried: the playground used these, and cuda.core cannot express them, so the results here");
-        line("# may differ from the playground's:");
-        for (const auto& w : notCarried) line("#   - " + comment(w));
+        s += wrapped("# ",
+                     "Not carried: the playground used these, and cuda.core cannot express them, so the results "
+                     "here may differ from the playground's:");
+        for (const auto& w : notCarried) s += wrapped("#   ", "- " + w, "  ");
     }
     line();
     line("import sys");
@@ -507,24 +534,33 @@ std::string cProgram(const Input& in, const Names& n, const std::vector<ModuleFi
         s += l;
         s += '\n';
     };
-    line(fmt::format("/* {}: exported from NVVM Playground (nvpg export --as c).", comment(in.name)));
-    if (!in.description.empty()) line(fmt::format(" * {}", comment(in.description)));
+    line("/*");
+    s += wrapped(" * ", fmt::format("{}: exported from NVVM Playground (nvpg export --as c).", in.name));
+    if (!in.description.empty()) s += wrapped(" * ", in.description);
     line(" *");
-    line(" * The same program with libNVVM (the modules in the workspace's order, the verifier first, libdevice");
-    line(" * added lazily), nvJitLink and the CUDA driver API, every call checked and its log printed. It writes");
-    line(fmt::format(" * {}{} to OUTPUT_FOLDER (default: the current folder) before it looks for a GPU.",
-                     comment(n.ptx), lto ? fmt::format(", the LTO-IR, {} and {}", n.linkedPtx, n.cubin) : ""));
-    if (in.run) {
-        line(fmt::format(" * With one, it {},", runSentence(*in.run)));
-        line(" * and writes each buffer after the launch as outputs/argK.npy there.");
-    }
-    line(" * The driver (libcuda.so.1) is opened at run time, so the program starts where there is none.");
+    const std::string outputs =
+        lto ? fmt::format("{}, {}, {} and {}", n.ptx,
+                          in.ltoMode == lto::Mode::Program ? n.ltoIr : std::string("one LTO-IR per module"),
+                          n.linkedPtx, n.cubin)
+            : std::string(n.ptx);
+    s += wrapped(" * ",
+                 fmt::format("The same program with libNVVM (the modules in the workspace's order, the verifier "
+                             "first{}){}, and the CUDA driver API, every call checked and its log printed. It writes "
+                             "{} to OUTPUT_FOLDER (default: the current folder) before it looks for a GPU.{} The "
+                             "driver (libcuda.so.1) is opened at run time, so the program starts where there is none.",
+                             in.libdevice ? ", then libdevice added lazily" : "", lto ? ", nvJitLink" : "", outputs,
+                             in.run ? fmt::format(" With one, it {}, and writes each buffer after the launch as "
+                                                  "outputs/argK.npy there.",
+                                                  runSentence(*in.run))
+                                    : std::string()));
     line(" *");
     line(" *   cmake -S . -B build -DCUDA_HOME=/usr/local/cuda && cmake --build build");
     line(fmt::format(" *   ./build/{} [OUTPUT_FOLDER]", comment(n.stem)));
     line(" *");
-    line(" * Exit status: 0 done, 1 a compile, link or launch failed, 2 a file could not be read or written,");
-    line(" * 3 no GPU to launch on. */");
+    s += wrapped(" * ", fmt::format("Exit status: 0 done, 1 a compile{} failed, 2 a file could not be read or "
+                                    "written{}.",
+                                    in.run ? ", link or launch" : " or link", in.run ? ", 3 no GPU to launch on" : ""));
+    line(" */");
     line("#define _POSIX_C_SOURCE 200809L /* dlopen, mkdir */");
     line("#include <dlfcn.h>");
     line("#include <errno.h>");

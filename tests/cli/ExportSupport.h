@@ -70,8 +70,7 @@ inline QStringList numbaArgs(const std::string& name) {
     const auto dir = dataDir() / "numba";
     QStringList args;
     const auto meta = nlohmann::json::parse(readText(dir / (name + ".json")));
-    for (const auto& m : meta["modules"])
-        args << QString::fromStdString((dir / m.get<std::string>()).string());
+    for (const auto& m : meta["modules"]) args << QString::fromStdString((dir / m.get<std::string>()).string());
     const auto options = readText(dir / (name + ".options"));
     for (auto line : support::splitLines(options)) {
         line = support::trim(line);

@@ -188,6 +188,9 @@ private slots:
                  noConfig.err.constData());
         auto both = exportTo("c", {"saxpy"}, dir.filePath("x"), {"--config", "saxpy 4096", "--no-run"});
         QCOMPARE(both.exitCode, 2);
+        auto ontoFile = exportTo("c", {"saxpy"}, code + "/saxpy.py");
+        QCOMPARE(ontoFile.exitCode, 2);
+        QVERIFY2(ontoFile.err.contains("saxpy.py is a file; give a folder"), ontoFile.err.constData());
         auto bogus = exportTo("rust", {"saxpy"}, dir.filePath("x"));
         QCOMPARE(bogus.exitCode, 2);
         QVERIFY(!QDir(dir.filePath("x")).exists());
