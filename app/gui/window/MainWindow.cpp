@@ -986,6 +986,21 @@ void MainWindow::buildActions() {
     exports->addAction(tr("Linked PTX…"), output_, &OutputView::exportLinkedPtx);
     exports->addAction(tr("Cubin…"), output_, &OutputView::exportCubin);
     exports->addAction(tr("SASS…"), output_, &OutputView::exportSass);
+    exports->addSeparator();
+    // The program itself, as code to take away: a folder of its own (the code, modules/, inputs/).
+    const auto exportCodeTo = [this](exporting::Target target, const QString& what) {
+        const auto suffix = target == exporting::Target::CudaCore ? QString("-cuda-core") : QString("-c");
+        const auto dir =
+            QFileDialog::getSaveFileName(this, tr("Export as %1: the folder to write").arg(what), proposedPath(suffix),
+                                         {}, nullptr, QFileDialog::ShowDirsOnly | QFileDialog::DontConfirmOverwrite);
+        if (!dir.isEmpty()) exportCode(target, dir);
+    };
+    exports
+        ->addAction(tr("As cuda.core &script…"), this,
+                    [=] { exportCodeTo(exporting::Target::CudaCore, tr("cuda.core script")); })
+        ->setObjectName("exportCudaCoreAction");
+    exports->addAction(tr("As &C program…"), this, [=] { exportCodeTo(exporting::Target::C, tr("C program")); })
+        ->setObjectName("exportCAction");
     file->addSeparator();
     file->addAction(tr("Se&ttings…"), this, [this] {
         SettingsDialog dialog(this);
@@ -1707,6 +1722,63 @@ bool MainWindow::importNumba(interop::NumbaImportRequest request) {
     }
     for (const auto& w : (*result)->warnings) statusBar()->showMessage(QString::fromStdString(w), 15000);
     return openWorkspace(QString::fromStdString((*result)->written.string()));
+}
+
+bool MainWindow::exportCode(exporting::Target target, const QString& dir) {
+    const auto title =
+        target == exporting::Target::CudaCore ? tr("Export as cuda.core script") : tr("Export as C program");
+    editors_->flush();
+    // The code gets the arch the compile used and is checked against its PTX: it must be the
+    // compile of the workspace as it is now.
+    const auto& r = lastReply_.result;
+    if (controller_->busy() || !r || !r->ok || lastReply_.generation != controller_->newestGeneration() ||
+        document_->workspace().modules.empty()) {
+        showError(title, tr("Compile the workspace first (Build > Compile, Ctrl+B): the code is made from a "
+                            "successful compile of the modules as they are, with the arch it used."));
+        return false;
+    }
+    const auto& ws = document_->workspace();
+    exporting::Input in;
+    in.name = ws.name.empty() ? document_->displayName().toStdString() : ws.name;
+    in.description = ws.description;
+    in.modules = ws.modules;
+    in.options = ws.options;
+    in.options.arch = r->arch;
+    in.libdevice = ws.libdevice;
+    in.verify = ws.verify;
+    in.ltoMode = ws.ltoMode;
+    // What the app shows, the code makes: the LTO outputs too where nvJitLink made them.
+    in.lto = !r->linkedPtx.empty();
+    if (auto config = runs_->currentConfig(); !config.kernel.empty()) in.run = std::move(config);
+    in.baseDir = runs_->baseDir();
+    in.ptx = r->ptx;
+    auto out = exporting::generate(target, in);
+    if (!out) {
+        showError(title, QString::fromStdString(out.error().message));
+        return false;
+    }
+    const std::filesystem::path folder = dir.toStdString();
+    if (const auto existing = exporting::existingFiles(*out, folder); !existing.empty()) {
+        const auto answer = QMessageBox::question(
+            this, title,
+            tr("%1 holds %n of the files to write (%2). Replace them?", nullptr, int(existing.size()))
+                .arg(dir, QString::fromStdString(existing.front().filename().string())));
+        if (answer != QMessageBox::Yes) return false;
+    }
+    if (auto st = exporting::writeOutput(*out, folder, {true, {}, /*durable=*/false}); !st) {
+        showError(title, QString::fromStdString(st.error().message));
+        return false;
+    }
+    QString text = tr("Wrote %1 to %2.").arg(QString::fromStdString(out->entry), dir);
+    text += "\n\n" + QString::fromStdString(out->howToRun);
+    if (!out->warnings.empty()) {
+        text += "\n\n" + tr("Not carried (cuda.core cannot express them; the script says so too):");
+        for (const auto& w : out->warnings) text += "\n- " + QString::fromStdString(w);
+    }
+    statusBar()->showMessage(tr("Exported to %1").arg(dir), 10000);
+    lastExportReport_ = text;
+    if (!errorSink_) QMessageBox::information(this, title, text);
+    return true;
 }
 
 bool MainWindow::openLesson(const QString& path) {

@@ -10,6 +10,7 @@
 #include <QMessageBox>
 
 #include "compile/Engine.h"
+#include "export/Export.h"
 #include "inspect/LineMap.h"
 #include "interop/NumbaImport.h"
 
@@ -77,6 +78,14 @@ public:
     // An empty arch is the local GPU's as the GPU cache file knows it, else compute_90. False
     // (after saying why) when nothing was imported.
     bool importNumba(interop::NumbaImportRequest request);
+    // File > Export > As cuda.core script… / As C program…: the compile on screen as standalone
+    // code in the folder `dir` (core/export), with the Runs dock's configuration when it names a
+    // kernel. Needs a successful compile of the workspace as it is; false (after saying why) when
+    // nothing was written. Files already in the folder are replaced only after asking.
+    bool exportCode(exporting::Target target, const QString& dir);
+    // What the last exportCode said it wrote, how to run it and what it did not carry (shown in a
+    // message box unless an error sink is set).
+    QString lastExportReport() const { return lastExportReport_; }
     void newWorkspace();
     // Adds .ll/.bc files as modules of the open workspace.
     void addModuleFiles(const QStringList& paths);
@@ -273,6 +282,7 @@ private:
     // would be killed, and what that started (a script's sleep) would be left behind.
     std::vector<std::thread> probeThreads_;
     std::function<void(const QString&, const QString&)> errorSink_;
+    QString lastExportReport_;
 
     QLabel* busyLabel_ = nullptr;
     QToolButton* cancelButton_ = nullptr;

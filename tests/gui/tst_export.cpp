@@ -1,0 +1,103 @@
+// File > Export > As cuda.core script… / As C program… (issue 31): the compile on screen written as
+// standalone code whose PTX is the app's (cuda.core from the python_packages venv, CMake and the
+// system's C compiler for the C program; each skips, saying why, without them), the Runs dock's
+// configuration in it, and no export before a successful compile.
+#include <QtTest>
+
+#include <QMenuBar>
+
+#include "GuiTestSupport.h"
+#include "cli/ExportSupport.h"
+#include "compile/CompileController.h"
+#include "document/WorkspaceDocument.h"
+#include "window/MainWindow.h"
+
+using namespace nvpg;
+using namespace nvpg::gui;
+using namespace nvpg::test::exporting;
+
+namespace {
+
+EngineReply openAndCompile(MainWindow& w, const QString& example) {
+    QSignalSpy spy(w.controller(), &CompileController::replyShown);
+    if (!w.openExample(example)) qFatal("cannot open %s", qPrintable(example));
+    if (!spy.wait(120000)) qFatal("no compile result for %s", qPrintable(example));
+    return spy.last().at(0).value<EngineReply>();
+}
+
+QAction* exportAction(QMainWindow& w, const char* objectName) {
+    for (auto* top : w.menuBar()->actions())
+        if (top->menu() && top->text().remove('&') == "File")
+            for (auto* a : top->menu()->actions())
+                if (a->menu() && a->text().remove('&') == "Export")
+                    for (auto* e : a->menu()->actions())
+                        if (e->objectName() == objectName) return e;
+    return nullptr;
+}
+
+}  // namespace
+
+class TestExport : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        test::useNvpgAsEngine();
+        test::isolateAppData("tst_gui_export");
+    }
+
+    void fileExportOffersBoth() {
+        auto w = test::makeWindow();
+        auto* py = exportAction(*w, "exportCudaCoreAction");
+        auto* c = exportAction(*w, "exportCAction");
+        QVERIFY(py && c);
+        QCOMPARE(py->text(), QString("As cuda.core &script…"));
+        QCOMPARE(c->text(), QString("As &C program…"));
+    }
+
+    void cudaCoreScriptMakesTheAppsPtx() {
+        if (const auto why = venvMissing(); !why.empty()) QSKIP(("cuda.core from PyPI: " + why).c_str());
+        QStringList errors;
+        auto w = test::makeWindow(&errors);
+        const auto reply = openAndCompile(*w, "libdevice-math");
+        QVERIFY2(reply.result && reply.result->ok, qPrintable(reply.error));
+        QTemporaryDir dir;
+        QVERIFY2(w->exportCode(exporting::Target::CudaCore, dir.filePath("code")), qPrintable(errors.join('\n')));
+        QVERIFY(w->lastExportReport().contains("libdevice-math.py"));
+        const auto script = readAll(dir.filePath("code/libdevice-math.py"));
+        QVERIFY(script.contains(("arch=\"" + reply.result->arch + "\"").c_str()));
+        QVERIFY(script.contains("use_libdevice=True"));
+        QVERIFY(script.contains("KERNEL = \"wave\""));  // the Runs dock's configuration
+        const auto ran = runProgram(venvPython(), {dir.filePath("code/libdevice-math.py"), dir.filePath("out")});
+        QVERIFY2(ran.exitCode == 0 || ran.exitCode == 3, ran.err.constData());
+        QCOMPARE(readAll(dir.filePath("out/libdevice-math.ptx")), QByteArray::fromStdString(reply.result->ptx));
+    }
+
+    void cProgramMakesTheAppsPtx() {
+        if (const auto why = cHeadersMissing()) QSKIP(qPrintable(*why));
+        QStringList errors;
+        auto w = test::makeWindow(&errors);
+        const auto reply = openAndCompile(*w, "two-modules");
+        QVERIFY2(reply.result && reply.result->ok, qPrintable(reply.error));
+        QTemporaryDir dir;
+        QVERIFY2(w->exportCode(exporting::Target::C, dir.filePath("code")), qPrintable(errors.join('\n')));
+        QString why;
+        const auto program = buildC(dir.filePath("code"), &why);
+        QVERIFY2(program, qPrintable(why));
+        const auto ran = runProgram(*program, {dir.filePath("out")});
+        QVERIFY2(ran.exitCode == 0 || ran.exitCode == 3, ran.err.constData());
+        QCOMPARE(readAll(dir.filePath("out/two-modules.ptx")), QByteArray::fromStdString(reply.result->ptx));
+    }
+
+    void nothingBeforeACompile() {
+        QStringList errors;
+        auto w = test::makeWindow(&errors);
+        QTemporaryDir dir;
+        QVERIFY(!w->exportCode(exporting::Target::C, dir.filePath("code")));
+        QVERIFY2(errors.join('\n').contains("Compile the workspace first"), qPrintable(errors.join('\n')));
+        QVERIFY(!QDir(dir.filePath("code")).exists());
+    }
+};
+
+QTEST_MAIN(TestExport)
+#include "tst_export.moc"
