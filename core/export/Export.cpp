@@ -755,7 +755,11 @@ static char *link_ltoir(char **ltoirs, const size_t *sizes, int count, const cha
         out = malloc(*size + 1);
         CHECK_LINK(handle, nvJitLinkGetLinkedCubin(handle, out));
     }
-    nvJitLinkDestroy(&handle);
+    r = nvJitLinkDestroy(&handle);
+    if (r != NVJITLINK_SUCCESS) {
+        fprintf(stderr, "nvJitLinkDestroy failed: %d\n", (int)r);
+        exit(1);
+    }
     return out;
 })");
     }
