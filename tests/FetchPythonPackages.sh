@@ -2,7 +2,9 @@
 # ctest's python_packages set-up (tests/CMakeLists.txt): numpy, cuda-core and numba-cuda from PyPI
 # in a venv of the build tree, for the suites that check nvpg against them (nvpg import numba's PTX
 # against numba's own). numba-cuda[cu13] brings CUDA 13.x wheels of libNVVM, nvJitLink and NVRTC;
-# they are uninstalled again so that numba uses the toolkit the tests use (CUDA_HOME). Installed
+# they are uninstalled again so that numba uses the toolkit the tests use (CUDA_HOME). cuda-core 1.x
+# needs cuda-bindings of the toolkit's major release beside it, named here rather than left to
+# numba-cuda's extra (nvpg export's scripts use both). Installed
 # once and kept. Without a network this still exits 0, writing why to VENV/status ("ok: ..." or
 # "unavailable: why"): those suites then skip, saying so. Not a dependency of the product.
 set -u
@@ -10,7 +12,7 @@ venv=$1
 status=$venv/status
 mkdir -p "$venv"
 say() { printf '%s\n' "$1" > "$status"; printf '%s\n' "$1"; exit 0; }
-check() { "$venv/bin/python" -c 'import numpy, numba.cuda, cuda.core' > /dev/null 2>&1; }
+check() { "$venv/bin/python" -c 'import numpy, numba.cuda, cuda.core, cuda.bindings.nvvm' > /dev/null 2>&1; }
 if [ -x "$venv/bin/python" ] && check; then
   say "ok: $("$venv/bin/python" -m pip list 2> /dev/null | grep -iE '^(numba-cuda|numba|numpy|cuda-core) ' | tr -s ' ' | paste -sd, -)"
 fi
@@ -18,9 +20,9 @@ if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv" > "$venv/venv.log" 2>&1 ||
     say "unavailable: python3 -m venv $venv failed: $(tail -n 2 "$venv/venv.log" | tr '\n' ' ')"
 fi
-if ! timeout 600 "$venv/bin/python" -m pip install --disable-pip-version-check numpy cuda-core "numba-cuda[cu13]" \
+if ! timeout 600 "$venv/bin/python" -m pip install --disable-pip-version-check numpy cuda-core "cuda-bindings==13.*" "numba-cuda[cu13]" \
     > "$venv/install.log" 2>&1; then
-  say "unavailable: pip install numpy cuda-core numba-cuda[cu13] failed (no network?): $(grep -v '^ ' "$venv/install.log" | tail -n 2 | tr '\n' ' ')"
+  say "unavailable: pip install numpy cuda-core cuda-bindings==13.* numba-cuda[cu13] failed (no network?): $(grep -v '^ ' "$venv/install.log" | tail -n 2 | tr '\n' ' ')"
 fi
 "$venv/bin/python" -m pip uninstall -y nvidia-nvvm nvidia-nvjitlink nvidia-cuda-nvrtc cuda-toolkit >> "$venv/install.log" 2>&1
 check || say "unavailable: numba.cuda, numpy or cuda.core do not import in $venv after pip install (see $venv/install.log)"
