@@ -6,6 +6,7 @@
 
 #include <QtTest>
 
+#include <cstdlib>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -52,11 +53,14 @@ inline Run runNvpg(const QStringList& args) {
 inline fs::path venvDir() {
     return binaryDir() / "test-python-packages";
 }
+// NVPG_TEST_PYTHON names another Python with cuda.core (the GPU machine's own, which has no venv).
 inline QString venvPython() {
+    if (const char* python = std::getenv("NVPG_TEST_PYTHON"); python && *python) return QString::fromLocal8Bit(python);
     return QString::fromStdString((venvDir() / "bin/python").string());
 }
 // Empty when the venv with cuda.core is there; else why not.
 inline std::string venvMissing() {
+    if (const char* python = std::getenv("NVPG_TEST_PYTHON"); python && *python) return {};
     std::ifstream in(venvDir() / "status");
     std::string status;
     std::getline(in, status);
