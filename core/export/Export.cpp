@@ -175,6 +175,22 @@ Names namesFor(const Input& in) {
     return n;
 }
 
+// The head of an exported file: where it came from and the workspace's description, as comment lines.
+std::string headTitle(std::string_view prefix, const Input& in, std::string_view as) {
+    std::string s =
+        wrapped(prefix, fmt::format("{}: exported from NVVM Playground (nvpg export --as {}).", in.name, as));
+    if (!in.description.empty()) s += wrapped(prefix, in.description);
+    return s;
+}
+
+// The files an exported program writes, as a phrase for its head comment.
+std::string outputsWritten(const Input& in, const Names& n, bool lto) {
+    if (!lto) return std::string(n.ptx);
+    return fmt::format("{}, {}, {} and {}", n.ptx,
+                       in.ltoMode == lto::Mode::Program ? n.ltoIr : std::string("one LTO-IR per module"), n.linkedPtx,
+                       n.cubin);
+}
+
 std::string runSentence(const gpu::RunConfig& run) {
     return fmt::format(
         "launches {} as run configuration '{}' does (grid {}, block {}, {} bytes of dynamic shared "
@@ -291,14 +307,9 @@ std::string cudaCoreScript(const Input& in, const Names& n, const std::vector<Mo
         s += '\n';
     };
     line("#!/usr/bin/env python3");
-    s += wrapped("# ", fmt::format("{}: exported from NVVM Playground (nvpg export --as cuda-core).", in.name));
-    if (!in.description.empty()) s += wrapped("# ", in.description);
+    s += headTitle("# ", in, "cuda-core");
     line("#");
-    const std::string outputs =
-        lto ? fmt::format("{}, {}, {} and {}", n.ptx,
-                          in.ltoMode == lto::Mode::Program ? n.ltoIr : std::string("one LTO-IR per module"),
-                          n.linkedPtx, n.cubin)
-            : std::string(n.ptx);
+    const std::string outputs = outputsWritten(in, n, lto);
     s += wrapped("# ",
                  fmt::format("The same program built with cuda.core's NVVM backend: Program(..., \"nvvm\") over the "
                              "modules in the workspace's order (the first is the program, the rest its "
@@ -535,14 +546,9 @@ std::string cProgram(const Input& in, const Names& n, const std::vector<ModuleFi
         s += '\n';
     };
     line("/*");
-    s += wrapped(" * ", fmt::format("{}: exported from NVVM Playground (nvpg export --as c).", in.name));
-    if (!in.description.empty()) s += wrapped(" * ", in.description);
+    s += headTitle(" * ", in, "c");
     line(" *");
-    const std::string outputs =
-        lto ? fmt::format("{}, {}, {} and {}", n.ptx,
-                          in.ltoMode == lto::Mode::Program ? n.ltoIr : std::string("one LTO-IR per module"),
-                          n.linkedPtx, n.cubin)
-            : std::string(n.ptx);
+    const std::string outputs = outputsWritten(in, n, lto);
     s += wrapped(" * ",
                  fmt::format("The same program with libNVVM (the modules in the workspace's order, the verifier "
                              "first{}){}, and the CUDA driver API, every call checked and its log printed. It writes "
