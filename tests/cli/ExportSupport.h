@@ -142,4 +142,21 @@ inline std::optional<QString> buildC(const QString& dir, QString* why) {
     return dir + "/build/" + codeFile(dir, "c").chopped(2);
 }
 
+// Why the code `nvpg export --as AS` writes (cuda-core or c) cannot be run here, or nothing.
+inline std::optional<QString> exportedCannotRun(const QString& as) {
+    if (as == "c") return cHeadersMissing();
+    if (const auto why = venvMissing(); !why.empty()) return "cuda.core from PyPI: " + QString::fromStdString(why);
+    return std::nullopt;
+}
+
+// Runs the code `nvpg export --as AS` wrote to CODE with OUT as its output folder: the script with
+// the tests' Python, or the C program once built; a failed build is reported as the run's error.
+inline Run runExported(const QString& as, const QString& code, const QString& out) {
+    if (as != "c") return runProgram(venvPython(), {code + "/" + codeFile(code, "py"), out});
+    QString why;
+    const auto program = buildC(code, &why);
+    if (!program) return {-1, {}, why.toUtf8()};
+    return runProgram(*program, {out});
+}
+
 }  // namespace nvpg::test::exporting

@@ -14,12 +14,14 @@ using namespace nvpg::test::exporting;
 namespace {
 
 void addRows() {
+    QTest::addColumn<QString>("as");
     QTest::addColumn<QString>("example");
     QTest::addColumn<QString>("config");
-    for (const auto& name : test::exampleNames())
-        for (const auto& run : test::loadExample(name).runs)
-            QTest::newRow((name + ": " + run.name).c_str())
-                << QString::fromStdString(name) << QString::fromStdString(run.name);
+    for (const char* as : {"cuda-core", "c"})
+        for (const auto& name : test::exampleNames())
+            for (const auto& run : test::loadExample(name).runs)
+                QTest::newRow((std::string(as) + ", " + name + ": " + run.name).c_str())
+                    << QString(as) << QString::fromStdString(name) << QString::fromStdString(run.name);
 }
 
 // nvpg run's outputs in DIR/nvpg; skips when there is no GPU.
@@ -51,35 +53,17 @@ class TestGpuExport : public QObject {
     Q_OBJECT
 
 private slots:
-    void cudaCoreScriptRunsAsNvpgRun_data() { addRows(); }
-    void cudaCoreScriptRunsAsNvpgRun() {
+    void exportedCodeRunsAsNvpgRun_data() { addRows(); }
+    void exportedCodeRunsAsNvpgRun() {
+        QFETCH(QString, as);
         QFETCH(QString, example);
         QFETCH(QString, config);
         QTemporaryDir dir;
         NVPG_RUN_OR_SKIP(example, config, dir.path());
-        if (const auto why = venvMissing(); !why.empty()) QSKIP(("cuda.core from PyPI: " + why).c_str());
-        const auto exported =
-            runNvpg({"export", "--as", "cuda-core", example, "--config", config, "-o", dir.filePath("code")});
+        if (const auto why = exportedCannotRun(as)) QSKIP(qPrintable(*why));
+        const auto exported = runNvpg({"export", "--as", as, example, "--config", config, "-o", dir.filePath("code")});
         QVERIFY2(exported.exitCode == 0, exported.err.constData());
-        const auto ran = runProgram(
-            venvPython(), {dir.filePath("code/" + codeFile(dir.filePath("code"), "py")), dir.filePath("out")});
-        QVERIFY2(ran.exitCode == 0, (ran.out + ran.err).constData());
-        compareOutputs(dir.filePath("nvpg"), dir.filePath("out/outputs"));
-    }
-
-    void cProgramRunsAsNvpgRun_data() { addRows(); }
-    void cProgramRunsAsNvpgRun() {
-        QFETCH(QString, example);
-        QFETCH(QString, config);
-        QTemporaryDir dir;
-        NVPG_RUN_OR_SKIP(example, config, dir.path());
-        if (const auto why = cHeadersMissing()) QSKIP(qPrintable(*why));
-        const auto exported = runNvpg({"export", "--as", "c", example, "--config", config, "-o", dir.filePath("code")});
-        QVERIFY2(exported.exitCode == 0, exported.err.constData());
-        QString why;
-        const auto program = buildC(dir.filePath("code"), &why);
-        QVERIFY2(program, qPrintable(why));
-        const auto ran = runProgram(*program, {dir.filePath("out")});
+        const auto ran = runExported(as, dir.filePath("code"), dir.filePath("out"));
         QVERIFY2(ran.exitCode == 0, (ran.out + ran.err).constData());
         compareOutputs(dir.filePath("nvpg"), dir.filePath("out/outputs"));
     }

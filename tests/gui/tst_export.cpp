@@ -55,38 +55,36 @@ private slots:
         QCOMPARE(c->text(), QString("As &C program…"));
     }
 
-    void cudaCoreScriptMakesTheAppsPtx() {
-        if (const auto why = venvMissing(); !why.empty()) QSKIP(("cuda.core from PyPI: " + why).c_str());
-        QStringList errors;
-        auto w = test::makeWindow(&errors);
-        const auto reply = openAndCompile(*w, "libdevice-math");
-        QVERIFY2(reply.result && reply.result->ok, qPrintable(reply.error));
-        QTemporaryDir dir;
-        QVERIFY2(w->exportCode(exporting::Target::CudaCore, dir.filePath("code")), qPrintable(errors.join('\n')));
-        QVERIFY(w->lastExportReport().contains("libdevice-math.py"));
-        const auto script = readAll(dir.filePath("code/libdevice-math.py"));
-        QVERIFY(script.contains(("arch=\"" + reply.result->arch + "\"").c_str()));
-        QVERIFY(script.contains("use_libdevice=True"));
-        QVERIFY(script.contains("KERNEL = \"wave\""));  // the Runs dock's configuration
-        const auto ran = runProgram(venvPython(), {dir.filePath("code/libdevice-math.py"), dir.filePath("out")});
-        QVERIFY2(ran.exitCode == 0 || ran.exitCode == 3, ran.err.constData());
-        QCOMPARE(readAll(dir.filePath("out/libdevice-math.ptx")), QByteArray::fromStdString(reply.result->ptx));
+    void exportedCodeMakesTheAppsPtx_data() {
+        QTest::addColumn<QString>("as");
+        QTest::addColumn<int>("target");
+        QTest::addColumn<QString>("example");
+        QTest::newRow("cuda.core script") << "cuda-core" << int(exporting::Target::CudaCore) << "libdevice-math";
+        QTest::newRow("C program") << "c" << int(exporting::Target::C) << "two-modules";
     }
-
-    void cProgramMakesTheAppsPtx() {
-        if (const auto why = cHeadersMissing()) QSKIP(qPrintable(*why));
+    void exportedCodeMakesTheAppsPtx() {
+        QFETCH(QString, as);
+        QFETCH(int, target);
+        QFETCH(QString, example);
+        if (const auto why = exportedCannotRun(as)) QSKIP(qPrintable(*why));
         QStringList errors;
         auto w = test::makeWindow(&errors);
-        const auto reply = openAndCompile(*w, "two-modules");
+        const auto reply = openAndCompile(*w, example);
         QVERIFY2(reply.result && reply.result->ok, qPrintable(reply.error));
         QTemporaryDir dir;
-        QVERIFY2(w->exportCode(exporting::Target::C, dir.filePath("code")), qPrintable(errors.join('\n')));
-        QString why;
-        const auto program = buildC(dir.filePath("code"), &why);
-        QVERIFY2(program, qPrintable(why));
-        const auto ran = runProgram(*program, {dir.filePath("out")});
-        QVERIFY2(ran.exitCode == 0 || ran.exitCode == 3, ran.err.constData());
-        QCOMPARE(readAll(dir.filePath("out/two-modules.ptx")), QByteArray::fromStdString(reply.result->ptx));
+        const auto code = dir.filePath("code");
+        QVERIFY2(w->exportCode(exporting::Target(target), code), qPrintable(errors.join('\n')));
+        // The report says how to start what was written.
+        QVERIFY(w->lastExportReport().contains(as == "c" ? "./build/" + example : example + ".py"));
+        if (as == "cuda-core") {
+            const auto script = readAll(code + "/" + example + ".py");
+            QVERIFY(script.contains(("arch=\"" + reply.result->arch + "\"").c_str()));
+            QVERIFY(script.contains("use_libdevice=True"));
+            QVERIFY(script.contains("KERNEL = \"wave\""));  // the Runs dock's configuration
+        }
+        const auto ran = runExported(as, code, dir.filePath("out"));
+        QVERIFY2(ran.exitCode == 0 || ran.exitCode == 3, (ran.out + ran.err).constData());
+        QCOMPARE(readAll(dir.filePath("out/" + example + ".ptx")), QByteArray::fromStdString(reply.result->ptx));
     }
 
     void nothingBeforeACompile() {
