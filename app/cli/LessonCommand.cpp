@@ -81,24 +81,9 @@ std::vector<lesson::CheckOutcome> grade(const CommonOptions& common, std::shared
                 ev.runs.push_back(std::move(re));
                 continue;
             }
-            auto ran = runner.run(*compiled, *config, l.folder);
-            if (!ran && ran.error().kind == support::ErrorKind::Environment) {
-                // No GPU or driver: the run checks say so, and count as not checked.
-                re.error = ran.error().message;
-            } else {
-                re.ran = true;
-                if (!ran) {
-                    re.error = ran.error().message;
-                } else {
-                    for (const auto& b : ran->buffers) {
-                        gpu::NpyArray a;
-                        a.type = b.type;
-                        a.shape = {b.count};
-                        a.data = b.bytes;
-                        re.npyOutputs.emplace_back(b.arg, gpu::writeNpy(a));
-                    }
-                }
-            }
+            const auto ran = runner.run(*compiled, *config, l.folder);
+            re = ran ? lesson::runEvidence(name, &*ran, {}, {})
+                     : lesson::runEvidence(name, nullptr, ran.error().message, ran.error().kind);
             ev.runs.push_back(std::move(re));
         }
     }

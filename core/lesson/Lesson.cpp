@@ -697,4 +697,26 @@ std::vector<std::string> runsNeeded(const Step& step) {
     return out;
 }
 
+RunEvidence runEvidence(std::string run, const gpu::RunOutcome* outcome, std::string error, support::ErrorKind kind) {
+    RunEvidence ev;
+    ev.run = std::move(run);
+    if (!outcome && kind == support::ErrorKind::Environment) {
+        ev.error = std::move(error);
+        return ev;
+    }
+    ev.ran = true;
+    if (!outcome) {
+        ev.error = std::move(error);
+        return ev;
+    }
+    for (const auto& b : outcome->buffers) {
+        gpu::NpyArray a;
+        a.type = b.type;
+        a.shape = {b.count};
+        a.data = b.bytes;
+        ev.npyOutputs.emplace_back(b.arg, gpu::writeNpy(a));
+    }
+    return ev;
+}
+
 }  // namespace nvpg::lesson

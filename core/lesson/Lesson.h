@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpu/RunOutcome.h"
 #include "pipeline/CompileResult.h"
 #include "pipeline/Job.h"
 #include "support/Result.h"
@@ -129,6 +130,10 @@ struct RunEvidence {
     std::string error;                                       // why it failed, when it was tried
     std::vector<std::pair<size_t, std::string>> npyOutputs;  // 0-based arg -> the buffer as .npy bytes
 };
+// A run's evidence from what it gave: its buffers as .npy when `outcome` is there, else `error`;
+// an error of kind Environment (no GPU or driver after all) leaves the run untried, not failed.
+RunEvidence runEvidence(std::string run, const gpu::RunOutcome* outcome, std::string error, support::ErrorKind kind);
+
 struct Evidence {
     const pipeline::CompileResult* compile = nullptr;  // null: the compile failed to run (see compileError)
     std::string compileError;

@@ -764,11 +764,15 @@ void TestLesson::runChecksWithoutAGpuAreNeverPassed() {
     o = outcome(gpu);
     QVERIFY(o.verdict == Verdict::NotChecked);
     QCOMPARE(o.message, std::string("not checked: the run was not made"));
-    gpu.runs = {{"saxpy 4096", false, "CUDA driver: no CUDA-capable device", {}}};
+    gpu.runs = {lesson::runEvidence("saxpy 4096", nullptr, "CUDA driver: no CUDA-capable device",
+                                    support::ErrorKind::Environment)};
+    QVERIFY(!gpu.runs[0].ran);
     o = outcome(gpu);
     QVERIFY(o.verdict == Verdict::NotChecked);
     QCOMPARE(o.message, std::string("not checked: needs a GPU (CUDA driver: no CUDA-capable device)"));
-    gpu.runs = {{"saxpy 4096", true, "the kernel failed: an illegal memory access", {}}};
+    gpu.runs = {lesson::runEvidence("saxpy 4096", nullptr, "the kernel failed: an illegal memory access",
+                                    support::ErrorKind::Run)};
+    QVERIFY(gpu.runs[0].ran);
     o = outcome(gpu);
     QVERIFY(o.verdict == Verdict::Failed);
     QCOMPARE(o.message, runs.message);
@@ -1066,9 +1070,15 @@ void TestLesson::outputWithinTolerance() {
     lesson::Evidence ev;
     ev.compile = &r;
     ev.gpuAvailable = true;
-    lesson::RunEvidence run{"saxpy 4096", true, "", {}};
-    run.npyOutputs = {{2, npyOf(std::vector<float>(4096, 0.0f))}, {3, npyOf(got)}};  // 0-based: x, y
-    ev.runs = {run};
+    // What a run gives back (0-based arguments: x, y), made evidence as both front ends make it.
+    gpu::RunOutcome ran;
+    const std::vector<float> x(4096, 0.0f);
+    ran.buffers = {{2, gpu::ElemType::F32, x.size(), std::string((const char*)x.data(), x.size() * 4)},
+                   {3, gpu::ElemType::F32, got.size(), std::string((const char*)got.data(), got.size() * 4)}};
+    ev.runs = {lesson::runEvidence("saxpy 4096", &ran, {}, {})};
+    QVERIFY(ev.runs[0].ran);
+    QCOMPARE(ev.runs[0].npyOutputs.size(), size_t(2));
+    QCOMPARE(ev.runs[0].npyOutputs[1], (std::pair<size_t, std::string>{3, npyOf(got)}));
     auto o = lesson::evaluate(step, step.start, ev)[0];
     QVERIFY2(o.verdict == Verdict::Passed, o.found.c_str());
     QCOMPARE(o.found, std::string("all 4096 elements of argument 4 match"));

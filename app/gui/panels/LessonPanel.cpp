@@ -372,24 +372,7 @@ void LessonPanel::onRunReplied(const RunReply& reply) {
     const auto it =
         std::find_if(runsAwaited_.begin(), runsAwaited_.end(), [&](const auto& p) { return p.first == reply.id; });
     if (it == runsAwaited_.end()) return;
-    lesson::RunEvidence ev;
-    ev.run = it->second.toStdString();
-    if (!reply.outcome && reply.kind == support::ErrorKind::Environment) {
-        ev.error = reply.error.toStdString();  // no GPU after all: not checked
-    } else {
-        ev.ran = true;
-        if (!reply.outcome) {
-            ev.error = reply.error.toStdString();
-        } else {
-            for (const auto& b : reply.outcome->buffers) {
-                gpu::NpyArray a;
-                a.type = b.type;
-                a.shape = {b.count};
-                a.data = b.bytes;
-                ev.npyOutputs.emplace_back(b.arg, gpu::writeNpy(a));
-            }
-        }
-    }
+    auto ev = lesson::runEvidence(it->second.toStdString(), reply.outcome.get(), reply.error.toStdString(), reply.kind);
     evidence_.runs.push_back(std::move(ev));
     runsAwaited_.erase(it);
     if (runsAwaited_.empty()) finish();
