@@ -21,67 +21,23 @@ checks that).
 """
 
 import argparse
-import base64
 import json
 import os
-import subprocess
 import sys
-import tempfile
+
+sys.dont_write_bytecode = True  # nothing written beside the shared module in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+from workspace_source import (FORMAT, SourceError, check_module_names, dump,  # noqa: E402
+                              module_entry, options_in_order, read_or_none, write_atomic)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, "src")
 
-FORMAT = "nvvm-playground-workspace"
 VERSION = 1
-# The order the serializer writes options in; "g" only when true, as there.
-OPTION_TYPES = [("arch", str), ("opt", int), ("ftz", bool), ("prec-div", bool),
-                ("prec-sqrt", bool), ("fma", bool), ("g", bool),
-                ("jump-table-density", int), ("extra-flags", list)]
 
 
-class ExampleError(Exception):
+class ExampleError(SourceError):
     pass
-
-
-def looks_like_bitcode(data):
-    return data[:4] in (b"BC\xc0\xde", b"\xde\xc0\x17\x0b")
-
-
-def assemble(ll_path, llvm_as):
-    with open(ll_path, "rb") as f:
-        try:
-            done = subprocess.run([llvm_as, "-", "-o", "-"], stdin=f, capture_output=True,
-                                  check=False)
-        except FileNotFoundError:
-            raise ExampleError(f"{llvm_as} not found; install llvm-14 (Debian: apt install "
-                               f"llvm-14) or pass --llvm-as")
-    if done.returncode != 0:
-        raise ExampleError(f"{ll_path}: {llvm_as} failed:\n{done.stderr.decode(errors='replace')}")
-    if not looks_like_bitcode(done.stdout):
-        raise ExampleError(f"{ll_path}: {llvm_as} did not write bitcode")
-    return done.stdout
-
-
-def options_in_order(opts, where):
-    if not isinstance(opts, dict):
-        raise ExampleError(f"{where}: \"options\" must be an object")
-    unknown = set(opts) - {name for name, _ in OPTION_TYPES}
-    if unknown:
-        raise ExampleError(f"{where}: unknown options {sorted(unknown)}")
-    out = {}
-    for name, kind in OPTION_TYPES:
-        if name not in opts:
-            continue
-        value = opts[name]
-        # bool is an int in Python; keep the two apart as the C++ reader does.
-        if type(value) is not kind:
-            raise ExampleError(f"{where}: option {name} must be a {kind.__name__}")
-        if name == "g" and not value:
-            continue
-        if name == "extra-flags" and not value:
-            continue
-        out[name] = value
-    return out
 
 
 def build(example, llvm_as):
@@ -91,21 +47,9 @@ def build(example, llvm_as):
         spec = json.load(f)
     modules = []
     for m in spec["modules"]:
-        path = os.path.join(folder, m["file"])
-        entry = {"name": m["name"]}
-        if m.get("bitcode", False):
-            entry["bitcode"] = base64.b64encode(assemble(path, llvm_as)).decode("ascii")
-        else:
-            with open(path, "rb") as f:
-                raw = f.read()
-            if looks_like_bitcode(raw):
-                raise ExampleError(f"{path}: is bitcode; give the .ll and set \"bitcode\": true")
-            entry["text"] = raw.decode("utf-8")
-        entry["lazy"] = bool(m.get("lazy", False))
-        modules.append(entry)
-    names = [m["name"] for m in modules]
-    if len(set(names)) != len(names) or "" in names:
-        raise ExampleError(f"{spec_path}: module names must be non-empty and unique")
+        modules.append(module_entry(m["name"], os.path.join(folder, m["file"]), m.get("bitcode", False),
+                                    m.get("lazy", False), llvm_as))
+    check_module_names(modules, spec_path)
     mode = spec.get("lto", {}).get("mode", "program")
     if mode not in ("program", "separate"):
         raise ExampleError(f"{spec_path}: lto mode must be program or separate")
@@ -121,22 +65,7 @@ def build(example, llvm_as):
         # nlohmann::json keeps object keys sorted, so the runs are written that way too.
         "runs": [{k: r[k] for k in sorted(r)} for r in spec.get("runs", [])],
     }
-    # Matches nlohmann::json::dump(2): ", " and ": " separators, non-ASCII kept as UTF-8.
-    return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-
-
-def write_atomic(path, data):
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".",
-                               dir=os.path.dirname(path))
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    return dump(doc)
 
 
 def main():
@@ -154,17 +83,13 @@ def main():
         for example in examples:
             data = build(example, args.llvm_as)
             out = os.path.join(HERE, example + ".nvpg")
-            old = None
-            if os.path.exists(out):
-                with open(out, "rb") as f:
-                    old = f.read()
-            if old == data:
+            if read_or_none(out) == data:
                 continue
             stale.append(example)
             if not args.check:
                 write_atomic(out, data)
                 print(f"wrote {os.path.relpath(out)}")
-    except (ExampleError, OSError, KeyError, json.JSONDecodeError) as e:
+    except (SourceError, OSError, KeyError, json.JSONDecodeError) as e:
         print(f"make_examples.py: {e}", file=sys.stderr)
         return 2
     if args.check and stale:

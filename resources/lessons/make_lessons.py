@@ -61,25 +61,23 @@ Python 3.11 standard library only, plus llvm-as-14 for bitcode modules.
 """
 
 import argparse
-import base64
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
+
+sys.dont_write_bytecode = True  # nothing written beside the shared module in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+from workspace_source import (FORMAT, SourceError, check_module_names, dump,  # noqa: E402
+                              module_entry, options_in_order, read_or_none, write_atomic)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, "src")
 REPO = os.path.dirname(os.path.dirname(HERE))
 
-FORMAT = "nvvm-playground-workspace"
 VERSION = 3
-# The order the serializer writes options in; "g" only when true, as there.
-OPTION_TYPES = [("arch", str), ("opt", int), ("ftz", bool), ("prec-div", bool),
-                ("prec-sqrt", bool), ("fma", bool), ("g", bool),
-                ("jump-table-density", int), ("extra-flags", list)]
 LTO_MODES = ("program", "separate")  # core/lto/Mode.h
 STATE_KEYS = ("modules", "options", "libdevice", "verify", "lto", "runs")
 LESSON_KEYS = ("id", "title", "summary", "steps")
@@ -103,49 +101,8 @@ CHECKS = {
 }
 
 
-class LessonError(Exception):
+class LessonError(SourceError):
     pass
-
-
-def looks_like_bitcode(data):
-    return data[:4] in (b"BC\xc0\xde", b"\xde\xc0\x17\x0b")
-
-
-def assemble(ll_path, llvm_as):
-    with open(ll_path, "rb") as f:
-        try:
-            done = subprocess.run([llvm_as, "-", "-o", "-"], stdin=f, capture_output=True,
-                                  check=False)
-        except FileNotFoundError:
-            raise LessonError(f"{llvm_as} not found; install llvm-14 (Debian: apt install "
-                              f"llvm-14) or pass --llvm-as")
-    if done.returncode != 0:
-        raise LessonError(f"{ll_path}: {llvm_as} failed:\n{done.stderr.decode(errors='replace')}")
-    if not looks_like_bitcode(done.stdout):
-        raise LessonError(f"{ll_path}: {llvm_as} did not write bitcode")
-    return done.stdout
-
-
-def options_in_order(opts, where):
-    if not isinstance(opts, dict):
-        raise LessonError(f"{where}: \"options\" must be an object")
-    unknown = set(opts) - {name for name, _ in OPTION_TYPES}
-    if unknown:
-        raise LessonError(f"{where}: unknown options {sorted(unknown)}")
-    out = {}
-    for name, kind in OPTION_TYPES:
-        if name not in opts:
-            continue
-        value = opts[name]
-        # bool is an int in Python; keep the two apart as the C++ reader does.
-        if type(value) is not kind:
-            raise LessonError(f"{where}: option {name} must be a {kind.__name__}")
-        if name == "g" and not value:
-            continue
-        if name == "extra-flags" and not value:
-            continue
-        out[name] = value
-    return out
 
 
 class Builder:
@@ -179,20 +136,8 @@ class Builder:
         unknown = set(m) - {"name", "file", "bitcode", "lazy"}
         if unknown:
             raise LessonError(f"{where}: unknown module keys {sorted(unknown)}")
-        path = self.path(m["file"], where)
-        entry = {"name": m["name"]}
-        if m.get("bitcode", False):
-            if path not in self.assembled:
-                self.assembled[path] = assemble(path, self.llvm_as)
-            entry["bitcode"] = base64.b64encode(self.assembled[path]).decode("ascii")
-        else:
-            with open(path, "rb") as f:
-                raw = f.read()
-            if looks_like_bitcode(raw):
-                raise LessonError(f"{path}: is bitcode; give the .ll and set \"bitcode\": true")
-            entry["text"] = raw.decode("utf-8")
-        entry["lazy"] = bool(m.get("lazy", False))
-        return entry
+        return module_entry(m["name"], self.path(m["file"], where), m.get("bitcode", False),
+                            m.get("lazy", False), self.llvm_as, self.assembled)
 
     def state(self, s, where, complete=False):
         if not isinstance(s, dict):
@@ -212,9 +157,7 @@ class Builder:
                 raise LessonError(f"{where}/modules: expected an array")
             out["modules"] = [self.module(m, f"{where}/modules/{i}")
                               for i, m in enumerate(s["modules"])]
-            names = [m["name"] for m in out["modules"]]
-            if len(set(names)) != len(names) or "" in names:
-                raise LessonError(f"{where}/modules: module names must be non-empty and unique")
+            check_module_names(out["modules"], f"{where}/modules")
         if "options" in s:
             out["options"] = options_in_order(s["options"], f"{where}/options")
         for key in ("libdevice", "verify"):
@@ -330,30 +273,7 @@ class Builder:
         out_lesson = {key: lesson[key] for key in ("id", "title", "summary") if key in lesson}
         out_lesson["steps"] = out_steps
         doc["lesson"] = out_lesson
-        # Matches nlohmann::json::dump(2): ", " and ": " separators, non-ASCII kept as UTF-8.
-        return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-
-
-def write_atomic(path, data):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".",
-                               dir=os.path.dirname(path))
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def read_or_none(path):
-    if not os.path.exists(path):
-        return None
-    with open(path, "rb") as f:
-        return f.read()
+        return dump(doc)
 
 
 def find_nvpg(given):
@@ -395,7 +315,7 @@ def main():
                 if not args.check:
                     write_atomic(out, content)
                     print(f"wrote {os.path.relpath(out)}")
-    except (LessonError, OSError, KeyError, json.JSONDecodeError) as e:
+    except (SourceError, OSError, KeyError, json.JSONDecodeError) as e:
         print(f"make_lessons.py: {e}", file=sys.stderr)
         return 2
     if args.check and stale:
