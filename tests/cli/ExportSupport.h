@@ -40,6 +40,7 @@ inline Run runProgram(const QString& program, const QStringList& args, const QSt
     p.setProcessEnvironment(env);
     if (!workDir.isEmpty()) p.setWorkingDirectory(workDir);
     p.start(program, args);
+    if (!p.waitForStarted()) return {-1, {}, ("cannot start " + program + ": " + p.errorString()).toUtf8()};
     if (!p.waitForFinished(ms)) qFatal("did not finish: %s %s", qPrintable(program), qPrintable(args.join(' ')));
     if (p.exitStatus() != QProcess::NormalExit)
         qFatal("crashed: %s %s", qPrintable(program), qPrintable(args.join(' ')));
@@ -115,9 +116,17 @@ inline QString codeFile(const QString& dir, const char* ext) {
     return files.front();
 }
 
+// The CMake that builds the exported C program: the build's own, else the one on PATH (a copy of
+// the build taken to another machine, such as the GPU machine).
+inline QString cmakeProgram() {
+    if (QFileInfo(NVPG_CMAKE).isExecutable()) return NVPG_CMAKE;
+    return QStandardPaths::findExecutable("cmake");
+}
+
 // Why the exported C program cannot be built against the tests' toolkit (no headers: a pip-style
-// tree), or nothing.
+// tree; no CMake), or nothing.
 inline std::optional<QString> cHeadersMissing() {
+    if (cmakeProgram().isEmpty()) return QString("no cmake to build the exported C program with");
     const fs::path home = cudaHome().toStdString();
     for (const auto* header : {"nvvm.h", "cuda.h", "nvJitLink.h"})
         if (!fs::exists(home / "include" / header) && !fs::exists(home / "nvvm/include" / header))
@@ -128,13 +137,13 @@ inline std::optional<QString> cHeadersMissing() {
 // Builds the exported C program in DIR/build with CMake and the system's C compiler; the
 // executable, or why not.
 inline std::optional<QString> buildC(const QString& dir, QString* why) {
-    const auto configure = runProgram(NVPG_CMAKE, {"-S", dir, "-B", dir + "/build", "-DCUDA_HOME=" + cudaHome(),
-                                                   "-DCMAKE_C_FLAGS=-Wall -Wextra -pedantic -Werror"});
+    const auto configure = runProgram(cmakeProgram(), {"-S", dir, "-B", dir + "/build", "-DCUDA_HOME=" + cudaHome(),
+                                                       "-DCMAKE_C_FLAGS=-Wall -Wextra -pedantic -Werror"});
     if (configure.exitCode != 0) {
         *why = "cmake configure failed: " + QString::fromUtf8(configure.out + configure.err);
         return std::nullopt;
     }
-    const auto build = runProgram(NVPG_CMAKE, {"--build", dir + "/build"});
+    const auto build = runProgram(cmakeProgram(), {"--build", dir + "/build"});
     if (build.exitCode != 0) {
         *why = "cmake --build failed: " + QString::fromUtf8(build.out + build.err);
         return std::nullopt;
