@@ -40,6 +40,23 @@ def write(path, obj):
         f.write("\n")
 
 
+def numpy_mismatch():
+    """What to do when numba-cuda asks numpy for something it no longer has (numba-cuda 0.30
+    overloads np.row_stack, which numpy 2.5 removed): the versions, and the way out."""
+    from importlib import metadata
+
+    found = []
+    for dist in ("numba-cuda", "numba", "numpy"):
+        try:
+            found.append(f"{dist} {metadata.version(dist)}")
+        except metadata.PackageNotFoundError:
+            pass
+    listed = ", ".join(found[:-1]) + " and " + found[-1] if len(found) > 1 else "".join(found)
+    return (f"{listed} do not work together: numba-cuda expects a numpy that has "
+            f"what the error names. Install an older numpy into this Python (for example "
+            f"pip install \"numpy<2.5\") or a numba-cuda that supports this numpy, then import again.")
+
+
 def fail(out, kind, message, status=1):
     write(out, {"ok": False, "kind": kind, "message": message})
     sys.exit(status)
@@ -242,7 +259,10 @@ def main():
     try:
         ptx, _ = cuda.compile_ptx(pyfunc, a.sig, cc=cc, **options)
     except BaseException as e:
-        fail(a.out, "compile", f"numba could not compile {a.function} for {a.sig}:\n{type(e).__name__}: {e}")
+        message = f"numba could not compile {a.function} for {a.sig}:\n{type(e).__name__}: {e}"
+        if isinstance(e, AttributeError) and "module 'numpy'" in str(e):
+            message += "\n" + numpy_mismatch()
+        fail(a.out, "compile", message)
 
     # The example inputs' files are written only for a kernel numba compiled.
     unused = take_args(a, args) if a.args else []

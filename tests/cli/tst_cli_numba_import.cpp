@@ -405,6 +405,15 @@ private slots:
         QCOMPARE(typing.exitCode, 1);
         QVERIFY2(typing.err.contains("numba could not compile math_kernel"), typing.err.constData());
 
+        // numba-cuda and a numpy it does not work with: numba's error, the versions and the way out.
+        const auto mismatch = import(importFile("numpy_mismatch.py"), "fill", "void(float32[::1])");
+        QCOMPARE(mismatch.exitCode, 1);
+        QVERIFY2(mismatch.err.contains("AttributeError: module 'numpy' has no attribute 'row_stack'"),
+                 mismatch.err.constData());
+        QVERIFY2(mismatch.err.contains("do not work together") && mismatch.err.contains("numpy 2.") &&
+                     mismatch.err.contains("pip install \"numpy<2.5\""),
+                 mismatch.err.constData());
+
         const auto missing = import(dir.filePath("nope.py"), "axpy", "void(float32[::1])");
         QCOMPARE(missing.exitCode, 2);
         QVERIFY2(missing.err.contains("nope.py: no such file"), missing.err.constData());
