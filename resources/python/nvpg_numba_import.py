@@ -40,20 +40,25 @@ def write(path, obj):
         f.write("\n")
 
 
+def installed(dists):
+    """The installed version of each distribution in `dists` that is there, by name."""
+    from importlib import metadata
+
+    found = {}
+    for dist in dists:
+        try:
+            found[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            pass
+    return found
+
+
 def numpy_mismatch():
     """What to do when numba-cuda asks numpy for something it no longer has (numba-cuda 0.30
     overloads np.row_stack, which numpy 2.5 removed): the versions, and the way out."""
-    from importlib import metadata
-
-    found = []
-    for dist in ("numba-cuda", "numba", "numpy"):
-        try:
-            found.append(f"{dist} {metadata.version(dist)}")
-        except metadata.PackageNotFoundError:
-            pass
-    listed = ", ".join(found[:-1]) + " and " + found[-1] if len(found) > 1 else "".join(found)
-    return (f"{listed} do not work together: numba-cuda expects a numpy that has "
-            f"what the error names. Install an older numpy into this Python (for example "
+    found = ", ".join(f"{d} {v}" for d, v in installed(("numba-cuda", "numba", "numpy")).items())
+    return (f"These do not work together: {found}; numba-cuda expects a numpy that has what the "
+            f"error names. Install an older numpy into this Python (for example "
             f"pip install \"numpy<2.5\") or a numba-cuda that supports this numpy, then import again.")
 
 
@@ -282,13 +287,7 @@ def main():
 
     versions = {"python": sys.version.split()[0]}
     try:
-        from importlib import metadata
-
-        for dist in ("numba-cuda", "numba", "llvmlite"):
-            try:
-                versions[dist] = metadata.version(dist)
-            except metadata.PackageNotFoundError:
-                pass
+        versions.update(installed(("numba-cuda", "numba", "llvmlite")))
         versions["libnvvm"] = ".".join(str(x) for x in nvvm.NVVM().get_version())
     except Exception:
         pass

@@ -125,7 +125,7 @@ inline QString cmakeProgram() {
 
 // Why the exported C program cannot be built against the tests' toolkit (no headers: a pip-style
 // tree; no CMake), or nothing.
-inline std::optional<QString> cHeadersMissing() {
+inline std::optional<QString> cProgramCannotBeBuilt() {
     if (cmakeProgram().isEmpty()) return QString("no cmake to build the exported C program with");
     const fs::path home = cudaHome().toStdString();
     for (const auto* header : {"nvvm.h", "cuda.h", "nvJitLink.h"})
@@ -153,7 +153,7 @@ inline std::optional<QString> buildC(const QString& dir, QString* why) {
 
 // Why the code `nvpg export --as AS` writes (cuda-core or c) cannot be run here, or nothing.
 inline std::optional<QString> exportedCannotRun(const QString& as) {
-    if (as == "c") return cHeadersMissing();
+    if (as == "c") return cProgramCannotBeBuilt();
     if (const auto why = venvMissing(); !why.empty()) return "cuda.core from PyPI: " + QString::fromStdString(why);
     return std::nullopt;
 }

@@ -84,7 +84,7 @@ private slots:
 
     void cProgramMakesNvpgsPtx_data() { addCaseRows(); }
     void cProgramMakesNvpgsPtx() {
-        if (const auto why = cHeadersMissing()) QSKIP(qPrintable(*why));
+        if (const auto why = cProgramCannotBeBuilt()) QSKIP(qPrintable(*why));
         QFETCH(QStringList, inputs);
         QTemporaryDir dir;
         const auto code = dir.filePath("code");
