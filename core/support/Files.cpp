@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -265,6 +266,25 @@ bool sameFile(const std::filesystem::path& a, const std::filesystem::path& b) {
     }, sb{};
     if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) return false;
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+std::optional<std::filesystem::path> inputOverwrittenBy(const std::filesystem::path& output,
+                                                        const std::vector<std::filesystem::path>& inputs,
+                                                        bool outputIsFolder) {
+    std::error_code ec;
+    auto folder = outputIsFolder ? std::filesystem::weakly_canonical(output, ec) : std::filesystem::path();
+    if (!folder.empty() && folder.filename().empty()) folder = folder.parent_path();  // "out/"
+    for (const auto& input : inputs) {
+        if (sameFile(output, input)) return input;
+        if (!outputIsFolder || ec || !std::filesystem::exists(input)) continue;
+        std::error_code inputError;
+        const auto real = std::filesystem::canonical(input, inputError);
+        if (inputError) continue;
+        // Inside: the folder's components are a prefix of the input's.
+        auto [f, r] = std::mismatch(folder.begin(), folder.end(), real.begin(), real.end());
+        if (f == folder.end()) return input;
+    }
+    return std::nullopt;
 }
 
 std::filesystem::path userCacheDir() {

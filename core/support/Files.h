@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "support/Result.h"
 
@@ -57,6 +58,16 @@ std::optional<std::string> notRegularFileReason(const std::filesystem::path& pat
 // Whether two paths name one existing file, whatever their spelling: through symbolic links,
 // hard links, "./" or "..", by device and inode. False when either does not exist.
 bool sameFile(const std::filesystem::path& a, const std::filesystem::path& b);
+
+// The one rule for "would this write destroy what it read?", asked by every writer before it
+// writes. `output` is a file to be written, or with `outputIsFolder` a folder whose contents are
+// written or replaced. The answer is the first of `inputs` that the write would replace: the same
+// file by identity (symbolic links, hard links, "..", any other spelling), or, for a folder, an
+// input that lies inside it (after links are resolved). Nothing when the write is safe. Inputs
+// that do not exist are no inputs.
+std::optional<std::filesystem::path> inputOverwrittenBy(const std::filesystem::path& output,
+                                                        const std::vector<std::filesystem::path>& inputs,
+                                                        bool outputIsFolder = false);
 
 // Where this user's caches go: $XDG_CACHE_HOME/nvvm-playground, else ~/.cache/nvvm-playground
 // (the XDG base directory rules; a relative XDG_CACHE_HOME is ignored, as they say). Empty when

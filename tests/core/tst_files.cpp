@@ -261,6 +261,32 @@ private slots:
         QVERIFY(!support::sameFile(d / "missing.ll", d / "missing.ll"));
     }
 
+    // The writers' one check: a file that is an input by any name, or an input inside a folder
+    // being written, is named; a new file beside the inputs is not.
+    void inputOverwrittenByNamesTheInput() {
+        QTemporaryDir dir;
+        const fs::path d = dir.path().toStdString();
+        fs::create_directories(d / "ws" / "inputs");
+        std::ofstream(d / "ws" / "w.nvpg") << "{}";
+        std::ofstream(d / "ws" / "inputs" / "a.npy") << "x";
+        fs::create_directories(d / "out" / "modules");
+        fs::create_symlink(d / "ws" / "w.nvpg", d / "out" / "modules" / "saxpy.ll");
+        fs::create_hard_link(d / "ws" / "w.nvpg", d / "out" / "hard.py");
+        fs::create_symlink(d / "ws", d / "wslink");
+        const std::vector<fs::path> inputs{d / "ws" / "w.nvpg", d / "ws" / "inputs" / "a.npy"};
+        using support::inputOverwrittenBy;
+        QCOMPARE(inputOverwrittenBy(d / "out" / "modules" / "saxpy.ll", inputs), std::optional(inputs[0]));
+        QCOMPARE(inputOverwrittenBy(d / "out" / "hard.py", inputs), std::optional(inputs[0]));
+        QCOMPARE(inputOverwrittenBy(d / "out" / ".." / "ws" / "inputs" / "a.npy", inputs), std::optional(inputs[1]));
+        QCOMPARE(inputOverwrittenBy(d / "out" / "new.ptx", inputs), std::nullopt);
+        // Folders: an input inside (through a link to its folder too), not one beside it.
+        QCOMPARE(inputOverwrittenBy(d / "wslink" / "inputs", inputs, true), std::optional(inputs[1]));
+        QCOMPARE(inputOverwrittenBy(d / "ws/", inputs, true), std::optional(inputs[0]));
+        QCOMPARE(inputOverwrittenBy(d / "out", {inputs[1]}, true), std::nullopt);
+        QCOMPARE(inputOverwrittenBy(d / "w", inputs, true), std::nullopt);  // "w" is no prefix of "ws"
+        QCOMPARE(inputOverwrittenBy(d / "missing", {d / "missing"}), std::nullopt);
+    }
+
     // A file with several names keeps them all: each name sees the new contents.
     void writeKeepsHardLinks() {
         QTemporaryDir dir;
