@@ -20,9 +20,18 @@ if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv" > "$venv/venv.log" 2>&1 ||
     say "unavailable: python3 -m venv $venv failed: $(tail -n 2 "$venv/venv.log" | tr '\n' ' ')"
 fi
-if ! timeout 600 "$venv/bin/python" -m pip install --disable-pip-version-check numpy cuda-core "cuda-bindings==13.*" "numba-cuda[cu13]" \
-    > "$venv/install.log" 2>&1; then
-  say "unavailable: pip install numpy cuda-core cuda-bindings==13.* numba-cuda[cu13] failed (no network?): $(grep -v '^ ' "$venv/install.log" | tail -n 2 | tr '\n' ' ')"
+# The wheels are downloaded once into the tests' download folder (tests/TestDownloads.sh) and
+# installed from there without the index, so that later venvs (the sanitizer build's, a second
+# clone's) need no network.
+. "$(dirname "$0")/TestDownloads.sh"
+wheels=$(test_downloads python-wheels) || say "unavailable: no folder for the tests' downloads"
+packages=(numpy cuda-core "cuda-bindings==13.*" "numba-cuda[cu13]")
+pip=("$venv/bin/python" -m pip --disable-pip-version-check)
+if ! timeout 600 "${pip[@]}" install --no-index --find-links "$wheels" "${packages[@]}" > "$venv/install.log" 2>&1; then
+  if ! timeout 600 "${pip[@]}" download -d "$wheels" "${packages[@]}" > "$venv/download.log" 2>&1 ||
+      ! timeout 600 "${pip[@]}" install --no-index --find-links "$wheels" "${packages[@]}" > "$venv/install.log" 2>&1; then
+    say "unavailable: pip install numpy cuda-core cuda-bindings==13.* numba-cuda[cu13] failed (no network?): $(cat "$venv/download.log" "$venv/install.log" 2> /dev/null | grep -v '^ ' | tail -n 2 | tr '\n' ' ')"
+  fi
 fi
 "$venv/bin/python" -m pip uninstall -y nvidia-nvvm nvidia-nvjitlink nvidia-cuda-nvrtc cuda-toolkit >> "$venv/install.log" 2>&1
 check || say "unavailable: numba.cuda, numpy or cuda.core do not import in $venv after pip install (see $venv/install.log)"
