@@ -49,9 +49,7 @@ int runOccupancy(const CommonOptions& common, const CompileOptions& o, const Occ
     if (occ.block) {
         auto block = gpu::parseDim3(*occ.block, "--block");
         if (!block) return usage(block.error().message);
-        const unsigned long long threads = 1ull * block->x * block->y * block->z;
-        if (threads > 1u << 20) return usage(fmt::format("--block {}: {} threads per block", *occ.block, threads));
-        asked = pipeline::OccupancyAt{int(threads), occ.shared};
+        asked = pipeline::OccupancyAt{*block, occ.shared};
     }
     noteLibdeviceRule(*inputs);
     auto& job = inputs->job;

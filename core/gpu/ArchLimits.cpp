@@ -98,6 +98,14 @@ support::Result<std::vector<ArchLimits>> ArchLimits::parse(std::string_view json
         // Registers go to warps (the only granularity the arches listed have).
         if (support::field<std::string>(j, "register_allocation_granularity", "") != "warp")
             return bad("register_allocation_granularity");
+        const auto dims = j.find("max_block_dims");
+        if (dims == j.end() || !dims->is_array() || dims->size() != 3) return bad("max_block_dims");
+        for (size_t d = 0; d < 3; ++d) {
+            if (!(*dims)[d].is_number_unsigned() || (*dims)[d].get<int64_t>() < 1 ||
+                (*dims)[d].get<int64_t>() > a.maxThreadsPerBlock)
+                return bad("max_block_dims");
+            a.maxBlockDims[d] = (*dims)[d].get<int>();
+        }
         const auto carve = j.find("shared_carveouts_kib");
         if (carve == j.end() || !carve->is_array() || carve->empty()) return bad("shared_carveouts_kib");
         for (const auto& k : *carve) {

@@ -2,6 +2,7 @@
 // calculation needs them: a row of resources/occupancy/arch-limits.json, which cites its source.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -16,6 +17,7 @@ struct ArchLimits {
     int major = 0, minor = 0;  // 9, 0
     std::string source;        // where the figures come from
     int maxThreadsPerBlock = 0;
+    std::array<int, 3> maxBlockDims{};  // the most threads a block may have along x, y and z
     int warpSize = 0;
     int maxWarpsPerSM = 0;
     int maxBlocksPerSM = 0;

@@ -1,5 +1,7 @@
 #include "gpu/RunConfig.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -25,6 +27,33 @@ support::Result<Dim3> parseDim3(std::string_view text, std::string_view what) {
         v[i] = static_cast<unsigned>(n);
     }
     return Dim3{v[0], v[1], v[2]};
+}
+
+std::optional<std::string> blockShapeProblem(const Dim3& b, const ArchLimits* limits) {
+    // Without an arch: the smallest of each limit over the table's rows.
+    std::array<unsigned long long, 3> most{~0ULL, ~0ULL, ~0ULL};
+    unsigned long long mostThreads = ~0ULL;
+    const auto take = [&](const ArchLimits& a) {
+        for (size_t d = 0; d < 3; ++d) most[d] = std::min<unsigned long long>(most[d], a.maxBlockDims[d]);
+        mostThreads = std::min<unsigned long long>(mostThreads, a.maxThreadsPerBlock);
+    };
+    if (limits)
+        take(*limits);
+    else
+        for (const auto& a : ArchLimits::builtIn()) take(a);
+    const std::string on = limits ? fmt::format(" on {}", limits->arch) : std::string();
+    const std::string shape = fmt::format("block ({},{},{})", b.x, b.y, b.z);
+    const unsigned values[3] = {b.x, b.y, b.z};
+    for (size_t d = 0; d < 3; ++d)
+        if (values[d] > most[d])
+            return fmt::format(
+                "{}: {} is {}, and a block has at most {} threads along {}{} (x {}, y {}, z {}; {} "
+                "in all)",
+                shape, "xyz"[d], values[d], most[d], "xyz"[d], on, most[0], most[1], most[2], mostThreads);
+    const unsigned long long threads = 1ULL * b.x * b.y * b.z;
+    if (threads > mostThreads)
+        return fmt::format("{} has {} threads; a block has at most {} in all{}", shape, threads, mostThreads, on);
+    return std::nullopt;
 }
 
 namespace {
@@ -79,11 +108,7 @@ support::Status checkRunConfig(const RunConfig& c, const ptx::Function& k) {
             return bad(
                 fmt::format("{}: an integer value for a floating-point parameter (write f{}:…)", where, p.size * 8));
     }
-    const unsigned long long threads = 1ULL * c.block.x * c.block.y * c.block.z;
-    if (threads > 1024)
-        return bad(fmt::format("block ({},{},{}) has {} threads; a block has at most 1024", c.block.x, c.block.y,
-                               c.block.z, threads));
-    if (c.block.z > 64) return bad(fmt::format("block z is {}; at most 64", c.block.z));
+    if (auto problem = blockShapeProblem(c.block)) return bad(*problem);
     if (c.grid.y > 65535 || c.grid.z > 65535)
         return bad(fmt::format("grid ({},{},{}): y and z are at most 65535", c.grid.x, c.grid.y, c.grid.z));
     if (c.repeat < 1) return bad(fmt::format("repeat {}: run at least once", c.repeat));

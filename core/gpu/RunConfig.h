@@ -1,10 +1,12 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "gpu/ArchLimits.h"
 #include "gpu/ArgSpec.h"
 #include "ptx/Ptx.h"
 #include "support/Result.h"
@@ -32,10 +34,15 @@ struct RunConfig {
 // "256" or "16,16" or "8,8,4"; zeros are refused.
 support::Result<Dim3> parseDim3(std::string_view text, std::string_view what);
 
+// Why a block of this shape cannot be launched, naming the limit it breaks (threads along x, y
+// and z, and in all), as "block (...)..."; nothing when it can. The limits are `limits`' arch's,
+// else those every arch of the built-in table shares (the arch is not known before a launch).
+std::optional<std::string> blockShapeProblem(const Dim3& block, const ArchLimits* limits = nullptr);
+
 // Checks a configuration against the kernel's PTX parameters before any GPU work: the number
 // of arguments, each size (a pointer or buffer needs an 8-byte parameter), integer vs float,
-// and the launch shape (block at most 1024 threads). The error names the argument (0-based,
-// with its SPEC) and the parameter (name, type, size).
+// and the launch shape (blockShapeProblem). The error names the argument (0-based, with its
+// SPEC) and the parameter (name, type, size).
 support::Status checkRunConfig(const RunConfig& config, const ptx::Function& kernel);
 
 // The parameter buffer as cuLaunchKernel's CU_LAUNCH_PARAM_BUFFER_POINTER takes it: each

@@ -21,12 +21,14 @@ support::Result<OccupancyTable> kernelOccupancy(const CompileResult& r,
                                                                  figures.unavailable.empty() ? "ptxas did not report it"
                                                                                              : figures.unavailable));
         for (const auto& launch : at(k.name)) {
+            if (auto problem = gpu::blockShapeProblem(launch.block, &table.limits))
+                return makeError(ErrorKind::Usage, *problem);
             gpu::OccupancyInput in;
             in.registers = k.usage->registers;
             in.staticShared = std::size_t(k.usage->sharedBytes);
             in.barriers = k.usage->barriers;
             in.dynamicShared = launch.dynamicShared;
-            in.blockSize = launch.block;
+            in.blockSize = launch.threads();
             auto o = gpu::computeOccupancy(table.limits, in);
             if (!o) return o.error();
             table.rows.push_back({k.name, in.registers, in.staticShared, in.dynamicShared, *o});
@@ -39,13 +41,13 @@ std::vector<OccupancyAt> reportLaunches(const std::string& kernel, const std::ve
     std::vector<OccupancyAt> launches;
     for (const auto& run : runs) {
         if (run.kernel != kernel) continue;
-        const OccupancyAt launch{int(run.block.x * run.block.y * run.block.z), run.sharedBytes};
+        const OccupancyAt launch{run.block, run.sharedBytes};
         bool seen = false;
         for (const auto& l : launches)
             seen = seen || (l.block == launch.block && l.dynamicShared == launch.dynamicShared);
         if (!seen) launches.push_back(launch);
     }
-    if (launches.empty()) launches = {{128, 0}, {256, 0}};
+    if (launches.empty()) launches = {{{128, 1, 1}, 0}, {{256, 1, 1}, 0}};
     return launches;
 }
 

@@ -2,6 +2,7 @@
 // the limits of the arch it was compiled for: what `nvpg occupancy` prints and `--report` holds.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -18,8 +19,9 @@ namespace nvpg::pipeline {
 
 // One launch shape to evaluate a kernel at.
 struct OccupancyAt {
-    int block = 0;  // threads per block
+    gpu::Dim3 block;
     std::size_t dynamicShared = 0;
+    int threads() const { return int(std::min<unsigned long long>(1ULL * block.x * block.y * block.z, 1U << 30)); }
 };
 
 struct KernelOccupancy {
@@ -37,7 +39,8 @@ struct OccupancyTable {
 };
 
 // Every kernel at each launch `at` names for it, in the result's kernel order. Errors: the
-// result has no ptxas figures (why), the arch is not in the table, a block size out of range.
+// result has no ptxas figures (why), the arch is not in the table, a block shape the arch cannot
+// launch (gpu::blockShapeProblem).
 support::Result<OccupancyTable> kernelOccupancy(const CompileResult& result,
                                                 const std::function<std::vector<OccupancyAt>(const std::string&)>& at);
 

@@ -95,6 +95,18 @@ private slots:
             QVERIFY2(r.exitCode == 2, block);
             QVERIFY(!r.err.isEmpty());
         }
+        // Each dimension against the arch's own limit, named in the refusal.
+        const std::pair<const char*, const char*> shapes[] = {
+            {"1,1,1024", "at most 64 threads along z on compute_90"},
+            {"99999999", "at most 1024 threads along x on compute_90"},
+            {"1,2048", "at most 1024 threads along y on compute_90"},
+            {"64,32", "2048 threads; a block has at most 1024 in all on compute_90"},
+        };
+        for (const auto& [block, limit] : shapes) {
+            const auto r = runNvpg({"occupancy", "saxpy", "--arch", "compute_90", "--block", block});
+            QVERIFY2(r.exitCode == 2, block);
+            QVERIFY2(r.err.contains(limit), r.err.constData());
+        }
     }
 
     void compileFailureExitsOne() {

@@ -310,7 +310,7 @@ private slots:
         QVERIFY(gpu::ArchLimits::parse(text));
         // Each limit is required: without one a row would compute from a guess.
         for (const char* key : {"\"max_warps_per_sm\"", "\"registers_per_sm\"", "\"shared_per_sm_bytes\"",
-                                "\"sub_partitions_per_sm\"", "\"source\""}) {
+                                "\"sub_partitions_per_sm\"", "\"source\"", "\"max_block_dims\""}) {
             std::string broken = text;
             const auto at = broken.find(key);
             QVERIFY(at != std::string::npos);
@@ -328,12 +328,12 @@ private slots:
         run.sharedBytes = 4096;
         const auto launches = pipeline::reportLaunches("saxpy", {run, run});
         QCOMPARE(int(launches.size()), 1);
-        QCOMPARE(launches[0].block, 256);
+        QCOMPARE(launches[0].threads(), 256);
         QCOMPARE(launches[0].dynamicShared, size_t(4096));
         const auto fallback = pipeline::reportLaunches("other", {run});
         QCOMPARE(int(fallback.size()), 2);
-        QCOMPARE(fallback[0].block, 128);
-        QCOMPARE(fallback[1].block, 256);
+        QCOMPARE(fallback[0].threads(), 128);
+        QCOMPARE(fallback[1].threads(), 256);
     }
 };
 

@@ -196,6 +196,14 @@ private slots:
         auto st = checkRunConfig(c, kernel("saxpy"));
         QVERIFY(!st);
         QVERIFY(st.error().message.find("2048 threads; a block has at most 1024") != std::string::npos);
+        // Each dimension has its own limit, named: z at most 64 though 128 threads would do.
+        c.block = {1, 1, 128};
+        st = checkRunConfig(c, kernel("saxpy"));
+        QVERIFY(!st);
+        QVERIFY2(st.error().message.find("z is 128, and a block has at most 64 threads along z") != std::string::npos,
+                 st.error().message.c_str());
+        c.block = {1, 1, 64};
+        QVERIFY(checkRunConfig(c, kernel("saxpy")));
         c.block = {1024, 1, 1};
         QVERIFY(checkRunConfig(c, kernel("saxpy")));
         c.repeat = 0;
