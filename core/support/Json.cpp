@@ -79,6 +79,15 @@ std::string parseErrorReason(std::string_view what) {
     const auto colon = what.find(": ", at);
     if (colon == std::string_view::npos) return std::string(what);
     std::string reason(what.substr(colon + 2));
+    // The "last read" part quotes the token that failed, which may be a whole long line of the
+    // file: a message quotes at most a short piece of it.
+    constexpr size_t kMostQuoted = 60;
+    if (const auto quote = reason.find("last read: '"); quote != std::string::npos) {
+        const size_t from = quote + 12;
+        const size_t end = reason.rfind('\'');
+        if (end != std::string::npos && end > from && end - from > kMostQuoted)
+            reason = reason.substr(0, from + kMostQuoted) + "...' (" + std::to_string(end - from) + " characters)";
+    }
     // The "last read" part quotes the input as it was, which may be the very bytes that are not
     // UTF-8; spell those out so that the message itself stays displayable.
     if (!firstNonUtf8(reason)) return reason;

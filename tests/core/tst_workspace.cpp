@@ -540,6 +540,16 @@ void TestWorkspace::syntaxErrorGivesLineAndColumn() {
     auto empty = workspace::parseWorkspace("", "c.nvpg");
     QVERIFY(!empty.ok());
     QVERIFY2(qs(empty.error().message).startsWith("c.nvpg: line 1, column 1: "), empty.error().message.c_str());
+
+    // A long bad token (a .ll opened as a workspace, a module pasted whole): the message quotes a
+    // short piece of one line, not the file.
+    const std::string longToken = "{\"name\": \"" + std::string(5000, 'A') + "\n" + std::string(5000, 'B') + "}";
+    auto longBad = workspace::parseWorkspace(longToken, "d.nvpg");
+    QVERIFY(!longBad.ok());
+    const auto& lm = longBad.error().message;
+    QVERIFY2(lm.size() < 300, lm.c_str());
+    QVERIFY2(lm.find('\n') == std::string::npos, lm.c_str());
+    QVERIFY2(lm.find("AAAA") != std::string::npos, lm.c_str());
 }
 
 void TestWorkspace::newerVersionIsRefused() {
