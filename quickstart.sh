@@ -37,7 +37,7 @@ echo "CUDA toolkit: $cuda"
 # need Qt6OpenGL's, which qt6-base-dev only recommends).
 packages=(cmake ninja-build g++ pkg-config qt6-base-dev libqt6opengl6-dev libqscintilla2-qt6-dev qt6-charts-dev
           nlohmann-json3-dev libcli11-dev libfmt-dev libxxhash-dev libdtl-dev libgraphviz-dev llvm-14
-          xvfb xdotool imagemagick clang-14 libclang-rt-14-dev)
+          xvfb xdotool imagemagick clang-14 libclang-rt-14-dev ccache)
 # The packaging test builds the .deb (dpkg-shlibdeps) and checks it with the validators and lintian;
 # the format test runs clang-format.
 [ "$mode" = test ] && packages+=(dpkg-dev desktop-file-utils appstream shared-mime-info lintian groff-base man-db gzip clang-format-14)
@@ -53,15 +53,16 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # 3. Build: the app command builds what it starts (the app, which is also its own engine
-#    process, and nvpg) and nothing else; the test command builds everything.
-#    The test command builds with -Werror, so that warnings stay at zero (GCC here, clang below);
-#    the app command leaves that as it is, so a newer compiler's new warning does not stop a user.
-werror=(); [ "$mode" = test ] && werror=(-DNVPG_WERROR=ON)
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDA_PATH="$cuda" "${werror[@]}"
+#    process, and nvpg) and what `cmake --install build` installs, nothing else; the test command
+#    builds everything. Both configure build/ the same way, so the test command after the app
+#    command compiles only what the app command did not: with -Werror, since warnings stay at
+#    zero on this platform (the test command and CI check it); ccache when installed
+#    (cmake/CompilerCache.cmake).
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDA_PATH="$cuda" -DNVPG_WERROR=ON
 if [ "$mode" = test ]; then
   cmake --build "$build" -j "$(nproc)"
 else
-  cmake --build "$build" -j "$(nproc)" --target nvvm-playground nvpg
+  cmake --build "$build" -j "$(nproc)" --target nvpg_installable
 fi
 
 # 4. Start, or test.

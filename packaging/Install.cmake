@@ -43,3 +43,11 @@ if(NVPG_BUILD_GUI)
     install(DIRECTORY ${linux}/icons/hicolor DESTINATION ${CMAKE_INSTALL_DATADIR}/icons
             FILES_MATCHING PATTERN "*.png" PATTERN "*.svg")
 endif()
+
+# Everything `cmake --install` takes from the build tree: the app command (quickstart.sh app)
+# builds this target, so that an install after it finds every file.
+add_custom_target(nvpg_installable)
+add_dependencies(nvpg_installable nvpg nvpg_man_pages nvpg_changelog)
+if(NVPG_BUILD_GUI)
+    add_dependencies(nvpg_installable nvvm-playground)
+endif()
