@@ -447,46 +447,56 @@ support::Result<NumbaImport> importNumba(const NumbaImportRequest& request, cons
 
     const auto ran = support::runProbe(args, request.timeoutSeconds, kNumbaOutputLimit, true, cancel,
                                        /*findLeftRunning=*/true);
+    // A failed import says too what the file left running.
+    const auto leftNoted = [&](support::Error e) {
+        for (const auto& process : ran.leftRunning)
+            e.message +=
+                fmt::format("\n{} left a process running ({}); nvpg did not stop it", request.file.string(), process);
+        return e;
+    };
     const auto tail = [&] {
         auto t = support::trim(ran.output);
         if (t.size() > 4000) t = t.substr(t.size() - 4000);
         return std::string(t);
     };
-    if (ran.cancelled) return makeError(ErrorKind::Run, fmt::format("the import of {} was cancelled", what(request)));
+    if (ran.cancelled)
+        return leftNoted(makeError(ErrorKind::Run, fmt::format("the import of {} was cancelled", what(request))));
     if (ran.timedOut)
-        return makeError(ErrorKind::Timeout, fmt::format("numba did not finish {} within {} s ({})", what(request),
-                                                         request.timeoutSeconds, out.python));
+        return leftNoted(makeError(ErrorKind::Timeout, fmt::format("numba did not finish {} within {} s ({})",
+                                                                   what(request), request.timeoutSeconds, out.python)));
     if (ran.tooLong)
-        return makeError(ErrorKind::Usage,
-                         fmt::format("{} printed more than {} (the most nvpg reads of what the file and numba print "
-                                     "as it is imported and compiled), so the import was stopped: print less when the "
-                                     "file is imported, for example only under `if __name__ == \"__main__\":`",
-                                     what(request), support::formatBytes(kNumbaOutputLimit)));
+        return leftNoted(
+            makeError(ErrorKind::Usage,
+                      fmt::format("{} printed more than {} (the most nvpg reads of what the file and numba print "
+                                  "as it is imported and compiled), so the import was stopped: print less when the "
+                                  "file is imported, for example only under `if __name__ == \"__main__\":`",
+                                  what(request), support::formatBytes(kNumbaOutputLimit))));
     for (const auto& process : ran.leftRunning)
         out.warnings.push_back(
             fmt::format("{} left a process running when it was imported ({}); nvpg did not stop "
                         "it: end it with kill if it should not run on",
                         request.file.string(), process));
-    if (ran.status == kHelperNoNumba) return makeError(ErrorKind::Environment, pipHint(out.python));
+    if (ran.status == kHelperNoNumba) return leftNoted(makeError(ErrorKind::Environment, pipHint(out.python)));
     if (ran.signal != 0 && ran.status == -2)
-        return makeError(
+        return leftNoted(makeError(
             ErrorKind::Environment,
             fmt::format("the numba helper ({} {}) for {} was killed by signal {} (SIG{}) and gave no "
                         "answer{}{}",
                         out.python, helper.string(), what(request), ran.signal,
                         ::sigabbrev_np(ran.signal) ? ::sigabbrev_np(ran.signal) : "?",
                         ran.signal == SIGKILL ? " (by the user's code, or by the system when memory ran out)" : "",
-                        tail().empty() ? "" : ":\n" + tail()));
+                        tail().empty() ? "" : ":\n" + tail())));
     auto answer = support::readFile(answerPath, support::kWorkspaceFileLimit);
     if (!answer || support::trim(*answer).empty())
-        return makeError(ErrorKind::Environment,
-                         fmt::format("the numba helper ({} {}) ended with status {} and no answer:\n{}", out.python,
-                                     helper.string(), ran.status, tail()));
+        return leftNoted(makeError(ErrorKind::Environment,
+                                   fmt::format("the numba helper ({} {}) ended with status {} and no answer:\n{}",
+                                               out.python, helper.string(), ran.status, tail())));
     json j;
     try {
         j = json::parse(*answer);
     } catch (const std::exception& e) {
-        return makeError(ErrorKind::Environment, fmt::format("the numba helper's answer is not JSON: {}", e.what()));
+        return leftNoted(
+            makeError(ErrorKind::Environment, fmt::format("the numba helper's answer is not JSON: {}", e.what())));
     }
     if (!j.value("ok", false)) {
         const auto kind = j.value("kind", "");
@@ -494,29 +504,29 @@ support::Result<NumbaImport> importNumba(const NumbaImportRequest& request, cons
         const auto errorKind = kind == "no-numba"  ? ErrorKind::Environment
                                : kind == "compile" ? ErrorKind::Compile
                                                    : ErrorKind::Usage;
-        if (kind == "no-numba") return makeError(errorKind, pipHint(out.python) + "\n(" + message + ")");
+        if (kind == "no-numba") return leftNoted(makeError(errorKind, pipHint(out.python) + "\n(" + message + ")"));
         std::string text = fmt::format("{} (with {}):\n{}", what(request), out.python, message);
         if (kind == "compile" && !ran.output.empty()) text += "\n" + tail();
-        return makeError(errorKind, text);
+        return leftNoted(makeError(errorKind, text));
     }
     auto ws = numbaWorkspaceFromJson(*answer, request);
-    if (!ws) return ws.error();
+    if (!ws) return leftNoted(ws.error());
     out.workspace = std::move(*ws);
     out.kernel = j.value("kernel", "");
     for (const auto& a : j.value("args", json::array()))
         if (a.contains("npy")) {
             const auto name = fs::path(a.at("npy").get<std::string>()).filename();
             const auto target = outDir / name;
-            if (auto why = outputReplacesInput(target, request)) return makeError(ErrorKind::Usage, *why);
+            if (auto why = outputReplacesInput(target, request)) return leftNoted(makeError(ErrorKind::Usage, *why));
             if (staging.empty() || ::rename((fs::path(staging) / name).c_str(), target.c_str()) != 0)
-                return makeError(ErrorKind::Environment,
-                                 fmt::format("cannot put {} in place: {}", target.string(), std::strerror(errno)));
+                return leftNoted(makeError(ErrorKind::Environment, fmt::format("cannot put {} in place: {}",
+                                                                               target.string(), std::strerror(errno))));
             out.npy.push_back(target);
         }
     for (const auto& u : j.value("unused_args", json::array()))
         out.warnings.push_back(fmt::format("--args {}: no argument of {} is called {} (nor arr_K), so it is not used",
                                            request.argsNpz.string(), request.function, u.get<std::string>()));
-    if (auto st = workspace::saveWorkspace(out.workspace, request.output); !st) return st.error();
+    if (auto st = workspace::saveWorkspace(out.workspace, request.output); !st) return leftNoted(st.error());
     out.written = request.output;
     return out;
 }

@@ -552,6 +552,21 @@ private slots:
         QVERIFY2(seconds < 30, qPrintable(QString("the import took %1 s").arg(seconds)));
         QVERIFY2(m.hasMatch(), r.err.constData());
         QVERIFY(QFile::exists(dir.filePath("fill.nvpg")));
+
+        // A file that fails after starting one: the error names it too.
+        writeBytes(file,
+                   "import subprocess\n"
+                   "subprocess.Popen(['sleep', '61'], start_new_session=True)\n"
+                   "raise RuntimeError('no kernel here')\n");
+        const auto failed =
+            runNvpg({"import", "numba", file, "fill", "--sig", "void(float32[::1])", "--arch", "compute_90", "--python",
+                     venvPython(), "--timeout", "60", "-o", dir.filePath("failed.nvpg")});
+        const QRegularExpression pid61("left a process running \\(pid (\\d+): sleep 61\\)");
+        const auto m61 = pid61.match(QString::fromUtf8(failed.err));
+        if (m61.hasMatch()) ::kill(m61.captured(1).toInt(), SIGKILL);
+        Subreaper::reap(5000);
+        QCOMPARE(failed.exitCode, 2);
+        QVERIFY2(failed.err.contains("no kernel here") && m61.hasMatch(), failed.err.constData());
     }
 
     // How the helper ended is said: the signal that killed it, the output cap it ran over, and a
