@@ -154,11 +154,11 @@ bool writeOut(const std::optional<std::string>& path, const std::string& bytes, 
 // a link or another spelling of the input's name is caught too.
 std::optional<std::string> outputOntoInput(const std::vector<std::pair<std::string, std::string>>& outputs,
                                            const std::vector<std::string>& inputs) {
+    const std::vector<fs::path> inputPaths(inputs.begin(), inputs.end());
     for (const auto& [option, file] : outputs)
-        for (const auto& input : inputs)
-            if (support::sameFile(file, input))
-                return fmt::format("{} {} is the input {}: writing there would replace it; write to another file",
-                                   option, file, input);
+        if (const auto input = support::inputOverwrittenBy(file, inputPaths))
+            return fmt::format("{} {} is the input {}: writing there would replace it; write to another file", option,
+                               file, input->string());
     for (size_t i = 0; i < outputs.size(); ++i)
         for (size_t k = i + 1; k < outputs.size(); ++k) {
             const auto& a = outputs[i].second;

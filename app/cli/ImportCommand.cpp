@@ -63,6 +63,7 @@ int runImport(const CommonOptions& common, const ImportOptions& o) {
     if (common.cudaPath) r.cudaHome = *common.cudaPath;
     r.timeoutSeconds = o.timeout;
     r.output = o.output ? fs::path(*o.output) : fs::path(o.function + ".nvpg");
+    if (auto why = interop::numbaOutputReplacesInput(r)) return usage(*why);
     std::error_code ec;
     if (fs::exists(r.output, ec) && !o.force)
         return usage(fmt::format("{} exists; give --force to replace it, or -o another file", r.output.string()));

@@ -14,6 +14,7 @@
 #include "gpu/Devices.h"
 #include "gpu/Npy.h"
 #include "lesson/Lesson.h"
+#include "support/Files.h"
 #include "support/Text.h"
 
 namespace nvpg::cli {
@@ -197,7 +198,7 @@ int runLesson(const CommonOptions& common, const LessonOptions& o) {
             return usage(fmt::format("step {} (\"{}\") has no solution", o.step, step.title));
         auto ws = lesson::withState(file->workspace, o.solution ? *step.solution : step.start);
         ws.lesson = lesson::withCurrent(file->workspace.lesson, o.step);
-        if (fs::exists(o.output) && fs::equivalent(o.output, o.file))
+        if (support::inputOverwrittenBy(o.output, {o.file}))
             return usage(fmt::format("-o {}: that is the lesson itself; write another file", o.output));
         auto bytes = workspace::workspaceFileBytes(ws, o.output);
         if (!bytes) return usage(bytes.error().message);

@@ -22,6 +22,7 @@
 
 #include <fmt/format.h>
 
+#include "support/RemoveOnSignal.h"
 #include "support/Text.h"
 
 extern char** environ;
@@ -138,6 +139,7 @@ void endEnginesOnStopSignals() {
         sa.sa_handler = [](int s) {
             const int saved = errno;
             killAllEngines();
+            support::removeRegisteredNow();  // temporary files the work in progress made
             if (gReaping.load()) reapChildren(1.0);
             errno = saved;
             ::raise(s);

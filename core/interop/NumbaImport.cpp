@@ -1,5 +1,6 @@
 #include "interop/NumbaImport.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include "support/Files.h"
 #include "support/Installed.h"
 #include "support/Process.h"
+#include "support/RemoveOnSignal.h"
 #include "support/Symbols.h"
 #include "support/Text.h"
 
@@ -126,12 +128,34 @@ std::string shellWord(const std::string& word) {
     return out + "'";
 }
 
+// What the helper may print (the user's file at import, numba's warnings) before it is stopped.
+constexpr size_t kNumbaOutputLimit = size_t(4) << 20;
+
+// Why writing `target` (the workspace, or an array of --args beside it) would replace a file the
+// import reads: the Python file or the .npz. Nothing when it would not.
+std::optional<std::string> outputReplacesInput(const fs::path& target, const NumbaImportRequest& r) {
+    std::vector<fs::path> inputs{r.file};
+    if (!r.argsNpz.empty()) inputs.push_back(r.argsNpz);
+    const auto input = support::inputOverwrittenBy(target, inputs);
+    if (!input) return std::nullopt;
+    const bool isPython = *input == r.file;
+    return fmt::format(
+        "{} is {} {} that the import reads: writing {} there would replace it (--force does not allow that); "
+        "write the workspace to another file, such as -o {}.nvpg",
+        target.string(), isPython ? "the Python file" : "the --args file", input->string(),
+        target == r.output ? "the workspace" : "an array of --args", r.function);
+}
+
 unsigned blocksFor(size_t n, unsigned threads) {
     const size_t b = (n + threads - 1) / threads;
     return unsigned(std::clamp<size_t>(b, 1, 0x7fffffff));
 }
 
 }  // namespace
+
+std::optional<std::string> numbaOutputReplacesInput(const NumbaImportRequest& request) {
+    return outputReplacesInput(request.output, request);
+}
 
 fs::path numbaHelperScript() {
     const auto dir = support::dataDir();
@@ -362,17 +386,29 @@ support::Result<NumbaImport> importNumba(const NumbaImportRequest& request, cons
     if (!request.argsNpz.empty() && !fs::is_regular_file(request.argsNpz, ec))
         return makeError(ErrorKind::Usage, fmt::format("--args {}: no such file", request.argsNpz.string()));
     if (request.output.empty()) return makeError(ErrorKind::Usage, "no workspace file to write");
+    // numba reads the signature as text, and its answer comes back as JSON, which holds text only.
+    for (const auto& [given, text] : std::initializer_list<std::pair<const char*, const std::string*>>{
+             {"--sig", &request.signature}, {"FUNCTION", &request.function}})
+        if (const auto at = support::firstNonUtf8(*text))
+            return makeError(
+                ErrorKind::Usage,
+                fmt::format("{} has a byte 0x{:02X} at offset {} that is not UTF-8: write it as UTF-8 text "
+                            "(numba's type names and Python's identifiers are)",
+                            given, static_cast<unsigned char>((*text)[*at]), *at));
+    if (auto why = numbaOutputReplacesInput(request)) return makeError(ErrorKind::Usage, *why);
     const fs::path outDir = fs::absolute(request.output, ec).parent_path();
     if (!fs::is_directory(outDir, ec))
         return makeError(ErrorKind::Usage,
                          fmt::format("{}: the folder {} does not exist", request.output.string(), outDir.string()));
 
-    // The helper's answer goes to a file of its own: the user's code may print anything.
+    // The helper's answer goes to a file of its own: the user's code may print anything. A stop
+    // signal (Ctrl-C, kill) removes it too.
     std::string answerPath = (fs::temp_directory_path(ec) / "nvpg-numba-XXXXXX.json").string();
     const int fd = ::mkstemps(answerPath.data(), 5);
     if (fd < 0)
         return makeError(ErrorKind::Environment,
                          fmt::format("cannot make a temporary file {}: {}", answerPath, std::strerror(errno)));
+    support::RemovedOnSignal answerOnSignal(answerPath);
     ::close(fd);
     struct Remove {
         std::string path;
@@ -387,31 +423,80 @@ support::Result<NumbaImport> importNumba(const NumbaImportRequest& request, cons
                                      "--out",      answerPath};
     if (!request.cudaHome.empty()) args.insert(args.end(), {"--cuda-home", request.cudaHome.string()});
     const std::string stem = request.output.stem().string();
-    if (!request.argsNpz.empty())
-        args.insert(args.end(), {"--args", fs::absolute(request.argsNpz).string(), "--args-dir", outDir.string(),
+    // The arrays of --args are written into a hidden folder beside the workspace, then each is
+    // moved to its place once nothing it would replace is an input.
+    std::string staging;
+    std::optional<support::RemovedOnSignal> stagingOnSignal;
+    struct RemoveFolder {
+        std::string* path;
+        ~RemoveFolder() {
+            std::error_code ignored;
+            if (!path->empty()) fs::remove_all(*path, ignored);
+        }
+    } removeStaging{&staging};
+    if (!request.argsNpz.empty()) {
+        std::string folder = (outDir / ".nvpg-numba-XXXXXX").string();
+        if (!::mkdtemp(folder.data()))
+            return makeError(ErrorKind::Environment, fmt::format("cannot make a folder {} for the arrays of --args: {}",
+                                                                 folder, std::strerror(errno)));
+        staging = folder;
+        stagingOnSignal.emplace(staging, /*isFolder=*/true);
+        args.insert(args.end(), {"--args", fs::absolute(request.argsNpz).string(), "--args-dir", staging,
                                  "--args-prefix", stem + "."});
+    }
 
-    const auto ran = support::runProbe(args, request.timeoutSeconds, size_t(4) << 20, true, cancel);
+    const auto ran = support::runProbe(args, request.timeoutSeconds, kNumbaOutputLimit, true, cancel,
+                                       /*findLeftRunning=*/true);
+    // A failed import says too what the file left running.
+    const auto leftNoted = [&](support::Error e) {
+        for (const auto& process : ran.leftRunning)
+            e.message +=
+                fmt::format("\n{} left a process running ({}); nvpg did not stop it", request.file.string(), process);
+        return e;
+    };
     const auto tail = [&] {
         auto t = support::trim(ran.output);
         if (t.size() > 4000) t = t.substr(t.size() - 4000);
         return std::string(t);
     };
-    if (ran.cancelled) return makeError(ErrorKind::Run, fmt::format("the import of {} was cancelled", what(request)));
+    if (ran.cancelled)
+        return leftNoted(makeError(ErrorKind::Run, fmt::format("the import of {} was cancelled", what(request))));
     if (ran.timedOut)
-        return makeError(ErrorKind::Timeout, fmt::format("numba did not finish {} within {} s ({})", what(request),
-                                                         request.timeoutSeconds, out.python));
-    if (ran.status == kHelperNoNumba) return makeError(ErrorKind::Environment, pipHint(out.python));
+        return leftNoted(makeError(ErrorKind::Timeout, fmt::format("numba did not finish {} within {} s ({})",
+                                                                   what(request), request.timeoutSeconds, out.python)));
+    if (ran.tooLong)
+        return leftNoted(
+            makeError(ErrorKind::Usage,
+                      fmt::format("{} printed more than {} (the most nvpg reads of what the file and numba print "
+                                  "as it is imported and compiled), so the import was stopped: print less when the "
+                                  "file is imported, for example only under `if __name__ == \"__main__\":`",
+                                  what(request), support::formatBytes(kNumbaOutputLimit))));
+    for (const auto& process : ran.leftRunning)
+        out.warnings.push_back(
+            fmt::format("{} left a process running when it was imported ({}); nvpg did not stop "
+                        "it: end it with kill if it should not run on",
+                        request.file.string(), process));
+    if (ran.status == kHelperNoNumba) return leftNoted(makeError(ErrorKind::Environment, pipHint(out.python)));
+    if (ran.signal != 0 && ran.status == -2)
+        return leftNoted(makeError(
+            ErrorKind::Environment,
+            fmt::format("the numba helper ({} {}) for {} was killed by signal {} (SIG{}) and gave no "
+                        "answer{}{}",
+                        out.python, helper.string(), what(request), ran.signal,
+                        ::sigabbrev_np(ran.signal) ? ::sigabbrev_np(ran.signal) : "?",
+                        ran.signal == SIGKILL ? " (by the user's code, or by the system when memory ran out)" : "",
+                        tail().empty() ? "" : ":\n" + tail())));
     auto answer = support::readFile(answerPath, support::kWorkspaceFileLimit);
     if (!answer || support::trim(*answer).empty())
-        return makeError(ErrorKind::Environment,
-                         fmt::format("the numba helper ({} {}) ended with status {} and no answer:\n{}", out.python,
-                                     helper.string(), ran.status, tail()));
+        return leftNoted(makeError(ErrorKind::Environment,
+                                   fmt::format("the numba helper ({} {}) ended with status {} and no answer:\n{}",
+                                               out.python, helper.string(), ran.status, tail())));
     json j;
     try {
         j = json::parse(*answer);
     } catch (const std::exception& e) {
-        return makeError(ErrorKind::Environment, fmt::format("the numba helper's answer is not JSON: {}", e.what()));
+        return leftNoted(
+            makeError(ErrorKind::Environment, fmt::format("the numba helper's answer is not JSON: {}", e.what())));
     }
     if (!j.value("ok", false)) {
         const auto kind = j.value("kind", "");
@@ -419,21 +504,29 @@ support::Result<NumbaImport> importNumba(const NumbaImportRequest& request, cons
         const auto errorKind = kind == "no-numba"  ? ErrorKind::Environment
                                : kind == "compile" ? ErrorKind::Compile
                                                    : ErrorKind::Usage;
-        if (kind == "no-numba") return makeError(errorKind, pipHint(out.python) + "\n(" + message + ")");
+        if (kind == "no-numba") return leftNoted(makeError(errorKind, pipHint(out.python) + "\n(" + message + ")"));
         std::string text = fmt::format("{} (with {}):\n{}", what(request), out.python, message);
         if (kind == "compile" && !ran.output.empty()) text += "\n" + tail();
-        return makeError(errorKind, text);
+        return leftNoted(makeError(errorKind, text));
     }
     auto ws = numbaWorkspaceFromJson(*answer, request);
-    if (!ws) return ws.error();
+    if (!ws) return leftNoted(ws.error());
     out.workspace = std::move(*ws);
     out.kernel = j.value("kernel", "");
     for (const auto& a : j.value("args", json::array()))
-        if (a.contains("npy")) out.npy.push_back(outDir / a.at("npy").get<std::string>());
+        if (a.contains("npy")) {
+            const auto name = fs::path(a.at("npy").get<std::string>()).filename();
+            const auto target = outDir / name;
+            if (auto why = outputReplacesInput(target, request)) return leftNoted(makeError(ErrorKind::Usage, *why));
+            if (staging.empty() || ::rename((fs::path(staging) / name).c_str(), target.c_str()) != 0)
+                return leftNoted(makeError(ErrorKind::Environment, fmt::format("cannot put {} in place: {}",
+                                                                               target.string(), std::strerror(errno))));
+            out.npy.push_back(target);
+        }
     for (const auto& u : j.value("unused_args", json::array()))
         out.warnings.push_back(fmt::format("--args {}: no argument of {} is called {} (nor arr_K), so it is not used",
                                            request.argsNpz.string(), request.function, u.get<std::string>()));
-    if (auto st = workspace::saveWorkspace(out.workspace, request.output); !st) return st.error();
+    if (auto st = workspace::saveWorkspace(out.workspace, request.output); !st) return leftNoted(st.error());
     out.written = request.output;
     return out;
 }

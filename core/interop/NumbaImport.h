@@ -47,6 +47,11 @@ struct NumbaImport {
     std::vector<std::string> warnings;       // entries of argsNpz no argument took, ...
 };
 
+// Why writing the workspace (request.output) would replace a file the import reads (the Python
+// file, the .npz of --args), as support::inputOverwrittenBy decides; nothing when it would not.
+// importNumba asks this too, and the same for each array of --args it writes.
+std::optional<std::string> numbaOutputReplacesInput(const NumbaImportRequest& request);
+
 // The helper script: python/nvpg_numba_import.py in support::dataDir(); empty when not there.
 std::filesystem::path numbaHelperScript();
 

@@ -70,8 +70,53 @@ ProcessRun runProcess(const std::vector<std::string>& args, size_t outputLimit) 
     return out;
 }
 
+namespace {
+
+// The processes whose environment holds `entry` ("NAME=VALUE") and that are not in process group
+// `group` (killed by then) nor zombies: "pid 123: sleep 60", from /proc.
+std::vector<std::string> processesWithEnvironment(const std::string& entry, pid_t group) {
+    std::vector<std::string> found;
+    std::error_code ec;
+    for (const auto& dir : std::filesystem::directory_iterator("/proc", ec)) {
+        const auto name = dir.path().filename().string();
+        if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            continue;
+        const auto read = [&](const char* file) {
+            std::string bytes;
+            const int fd = ::open((dir.path() / file).c_str(), O_RDONLY | O_CLOEXEC);
+            if (fd < 0) return bytes;
+            char buf[4096];
+            for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0 && bytes.size() < (size_t(1) << 20);)
+                bytes.append(buf, size_t(n));
+            ::close(fd);
+            return bytes;
+        };
+        // stat: "pid (comm) state ppid pgrp ...", comm may hold spaces and parentheses.
+        const auto stat = read("stat");
+        const auto close = stat.rfind(')');
+        if (close == std::string::npos) continue;
+        const auto fields = split(std::string_view(stat).substr(close + 1), ' ');
+        std::vector<std::string_view> f;
+        for (auto x : fields)
+            if (!x.empty()) f.push_back(x);
+        if (f.size() < 3 || f[0] == "Z" || f[0] == "X" || f[2] == std::to_string(group)) continue;
+        const auto environment = read("environ");
+        bool has = false;
+        for (auto e : split(environment, '\0'))
+            if (e == entry) has = true;
+        if (!has) continue;
+        auto cmdline = read("cmdline");
+        while (!cmdline.empty() && cmdline.back() == '\0') cmdline.pop_back();
+        std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+        found.push_back(fmt::format("pid {}: {}", name, cmdline));
+    }
+    return found;
+}
+
+}  // namespace
+
 ProcessRun runProbe(const std::vector<std::string>& args, double seconds, size_t outputLimit, bool stderrToo,
-                    const std::atomic<bool>* cancel) {
+                    const std::atomic<bool>* cancel, bool findLeftRunning) {
     ProcessRun out;
     if (args.empty()) {
         out.output = "no program to run";
@@ -93,6 +138,21 @@ ProcessRun runProbe(const std::vector<std::string>& args, double seconds, size_t
     std::vector<char*> argv;
     for (auto& a : copies) argv.push_back(a.data());
     argv.push_back(nullptr);
+    // The token that marks what the tool starts: unique to this run of this process.
+    static std::atomic<unsigned> runs{0};
+    const std::string token = findLeftRunning ? fmt::format("NVPG_PROBE_TOKEN={}-{}-{}", ::getpid(), runs.fetch_add(1),
+                                                            std::chrono::steady_clock::now().time_since_epoch().count())
+                                              : std::string();
+    std::vector<std::string> environment;
+    std::vector<char*> envp;
+    if (findLeftRunning) {
+        for (char** e = environ; *e; ++e)
+            if (std::string_view(*e).rfind("NVPG_PROBE_TOKEN=", 0) != 0) environment.emplace_back(*e);
+        environment.push_back(token);
+        for (auto& e : environment) envp.push_back(e.data());
+        envp.push_back(nullptr);
+    }
+    char** const childEnvironment = findLeftRunning ? envp.data() : environ;
     const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid < 0) {
@@ -109,14 +169,16 @@ ProcessRun runProbe(const std::vector<std::string>& args, double seconds, size_t
         const int in = ::open("/dev/null", O_RDWR | O_CLOEXEC);
         if (in < 0 || ::dup2(in, 0) < 0 || ::dup2(pipe[1], 1) < 0 || ::dup2(stderrToo ? pipe[1] : in, 2) < 0)
             ::_exit(127);
-        ::execve(program.c_str(), argv.data(), environ);
+        ::execve(program.c_str(), argv.data(), childEnvironment);
         ::_exit(127);
     }
     ::setpgid(pid, pid);  // also here, so that the kill below never misses the group
     ::close(pipe[1]);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
     char buf[65536];
-    bool ended = false;
+    bool ended = false;   // its output reached its end
+    bool exited = false;  // it was reaped (in `status`)
+    int status = 0;
     for (;;) {
         const auto left =
             std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
@@ -129,10 +191,21 @@ ProcessRun runProbe(const std::vector<std::string>& args, double seconds, size_t
             break;
         }
         pollfd p{pipe[0], POLLIN, 0};
-        const int ready = ::poll(&p, 1, cancel ? int(std::min<long long>(left, 50)) : int(left));
+        const int ready = ::poll(&p, 1, int(std::min<long long>(left, 50)));
         if (ready < 0 && errno == EINTR) continue;
         if (ready < 0) break;
-        if (ready == 0) continue;  // the deadline, checked above
+        if (ready == 0) {
+            // Nothing to read: a tool that has ended, and whose output is all read, is done,
+            // though something it started (in a session of its own) may hold the pipe open.
+            pid_t r;
+            while ((r = ::waitpid(pid, &status, WNOHANG)) < 0 && errno == EINTR) {
+            }
+            if (r == pid) {
+                exited = true;
+                break;
+            }
+            continue;
+        }
         const ssize_t n = ::read(pipe[0], buf, sizeof buf);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
@@ -146,12 +219,12 @@ ProcessRun runProbe(const std::vector<std::string>& args, double seconds, size_t
             break;
         }
     }
-    ::close(pipe[0]);
-    // What is still running of it (the tool, or what it started and left holding the pipe) goes.
+    // What is still running of it (the tool, or what it started and left holding the pipe) goes,
+    // before the pipe is closed: a tool stopped for its output dies of the kill, not of EPIPE.
     if (!ended || out.timedOut || out.tooLong || out.cancelled) ::kill(-pid, SIGKILL);
+    ::close(pipe[0]);
     // One that closed its output but runs on is held to the same deadline.
-    int status = 0;
-    for (;;) {
+    while (!exited) {
         const pid_t r = ::waitpid(pid, &status, WNOHANG);
         if (r == pid || (r < 0 && errno != EINTR)) break;
         const bool cancelled = cancel && cancel->load();
@@ -168,8 +241,10 @@ ProcessRun runProbe(const std::vector<std::string>& args, double seconds, size_t
         ::nanosleep(&nap, nullptr);
     }
     ::kill(-pid, SIGKILL);  // what it started and left behind in its group
+    out.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     out.status = out.timedOut || out.tooLong || out.cancelled ? -2 : WIFEXITED(status) ? WEXITSTATUS(status) : -2;
     if (out.status == 127 && out.output.empty()) out.output = fmt::format("cannot run {}", program);
+    if (findLeftRunning) out.leftRunning = processesWithEnvironment(token, pid);
     return out;
 }
 

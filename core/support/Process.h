@@ -23,6 +23,10 @@ struct ProcessRun {
     bool timedOut = false;
     bool tooLong = false;
     bool cancelled = false;  // runProbe: `cancel` was set, and it was killed (`status` is then -2)
+    int signal = 0;          // the signal that ended it, when one did (SIGKILL for a timeout too)
+    // runProbe with `findLeftRunning`: what it started that still runs after it ended, outside
+    // its process group (a daemon, a process in a session of its own), as "pid 123: sleep 60".
+    std::vector<std::string> leftRunning;
 };
 
 // Runs `args` (args[0] a path, not searched in PATH) in the caller's process group, stdin from
@@ -38,9 +42,13 @@ ProcessRun runProcess(const std::vector<std::string>& args, size_t outputLimit =
 // With stderrToo false, its stderr goes to /dev/null and `output` is its stdout alone.
 // `cancel`, when given, is looked at every 50 ms: once it is true, the tool and what it started
 // are killed and reaped as for a timeout (a front end's Cancel button on a long run).
+// Once the tool itself has ended and its output is read, runProbe returns, though what it started
+// may hold its output open. With `findLeftRunning`, the tool runs with an environment variable
+// of its own (NVPG_PROBE_TOKEN), which what it starts inherits: the processes that still have it
+// once the tool has ended are listed in `leftRunning` (they are not stopped).
 ProcessRun runProbe(const std::vector<std::string>& args, double seconds = kProbeSeconds,
                     size_t outputLimit = size_t(1) << 20, bool stderrToo = true,
-                    const std::atomic<bool>* cancel = nullptr);
+                    const std::atomic<bool>* cancel = nullptr, bool findLeftRunning = false);
 
 // The first executable file `name` in PATH's folders, or empty.
 std::string findInPath(const std::string& name);

@@ -9,6 +9,11 @@
 // tests/FetchPythonPackages.sh); without it (no network) the tests that need it skip, saying why.
 #include <QtTest>
 
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 
@@ -79,6 +84,33 @@ std::string venvMissing() {
         const auto why = venvMissing();                                    \
         if (!why.empty()) QSKIP(("numba-cuda from PyPI: " + why).c_str()); \
     } while (0)
+
+QByteArray readBytes(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(path));
+    return f.readAll();
+}
+
+// While it lives, this process is the subreaper of what its children leave (PID 1 here reaps no
+// orphan): a test that makes orphans reaps them with reap().
+struct Subreaper {
+    Subreaper() { ::prctl(PR_SET_CHILD_SUBREAPER, 1); }
+    ~Subreaper() { ::prctl(PR_SET_CHILD_SUBREAPER, 0); }
+    // Waits up to `ms` for every child to end, reaping each (QProcess's have ended by then).
+    static void reap(int ms) {
+        for (int waited = 0; waited < ms; waited += 10) {
+            while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+            }
+            if (::waitpid(-1, nullptr, WNOHANG) < 0 && errno == ECHILD) return;
+            QThread::msleep(10);
+        }
+    }
+};
+
+void writeBytes(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size()) qFatal("cannot write %s", qPrintable(path));
+}
 
 QString importFile(const char* name) {
     return QString::fromStdString((test::dataDir() / "numba/import" / name).string());
@@ -446,6 +478,160 @@ private slots:
         const auto kept = import(importFile("axpy.py"), "axpy", "void(float32[::1])");
         QCOMPARE(kept.exitCode, 2);
         QVERIFY2(kept.err.contains("--force"), kept.err.constData());
+    }
+    // The workspace and the arrays of --args never replace a file the import reads, --force or
+    // not: -o onto the Python file (by its name or through a link), onto the .npz, and an array
+    // whose .npy name is a link to the Python file.
+    void outputsNeverReplaceInputs() {
+        QTemporaryDir dir;
+        const QString good = dir.filePath("good.py");
+        QVERIFY(QFile::copy(importFile("axpy.py"), good));
+        const auto source = readBytes(good);
+        const QString npz = dir.filePath("in.npz");
+        writeBytes(npz, "PK not really");
+        QVERIFY(QFile::link(good, dir.filePath("link.nvpg")));
+        const QString sig = "void(float32[::1], float32, float32[::1], float32[::1])";
+        for (const auto& [output, input] : {std::pair{good, QString("the Python file")},
+                                            {dir.filePath("./sub/../good.py"), QString("the Python file")},
+                                            {dir.filePath("link.nvpg"), QString("the Python file")},
+                                            {npz, QString("the --args file")}}) {
+            QDir(dir.path()).mkpath("sub");
+            const auto r = runNvpg({"import", "numba", good, "axpy", "--sig", sig, "--arch", "compute_90", "--args",
+                                    npz, "-o", output, "--force"});
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains(input.toUtf8() + " ") && r.err.contains("would replace it") &&
+                         r.err.contains("-o axpy.nvpg"),
+                     r.err.constData());
+            QCOMPARE(readBytes(good), source);
+        }
+
+        REQUIRE_VENV();
+        const auto made = runProgram(venvPython(), {"-c",
+                                                    "import numpy as np, sys\n"
+                                                    "np.savez(sys.argv[1], r=np.zeros(64, np.float32), "
+                                                    "x=np.ones(64, np.float32), y=np.ones(64, np.float32))\n",
+                                                    npz});
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        QVERIFY(QFile::link(good, dir.filePath("ax.x.npy")));
+        const auto r = runNvpg({"import", "numba", good, "axpy", "--sig", sig, "--arch", "compute_90", "--python",
+                                venvPython(), "--args", npz, "-o", dir.filePath("ax.nvpg")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("ax.x.npy is the Python file") && r.err.contains("an array of --args"),
+                 r.err.constData());
+        QCOMPARE(readBytes(good), source);
+        QVERIFY(!QFile::exists(dir.filePath("ax.nvpg")));
+        QCOMPARE(QDir(dir.path()).entryList({".nvpg-numba-*"}, QDir::AllEntries | QDir::Hidden), QStringList());
+    }
+
+    // A file that starts a process of its own (a new session, holding the output pipe) does not
+    // hold the import: it ends once numba has answered, and names the process it left.
+    void detachedProcessDoesNotHoldTheImport() {
+        REQUIRE_VENV();
+        Subreaper subreaper;
+        QTemporaryDir dir;
+        const QString file = dir.filePath("detach.py");
+        writeBytes(file,
+                   "import subprocess\n"
+                   "subprocess.Popen(['sleep', '60'], start_new_session=True)\n"
+                   "from numba import cuda\n\n"
+                   "@cuda.jit\n"
+                   "def fill(r):\n"
+                   "    i = cuda.grid(1)\n"
+                   "    if i < r.size:\n"
+                   "        r[i] = 1.0\n");
+        QElapsedTimer clock;
+        clock.start();
+        const auto r = runNvpg({"import", "numba", file, "fill", "--sig", "void(float32[::1])", "--arch", "compute_90",
+                                "--python", venvPython(), "--timeout", "60", "-o", dir.filePath("fill.nvpg")});
+        const auto seconds = clock.elapsed() / 1000.0;
+        const QRegularExpression pid("left a process running when it was imported \\(pid (\\d+): sleep 60\\)");
+        const auto m = pid.match(QString::fromUtf8(r.err));
+        if (m.hasMatch()) ::kill(m.captured(1).toInt(), SIGKILL);
+        Subreaper::reap(5000);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(seconds < 30, qPrintable(QString("the import took %1 s").arg(seconds)));
+        QVERIFY2(m.hasMatch(), r.err.constData());
+        QVERIFY(QFile::exists(dir.filePath("fill.nvpg")));
+
+        // A file that fails after starting one: the error names it too.
+        writeBytes(file,
+                   "import subprocess\n"
+                   "subprocess.Popen(['sleep', '61'], start_new_session=True)\n"
+                   "raise RuntimeError('no kernel here')\n");
+        const auto failed =
+            runNvpg({"import", "numba", file, "fill", "--sig", "void(float32[::1])", "--arch", "compute_90", "--python",
+                     venvPython(), "--timeout", "60", "-o", dir.filePath("failed.nvpg")});
+        const QRegularExpression pid61("left a process running \\(pid (\\d+): sleep 61\\)");
+        const auto m61 = pid61.match(QString::fromUtf8(failed.err));
+        if (m61.hasMatch()) ::kill(m61.captured(1).toInt(), SIGKILL);
+        Subreaper::reap(5000);
+        QCOMPARE(failed.exitCode, 2);
+        QVERIFY2(failed.err.contains("no kernel here") && m61.hasMatch(), failed.err.constData());
+    }
+
+    // How the helper ended is said: the signal that killed it, the output cap it ran over, and a
+    // --sig that is not UTF-8 (the byte and where).
+    void helperEndsAreNamed() {
+        QTemporaryDir dir;
+        // A byte 0xFF cannot travel through QProcess's QString arguments: a shell puts it there.
+        const auto notUtf8 = runProgram(
+            "/bin/sh", {"-c",
+                        "exec \"$0\" import numba \"$1\" axpy --sig \"$(printf "
+                        "'void(float32\\377)')\" --arch compute_90 -o \"$2\"",
+                        QString::fromStdString(test::nvpgPath()), importFile("axpy.py"), dir.filePath("x.nvpg")});
+        QCOMPARE(notUtf8.exitCode, 2);
+        QVERIFY2(notUtf8.err.contains("--sig has a byte 0xFF at offset 12 that is not UTF-8"), notUtf8.err.constData());
+
+        REQUIRE_VENV();
+        const auto import = [&](const QByteArray& text) {
+            writeBytes(dir.filePath("k.py"), text +
+                                                 "\nfrom numba import cuda\n\n@cuda.jit\ndef k(r):\n"
+                                                 "    r[0] = 1.0\n");
+            return runNvpg({"import", "numba", dir.filePath("k.py"), "k", "--sig", "void(float32[::1])", "--arch",
+                            "compute_90", "--python", venvPython(), "-o", dir.filePath("x.nvpg")});
+        };
+        const auto killed = import("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n");
+        QVERIFY(killed.exitCode != 0);
+        QVERIFY2(killed.err.contains("killed by signal 9 (SIGKILL)"), killed.err.constData());
+        QVERIFY2(!killed.err.contains("status -2"), killed.err.constData());
+
+        const auto loud = import("import sys\nsys.stdout.write('x' * 20_000_000)\n");
+        QCOMPARE(loud.exitCode, 2);
+        QVERIFY2(loud.err.contains("printed more than 4 MiB") && loud.err.contains("print less"),
+                 loud.err.left(2000).constData());
+        QVERIFY2(!loud.err.contains("BrokenPipe") && !loud.err.contains("status -2"), loud.err.left(2000).constData());
+        QVERIFY(!QFile::exists(dir.filePath("x.nvpg")));
+    }
+
+    // SIGTERM in the middle of an import removes its temporary answer file.
+    void stopSignalRemovesTemporaries() {
+        Subreaper subreaper;
+        QTemporaryDir dir;
+        const QString tmp = dir.filePath("tmp");
+        QVERIFY(QDir().mkpath(tmp));
+        // A Python that takes its time (as a file that sleeps at import would).
+        const QString slow = dir.filePath("slow-python");
+        writeBytes(slow, "#!/bin/sh\nexec sleep 30\n");
+        QFile(slow).setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        QProcess p;
+        auto e = env();
+        e.insert("TMPDIR", tmp);
+        p.setProcessEnvironment(e);
+        p.start(QString::fromStdString(test::nvpgPath()),
+                {"import", "numba", importFile("axpy.py"), "axpy", "--sig", "void(float32[::1])", "--arch",
+                 "compute_90", "--python", slow, "-o", dir.filePath("x.nvpg")});
+        QVERIFY(p.waitForStarted());
+        QElapsedTimer clock;
+        clock.start();
+        while (QDir(tmp).entryList({"nvpg-numba-*"}, QDir::Files).isEmpty() && clock.elapsed() < 20000)
+            QThread::msleep(20);
+        QVERIFY2(!QDir(tmp).entryList({"nvpg-numba-*"}, QDir::Files).isEmpty(), "the import made no answer file");
+        QThread::msleep(200);  // the helper is running
+        p.terminate();         // SIGTERM
+        QVERIFY(p.waitForFinished(20000));
+        Subreaper::reap(5000);  // the slow Python, killed as nvpg ended
+        QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+        QCOMPARE(QDir(tmp).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
     }
 };
 

@@ -23,6 +23,8 @@
 #include "document/WorkspaceDocument.h"
 #include "editor/EditorArea.h"
 #include "editor/ModuleEditor.h"
+#include "gpu/ArgSpec.h"
+#include "gpu/RunConfig.h"
 #include "window/MainWindow.h"
 
 #include <QComboBox>
@@ -354,6 +356,49 @@ private slots:
         QVERIFY(replies.wait(120000));
         QCOMPARE(answerFileDialog(exportPtx, QString()), home.filePath("Documents/saxpy.ptx"));
         QVERIFY(errors_.isEmpty());
+    }
+
+    // Save As never replaces what the workspace reads: a module file it was made from (here
+    // through a link named like a workspace) or a buffer file of a run configuration. Each is
+    // refused, naming the file, and stays as it was; the workspace stays open, unsaved.
+    void saveAsNeverReplacesAnInput() {
+        QTemporaryDir dir;
+        const auto module = dir.filePath("k.ll");
+        const QByteArray text = "define void @k() {\n  ret void\n}\n";
+        QVERIFY(writeBytes(module, text));
+        QVERIFY(QFile::link(module, dir.filePath("ws.nvpg")));
+        auto w = makeWindow();
+        w->addModuleFiles({module});
+        QCOMPARE(w->document()->moduleCount(), 1);
+        QVERIFY(!w->saveAs(dir.filePath("ws.nvpg")));
+        QCOMPARE(errors_.size(), 1);
+        QVERIFY2(errors_[0].contains("the module file " + module) && errors_[0].contains("would replace"),
+                 qPrintable(errors_[0]));
+        QFile m(module);
+        QVERIFY(m.open(QIODevice::ReadOnly));
+        QCOMPARE(m.readAll(), text);
+
+        QVERIFY(w->openExample("saxpy"));
+        QVERIFY(w->saveAs(dir.filePath("saxpy.nvpg")));
+        const QByteArray npy = "\x93NUMPY not really";
+        QVERIFY(QDir(dir.path()).mkpath("inputs") && QDir(dir.path()).mkpath("sub"));
+        QVERIFY(writeBytes(dir.filePath("inputs/x.npy"), npy));
+        auto runs = w->document()->workspace().runs;
+        if (runs.empty()) {
+            runs.emplace_back();
+            runs.back().name = "r";
+            runs.back().kernel = "saxpy";
+        }
+        runs.front().args.push_back(*gpu::parseArgSpec("buf:@inputs/x.npy"));
+        w->document()->setRuns(runs);
+        errors_.clear();
+        QVERIFY(!w->saveAs(dir.filePath("sub/../inputs/x.npy")));
+        QCOMPARE(errors_.size(), 1);
+        QVERIFY2(errors_[0].contains("the buffer file") && errors_[0].contains("inputs/x.npy"), qPrintable(errors_[0]));
+        QFile b(dir.filePath("inputs/x.npy"));
+        QVERIFY(b.open(QIODevice::ReadOnly));
+        QCOMPARE(b.readAll(), npy);
+        QVERIFY(w->document()->isModified());
     }
 
     // A module's name goes into libNVVM's log and onto terminals: a file whose name holds an ESC

@@ -1872,6 +1872,7 @@ void MainWindow::addModuleFiles(const QStringList& paths) {
             continue;
         }
         editors_->addModule(fi.fileName().toStdString(), *bytes, false);
+        moduleFiles_.insert(fi.fileName(), fi.absoluteFilePath());  // a save must not replace it
     }
     // Modules that call libdevice get it, unless the workspace or the user chose (core's rule).
     if (const auto calls = document_->applyLibdeviceRule(); !calls.empty())
@@ -1943,6 +1944,14 @@ bool MainWindow::saveAs(const QString& path) {
     if (const auto why = notRegularFile(absolute); !why.isEmpty()) {
         showError(tr("Save workspace"),
                   tr("%1; the workspace is still open here, unsaved: save it elsewhere with Save As").arg(why));
+        return false;
+    }
+    QStringList moduleFiles;
+    for (auto i = moduleFiles_.cbegin(); i != moduleFiles_.cend(); ++i)
+        if (document_->indexOf(i.key()) >= 0) moduleFiles << i.value();
+    if (const auto why = inputReplacedBy(absolute, document_->workspace(), document_->path(), moduleFiles);
+        !why.isEmpty()) {
+        showError(tr("Save workspace"), why);
         return false;
     }
     const QString ownPath = document_->path();

@@ -309,6 +309,9 @@ private:
     std::unique_ptr<Journal> journal_;
     QTimer* journalTimer_ = nullptr;
     bool opening_ = false;
+    // The files modules were read from (Add modules, .ll files opened on their own), by module
+    // name: Save As never replaces one that the workspace still has.
+    QHash<QString, QString> moduleFiles_;
     QString fileTask_;  // what awaitWorker is doing; empty when idle
 };
 
