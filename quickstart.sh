@@ -36,7 +36,7 @@ echo "CUDA toolkit: $cuda"
 # Every package named: nothing here may come only as an apt Recommends (Qt6Charts' CMake files
 # need Qt6OpenGL's, which qt6-base-dev only recommends).
 packages=(cmake ninja-build g++ pkg-config qt6-base-dev libqt6opengl6-dev libqscintilla2-qt6-dev qt6-charts-dev
-          nlohmann-json3-dev libcli11-dev libfmt-dev libxxhash-dev libdtl-dev libgraphviz-dev llvm-14
+          nlohmann-json3-dev libcli11-dev libfmt-dev libxxhash-dev libre2-dev libdtl-dev libgraphviz-dev llvm-14
           xvfb xdotool imagemagick clang-14 libclang-rt-14-dev ccache)
 # The packaging test builds the .deb (dpkg-shlibdeps) and checks it with the validators and lintian;
 # the format test runs clang-format.

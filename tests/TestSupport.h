@@ -353,6 +353,19 @@ inline nvvm::Module manyKernelsModule(int kernels, bool libdevice = false) {
     return {"big.ll", ir, false};
 }
 
+// The IR of a global `@name` in global memory with `elements` initialised i32s (0, 7, 14, ... mod
+// 1000): libNVVM writes it as one PTX line of megabytes (".global .align 4 .b8 name[...] = {...}"),
+// the line on which std::regex's recursion overflowed the stack. Add it to any module.
+inline std::string bigGlobalIr(std::string_view name, int elements) {
+    std::string ir = "@" + std::string(name) + " = addrspace(1) global [" + std::to_string(elements) + " x i32] [";
+    ir.reserve(ir.size() + size_t(elements) * 9);
+    for (int i = 0; i < elements; ++i) {
+        if (i) ir += ", ";
+        ir += "i32 " + std::to_string((i * 7) % 1000);
+    }
+    return ir + "]\n";
+}
+
 // /proc/PID/stat's fields after the command name: state, ppid, ...; empty when it is gone.
 inline std::vector<std::string> statFields(pid_t pid) {
     std::ifstream in("/proc/" + std::to_string(pid) + "/stat");

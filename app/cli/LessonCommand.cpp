@@ -280,7 +280,9 @@ int runLesson(const CommonOptions& common, const LessonOptions& o) {
             fmt::print("{}: valid: {} steps, each start fails a check and each solution passes all\n",
                        support::printable(o.file), file->lesson.steps.size());
     }
-    return flushStdout(problems.empty() ? kOk : kCompileError);
+    // A file that is not a readable lesson (malformed, over the bounds, a pattern RE2 cannot take)
+    // exits 2, as in `nvpg check`; a lesson whose steps have problems, 1.
+    return flushStdout(problems.empty() ? kOk : !file ? kUsageError : kCompileError);
 }
 
 }  // namespace nvpg::cli

@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <regex>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -182,10 +181,14 @@ ArchChoice numbaDefaultArch(const toolkit::Toolkit* toolkit, bool askDriver) {
 }
 
 std::optional<std::string> ccOfArch(std::string_view arch) {
-    static const std::regex re("compute_([0-9]+)([0-9])[af]?");
-    std::cmatch m;
-    if (!std::regex_match(arch.data(), arch.data() + arch.size(), m, re)) return std::nullopt;
-    return fmt::format("{}.{}", m[1].str(), m[2].str());
+    // compute_<major><minor>, an `a` or `f` after it: the last digit is the minor version.
+    constexpr std::string_view prefix = "compute_";
+    if (!arch.starts_with(prefix)) return std::nullopt;
+    std::string_view digits = arch.substr(prefix.size());
+    if (!digits.empty() && (digits.back() == 'a' || digits.back() == 'f')) digits.remove_suffix(1);
+    if (digits.size() < 2 || !std::all_of(digits.begin(), digits.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+        return std::nullopt;
+    return fmt::format("{}.{}", digits.substr(0, digits.size() - 1), digits.back());
 }
 
 support::Result<workspace::Workspace> numbaWorkspaceFromJson(std::string_view text, const NumbaImportRequest& request) {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <regex>
 #include <set>
 
 #include <fmt/format.h>
@@ -120,8 +119,40 @@ support::Result<workspace::Workspace> stateOf(const ojson& merged, const std::st
     return ws;
 }
 
-std::optional<support::Error> readCheck(const ojson& c, const std::string& pointer, const Reader& r,
-                                        const fs::path& folder, Check& out) {
+// At most `max` bytes of `text`, cut at a character's start, with "…" after a cut.
+std::string cutTo(std::string_view text, size_t max) {
+    if (text.size() <= max) return std::string(text);
+    size_t cut = max;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    return std::string(text.substr(0, cut)) + "…";
+}
+// A matched line as a verdict shows it: a PTX line holding a global's initialiser may be megabytes.
+std::string shortened(std::string_view line, size_t max) {
+    if (line.size() <= max) return std::string(line);
+    return fmt::format("{} ({} bytes)", cutTo(line, max), line.size());
+}
+// A pattern as an error quotes it: whole when short, else its start and its length.
+std::string quotedPattern(std::string_view pattern) {
+    constexpr size_t kShown = 120;
+    const auto quoted = fmt::format("\"{}\"", cutTo(pattern, kShown));
+    return pattern.size() <= kShown ? quoted : fmt::format("{} ({} bytes)", quoted, pattern.size());
+}
+constexpr size_t kFoundLineBytes = 200;
+
+// The check's pattern compiled; a pattern RE2 cannot take is an error naming the step, the check,
+// the pattern and RE2's reason.
+support::Result<support::Pattern> compilePattern(const std::string& pattern, const std::string& pointer,
+                                                 const std::string& place, const Reader& r) {
+    auto compiled = support::Pattern::compile(pattern);
+    if (compiled) return compiled;
+    return r.error(pointer + "/pattern",
+                   fmt::format("{} is not a valid regular expression for {} ({}); patterns are RE2 syntax (Go's, "
+                               "or Python's re without backreferences and lookaround), searched in each line",
+                               quotedPattern(pattern), place, compiled.error().message));
+}
+
+std::optional<support::Error> readCheck(const ojson& c, const std::string& pointer, const std::string& place,
+                                        const Reader& r, const fs::path& folder, Check& out) {
     if (!c.is_object())
         return r.error(pointer,
                        fmt::format("expected an object with \"check\" and \"message\", found {}", describe(c)));
@@ -161,14 +192,9 @@ std::optional<support::Error> readCheck(const ojson& c, const std::string& point
     if (auto e = str("name", out.option)) return e;
     if (c.contains("pattern")) {
         if (auto e = str("pattern", out.pattern)) return e;
-        try {
-            std::regex check(out.pattern, std::regex::ECMAScript);
-        } catch (const std::regex_error& e) {
-            return r.error(pointer + "/pattern",
-                           fmt::format("\"{}\" is not a valid regular expression ({}); patterns are ECMAScript, as "
-                                       "in JavaScript",
-                                       out.pattern, e.what()));
-        }
+        auto compiled = compilePattern(out.pattern, pointer, place, r);
+        if (!compiled) return compiled.error();
+        out.matcher = std::move(*compiled);
     }
     if (c.contains("output")) {
         std::string o;
@@ -248,13 +274,13 @@ std::optional<support::Error> readCheck(const ojson& c, const std::string& point
 }
 
 // The lines of `text` from `range` (1-based, both included), each with its number.
-std::optional<std::string> searchLines(std::string_view text, int first, int last, const std::regex& re) {
+std::optional<std::string> searchLines(std::string_view text, int first, int last, const support::Pattern& re) {
     int n = 0;
     for (auto line : support::splitLines(text)) {
         ++n;
         if (n < first) continue;
         if (last > 0 && n > last) break;
-        if (std::regex_search(line.begin(), line.end(), re)) return fmt::format("line {}: {}", n, support::trim(line));
+        if (re.search(line)) return fmt::format("line {}: {}", n, shortened(support::trim(line), kFoundLineBytes));
     }
     return std::nullopt;
 }
@@ -289,6 +315,17 @@ CheckOutcome notChecked(const Check& c, std::string why) {
     return {&c, Verdict::NotChecked, std::move(why), {}};
 }
 
+// The check's compiled pattern: readLesson's, or compiled here for a check made in code.
+support::Result<support::Pattern> matcherOf(const Check& c) {
+    if (c.matcher.compiled() && c.matcher.source() == c.pattern) return c.matcher;
+    auto compiled = support::Pattern::compile(c.pattern);
+    if (!compiled)
+        return support::makeError(ErrorKind::Input,
+                                  fmt::format("{}/pattern: {} is not a valid regular expression ({})", c.pointer,
+                                              quotedPattern(c.pattern), compiled.error().message));
+    return compiled;
+}
+
 CheckOutcome evaluateOne(const Check& c, const workspace::Workspace& state, const Evidence& ev) {
     const auto* r = ev.compile;
     const std::string noCompile =
@@ -310,6 +347,8 @@ CheckOutcome evaluateOne(const Check& c, const workspace::Workspace& state, cons
         case CheckKind::PtxContains:
         case CheckKind::PtxLacks: {
             if (!r) return failed(c, noCompile);
+            const auto re = matcherOf(c);
+            if (!re) return failed(c, re.error().message);
             const bool lto = c.where == Where::LtoPtx;
             const std::string& text = lto ? r->linkedPtx : r->ptx;
             const char* what = lto ? "LTO-linked PTX" : "PTX";
@@ -321,8 +360,7 @@ CheckOutcome evaluateOne(const Check& c, const workspace::Workspace& state, cons
                 first = range.first;
                 last = range.last;
             }
-            const std::regex re(c.pattern, std::regex::ECMAScript);
-            const auto hit = searchLines(text, first, last, re);
+            const auto hit = searchLines(text, first, last, *re);
             const bool wantHit = c.kind == CheckKind::PtxContains;
             if (hit.has_value() == wantHit)
                 return passed(c, hit ? *hit : fmt::format("no line of the {} matches", what));
@@ -333,19 +371,20 @@ CheckOutcome evaluateOne(const Check& c, const workspace::Workspace& state, cons
         case CheckKind::SassContains:
         case CheckKind::SassLacks: {
             if (!r) return failed(c, noCompile);
+            const auto re = matcherOf(c);
+            if (!re) return failed(c, re.error().message);
             if (r->sass.empty()) {
                 if (!r->ok) return failed(c, "there is no SASS (the compile failed)");
                 return notChecked(c, fmt::format("not checked: needs nvdisasm ({})",
                                                  r->sassUnavailable.empty() ? "no SASS was made" : r->sassUnavailable));
             }
-            const std::regex re(c.pattern, std::regex::ECMAScript);
             std::optional<std::string> hit;
             bool kernelSeen = c.kernel.empty();
             for (const auto& ins : inspect::readSass(r->sass).instructions) {
                 if (!c.kernel.empty() && ins.function != c.kernel) continue;
                 kernelSeen = true;
-                if (std::regex_search(ins.code, re)) {
-                    hit = fmt::format("line {}: {}", ins.line, ins.code);
+                if (re->search(ins.code)) {
+                    hit = fmt::format("line {}: {}", ins.line, shortened(ins.code, kFoundLineBytes));
                     break;
                 }
             }
@@ -528,6 +567,11 @@ support::Result<Lesson> readLesson(const workspace::Workspace& ws, const fs::pat
     if (steps == l.end()) return r.error("/lesson/steps", "missing; a lesson has at least one step");
     if (!steps->is_array() || steps->empty())
         return r.error("/lesson/steps", fmt::format("expected a non-empty array of steps, found {}", describe(*steps)));
+    if (steps->size() > kMaxLessonSteps)
+        return r.error("/lesson/steps",
+                       fmt::format("{} steps, more than the {} a lesson may have; split it into "
+                                   "several lessons (a course)",
+                                   support::formatCount(steps->size()), support::formatCount(kMaxLessonSteps)));
     ojson prevStart = ojson::object(), prevReference = ojson::object();
     for (size_t i = 0; i < steps->size(); ++i) {
         const auto& s = (*steps)[i];
@@ -592,7 +636,9 @@ support::Result<Lesson> readLesson(const workspace::Workspace& ws, const fs::pat
                                        checks == s.end() ? "missing" : "expected a non-empty array", i + 1));
         for (size_t c = 0; c < checks->size(); ++c) {
             Check check;
-            if (auto e = readCheck((*checks)[c], fmt::format("{}/checks/{}", p, c), r, out.folder, check)) return *e;
+            if (auto e = readCheck((*checks)[c], fmt::format("{}/checks/{}", p, c),
+                                   fmt::format("step {}, check {}", i + 1, c + 1), r, out.folder, check))
+                return *e;
             step.checks.push_back(std::move(check));
         }
         // A check's state must have the run configuration it names.
@@ -621,7 +667,10 @@ support::Result<Lesson> readLesson(const workspace::Workspace& ws, const fs::pat
 }
 
 support::Result<LessonFile> loadLesson(const fs::path& file) {
-    auto ws = workspace::loadWorkspace(file);
+    // Its size is checked before a byte is read, its steps before one is read (readLesson).
+    auto bytes = support::readFile(file, kLessonFileLimit);
+    if (!bytes) return bytes.error();
+    auto ws = workspace::parseWorkspace(*bytes, file.string());
     if (!ws) return ws.error();
     auto lesson = readLesson(*ws, file);
     if (!lesson) return lesson.error();

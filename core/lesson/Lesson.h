@@ -11,6 +11,8 @@
 #include "gpu/RunOutcome.h"
 #include "pipeline/CompileResult.h"
 #include "pipeline/Job.h"
+#include "support/Files.h"
+#include "support/Pattern.h"
 #include "support/Result.h"
 #include "workspace/Workspace.h"
 
@@ -45,10 +47,11 @@ enum class Where { Ptx, LtoPtx, Both };
 // One check of a step: data, evaluated in core on the step's compile (and run) result.
 struct Check {
     CheckKind kind = CheckKind::Compiles;
-    std::string pointer;  // "/lesson/steps/1/checks/0": where it is in the file
-    std::string message;  // what the learner reads when it fails
-    std::string pattern;  // ptx-/sass-contains/-lacks: an ECMAScript regex
-    std::string kernel;   // optional for the regexes; runs: optional (the run's kernel)
+    std::string pointer;       // "/lesson/steps/1/checks/0": where it is in the file
+    std::string message;       // what the learner reads when it fails
+    std::string pattern;       // ptx-/sass-contains/-lacks: a regular expression in RE2's syntax
+    support::Pattern matcher;  // the pattern compiled (readLesson compiles every one)
+    std::string kernel;        // optional for the regexes; runs: optional (the run's kernel)
     Where where = Where::Ptx;
     int max = 0;                   // registers
     std::string function;          // libdevice-uses
@@ -84,6 +87,12 @@ struct Lesson {
     int current = 1;               // the step the file is on (1-based), as the app saved it
     std::filesystem::path folder;  // where the lesson file lies: check files are found from it
 };
+
+// The most a lesson may hold, so that a file someone handed over cannot take the machine's time
+// and memory: the file's bytes (checked before it is read) and its steps (checked once the JSON
+// is parsed, before the steps are read). The bundled lessons have at most 4 steps and 100 KiB.
+inline constexpr support::SizeLimit kLessonFileLimit{uint64_t(64) << 20, "a lesson"};
+inline constexpr size_t kMaxLessonSteps = 10'000;
 
 // Reads `ws.lesson` (the file's "lesson" object). Errors name the file, the step and the JSON
 // pointer ("intro.nvpg: /lesson/steps/2/checks/1/check: unknown check \"ptx-contain\"; …") and

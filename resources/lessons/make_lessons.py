@@ -201,7 +201,7 @@ class Builder:
             raise LessonError(f"{where}/message: say what the learner should look at or do")
         if "pattern" in c:
             try:
-                re.compile(c["pattern"])  # close enough to ECMAScript to catch typos
+                re.compile(c["pattern"])  # close enough to RE2 to catch typos (nvpg lesson validate has the last word)
             except re.error as e:
                 raise LessonError(f"{where}/pattern: {e}")
         if kind == "output":

@@ -25,7 +25,8 @@ struct Run {
     QByteArray out, err;
 };
 
-Run runNvpg(const QStringList& args, const QString& workDir = {}) {
+// `timeoutMs`: how long it may take; past it, nvpg is killed and the test fails.
+Run runNvpg(const QStringList& args, const QString& workDir = {}, int timeoutMs = 120000) {
     auto env = QProcessEnvironment::systemEnvironment();
     if (!support::runsFromBuildTree() && !env.contains("NVPG_DATA_DIR"))
         env.insert("NVPG_DATA_DIR", QString::fromStdString((test::sourceDir() / "resources").string()));
@@ -33,7 +34,11 @@ Run runNvpg(const QStringList& args, const QString& workDir = {}) {
     if (!workDir.isEmpty()) p.setWorkingDirectory(workDir);
     p.setProcessEnvironment(env);
     p.start(QString::fromStdString(test::nvpgPath()), args);
-    if (!p.waitForFinished(120000)) qFatal("nvpg did not finish: %s", qPrintable(args.join(' ')));
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished(-1);
+        qFatal("nvpg did not finish in %d s: %s", timeoutMs / 1000, qPrintable(args.join(' ')));
+    }
     if (p.exitStatus() != QProcess::NormalExit) qFatal("nvpg crashed: %s", qPrintable(args.join(' ')));
     return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
 }
@@ -79,6 +84,26 @@ QStringList verdictsOf(const nlohmann::json& j) {
 
 fs::path bundledLessonsDir() {
     return test::sourceDir() / "resources" / "lessons";
+}
+
+// The two-step sample with step 2's checks replaced by `checks` (step 1 is kept, so that the
+// lesson file is on a step the learner's state is checked against).
+ojson twoStepsWithChecks(const ojson& checks) {
+    auto doc = twoStepsJson();
+    doc["lesson"]["steps"][1]["checks"] = checks;
+    return doc;
+}
+
+// The learner's state of the bundled lesson 02 at step 3's solution, with a global of 300,000
+// initialised i32s added to its module: a PTX line of megabytes.
+QString step3WithABigGlobal(const QTemporaryDir& dir) {
+    const auto state = dir.filePath("step3.nvpg");
+    const auto r = runNvpg(
+        {"lesson", "state", qs(bundledLessonsDir() / "02-reading-ptx.nvpg"), "--step", "3", "--solution", "-o", state});
+    if (r.exitCode != 0) qFatal("%s", both(r).constData());
+    auto doc = ojson::parse(test::readText(state.toStdString()));
+    doc["modules"][0]["text"] = doc["modules"][0]["text"].get<std::string>() + test::bigGlobalIr("lut", 300000);
+    return writeLesson(dir, "step3-big.nvpg", doc);
 }
 
 }  // namespace
@@ -377,13 +402,13 @@ private slots:
         doc = twoStepsJson();
         doc["lesson"]["steps"][0]["start"] = "continue";
         r = runNvpg({"lesson", "validate", writeLesson(dir, "continue.nvpg", doc)});
-        QVERIFY2(r.exitCode == 1, both(r));
+        QVERIFY2(r.exitCode == 2, both(r));  // not a readable lesson, as in nvpg check
         QVERIFY2(r.err.contains("continue.nvpg: /lesson/steps/0/start: the first step cannot continue"), both(r));
 
         doc = twoStepsJson();
         doc["lesson"]["steps"][0]["checks"][3]["run"] = "saxpy 8192";
         r = runNvpg({"lesson", "validate", writeLesson(dir, "run.nvpg", doc), "--json"});
-        QVERIFY2(r.exitCode == 1, both(r));
+        QVERIFY2(r.exitCode == 2, both(r));
         const auto j = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(j["valid"].get<bool>(), false);
         QCOMPARE(j["problems"].size(), size_t(1));
@@ -437,6 +462,100 @@ private slots:
             QVERIFY2(r.exitCode == (verdicts.contains("not checked") ? 1 : 0), both(r));
             r = runNvpg({"check", out});
             QVERIFY2(!r.out.contains("FAILED"), both(r));
+        }
+    }
+
+    // The bundled lesson 02's step 3 pattern `\.global .*\btile\[` over the PTX of a module with
+    // a global of 300,000 initialised i32s (one PTX line of megabytes): std::regex recursed per
+    // character and overflowed the stack. The learner's file passes every check of the step.
+    void aPatternOverAMegabyteLineDoesNotCrash() {
+        QTemporaryDir dir;
+        const auto learner = step3WithABigGlobal(dir);
+        const auto r = runNvpg({"check", learner});
+        QVERIFY2(r.exitCode == 0, both(r));
+        QVERIFY2(r.out.contains("  passed       ptx-lacks /\\.global .*\\btile\\[/\n"), both(r));
+        QVERIFY2(r.out.endsWith("all 5 checks passed\n"), both(r));
+    }
+
+    // Patterns that backtrack exponentially in std::regex (seen running past 120 s) finish at once
+    // over a PTX of about a megabyte, with the right verdicts: nvpg is killed and the test fails
+    // if it takes 30 s.
+    void patternsThatBacktrackFinishAtOnce() {
+        QTemporaryDir dir;
+        const auto learner = step3WithABigGlobal(dir);
+        auto doc = ojson::parse(test::readText(learner.toStdString()));
+        auto check = [](const char* kind, const char* pattern, const char* message) {
+            return ojson{{"check", kind}, {"pattern", pattern}, {"message", message}};
+        };
+        doc["lesson"]["steps"][2]["checks"] = ojson::array({
+            check("ptx-contains", "(.*)*\\}$", "a line that ends in }"),
+            check("ptx-lacks", "(.*)*x$", "no line ends in x"),
+            check("ptx-lacks", "^(\\s*.*\\s*)*[%]Z$", "no line ends in %Z"),
+            check("ptx-contains", "^(\\s*.*\\s*)*[%]r\\d+;$", "a line ends in a register"),
+        });
+        const auto file = writeLesson(dir, "slow.nvpg", doc);
+        QVERIFY(fs::file_size(file.toStdString()) > 1000000);
+        const auto r = runNvpg({"check", file, "--json"}, {}, 30000);
+        QVERIFY2(r.exitCode == 0, both(r));
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(verdictsOf(j), (QStringList{"passed", "passed", "passed", "passed"}));
+    }
+
+    // A pattern RE2 cannot take (a backreference, a lookahead, one too large for its memory) is
+    // refused before anything is compiled, naming the step, the check, the pattern and why.
+    void patternsRe2CannotTakeAreRefused_data() {
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("backreference") << QString("(fma)\\.rn\\.\\1") << QString("invalid escape sequence: \\1");
+        QTest::newRow("lookahead") << QString("fma(?=\\.rn)") << QString("invalid perl operator: (?=");
+        QTest::newRow("too large") << QString("\\pL{1000}").repeated(40) << QString("pattern too large");
+    }
+    void patternsRe2CannotTakeAreRefused() {
+        QFETCH(QString, pattern);
+        QFETCH(QString, reason);
+        QTemporaryDir dir;
+        const auto file = writeLesson(dir, "re2.nvpg", twoStepsWithChecks(ojson::parse(R"([
+                                          {"check": "compiles", "message": "m"},
+                                          {"check": "ptx-lacks", "pattern": "", "message": "m"}
+                                      ])")));
+        auto doc = ojson::parse(test::readText(file.toStdString()));
+        doc["lesson"]["steps"][1]["checks"][1]["pattern"] = pattern.toStdString();
+        writeLesson(dir, "re2.nvpg", doc);
+        for (const auto& args : {QStringList{"lesson", "validate", file}, QStringList{"check", file}}) {
+            const auto r = runNvpg(args);
+            QVERIFY2(r.exitCode == 2, both(r));
+            const auto err = QString::fromUtf8(r.err);
+            QVERIFY2(err.contains("re2.nvpg: /lesson/steps/1/checks/1/pattern: \"" + pattern.left(60)), both(r));
+            QVERIFY2(err.contains("is not a valid regular expression for step 2, check 2 (" + reason), both(r));
+            QVERIFY2(err.contains("patterns are RE2 syntax"), both(r));
+            QVERIFY2(r.out.isEmpty(), both(r));
+        }
+    }
+
+    // A lesson over 64 MiB is refused before it is read, one of 10,001 steps before a step is
+    // read: exit 2, saying the bound.
+    void lessonsOverTheBoundsAreRefused() {
+        QTemporaryDir dir;
+        // Sparse: its size is all that is looked at.
+        const auto big = dir.filePath("big.nvpg");
+        writeLesson(dir, "big.nvpg", twoStepsJson());
+        fs::resize_file(big.toStdString(), (uint64_t(64) << 20) + 1);
+        auto doc = twoStepsJson();
+        auto& steps = doc["lesson"]["steps"];
+        auto next = steps[1];
+        next["start"] = "continue";
+        while (steps.size() < 10001) steps.push_back(next);
+        const auto many = writeLesson(dir, "many.nvpg", doc);
+        for (const auto& command : {QStringList{"lesson", "validate"}, QStringList{"check"}}) {
+            auto r = runNvpg(command + QStringList{big});
+            QVERIFY2(r.exitCode == 2, both(r));
+            QVERIFY2(r.err.contains("big.nvpg is 64 MiB (67108865 bytes), more than the 64 MiB (67108864 bytes) "
+                                    "a lesson may be"),
+                     both(r));
+            r = runNvpg(command + QStringList{many});
+            QVERIFY2(r.exitCode == 2, both(r));
+            QVERIFY2(r.err.contains("many.nvpg: /lesson/steps: 10,001 steps, more than the 10,000 a lesson may have"),
+                     both(r));
         }
     }
 };

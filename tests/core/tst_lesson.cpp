@@ -235,6 +235,9 @@ private slots:
     void compileFailureFailsTheChecksThatNeedIt();
     void sassChecksNeedNvdisasm();
     void outputWithinTolerance();
+    void theBundledTilePatternOverAMegabyteLine();
+    void patternsThatBacktrackFinishAtOnce();
+    void lessonsOverTheBoundsAreRefused();
 };
 
 void TestLesson::readsTwoSteps() {
@@ -417,7 +420,36 @@ void TestLesson::malformedLessons_data() {
         "/lesson/steps/1/checks/0/check", {"unknown check \"compile\"; the checks are compiles, "});
     row("bad regex", [](ojson& d) { at(d, "/lesson/steps/0/checks/1/pattern") = "(unclosed"; },
         "/lesson/steps/0/checks/1/pattern",
-        {"\"(unclosed\" is not a valid regular expression (", "patterns are ECMAScript, as in JavaScript"});
+        {"\"(unclosed\" is not a valid regular expression for step 1, check 2 (missing ): (unclosed); patterns are "
+         "RE2 syntax"});
+    // What RE2 does not take: std::regex took them, and backtracked.
+    row("backreference",
+        [](ojson& d) {
+            at(d, "/lesson/steps/1/checks/0") =
+                ojson::parse(R"({"check": "ptx-lacks", "pattern": "(fma)\\.rn.*\\1", "message": "m"})");
+        },
+        "/lesson/steps/1/checks/0/pattern",
+        {"\"(fma)\\.rn.*\\1\" is not a valid regular expression for step 2, check 1 (invalid escape sequence: \\1)"});
+    row("lookahead", [](ojson& d) { at(d, "/lesson/steps/0/checks/1/pattern") = "fma(?!\\.rz)"; },
+        "/lesson/steps/0/checks/1/pattern",
+        {"\"fma(?!\\.rz)\" is not a valid regular expression for step 1, check 2 (invalid perl operator: (?!)"});
+    // Over RE2's memory budget: refused, and quoted only in part.
+    row("huge pattern",
+        [](ojson& d) {
+            std::string p;
+            for (int i = 0; i < 40; ++i) p += "\\pL{1000}";
+            at(d, "/lesson/steps/0/checks/1/pattern") = p;
+        },
+        "/lesson/steps/0/checks/1/pattern",
+        {"\"\\pL{1000}\\pL{1000}", "…\" (360 bytes) is not a valid", "(pattern too large"});
+    row("too many steps",
+        [](ojson& d) {
+            auto& steps = at(d, "/lesson/steps");
+            auto next = steps[1];
+            next["start"] = "continue";
+            while (steps.size() < 10001) steps.push_back(next);
+        },
+        "/lesson/steps", {"10,001 steps, more than the 10,000 a lesson may have; split it"});
     row("no steps", [](ojson& d) { at(d, "/lesson").erase("steps"); }, "/lesson/steps",
         {"missing; a lesson has at least one step"});
     row("empty steps", [](ojson& d) { at(d, "/lesson/steps") = ojson::array(); }, "/lesson/steps",
@@ -1125,6 +1157,88 @@ void TestLesson::outputWithinTolerance() {
     o = lesson::evaluate(step, step.start, ev)[0];
     QVERIFY(o.verdict == Verdict::NotChecked);
     QCOMPARE(o.message, std::string("not checked: needs a GPU"));
+}
+
+// A PTX as libNVVM writes a module with a global of `elements` initialised i32s named `name`:
+// the global on one line of megabytes, then a kernel.
+std::string ptxWithABigGlobal(const std::string& name, int elements) {
+    std::string ptx = "//\n.version 8.8\n.target sm_75\n.address_size 64\n\n";
+    ptx += ".global .align 4 .b8 " + name + "[" + std::to_string(elements * 4) + "] = {";
+    for (int i = 0; i < elements; ++i) {
+        const int v = (i * 7) % 1000;
+        ptx += (i ? ", " : "") + std::to_string(v & 0xFF) + ", " + std::to_string(v >> 8) + ", 0, 0";
+    }
+    ptx += "};\n.shared .align 4 .b8 tile[1024];\n\n.visible .entry reverse(\n)\n{\n\tret;\n}\n";
+    return ptx;
+}
+
+// The bundled lesson 02's step 3 check `\.global .*\btile\[` over a PTX line of megabytes (a
+// global of 300,000 i32s): std::regex recursed per character there and overflowed the stack.
+void TestLesson::theBundledTilePatternOverAMegabyteLine() {
+    const auto f = loadOrDie(test::sourceDir() / "resources" / "lessons" / "02-reading-ptx.nvpg");
+    const auto& bundled = f.lesson.steps.at(2);
+    lesson::Step step;
+    for (const auto& c : bundled.checks)
+        if (c.pattern == "\\.global .*\\btile\\[" || c.pattern == "\\.shared .*\\btile\\[") step.checks.push_back(c);
+    QCOMPARE(int(step.checks.size()), 2);
+    pipeline::CompileResult r;
+    r.ok = true;
+    // The learner's global is another array: tile is shared, as the step asks.
+    r.ptx = ptxWithABigGlobal("lut", 300000);
+    QVERIFY(r.ptx.size() > 4000000);
+    auto out = lesson::evaluate(step, bundled.start, noGpu(r));
+    QVERIFY2(verdicts(out) == "passed, passed", shown(out));
+    QCOMPARE(out[0].found, std::string("line 7: .shared .align 4 .b8 tile[1024];"));
+    QCOMPARE(out[1].found, std::string("no line of the PTX matches"));
+    // The global is tile itself: found, and the line quoted only in part.
+    r.ptx = ptxWithABigGlobal("tile", 300000);
+    out = lesson::evaluate(step, bundled.start, noGpu(r));
+    QVERIFY2(verdicts(out) == "passed, failed", shown(out));
+    const auto found = qs(out[1].found);
+    QVERIFY2(found.startsWith("found at line 6: .global .align 4 .b8 tile[1200000] = {0, 0, 0, 0, 7, 0, 0, 0, "),
+             qPrintable(found));
+    QVERIFY2(found.endsWith(QString("… (%1 bytes)").arg(support::splitLines(r.ptx)[5].size())), qPrintable(found));
+    QVERIFY2(found.size() < 300, qPrintable(found));
+}
+
+// Patterns that backtrack exponentially in std::regex (past 120 s on a PTX) give their verdicts at
+// once over a text of about a megabyte (without the fix, this hangs until ctest's timeout).
+void TestLesson::patternsThatBacktrackFinishAtOnce() {
+    const auto f = lessonOn(test::loadExample("saxpy"), ojson::parse(R"([
+        {"check": "ptx-lacks", "pattern": "(.*)*x$", "message": "no line ends in x"},
+        {"check": "ptx-lacks", "pattern": "^(\\s*.*\\s*)*[%]Z$", "message": "no line ends in %Z"},
+        {"check": "ptx-contains", "pattern": "(.*)*\\];$", "message": "a line ends in ];"},
+        {"check": "ptx-contains", "pattern": "^(\\s*.*\\s*)*[%]r\\d+;$", "message": "a line ends in %r1;"}
+    ])"),
+                            test::scratchDir() / "slow.nvpg");
+    pipeline::CompileResult r;
+    r.ok = true;
+    // Lines of PTX, about a megabyte of them; the last line of all ends in %r1;.
+    for (int i = 0; r.ptx.size() < 1000000; ++i)
+        r.ptx += "\tld.global.f32 \t%f" + std::to_string(i) + ", [%rd" + std::to_string(i) + "+4];\n";
+    r.ptx += "\tadd.s32 \t%r2, %r1, %r1;\n";
+    const auto out = lesson::evaluate(f.lesson.steps[0], f.lesson.steps[0].start, noGpu(r));
+    QVERIFY2(verdicts(out) == "passed, passed, passed, passed", shown(out));
+    QVERIFY2(qs(out[3].found).startsWith("line "), out[3].found.c_str());
+    QVERIFY2(qs(out[3].found).endsWith(": add.s32 \t%r2, %r1, %r1;"), out[3].found.c_str());
+}
+
+// A lesson file over 64 MiB is refused before a byte is read.
+void TestLesson::lessonsOverTheBoundsAreRefused() {
+    const auto path = test::scratchDir() / "huge.nvpg";
+    writeOrDie(path, testLesson().dump(2));
+    fs::resize_file(path, (uint64_t(64) << 20) + 1);  // sparse: only its size counts
+    const auto l = lesson::loadLesson(path);
+    QVERIFY(!l);
+    QCOMPARE(l.error().kind, support::ErrorKind::Input);
+    QVERIFY2(qs(l.error().message)
+                 .contains("huge.nvpg is 64 MiB (67108865 bytes), more than the 64 MiB "
+                           "(67108864 bytes) a lesson may be"),
+             l.error().message.c_str());
+    fs::resize_file(path, uint64_t(64) << 20);  // at the bound: read (what follows the JSON is NULs)
+    const auto at = lesson::loadLesson(path);
+    QVERIFY2(at || !qs(at.error().message).contains("a lesson may be"), at ? "" : at.error().message.c_str());
+    fs::remove(path);
 }
 
 QTEST_GUILESS_MAIN(TestLesson)

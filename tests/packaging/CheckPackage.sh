@@ -42,7 +42,7 @@ version=$(sed -n 's/^project(nvvm-playground VERSION \([0-9.]*\).*/\1/p' "$src/C
 [ "$(field Package)" = nvvm-playground ] && ok "Package" || fail "Package is '$(field Package)'"
 [ "$(field Version)" = "$version-1" ] && ok "Version $version-1 (the project's)" || fail "Version '$(field Version)', project $version"
 [ "$(field Section)" = devel ] && ok "Section devel" || fail "Section '$(field Section)'"
-for dep in libqt6widgets6 libqt6core6 libqscintilla2-qt6 libqt6charts6 qt6-qpa-plugins libfmt9 libc6; do
+for dep in libqt6widgets6 libqt6core6 libqscintilla2-qt6 libqt6charts6 qt6-qpa-plugins libfmt9 libre2-9 libc6; do
   grep -q "$dep" <<<"$depends" && ok "Depends names $dep" || fail "Depends lacks $dep: $depends"
 done
 grep -qw llvm-14 <<<"$(field Recommends)" && ok "Recommends llvm-14" || fail "Recommends: '$(field Recommends)'"

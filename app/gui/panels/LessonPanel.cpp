@@ -1,8 +1,11 @@
 #include "panels/LessonPanel.h"
 
+#include <utility>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -13,6 +16,7 @@
 #include <QStandardPaths>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "compile/CompileController.h"
 #include "compile/Engine.h"
@@ -120,6 +124,10 @@ LessonPanel::LessonPanel(Engine* engine, WorkspaceDocument* document, CompileCon
     checkButton_ = new QPushButton(tr("Check"), this);
     checkButton_->setObjectName("lessonCheck");
     checkButton_->setToolTip(tr("Compile and check this step (Ctrl+Enter)"));
+    cancelButton_ = new QPushButton(tr("Cancel"), this);
+    cancelButton_->setObjectName("lessonCancel");
+    cancelButton_->setToolTip(tr("Stop waiting for this check; its verdicts are not shown"));
+    cancelButton_->setEnabled(false);
     hintButton_ = new QPushButton(tr("Hint"), this);
     hintButton_->setObjectName("lessonHint");
     solutionButton_ = new QPushButton(tr("Show solution"), this);
@@ -133,13 +141,15 @@ LessonPanel::LessonPanel(Engine* engine, WorkspaceDocument* document, CompileCon
     nextButton_ = new QPushButton(tr("Next ▸"), this);
     nextButton_->setObjectName("lessonNext");
     buttons->addWidget(checkButton_, 0, 0);
-    buttons->addWidget(hintButton_, 0, 1);
-    buttons->addWidget(nextButton_, 0, 2);
+    buttons->addWidget(cancelButton_, 0, 1);
+    buttons->addWidget(hintButton_, 0, 2);
+    buttons->addWidget(nextButton_, 0, 3);
     buttons->addWidget(solutionButton_, 1, 0, 1, 2);
-    buttons->addWidget(resetButton_, 1, 2);
+    buttons->addWidget(resetButton_, 1, 2, 1, 2);
     layout->addLayout(buttons);
 
     connect(checkButton_, &QPushButton::clicked, this, &LessonPanel::check);
+    connect(cancelButton_, &QPushButton::clicked, this, &LessonPanel::cancelCheck);
     connect(hintButton_, &QPushButton::clicked, this, &LessonPanel::showHint);
     connect(solutionButton_, &QPushButton::clicked, this, &LessonPanel::showSolution);
     connect(resetButton_, &QPushButton::clicked, this, &LessonPanel::resetStep);
@@ -165,6 +175,12 @@ LessonPanel::LessonPanel(Engine* engine, WorkspaceDocument* document, CompileCon
     connect(controller_, &CompileController::lateShown, this, &LessonPanel::onLate);
     connect(engine_, &Engine::runReplied, this, &LessonPanel::onRunReplied);
     documentReloaded();
+}
+
+LessonPanel::~LessonPanel() {
+    // Nothing may report to a panel that is gone; an evaluation is linear in the text and has no
+    // way to block, so this wait is short.
+    for (auto& f : evaluations_) f.waitForFinished();
 }
 
 QString LessonPanel::progressDir() {
@@ -246,6 +262,18 @@ void LessonPanel::showStep() {
         std::min<int>(progress_.hintsShown.count(step_) ? progress_.hintsShown.at(step_) : 0, int(s.hints.size()));
     for (int h = 0; h < shown; ++h) text += tr("\n\n**Hint %1.** ").arg(h + 1) + qs(s.hints[size_t(h)]);
     instructions_->setMarkdown(text);
+    showControls();
+}
+
+void LessonPanel::showControls() {
+    const auto& l = *lesson_;
+    const auto& s = current();
+    steps_->setItemText(step_ - 1, QStringLiteral("%1%2. %3")
+                                       .arg(progress_.passed.count(step_) ? QStringLiteral("✔ ") : QString())
+                                       .arg(step_)
+                                       .arg(qs(s.title)));
+    const int shown =
+        std::min<int>(progress_.hintsShown.count(step_) ? progress_.hintsShown.at(step_) : 0, int(s.hints.size()));
     const int left = int(s.hints.size()) - shown;
     hintButton_->setEnabled(left > 0);
     hintButton_->setText(s.hints.empty() ? tr("Hint")
@@ -264,6 +292,7 @@ void LessonPanel::showStep() {
     nextButton_->setEnabled(step_ < int(l.steps.size()));
     nextButton_->setText(step_ < int(l.steps.size()) ? tr("Next ▸") : tr("Last step"));
     checkButton_->setEnabled(!checking_);
+    cancelButton_->setEnabled(checking_);
     showOutcomes();
 }
 
@@ -306,6 +335,7 @@ void LessonPanel::check() {
     if (!lesson_ || checking_) return;
     if (flush_) flush_();
     checking_ = true;
+    ++checkNumber_;
     result_.reset();
     compileError_.clear();
     runsAwaited_.clear();
@@ -313,9 +343,20 @@ void LessonPanel::check() {
     const auto& s = current();
     wantsLate_ = std::any_of(s.checks.begin(), s.checks.end(), [](const auto& c) { return c.needsSass(); });
     checkButton_->setEnabled(false);
+    cancelButton_->setEnabled(true);
     status_->setText(tr("Checking…"));
     controller_->compileNow();
     awaited_ = controller_->newestGeneration();
+}
+
+void LessonPanel::cancelCheck() {
+    if (!checking_) return;
+    checking_ = false;
+    ++checkNumber_;  // an evaluation still running reports to a check no longer awaited
+    runsAwaited_.clear();
+    checkButton_->setEnabled(true);
+    cancelButton_->setEnabled(false);
+    status_->setText(tr("Check cancelled: no verdicts. Check again when you are ready."));
 }
 
 void LessonPanel::onReply(const EngineReply& reply) {
@@ -379,8 +420,39 @@ void LessonPanel::onRunReplied(const RunReply& reply) {
 }
 
 void LessonPanel::finish() {
+    // The evaluation gets copies of all it reads (the compile result is shared and immutable),
+    // so that a reload, a step change or the panel going away never pulls them from under it.
+    status_->setText(tr("Checking the verdicts…"));
+    auto step = std::make_shared<const lesson::Step>(current());
+    auto state = std::make_shared<const workspace::Workspace>(document_->workspace());
+    auto future = QtConcurrent::run([step, state, evidence = evidence_, keep = result_] {
+        auto outcomes = lesson::evaluate(*step, *state, evidence);
+        for (auto& o : outcomes) o.check = nullptr;  // into the copy: shown() points them at the panel's step
+        return outcomes;
+    });
+    std::erase_if(evaluations_, [](const auto& f) { return f.isFinished(); });
+    evaluations_.push_back(future);
+    auto* watcher = new QFutureWatcher<std::vector<lesson::CheckOutcome>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, number = checkNumber_, stepNumber = step_] {
+        watcher->deleteLater();
+        if (!checking_ || number != checkNumber_) return;  // cancelled, or a newer check runs
+        if (!lesson_ || step_ != stepNumber) {
+            // The learner went elsewhere meanwhile: these verdicts are another step's.
+            checking_ = false;
+            status_->clear();
+            showStep();
+            return;
+        }
+        shown(watcher->result());
+    });
+    watcher->setFuture(future);
+}
+
+void LessonPanel::shown(std::vector<lesson::CheckOutcome> outcomes) {
     checking_ = false;
-    outcomes_ = lesson::evaluate(current(), document_->workspace(), evidence_);
+    const auto& checks = current().checks;
+    for (size_t i = 0; i < outcomes.size() && i < checks.size(); ++i) outcomes[i].check = &checks[i];
+    outcomes_ = std::move(outcomes);
     const bool ok = lesson::allPassed(outcomes_);
     int failed = 0, unchecked = 0;
     for (const auto& o : outcomes_) {
@@ -388,8 +460,9 @@ void LessonPanel::finish() {
         unchecked += o.verdict == lesson::Verdict::NotChecked;
     }
     if (failed) failedOnce_ = true;
+    bool changed = false;
     if (ok) {
-        progress_.passed.insert(step_);
+        changed = progress_.passed.insert(step_).second;
         status_->setText(step_ < int(lesson_->steps.size())
                              ? tr("✔ All %1 checks passed. On to the next step.").arg(outcomes_.size())
                              : tr("✔ All %1 checks passed: the lesson is done.").arg(outcomes_.size()));
@@ -398,9 +471,11 @@ void LessonPanel::finish() {
         if (unchecked) text += tr("; %1 not checked (they do not count as passed)").arg(unchecked);
         status_->setText(text + QStringLiteral("."));
     }
-    progress_.step = step_;
-    saveProgress();
-    showStep();
+    // Written (and flushed to the disk) only when a step is newly passed: a check again of the
+    // same work changes nothing to keep, and the flush may take the UI thread tens of ms.
+    changed |= std::exchange(progress_.step, step_) != step_;
+    if (changed) saveProgress();
+    showControls();  // the instructions stay as they are
     emit checked(ok);
 }
 

@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include <QFuture>
 #include <QString>
 #include <QWidget>
 
@@ -39,6 +40,7 @@ class LessonPanel : public QWidget {
 
 public:
     LessonPanel(Engine* engine, WorkspaceDocument* document, CompileController* controller, QWidget* parent = nullptr);
+    ~LessonPanel() override;  // waits for a check's evaluation still running (it ends by itself)
 
     // Editor text into the document before a check.
     void setFlush(std::function<void()> flush) { flush_ = std::move(flush); }
@@ -61,6 +63,7 @@ public:
     QTextBrowser* instructionsView() const { return instructions_; }
     QLabel* statusLabel() const { return status_; }
     QPushButton* checkButton() const { return checkButton_; }
+    QPushButton* cancelButton() const { return cancelButton_; }
     QPushButton* hintButton() const { return hintButton_; }
     QPushButton* solutionButton() const { return solutionButton_; }
     QPushButton* resetButton() const { return resetButton_; }
@@ -72,6 +75,9 @@ public slots:
     // The document was (re)loaded: show its lesson, or hide.
     void documentReloaded();
     void check();
+    // Stops waiting for the check in flight (its compile, runs or verdicts): what it finds later
+    // is dropped, and the dock says the check was cancelled.
+    void cancelCheck();
     void showHint();
     void showSolution();
     void resetStep();
@@ -88,12 +94,17 @@ signals:
 
 private:
     void showStep();
+    // The buttons, the step's ✔ and the checks' verdicts, without the instructions (a check's end).
+    void showControls();
     void showOutcomes();
     void onReply(const EngineReply& reply);
     void onLate(quint64 generation, std::shared_ptr<const pipeline::CompileResult> result);
     void onRunReplied(const RunReply& reply);
     void compiled(std::shared_ptr<const pipeline::CompileResult> result, const QString& error);
+    // The verdicts are evaluated on a pool thread (a pattern over a PTX of megabytes takes a
+    // while even in linear time), then shown by shown() if the check is still the one awaited.
     void finish();
+    void shown(std::vector<lesson::CheckOutcome> outcomes);
     // The learner's state of the current step into the progress, then the progress to disk.
     void keepWork();
     void saveProgress();
@@ -113,8 +124,13 @@ private:
     bool failedOnce_ = false;  // a check of this step failed: the solution may be shown
     bool applying_ = false;    // our own state change, not the learner's reload
 
-    // The check in flight: the compile's generation, then the runs' ids.
+    // The check in flight: its number (a cancel or a new check moves on to the next number, so
+    // that what an older one finds is dropped), the compile's generation, then the runs' ids.
     bool checking_ = false;
+    quint64 checkNumber_ = 0;
+    // Evaluations started and maybe still running: the destructor waits for them, as they read
+    // their own copies of the step and the state but report to this panel.
+    std::vector<QFuture<std::vector<lesson::CheckOutcome>>> evaluations_;
     quint64 awaited_ = 0;
     bool wantsLate_ = false;
     std::shared_ptr<const pipeline::CompileResult> result_;
@@ -129,6 +145,7 @@ private:
     QListWidget* checks_ = nullptr;
     QLabel* status_ = nullptr;
     QPushButton* checkButton_ = nullptr;
+    QPushButton* cancelButton_ = nullptr;
     QPushButton* hintButton_ = nullptr;
     QPushButton* solutionButton_ = nullptr;
     QPushButton* resetButton_ = nullptr;
