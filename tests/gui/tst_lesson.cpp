@@ -341,11 +341,11 @@ private slots:
         QVERIFY(panel.hasLesson());
         QCOMPARE(panel.step(), 3);
         tick.start();
-        // The best of three checks: an evaluation on the UI thread stalls it in every one (by
+        // The best of five checks: an evaluation on the UI thread stalls it in every one (by
         // 60 to 200 ms here), while another process taking the CPU for a moment is chance.
         QStringList rounds;
         double best = 1e9;
-        for (int round = 0; round < 3 && best > 16; ++round) {
+        for (int round = 0; round < 5 && best > 16; ++round) {
             longestNs = 0;
             QVERIFY(checkAndWait(&panel));
             const double evaluationMs = evaluation.nsecsElapsed() / 1e6;
