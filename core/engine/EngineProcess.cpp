@@ -22,6 +22,7 @@
 
 #include <fmt/format.h>
 
+#include "support/Staging.h"
 #include "support/Text.h"
 
 extern char** environ;
@@ -137,6 +138,7 @@ void endEnginesOnStopSignals() {
         // SA_RESETHAND: the handler's raise() ends the process by the default action.
         sa.sa_handler = [](int s) {
             const int saved = errno;
+            support::removeStagingFolders();
             killAllEngines();
             if (gReaping.load()) reapChildren(1.0);
             errno = saved;
