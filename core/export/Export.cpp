@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "export/CodeText.h"
 #include "gpu/ArgSpec.h"
 #include "gpu/ElemType.h"
 #include "gpu/Npy.h"
@@ -44,56 +45,6 @@ const std::vector<CudaCoreField>& cudaCoreFields() {
 }
 
 namespace {
-
-// A Python string literal: JSON's escapes are Python's too (\", \\, \n, \uXXXX).
-std::string py(std::string_view s) {
-    return nlohmann::json(std::string(s))
-        .dump(-1, ' ', /*ensure_ascii=*/true, nlohmann::json::error_handler_t::replace);
-}
-
-// A C string literal: printable ASCII as it is, the rest as three-digit octal escapes (which,
-// unlike \x, cannot run into the next character).
-std::string cStr(std::string_view s) {
-    std::string out = "\"";
-    for (const unsigned char c : s) {
-        if (c == '"' || c == '\\')
-            out += {'\\', char(c)};
-        else if (c == '?')
-            out += "\\?";  // no trigraphs
-        else if (c >= 0x20 && c < 0x7f)
-            out += char(c);
-        else
-            out += fmt::format("\\{:03o}", c);
-    }
-    return out + "\"";
-}
-
-// Text for a comment: one line, no terminal escapes, and no end of a C comment.
-std::string comment(std::string_view s) {
-    auto text = support::printable(s);
-    for (size_t at; (at = text.find("*/")) != std::string::npos;) text.replace(at, 2, "* /");
-    return text;
-}
-
-// `text` as comment lines of at most `width` columns, each starting with `prefix` ("# ", " * ");
-// a later line of a list item starts with `indent` after the prefix.
-std::string wrapped(std::string_view prefix, std::string_view text, std::string_view indent = {}, size_t width = 100) {
-    std::string out, current(prefix);
-    bool empty = true;
-    const auto words = comment(text);
-    for (auto word : support::split(words, ' ')) {
-        if (word.empty()) continue;
-        if (!empty && current.size() + 1 + word.size() > width) {
-            out += current + '\n';
-            current = std::string(prefix) + std::string(indent);
-            empty = true;
-        }
-        if (!empty) current += ' ';
-        current += word;
-        empty = false;
-    }
-    return out + current + '\n';
-}
 
 struct ModuleFile {
     const nvvm::Module* module;
@@ -164,7 +115,7 @@ struct Names {
 
 Names namesFor(const Input& in) {
     Names n;
-    n.stem = pipeline::fileStemOf(in.name);
+    n.stem = codeStem(in.name);
     n.ptx = pipeline::defaultOutputName(n.stem, pipeline::Artifact::Ptx);
     n.ltoIr = pipeline::defaultOutputName(n.stem, pipeline::Artifact::LtoIr);
     n.linkedPtx = pipeline::defaultOutputName(n.stem, pipeline::Artifact::LinkedPtx);
@@ -175,11 +126,13 @@ Names namesFor(const Input& in) {
     return n;
 }
 
-// The head of an exported file: where it came from and the workspace's description, as comment lines.
-std::string headTitle(std::string_view prefix, const Input& in, std::string_view as) {
-    std::string s =
-        wrapped(prefix, fmt::format("{}: exported from NVVM Playground (nvpg export --as {}).", in.name, as));
-    if (!in.description.empty()) s += wrapped(prefix, in.description);
+// The head of an exported file: where it came from, the name and the workspace's description, as
+// comment lines. What made the file comes first, in nvpg's own words: workspace text never stands
+// on a file's first two lines, where Python reads an encoding declaration.
+std::string headTitle(Comment kind, std::string_view prefix, const Input& in, std::string_view as) {
+    std::string s = fmt::format("{}Exported from NVVM Playground (nvpg export --as {}).\n", prefix, as);
+    s += commentLines(kind, prefix, "Name: " + in.name);
+    if (!in.description.empty()) s += commentLines(kind, prefix, in.description);
     return s;
 }
 
@@ -191,11 +144,12 @@ std::string outputsWritten(const Input& in, const Names& n, bool lto) {
                        n.cubin);
 }
 
+// Workspace text in a sentence for commentLines, which escapes it.
 std::string runSentence(const gpu::RunConfig& run) {
     return fmt::format(
         "launches {} as run configuration '{}' does (grid {}, block {}, {} bytes of dynamic shared "
         "memory)",
-        comment(run.kernel), comment(runName(run)), dims(run.grid), dims(run.block), run.sharedBytes);
+        run.kernel, runName(run), dims(run.grid), dims(run.block), run.sharedBytes);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -221,7 +175,7 @@ std::vector<std::string> programKeywords(const Input& in, std::vector<std::strin
         }
         std::string v;
         if (info.kind == nvvm::OptionKind::Arch)
-            v = py(*value);
+            v = pyString(*value);
         else if (info.name == "opt")
             v = *value == "0" ? "False" : "True";  // -opt=3 / -opt=0
         else
@@ -256,7 +210,7 @@ std::vector<std::string> programKeywords(const Input& in, std::vector<std::strin
 // LinkerOptions' keyword arguments from nvJitLink's options as the playground passes them
 // (lto::linkOptionsFor, the one table of them).
 std::vector<std::string> linkerKeywords(const Input& in, std::vector<std::string>& notCarried) {
-    std::vector<std::string> kw{fmt::format("arch={}", py(nvvm::smArchFor(*in.options.arch))),
+    std::vector<std::string> kw{fmt::format("arch={}", pyString(nvvm::smArchFor(*in.options.arch))),
                                 "link_time_optimization=True"};
     for (const auto& flag : lto::linkOptionsFor(in.options)) {
         const auto eq = flag.find('=');
@@ -291,7 +245,7 @@ std::string pyScalar(const Arg& a) {
         {gpu::ElemType::F32, "float32"}, {gpu::ElemType::F64, "float64"},
     };
     // Floats as text: the shortest digits read back as the same value, and "inf", "nan" too.
-    return fmt::format("np.{}({})", numpy.at(a.spec.type), info.isFloat ? py(a.value) : a.value);
+    return fmt::format("np.{}({})", numpy.at(a.spec.type), info.isFloat ? pyString(a.value) : a.value);
 }
 
 std::string cudaCoreScript(const Input& in, const Names& n, const std::vector<ModuleFile>& mods,
@@ -307,34 +261,37 @@ std::string cudaCoreScript(const Input& in, const Names& n, const std::vector<Mo
         s += '\n';
     };
     line("#!/usr/bin/env python3");
-    s += headTitle("# ", in, "cuda-core");
+    line("# -*- coding: utf-8 -*-");
+    s += headTitle(Comment::Hash, "# ", in, "cuda-core");
     line("#");
     const std::string outputs = outputsWritten(in, n, lto);
-    s += wrapped("# ",
-                 fmt::format("The same program built with cuda.core's NVVM backend: Program(..., \"nvvm\") over the "
-                             "modules in the workspace's order (the first is the program, the rest its "
-                             "extra_sources), with the options the playground compiled it with. It writes {} to "
-                             "OUTPUT_FOLDER (default: the current folder) {}",
-                             outputs,
-                             in.run ? fmt::format("before it looks for a GPU; with one, it {}, and writes each "
-                                                  "buffer after the launch as outputs/argK.npy there.",
-                                                  runSentence(*in.run))
-                                    : std::string("and needs no GPU.")));
+    s += commentLines(
+        Comment::Hash, "# ",
+        fmt::format("The same program built with cuda.core's NVVM backend: Program(..., \"nvvm\") over the "
+                    "modules in the workspace's order (the first is the program, the rest its "
+                    "extra_sources), with the options the playground compiled it with. It writes {} to "
+                    "OUTPUT_FOLDER (default: the current folder) {}",
+                    outputs,
+                    in.run ? fmt::format("before it looks for a GPU; with one, it {}, and writes each "
+                                         "buffer after the launch as outputs/argK.npy there.",
+                                         runSentence(*in.run))
+                           : std::string("and needs no GPU.")));
     line("#");
     howToRun = fmt::format(
         "pip install cuda-core \"cuda-bindings==13.*\"{}\nCUDA_HOME=/usr/local/cuda python3 {} [OUTPUT_FOLDER]",
         in.run ? " \"numpy>=2.1\"" : "", script);
     for (const auto& l : support::splitLines(howToRun)) line(fmt::format("#   {}", l));
     line("#");
-    s += wrapped("# ", fmt::format("CUDA_HOME names the toolkit whose libNVVM and libdevice cuda.core uses. Exit "
-                                   "status: 0 done, 1 the compile{} failed{}.",
-                                   in.run ? " or the launch" : "", in.run ? ", 3 no GPU to launch on" : ""));
+    s += commentLines(Comment::Hash, "# ",
+                      fmt::format("CUDA_HOME names the toolkit whose libNVVM and libdevice cuda.core uses. Exit "
+                                  "status: 0 done, 1 the compile{} failed{}.",
+                                  in.run ? " or the launch" : "", in.run ? ", 3 no GPU to launch on" : ""));
     if (!notCarried.empty()) {
         line("#");
-        s += wrapped("# ",
-                     "Not carried: the playground used these, and cuda.core cannot express them, so the results "
-                     "here may differ from the playground's:");
-        for (const auto& w : notCarried) s += wrapped("#   ", "- " + w, "  ");
+        s += commentLines(Comment::Hash, "# ",
+                          "Not carried: the playground used these, and cuda.core cannot express them, so the results "
+                          "here may differ from the playground's:");
+        for (const auto& w : notCarried) s += commentLines(Comment::Hash, "#   ", "- " + w, "  ");
     }
     line();
     line("import sys");
@@ -349,12 +306,13 @@ std::string cudaCoreScript(const Input& in, const Names& n, const std::vector<Mo
     line("# (the name libNVVM knows the module by, its file, whether it is added lazily), in the workspace's order.");
     line("MODULES = [");
     for (const auto& m : mods)
-        line(fmt::format("    ({}, {}, {}),", py(m.module->name), py(m.path), m.module->lazy ? "True" : "False"));
+        line(fmt::format("    ({}, {}, {}),", pyString(m.module->name), pyString(m.path),
+                         m.module->lazy ? "True" : "False"));
     line("]");
     if (lto && in.ltoMode == lto::Mode::Separate) {
         line("# LTO mode 'separate': each module is a program of its own, and nvJitLink links their LTO-IR.");
         line("LTOIR_FILES = [");
-        for (const auto& f : n.moduleLtoIr) line(fmt::format("    {},", py(f)));
+        for (const auto& f : n.moduleLtoIr) line(fmt::format("    {},", pyString(f)));
         line("]");
     }
     line();
@@ -395,12 +353,12 @@ std::string cudaCoreScript(const Input& in, const Names& n, const std::vector<Mo
     line("    whole = program(MODULES)");
     line("    ptx = whole.compile(\"ptx\", logs=sys.stderr)");
     line("    # libNVVM's result ends with a NUL that is no part of the PTX text.");
-    line(fmt::format("    write(out, {}, bytes(ptx.code).rstrip(b\"\\0\"))", py(n.ptx)));
+    line(fmt::format("    write(out, {}, bytes(ptx.code).rstrip(b\"\\0\"))", pyString(n.ptx)));
     if (lto) {
         if (in.ltoMode == lto::Mode::Program) {
             line("    # LTO-IR of the same program (cuda.core adds -gen-lto).");
             line("    ltoirs = [whole.compile(\"ltoir\", logs=sys.stderr)]");
-            line(fmt::format("    write(out, {}, bytes(ltoirs[0].code))", py(n.ltoIr)));
+            line(fmt::format("    write(out, {}, bytes(ltoirs[0].code))", pyString(n.ltoIr)));
         } else {
             line("    ltoirs = []");
             line("    for (module, path, lazy), name in zip(MODULES, LTOIR_FILES):");
@@ -413,9 +371,9 @@ std::string cudaCoreScript(const Input& in, const Names& n, const std::vector<Mo
         for (const auto& k : linkKw) line(fmt::format("        {},", k));
         line("    )");
         line("    linked = Linker(*ltoirs, options=LinkerOptions(ptx=True, **link)).link(\"ptx\")");
-        line(fmt::format("    write(out, {}, bytes(linked.code).rstrip(b\"\\0\"))", py(n.linkedPtx)));
+        line(fmt::format("    write(out, {}, bytes(linked.code).rstrip(b\"\\0\"))", pyString(n.linkedPtx)));
         line("    cubin = Linker(*ltoirs, options=LinkerOptions(**link)).link(\"cubin\")");
-        line(fmt::format("    write(out, {}, bytes(cubin.code))", py(n.cubin)));
+        line(fmt::format("    write(out, {}, bytes(cubin.code))", pyString(n.cubin)));
         line(in.run && in.run->fromLto ? "    return cubin" : "    return ptx");
     } else {
         line("    return ptx");
@@ -424,7 +382,7 @@ std::string cudaCoreScript(const Input& in, const Names& n, const std::vector<Mo
         const auto& run = *in.run;
         line();
         line();
-        line(fmt::format("KERNEL = {}", py(run.kernel)));
+        line(fmt::format("KERNEL = {}", pyString(run.kernel)));
         line(fmt::format("GRID = {}", dims(run.grid)));
         line(fmt::format("BLOCK = {}", dims(run.block)));
         line(fmt::format("SHARED_BYTES = {}", run.sharedBytes));
@@ -432,10 +390,10 @@ std::string cudaCoreScript(const Input& in, const Names& n, const std::vector<Mo
         line("# starting contents, None a null pointer.");
         line("ARGS = [");
         for (const auto& a : args) {
-            std::string v = a.spec.kind == gpu::ArgSpec::Buffer        ? py(a.file)
+            std::string v = a.spec.kind == gpu::ArgSpec::Buffer        ? pyString(a.file)
                             : a.spec.kind == gpu::ArgSpec::NullPointer ? "None"
                                                                        : pyScalar(a);
-            line(fmt::format("    {},  # {}", v, comment(a.spec.text)));
+            line(fmt::format("    {},  # {}", v, commentText(Comment::Hash, a.spec.text)));
         }
         line("]");
         line();
@@ -507,7 +465,7 @@ std::string cudaCoreScript(const Input& in, const Names& n, const std::vector<Mo
 
 std::string cArray(const std::vector<std::string>& items, std::string_view indent) {
     std::string s;
-    for (const auto& i : items) s += fmt::format("{}{},\n", indent, cStr(i));
+    for (const auto& i : items) s += fmt::format("{}{},\n", indent, cString(i));
     return s;
 }
 
@@ -517,7 +475,7 @@ std::string cScalar(const Arg& a, size_t k) {
     const char* type = size == 1 ? "uint8_t" : size == 2 ? "uint16_t" : size == 4 ? "uint32_t" : "uint64_t";
     const uint64_t mask = size == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * size)) - 1;
     return fmt::format("static const {} arg{} = 0x{:x}u; /* {} {} */", type, k, a.spec.bits & mask,
-                       gpu::elemInfo(a.spec.type).name, comment(a.value));
+                       gpu::elemInfo(a.spec.type).name, commentText(Comment::C, a.value));
 }
 
 // The .npy header NumPy would write before these bytes (the one npy writer's).
@@ -546,26 +504,28 @@ std::string cProgram(const Input& in, const Names& n, const std::vector<ModuleFi
         s += '\n';
     };
     line("/*");
-    s += headTitle(" * ", in, "c");
+    s += headTitle(Comment::C, " * ", in, "c");
     line(" *");
     const std::string outputs = outputsWritten(in, n, lto);
-    s += wrapped(" * ",
-                 fmt::format("The same program with libNVVM (the modules in the workspace's order, the verifier "
-                             "first{}){}, and the CUDA driver API, every call checked and its log printed. It writes "
-                             "{} to OUTPUT_FOLDER (default: the current folder) before it looks for a GPU.{} The "
-                             "driver (libcuda.so.1) is opened at run time, so the program starts where there is none.",
-                             in.libdevice ? ", then libdevice added lazily" : "", lto ? ", nvJitLink" : "", outputs,
-                             in.run ? fmt::format(" With one, it {}, and writes each buffer after the launch as "
-                                                  "outputs/argK.npy there.",
-                                                  runSentence(*in.run))
-                                    : std::string()));
+    s += commentLines(
+        Comment::C, " * ",
+        fmt::format("The same program with libNVVM (the modules in the workspace's order, the verifier "
+                    "first{}){}, and the CUDA driver API, every call checked and its log printed. It writes "
+                    "{} to OUTPUT_FOLDER (default: the current folder) before it looks for a GPU.{} The "
+                    "driver (libcuda.so.1) is opened at run time, so the program starts where there is none.",
+                    in.libdevice ? ", then libdevice added lazily" : "", lto ? ", nvJitLink" : "", outputs,
+                    in.run ? fmt::format(" With one, it {}, and writes each buffer after the launch as "
+                                         "outputs/argK.npy there.",
+                                         runSentence(*in.run))
+                           : std::string()));
     line(" *");
     line(" *   cmake -S . -B build -DCUDA_HOME=/usr/local/cuda && cmake --build build");
-    line(fmt::format(" *   ./build/{} [OUTPUT_FOLDER]", comment(n.stem)));
+    line(fmt::format(" *   ./build/{} [OUTPUT_FOLDER]", n.stem));  // codeStem: letters, digits, _ + -
     line(" *");
-    s += wrapped(" * ", fmt::format("Exit status: 0 done, 1 a compile{} failed, 2 a file could not be read or "
-                                    "written{}.",
-                                    in.run ? ", link or launch" : " or link", in.run ? ", 3 no GPU to launch on" : ""));
+    s += commentLines(Comment::C, " * ",
+                      fmt::format("Exit status: 0 done, 1 a compile{} failed, 2 a file could not be read or "
+                                  "written{}.",
+                                  in.run ? ", link or launch" : " or link", in.run ? ", 3 no GPU to launch on" : ""));
     line(" */");
     line("#define _POSIX_C_SOURCE 200809L /* dlopen, mkdir */");
     line("#include <dlfcn.h>");
@@ -595,7 +555,7 @@ std::string cProgram(const Input& in, const Names& n, const std::vector<ModuleFi
     line("};");
     line("static const struct module modules[] = {");
     for (const auto& m : mods)
-        line(fmt::format("    {{{}, {}, {}}},", cStr(m.module->name), cStr(m.path), m.module->lazy ? 1 : 0));
+        line(fmt::format("    {{{}, {}, {}}},", cString(m.module->name), cString(m.path), m.module->lazy ? 1 : 0));
     line("};");
     line("#define NUM_MODULES (sizeof modules / sizeof modules[0])");
     line(fmt::format("static const int use_libdevice = {};", in.libdevice ? 1 : 0));
@@ -870,7 +830,7 @@ static char *read_npy(const char *file, size_t expected, size_t *size) {
     return bytes;
 })");
         line();
-        line(fmt::format("static const char kernel_name[] = {};", cStr(run.kernel)));
+        line(fmt::format("static const char kernel_name[] = {};", cString(run.kernel)));
         line("/* The run configuration's arguments: buffers from inputs/argK.npy, scalars as their bits. */");
         for (size_t k = 0; k < args.size(); ++k)
             if (args[k].spec.kind == gpu::ArgSpec::Scalar) line(cScalar(args[k], k));
@@ -908,9 +868,9 @@ static char *read_npy(const char *file, size_t expected, size_t *size) {
                 line(fmt::format("    params[{}] = &device_ptr[{}]; /* null */", k, b++));
             } else {
                 const size_t bytes = a.spec.count * gpu::elemInfo(a.spec.type).size;
-                line(fmt::format("    {{ /* argument {}: {} */", k, comment(a.spec.text)));
+                line(fmt::format("    {{ /* argument {}: {} */", k, commentText(Comment::C, a.spec.text)));
                 line("        size_t size = 0;");
-                line(fmt::format("        host[{}] = read_npy({}, {}u, &size);", b, cStr(a.file), bytes));
+                line(fmt::format("        host[{}] = read_npy({}, {}u, &size);", b, cString(a.file), bytes));
                 line(fmt::format("        CHECK_CU(cu.MemAlloc(&device_ptr[{}], size));", b));
                 line(fmt::format("        CHECK_CU(cu.MemcpyHtoD(device_ptr[{}], host[{}], size));", b, b));
                 line(fmt::format("        params[{}] = &device_ptr[{}];", k, b));
@@ -929,7 +889,7 @@ static char *read_npy(const char *file, size_t expected, size_t *size) {
             const size_t bytes = a.spec.count * gpu::elemInfo(a.spec.type).size;
             const auto header = npyHeader(a.spec.type, a.spec.count);
             line(fmt::format("    CHECK_CU(cu.MemcpyDtoH(host[{}], device_ptr[{}], {}u));", slot, slot, bytes));
-            line(fmt::format("    write_file(\"outputs/arg{}.npy\", {}, {}u, host[{}], {}u);", k, cStr(header),
+            line(fmt::format("    write_file(\"outputs/arg{}.npy\", {}, {}u, host[{}], {}u);", k, cString(header),
                              header.size(), slot, bytes));
             line(fmt::format("    CHECK_CU(cu.MemFree(device_ptr[{}]));", slot));
             line(fmt::format("    free(host[{}]);", slot));
@@ -960,14 +920,14 @@ static char *read_npy(const char *file, size_t expected, size_t *size) {
     line("    size_t ptx_size = 0;");
     line("    char *ptx = compile(program, options, COUNT(options), &ptx_size);");
     line("    ptx_size = text_size(ptx, ptx_size);");
-    line(fmt::format("    write_file({}, \"\", 0, ptx, ptx_size);", cStr(n.ptx)));
+    line(fmt::format("    write_file({}, \"\", 0, ptx, ptx_size);", cString(n.ptx)));
     line("    ptx[ptx_size] = 0;");
     if (lto) {
         if (in.ltoMode == lto::Mode::Program) {
             line("    char *ltoirs[1];");
             line("    size_t ltoir_sizes[1];");
             line("    ltoirs[0] = compile(program, lto_options, COUNT(lto_options), &ltoir_sizes[0]);");
-            line(fmt::format("    write_file({}, \"\", 0, ltoirs[0], ltoir_sizes[0]);", cStr(n.ltoIr)));
+            line(fmt::format("    write_file({}, \"\", 0, ltoirs[0], ltoir_sizes[0]);", cString(n.ltoIr)));
             line("    const int num_ltoirs = 1;");
         } else {
             line("    char *ltoirs[NUM_MODULES];");
@@ -989,11 +949,11 @@ static char *read_npy(const char *file, size_t expected, size_t *size) {
             "    char *linked = link_ltoir(ltoirs, ltoir_sizes, num_ltoirs, ptx_link_options, COUNT(ptx_link_options), "
             "1, &linked_size);");
         line("    linked_size = text_size(linked, linked_size);");
-        line(fmt::format("    write_file({}, \"\", 0, linked, linked_size);", cStr(n.linkedPtx)));
+        line(fmt::format("    write_file({}, \"\", 0, linked, linked_size);", cString(n.linkedPtx)));
         line(
             "    char *cubin = link_ltoir(ltoirs, ltoir_sizes, num_ltoirs, link_options, COUNT(link_options), 0, "
             "&cubin_size);");
-        line(fmt::format("    write_file({}, \"\", 0, cubin, cubin_size);", cStr(n.cubin)));
+        line(fmt::format("    write_file({}, \"\", 0, cubin, cubin_size);", cString(n.cubin)));
     }
     line("    CHECK_NVVM(nvvmDestroyProgram(&program));");
     if (in.run)
@@ -1006,8 +966,9 @@ static char *read_npy(const char *file, size_t expected, size_t *size) {
 
 std::string cmakeLists(const Input& in, const Names& n, bool lto) {
     std::string s;
-    s += fmt::format("# {}: exported from NVVM Playground (nvpg export --as c).\n", comment(in.name));
+    s += "# Exported from NVVM Playground (nvpg export --as c).\n";
     s += "#   cmake -S . -B build -DCUDA_HOME=/usr/local/cuda && cmake --build build\n";
+    s += commentLines(Comment::Hash, "# ", "Name: " + in.name);
     s += "cmake_minimum_required(VERSION 3.18)\n";
     s += fmt::format("project({} LANGUAGES C)\n\n", n.stem);
     s += "set(CUDA_HOME \"/usr/local/cuda\" CACHE PATH \"the CUDA toolkit: libNVVM, nvJitLink, libdevice, cuda.h\")\n";
