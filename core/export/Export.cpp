@@ -1025,6 +1025,12 @@ support::Result<Output> generate(Target target, const Input& in) {
     const auto mods = moduleFiles(in.modules);
     std::vector<Arg> args;
     std::vector<File> inputs;
+    out.inputs = in.sources;
+    if (in.run)
+        for (const auto& a : in.run->args)
+            if (a.kind == gpu::ArgSpec::Buffer &&
+                (a.init.kind == gpu::BufferInit::NpyFile || a.init.kind == gpu::BufferInit::RawFile))
+                out.inputs.push_back(in.baseDir / a.init.file);
     if (in.run) {
         auto got = runArgs(in, inputs);
         if (!got) return got.error();
@@ -1044,27 +1050,6 @@ support::Result<Output> generate(Target target, const Input& in) {
     for (const auto& m : mods) out.files.push_back({m.path, m.module->bytes});
     for (auto& f : inputs) out.files.push_back(std::move(f));
     return out;
-}
-
-std::vector<fs::path> existingFiles(const Output& out, const fs::path& dir) {
-    std::vector<fs::path> found;
-    std::error_code ec;
-    for (const auto& f : out.files)
-        if (fs::exists(dir / f.path, ec)) found.push_back(dir / f.path);
-    return found;
-}
-
-support::Status writeOutput(const Output& out, const fs::path& dir, const support::WriteOptions& options) {
-    for (const auto& f : out.files) {
-        const auto path = dir / f.path;
-        std::error_code ec;
-        fs::create_directories(path.parent_path(), ec);
-        if (ec)
-            return makeError(ErrorKind::Environment,
-                             fmt::format("cannot make the folder {}: {}", path.parent_path().string(), ec.message()));
-        if (auto st = support::writeFileAtomic(path, f.bytes, options); !st) return st;
-    }
-    return {};
 }
 
 }  // namespace nvpg::exporting
