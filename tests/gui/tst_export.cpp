@@ -1,10 +1,12 @@
 // File > Export > As cuda.core script… / As C program… (issue 31): the compile on screen written as
 // standalone code whose PTX is the app's (cuda.core from the python_packages venv, CMake and the
 // system's C compiler for the C program; each skips, saying why, without them), the Runs dock's
-// configuration in it, and no export before a successful compile.
+// configuration in it, no export before a successful compile, and none over the workspace.
 #include <QtTest>
 
+#include <QAbstractButton>
 #include <QMenuBar>
+#include <QMessageBox>
 
 #include "GuiTestSupport.h"
 #include "cli/ExportSupport.h"
@@ -85,6 +87,36 @@ private slots:
         const auto ran = runExported(as, code, dir.filePath("out"));
         QVERIFY2(ran.exitCode == 0 || ran.exitCode == 3, (ran.out + ran.err).constData());
         QCOMPARE(readAll(dir.filePath("out/" + example + ".ptx")), QByteArray::fromStdString(reply.result->ptx));
+    }
+
+    // The same check as nvpg export's: a file to write that is the workspace itself (through a
+    // link left in the folder) is refused before anything is written, and the workspace stays.
+    void neverOverTheWorkspace() {
+        QStringList errors;
+        auto w = test::makeWindow(&errors);
+        QTemporaryDir dir;
+        const auto ws = dir.filePath("ws.nvpg");
+        QVERIFY(QFile::copy(QString::fromStdString(test::examplePath("saxpy").string()), ws));
+        const auto before = readAll(ws);
+        QSignalSpy spy(w->controller(), &CompileController::replyShown);
+        QVERIFY(w->openWorkspace(ws));
+        QVERIFY(spy.wait(120000));
+        const auto out = dir.filePath("out");
+        QVERIFY(QDir().mkpath(out + "/modules"));
+        QVERIFY(QFile::link(ws, out + "/modules/saxpy.ll"));
+        // Asked whether to replace the files there, the user says yes.
+        QTimer yes;
+        QObject::connect(&yes, &QTimer::timeout, [] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()))
+                if (auto* button = box->button(QMessageBox::Yes)) button->click();
+        });
+        yes.start(50);
+        QVERIFY(!w->exportCode(exporting::Target::C, out));
+        QVERIFY2(errors.join('\n').contains("would replace " + ws + ", which the export reads"),
+                 qPrintable(errors.join('\n')));
+        QVERIFY2(errors.join('\n').contains("choose another folder"), qPrintable(errors.join('\n')));
+        QCOMPARE(readAll(ws), before);
+        QVERIFY(!QFile::exists(out + "/saxpy.c"));
     }
 
     void nothingBeforeACompile() {
