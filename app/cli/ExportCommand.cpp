@@ -95,15 +95,20 @@ int runExport(const CommonOptions& common, const ExportOptions& o) {
     in.run = run;
     in.baseDir = inputs->baseDir;
     in.ptx = ran->ptx;
+    for (const auto& f : inputs->files) in.sources.emplace_back(f);
     auto out = exporting::generate(*target, in);
     if (!out) return usage(out.error().message);
 
     const fs::path dir(o.output);
+    constexpr std::string_view howToRedirect = "give -o another folder";
+    if (auto st = exporting::checkInputsKept(*out, dir, howToRedirect); !st) return usage(st.error().message);
     if (!o.force)
         if (const auto existing = exporting::existingFiles(*out, dir); !existing.empty())
             return usage(fmt::format("{} exists; give --force to replace what is there, or -o another folder",
                                      existing.front().string()));
-    if (auto st = exporting::writeOutput(*out, dir, {o.force, "give --force to replace it", /*durable=*/false}); !st)
+    if (auto st = exporting::writeOutput(*out, dir, {o.force, "give --force to replace it", /*durable=*/false},
+                                         howToRedirect);
+        !st)
         return usage(st.error().message);
     for (const auto& w : out->warnings)
         std::fprintf(stderr, "nvpg: warning: not carried to cuda.core: %s\n", support::printable(w, true).c_str());

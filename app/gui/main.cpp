@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 
+#include "engine/EngineProcess.h"
 #include "engine/Server.h"
 #include "window/MainWindow.h"
 
@@ -10,6 +11,10 @@ int main(int argc, char** argv) {
     nvpg::toolkit::bypassDriverComputeCache();  // before any thread, for its engines too
     // The engine process for compiles and runs, started by the app itself (see SupervisedEngine).
     if (argc == 2 && QByteArray(argv[1]) == "--engine") return nvpg::engine::serveEngine(0, 1);
+    // As nvpg does: SIGINT, SIGTERM and SIGHUP still end the app at once (Qt has no handler of
+    // its own for them), but first remove the hidden staging folder of a File > Export under way
+    // and kill the engines. A quit from the app itself goes through Qt as before.
+    nvpg::engine::endEnginesOnStopSignals();
     QApplication app(argc, argv);
     QApplication::setOrganizationName("nvvm-playground");
     QApplication::setApplicationName("nvvm-playground");

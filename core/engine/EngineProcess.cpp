@@ -138,8 +138,8 @@ void endEnginesOnStopSignals() {
         // SA_RESETHAND: the handler's raise() ends the process by the default action.
         sa.sa_handler = [](int s) {
             const int saved = errno;
+            support::removeRegisteredNow();  // temporaries and staging folders of the work in progress
             killAllEngines();
-            support::removeRegisteredNow();  // temporary files the work in progress made
             if (gReaping.load()) reapChildren(1.0);
             errno = saved;
             ::raise(s);

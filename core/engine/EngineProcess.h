@@ -140,8 +140,9 @@ void killAllEngines() noexcept;
 // themselves (nvpg's one-job fork, not waited for when it answered) and whatever they started are
 // reaped at exit (a subreaper), after the outputs are written; the engines' exit overlaps that.
 void reapEnginesAtExit();
-// For a front end's main(): SIGINT, SIGTERM and SIGHUP kill its engines, then end the process by
-// that signal as before (a shell sees 130, 143). Signals it was started ignoring stay ignored.
+// For a front end's main(): SIGINT, SIGTERM and SIGHUP remove the temporaries and staging
+// folders of writes under way (support::RemovedOnSignal) and kill its engines, then end the process by that signal
+// as before (a shell sees 130, 143). Signals it was started ignoring stay ignored.
 void endEnginesOnStopSignals();
 
 // The command that starts the engine process: this executable with `engineArgument`, unless

@@ -40,6 +40,9 @@ struct Input {
     // `baseDir` (the workspace's folder) and written beside the code as inputs/argK.npy.
     std::optional<gpu::RunConfig> run;
     std::filesystem::path baseDir;
+    // The files the export was made from (the workspace, or the module files): no output may
+    // be one of them. The run's buffer files are added by generate().
+    std::vector<std::filesystem::path> sources;
     // The compile's PTX: the run configuration is checked against its kernel's parameters (as
     // nvpg run does) before anything is written. Empty: not checked.
     std::string ptx;
@@ -57,6 +60,9 @@ struct Output {
     std::vector<std::string> warnings;
     std::string entry;     // the file to run or build: "saxpy.py", "CMakeLists.txt"
     std::string howToRun;  // the commands, as the code's head comment gives them
+    // Every file the export read (Input::sources and the run's buffer files), which writeOutput
+    // never writes over.
+    std::vector<std::filesystem::path> inputs;
 };
 
 // How each typed option reaches cuda.core's ProgramOptions (nvvm backend): its name in
@@ -72,7 +78,17 @@ const std::vector<CudaCoreField>& cudaCoreFields();
 support::Result<Output> generate(Target target, const Input& input);
 // The files of `out` that exist under `dir` already, in order.
 std::vector<std::filesystem::path> existingFiles(const Output& out, const std::filesystem::path& dir);
-// Writes every file under `dir` (made when missing, with the folders the files need).
-support::Status writeOutput(const Output& out, const std::filesystem::path& dir, const support::WriteOptions& options);
+// Refused (an error that names both files and what to do) when a file of `out` written under
+// `dir` would replace one of `out.inputs`: the same file through a symbolic link, a hard link or
+// "..". `howToRedirect` says how the user writes elsewhere ("give -o another folder").
+support::Status checkInputsKept(const Output& out, const std::filesystem::path& dir,
+                                std::string_view howToRedirect = "export to another folder");
+// Writes every file under `dir` (made when missing, with the folders the files need), after
+// checkInputsKept (--force or not). The files are written into a hidden staging folder inside
+// `dir` first and moved into place at the end, so that a failure or a stop signal (see
+// support::Temporary) leaves none of them half-written and no temporary file behind.
+// `howToRedirect` says how the user writes elsewhere, for that refusal ("give -o another folder").
+support::Status writeOutput(const Output& out, const std::filesystem::path& dir, const support::WriteOptions& options,
+                            std::string_view howToRedirect = "export to another folder");
 
 }  // namespace nvpg::exporting

@@ -406,17 +406,10 @@ support::Result<NumbaImport> importNumba(const NumbaImportRequest& request, cons
 
     // The helper's answer goes to a file of its own: the user's code may print anything. A stop
     // signal (Ctrl-C, kill) removes it too.
-    std::string answerPath = (fs::temp_directory_path(ec) / "nvpg-numba-XXXXXX.json").string();
-    const int fd = ::mkstemps(answerPath.data(), 5);
-    if (fd < 0)
-        return makeError(ErrorKind::Environment,
-                         fmt::format("cannot make a temporary file {}: {}", answerPath, std::strerror(errno)));
-    support::RemovedOnSignal answerOnSignal(answerPath);
-    ::close(fd);
-    struct Remove {
-        std::string path;
-        ~Remove() { ::unlink(path.c_str()); }
-    } removeAnswer{answerPath};
+    auto answerFile =
+        support::Temporary::make(fs::temp_directory_path(ec), "nvpg-numba-", ".json", support::Temporary::Kind::File);
+    if (!answerFile) return answerFile.error();
+    const std::string answerPath = answerFile->path().string();
 
     std::vector<std::string> args = {out.python,   helper.string(),
                                      "--file",     fs::absolute(request.file).string(),
@@ -428,22 +421,15 @@ support::Result<NumbaImport> importNumba(const NumbaImportRequest& request, cons
     const std::string stem = request.output.stem().string();
     // The arrays of --args are written into a hidden folder beside the workspace, then each is
     // moved to its place once nothing it would replace is an input.
+    std::optional<support::Temporary> stagingFolder;
     std::string staging;
-    std::optional<support::RemovedOnSignal> stagingOnSignal;
-    struct RemoveFolder {
-        std::string* path;
-        ~RemoveFolder() {
-            std::error_code ignored;
-            if (!path->empty()) fs::remove_all(*path, ignored);
-        }
-    } removeStaging{&staging};
     if (!request.argsNpz.empty()) {
-        std::string folder = (outDir / ".nvpg-numba-XXXXXX").string();
-        if (!::mkdtemp(folder.data()))
-            return makeError(ErrorKind::Environment, fmt::format("cannot make a folder {} for the arrays of --args: {}",
-                                                                 folder, std::strerror(errno)));
-        staging = folder;
-        stagingOnSignal.emplace(staging, /*isFolder=*/true);
+        auto folder = support::Temporary::make(outDir, ".nvpg-numba-", "", support::Temporary::Kind::Folder);
+        if (!folder)
+            return makeError(ErrorKind::Environment,
+                             fmt::format("cannot make a folder for the arrays of --args: {}", folder.error().message));
+        stagingFolder.emplace(std::move(*folder));
+        staging = stagingFolder->path().string();
         args.insert(args.end(), {"--args", fs::absolute(request.argsNpz).string(), "--args-dir", staging,
                                  "--args-prefix", stem + "."});
     }

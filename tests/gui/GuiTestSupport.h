@@ -1,6 +1,8 @@
 // Shared by the desktop app's suites: the main window as they all make one.
 #pragma once
 
+#include <QProcess>
+#include <QProcessEnvironment>
 #include <QSize>
 #include <QStringList>
 
@@ -14,6 +16,29 @@
 #include "window/MainWindow.h"
 
 namespace nvpg::test {
+
+// Runs a program and waits; its standard output.
+inline QString runTool(const QString& program, const QStringList& args, const QProcessEnvironment& env,
+                       int timeoutMs = 20000) {
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(program, args);
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        return {};
+    }
+    return QString::fromUtf8(p.readAllStandardOutput()).trimmed();
+}
+
+// Starts `xvfb` as `server` (a real X server for the real app, driven by xdotool) and returns
+// its display (":N"); empty when it did not start.
+inline QString startXvfb(QProcess& server, const QString& xvfb, const QProcessEnvironment& env) {
+    server.setProcessEnvironment(env);
+    server.start(xvfb, {"-displayfd", "1", "-screen", "0", "1600x1000x24", "-nolisten", "tcp"});
+    if (!server.waitForReadyRead(20000)) return {};
+    return ":" + QString::fromUtf8(server.readLine()).trimmed();
+}
 
 // A shown main window whose error dialogs go to `errors` (to the test log when null, so that an
 // unexpected one is still seen) and whose "save changes?" is answered Discard, so that closing it

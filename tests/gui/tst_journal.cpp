@@ -11,6 +11,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
+#include "GuiTestSupport.h"
 #include "TestSupport.h"
 #include "compile/CompileController.h"
 #include "document/Journal.h"
@@ -56,20 +57,6 @@ std::optional<workspace::Workspace> journaledWs(const QString& file) {
 int modeOf(const QString& path) {
     struct stat st {};
     return ::stat(path.toLocal8Bit().constData(), &st) == 0 ? int(st.st_mode & 07777) : -1;
-}
-
-// Runs a program and waits; its standard output.
-QString runTool(const QString& program, const QStringList& args, const QProcessEnvironment& env,
-                int timeoutMs = 20000) {
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(program, args);
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        return {};
-    }
-    return QString::fromUtf8(p.readAllStandardOutput()).trimmed();
 }
 
 }  // namespace
@@ -381,10 +368,8 @@ private slots:
         env.remove("QT_QPA_PLATFORM");
 
         QProcess server;
-        server.setProcessEnvironment(env);
-        server.start(xvfb, {"-displayfd", "1", "-screen", "0", "1600x1000x24", "-nolisten", "tcp"});
-        QVERIFY(server.waitForReadyRead(20000));
-        const auto display = ":" + QString::fromUtf8(server.readLine()).trimmed();
+        const auto display = test::startXvfb(server, xvfb, env);
+        QVERIFY2(!display.isEmpty(), "Xvfb did not start");
         env.insert("DISPLAY", display);
         auto cleanup = qScopeGuard([&] {
             server.kill();
@@ -396,18 +381,18 @@ private slots:
         app.start(QString(NVPG_APP), {QString::fromStdString((test::dataDir() / "ir/sinf.ll").string())});
         QVERIFY(app.waitForStarted());
         const auto window =
-            runTool(xdotool, {"search", "--sync", "--onlyvisible", "--name", "NVVM Playground"}, env, 60000)
+            test::runTool(xdotool, {"search", "--sync", "--onlyvisible", "--name", "NVVM Playground"}, env, 60000)
                 .section('\n', 0, 0);
         QVERIFY2(!window.isEmpty(), "the app's window did not appear");
         QTest::qWait(1500);  // the first compile and layout settle
-        runTool(xdotool, {"windowfocus", "--sync", window}, env);
+        test::runTool(xdotool, {"windowfocus", "--sync", window}, env);
         // Into the editor (left of the output panes, right of the Options dock), to its end.
-        runTool(xdotool, {"mousemove", "--window", window, "560", "300", "click", "1"}, env);
-        runTool(xdotool, {"key", "ctrl+End", "Return"}, env);
-        runTool(xdotool, {"type", "--delay", "30", "; typed by a person, kept"}, env);
+        test::runTool(xdotool, {"mousemove", "--window", window, "560", "300", "click", "1"}, env);
+        test::runTool(xdotool, {"key", "ctrl+End", "Return"}, env);
+        test::runTool(xdotool, {"type", "--delay", "30", "; typed by a person, kept"}, env);
         QTest::qWait(2500);  // more than 2 s before the kill
-        runTool(xdotool, {"key", "Return"}, env);
-        runTool(xdotool, {"type", "--delay", "30", "; typed at the last moment"}, env);
+        test::runTool(xdotool, {"key", "Return"}, env);
+        test::runTool(xdotool, {"type", "--delay", "30", "; typed at the last moment"}, env);
         // Its engine processes (the compile engine at least: the module was compiled) end with it.
         const auto engines = test::childrenOf(pid_t(app.processId()));
         QVERIFY2(!engines.empty(), "the app has no engine process");

@@ -1752,12 +1752,17 @@ bool MainWindow::exportCode(exporting::Target target, const QString& dir) {
     if (auto config = runs_->currentConfig(); !config.kernel.empty()) in.run = std::move(config);
     in.baseDir = runs_->baseDir();
     in.ptx = r->ptx;
+    if (!document_->path().isEmpty()) in.sources.emplace_back(document_->path().toStdString());
     auto out = exporting::generate(target, in);
     if (!out) {
         showError(title, QString::fromStdString(out.error().message));
         return false;
     }
     const std::filesystem::path folder = dir.toStdString();
+    if (auto st = exporting::checkInputsKept(*out, folder, "choose another folder"); !st) {
+        showError(title, QString::fromStdString(st.error().message));
+        return false;
+    }
     if (const auto existing = exporting::existingFiles(*out, folder); !existing.empty()) {
         const auto answer = QMessageBox::question(
             this, title,
@@ -1765,7 +1770,7 @@ bool MainWindow::exportCode(exporting::Target target, const QString& dir) {
                 .arg(dir, QString::fromStdString(existing.front().filename().string())));
         if (answer != QMessageBox::Yes) return false;
     }
-    if (auto st = exporting::writeOutput(*out, folder, {true, {}, /*durable=*/false}); !st) {
+    if (auto st = exporting::writeOutput(*out, folder, {true, {}, /*durable=*/false}, "choose another folder"); !st) {
         showError(title, QString::fromStdString(st.error().message));
         return false;
     }
