@@ -89,11 +89,6 @@ std::optional<Input> loadInput(const fs::path& path, const std::string& arch) {
     return in;
 }
 
-fs::path sourceDir() {
-    const char* env = std::getenv("NVPG_SOURCE_DIR");
-    return env && *env ? fs::path(env) : fs::path(NVPG_SOURCE_DIR);
-}
-
 std::vector<fs::path> numbaFixtures() {
     const auto dir = sourceDir() / "tests/data/numba";
     std::vector<fs::path> out;

@@ -7,6 +7,8 @@
 
 #include "pipeline/Job.h"
 
+#include "BuildPaths.h"
+
 namespace nvpg::bench {
 
 // One input of a benchmark: a workspace or a module, as the job the front ends would send.
@@ -21,10 +23,6 @@ struct Input {
 // local GPU's, so that every side of a benchmark compiles for the same target. Says why on
 // stderr when it cannot.
 std::optional<Input> loadInput(const std::filesystem::path& path, const std::string& arch);
-
-// The source tree's directory: NVPG_SOURCE_DIR from the environment, else the tree this was
-// built from.
-std::filesystem::path sourceDir();
 
 // The numba-cuda fixtures with the kernels numba compiles to PTX (tests/data/numba): the
 // issue's "numba-cuda's IR", one module each (call_device: the first of its two modules alone

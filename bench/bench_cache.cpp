@@ -27,6 +27,7 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+#include "BuildPaths.h"
 #include "Goals.h"
 
 #include "IrGenerator.h"
@@ -52,13 +53,8 @@ struct Input {
     pipeline::Job job;
 };
 
-fs::path sourceDir() {
-    const char* env = std::getenv("NVPG_SOURCE_DIR");
-    return env && *env ? fs::path(env) : fs::path(NVPG_SOURCE_DIR);
-}
-
 std::optional<Input> numbaInput(const std::string& kernel) {
-    const auto dir = sourceDir() / "tests/data/numba";
+    const auto dir = bench::sourceDir() / "tests/data/numba";
     auto meta = support::readFile(dir / (kernel + ".json"));
     if (!meta) {
         std::fprintf(stderr, "skipping %s: %s\n", kernel.c_str(), meta.error().message.c_str());

@@ -37,7 +37,7 @@ double msSince(Clock::time_point t0) {
 
 int main(int argc, char** argv) {
     int repetitions = 11;
-    std::string nvpgPath = NVPG_EXECUTABLE;
+    std::string nvpgPath = nvpg::bench::built::nvpg;
     std::optional<std::filesystem::path> bPath;
     std::vector<std::filesystem::path> paths;
     for (int i = 1; i < argc; ++i) {

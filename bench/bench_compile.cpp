@@ -51,6 +51,7 @@
 #include <fmt/format.h>
 #include <nvvm.h>
 
+#include "BuildPaths.h"
 #include "IrGenerator.h"
 #include "RawNvvm.h"
 #include "pipeline/Pipeline.h"
@@ -67,8 +68,8 @@ namespace {
 
 constexpr double kTarget = 1.10;
 constexpr const char* kArch = "compute_90";
-std::string gNvpg = NVPG_EXECUTABLE;        // --nvpg_executable
-std::string gRawProc = RAWPROC_EXECUTABLE;  // --nvpg_rawproc
+std::string gNvpg = nvpg::bench::built::nvpg;        // --nvpg_executable
+std::string gRawProc = nvpg::bench::built::rawproc;  // --nvpg_rawproc
 
 // ---- the nvpg process ----------------------------------------------------------------------
 

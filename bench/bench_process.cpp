@@ -34,6 +34,7 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+#include "BuildPaths.h"
 #include "Goals.h"
 #include "Stats.h"
 
@@ -182,7 +183,7 @@ int main(int argc, char** argv) {
     }
     if (fixtureFiles.empty()) {
         for (const auto& dir :
-             {fs::current_path() / "tests/data/numba", fs::path(NVPG_SOURCE_DIR) / "tests/data/numba"}) {
+             {fs::current_path() / "tests/data/numba", nvpg::bench::sourceDir() / "tests/data/numba"}) {
             std::error_code ec;
             for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
                 if (it->path().extension() == ".json" && it->path().stem() != "environment")

@@ -113,7 +113,7 @@ void print(const std::string& title, const std::vector<Sample>& samples, const s
 int main(int argc, char** argv) {
     int repetitions = 9;
     std::string arch = "compute_90";
-    std::string nvpg = NVPG_EXECUTABLE;
+    std::string nvpg = nvpg::bench::built::nvpg;
     std::vector<fs::path> paths;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];

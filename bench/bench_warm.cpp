@@ -96,7 +96,7 @@ int main(int argc, char** argv) {
     int repetitions = 15;
     int burst = 5;
     std::string python = "python3";
-    fs::path nvpgPath = NVPG_EXECUTABLE;
+    fs::path nvpgPath = nvpg::bench::built::nvpg;
     std::vector<fs::path> paths;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];

@@ -2,12 +2,13 @@
 
 // Toolkits whose libnvvm.so.4 aborts, segfaults, _exit(0)s or sleeps for ever as it is loaded
 // (tests/HostileNvvm.c, built by tests/CMakeLists.txt: nvpg_test_uses_hostile_nvvm), beside the
-// real toolkit's libdevice and nvJitLink. Issue 27, item 4.
+// real toolkit's libdevice and nvJitLink.
 #include <filesystem>
 #include <string>
 
 #include <QtTest>
 
+#include "BuildPaths.h"
 #include "toolkit/Toolkit.h"
 
 namespace nvpg::test {
@@ -34,7 +35,7 @@ inline std::filesystem::path hostileToolkit(const std::filesystem::path& dir, co
     const fs::path root = dir / action;
     fs::create_directories(root / "lib64");
     fs::create_directories(root / "nvvm/libdevice");
-    fs::create_symlink(nvvm.empty() ? fs::path(NVPG_HOSTILE_NVVM) / action / "lib64/libnvvm.so.4" : nvvm,
+    fs::create_symlink(nvvm.empty() ? fs::path(test::built::hostileNvvm) / action / "lib64/libnvvm.so.4" : nvvm,
                        root / "lib64/libnvvm.so.4");
     auto real = toolkit::Toolkit::locate();
     if (!real) qFatal("%s", real.error().message.c_str());

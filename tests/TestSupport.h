@@ -35,6 +35,7 @@
 #define NVPG_ASAN 0
 #endif
 
+#include "BuildPaths.h"
 #include "Mutate.h"
 #include "nvvm/Module.h"
 #include "pipeline/Job.h"
@@ -50,11 +51,11 @@ namespace nvpg::test {
 // test machine runs the binaries from a copy of the project at another path).
 inline std::filesystem::path sourceDir() {
     const char* env = std::getenv("NVPG_SOURCE_DIR");
-    return env && *env ? env : NVPG_SOURCE_DIR;
+    return env && *env ? env : built::sourceDir;
 }
 inline std::filesystem::path binaryDir() {
     const char* env = std::getenv("NVPG_BINARY_DIR");
-    return env && *env ? env : NVPG_BINARY_DIR;
+    return env && *env ? env : built::binaryDir;
 }
 inline std::filesystem::path dataDir() {
     return sourceDir() / "tests/data";
@@ -72,7 +73,8 @@ inline std::vector<std::string> exampleNames() {
     return names;
 }
 inline std::filesystem::path examplePath(const std::string& name) {
-    return examplesDir() / (name + ".nvpg");
+    auto path = examplesDir() / name;
+    return path += ".nvpg";
 }
 // A bundled example's workspace, as the app opens it; one that does not load ends the suite.
 inline workspace::Workspace loadExample(const std::string& name) {
@@ -209,7 +211,7 @@ inline std::vector<std::pair<std::string, pipeline::Job>> exampleAndNumbaJobs() 
 // nvpg, as built (NVPG_CLI in the environment moves it: the GPU machine runs a copy elsewhere).
 inline std::string nvpgPath() {
     const char* moved = std::getenv("NVPG_CLI");
-    return moved && *moved ? moved : NVPG_CLI;
+    return moved && *moved ? moved : built::nvpg;
 }
 // The app's compiles and runs go to nvpg's engine process: a test binary cannot serve as one.
 inline void useNvpgAsEngine() {

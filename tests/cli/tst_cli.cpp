@@ -39,8 +39,7 @@ Run runNvpgAs(const QString& program, const QStringList& args, const QString& wo
 
 Run runNvpg(const QStringList& args, const QString& workDir = {}, const QProcessEnvironment& env = {},
             const std::function<void()>& inChild = {}) {
-    const char* moved = std::getenv("NVPG_CLI");  // the binary at another path (GPU machine)
-    return runNvpgAs(moved && *moved ? QString(moved) : QString(NVPG_CLI), args, workDir, env, inChild);
+    return runNvpgAs(QString::fromStdString(test::nvpgPath()), args, workDir, env, inChild);
 }
 
 // Hostile inputs run with 1 GB of address space and 60 s, so that a regression costs neither
@@ -62,8 +61,7 @@ QByteArray contents(const QString& path) {
 // time limit. The script finds nvpg in $NVPG and its arguments in $1, $2, ...
 Run runShell(const QString& script, const QStringList& args = {}, const QString& workDir = {}) {
     auto env = QProcessEnvironment::systemEnvironment();
-    const char* moved = std::getenv("NVPG_CLI");
-    env.insert("NVPG", moved && *moved ? QString(moved) : QString(NVPG_CLI));
+    env.insert("NVPG", QString::fromStdString(test::nvpgPath()));
     return runNvpgAs("/bin/sh", QStringList{"-c", script, "sh"} + args, workDir, env);
 }
 
@@ -925,9 +923,8 @@ private slots:
         if (!killer) QSKIP(qPrintable(why));
         const auto path = QString::fromStdString(killer->string());
         // The engine as nvpg starts it (a fork of itself), and as an exec of `nvpg engine`.
-        const char* moved = std::getenv("NVPG_CLI");
         auto execEngine = QProcessEnvironment::systemEnvironment();
-        execEngine.insert("NVPG_ENGINE", (moved && *moved ? QString(moved) : QString(NVPG_CLI)) + " engine");
+        execEngine.insert("NVPG_ENGINE", QString::fromStdString(test::nvpgPath()) + " engine");
         for (const auto& env : {QProcessEnvironment(), execEngine})
             for (const char* command : {"compile", "run"}) {
                 QStringList args{command, data("ir/sinf.ll"), path};
@@ -1310,8 +1307,7 @@ private slots:
         auto env = QProcessEnvironment::systemEnvironment();
         env.remove("NVPG_NO_CACHE");
         env.insert("NVPG_CACHE_DIR", dir.filePath("cache"));
-        const char* moved = std::getenv("NVPG_CLI");
-        const QString nvpg = moved && *moved ? QString(moved) : QString(NVPG_CLI);
+        const QString nvpg = QString::fromStdString(test::nvpgPath());
         // Four at once on one input (one key), two on others.
         const std::vector<QStringList> jobs = {{"--opt", "3"}, {"--opt", "3"}, {"--opt", "3"},
                                                {"--opt", "3"}, {"--opt", "0"}, {"--ftz", "1"}};

@@ -29,8 +29,7 @@ Run run(const QString& program, const QStringList& args) {
 }
 
 Run runNvpg(const QStringList& args) {
-    const char* moved = std::getenv("NVPG_CLI");
-    return run(moved && *moved ? QString(moved) : QString(NVPG_CLI), args);
+    return run(QString::fromStdString(test::nvpgPath()), args);
 }
 
 QString data(const char* rel) {
@@ -62,7 +61,8 @@ QString cuda12(QString* why) {
 std::string plainPtx(const std::string& libnvvm, const QString& module, const QStringList& flags) {
     QTemporaryDir dir;
     const QString out = dir.path() + "/plain.ptx";
-    const auto r = run(NVPG_PLAIN_COMPILE, QStringList{QString::fromStdString(libnvvm), out, module, "--"} + flags);
+    const auto r =
+        run(test::built::plainCompile, QStringList{QString::fromStdString(libnvvm), out, module, "--"} + flags);
     if (r.exitCode != 0) qFatal("plain compile with %s failed: %s", libnvvm.c_str(), r.err.constData());
     return test::readText(out.toStdString());
 }

@@ -22,8 +22,7 @@ struct Run {
 Run runNvpg(const QStringList& args, const QString& workDir = {}) {
     QProcess p;
     if (!workDir.isEmpty()) p.setWorkingDirectory(workDir);
-    const char* moved = std::getenv("NVPG_CLI");  // the binary at another path (GPU machine)
-    p.start(moved && *moved ? QString(moved) : QString(NVPG_CLI), args);
+    p.start(QString::fromStdString(test::nvpgPath()), args);
     if (!p.waitForFinished(120000)) qFatal("nvpg did not finish: %s", qPrintable(args.join(' ')));
     if (p.exitStatus() != QProcess::NormalExit) qFatal("nvpg crashed: %s", qPrintable(args.join(' ')));
     return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};

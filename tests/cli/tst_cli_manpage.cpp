@@ -41,7 +41,7 @@ bool sameEmit(const cli::CompileOptions& a, const cli::CompileOptions& b) {
 class TestCliManPage : public QObject {
     Q_OBJECT
 
-    const QString page_ = QStringLiteral(NVPG_MAN_PAGE);
+    const QString page_ = QString(test::built::manPage);
     std::vector<test::ManSection> sections_;
 
     const test::ManSection& section(const QString& chapter, const QString& heading) {
@@ -200,7 +200,7 @@ private slots:
     // SOURCE_DATE_EPOCH's day, or the version.
     void theGeneratorIsReproducible() {
         QTemporaryDir dir;
-        const QString tool = QStringLiteral(NVPG_MANPAGE_TOOL);
+        const QString tool = QString(test::built::manpageTool);
         auto env = QProcessEnvironment::systemEnvironment();
         env.remove("SOURCE_DATE_EPOCH");
         QCOMPARE(test::runProgram(tool, {dir.filePath("a.1")}, env).exitCode, 0);

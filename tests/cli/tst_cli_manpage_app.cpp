@@ -3,6 +3,7 @@
 // groff, man and lexgrog read it, as built and as installed, without a warning.
 #include <QtTest>
 
+#include "BuildPaths.h"
 #include "ManPageCheck.h"
 
 using namespace nvpg;
@@ -13,7 +14,7 @@ namespace {
 QString app(const QStringList& args) {
     auto env = QProcessEnvironment::systemEnvironment();
     env.insert("QT_QPA_PLATFORM", "offscreen");
-    const auto r = test::runProgram(QStringLiteral(NVPG_APP), args, env);
+    const auto r = test::runProgram(QString(test::built::app), args, env);
     if (r.exitCode != 0) qFatal("nvvm-playground %s: %s", qPrintable(args.join(' ')), r.err.constData());
     return QString::fromUtf8(r.out);
 }
@@ -32,7 +33,7 @@ std::set<QString> helpOptions(const QString& help) {
 class TestCliManPageApp : public QObject {
     Q_OBJECT
 
-    const QString page_ = QStringLiteral(NVPG_APP_MAN_PAGE);
+    const QString page_ = QString(test::built::appManPage);
     std::vector<test::ManSection> sections_;
 
     const test::ManSection& section(const QString& chapter, const QString& heading) {

@@ -162,7 +162,7 @@ private slots:
 
         QProcess app;
         app.setProcessEnvironment(env);
-        app.start(QString(NVPG_APP), {wsPath});
+        app.start(QString(test::built::app), {wsPath});
         QVERIFY(app.waitForStarted());
         auto endApp = qScopeGuard([&] {
             app.kill();

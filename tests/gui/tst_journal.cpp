@@ -378,7 +378,7 @@ private slots:
 
         QProcess app;
         app.setProcessEnvironment(env);
-        app.start(QString(NVPG_APP), {QString::fromStdString((test::dataDir() / "ir/sinf.ll").string())});
+        app.start(QString(test::built::app), {QString::fromStdString((test::dataDir() / "ir/sinf.ll").string())});
         QVERIFY(app.waitForStarted());
         const auto window =
             test::runTool(xdotool, {"search", "--sync", "--onlyvisible", "--name", "NVVM Playground"}, env, 60000)
