@@ -5,6 +5,7 @@
 #include <optional>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "inspect/LineMap.h"
 

@@ -4,6 +4,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "inspect/Renaming.h"
 #include "pipeline/Summary.h"

@@ -1,6 +1,7 @@
 #include "pipeline/OccupancyReport.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace nvpg::pipeline {
 

@@ -1,5 +1,7 @@
 #include "pipeline/Report.h"
 
+#include <nlohmann/json.hpp>
+
 #include "inspect/InstructionMix.h"
 #include "pipeline/LibdeviceUse.h"
 #include "pipeline/LiveFigures.h"
