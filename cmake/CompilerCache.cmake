@@ -8,6 +8,7 @@ if(NVPG_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
     find_program(NVPG_CCACHE_PROGRAM ccache)
     if(NVPG_CCACHE_PROGRAM)
         set(launcher ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR} CCACHE_NOHASHDIR=1
+                     CCACHE_SLOPPINESS=pch_defines,time_macros
                      ${NVPG_CCACHE_PROGRAM})
         set(CMAKE_C_COMPILER_LAUNCHER ${launcher})
         set(CMAKE_CXX_COMPILER_LAUNCHER ${launcher})

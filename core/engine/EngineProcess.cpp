@@ -209,7 +209,9 @@ EngineProcess::EngineProcess(std::vector<std::string> argv) : argv_(std::move(ar
 EngineProcess::EngineProcess(ForkServe serve) : argv_{"nvpg (fork)"}, serve_(std::move(serve)) {}
 
 pid_t EngineProcess::spawnChild(int sock, int err, std::string& error) {
-    const std::string parentPrefix = std::string(kEngineParentVariable) + "=";
+    // Appended in place: GCC 12 at -O2 warns falsely (-Warray-bounds) about `string(...) + "="`.
+    std::string parentPrefix = kEngineParentVariable;
+    parentPrefix += '=';
     if (serve_) {
         // Made before the fork: the child does as little as it can before serving.
         const std::string parent = std::to_string(::getpid());

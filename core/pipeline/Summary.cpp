@@ -113,14 +113,13 @@ FiguresTable figuresTable(const Figures& f, const KernelFigures& kernels) {
 
 // nvJitLink optimises and generates code again when it links: what it was given, for the header.
 std::string linkOptimisation(const CompileResult& r) {
+    const auto shown = [](const std::string& f) { return !support::startsWith(f, "-arch=") && f != "-lto"; };
+    const bool level = std::any_of(r.linkFlags.begin(), r.linkFlags.end(),
+                                   [&](const std::string& f) { return shown(f) && support::startsWith(f, "-O"); });
     std::vector<std::string> given;
-    bool level = false;
-    for (const auto& f : r.linkFlags) {
-        if (support::startsWith(f, "-arch=") || f == "-lto") continue;
-        level = level || support::startsWith(f, "-O");
-        given.push_back(f);
-    }
-    if (!level) given.insert(given.begin(), "-O3 (its default)");
+    if (!level) given.emplace_back("-O3 (its default)");
+    for (const auto& f : r.linkFlags)
+        if (shown(f)) given.push_back(f);
     return "nvJitLink optimises at link time: " + support::join(given, " ");
 }
 
