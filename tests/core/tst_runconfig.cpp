@@ -2,6 +2,8 @@
 // parameter buffer laid out by PTX alignment.
 #include <QtTest>
 
+#include <nlohmann/json.hpp>
+
 #include "gpu/RunConfig.h"
 #include "pipeline/RunDraft.h"
 #include "ptx/Ptx.h"

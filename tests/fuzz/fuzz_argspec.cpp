@@ -5,6 +5,8 @@
 #include <bit>
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 #include "FuzzSupport.h"
 #include "gpu/RunConfig.h"
 
