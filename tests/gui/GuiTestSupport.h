@@ -11,6 +11,7 @@
 
 #include <Qsci/qsciscintilla.h>
 
+#include "BuildPaths.h"
 #include "inspect/LineMap.h"
 
 #include "window/MainWindow.h"
@@ -39,6 +40,38 @@ inline QString startXvfb(QProcess& server, const QString& xvfb, const QProcessEn
     if (!server.waitForReadyRead(20000)) return {};
     return ":" + QString::fromUtf8(server.readLine()).trimmed();
 }
+
+// The real app on a display of its own, as a person starts it: a fresh profile (the XDG folders
+// under `home`), an Xvfb server, then the app on `args`. `error` says why, when it could not.
+// Ends the app and the server when it goes.
+struct AppOnXvfb {
+    QProcessEnvironment env;
+    QProcess server, app;
+    QString error;
+
+    AppOnXvfb(const QString& xvfb, const QString& home, const QStringList& args) {
+        env = QProcessEnvironment::systemEnvironment();
+        env.insert("XDG_DATA_HOME", home + "/data");
+        env.insert("XDG_CONFIG_HOME", home + "/config");
+        env.insert("XDG_RUNTIME_DIR", home);
+        env.remove("QT_QPA_PLATFORM");
+        const auto display = startXvfb(server, xvfb, env);
+        if (display.isEmpty()) {
+            error = "Xvfb did not start";
+            return;
+        }
+        env.insert("DISPLAY", display);
+        app.setProcessEnvironment(env);
+        app.start(QString(built::app), args);
+        if (!app.waitForStarted()) error = "the app did not start: " + app.errorString();
+    }
+    ~AppOnXvfb() {
+        for (QProcess* p : {&app, &server}) {
+            p->kill();
+            p->waitForFinished();
+        }
+    }
+};
 
 // A shown main window whose error dialogs go to `errors` (to the test log when null, so that an
 // unexpected one is still seen) and whose "save changes?" is answered Discard, so that closing it

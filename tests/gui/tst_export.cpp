@@ -146,28 +146,10 @@ private slots:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(QByteArray::fromStdString(ws.dump(2)));
         }
-        auto env = QProcessEnvironment::systemEnvironment();
-        env.insert("XDG_DATA_HOME", home.filePath("data"));
-        env.insert("XDG_CONFIG_HOME", home.filePath("config"));
-        env.insert("XDG_RUNTIME_DIR", home.path());
-        env.remove("QT_QPA_PLATFORM");
-        QProcess server;
-        const auto display = test::startXvfb(server, xvfb, env);
-        QVERIFY2(!display.isEmpty(), "Xvfb did not start");
-        env.insert("DISPLAY", display);
-        auto cleanup = qScopeGuard([&] {
-            server.kill();
-            server.waitForFinished();
-        });
-
-        QProcess app;
-        app.setProcessEnvironment(env);
-        app.start(QString(test::built::app), {wsPath});
-        QVERIFY(app.waitForStarted());
-        auto endApp = qScopeGuard([&] {
-            app.kill();
-            app.waitForFinished();
-        });
+        test::AppOnXvfb session(xvfb, home.path(), {wsPath});
+        QVERIFY2(session.error.isEmpty(), qPrintable(session.error));
+        const auto& env = session.env;
+        auto& app = session.app;
         const auto window =
             test::runTool(xdotool, {"search", "--sync", "--onlyvisible", "--name", "NVVM Playground"}, env, 60000)
                 .section('\n', 0, 0);

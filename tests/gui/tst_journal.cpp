@@ -361,25 +361,10 @@ private slots:
         const auto xvfb = QStandardPaths::findExecutable("Xvfb"), xdotool = QStandardPaths::findExecutable("xdotool");
         if (xvfb.isEmpty() || xdotool.isEmpty()) QSKIP("needs Xvfb and xdotool (apt-get install xvfb xdotool)");
         QTemporaryDir home;
-        auto env = QProcessEnvironment::systemEnvironment();
-        env.insert("XDG_DATA_HOME", home.filePath("data"));
-        env.insert("XDG_CONFIG_HOME", home.filePath("config"));
-        env.insert("XDG_RUNTIME_DIR", home.path());
-        env.remove("QT_QPA_PLATFORM");
-
-        QProcess server;
-        const auto display = test::startXvfb(server, xvfb, env);
-        QVERIFY2(!display.isEmpty(), "Xvfb did not start");
-        env.insert("DISPLAY", display);
-        auto cleanup = qScopeGuard([&] {
-            server.kill();
-            server.waitForFinished();
-        });
-
-        QProcess app;
-        app.setProcessEnvironment(env);
-        app.start(QString(test::built::app), {QString::fromStdString((test::dataDir() / "ir/sinf.ll").string())});
-        QVERIFY(app.waitForStarted());
+        test::AppOnXvfb session(xvfb, home.path(), {QString::fromStdString((test::dataDir() / "ir/sinf.ll").string())});
+        QVERIFY2(session.error.isEmpty(), qPrintable(session.error));
+        const auto& env = session.env;
+        auto& app = session.app;
         const auto window =
             test::runTool(xdotool, {"search", "--sync", "--onlyvisible", "--name", "NVVM Playground"}, env, 60000)
                 .section('\n', 0, 0);
