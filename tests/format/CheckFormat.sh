@@ -13,10 +13,17 @@ names=(); for e in "${extensions[@]}"; do names+=(-o -name "*.$e"); done
 mapfile -d '' files < <(find . -path ./build -prune -o -path './build-*' -prune -o -path ./.device -prune \
     -o -type f \( -false "${names[@]}" \) -print0 | sort -z)
 if [ ${#files[@]} -eq 0 ]; then echo "no sources under $root"; exit 2; fi
-bad=()
-for f in "${files[@]}"; do
-    "$clang_format" --style=file --dry-run --Werror "$f" >/dev/null 2>&1 || bad+=("${f#./}")
-done
+# Many files to one clang-format, which names each file that differs ("FILE:LINE:COL: error: code
+# should be clang-formatted"); a failure that names none (clang-format could not run) fails too.
+report=$(printf '%s\0' "${files[@]}" | xargs -0 -n 64 "$clang_format" --style=file --dry-run --Werror 2>&1 >/dev/null)
+rc=$?
+mapfile -t bad < <(printf '%s\n' "$report" |
+    sed -n 's|^\./\(.*\):[0-9]*:[0-9]*: error: code should be clang-formatted.*|\1|p' | sort -u)
+if [ "$rc" -ne 0 ] && [ ${#bad[@]} -eq 0 ]; then
+    echo "$clang_format failed:"
+    printf '%s\n' "$report" | tail -n 5
+    exit 2
+fi
 if [ ${#bad[@]} -gt 0 ]; then
     echo "${#bad[@]} of ${#files[@]} file(s) not formatted as .clang-format says:"
     printf '  %s\n' "${bad[@]}"
