@@ -443,7 +443,8 @@ void TestStress::tenThousandRequestsWithEditsAndCancels() {
             pause = rng.below(2) == 0;  // Esc, then a look at the screen
         }
 
-        s.gap(rng, pause, 30, 250);
+        // A look at the result: 20-140 ms, long enough for the compile in flight to be shown.
+        s.gap(rng, pause, 20, 120);
     }
     answerLastRequest(s);
     if (QTest::currentTestFailed()) return;
