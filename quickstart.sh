@@ -65,9 +65,12 @@ else
   cmake --build "$build" -j "$(nproc)" --target nvpg_installable
 fi
 
-# 4. Start, or test.
+# 4. Start, or test. The suites spend much of their time waiting for the processes they start
+#    (engines, nvdisasm, python, the app under Xvfb): twice as many at once as there are cores
+#    keeps the cores busy (docs/dev/testing.md).
+jobs=$(( $(nproc) * 2 ))
 if [ "$mode" = test ]; then
-  ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
+  ctest --test-dir "$build" --output-on-failure -j "$jobs"
   # 5. Core and the command line again under AddressSanitizer and UBSan (clang-14), with the
   #    fuzz targets; -O1 and line tables only keep this build quick. See README "Sanitizers and fuzzing".
   sanitize=${NVPG_SANITIZE_BUILD_DIR:-build-sanitize}
@@ -75,7 +78,7 @@ if [ "$mode" = test ]; then
     "-DCMAKE_C_FLAGS_DEBUG=-O1 -gline-tables-only" "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only" \
     -DNVPG_BUILD_GUI=OFF -DNVPG_BUILD_FUZZ=ON -DNVPG_WERROR=ON -DCUDA_PATH="$cuda"
   cmake --build "$sanitize" -j "$(nproc)"
-  exec ctest --test-dir "$sanitize" --output-on-failure -j "$(nproc)"
+  exec ctest --test-dir "$sanitize" --output-on-failure -j "$jobs"
 fi
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
   echo "No display to open the app on; compiling the example with nvpg instead:" >&2
