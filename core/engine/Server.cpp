@@ -105,7 +105,7 @@ int serveEngine(int in, int out, std::shared_ptr<const toolkit::Toolkit> loaded,
     // One request's engine has no watcher: its front end (nvpg) ends it by ending, and a thread
     // would make every malloc of libNVVM's take the multi-threaded path (2-3% of a compile).
     if (!oneRequest) watchTheSocket(in);
-    // The LTO chain and its links run on worker threads beside the PTX compile (issue 14), and
+    // The LTO chain and its links run on worker threads beside the PTX compile, and
     // glibc gives threads arenas of their own, up to 8 per core, each keeping what it freed. Two
     // arenas serve the two chains; an engine lives for thousands of compiles and must not grow
     // (tst_gui_stress checks its RSS).

@@ -463,7 +463,7 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
         if (onStage) onStage({StageId::Disassemble, {}});
         // The live registers and the graph come from runs of their own, beside the listing's and
         // on a thread of their own: the listing is told (onSass) as soon as it is read, and the
-        // SASS pane does not wait for them (issue 28).
+        // SASS pane does not wait for them.
         std::vector<inspect::Listing> analyses;
         if (job.outputs & kLiveRegisters) analyses.push_back(inspect::Listing::LiveRanges);
         if (job.outputs & kSassGraph) analyses.push_back(inspect::Listing::BasicBlocks);

@@ -58,7 +58,7 @@ public:
                            std::function<void(const support::Status&)> done);
     // Module text above this many bytes in all is journaled by writeInBackground: a 200,000-line
     // module (8 MB) takes tens of ms to turn into JSON and write, a stall a typist feels, and a
-    // 15,000-line one (0.5 MB) 6-12 ms, most of a frame (issue 27, item 8).
+    // 15,000-line one (0.5 MB) 6-12 ms, most of a frame.
     static constexpr size_t kBackgroundBytes = size_t(64) << 10;
     // Nothing unsaved any more: the journal file goes (the lock stays until the end).
     void clear();

@@ -108,7 +108,7 @@ public:
     }
     // Where the editor styles in idle time (a long module: ModuleEditor::kIdleStylingLines),
     // Scintilla hands out up to 20 ms of lines at a time to a paint or an idle turn, which ask
-    // for no more than the screen, and the window stands still that long (issue 27, item 8). A
+    // for no more than the screen, and the window stands still that long. A
     // few milliseconds at a time instead: Scintilla asks again for the rest in the next turn,
     // and lines not yet restyled keep the styles they had. A request past the screen (a
     // SCI_COLOURISE of the whole text) is served whole.

@@ -6,7 +6,7 @@ namespace nvpg::gui {
 
 // Deletes the markers of `mask` from every line of `e`. One walk over the lines that carry any
 // of them: SCI_MARKERDELETEALL visits every line of the text for each marker number, which on a
-// 200,000-line module is a millisecond per marker, and a reply clears a dozen (issue 27, item 8).
+// 200,000-line module is a millisecond per marker, and a reply clears a dozen.
 inline void deleteMarkers(QsciScintilla* e, unsigned mask) {
     using B = QsciScintillaBase;
     for (long line = e->SendScintilla(B::SCI_MARKERNEXT, 0UL, long(mask)); line >= 0;

@@ -35,7 +35,7 @@ namespace {
 // Annotations do not wrap: long messages (the LTO hint carries a whole line of IR) are broken
 // at spaces so that they stay readable in a pane of ordinary width, and cut after `maxLines`: the
 // LTO hint of an 85-kernel module is 5.7 KB, 60 lines under each of its 85 kernels, and wrapping
-// all of them held the UI thread 60 ms per reply (issue 27, item 8). Problems has the whole text.
+// all of them held the UI thread 60 ms per reply. Problems has the whole text.
 QString wrapForAnnotation(const QString& text, int width = 96, int maxLines = 12) {
     QStringList out;
     bool cut = false;
@@ -510,7 +510,7 @@ void ModuleEditor::loadBytes(const QByteArray& bytes) {
     SendScintilla(SCI_SETIDLESTYLING, lines() >= kIdleStylingLines ? SC_IDLESTYLING_TOVISIBLE : SC_IDLESTYLING_NONE);
     // Scintilla keeps no per-line heights until a line's height changes: the first annotation
     // shown builds them for every line, 11 ms for 200,000 lines, in the middle of the user's
-    // typing (issue 27, item 8). Built here, with the loading, by one that comes and goes.
+    // typing. Built here, with the loading, by one that comes and goes.
     SendScintilla(SCI_ANNOTATIONSETTEXT, 0UL, "-");
     SendScintilla(SCI_ANNOTATIONSETTEXT, 0UL, static_cast<const char*>(nullptr));
     updateAccessibleKind();
@@ -547,7 +547,7 @@ void ModuleEditor::setModule(const std::string& bytes, bool bitcode) {
         return;
     }
     // The summary now, the text when llvm-dis-14 has made it: a large module or a slow disk
-    // must not hold the window (issue 27, item 3).
+    // must not hold the window.
     loadBytes(summaryText(bytes, {false, false, {}, QStringLiteral("llvm-dis-14 is disassembling it")}).toUtf8());
     setReadOnly(true);
     auto* p = new QProcess(this);
@@ -656,7 +656,7 @@ void ModuleEditor::clearAllAnnotations() {
 void ModuleEditor::setMapNotes(const std::map<int, QString>& notes) {
     if (notes.empty() && mapNotes_.empty()) return;  // every reply clears them
     // Quiet: a note about where code went, not a problem. Set when the palette changed only: a
-    // style message makes Scintilla measure every line's layout again (issue 27, item 8).
+    // style message makes Scintilla measure every line's layout again.
     const bool dark = palette().color(QPalette::Base).lightness() < 128;
     if (mapNoteStyleDark_ != dark) {
         const QsciStyle style(kMapNoteAnnotationStyle, QStringLiteral("Line map note"),
@@ -704,7 +704,7 @@ void ModuleEditor::setDiagnostics(nvvm::SharedDiagnostics all, const std::vector
                               QColor(0xee, 0xee, 0xee), mono);
     // Set up once and referred to by number below: a QsciStyledText made from a QsciStyle keeps
     // a copy of it that QScintilla never frees. Once: each style message makes Scintilla drop
-    // every line's layout and measure its fonts again at the next paint (issue 27, item 8).
+    // every line's layout and measure its fonts again at the next paint.
     if (!annotationStylesSet_)
         for (const auto* style : {&errorStyle, &warningStyle, &noteStyle}) style->apply(this);
     annotationStylesSet_ = true;

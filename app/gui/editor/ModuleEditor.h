@@ -90,7 +90,7 @@ public:
     // From this many lines on, a jump far ahead (Ctrl+End, Go to Line) styles the text up to the
     // new screen in steps between events (Scintilla's idle styling, a few ms a step: LineLexer)
     // instead of in one go: 100,000 lines styled at once hold the window for a tenth of a second
-    // or more, and 7,500 lines 17 ms on the H200 machine (issue 27, item 8). Smaller modules are
+    // or more, and 7,500 lines 17 ms on the H200 machine. Smaller modules are
     // styled before they are painted, as always.
     static constexpr int kIdleStylingLines = 5000;
     // From this many lines on, the editor is offered to assistive technology (screen readers)

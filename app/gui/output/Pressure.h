@@ -17,7 +17,7 @@ class LineMapLinks;
 class OutputView;
 class WorkspaceDocument;
 
-// Register pressure and local memory shown where people read code (issue 28, items 1 and 2): the
+// Register pressure and local memory shown where people read code: the
 // pressure strips of the IR editors and the PTX, LTO PTX and SASS panes (PressureStrip), local
 // memory marked on its lines, and under each output pane's header its kernels' peak ("peak 19
 // live at math.ll:44", a link that goes there) and its local-memory lines (a link that steps

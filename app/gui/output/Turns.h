@@ -15,7 +15,7 @@ inline constexpr size_t kRowsPerTurn = 32;
 
 // How long a piece of rows made in a later turn may take before it leaves the rest to the next
 // one: rows with a widget each (a fix button) cost 0.1-0.25 ms, so a fixed count of them held the
-// window 7-15 ms on a slower machine (issue 27, item 8).
+// window 7-15 ms on a slower machine.
 inline constexpr std::chrono::milliseconds kTurnBudget{2};
 
 // What a reply leaves for later turns of the event loop (rows, tables, marks), one piece per turn,

@@ -153,7 +153,7 @@ private:
     void recompute();
     // A new current result while the panel is hidden is compared once it shows, or once asked
     // for: comparing it and filling the panes cost the UI thread ~30 ms per reply of a 3,000-line
-    // module while nobody looked (issue 27, item 8).
+    // module while nobody looked.
     void catchUp() const;
     mutable bool behind_ = false;
 
