@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "support/Files.h"
-#include "support/Text.h"
-#include "workspace/Workspace.h"
+#include "core/support/Files.h"
+#include "core/support/Text.h"
+#include "core/workspace/Workspace.h"
 
 namespace fs = std::filesystem;
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "pipeline/Job.h"
+#include "core/pipeline/Job.h"
 
 #include "BuildPaths.h"
 

@@ -31,12 +31,12 @@
 #include "Goals.h"
 
 #include "IrGenerator.h"
-#include "cache/Key.h"
-#include "cache/ResultCache.h"
-#include "engine/Compiler.h"
-#include "support/Files.h"
-#include "support/Text.h"
-#include "toolkit/Toolkit.h"
+#include "core/cache/Key.h"
+#include "core/cache/ResultCache.h"
+#include "core/engine/Compiler.h"
+#include "core/support/Files.h"
+#include "core/support/Text.h"
+#include "core/toolkit/Toolkit.h"
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;

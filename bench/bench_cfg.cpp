@@ -15,8 +15,8 @@
 #include <fmt/format.h>
 
 #include "IrGenerator.h"
-#include "inspect/CfgLayout.h"
-#include "inspect/ControlFlow.h"
+#include "core/inspect/CfgLayout.h"
+#include "core/inspect/ControlFlow.h"
 
 using namespace nvpg;
 

@@ -36,10 +36,10 @@
 #include "Goals.h"
 #include "GuiBench.h"
 #include "IrGenerator.h"
-#include "cfg/CfgPanel.h"
-#include "compile/CompileController.h"
-#include "engine/Server.h"
-#include "window/MainWindow.h"
+#include "core/engine/Server.h"
+#include "gui/compile/CompileController.h"
+#include "gui/panels/CfgPanel.h"
+#include "gui/window/MainWindow.h"
 
 using namespace nvpg;
 using bench::Clock;

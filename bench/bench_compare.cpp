@@ -21,8 +21,8 @@
 #include "Goals.h"
 #include "Inputs.h"
 #include "Stats.h"
-#include "engine/Compiler.h"
-#include "toolkit/Toolkit.h"
+#include "core/engine/Compiler.h"
+#include "core/toolkit/Toolkit.h"
 
 using namespace nvpg;
 using Clock = std::chrono::steady_clock;

@@ -54,8 +54,8 @@
 #include "BuildPaths.h"
 #include "IrGenerator.h"
 #include "RawNvvm.h"
-#include "pipeline/Pipeline.h"
-#include "toolkit/Toolkit.h"
+#include "core/pipeline/Pipeline.h"
+#include "core/toolkit/Toolkit.h"
 
 extern char** environ;
 

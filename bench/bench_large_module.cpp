@@ -49,12 +49,12 @@
 #include "Goals.h"
 #include "GuiBench.h"
 #include "IrGenerator.h"
-#include "compile/CompileController.h"
-#include "editor/EditorArea.h"
-#include "editor/ModuleEditor.h"
-#include "editor/NvvmLexer.h"
-#include "engine/Server.h"
-#include "window/MainWindow.h"
+#include "core/engine/Server.h"
+#include "gui/compile/CompileController.h"
+#include "gui/editor/EditorArea.h"
+#include "gui/editor/ModuleEditor.h"
+#include "gui/editor/NvvmLexer.h"
+#include "gui/window/MainWindow.h"
 
 namespace {
 

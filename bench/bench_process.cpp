@@ -38,7 +38,7 @@
 #include "Goals.h"
 #include "Stats.h"
 
-#include "toolkit/Toolkit.h"
+#include "core/toolkit/Toolkit.h"
 
 extern char** environ;
 namespace fs = std::filesystem;

@@ -30,12 +30,12 @@
 #include "Inputs.h"
 #include "Stats.h"
 
-#include "engine/Compiler.h"
-#include "pipeline/Pipeline.h"
-#include "support/Files.h"
-#include "support/Text.h"
-#include "toolkit/Toolkit.h"
-#include "workspace/Workspace.h"
+#include "core/engine/Compiler.h"
+#include "core/pipeline/Pipeline.h"
+#include "core/support/Files.h"
+#include "core/support/Text.h"
+#include "core/toolkit/Toolkit.h"
+#include "core/workspace/Workspace.h"
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;

@@ -28,8 +28,8 @@
 #include "Inputs.h"
 #include "IrGenerator.h"
 #include "Stats.h"
-#include "pipeline/Pipeline.h"
-#include "toolkit/Toolkit.h"
+#include "core/pipeline/Pipeline.h"
+#include "core/toolkit/Toolkit.h"
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;

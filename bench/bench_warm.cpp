@@ -36,9 +36,9 @@
 #include "Inputs.h"
 #include "RawNvvm.h"
 #include "Stats.h"
-#include "engine/Compiler.h"
-#include "support/Files.h"
-#include "toolkit/Toolkit.h"
+#include "core/engine/Compiler.h"
+#include "core/support/Files.h"
+#include "core/toolkit/Toolkit.h"
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;

@@ -9,7 +9,7 @@
 #include <QtTest>
 
 #include "BuildPaths.h"
-#include "toolkit/Toolkit.h"
+#include "core/toolkit/Toolkit.h"
 
 namespace nvpg::test {
 

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "toolkit/NvvmApi.h"
+#include "core/toolkit/NvvmApi.h"
 
 namespace nvpg::test {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "TestSupport.h"
-#include "toolkit/NvJitLinkApi.h"
+#include "core/toolkit/NvJitLinkApi.h"
 
 namespace nvpg::test {
 

@@ -37,13 +37,13 @@
 
 #include "BuildPaths.h"
 #include "Mutate.h"
-#include "nvvm/Module.h"
-#include "pipeline/Job.h"
-#include "support/Files.h"
-#include "support/Installed.h"
-#include "support/Text.h"
-#include "toolkit/Toolkit.h"
-#include "workspace/Workspace.h"
+#include "core/nvvm/Module.h"
+#include "core/pipeline/Job.h"
+#include "core/support/Files.h"
+#include "core/support/Installed.h"
+#include "core/support/Text.h"
+#include "core/toolkit/Toolkit.h"
+#include "core/workspace/Workspace.h"
 
 namespace nvpg::test {
 

@@ -1,4 +1,4 @@
-#include "CliApp.h"
+#include "cli/CliApp.h"
 
 #include <charconv>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/Compiler.h"
+#include "core/engine/Compiler.h"
 
 namespace nvpg::cli {
 

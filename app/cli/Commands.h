@@ -7,12 +7,12 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/Compiler.h"
-#include "pipeline/Job.h"
-#include "support/Files.h"
-#include "support/Result.h"
-#include "toolkit/Toolkit.h"
-#include "workspace/Workspace.h"
+#include "core/engine/Compiler.h"
+#include "core/pipeline/Job.h"
+#include "core/support/Files.h"
+#include "core/support/Result.h"
+#include "core/toolkit/Toolkit.h"
+#include "core/workspace/Workspace.h"
 
 namespace nvpg::cli {
 

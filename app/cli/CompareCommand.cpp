@@ -8,12 +8,12 @@
 
 #include <fmt/format.h>
 
-#include "Commands.h"
-#include "Output.h"
-#include "pipeline/Comparison.h"
-#include "pipeline/Report.h"
-#include "pipeline/Summary.h"
-#include "support/Text.h"
+#include "cli/Commands.h"
+#include "cli/Output.h"
+#include "core/pipeline/Comparison.h"
+#include "core/pipeline/Report.h"
+#include "core/pipeline/Summary.h"
+#include "core/support/Text.h"
 
 namespace nvpg::cli {
 

@@ -9,11 +9,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "Commands.h"
-#include "Output.h"
-#include "support/Installed.h"
-#include "support/Text.h"
-#include "workspace/Examples.h"
+#include "cli/Commands.h"
+#include "cli/Output.h"
+#include "core/support/Installed.h"
+#include "core/support/Text.h"
+#include "core/workspace/Examples.h"
 
 namespace fs = std::filesystem;
 

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "Commands.h"
-#include "inspect/Docs.h"
-#include "support/Text.h"
+#include "cli/Commands.h"
+#include "core/inspect/Docs.h"
+#include "core/support/Text.h"
 
 namespace nvpg::cli {
 

@@ -6,12 +6,12 @@
 
 #include <fmt/format.h>
 
-#include "Commands.h"
-#include "Output.h"
-#include "export/Export.h"
-#include "nvvm/Options.h"
-#include "pipeline/Job.h"
-#include "support/Text.h"
+#include "cli/Commands.h"
+#include "cli/Output.h"
+#include "core/export/Export.h"
+#include "core/nvvm/Options.h"
+#include "core/pipeline/Job.h"
+#include "core/support/Text.h"
 
 namespace fs = std::filesystem;
 

@@ -6,11 +6,11 @@
 
 #include <fmt/format.h>
 
-#include "Commands.h"
-#include "Output.h"
-#include "interop/NumbaImport.h"
-#include "support/Symbols.h"
-#include "support/Text.h"
+#include "cli/Commands.h"
+#include "cli/Output.h"
+#include "core/interop/NumbaImport.h"
+#include "core/support/Symbols.h"
+#include "core/support/Text.h"
 
 namespace fs = std::filesystem;
 

@@ -3,15 +3,15 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "Commands.h"
-#include "Output.h"
-#include "engine/EngineProcess.h"
-#include "engine/ToolkitProbe.h"
-#include "gpu/DeviceCache.h"
-#include "gpu/Devices.h"
-#include "nvvm/Options.h"
-#include "support/Text.h"
-#include "toolkit/Toolkit.h"
+#include "cli/Commands.h"
+#include "cli/Output.h"
+#include "core/engine/EngineProcess.h"
+#include "core/engine/ToolkitProbe.h"
+#include "core/gpu/DeviceCache.h"
+#include "core/gpu/Devices.h"
+#include "core/nvvm/Options.h"
+#include "core/support/Text.h"
+#include "core/toolkit/Toolkit.h"
 
 namespace nvpg::cli {
 

@@ -7,15 +7,15 @@
 
 #include <fmt/format.h>
 
-#include "Commands.h"
-#include "Output.h"
-#include "engine/EngineProcess.h"
-#include "engine/Runner.h"
-#include "gpu/Devices.h"
-#include "gpu/Npy.h"
-#include "lesson/Lesson.h"
-#include "support/Files.h"
-#include "support/Text.h"
+#include "cli/Commands.h"
+#include "cli/Output.h"
+#include "core/engine/EngineProcess.h"
+#include "core/engine/Runner.h"
+#include "core/gpu/Devices.h"
+#include "core/gpu/Npy.h"
+#include "core/lesson/Lesson.h"
+#include "core/support/Files.h"
+#include "core/support/Text.h"
 
 namespace nvpg::cli {
 

@@ -1,4 +1,4 @@
-#include "ManPage.h"
+#include "cli/ManPage.h"
 
 #include <cctype>
 #include <map>
@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 namespace nvpg::cli {
 

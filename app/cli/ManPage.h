@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "CliApp.h"
+#include "cli/CliApp.h"
 
 namespace nvpg::cli {
 

@@ -3,12 +3,12 @@
 
 #include <fmt/format.h>
 
-#include "Commands.h"
-#include "Output.h"
-#include "gpu/RunConfig.h"
-#include "pipeline/OccupancyReport.h"
-#include "pipeline/Pipeline.h"
-#include "support/Text.h"
+#include "cli/Commands.h"
+#include "cli/Output.h"
+#include "core/gpu/RunConfig.h"
+#include "core/pipeline/OccupancyReport.h"
+#include "core/pipeline/Pipeline.h"
+#include "core/support/Text.h"
 
 namespace nvpg::cli {
 

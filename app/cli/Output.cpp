@@ -1,4 +1,4 @@
-#include "Output.h"
+#include "cli/Output.h"
 
 #include <fcntl.h>
 #include <stdio_ext.h>
@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "Commands.h"
+#include "cli/Commands.h"
 
 namespace nvpg::cli {
 

@@ -8,16 +8,16 @@
 
 #include <fmt/format.h>
 
-#include "Commands.h"
-#include "Output.h"
-#include "engine/Runner.h"
-#include "gpu/Npy.h"
-#include "pipeline/Comparison.h"
-#include "pipeline/Pipeline.h"
-#include "support/Files.h"
-#include "support/Symbols.h"
-#include "support/Text.h"
-#include "workspace/Workspace.h"
+#include "cli/Commands.h"
+#include "cli/Output.h"
+#include "core/engine/Runner.h"
+#include "core/gpu/Npy.h"
+#include "core/pipeline/Comparison.h"
+#include "core/pipeline/Pipeline.h"
+#include "core/support/Files.h"
+#include "core/support/Symbols.h"
+#include "core/support/Text.h"
+#include "core/workspace/Workspace.h"
 
 namespace fs = std::filesystem;
 

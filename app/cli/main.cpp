@@ -5,11 +5,11 @@
 
 #include <fmt/format.h>
 
-#include "CliApp.h"
-#include "Output.h"
-#include "engine/EngineProcess.h"
-#include "engine/Server.h"
-#include "toolkit/Toolkit.h"
+#include "cli/CliApp.h"
+#include "cli/Output.h"
+#include "core/engine/EngineProcess.h"
+#include "core/engine/Server.h"
+#include "core/toolkit/Toolkit.h"
 
 int main(int argc, char** argv) {
     using namespace nvpg::cli;

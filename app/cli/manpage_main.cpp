@@ -5,9 +5,9 @@
 #include <ctime>
 #include <string>
 
-#include "ManPage.h"
-#include "support/Files.h"
-#include "support/Text.h"
+#include "cli/ManPage.h"
+#include "core/support/Files.h"
+#include "core/support/Text.h"
 
 int main(int argc, char** argv) {
     if (argc != 2) {

@@ -3,9 +3,9 @@
 #include <QApplication>
 #include <QCommandLineParser>
 
-#include "engine/EngineProcess.h"
-#include "engine/Server.h"
-#include "window/MainWindow.h"
+#include "core/engine/EngineProcess.h"
+#include "core/engine/Server.h"
+#include "gui/window/MainWindow.h"
 
 int main(int argc, char** argv) {
     nvpg::toolkit::bypassDriverComputeCache();  // before any thread, for its engines too

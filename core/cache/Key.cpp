@@ -1,4 +1,4 @@
-#include "cache/Key.h"
+#include "core/cache/Key.h"
 
 #include <sys/stat.h>
 
@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "gpu/Devices.h"
-#include "nvvm/Options.h"
+#include "core/gpu/Devices.h"
+#include "core/nvvm/Options.h"
 
 namespace nvpg::cache {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "pipeline/Job.h"
-#include "toolkit/Toolkit.h"
+#include "core/pipeline/Job.h"
+#include "core/toolkit/Toolkit.h"
 
 namespace nvpg::cache {
 

@@ -1,4 +1,4 @@
-#include "cache/ResultCache.h"
+#include "core/cache/ResultCache.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -16,11 +16,11 @@
 
 #include <fmt/format.h>
 
-#include "cache/Key.h"
-#include "inspect/LineMap.h"
-#include "pipeline/ResultJson.h"
-#include "support/Files.h"
-#include "support/Json.h"
+#include "core/cache/Key.h"
+#include "core/inspect/LineMap.h"
+#include "core/pipeline/ResultJson.h"
+#include "core/support/Files.h"
+#include "core/support/Json.h"
 
 namespace fs = std::filesystem;
 

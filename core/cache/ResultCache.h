@@ -8,7 +8,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "pipeline/CompileResult.h"
+#include "core/pipeline/CompileResult.h"
 
 namespace nvpg::cache {
 

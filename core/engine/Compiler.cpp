@@ -1,4 +1,4 @@
-#include "engine/Compiler.h"
+#include "core/engine/Compiler.h"
 
 #include <algorithm>
 #include <chrono>
@@ -7,13 +7,13 @@
 
 #include <fmt/format.h>
 
-#include "cache/Key.h"
-#include "engine/Messages.h"
-#include "engine/Server.h"
-#include "pipeline/LineMapping.h"
-#include "support/Process.h"
-#include "support/Stopwatch.h"
-#include "support/Text.h"
+#include "core/cache/Key.h"
+#include "core/engine/Messages.h"
+#include "core/engine/Server.h"
+#include "core/pipeline/LineMapping.h"
+#include "core/support/Process.h"
+#include "core/support/Stopwatch.h"
+#include "core/support/Text.h"
 
 using nvpg::support::ErrorKind;
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "cache/ResultCache.h"
-#include "engine/EngineProcess.h"
-#include "pipeline/Pipeline.h"
+#include "core/cache/ResultCache.h"
+#include "core/engine/EngineProcess.h"
+#include "core/pipeline/Pipeline.h"
 
 namespace nvpg::engine {
 

@@ -1,4 +1,4 @@
-#include "engine/EngineProcess.h"
+#include "core/engine/EngineProcess.h"
 
 #include <dirent.h>
 #include <poll.h>
@@ -22,8 +22,8 @@
 
 #include <fmt/format.h>
 
-#include "support/RemoveOnSignal.h"
-#include "support/Text.h"
+#include "core/support/RemoveOnSignal.h"
+#include "core/support/Text.h"
 
 extern char** environ;
 

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "engine/Protocol.h"
+#include "core/engine/Protocol.h"
 
 namespace nvpg::engine {
 

@@ -1,4 +1,4 @@
-#include "engine/Messages.h"
+#include "core/engine/Messages.h"
 
 #include <cstdint>
 #include <type_traits>
@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "pipeline/ResultJson.h"
-#include "support/Json.h"
+#include "core/pipeline/ResultJson.h"
+#include "core/support/Json.h"
 
 using nlohmann::json;
 using nvpg::support::ErrorKind;

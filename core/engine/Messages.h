@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "engine/Protocol.h"
-#include "gpu/RunConfig.h"
-#include "gpu/RunOutcome.h"
-#include "pipeline/CompileResult.h"
-#include "pipeline/Job.h"
+#include "core/engine/Protocol.h"
+#include "core/gpu/RunConfig.h"
+#include "core/gpu/RunOutcome.h"
+#include "core/pipeline/CompileResult.h"
+#include "core/pipeline/Job.h"
 
 namespace nvpg::engine {
 

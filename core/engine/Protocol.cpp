@@ -1,4 +1,4 @@
-#include "engine/Protocol.h"
+#include "core/engine/Protocol.h"
 
 #include <poll.h>
 #include <sys/socket.h>
@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "support/Json.h"
+#include "core/support/Json.h"
 
 using nvpg::support::ErrorKind;
 using nvpg::support::makeError;

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "support/Result.h"
+#include "core/support/Result.h"
 
 namespace nvpg::engine {
 

@@ -1,14 +1,14 @@
-#include "engine/Runner.h"
+#include "core/engine/Runner.h"
 
 #include <algorithm>
 #include <chrono>
 
 #include <fmt/format.h>
 
-#include "engine/Messages.h"
-#include "engine/Protocol.h"
-#include "pipeline/RunCheck.h"
-#include "support/Text.h"
+#include "core/engine/Messages.h"
+#include "core/engine/Protocol.h"
+#include "core/pipeline/RunCheck.h"
+#include "core/support/Text.h"
 
 using nvpg::support::ErrorKind;
 using nvpg::support::makeError;

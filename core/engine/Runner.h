@@ -3,9 +3,9 @@
 #include <filesystem>
 #include <memory>
 
-#include "engine/EngineProcess.h"
-#include "gpu/Session.h"
-#include "pipeline/CompileResult.h"
+#include "core/engine/EngineProcess.h"
+#include "core/gpu/Session.h"
+#include "core/pipeline/CompileResult.h"
 
 namespace nvpg::engine {
 

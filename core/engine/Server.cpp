@@ -1,4 +1,4 @@
-#include "engine/Server.h"
+#include "core/engine/Server.h"
 
 #include <malloc.h>
 #include <poll.h>
@@ -15,13 +15,13 @@
 #include <system_error>
 #include <thread>
 
-#include "engine/EngineProcess.h"
-#include "engine/Messages.h"
-#include "engine/ToolkitProbe.h"
-#include "gpu/Session.h"
-#include "pipeline/LineMapping.h"
-#include "pipeline/Pipeline.h"
-#include "support/Text.h"
+#include "core/engine/EngineProcess.h"
+#include "core/engine/Messages.h"
+#include "core/engine/ToolkitProbe.h"
+#include "core/gpu/Session.h"
+#include "core/pipeline/LineMapping.h"
+#include "core/pipeline/Pipeline.h"
+#include "core/support/Text.h"
 
 namespace nvpg::engine {
 

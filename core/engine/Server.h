@@ -4,7 +4,7 @@
 #include <memory>
 #include <optional>
 
-#include "toolkit/Toolkit.h"
+#include "core/toolkit/Toolkit.h"
 
 namespace nvpg::engine {
 

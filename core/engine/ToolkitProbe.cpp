@@ -1,14 +1,14 @@
-#include "engine/ToolkitProbe.h"
+#include "core/engine/ToolkitProbe.h"
 
 #include <chrono>
 
 #include <fmt/format.h>
 
-#include "engine/EngineProcess.h"
-#include "engine/Messages.h"
-#include "engine/Server.h"
-#include "support/Json.h"
-#include "support/Text.h"
+#include "core/engine/EngineProcess.h"
+#include "core/engine/Messages.h"
+#include "core/engine/Server.h"
+#include "core/support/Json.h"
+#include "core/support/Text.h"
 
 using nlohmann::json;
 using nvpg::support::ErrorKind;

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/EngineProcess.h"
-#include "engine/Protocol.h"
-#include "toolkit/Toolkit.h"
+#include "core/engine/EngineProcess.h"
+#include "core/engine/Protocol.h"
+#include "core/toolkit/Toolkit.h"
 
 namespace nvpg::engine {
 

@@ -3,11 +3,11 @@
 
 #include <fmt/format.h>
 
-#include "export/CodeText.h"
-#include "export/Writers.h"
-#include "gpu/ElemType.h"
-#include "gpu/Npy.h"
-#include "lto/Linker.h"
+#include "core/export/CodeText.h"
+#include "core/export/Writers.h"
+#include "core/gpu/ElemType.h"
+#include "core/gpu/Npy.h"
+#include "core/lto/Linker.h"
 
 // The C target: a C program over libNVVM, nvJitLink and the CUDA driver API, and its
 // CMakeLists.txt.

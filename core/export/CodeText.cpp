@@ -1,4 +1,4 @@
-#include "export/CodeText.h"
+#include "core/export/CodeText.h"
 
 #include <algorithm>
 #include <array>
@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "pipeline/OutputNames.h"
-#include "support/Text.h"
+#include "core/pipeline/OutputNames.h"
+#include "core/support/Text.h"
 
 namespace nvpg::exporting {
 

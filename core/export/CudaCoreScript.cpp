@@ -3,11 +3,11 @@
 
 #include <fmt/format.h>
 
-#include "export/CodeText.h"
-#include "export/Writers.h"
-#include "gpu/ElemType.h"
-#include "lto/Linker.h"
-#include "support/Text.h"
+#include "core/export/CodeText.h"
+#include "core/export/Writers.h"
+#include "core/gpu/ElemType.h"
+#include "core/lto/Linker.h"
+#include "core/support/Text.h"
 
 // The cuda.core target: a Python script over cuda.core's NVVM backend.
 namespace nvpg::exporting::detail {

@@ -1,16 +1,16 @@
-#include "export/Export.h"
+#include "core/export/Export.h"
 
 #include <set>
 
 #include <fmt/format.h>
 
-#include "export/CodeText.h"
-#include "export/Writers.h"
-#include "gpu/ArgSpec.h"
-#include "gpu/Npy.h"
-#include "pipeline/OutputNames.h"
-#include "ptx/Ptx.h"
-#include "support/Text.h"
+#include "core/export/CodeText.h"
+#include "core/export/Writers.h"
+#include "core/gpu/ArgSpec.h"
+#include "core/gpu/Npy.h"
+#include "core/pipeline/OutputNames.h"
+#include "core/ptx/Ptx.h"
+#include "core/support/Text.h"
 
 namespace nvpg::exporting {
 

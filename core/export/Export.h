@@ -6,12 +6,12 @@
 #include <string_view>
 #include <vector>
 
-#include "gpu/RunConfig.h"
-#include "lto/Mode.h"
-#include "nvvm/Module.h"
-#include "nvvm/Options.h"
-#include "support/Files.h"
-#include "support/Result.h"
+#include "core/gpu/RunConfig.h"
+#include "core/lto/Mode.h"
+#include "core/nvvm/Module.h"
+#include "core/nvvm/Options.h"
+#include "core/support/Files.h"
+#include "core/support/Result.h"
 
 // Export to code: the same program as a cuda.core script or a C program (libNVVM, nvJitLink, the
 // driver API), for people who leave the playground with what they built. Both front ends call this.

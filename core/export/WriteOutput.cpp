@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "export/Export.h"
-#include "support/RemoveOnSignal.h"
-#include "support/Text.h"
+#include "core/export/Export.h"
+#include "core/support/RemoveOnSignal.h"
+#include "core/support/Text.h"
 
 namespace fs = std::filesystem;
 

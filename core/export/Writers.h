@@ -4,9 +4,9 @@
 #include <string_view>
 #include <vector>
 
-#include "export/CodeText.h"
-#include "export/Export.h"
-#include "gpu/ArgSpec.h"
+#include "core/export/CodeText.h"
+#include "core/export/Export.h"
+#include "core/gpu/ArgSpec.h"
 
 // What the writers of export's targets share (Export.cpp, CudaCoreScript.cpp, CProgram.cpp):
 // internal to core/export, not for its users.

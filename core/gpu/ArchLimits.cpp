@@ -1,12 +1,12 @@
-#include "gpu/ArchLimits.h"
+#include "core/gpu/ArchLimits.h"
 
 #include <algorithm>
 #include <charconv>
 
 #include <fmt/format.h>
 
-#include "gpu/ArchLimitsEmbedded.h"
-#include "support/Json.h"
+#include "core/gpu/ArchLimitsEmbedded.h"
+#include "core/support/Json.h"
 
 namespace nvpg::gpu {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "support/Result.h"
+#include "core/support/Result.h"
 
 namespace nvpg::gpu {
 

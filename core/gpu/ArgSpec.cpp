@@ -1,4 +1,4 @@
-#include "gpu/ArgSpec.h"
+#include "core/gpu/ArgSpec.h"
 
 #include <bit>
 #include <cctype>
@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "gpu/Npy.h"
-#include "support/Files.h"
+#include "core/gpu/Npy.h"
+#include "core/support/Files.h"
 
 namespace nvpg::gpu {
 

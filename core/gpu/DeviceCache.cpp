@@ -1,11 +1,11 @@
-#include "gpu/DeviceCache.h"
+#include "core/gpu/DeviceCache.h"
 
 #include <system_error>
 
 #include <fmt/format.h>
 
-#include "support/Files.h"
-#include "support/Json.h"
+#include "core/support/Files.h"
+#include "core/support/Json.h"
 
 namespace nvpg::gpu {
 

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "gpu/Devices.h"
-#include "support/Result.h"
-#include "toolkit/Toolkit.h"
+#include "core/gpu/Devices.h"
+#include "core/support/Result.h"
+#include "core/toolkit/Toolkit.h"
 
 namespace nvpg::gpu {
 

@@ -1,11 +1,11 @@
-#include "gpu/Devices.h"
+#include "core/gpu/Devices.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <system_error>
 
-#include "support/Files.h"
+#include "core/support/Files.h"
 
 namespace nvpg::gpu {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "support/Result.h"
-#include "toolkit/Toolkit.h"
+#include "core/support/Result.h"
+#include "core/toolkit/Toolkit.h"
 
 namespace nvpg::gpu {
 

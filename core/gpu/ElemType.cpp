@@ -1,4 +1,4 @@
-#include "gpu/ElemType.h"
+#include "core/gpu/ElemType.h"
 
 #include <array>
 #include <bit>
@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 namespace nvpg::gpu {
 

@@ -1,4 +1,4 @@
-#include "gpu/Npy.h"
+#include "core/gpu/Npy.h"
 
 #include <cstdint>
 #include <optional>

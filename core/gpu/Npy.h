@@ -4,8 +4,8 @@
 #include <string_view>
 #include <vector>
 
-#include "gpu/ElemType.h"
-#include "support/Result.h"
+#include "core/gpu/ElemType.h"
+#include "core/support/Result.h"
 
 namespace nvpg::gpu {
 

@@ -1,4 +1,4 @@
-#include "gpu/Occupancy.h"
+#include "core/gpu/Occupancy.h"
 
 #include <algorithm>
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "gpu/ArchLimits.h"
-#include "support/Result.h"
+#include "core/gpu/ArchLimits.h"
+#include "core/support/Result.h"
 
 namespace nvpg::gpu {
 

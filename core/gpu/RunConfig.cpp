@@ -1,4 +1,4 @@
-#include "gpu/RunConfig.h"
+#include "core/gpu/RunConfig.h"
 
 #include <algorithm>
 #include <array>
@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 using nvpg::support::ErrorKind;
 using nvpg::support::makeError;

@@ -6,10 +6,10 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "gpu/ArchLimits.h"
-#include "gpu/ArgSpec.h"
-#include "ptx/Ptx.h"
-#include "support/Result.h"
+#include "core/gpu/ArchLimits.h"
+#include "core/gpu/ArgSpec.h"
+#include "core/ptx/Ptx.h"
+#include "core/support/Result.h"
 
 namespace nvpg::gpu {
 

@@ -1,4 +1,4 @@
-#include "gpu/RunOutcome.h"
+#include "core/gpu/RunOutcome.h"
 
 namespace nvpg::gpu {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu/ElemType.h"
+#include "core/gpu/ElemType.h"
 
 namespace nvpg::gpu {
 

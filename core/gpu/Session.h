@@ -4,12 +4,12 @@
 #include <string>
 #include <vector>
 
-#include "gpu/Devices.h"
-#include "gpu/RunConfig.h"
-#include "gpu/RunOutcome.h"
-#include "ptx/Ptx.h"
-#include "support/Result.h"
-#include "toolkit/Toolkit.h"
+#include "core/gpu/Devices.h"
+#include "core/gpu/RunConfig.h"
+#include "core/gpu/RunOutcome.h"
+#include "core/ptx/Ptx.h"
+#include "core/support/Result.h"
+#include "core/toolkit/Toolkit.h"
 
 namespace nvpg::gpu {
 

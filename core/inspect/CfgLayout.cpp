@@ -1,4 +1,4 @@
-#include "inspect/CfgLayout.h"
+#include "core/inspect/CfgLayout.h"
 
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "support/Stopwatch.h"
+#include "core/support/Stopwatch.h"
 
 namespace nvpg::inspect {
 

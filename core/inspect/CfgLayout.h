@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "inspect/ControlFlow.h"
+#include "core/inspect/ControlFlow.h"
 
 namespace nvpg::inspect {
 

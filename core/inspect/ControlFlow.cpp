@@ -1,4 +1,4 @@
-#include "inspect/ControlFlow.h"
+#include "core/inspect/ControlFlow.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,9 +8,9 @@
 
 #include <fmt/format.h>
 
-#include "inspect/Sass.h"
-#include "ptx/PtxBody.h"
-#include "support/Text.h"
+#include "core/inspect/Sass.h"
+#include "core/ptx/PtxBody.h"
+#include "core/support/Text.h"
 
 namespace nvpg::inspect {
 

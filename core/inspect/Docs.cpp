@@ -1,4 +1,4 @@
-#include "inspect/Docs.h"
+#include "core/inspect/Docs.h"
 
 #include <algorithm>
 #include <array>
@@ -8,9 +8,9 @@
 
 #include <fmt/format.h>
 
-#include "inspect/DocsEmbedded.h"
-#include "support/Json.h"
-#include "support/Text.h"
+#include "core/inspect/DocsEmbedded.h"
+#include "core/support/Json.h"
+#include "core/support/Text.h"
 
 namespace nvpg::inspect {
 

@@ -1,11 +1,11 @@
-#include "inspect/InstructionMix.h"
+#include "core/inspect/InstructionMix.h"
 
 #include <algorithm>
 #include <iterator>
 #include <numeric>
 
-#include "ptx/PtxBody.h"
-#include "support/Text.h"
+#include "core/ptx/PtxBody.h"
+#include "core/support/Text.h"
 
 namespace nvpg::inspect {
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "inspect/Sass.h"
+#include "core/inspect/Sass.h"
 
 namespace nvpg::inspect {
 

@@ -1,4 +1,4 @@
-#include "inspect/LineMap.h"
+#include "core/inspect/LineMap.h"
 
 #include <algorithm>
 #include <map>
@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "inspect/Locations.h"
-#include "support/Text.h"
+#include "core/inspect/Locations.h"
+#include "core/support/Text.h"
 
 namespace nvpg::inspect {
 

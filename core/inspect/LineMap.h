@@ -6,7 +6,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "support/Result.h"
+#include "core/support/Result.h"
 
 namespace nvpg::inspect {
 

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "inspect/LineMap.h"
+#include "core/inspect/LineMap.h"
 
 using nlohmann::json;
 using nvpg::support::ErrorKind;

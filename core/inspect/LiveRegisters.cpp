@@ -1,4 +1,4 @@
-#include "inspect/LiveRegisters.h"
+#include "core/inspect/LiveRegisters.h"
 
 #include <algorithm>
 #include <map>
@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "inspect/SassView.h"
-#include "support/Text.h"
+#include "core/inspect/SassView.h"
+#include "core/support/Text.h"
 
 namespace nvpg::inspect {
 

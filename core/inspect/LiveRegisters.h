@@ -4,9 +4,9 @@
 #include <string_view>
 #include <vector>
 
-#include "inspect/LineMap.h"
-#include "inspect/Sass.h"
-#include "support/Result.h"
+#include "core/inspect/LineMap.h"
+#include "core/inspect/Sass.h"
+#include "core/support/Result.h"
 
 namespace nvpg::inspect {
 

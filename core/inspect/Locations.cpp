@@ -1,9 +1,9 @@
-#include "inspect/Locations.h"
+#include "core/inspect/Locations.h"
 
 #include <algorithm>
 #include <map>
 
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 namespace nvpg::inspect {
 

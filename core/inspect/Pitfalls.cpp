@@ -1,4 +1,4 @@
-#include "inspect/Pitfalls.h"
+#include "core/inspect/Pitfalls.h"
 
 #include <algorithm>
 #include <cctype>
@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "nvvm/IrScan.h"
-#include "nvvm/Libdevice.h"
-#include "support/Text.h"
+#include "core/nvvm/IrScan.h"
+#include "core/nvvm/Libdevice.h"
+#include "core/support/Text.h"
 
 namespace nvpg::inspect {
 

@@ -4,11 +4,11 @@
 #include <string_view>
 #include <vector>
 
-#include "nvvm/Diagnostic.h"
-#include "nvvm/IrVersion.h"
-#include "nvvm/Module.h"
-#include "nvvm/Options.h"
-#include "ptx/Ptx.h"
+#include "core/nvvm/Diagnostic.h"
+#include "core/nvvm/IrVersion.h"
+#include "core/nvvm/Module.h"
+#include "core/nvvm/Options.h"
+#include "core/ptx/Ptx.h"
 
 namespace nvpg::inspect {
 

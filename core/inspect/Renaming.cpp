@@ -1,4 +1,4 @@
-#include "inspect/Renaming.h"
+#include "core/inspect/Renaming.h"
 
 #include <map>
 #include <set>
@@ -6,7 +6,7 @@
 
 #include <dtl/dtl.hpp>
 
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 namespace nvpg::inspect {
 

@@ -1,4 +1,4 @@
-#include "inspect/Sass.h"
+#include "core/inspect/Sass.h"
 
 #include <unistd.h>
 
@@ -13,11 +13,11 @@
 
 #include <fmt/format.h>
 
-#include "inspect/SassView.h"
-#include "support/Files.h"
-#include "support/Process.h"
-#include "support/Stopwatch.h"
-#include "support/Text.h"
+#include "core/inspect/SassView.h"
+#include "core/support/Files.h"
+#include "core/support/Process.h"
+#include "core/support/Stopwatch.h"
+#include "core/support/Text.h"
 
 namespace fs = std::filesystem;
 

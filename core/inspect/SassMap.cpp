@@ -1,11 +1,11 @@
 // The SASS map, apart from Sass.cpp: the plain SASS output (disassemble, readSass) needs no line map.
-#include "inspect/Sass.h"
+#include "core/inspect/Sass.h"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 namespace nvpg::inspect {
 

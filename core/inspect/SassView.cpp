@@ -1,11 +1,11 @@
 // The SASS pane's compact view, apart from Sass.cpp: reading rows is shared, the view is not
 // needed to read a listing.
-#include "inspect/SassView.h"
+#include "core/inspect/SassView.h"
 
 #include <algorithm>
 #include <cctype>
 
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 namespace nvpg::inspect {
 

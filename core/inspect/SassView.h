@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "inspect/LineMap.h"
+#include "core/inspect/LineMap.h"
 
 namespace nvpg::inspect {
 

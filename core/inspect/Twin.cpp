@@ -1,4 +1,4 @@
-#include "inspect/Twin.h"
+#include "core/inspect/Twin.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -11,9 +11,9 @@
 
 #include <fmt/format.h>
 
-#include "support/Files.h"
-#include "support/Process.h"
-#include "support/Text.h"
+#include "core/support/Files.h"
+#include "core/support/Process.h"
+#include "core/support/Text.h"
 
 namespace nvpg::inspect {
 

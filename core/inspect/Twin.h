@@ -5,9 +5,9 @@
 #include <string_view>
 #include <vector>
 
-#include "nvvm/IrVersion.h"
-#include "nvvm/Module.h"
-#include "support/Result.h"
+#include "core/nvvm/IrVersion.h"
+#include "core/nvvm/Module.h"
+#include "core/support/Result.h"
 
 namespace nvpg::inspect {
 

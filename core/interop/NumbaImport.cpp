@@ -1,4 +1,4 @@
-#include "interop/NumbaImport.h"
+#include "core/interop/NumbaImport.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -12,16 +12,16 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "gpu/ArgSpec.h"
-#include "gpu/DeviceCache.h"
-#include "gpu/ElemType.h"
-#include "nvvm/Options.h"
-#include "support/Files.h"
-#include "support/Installed.h"
-#include "support/Process.h"
-#include "support/RemoveOnSignal.h"
-#include "support/Symbols.h"
-#include "support/Text.h"
+#include "core/gpu/ArgSpec.h"
+#include "core/gpu/DeviceCache.h"
+#include "core/gpu/ElemType.h"
+#include "core/nvvm/Options.h"
+#include "core/support/Files.h"
+#include "core/support/Installed.h"
+#include "core/support/Process.h"
+#include "core/support/RemoveOnSignal.h"
+#include "core/support/Symbols.h"
+#include "core/support/Text.h"
 
 namespace fs = std::filesystem;
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "support/Result.h"
-#include "toolkit/Toolkit.h"
-#include "workspace/Workspace.h"
+#include "core/support/Result.h"
+#include "core/toolkit/Toolkit.h"
+#include "core/workspace/Workspace.h"
 
 namespace nvpg::interop {
 

@@ -1,13 +1,13 @@
-#include "lesson/Course.h"
+#include "core/lesson/Course.h"
 
 #include <algorithm>
 #include <system_error>
 
 #include <fmt/format.h>
 
-#include "lesson/Lesson.h"
-#include "support/Files.h"
-#include "support/Installed.h"
+#include "core/lesson/Lesson.h"
+#include "core/support/Files.h"
+#include "core/support/Installed.h"
 
 namespace nvpg::lesson {
 

@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "support/Result.h"
-#include "workspace/Workspace.h"
+#include "core/support/Result.h"
+#include "core/workspace/Workspace.h"
 
 namespace nvpg::lesson {
 

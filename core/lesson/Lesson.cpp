@@ -1,4 +1,4 @@
-#include "lesson/Lesson.h"
+#include "core/lesson/Lesson.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,11 +6,11 @@
 
 #include <fmt/format.h>
 
-#include "gpu/Npy.h"
-#include "nvvm/IrScan.h"
-#include "pipeline/LibdeviceUse.h"
-#include "support/Files.h"
-#include "support/Text.h"
+#include "core/gpu/Npy.h"
+#include "core/nvvm/IrScan.h"
+#include "core/pipeline/LibdeviceUse.h"
+#include "core/support/Files.h"
+#include "core/support/Text.h"
 
 namespace nvpg::lesson {
 

@@ -8,13 +8,13 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "gpu/RunOutcome.h"
-#include "pipeline/CompileResult.h"
-#include "pipeline/Job.h"
-#include "support/Files.h"
-#include "support/Pattern.h"
-#include "support/Result.h"
-#include "workspace/Workspace.h"
+#include "core/gpu/RunOutcome.h"
+#include "core/pipeline/CompileResult.h"
+#include "core/pipeline/Job.h"
+#include "core/support/Files.h"
+#include "core/support/Pattern.h"
+#include "core/support/Result.h"
+#include "core/workspace/Workspace.h"
 
 namespace nvpg::lesson {
 

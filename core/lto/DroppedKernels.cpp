@@ -1,11 +1,11 @@
-#include "lto/DroppedKernels.h"
+#include "core/lto/DroppedKernels.h"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "nvvm/IrScan.h"
-#include "support/Text.h"
+#include "core/nvvm/IrScan.h"
+#include "core/support/Text.h"
 
 namespace nvpg::lto {
 

@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "nvvm/Diagnostic.h"
-#include "nvvm/Module.h"
+#include "core/nvvm/Diagnostic.h"
+#include "core/nvvm/Module.h"
 
 namespace nvpg::lto {
 

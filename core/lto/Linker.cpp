@@ -1,14 +1,14 @@
-#include "lto/Linker.h"
+#include "core/lto/Linker.h"
 
 #include <algorithm>
 #include <optional>
 
 #include <fmt/format.h>
 
-#include "nvvm/IrScan.h"
-#include "nvvm/Libdevice.h"
-#include "support/Stopwatch.h"
-#include "support/Text.h"
+#include "core/nvvm/IrScan.h"
+#include "core/nvvm/Libdevice.h"
+#include "core/support/Stopwatch.h"
+#include "core/support/Text.h"
 
 namespace nvpg::lto {
 

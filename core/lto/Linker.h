@@ -5,10 +5,10 @@
 #include <string_view>
 #include <vector>
 
-#include "nvvm/Diagnostic.h"
-#include "nvvm/Module.h"
-#include "nvvm/Options.h"
-#include "toolkit/NvJitLinkApi.h"
+#include "core/nvvm/Diagnostic.h"
+#include "core/nvvm/Module.h"
+#include "core/nvvm/Options.h"
+#include "core/toolkit/NvJitLinkApi.h"
 
 namespace nvpg::lto {
 

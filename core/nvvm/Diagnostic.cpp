@@ -1,11 +1,11 @@
-#include "nvvm/Diagnostic.h"
+#include "core/nvvm/Diagnostic.h"
 
 #include <climits>
 #include <unordered_set>
 
 #include <fmt/format.h>
 
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 namespace nvpg::nvvm {
 

@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "nvvm/Fix.h"
-#include "nvvm/Module.h"
+#include "core/nvvm/Fix.h"
+#include "core/nvvm/Module.h"
 
 namespace nvpg::nvvm {
 

@@ -1,10 +1,10 @@
-#include "nvvm/Fix.h"
+#include "core/nvvm/Fix.h"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 namespace nvpg::nvvm {
 

@@ -5,9 +5,9 @@
 #include <utility>
 #include <vector>
 
-#include "nvvm/Module.h"
-#include "nvvm/Options.h"
-#include "support/Result.h"
+#include "core/nvvm/Module.h"
+#include "core/nvvm/Options.h"
+#include "core/support/Result.h"
 
 namespace nvpg::nvvm {
 

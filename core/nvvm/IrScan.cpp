@@ -1,9 +1,9 @@
-#include "nvvm/IrScan.h"
+#include "core/nvvm/IrScan.h"
 
 #include <algorithm>
 #include <vector>
 
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 namespace nvpg::nvvm {
 

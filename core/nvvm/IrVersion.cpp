@@ -1,6 +1,6 @@
-#include "nvvm/IrVersion.h"
+#include "core/nvvm/IrVersion.h"
 
-#include "toolkit/Toolkit.h"
+#include "core/toolkit/Toolkit.h"
 
 namespace nvpg::nvvm {
 

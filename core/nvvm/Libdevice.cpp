@@ -1,9 +1,9 @@
-#include "nvvm/Libdevice.h"
+#include "core/nvvm/Libdevice.h"
 
 #include <algorithm>
 #include <set>
 
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 namespace nvpg::nvvm {
 
@@ -11,7 +11,7 @@ namespace {
 
 // constexpr: made at compile time, not by a static initializer before every nvpg's main.
 constexpr LibdeviceFunction kTable[] = {
-#include "nvvm/LibdeviceTable.inc"
+#include "core/nvvm/LibdeviceTable.inc"
 };
 
 bool nameChar(char c) {

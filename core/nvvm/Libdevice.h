@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "nvvm/Module.h"
+#include "core/nvvm/Module.h"
 
 namespace nvpg::nvvm {
 

@@ -1,8 +1,8 @@
-#include "nvvm/Module.h"
+#include "core/nvvm/Module.h"
 
 #include <fmt/format.h>
 
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 namespace nvpg::nvvm {
 

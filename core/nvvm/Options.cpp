@@ -1,10 +1,10 @@
-#include "nvvm/Options.h"
+#include "core/nvvm/Options.h"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 using nvpg::support::ErrorKind;
 using nvpg::support::makeError;

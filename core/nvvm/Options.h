@@ -7,7 +7,7 @@
 #include <variant>
 #include <vector>
 
-#include "support/Result.h"
+#include "core/support/Result.h"
 
 namespace nvpg::nvvm {
 

@@ -1,4 +1,4 @@
-#include "nvvm/Program.h"
+#include "core/nvvm/Program.h"
 
 #include <algorithm>
 #include <optional>
@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "nvvm/IrScan.h"
-#include "support/Stopwatch.h"
-#include "support/Text.h"
+#include "core/nvvm/IrScan.h"
+#include "core/support/Stopwatch.h"
+#include "core/support/Text.h"
 
 using nvpg::support::ErrorKind;
 using nvpg::support::makeError;

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "nvvm/Diagnostic.h"
-#include "nvvm/Module.h"
-#include "nvvm/Options.h"
-#include "support/Result.h"
-#include "toolkit/NvvmApi.h"
+#include "core/nvvm/Diagnostic.h"
+#include "core/nvvm/Module.h"
+#include "core/nvvm/Options.h"
+#include "core/support/Result.h"
+#include "core/toolkit/NvvmApi.h"
 
 namespace nvpg::nvvm {
 

@@ -1,4 +1,4 @@
-#include "pipeline/Comparison.h"
+#include "core/pipeline/Comparison.h"
 
 #include <algorithm>
 #include <set>
@@ -6,10 +6,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "inspect/Renaming.h"
-#include "pipeline/Summary.h"
-#include "support/Symbols.h"
-#include "support/Text.h"
+#include "core/inspect/Renaming.h"
+#include "core/pipeline/Summary.h"
+#include "core/support/Symbols.h"
+#include "core/support/Text.h"
 
 namespace nvpg::pipeline {
 

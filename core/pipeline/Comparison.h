@@ -7,8 +7,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "pipeline/CompileResult.h"
-#include "support/Diff.h"
+#include "core/pipeline/CompileResult.h"
+#include "core/support/Diff.h"
 
 namespace nvpg::pipeline {
 

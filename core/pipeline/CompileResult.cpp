@@ -1,4 +1,4 @@
-#include "pipeline/CompileResult.h"
+#include "core/pipeline/CompileResult.h"
 
 namespace nvpg::pipeline {
 

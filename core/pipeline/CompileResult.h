@@ -7,12 +7,12 @@
 #include <string_view>
 #include <vector>
 
-#include "inspect/LineMap.h"
-#include "inspect/LiveRegisters.h"
-#include "inspect/Sass.h"
-#include "nvvm/Diagnostic.h"
-#include "pipeline/Stage.h"
-#include "ptx/Ptx.h"
+#include "core/inspect/LineMap.h"
+#include "core/inspect/LiveRegisters.h"
+#include "core/inspect/Sass.h"
+#include "core/nvvm/Diagnostic.h"
+#include "core/pipeline/Stage.h"
+#include "core/ptx/Ptx.h"
 
 namespace nvpg::pipeline {
 

@@ -1,4 +1,4 @@
-#include "pipeline/History.h"
+#include "core/pipeline/History.h"
 
 #include <algorithm>
 #include <map>
@@ -8,7 +8,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 namespace nvpg::pipeline {
 

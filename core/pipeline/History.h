@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "pipeline/CompileResult.h"
-#include "pipeline/Job.h"
+#include "core/pipeline/CompileResult.h"
+#include "core/pipeline/Job.h"
 
 namespace nvpg::pipeline {
 

@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "lto/Mode.h"
-#include "nvvm/Module.h"
-#include "nvvm/Options.h"
+#include "core/lto/Mode.h"
+#include "core/nvvm/Module.h"
+#include "core/nvvm/Options.h"
 
 namespace nvpg::pipeline {
 

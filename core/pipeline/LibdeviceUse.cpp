@@ -1,14 +1,14 @@
-#include "pipeline/LibdeviceUse.h"
+#include "core/pipeline/LibdeviceUse.h"
 
 #include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
 
-#include "inspect/Sass.h"
-#include "inspect/Twin.h"
-#include "nvvm/Libdevice.h"
-#include "support/Text.h"
+#include "core/inspect/Sass.h"
+#include "core/inspect/Twin.h"
+#include "core/nvvm/Libdevice.h"
+#include "core/support/Text.h"
 
 namespace nvpg::pipeline {
 

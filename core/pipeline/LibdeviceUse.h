@@ -3,9 +3,9 @@
 #include <string>
 #include <vector>
 
-#include "inspect/LineMap.h"
-#include "pipeline/CompileResult.h"
-#include "pipeline/Job.h"
+#include "core/inspect/LineMap.h"
+#include "core/pipeline/CompileResult.h"
+#include "core/pipeline/Job.h"
 
 namespace nvpg::pipeline {
 

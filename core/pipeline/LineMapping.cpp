@@ -1,4 +1,4 @@
-#include "pipeline/LineMapping.h"
+#include "core/pipeline/LineMapping.h"
 
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -9,15 +9,15 @@
 
 #include <fmt/format.h>
 
-#include "inspect/Sass.h"
-#include "inspect/Twin.h"
-#include "lto/Linker.h"
-#include "nvvm/IrVersion.h"
-#include "nvvm/Program.h"
-#include "ptx/Ptx.h"
-#include "ptx/Ptxas.h"
-#include "support/Stopwatch.h"
-#include "support/Text.h"
+#include "core/inspect/Sass.h"
+#include "core/inspect/Twin.h"
+#include "core/lto/Linker.h"
+#include "core/nvvm/IrVersion.h"
+#include "core/nvvm/Program.h"
+#include "core/ptx/Ptx.h"
+#include "core/ptx/Ptxas.h"
+#include "core/support/Stopwatch.h"
+#include "core/support/Text.h"
 
 namespace nvpg::pipeline {
 

@@ -7,11 +7,11 @@
 #include <thread>
 #include <vector>
 
-#include "inspect/LineMap.h"
-#include "nvvm/Options.h"
-#include "pipeline/CompileResult.h"
-#include "pipeline/Job.h"
-#include "toolkit/Toolkit.h"
+#include "core/inspect/LineMap.h"
+#include "core/nvvm/Options.h"
+#include "core/pipeline/CompileResult.h"
+#include "core/pipeline/Job.h"
+#include "core/toolkit/Toolkit.h"
 
 namespace nvpg::pipeline {
 

@@ -1,11 +1,11 @@
-#include "pipeline/LiveFigures.h"
+#include "core/pipeline/LiveFigures.h"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 namespace nvpg::pipeline {
 

@@ -6,8 +6,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "inspect/LiveRegisters.h"
-#include "pipeline/CompileResult.h"
+#include "core/inspect/LiveRegisters.h"
+#include "core/pipeline/CompileResult.h"
 
 namespace nvpg::pipeline {
 

@@ -1,4 +1,4 @@
-#include "pipeline/OccupancyReport.h"
+#include "core/pipeline/OccupancyReport.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

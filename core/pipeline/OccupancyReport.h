@@ -10,10 +10,10 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "gpu/Occupancy.h"
-#include "gpu/RunConfig.h"
-#include "pipeline/CompileResult.h"
-#include "support/Result.h"
+#include "core/gpu/Occupancy.h"
+#include "core/gpu/RunConfig.h"
+#include "core/pipeline/CompileResult.h"
+#include "core/support/Result.h"
 
 namespace nvpg::pipeline {
 

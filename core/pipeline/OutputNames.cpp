@@ -1,4 +1,4 @@
-#include "pipeline/OutputNames.h"
+#include "core/pipeline/OutputNames.h"
 
 #include <filesystem>
 #include <unordered_map>

@@ -1,4 +1,4 @@
-#include "pipeline/Pipeline.h"
+#include "core/pipeline/Pipeline.h"
 
 #include <pthread.h>
 #include <xxhash.h>
@@ -14,19 +14,19 @@
 
 #include <fmt/format.h>
 
-#include "gpu/DeviceCache.h"
-#include "gpu/Devices.h"
-#include "inspect/Pitfalls.h"
-#include "inspect/Sass.h"
-#include "inspect/Twin.h"
-#include "lto/DroppedKernels.h"
-#include "lto/Linker.h"
-#include "nvvm/IrVersion.h"
-#include "nvvm/Libdevice.h"
-#include "pipeline/LineMapping.h"
-#include "ptx/Ptxas.h"
-#include "support/Stopwatch.h"
-#include "support/Text.h"
+#include "core/gpu/DeviceCache.h"
+#include "core/gpu/Devices.h"
+#include "core/inspect/Pitfalls.h"
+#include "core/inspect/Sass.h"
+#include "core/inspect/Twin.h"
+#include "core/lto/DroppedKernels.h"
+#include "core/lto/Linker.h"
+#include "core/nvvm/IrVersion.h"
+#include "core/nvvm/Libdevice.h"
+#include "core/pipeline/LineMapping.h"
+#include "core/ptx/Ptxas.h"
+#include "core/support/Stopwatch.h"
+#include "core/support/Text.h"
 
 using nvpg::support::ErrorKind;
 using nvpg::support::makeError;

@@ -8,11 +8,11 @@
 #include <utility>
 #include <vector>
 
-#include "nvvm/Program.h"
-#include "pipeline/CompileResult.h"
-#include "pipeline/Job.h"
-#include "support/Result.h"
-#include "toolkit/Toolkit.h"
+#include "core/nvvm/Program.h"
+#include "core/pipeline/CompileResult.h"
+#include "core/pipeline/Job.h"
+#include "core/support/Result.h"
+#include "core/toolkit/Toolkit.h"
 
 namespace nvpg::pipeline {
 

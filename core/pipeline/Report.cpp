@@ -1,10 +1,10 @@
-#include "pipeline/Report.h"
+#include "core/pipeline/Report.h"
 
 #include <nlohmann/json.hpp>
 
-#include "inspect/InstructionMix.h"
-#include "pipeline/LibdeviceUse.h"
-#include "pipeline/LiveFigures.h"
+#include "core/inspect/InstructionMix.h"
+#include "core/pipeline/LibdeviceUse.h"
+#include "core/pipeline/LiveFigures.h"
 
 namespace nvpg::pipeline {
 

@@ -5,9 +5,9 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "inspect/InstructionMix.h"
-#include "pipeline/CompileResult.h"
-#include "pipeline/Job.h"
+#include "core/inspect/InstructionMix.h"
+#include "core/pipeline/CompileResult.h"
+#include "core/pipeline/Job.h"
 
 namespace nvpg::pipeline {
 

@@ -1,6 +1,6 @@
-#include "pipeline/ResultJson.h"
+#include "core/pipeline/ResultJson.h"
 
-#include "support/Json.h"
+#include "core/support/Json.h"
 
 using nlohmann::json;
 using nvpg::support::field;

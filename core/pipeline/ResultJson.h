@@ -6,8 +6,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "pipeline/CompileResult.h"
-#include "support/Result.h"
+#include "core/pipeline/CompileResult.h"
+#include "core/support/Result.h"
 
 namespace nvpg::pipeline {
 

@@ -1,10 +1,10 @@
-#include "pipeline/RunCheck.h"
+#include "core/pipeline/RunCheck.h"
 
 #include <vector>
 
 #include <fmt/format.h>
 
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 using nvpg::support::ErrorKind;
 using nvpg::support::makeError;

@@ -2,10 +2,10 @@
 
 #include <string>
 
-#include "gpu/RunConfig.h"
-#include "pipeline/CompileResult.h"
-#include "ptx/Ptx.h"
-#include "support/Result.h"
+#include "core/gpu/RunConfig.h"
+#include "core/pipeline/CompileResult.h"
+#include "core/ptx/Ptx.h"
+#include "core/support/Result.h"
 
 namespace nvpg::pipeline {
 

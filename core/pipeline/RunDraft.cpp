@@ -1,9 +1,9 @@
-#include "pipeline/RunDraft.h"
+#include "core/pipeline/RunDraft.h"
 
 #include <fmt/format.h>
 
-#include "pipeline/RunCheck.h"
-#include "support/Text.h"
+#include "core/pipeline/RunCheck.h"
+#include "core/support/Text.h"
 
 namespace nvpg::pipeline {
 

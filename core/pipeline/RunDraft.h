@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "gpu/RunConfig.h"
-#include "pipeline/CompileResult.h"
-#include "ptx/Ptx.h"
+#include "core/gpu/RunConfig.h"
+#include "core/pipeline/CompileResult.h"
+#include "core/ptx/Ptx.h"
 
 namespace nvpg::pipeline {
 

@@ -1,4 +1,4 @@
-#include "pipeline/Stage.h"
+#include "core/pipeline/Stage.h"
 
 #include <array>
 #include <utility>

@@ -1,14 +1,14 @@
-#include "pipeline/Summary.h"
+#include "core/pipeline/Summary.h"
 
 #include <algorithm>
 #include <cctype>
 
 #include <fmt/format.h>
 
-#include "lto/DroppedKernels.h"
-#include "lto/Linker.h"
-#include "support/Symbols.h"
-#include "support/Text.h"
+#include "core/lto/DroppedKernels.h"
+#include "core/lto/Linker.h"
+#include "core/support/Symbols.h"
+#include "core/support/Text.h"
 
 namespace nvpg::pipeline {
 

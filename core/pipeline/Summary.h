@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "pipeline/CompileResult.h"
+#include "core/pipeline/CompileResult.h"
 
 namespace nvpg::pipeline {
 

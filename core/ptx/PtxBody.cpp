@@ -1,4 +1,4 @@
-#include "ptx/PtxBody.h"
+#include "core/ptx/PtxBody.h"
 
 #include <algorithm>
 

@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "ptx/Ptx.h"
+#include "core/ptx/Ptx.h"
 
 namespace nvpg::ptx {
 

@@ -1,4 +1,4 @@
-#include "ptx/Ptxas.h"
+#include "core/ptx/Ptxas.h"
 
 #include <unistd.h>
 
@@ -12,10 +12,10 @@
 
 #include <fmt/format.h>
 
-#include "support/Files.h"
-#include "support/Process.h"
-#include "support/Stopwatch.h"
-#include "support/Text.h"
+#include "core/support/Files.h"
+#include "core/support/Process.h"
+#include "core/support/Stopwatch.h"
+#include "core/support/Text.h"
 
 namespace fs = std::filesystem;
 

@@ -3,7 +3,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ptx/Ptx.h"
+#include "core/ptx/Ptx.h"
 
 // nvJitLink -verbose (CUDA 13.0) prints two kinds of blocks; see tests/data/ptx/ptxas-info-*.txt.
 // ptxas, per function:

@@ -1,4 +1,4 @@
-#include "support/Base64.h"
+#include "core/support/Base64.h"
 
 #include <array>
 #include <cctype>

@@ -1,10 +1,10 @@
-#include "support/Diff.h"
+#include "core/support/Diff.h"
 
 #include <algorithm>
 #include <functional>
 #include <vector>
 
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 #include <fmt/format.h>
 #include <dtl/dtl.hpp>

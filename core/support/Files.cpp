@@ -1,4 +1,4 @@
-#include "support/Files.h"
+#include "core/support/Files.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -14,7 +14,7 @@
 
 #include <fmt/format.h>
 
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 namespace nvpg::support {
 

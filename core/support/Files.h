@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "support/Result.h"
+#include "core/support/Result.h"
 
 namespace nvpg::support {
 

@@ -1,4 +1,4 @@
-#include "support/Installed.h"
+#include "core/support/Installed.h"
 
 #include <cstdlib>
 #include <fstream>

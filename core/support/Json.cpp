@@ -1,10 +1,10 @@
-#include "support/Json.h"
+#include "core/support/Json.h"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 namespace nvpg::support {
 

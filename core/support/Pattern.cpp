@@ -1,4 +1,4 @@
-#include "support/Pattern.h"
+#include "core/support/Pattern.h"
 
 #include <re2/re2.h>
 

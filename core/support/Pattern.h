@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "support/Result.h"
+#include "core/support/Result.h"
 
 namespace re2 {
 class RE2;

@@ -1,4 +1,4 @@
-#include "support/Process.h"
+#include "core/support/Process.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -20,7 +20,7 @@
 
 #include <fmt/format.h>
 
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 extern char** environ;
 

@@ -1,4 +1,4 @@
-#include "support/RemoveOnSignal.h"
+#include "core/support/RemoveOnSignal.h"
 
 #include <fcntl.h>
 #include <limits.h>

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "support/Result.h"
+#include "core/support/Result.h"
 
 namespace nvpg::support {
 

@@ -1,4 +1,4 @@
-#include "support/Symbols.h"
+#include "core/support/Symbols.h"
 
 #include <cstdlib>
 #include <memory>
@@ -6,7 +6,7 @@
 
 #include <cxxabi.h>
 
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 namespace nvpg::support {
 

@@ -1,4 +1,4 @@
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 #include <charconv>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "toolkit/Library.h"
+#include "core/toolkit/Library.h"
 
 #include <dlfcn.h>
 #include <link.h>

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "support/Result.h"
+#include "core/support/Result.h"
 
 namespace nvpg::toolkit {
 

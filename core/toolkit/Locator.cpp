@@ -1,4 +1,4 @@
-#include "toolkit/Locator.h"
+#include "core/toolkit/Locator.h"
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -15,8 +15,8 @@
 
 #include <fmt/format.h>
 
-#include "support/Process.h"
-#include "support/Text.h"
+#include "core/support/Process.h"
+#include "core/support/Text.h"
 
 namespace fs = std::filesystem;
 

@@ -1,12 +1,12 @@
-#include "toolkit/Release.h"
+#include "core/toolkit/Release.h"
 
 #include <algorithm>
 #include <string_view>
 #include <vector>
 
-#include "support/Files.h"
-#include "support/Json.h"
-#include "support/Text.h"
+#include "core/support/Files.h"
+#include "core/support/Json.h"
+#include "core/support/Text.h"
 
 namespace fs = std::filesystem;
 

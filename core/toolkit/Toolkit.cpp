@@ -1,4 +1,4 @@
-#include "toolkit/Toolkit.h"
+#include "core/toolkit/Toolkit.h"
 
 #include <unistd.h>
 #include <cstdlib>
@@ -8,9 +8,9 @@
 
 #include <fmt/format.h>
 
-#include "support/Files.h"
-#include "support/Process.h"
-#include "support/Text.h"
+#include "core/support/Files.h"
+#include "core/support/Process.h"
+#include "core/support/Text.h"
 
 namespace fs = std::filesystem;
 using nvpg::support::ErrorKind;

@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "support/Result.h"
-#include "toolkit/DriverApi.h"
-#include "toolkit/Library.h"
-#include "toolkit/Locator.h"
-#include "toolkit/NvJitLinkApi.h"
-#include "toolkit/NvvmApi.h"
-#include "toolkit/Release.h"
+#include "core/support/Result.h"
+#include "core/toolkit/DriverApi.h"
+#include "core/toolkit/Library.h"
+#include "core/toolkit/Locator.h"
+#include "core/toolkit/NvJitLinkApi.h"
+#include "core/toolkit/NvvmApi.h"
+#include "core/toolkit/Release.h"
 
 namespace nvpg::toolkit {
 

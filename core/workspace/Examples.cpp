@@ -1,10 +1,10 @@
-#include "workspace/Examples.h"
+#include "core/workspace/Examples.h"
 
 #include <algorithm>
 #include <system_error>
 
-#include "support/Installed.h"
-#include "workspace/Workspace.h"
+#include "core/support/Installed.h"
+#include "core/workspace/Workspace.h"
 
 namespace fs = std::filesystem;
 

@@ -1,12 +1,12 @@
-#include "workspace/NewModule.h"
+#include "core/workspace/NewModule.h"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "gpu/ArgSpec.h"
-#include "lto/DroppedKernels.h"
-#include "nvvm/IrScan.h"
+#include "core/gpu/ArgSpec.h"
+#include "core/lto/DroppedKernels.h"
+#include "core/nvvm/IrScan.h"
 
 namespace nvpg::workspace {
 

@@ -3,9 +3,9 @@
 #include <string>
 #include <vector>
 
-#include "gpu/RunConfig.h"
-#include "nvvm/IrVersion.h"
-#include "nvvm/Module.h"
+#include "core/gpu/RunConfig.h"
+#include "core/nvvm/IrVersion.h"
+#include "core/nvvm/Module.h"
 
 namespace nvpg::workspace {
 

@@ -1,6 +1,6 @@
-#include "workspace/Workspace.h"
+#include "core/workspace/Workspace.h"
 
-#include "gpu/RunConfig.h"
+#include "core/gpu/RunConfig.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -12,12 +12,12 @@
 
 #include <fmt/format.h>
 
-#include "nvvm/IrScan.h"
-#include "nvvm/Libdevice.h"
-#include "support/Base64.h"
-#include "support/Files.h"
-#include "support/Json.h"
-#include "support/Text.h"
+#include "core/nvvm/IrScan.h"
+#include "core/nvvm/Libdevice.h"
+#include "core/support/Base64.h"
+#include "core/support/Files.h"
+#include "core/support/Json.h"
+#include "core/support/Text.h"
 
 using nlohmann::json;
 using nvpg::support::Error;

@@ -6,11 +6,11 @@
 #include <string_view>
 #include <vector>
 
-#include "gpu/RunConfig.h"
-#include "lto/Mode.h"
-#include "nvvm/Module.h"
-#include "nvvm/Options.h"
-#include "support/Result.h"
+#include "core/gpu/RunConfig.h"
+#include "core/lto/Mode.h"
+#include "core/nvvm/Module.h"
+#include "core/nvvm/Options.h"
+#include "core/support/Result.h"
 
 #include <nlohmann/json.hpp>
 

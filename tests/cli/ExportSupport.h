@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "TestSupport.h"
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 namespace nvpg::test::exporting {
 

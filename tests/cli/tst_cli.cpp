@@ -12,8 +12,8 @@
 #include "PlainNvvm.h"
 #include "PlainTools.h"
 #include "TestSupport.h"
-#include "nvvm/Options.h"
-#include "support/Text.h"
+#include "core/nvvm/Options.h"
+#include "core/support/Text.h"
 
 using namespace nvpg;
 

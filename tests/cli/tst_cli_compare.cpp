@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "TestSupport.h"
-#include "support/Diff.h"
-#include "support/Text.h"
+#include "core/support/Diff.h"
+#include "core/support/Text.h"
 
 using namespace nvpg;
 

@@ -21,9 +21,9 @@
 #include <fmt/format.h>
 
 #include "TestSupport.h"
-#include "engine/Compiler.h"
-#include "engine/Messages.h"
-#include "support/Text.h"
+#include "core/engine/Compiler.h"
+#include "core/engine/Messages.h"
+#include "core/support/Text.h"
 
 extern char** environ;
 

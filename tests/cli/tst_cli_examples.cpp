@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "TestSupport.h"
-#include "support/Installed.h"
+#include "core/support/Installed.h"
 
 using namespace nvpg;
 

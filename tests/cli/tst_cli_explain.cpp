@@ -3,7 +3,7 @@
 #include <QtTest>
 
 #include "TestSupport.h"
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 using namespace nvpg;
 

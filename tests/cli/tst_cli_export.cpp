@@ -11,7 +11,7 @@
 #include <cstring>
 
 #include "ExportSupport.h"
-#include "gpu/Npy.h"
+#include "core/gpu/Npy.h"
 
 using namespace nvpg;
 using namespace nvpg::test::exporting;

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ExportSupport.h"
-#include "gpu/Npy.h"
+#include "core/gpu/Npy.h"
 
 using namespace nvpg;
 using namespace nvpg::test;

@@ -9,10 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include "TestSupport.h"
-#include "gpu/Devices.h"
-#include "lesson/Lesson.h"
-#include "support/Files.h"
-#include "support/Installed.h"
+#include "core/gpu/Devices.h"
+#include "core/lesson/Lesson.h"
+#include "core/support/Files.h"
+#include "core/support/Installed.h"
 
 using namespace nvpg;
 namespace fs = std::filesystem;

@@ -3,8 +3,8 @@
 // and lexgrog read without a warning; the same bytes from every build.
 
 // nvpg's own headers first: Qt's `emit` macro would take CompileOptions::emit.
-#include "CliApp.h"
-#include "ManPage.h"
+#include "cli/CliApp.h"
+#include "cli/ManPage.h"
 
 #include <QtTest>
 

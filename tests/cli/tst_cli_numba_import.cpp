@@ -18,9 +18,9 @@
 #include <fstream>
 
 #include "TestSupport.h"
-#include "gpu/RunConfig.h"
-#include "ptx/Ptx.h"
-#include "support/Symbols.h"
+#include "core/gpu/RunConfig.h"
+#include "core/ptx/Ptx.h"
+#include "core/support/Symbols.h"
 
 using namespace nvpg;
 namespace fs = std::filesystem;

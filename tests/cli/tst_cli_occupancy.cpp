@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "TestSupport.h"
-#include "gpu/ArchLimits.h"
-#include "gpu/Occupancy.h"
-#include "support/Installed.h"
+#include "core/gpu/ArchLimits.h"
+#include "core/gpu/Occupancy.h"
+#include "core/support/Installed.h"
 
 using namespace nvpg;
 

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "TestSupport.h"
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 using namespace nvpg;
 

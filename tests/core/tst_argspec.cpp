@@ -9,8 +9,8 @@
 #include <set>
 
 #include "TestSupport.h"
-#include "gpu/ArgSpec.h"
-#include "gpu/ElemType.h"
+#include "core/gpu/ArgSpec.h"
+#include "core/gpu/ElemType.h"
 
 using namespace nvpg;
 using gpu::ArgSpec;

@@ -10,12 +10,12 @@
 #include <set>
 
 #include "TestSupport.h"
-#include "cache/Key.h"
-#include "cache/ResultCache.h"
-#include "engine/Compiler.h"
-#include "inspect/LineMap.h"
-#include "pipeline/ResultJson.h"
-#include "pipeline/Summary.h"
+#include "core/cache/Key.h"
+#include "core/cache/ResultCache.h"
+#include "core/engine/Compiler.h"
+#include "core/inspect/LineMap.h"
+#include "core/pipeline/ResultJson.h"
+#include "core/pipeline/Summary.h"
 
 using namespace nvpg;
 namespace fs = std::filesystem;

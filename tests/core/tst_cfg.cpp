@@ -13,15 +13,15 @@
 #include <thread>
 
 #include "TestSupport.h"
-#include "inspect/CfgLayout.h"
-#include "inspect/ControlFlow.h"
-#include "inspect/InstructionMix.h"
-#include "inspect/Sass.h"
-#include "pipeline/Pipeline.h"
-#include "ptx/Ptxas.h"
-#include "support/Files.h"
-#include "support/Process.h"
-#include "support/Text.h"
+#include "core/inspect/CfgLayout.h"
+#include "core/inspect/ControlFlow.h"
+#include "core/inspect/InstructionMix.h"
+#include "core/inspect/Sass.h"
+#include "core/pipeline/Pipeline.h"
+#include "core/ptx/Ptxas.h"
+#include "core/support/Files.h"
+#include "core/support/Process.h"
+#include "core/support/Text.h"
 
 using namespace nvpg;
 using inspect::CfgEdgeKind;

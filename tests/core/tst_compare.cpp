@@ -6,12 +6,12 @@
 #include <regex>
 
 #include "TestSupport.h"
-#include "inspect/Renaming.h"
-#include "pipeline/Comparison.h"
-#include "pipeline/Pipeline.h"
-#include "pipeline/ResultJson.h"
-#include "support/Diff.h"
-#include "support/Text.h"
+#include "core/inspect/Renaming.h"
+#include "core/pipeline/Comparison.h"
+#include "core/pipeline/Pipeline.h"
+#include "core/pipeline/ResultJson.h"
+#include "core/support/Diff.h"
+#include "core/support/Text.h"
 
 using namespace nvpg;
 using pipeline::CompareOutput;

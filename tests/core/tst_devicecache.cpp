@@ -6,8 +6,8 @@
 #include <fstream>
 
 #include "TestSupport.h"
-#include "gpu/DeviceCache.h"
-#include "support/Files.h"
+#include "core/gpu/DeviceCache.h"
+#include "core/support/Files.h"
 
 using namespace nvpg;
 namespace fs = std::filesystem;

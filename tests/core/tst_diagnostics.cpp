@@ -2,7 +2,7 @@
 // real libNVVM 13.0 output.
 #include <QtTest>
 
-#include "nvvm/Diagnostic.h"
+#include "core/nvvm/Diagnostic.h"
 
 using namespace nvpg;
 

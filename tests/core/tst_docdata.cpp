@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "TestSupport.h"
-#include "inspect/Docs.h"
-#include "nvvm/Libdevice.h"
+#include "core/inspect/Docs.h"
+#include "core/nvvm/Libdevice.h"
 
 using namespace nvpg;
 using inspect::DocContext;

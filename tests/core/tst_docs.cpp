@@ -12,11 +12,11 @@
 #include <set>
 
 #include "TestSupport.h"
-#include "inspect/Docs.h"
-#include "inspect/DocsEmbedded.h"
-#include "inspect/Sass.h"
-#include "pipeline/Pipeline.h"
-#include "support/Text.h"
+#include "core/inspect/Docs.h"
+#include "core/inspect/DocsEmbedded.h"
+#include "core/inspect/Sass.h"
+#include "core/pipeline/Pipeline.h"
+#include "core/support/Text.h"
 
 using namespace nvpg;
 using inspect::DocContext;

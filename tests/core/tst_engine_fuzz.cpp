@@ -11,8 +11,8 @@
 #include <map>
 
 #include "TestSupport.h"
-#include "engine/Compiler.h"
-#include "workspace/Workspace.h"
+#include "core/engine/Compiler.h"
+#include "core/workspace/Workspace.h"
 
 using namespace nvpg;
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "TestSupport.h"
-#include "nvvm/Program.h"
-#include "workspace/Workspace.h"
+#include "core/nvvm/Program.h"
+#include "core/workspace/Workspace.h"
 
 using namespace nvpg;
 namespace fs = std::filesystem;

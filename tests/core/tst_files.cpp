@@ -13,9 +13,9 @@
 #include <functional>
 
 #include "TestSupport.h"
-#include "gpu/ArgSpec.h"
-#include "gpu/Npy.h"
-#include "support/Files.h"
+#include "core/gpu/ArgSpec.h"
+#include "core/gpu/Npy.h"
+#include "core/support/Files.h"
 
 using namespace nvpg;
 namespace fs = std::filesystem;

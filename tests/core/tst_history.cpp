@@ -4,8 +4,8 @@
 #include <QtTest>
 
 #include "TestSupport.h"
-#include "pipeline/History.h"
-#include "pipeline/Pipeline.h"
+#include "core/pipeline/History.h"
+#include "core/pipeline/Pipeline.h"
 
 using namespace nvpg;
 using pipeline::CompileHistory;

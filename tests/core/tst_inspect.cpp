@@ -14,16 +14,16 @@
 #include <nlohmann/json.hpp>
 
 #include "TestSupport.h"
-#include "inspect/LineMap.h"
-#include "inspect/Locations.h"
-#include "inspect/Twin.h"
-#include "lto/Linker.h"
-#include "nvvm/IrVersion.h"
-#include "nvvm/Program.h"
-#include "support/Files.h"
-#include "support/Process.h"
-#include "support/Text.h"
-#include "workspace/Workspace.h"
+#include "core/inspect/LineMap.h"
+#include "core/inspect/Locations.h"
+#include "core/inspect/Twin.h"
+#include "core/lto/Linker.h"
+#include "core/nvvm/IrVersion.h"
+#include "core/nvvm/Program.h"
+#include "core/support/Files.h"
+#include "core/support/Process.h"
+#include "core/support/Text.h"
+#include "core/workspace/Workspace.h"
 
 using namespace nvpg;
 namespace fs = std::filesystem;

@@ -8,8 +8,8 @@
 #include <fstream>
 
 #include "TestSupport.h"
-#include "support/Installed.h"
-#include "workspace/Examples.h"
+#include "core/support/Installed.h"
+#include "core/workspace/Examples.h"
 
 using namespace nvpg;
 namespace fs = std::filesystem;

@@ -12,13 +12,13 @@
 #include <nlohmann/json.hpp>
 
 #include "TestSupport.h"
-#include "gpu/Npy.h"
-#include "lesson/Lesson.h"
-#include "nvvm/Options.h"
-#include "pipeline/Pipeline.h"
-#include "support/Files.h"
-#include "support/Text.h"
-#include "workspace/Workspace.h"
+#include "core/gpu/Npy.h"
+#include "core/lesson/Lesson.h"
+#include "core/nvvm/Options.h"
+#include "core/pipeline/Pipeline.h"
+#include "core/support/Files.h"
+#include "core/support/Text.h"
+#include "core/workspace/Workspace.h"
 
 using namespace nvpg;
 namespace fs = std::filesystem;

@@ -11,16 +11,16 @@
 #include <thread>
 
 #include "TestSupport.h"
-#include "inspect/ControlFlow.h"
-#include "inspect/LiveRegisters.h"
-#include "inspect/Sass.h"
-#include "inspect/SassView.h"
-#include "pipeline/LiveFigures.h"
-#include "pipeline/Pipeline.h"
-#include "ptx/Ptxas.h"
-#include "support/Files.h"
-#include "support/Process.h"
-#include "support/Text.h"
+#include "core/inspect/ControlFlow.h"
+#include "core/inspect/LiveRegisters.h"
+#include "core/inspect/Sass.h"
+#include "core/inspect/SassView.h"
+#include "core/pipeline/LiveFigures.h"
+#include "core/pipeline/Pipeline.h"
+#include "core/ptx/Ptxas.h"
+#include "core/support/Files.h"
+#include "core/support/Process.h"
+#include "core/support/Text.h"
 
 using namespace nvpg;
 namespace fs = std::filesystem;

@@ -6,14 +6,14 @@
 
 #include "PlainTools.h"
 #include "TestSupport.h"
-#include "lto/DroppedKernels.h"
-#include "nvvm/IrVersion.h"
-#include "pipeline/Pipeline.h"
-#include "pipeline/Report.h"
-#include "pipeline/Summary.h"
-#include "support/Text.h"
-#include "workspace/NewModule.h"
-#include "workspace/Workspace.h"
+#include "core/lto/DroppedKernels.h"
+#include "core/nvvm/IrVersion.h"
+#include "core/pipeline/Pipeline.h"
+#include "core/pipeline/Report.h"
+#include "core/pipeline/Summary.h"
+#include "core/support/Text.h"
+#include "core/workspace/NewModule.h"
+#include "core/workspace/Workspace.h"
 
 using namespace nvpg;
 

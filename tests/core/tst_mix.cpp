@@ -8,12 +8,12 @@
 #include <set>
 
 #include "TestSupport.h"
-#include "inspect/InstructionMix.h"
-#include "inspect/Sass.h"
-#include "pipeline/Pipeline.h"
-#include "pipeline/Report.h"
-#include "ptx/PtxBody.h"
-#include "support/Text.h"
+#include "core/inspect/InstructionMix.h"
+#include "core/inspect/Sass.h"
+#include "core/pipeline/Pipeline.h"
+#include "core/pipeline/Report.h"
+#include "core/ptx/PtxBody.h"
+#include "core/support/Text.h"
 
 using namespace nvpg;
 using inspect::MixClass;

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "TestSupport.h"
-#include "gpu/Npy.h"
+#include "core/gpu/Npy.h"
 
 using namespace nvpg;
 using gpu::ElemType;

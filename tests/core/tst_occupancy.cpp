@@ -9,10 +9,10 @@
 #include <string>
 
 #include "TestSupport.h"
-#include "gpu/ArchLimits.h"
-#include "gpu/Occupancy.h"
-#include "nvvm/Options.h"
-#include "pipeline/OccupancyReport.h"
+#include "core/gpu/ArchLimits.h"
+#include "core/gpu/Occupancy.h"
+#include "core/nvvm/Options.h"
+#include "core/pipeline/OccupancyReport.h"
 
 using namespace nvpg;
 

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "TestSupport.h"
-#include "inspect/Docs.h"
-#include "nvvm/Options.h"
-#include "pipeline/Pipeline.h"
-#include "support/Text.h"
+#include "core/inspect/Docs.h"
+#include "core/nvvm/Options.h"
+#include "core/pipeline/Pipeline.h"
+#include "core/support/Text.h"
 
 using namespace nvpg;
 using inspect::DocContext;

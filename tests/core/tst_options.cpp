@@ -6,7 +6,7 @@
 #include <set>
 #include <variant>
 
-#include "nvvm/Options.h"
+#include "core/nvvm/Options.h"
 
 using namespace nvpg;
 

@@ -9,12 +9,12 @@
 #include <fmt/format.h>
 
 #include "TestSupport.h"
-#include "inspect/Pitfalls.h"
-#include "nvvm/Fix.h"
-#include "nvvm/IrScan.h"
-#include "nvvm/IrVersion.h"
-#include "pipeline/Pipeline.h"
-#include "support/Text.h"
+#include "core/inspect/Pitfalls.h"
+#include "core/nvvm/Fix.h"
+#include "core/nvvm/IrScan.h"
+#include "core/nvvm/IrVersion.h"
+#include "core/pipeline/Pipeline.h"
+#include "core/support/Text.h"
 
 using namespace nvpg;
 

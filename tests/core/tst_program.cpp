@@ -10,8 +10,8 @@
 
 #include "PlainNvvm.h"
 #include "TestSupport.h"
-#include "nvvm/IrScan.h"
-#include "nvvm/Program.h"
+#include "core/nvvm/IrScan.h"
+#include "core/nvvm/Program.h"
 
 using namespace nvpg;
 

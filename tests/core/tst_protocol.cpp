@@ -6,9 +6,9 @@
 #include <unistd.h>
 
 #include "TestSupport.h"
-#include "engine/Compiler.h"
-#include "engine/EngineProcess.h"
-#include "engine/Messages.h"
+#include "core/engine/Compiler.h"
+#include "core/engine/EngineProcess.h"
+#include "core/engine/Messages.h"
 
 using namespace nvpg;
 using namespace nvpg::engine;

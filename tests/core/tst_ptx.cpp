@@ -7,10 +7,10 @@
 #include <string_view>
 
 #include "TestSupport.h"
-#include "nvvm/Module.h"
-#include "nvvm/Options.h"
-#include "nvvm/Program.h"
-#include "ptx/Ptx.h"
+#include "core/nvvm/Module.h"
+#include "core/nvvm/Options.h"
+#include "core/nvvm/Program.h"
+#include "core/ptx/Ptx.h"
 
 using namespace nvpg;
 

@@ -4,10 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpu/RunConfig.h"
-#include "pipeline/RunDraft.h"
-#include "ptx/Ptx.h"
-#include "support/Text.h"
+#include "core/gpu/RunConfig.h"
+#include "core/pipeline/RunDraft.h"
+#include "core/ptx/Ptx.h"
+#include "core/support/Text.h"
 
 using namespace nvpg;
 using namespace nvpg::gpu;

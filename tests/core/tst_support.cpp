@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "support/Diff.h"
-#include "support/Files.h"
-#include "support/Symbols.h"
-#include "support/Text.h"
+#include "core/support/Diff.h"
+#include "core/support/Files.h"
+#include "core/support/Symbols.h"
+#include "core/support/Text.h"
 
 using namespace nvpg;
 namespace fs = std::filesystem;

@@ -7,9 +7,9 @@
 #include <map>
 
 #include "TestSupport.h"
-#include "support/Text.h"
-#include "toolkit/Release.h"
-#include "toolkit/Toolkit.h"
+#include "core/support/Text.h"
+#include "core/toolkit/Release.h"
+#include "core/toolkit/Toolkit.h"
 
 using namespace nvpg;
 namespace fs = std::filesystem;

@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "TestSupport.h"
-#include "support/Base64.h"
-#include "workspace/Workspace.h"
+#include "core/support/Base64.h"
+#include "core/workspace/Workspace.h"
 
 using namespace nvpg;
 

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "FuzzSupport.h"
-#include "gpu/RunConfig.h"
+#include "core/gpu/RunConfig.h"
 
 using namespace nvpg;
 using fuzz::require;

@@ -4,9 +4,9 @@
 #include <algorithm>
 
 #include "FuzzSupport.h"
-#include "engine/Messages.h"
-#include "nvvm/Diagnostic.h"
-#include "support/Text.h"
+#include "core/engine/Messages.h"
+#include "core/nvvm/Diagnostic.h"
+#include "core/support/Text.h"
 
 using namespace nvpg;
 using fuzz::require;

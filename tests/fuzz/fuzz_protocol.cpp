@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "FuzzSupport.h"
-#include "engine/Messages.h"
+#include "core/engine/Messages.h"
 
 using namespace nvpg;
 using fuzz::require;

@@ -3,7 +3,7 @@
 #include <set>
 
 #include "FuzzSupport.h"
-#include "ptx/Ptx.h"
+#include "core/ptx/Ptx.h"
 
 using namespace nvpg;
 using fuzz::require;

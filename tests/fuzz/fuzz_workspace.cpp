@@ -1,7 +1,7 @@
 // The .nvpg reader on arbitrary bytes: a workspace or an error, never a crash; and a workspace it
 // read saves to a file it reads back as the same workspace (what the app does on every save).
 #include "FuzzSupport.h"
-#include "workspace/Workspace.h"
+#include "core/workspace/Workspace.h"
 
 using namespace nvpg;
 using fuzz::require;

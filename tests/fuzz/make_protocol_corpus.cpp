@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "engine/Messages.h"
-#include "support/Files.h"
+#include "core/engine/Messages.h"
+#include "core/support/Files.h"
 
 using namespace nvpg;
 

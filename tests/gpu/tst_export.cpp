@@ -5,8 +5,8 @@
 #include <QtTest>
 
 #include "cli/ExportSupport.h"
-#include "gpu/Npy.h"
-#include "workspace/Workspace.h"
+#include "core/gpu/Npy.h"
+#include "core/workspace/Workspace.h"
 
 using namespace nvpg;
 using namespace nvpg::test::exporting;

@@ -6,12 +6,12 @@
 #include <cstring>
 
 #include "TestSupport.h"
-#include "engine/Runner.h"
-#include "gpu/Npy.h"
-#include "nvvm/IrVersion.h"
-#include "pipeline/Pipeline.h"
-#include "workspace/NewModule.h"
-#include "workspace/Workspace.h"
+#include "core/engine/Runner.h"
+#include "core/gpu/Npy.h"
+#include "core/nvvm/IrVersion.h"
+#include "core/pipeline/Pipeline.h"
+#include "core/workspace/NewModule.h"
+#include "core/workspace/Workspace.h"
 
 using namespace nvpg;
 

@@ -5,13 +5,13 @@
 #include <fmt/format.h>
 
 #include "TestSupport.h"
-#include "gpu/ArchLimits.h"
-#include "gpu/Occupancy.h"
-#include "nvvm/Options.h"
-#include "pipeline/Pipeline.h"
-#include "ptx/Ptxas.h"
-#include "workspace/Examples.h"
-#include "workspace/Workspace.h"
+#include "core/gpu/ArchLimits.h"
+#include "core/gpu/Occupancy.h"
+#include "core/nvvm/Options.h"
+#include "core/pipeline/Pipeline.h"
+#include "core/ptx/Ptxas.h"
+#include "core/workspace/Examples.h"
+#include "core/workspace/Workspace.h"
 
 using namespace nvpg;
 

@@ -12,9 +12,9 @@
 #include <Qsci/qsciscintilla.h>
 
 #include "BuildPaths.h"
-#include "inspect/LineMap.h"
+#include "core/inspect/LineMap.h"
 
-#include "window/MainWindow.h"
+#include "gui/window/MainWindow.h"
 
 namespace nvpg::test {
 

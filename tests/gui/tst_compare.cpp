@@ -17,18 +17,18 @@
 
 #include "GuiTestSupport.h"
 #include "TestSupport.h"
-#include "compile/CompileController.h"
-#include "document/WorkspaceDocument.h"
-#include "editor/EditorArea.h"
-#include "editor/ModuleEditor.h"
-#include "panels/ComparePanel.h"
-#include "panels/HistoryDialog.h"
-#include "panels/OptionsPanel.h"
-#include "panels/SettingsDialog.h"
+#include "gui/compile/CompileController.h"
+#include "gui/dialogs/HistoryDialog.h"
+#include "gui/dialogs/SettingsDialog.h"
+#include "gui/document/WorkspaceDocument.h"
+#include "gui/editor/EditorArea.h"
+#include "gui/editor/ModuleEditor.h"
+#include "gui/panels/ComparePanel.h"
+#include "gui/panels/OptionsPanel.h"
 
 #include <QTreeWidget>
-#include "window/MainWindow.h"
-#include "workspace/Workspace.h"
+#include "core/workspace/Workspace.h"
+#include "gui/window/MainWindow.h"
 
 using namespace nvpg;
 using namespace nvpg::gui;

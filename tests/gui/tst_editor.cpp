@@ -11,11 +11,11 @@
 #include <QtTest>
 
 #include "TestSupport.h"
-#include "editor/BitcodeSummary.h"
-#include "editor/Completions.h"
-#include "editor/FindBar.h"
-#include "editor/ModuleEditor.h"
-#include "editor/NvvmLexer.h"
+#include "gui/editor/BitcodeSummary.h"
+#include "gui/editor/Completions.h"
+#include "gui/editor/FindBar.h"
+#include "gui/editor/ModuleEditor.h"
+#include "gui/editor/NvvmLexer.h"
 
 using namespace nvpg;
 using namespace nvpg::gui;

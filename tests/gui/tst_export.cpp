@@ -15,9 +15,9 @@
 
 #include "GuiTestSupport.h"
 #include "cli/ExportSupport.h"
-#include "compile/CompileController.h"
-#include "document/WorkspaceDocument.h"
-#include "window/MainWindow.h"
+#include "gui/compile/CompileController.h"
+#include "gui/document/WorkspaceDocument.h"
+#include "gui/window/MainWindow.h"
 
 using namespace nvpg;
 using namespace nvpg::gui;

@@ -19,13 +19,13 @@
 #include <nlohmann/json.hpp>
 
 #include "TestSupport.h"
-#include "compile/CompileController.h"
-#include "document/WorkspaceDocument.h"
-#include "editor/EditorArea.h"
-#include "editor/ModuleEditor.h"
-#include "gpu/ArgSpec.h"
-#include "gpu/RunConfig.h"
-#include "window/MainWindow.h"
+#include "core/gpu/ArgSpec.h"
+#include "core/gpu/RunConfig.h"
+#include "gui/compile/CompileController.h"
+#include "gui/document/WorkspaceDocument.h"
+#include "gui/editor/EditorArea.h"
+#include "gui/editor/ModuleEditor.h"
+#include "gui/window/MainWindow.h"
 
 #include <QComboBox>
 #include <QFileDialog>

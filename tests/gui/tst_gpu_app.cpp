@@ -6,11 +6,11 @@
 #include <QTabWidget>
 
 #include "TestSupport.h"
-#include "compile/CompileController.h"
-#include "gpu/ArgSpec.h"
-#include "run/RunHistory.h"
-#include "run/RunPanel.h"
-#include "window/MainWindow.h"
+#include "core/gpu/ArgSpec.h"
+#include "gui/compile/CompileController.h"
+#include "gui/panels/RunHistory.h"
+#include "gui/panels/RunPanel.h"
+#include "gui/window/MainWindow.h"
 
 using namespace nvpg;
 using namespace nvpg::gui;

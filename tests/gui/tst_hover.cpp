@@ -10,13 +10,13 @@
 
 #include "GuiTestSupport.h"
 #include "TestSupport.h"
-#include "compile/CompileController.h"
-#include "editor/EditorArea.h"
-#include "editor/HoverDocs.h"
-#include "editor/ModuleEditor.h"
-#include "inspect/Docs.h"
-#include "output/OutputView.h"
-#include "window/MainWindow.h"
+#include "core/inspect/Docs.h"
+#include "gui/compile/CompileController.h"
+#include "gui/editor/EditorArea.h"
+#include "gui/editor/HoverDocs.h"
+#include "gui/editor/ModuleEditor.h"
+#include "gui/output/OutputView.h"
+#include "gui/window/MainWindow.h"
 
 using namespace nvpg;
 using gui::HoverDocs;

@@ -13,14 +13,14 @@
 #include <QLineEdit>
 #include "GuiTestSupport.h"
 #include "TestSupport.h"
-#include "compile/CompileController.h"
-#include "document/Journal.h"
-#include "document/WorkspaceDocument.h"
-#include "editor/EditorArea.h"
-#include "editor/ModuleEditor.h"
-#include "panels/OptionsPanel.h"
-#include "run/RunPanel.h"
-#include "window/MainWindow.h"
+#include "gui/compile/CompileController.h"
+#include "gui/document/Journal.h"
+#include "gui/document/WorkspaceDocument.h"
+#include "gui/editor/EditorArea.h"
+#include "gui/editor/ModuleEditor.h"
+#include "gui/panels/OptionsPanel.h"
+#include "gui/panels/RunPanel.h"
+#include "gui/window/MainWindow.h"
 
 #include <sys/stat.h>
 

@@ -16,15 +16,15 @@
 
 #include "GuiTestSupport.h"
 #include "TestSupport.h"
-#include "compile/CompileController.h"
-#include "editor/EditorArea.h"
-#include "editor/HoverDocs.h"
-#include "editor/ModuleEditor.h"
-#include "output/OutputView.h"
-#include "panels/ComparePanel.h"
-#include "panels/OptionsPanel.h"
-#include "panels/ProblemsPanel.h"
-#include "window/MainWindow.h"
+#include "gui/compile/CompileController.h"
+#include "gui/editor/EditorArea.h"
+#include "gui/editor/HoverDocs.h"
+#include "gui/editor/ModuleEditor.h"
+#include "gui/output/OutputView.h"
+#include "gui/panels/ComparePanel.h"
+#include "gui/panels/OptionsPanel.h"
+#include "gui/panels/ProblemsPanel.h"
+#include "gui/window/MainWindow.h"
 
 using namespace nvpg;
 using gui::MainWindow;

@@ -20,15 +20,15 @@
 
 #include "GuiTestSupport.h"
 #include "TestSupport.h"
-#include "compile/CompileController.h"
-#include "compile/SupervisedEngine.h"
-#include "document/WorkspaceDocument.h"
-#include "editor/EditorArea.h"
-#include "editor/ModuleEditor.h"
-#include "lesson/Course.h"
-#include "panels/LessonPanel.h"
-#include "window/MainWindow.h"
-#include "workspace/Workspace.h"
+#include "core/lesson/Course.h"
+#include "core/workspace/Workspace.h"
+#include "gui/compile/CompileController.h"
+#include "gui/compile/SupervisedEngine.h"
+#include "gui/document/WorkspaceDocument.h"
+#include "gui/editor/EditorArea.h"
+#include "gui/editor/ModuleEditor.h"
+#include "gui/panels/LessonPanel.h"
+#include "gui/window/MainWindow.h"
 
 using namespace nvpg;
 using namespace nvpg::gui;

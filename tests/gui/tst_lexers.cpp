@@ -5,9 +5,9 @@
 #include <QtTest>
 
 #include "TestSupport.h"
-#include "editor/ModuleEditor.h"
-#include "editor/NvvmLexer.h"
-#include "editor/PtxLexer.h"
+#include "gui/editor/ModuleEditor.h"
+#include "gui/editor/NvvmLexer.h"
+#include "gui/editor/PtxLexer.h"
 
 using namespace nvpg::gui;
 using B = QsciScintillaBase;

@@ -19,16 +19,16 @@
 
 #include "GuiTestSupport.h"
 #include "TestSupport.h"
-#include "compile/CompileController.h"
-#include "document/WorkspaceDocument.h"
-#include "editor/EditorArea.h"
-#include "editor/FindBar.h"
-#include "editor/ModuleEditor.h"
-#include "output/OutputView.h"
-#include "panels/OptionsPanel.h"
-#include "panels/ProblemsPanel.h"
-#include "panels/SettingsDialog.h"
-#include "window/MainWindow.h"
+#include "gui/compile/CompileController.h"
+#include "gui/dialogs/SettingsDialog.h"
+#include "gui/document/WorkspaceDocument.h"
+#include "gui/editor/EditorArea.h"
+#include "gui/editor/FindBar.h"
+#include "gui/editor/ModuleEditor.h"
+#include "gui/output/OutputView.h"
+#include "gui/panels/OptionsPanel.h"
+#include "gui/panels/ProblemsPanel.h"
+#include "gui/window/MainWindow.h"
 
 using namespace nvpg;
 using namespace nvpg::gui;

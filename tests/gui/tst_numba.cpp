@@ -13,9 +13,9 @@
 
 #include "GuiTestSupport.h"
 #include "TestSupport.h"
-#include "document/WorkspaceDocument.h"
-#include "window/MainWindow.h"
-#include "window/NumbaImportDialog.h"
+#include "gui/dialogs/NumbaImportDialog.h"
+#include "gui/document/WorkspaceDocument.h"
+#include "gui/window/MainWindow.h"
 
 using namespace nvpg;
 using namespace nvpg::gui;

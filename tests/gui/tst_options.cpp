@@ -20,14 +20,14 @@
 
 #include "HostileToolkit.h"
 #include "TestSupport.h"
-#include "compile/CompileController.h"
-#include "document/WorkspaceDocument.h"
-#include "nvvm/Options.h"
-#include "output/OutputView.h"
-#include "panels/OptionsPanel.h"
-#include "panels/ProblemsPanel.h"
-#include "panels/SettingsDialog.h"
-#include "window/MainWindow.h"
+#include "core/nvvm/Options.h"
+#include "gui/compile/CompileController.h"
+#include "gui/dialogs/SettingsDialog.h"
+#include "gui/document/WorkspaceDocument.h"
+#include "gui/output/OutputView.h"
+#include "gui/panels/OptionsPanel.h"
+#include "gui/panels/ProblemsPanel.h"
+#include "gui/window/MainWindow.h"
 
 using nvpg::gui::OptionsPanel;
 using nvpg::gui::SettingsDialog;

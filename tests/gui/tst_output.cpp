@@ -12,9 +12,9 @@
 #include <Qsci/qsciscintilla.h>
 
 #include "TestSupport.h"
-#include "output/OutputView.h"
-#include "output/Turns.h"
-#include "pipeline/Pipeline.h"
+#include "core/pipeline/Pipeline.h"
+#include "gui/output/OutputView.h"
+#include "gui/output/Turns.h"
 
 using namespace nvpg;
 using nvpg::gui::EngineReply;

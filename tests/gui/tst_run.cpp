@@ -28,14 +28,14 @@
 #include <QTableView>
 
 #include "TestSupport.h"
-#include "compile/CompileController.h"
-#include "compile/SupervisedEngine.h"
-#include "document/WorkspaceDocument.h"
-#include "pipeline/Pipeline.h"
-#include "run/BufferView.h"
-#include "run/RunPanel.h"
-#include "window/MainWindow.h"
-#include "workspace/Workspace.h"
+#include "core/pipeline/Pipeline.h"
+#include "core/workspace/Workspace.h"
+#include "gui/compile/CompileController.h"
+#include "gui/compile/SupervisedEngine.h"
+#include "gui/document/WorkspaceDocument.h"
+#include "gui/panels/BufferView.h"
+#include "gui/panels/RunPanel.h"
+#include "gui/window/MainWindow.h"
 
 using namespace nvpg;
 using namespace nvpg::gui;

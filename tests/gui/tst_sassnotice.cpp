@@ -6,10 +6,10 @@
 
 #include "GuiTestSupport.h"
 #include "TestSupport.h"
-#include "compile/CompileController.h"
-#include "output/OutputView.h"
-#include "toolkit/Toolkit.h"
-#include "window/MainWindow.h"
+#include "core/toolkit/Toolkit.h"
+#include "gui/compile/CompileController.h"
+#include "gui/output/OutputView.h"
+#include "gui/window/MainWindow.h"
 
 using namespace nvpg;
 

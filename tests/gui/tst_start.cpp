@@ -15,13 +15,13 @@
 
 #include "GuiTestSupport.h"
 #include "TestSupport.h"
-#include "compile/CompileController.h"
-#include "document/WorkspaceDocument.h"
-#include "editor/EditorArea.h"
-#include "editor/ModuleEditor.h"
-#include "output/OutputView.h"
-#include "panels/ProblemsPanel.h"
-#include "window/MainWindow.h"
+#include "gui/compile/CompileController.h"
+#include "gui/document/WorkspaceDocument.h"
+#include "gui/editor/EditorArea.h"
+#include "gui/editor/ModuleEditor.h"
+#include "gui/output/OutputView.h"
+#include "gui/panels/ProblemsPanel.h"
+#include "gui/window/MainWindow.h"
 
 using namespace nvpg;
 using namespace nvpg::gui;

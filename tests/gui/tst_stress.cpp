@@ -11,9 +11,9 @@
 #include <set>
 
 #include "TestSupport.h"
-#include "compile/CompileController.h"
-#include "compile/SupervisedEngine.h"
-#include "document/WorkspaceDocument.h"
+#include "gui/compile/CompileController.h"
+#include "gui/compile/SupervisedEngine.h"
+#include "gui/document/WorkspaceDocument.h"
 
 using namespace nvpg;
 using namespace nvpg::gui;

@@ -14,7 +14,7 @@
 #include "GuiTestSupport.h"
 #include "HostileToolkit.h"
 #include "TestSupport.h"
-#include "window/MainWindow.h"
+#include "gui/window/MainWindow.h"
 
 using namespace nvpg;
 

@@ -1,8 +1,8 @@
-#include "compile/CompileController.h"
+#include "gui/compile/CompileController.h"
 
 #include <algorithm>
 
-#include "document/WorkspaceDocument.h"
+#include "gui/document/WorkspaceDocument.h"
 
 namespace nvpg::gui {
 

@@ -4,8 +4,8 @@
 #include <QObject>
 #include <QTimer>
 
-#include "compile/Engine.h"
-#include "pipeline/History.h"
+#include "core/pipeline/History.h"
+#include "gui/compile/Engine.h"
 
 namespace nvpg::gui {
 

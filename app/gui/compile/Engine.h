@@ -6,13 +6,13 @@
 #include <QObject>
 #include <QString>
 
-#include "gpu/RunConfig.h"
-#include "gpu/Session.h"
-#include "inspect/LineMap.h"
-#include "pipeline/CompileResult.h"
-#include "pipeline/Job.h"
-#include "support/Result.h"
-#include "toolkit/Toolkit.h"
+#include "core/gpu/RunConfig.h"
+#include "core/gpu/Session.h"
+#include "core/inspect/LineMap.h"
+#include "core/pipeline/CompileResult.h"
+#include "core/pipeline/Job.h"
+#include "core/support/Result.h"
+#include "core/toolkit/Toolkit.h"
 
 namespace nvpg::gui {
 

@@ -1,12 +1,12 @@
-#include "compile/SupervisedEngine.h"
+#include "gui/compile/SupervisedEngine.h"
 
 #include <cmath>
 
 #include <QTimer>
 
-#include "cache/ResultCache.h"
-#include "engine/Compiler.h"
-#include "engine/Runner.h"
+#include "core/cache/ResultCache.h"
+#include "core/engine/Compiler.h"
+#include "core/engine/Runner.h"
 
 namespace nvpg::gui {
 

@@ -11,8 +11,8 @@
 
 #include <QThread>
 
-#include "compile/Engine.h"
-#include "engine/EngineProcess.h"
+#include "core/engine/EngineProcess.h"
+#include "gui/compile/Engine.h"
 
 namespace nvpg::gui {
 

@@ -1,4 +1,4 @@
-#include "document/FileChecks.h"
+#include "gui/document/FileChecks.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -7,9 +7,9 @@
 #include <QCoreApplication>
 #include <QFile>
 
-#include "gpu/ArgSpec.h"
-#include "gpu/RunConfig.h"
-#include "support/Files.h"
+#include "core/gpu/ArgSpec.h"
+#include "core/gpu/RunConfig.h"
+#include "core/support/Files.h"
 
 namespace nvpg::gui {
 

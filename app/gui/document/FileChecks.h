@@ -3,7 +3,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "workspace/Workspace.h"
+#include "core/workspace/Workspace.h"
 
 namespace nvpg::gui {
 

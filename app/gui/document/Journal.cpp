@@ -1,4 +1,4 @@
-#include "document/Journal.h"
+#include "gui/document/Journal.h"
 
 #include <sys/stat.h>
 
@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "support/Json.h"
+#include "core/support/Json.h"
 
 namespace nvpg::gui {
 

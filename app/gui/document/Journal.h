@@ -11,8 +11,8 @@
 #include <QList>
 #include <QString>
 
-#include "support/Result.h"
-#include "workspace/Workspace.h"
+#include "core/support/Result.h"
+#include "core/workspace/Workspace.h"
 
 class QLockFile;
 

@@ -1,4 +1,4 @@
-#include "document/WorkspaceDocument.h"
+#include "gui/document/WorkspaceDocument.h"
 
 #include <algorithm>
 
@@ -6,9 +6,9 @@
 #include <QFile>
 #include <QFileInfo>
 
-#include "document/FileChecks.h"
-#include "lesson/Lesson.h"
-#include "support/Files.h"
+#include "core/lesson/Lesson.h"
+#include "core/support/Files.h"
+#include "gui/document/FileChecks.h"
 
 namespace nvpg::gui {
 

@@ -5,8 +5,8 @@
 #include <QObject>
 #include <QString>
 
-#include "support/Result.h"
-#include "workspace/Workspace.h"
+#include "core/support/Result.h"
+#include "core/workspace/Workspace.h"
 
 namespace nvpg::gui {
 

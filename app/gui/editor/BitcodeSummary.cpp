@@ -1,4 +1,4 @@
-#include "editor/BitcodeSummary.h"
+#include "gui/editor/BitcodeSummary.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,12 +1,12 @@
-#include "editor/Completions.h"
+#include "gui/editor/Completions.h"
 
 #include <algorithm>
 
 #include <Qsci/qscilexer.h>
 #include <QHash>
 
-#include "editor/IrWords.h"
-#include "nvvm/Libdevice.h"
+#include "core/nvvm/Libdevice.h"
+#include "gui/editor/IrWords.h"
 
 namespace nvpg::gui {
 

@@ -1,4 +1,4 @@
-#include "editor/EditorArea.h"
+#include "gui/editor/EditorArea.h"
 
 #include <algorithm>
 
@@ -15,8 +15,8 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
-#include "document/WorkspaceDocument.h"
-#include "editor/ModuleEditor.h"
+#include "gui/document/WorkspaceDocument.h"
+#include "gui/editor/ModuleEditor.h"
 
 namespace nvpg::gui {
 

@@ -4,7 +4,7 @@
 
 #include <QWidget>
 
-#include "nvvm/Diagnostic.h"
+#include "core/nvvm/Diagnostic.h"
 
 class QComboBox;
 class QSplitter;

@@ -1,4 +1,4 @@
-#include "editor/FindBar.h"
+#include "gui/editor/FindBar.h"
 
 #include <Qsci/qsciscintilla.h>
 #include <QCheckBox>

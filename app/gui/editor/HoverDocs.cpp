@@ -1,4 +1,4 @@
-#include "editor/HoverDocs.h"
+#include "gui/editor/HoverDocs.h"
 
 #include <algorithm>
 #include <string>

@@ -8,7 +8,7 @@
 #include <QString>
 #include <QTimer>
 
-#include "inspect/Docs.h"
+#include "core/inspect/Docs.h"
 
 class QLabel;
 class QWidget;

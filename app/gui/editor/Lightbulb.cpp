@@ -1,4 +1,4 @@
-#include "editor/Lightbulb.h"
+#include "gui/editor/Lightbulb.h"
 
 #include <QPainter>
 #include <QPainterPath>

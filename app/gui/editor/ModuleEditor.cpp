@@ -1,4 +1,4 @@
-#include "editor/ModuleEditor.h"
+#include "gui/editor/ModuleEditor.h"
 
 #include <QAccessible>
 #include <QAccessibleWidget>
@@ -21,12 +21,12 @@
 #include <QStandardPaths>
 #include <QTimer>
 
-#include "editor/BitcodeSummary.h"
-#include "editor/Completions.h"
-#include "editor/HoverDocs.h"
-#include "editor/Lightbulb.h"
-#include "editor/Markers.h"
-#include "editor/NvvmLexer.h"
+#include "gui/editor/BitcodeSummary.h"
+#include "gui/editor/Completions.h"
+#include "gui/editor/HoverDocs.h"
+#include "gui/editor/Lightbulb.h"
+#include "gui/editor/Markers.h"
+#include "gui/editor/NvvmLexer.h"
 
 namespace nvpg::gui {
 

@@ -13,7 +13,7 @@
 #include <QString>
 #include <QTimer>
 
-#include "nvvm/Diagnostic.h"
+#include "core/nvvm/Diagnostic.h"
 
 class QMenu;
 class QProcess;

@@ -1,9 +1,9 @@
-#include "editor/NvvmLexer.h"
+#include "gui/editor/NvvmLexer.h"
 
 #include <unordered_set>
 
-#include "editor/IrWords.h"
-#include "editor/LexerSupport.h"
+#include "gui/editor/IrWords.h"
+#include "gui/editor/LexerSupport.h"
 
 namespace nvpg::gui {
 

@@ -2,7 +2,7 @@
 
 #include <string_view>
 
-#include "editor/LexerSupport.h"
+#include "gui/editor/LexerSupport.h"
 
 namespace nvpg::gui {
 

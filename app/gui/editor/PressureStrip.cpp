@@ -1,4 +1,4 @@
-#include "editor/PressureStrip.h"
+#include "gui/editor/PressureStrip.h"
 
 #include <algorithm>
 

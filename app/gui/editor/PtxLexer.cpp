@@ -1,9 +1,9 @@
-#include "editor/PtxLexer.h"
+#include "gui/editor/PtxLexer.h"
 
 #include <algorithm>
 #include <unordered_set>
 
-#include "editor/LexerSupport.h"
+#include "gui/editor/LexerSupport.h"
 
 namespace nvpg::gui {
 

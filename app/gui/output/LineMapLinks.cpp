@@ -1,4 +1,4 @@
-#include "output/LineMapLinks.h"
+#include "gui/output/LineMapLinks.h"
 
 #include <algorithm>
 #include <map>
@@ -12,12 +12,12 @@
 
 #include <Qsci/qsciscintilla.h>
 
-#include "document/WorkspaceDocument.h"
-#include "editor/EditorArea.h"
-#include "editor/HoverDocs.h"
-#include "editor/Markers.h"
-#include "editor/ModuleEditor.h"
-#include "output/OutputView.h"
+#include "gui/document/WorkspaceDocument.h"
+#include "gui/editor/EditorArea.h"
+#include "gui/editor/HoverDocs.h"
+#include "gui/editor/Markers.h"
+#include "gui/editor/ModuleEditor.h"
+#include "gui/output/OutputView.h"
 
 namespace nvpg::gui {
 

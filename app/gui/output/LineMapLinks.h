@@ -10,7 +10,7 @@
 #include <QObject>
 #include <QString>
 
-#include "inspect/LineMap.h"
+#include "core/inspect/LineMap.h"
 
 class QsciScintilla;
 

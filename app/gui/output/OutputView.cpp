@@ -1,4 +1,4 @@
-#include "output/OutputView.h"
+#include "gui/output/OutputView.h"
 
 #include <algorithm>
 #include <string_view>
@@ -31,16 +31,16 @@
 #include <Qsci/qscilexerdiff.h>
 #include <Qsci/qsciscintilla.h>
 
-#include "document/FileChecks.h"
-#include "editor/HoverDocs.h"
-#include "editor/PtxLexer.h"
-#include "inspect/SassView.h"
-#include "output/Pane.h"
-#include "output/SymbolNames.h"
-#include "output/Turns.h"
-#include "pipeline/Summary.h"
-#include "support/Diff.h"
-#include "support/Text.h"
+#include "core/inspect/SassView.h"
+#include "core/pipeline/Summary.h"
+#include "core/support/Diff.h"
+#include "core/support/Text.h"
+#include "gui/document/FileChecks.h"
+#include "gui/editor/HoverDocs.h"
+#include "gui/editor/PtxLexer.h"
+#include "gui/output/Pane.h"
+#include "gui/output/SymbolNames.h"
+#include "gui/output/Turns.h"
 
 namespace nvpg::gui {
 

@@ -7,11 +7,11 @@
 #include <QStringList>
 #include <QWidget>
 
-#include "compile/Engine.h"
-#include "inspect/LineMap.h"
-#include "inspect/SassView.h"
-#include "pipeline/OutputNames.h"
-#include "pipeline/Summary.h"
+#include "core/inspect/LineMap.h"
+#include "core/inspect/SassView.h"
+#include "core/pipeline/OutputNames.h"
+#include "core/pipeline/Summary.h"
+#include "gui/compile/Engine.h"
 
 class QAction;
 class QLabel;

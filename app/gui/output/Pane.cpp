@@ -1,4 +1,4 @@
-#include "output/Pane.h"
+#include "gui/output/Pane.h"
 
 #include <algorithm>
 

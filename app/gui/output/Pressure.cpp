@@ -1,4 +1,4 @@
-#include "output/Pressure.h"
+#include "gui/output/Pressure.h"
 
 #include <algorithm>
 
@@ -6,15 +6,15 @@
 
 #include <Qsci/qsciscintilla.h>
 
-#include "document/WorkspaceDocument.h"
-#include "editor/EditorArea.h"
-#include "editor/HoverDocs.h"
-#include "editor/ModuleEditor.h"
-#include "editor/PressureStrip.h"
-#include "output/LineMapLinks.h"
-#include "output/OutputView.h"
-#include "support/Symbols.h"
-#include "support/Text.h"
+#include "core/support/Symbols.h"
+#include "core/support/Text.h"
+#include "gui/document/WorkspaceDocument.h"
+#include "gui/editor/EditorArea.h"
+#include "gui/editor/HoverDocs.h"
+#include "gui/editor/ModuleEditor.h"
+#include "gui/editor/PressureStrip.h"
+#include "gui/output/LineMapLinks.h"
+#include "gui/output/OutputView.h"
 
 namespace nvpg::gui {
 

@@ -6,9 +6,9 @@
 #include <QObject>
 #include <QString>
 
-#include "inspect/LineMap.h"
-#include "pipeline/CompileResult.h"
-#include "pipeline/LiveFigures.h"
+#include "core/inspect/LineMap.h"
+#include "core/pipeline/CompileResult.h"
+#include "core/pipeline/LiveFigures.h"
 
 namespace nvpg::gui {
 

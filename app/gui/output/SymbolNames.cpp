@@ -1,4 +1,4 @@
-#include "output/SymbolNames.h"
+#include "gui/output/SymbolNames.h"
 
 #include <QAbstractItemView>
 #include <QApplication>
@@ -7,7 +7,7 @@
 #include <QStyledItemDelegate>
 #include <QTableWidgetItem>
 
-#include "support/Symbols.h"
+#include "core/support/Symbols.h"
 
 namespace nvpg::gui {
 

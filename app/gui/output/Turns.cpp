@@ -1,4 +1,4 @@
-#include "output/Turns.h"
+#include "gui/output/Turns.h"
 
 #include <deque>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "panels/AnalysisPanel.h"
+#include "gui/panels/AnalysisPanel.h"
 
 #include <algorithm>
 
@@ -24,9 +24,9 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
-#include "editor/HoverDocs.h"
-#include "gpu/ArchLimits.h"
-#include "output/SymbolNames.h"
+#include "core/gpu/ArchLimits.h"
+#include "gui/editor/HoverDocs.h"
+#include "gui/output/SymbolNames.h"
 
 namespace nvpg::gui {
 

@@ -7,10 +7,10 @@
 
 #include <QWidget>
 
-#include "gpu/Occupancy.h"
-#include "gpu/RunConfig.h"
-#include "pipeline/CompileResult.h"
-#include "pipeline/Report.h"
+#include "core/gpu/Occupancy.h"
+#include "core/gpu/RunConfig.h"
+#include "core/pipeline/CompileResult.h"
+#include "core/pipeline/Report.h"
 
 class QBarSet;
 class QChartView;

@@ -1,4 +1,4 @@
-#include "panels/ComparePanel.h"
+#include "gui/panels/ComparePanel.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -29,16 +29,16 @@
 
 #include <fmt/format.h>
 
-#include "document/WorkspaceDocument.h"
-#include "editor/PtxLexer.h"
-#include "nvvm/Options.h"
-#include "output/Pane.h"
-#include "output/SymbolNames.h"
-#include "panels/OptionsPanel.h"
-#include "panels/SettingsDialog.h"
-#include "pipeline/ResultJson.h"
-#include "pipeline/Summary.h"
-#include "support/Text.h"
+#include "core/nvvm/Options.h"
+#include "core/pipeline/ResultJson.h"
+#include "core/pipeline/Summary.h"
+#include "core/support/Text.h"
+#include "gui/dialogs/SettingsDialog.h"
+#include "gui/document/WorkspaceDocument.h"
+#include "gui/editor/PtxLexer.h"
+#include "gui/output/Pane.h"
+#include "gui/output/SymbolNames.h"
+#include "gui/panels/OptionsPanel.h"
 
 namespace fs = std::filesystem;
 

@@ -9,12 +9,12 @@
 #include <QTimer>
 #include <QWidget>
 
-#include "compile/SupervisedEngine.h"
-#include "pipeline/Comparison.h"
-#include "pipeline/History.h"
-#include "support/Result.h"
-#include "toolkit/Toolkit.h"
-#include "workspace/Workspace.h"
+#include "core/pipeline/Comparison.h"
+#include "core/pipeline/History.h"
+#include "core/support/Result.h"
+#include "core/toolkit/Toolkit.h"
+#include "core/workspace/Workspace.h"
+#include "gui/compile/SupervisedEngine.h"
 
 class QCheckBox;
 class QComboBox;

@@ -1,4 +1,4 @@
-#include "panels/LessonPanel.h"
+#include "gui/panels/LessonPanel.h"
 
 #include <utility>
 
@@ -18,10 +18,10 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "compile/CompileController.h"
-#include "compile/Engine.h"
-#include "document/WorkspaceDocument.h"
-#include "gpu/Npy.h"
+#include "core/gpu/Npy.h"
+#include "gui/compile/CompileController.h"
+#include "gui/compile/Engine.h"
+#include "gui/document/WorkspaceDocument.h"
 
 namespace nvpg::gui {
 

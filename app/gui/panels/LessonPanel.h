@@ -9,9 +9,9 @@
 #include <QString>
 #include <QWidget>
 
-#include "lesson/Course.h"
-#include "lesson/Lesson.h"
-#include "pipeline/CompileResult.h"
+#include "core/lesson/Course.h"
+#include "core/lesson/Lesson.h"
+#include "core/pipeline/CompileResult.h"
 
 class QCheckBox;
 class QComboBox;

@@ -1,4 +1,4 @@
-#include "panels/LibdevicePanel.h"
+#include "gui/panels/LibdevicePanel.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -7,7 +7,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-#include "inspect/Docs.h"
+#include "core/inspect/Docs.h"
 
 namespace nvpg::gui {
 

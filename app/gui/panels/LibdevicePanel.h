@@ -5,9 +5,9 @@
 
 #include <QWidget>
 
-#include "pipeline/CompileResult.h"
-#include "pipeline/Job.h"
-#include "pipeline/LibdeviceUse.h"
+#include "core/pipeline/CompileResult.h"
+#include "core/pipeline/Job.h"
+#include "core/pipeline/LibdeviceUse.h"
 
 class QLabel;
 class QTextBrowser;

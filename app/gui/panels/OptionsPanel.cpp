@@ -1,4 +1,4 @@
-#include "panels/OptionsPanel.h"
+#include "gui/panels/OptionsPanel.h"
 
 #include <algorithm>
 
@@ -16,11 +16,11 @@
 #include <QTimer>
 #include <QToolButton>
 
-#include "document/WorkspaceDocument.h"
-#include "editor/HoverDocs.h"
-#include "inspect/Docs.h"
-#include "lto/Mode.h"
-#include "nvvm/Options.h"
+#include "core/inspect/Docs.h"
+#include "core/lto/Mode.h"
+#include "core/nvvm/Options.h"
+#include "gui/document/WorkspaceDocument.h"
+#include "gui/editor/HoverDocs.h"
 
 namespace nvpg::gui {
 

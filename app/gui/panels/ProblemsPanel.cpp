@@ -1,4 +1,4 @@
-#include "panels/ProblemsPanel.h"
+#include "gui/panels/ProblemsPanel.h"
 
 #include <algorithm>
 #include <map>
@@ -18,7 +18,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-#include "editor/Lightbulb.h"
+#include "gui/editor/Lightbulb.h"
 
 namespace nvpg::gui {
 

@@ -5,8 +5,8 @@
 #include <QList>
 #include <QWidget>
 
-#include "nvvm/Diagnostic.h"
-#include "output/Turns.h"
+#include "core/nvvm/Diagnostic.h"
+#include "gui/output/Turns.h"
 
 class QAction;
 class QLabel;

@@ -1,13 +1,13 @@
-#include "window/FixController.h"
+#include "gui/window/FixController.h"
 
 #include <algorithm>
 #include <functional>
 
-#include "compile/CompileController.h"
-#include "document/WorkspaceDocument.h"
-#include "editor/EditorArea.h"
-#include "editor/ModuleEditor.h"
-#include "panels/ProblemsPanel.h"
+#include "gui/compile/CompileController.h"
+#include "gui/document/WorkspaceDocument.h"
+#include "gui/editor/EditorArea.h"
+#include "gui/editor/ModuleEditor.h"
+#include "gui/panels/ProblemsPanel.h"
 
 namespace nvpg::gui {
 

@@ -7,9 +7,9 @@
 #include <QObject>
 #include <QString>
 
-#include "nvvm/Fix.h"
-#include "nvvm/Module.h"
-#include "nvvm/Options.h"
+#include "core/nvvm/Fix.h"
+#include "core/nvvm/Module.h"
+#include "core/nvvm/Options.h"
 
 namespace nvpg::gui {
 

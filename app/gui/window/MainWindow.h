@@ -9,10 +9,10 @@
 #include <QMainWindow>
 #include <QMessageBox>
 
-#include "compile/Engine.h"
-#include "export/Export.h"
-#include "inspect/LineMap.h"
-#include "interop/NumbaImport.h"
+#include "core/export/Export.h"
+#include "core/inspect/LineMap.h"
+#include "core/interop/NumbaImport.h"
+#include "gui/compile/Engine.h"
 
 class QDockWidget;
 class QLabel;

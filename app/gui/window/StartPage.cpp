@@ -1,4 +1,4 @@
-#include "window/StartPage.h"
+#include "gui/window/StartPage.h"
 
 #include <QCommandLinkButton>
 #include <QEvent>

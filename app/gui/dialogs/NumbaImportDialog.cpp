@@ -1,4 +1,4 @@
-#include "window/NumbaImportDialog.h"
+#include "gui/dialogs/NumbaImportDialog.h"
 
 #include <QDialogButtonBox>
 #include <QDir>

@@ -1,9 +1,9 @@
-#include "run/ArgTableModel.h"
+#include "gui/panels/ArgTableModel.h"
 
 #include <QColor>
 #include <QFont>
 
-#include "output/SymbolNames.h"
+#include "gui/output/SymbolNames.h"
 
 namespace nvpg::gui {
 

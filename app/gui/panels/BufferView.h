@@ -7,7 +7,7 @@
 #include <QPointF>
 #include <QWidget>
 
-#include "gpu/Session.h"
+#include "core/gpu/Session.h"
 
 class QChartView;
 class QLabel;

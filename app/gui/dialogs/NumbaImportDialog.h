@@ -3,7 +3,7 @@
 // signature, optional example inputs, the Python and arch), asked for in one small dialog.
 #include <QDialog>
 
-#include "interop/NumbaImport.h"
+#include "core/interop/NumbaImport.h"
 
 class QLineEdit;
 class QLabel;

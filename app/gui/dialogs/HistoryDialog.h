@@ -5,7 +5,7 @@
 
 #include <QDialog>
 
-#include "pipeline/History.h"
+#include "core/pipeline/History.h"
 
 class QLabel;
 class QPushButton;

@@ -6,9 +6,9 @@
 #include <QDateTime>
 #include <QWidget>
 
-#include "gpu/RunConfig.h"
-#include "gpu/Session.h"
-#include "support/Result.h"
+#include "core/gpu/RunConfig.h"
+#include "core/gpu/Session.h"
+#include "core/support/Result.h"
 
 class QListWidget;
 

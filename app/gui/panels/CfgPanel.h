@@ -15,11 +15,11 @@
 #include <QGraphicsView>
 #include <QWidget>
 
-#include "inspect/CfgLayout.h"
-#include "inspect/ControlFlow.h"
-#include "inspect/LineMap.h"
-#include "pipeline/CompileResult.h"
-#include "pipeline/LiveFigures.h"
+#include "core/inspect/CfgLayout.h"
+#include "core/inspect/ControlFlow.h"
+#include "core/inspect/LineMap.h"
+#include "core/pipeline/CompileResult.h"
+#include "core/pipeline/LiveFigures.h"
 
 class QComboBox;
 class QGraphicsItem;

@@ -7,11 +7,11 @@
 #include <QHash>
 #include <QWidget>
 
-#include "compile/Engine.h"
-#include "nvvm/IrScan.h"
-#include "pipeline/RunDraft.h"
-#include "run/ArgTableModel.h"
-#include "run/RunHistory.h"
+#include "core/nvvm/IrScan.h"
+#include "core/pipeline/RunDraft.h"
+#include "gui/compile/Engine.h"
+#include "gui/panels/ArgTableModel.h"
+#include "gui/panels/RunHistory.h"
 
 class QAction;
 class QComboBox;

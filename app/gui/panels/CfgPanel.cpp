@@ -1,4 +1,4 @@
-#include "cfg/CfgPanel.h"
+#include "gui/panels/CfgPanel.h"
 
 #include <algorithm>
 #include <chrono>
@@ -29,13 +29,13 @@
 
 #include <Qsci/qsciscintilla.h>
 
-#include "document/WorkspaceDocument.h"
-#include "editor/EditorArea.h"
-#include "editor/HoverDocs.h"
-#include "editor/ModuleEditor.h"
-#include "output/LineMapLinks.h"
-#include "output/OutputView.h"
-#include "output/Pane.h"
+#include "gui/document/WorkspaceDocument.h"
+#include "gui/editor/EditorArea.h"
+#include "gui/editor/HoverDocs.h"
+#include "gui/editor/ModuleEditor.h"
+#include "gui/output/LineMapLinks.h"
+#include "gui/output/OutputView.h"
+#include "gui/output/Pane.h"
 
 namespace nvpg::gui {
 

@@ -6,7 +6,7 @@
 #include <QAbstractTableModel>
 #include <QStringList>
 
-#include "ptx/Ptx.h"
+#include "core/ptx/Ptx.h"
 
 namespace nvpg::gui {
 

@@ -1,4 +1,4 @@
-#include "run/BufferView.h"
+#include "gui/panels/BufferView.h"
 
 #include <cmath>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "run/RunHistory.h"
+#include "gui/panels/RunHistory.h"
 
 #include <algorithm>
 
@@ -7,8 +7,8 @@
 #include <QRegularExpression>
 #include <QVBoxLayout>
 
-#include "output/SymbolNames.h"
-#include "support/Symbols.h"
+#include "core/support/Symbols.h"
+#include "gui/output/SymbolNames.h"
 
 namespace nvpg::gui {
 

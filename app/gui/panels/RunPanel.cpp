@@ -1,4 +1,4 @@
-#include "run/RunPanel.h"
+#include "gui/panels/RunPanel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -24,14 +24,14 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
-#include "document/WorkspaceDocument.h"
-#include "gpu/ArgSpec.h"
-#include "nvvm/IrScan.h"
-#include "output/SymbolNames.h"
-#include "pipeline/RunCheck.h"
-#include "run/BufferView.h"
-#include "support/Text.h"
-#include "workspace/Workspace.h"
+#include "core/gpu/ArgSpec.h"
+#include "core/nvvm/IrScan.h"
+#include "core/pipeline/RunCheck.h"
+#include "core/support/Text.h"
+#include "core/workspace/Workspace.h"
+#include "gui/document/WorkspaceDocument.h"
+#include "gui/output/SymbolNames.h"
+#include "gui/panels/BufferView.h"
 
 namespace nvpg::gui {
 

@@ -1,4 +1,4 @@
-#include "panels/HistoryDialog.h"
+#include "gui/dialogs/HistoryDialog.h"
 
 #include <QDialogButtonBox>
 #include <QHeaderView>
@@ -7,7 +7,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "support/Text.h"
+#include "core/support/Text.h"
 
 namespace nvpg::gui {
 

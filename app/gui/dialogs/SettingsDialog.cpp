@@ -1,4 +1,4 @@
-#include "panels/SettingsDialog.h"
+#include "gui/dialogs/SettingsDialog.h"
 
 #include <cmath>
 #include <memory>
@@ -22,10 +22,10 @@
 #include <QVBoxLayout>
 #include <thread>
 
-#include "compile/SupervisedEngine.h"
-#include "engine/Compiler.h"
-#include "engine/ToolkitProbe.h"
-#include "toolkit/Toolkit.h"
+#include "core/engine/Compiler.h"
+#include "core/engine/ToolkitProbe.h"
+#include "core/toolkit/Toolkit.h"
+#include "gui/compile/SupervisedEngine.h"
 
 namespace nvpg::gui {
 
