@@ -12,6 +12,7 @@
 
 #include <Qsci/qsciscintilla.h>
 
+#include "gui/compile/CompileController.h"
 #include "gui/document/WorkspaceDocument.h"
 #include "gui/editor/EditorArea.h"
 #include "gui/editor/HoverDocs.h"
@@ -538,6 +539,14 @@ void LineMapLinks::setEnabled(bool on) {
         mapping_ = gotNone_ = false;
     }
     updateNotes();
+}
+
+void LineMapLinks::attach(CompileController* controller) {
+    connect(controller, &CompileController::lineMapShown, this,
+            [this](quint64, std::shared_ptr<const inspect::LineMap> map) { setMap(std::move(map)); });
+    connect(controller, &CompileController::busyChanged, this, [this](bool busy) {
+        if (busy) requested();
+    });
 }
 
 }  // namespace nvpg::gui

@@ -16,6 +16,8 @@ class QsciScintilla;
 
 namespace nvpg::gui {
 
+class CompileController;
+
 class EditorArea;
 class ModuleEditor;
 class OutputView;
@@ -32,6 +34,8 @@ class LineMapLinks : public QObject {
 
 public:
     LineMapLinks(EditorArea* editors, OutputView* output, WorkspaceDocument* document, QObject* parent = nullptr);
+    // Each compile's line map; a compile asked for makes the map shown stale.
+    void attach(CompileController* controller);
 
     // The plain reply is on screen: the old map's marks go, and while `mapping` the panes with
     // text say so until setMap.

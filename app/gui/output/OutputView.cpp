@@ -35,6 +35,7 @@
 #include "core/pipeline/Summary.h"
 #include "core/support/Diff.h"
 #include "core/support/Text.h"
+#include "gui/compile/CompileController.h"
 #include "gui/document/FileChecks.h"
 #include "gui/editor/HoverDocs.h"
 #include "gui/editor/PtxLexer.h"
@@ -1045,6 +1046,12 @@ void OutputView::exportWithDialog(Kind kind) {
     exportDir_ = QFileInfo(path).absolutePath();
     QString error;
     if (!exportTo(kind, path, &error)) QMessageBox::warning(this, caption, error);
+}
+
+void OutputView::attach(CompileController* controller) {
+    const auto show = [this](quint64, std::shared_ptr<const pipeline::CompileResult> result) { showLate(result); };
+    connect(controller, &CompileController::lateShown, this, show);
+    connect(controller, &CompileController::sassShown, this, show);
 }
 
 }  // namespace nvpg::gui

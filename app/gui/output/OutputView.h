@@ -24,6 +24,8 @@ class QsciScintilla;
 
 namespace nvpg::gui {
 
+class CompileController;
+
 // The right-hand side: two read-only panes side by side, the whole program's PTX (libNVVM) on
 // the left, and on the right, as tabs, the LTO-linked PTX (nvJitLink) and the SASS (nvdisasm of
 // the cubin the compile ended with), each under a header with sizes and stage times and a table
@@ -37,6 +39,8 @@ class OutputView : public QWidget {
 
 public:
     using Kind = pipeline::Artifact;
+    // The SASS listing when it comes, then the late result (live registers, graph, map).
+    void attach(CompileController* controller);
 
     explicit OutputView(QWidget* parent = nullptr);
     ~OutputView() override;

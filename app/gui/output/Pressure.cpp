@@ -8,6 +8,7 @@
 
 #include "core/support/Symbols.h"
 #include "core/support/Text.h"
+#include "gui/compile/CompileController.h"
 #include "gui/document/WorkspaceDocument.h"
 #include "gui/editor/EditorArea.h"
 #include "gui/editor/HoverDocs.h"
@@ -220,6 +221,14 @@ void Pressure::linkActivated(MappedOutput output, const QString& link) {
         }
         links_->focusOutputLine(output, line);
     }
+}
+
+void Pressure::attach(CompileController* controller) {
+    const auto show = [this](quint64, std::shared_ptr<const pipeline::CompileResult> result) {
+        setResult(std::move(result));
+    };
+    connect(controller, &CompileController::lateShown, this, show);
+    connect(controller, &CompileController::sassShown, this, show);
 }
 
 }  // namespace nvpg::gui

@@ -12,6 +12,8 @@
 
 namespace nvpg::gui {
 
+class CompileController;
+
 class EditorArea;
 class LineMapLinks;
 class OutputView;
@@ -29,6 +31,9 @@ class Pressure : public QObject {
 public:
     Pressure(EditorArea* editors, OutputView* output, LineMapLinks* links, WorkspaceDocument* document,
              QObject* parent = nullptr);
+    // Each compile's live registers, with the SASS listing (never the figures of the compile
+    // before on a new listing).
+    void attach(CompileController* controller);
 
     // The complete result on screen (its SASS and line map); null clears.
     void setResult(std::shared_ptr<const pipeline::CompileResult> result);

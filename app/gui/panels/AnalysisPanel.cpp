@@ -25,6 +25,7 @@
 #include <QValueAxis>
 
 #include "core/gpu/ArchLimits.h"
+#include "gui/compile/CompileController.h"
 #include "gui/editor/HoverDocs.h"
 #include "gui/output/SymbolNames.h"
 
@@ -588,6 +589,19 @@ void AnalysisPanel::changeEvent(QEvent* event) {
         applyChartFonts();
         showMix();  // the bars' label font and colours
     }
+}
+
+void AnalysisPanel::attach(CompileController* controller) {
+    connect(controller, &CompileController::replyShown, this, [this](const EngineReply& reply) {
+        if (reply.result)
+            setResult(reply.result);
+        else
+            clear();
+    });
+    connect(controller, &CompileController::lateShown, this,
+            [this](quint64, std::shared_ptr<const pipeline::CompileResult> result) {
+                if (result) setResult(std::move(result));
+            });
 }
 
 }  // namespace nvpg::gui

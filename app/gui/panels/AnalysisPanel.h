@@ -25,6 +25,8 @@ class QToolButton;
 
 namespace nvpg::gui {
 
+class CompileController;
+
 // The Analysis dock: for one kernel of the shown compile, what it spends its instructions on
 // (pipeline::mixesOf: the SASS's classes, the PTX's without nvdisasm) as a bar chart, and its
 // theoretical occupancy (gpu::occupancySweep over 32..1024 threads) as a line chart with the
@@ -39,6 +41,9 @@ class AnalysisPanel : public QWidget {
 public:
     // The block size when no run configuration launches the kernel.
     static constexpr int kDefaultBlock = 128;
+    // Shows each compile's result: the PTX mix and occupancy with the plain result, the SASS mix
+    // with the complete one.
+    void attach(CompileController* controller);
 
     explicit AnalysisPanel(QWidget* parent = nullptr);
 

@@ -29,6 +29,7 @@
 
 #include <Qsci/qsciscintilla.h>
 
+#include "gui/compile/CompileController.h"
 #include "gui/document/WorkspaceDocument.h"
 #include "gui/editor/EditorArea.h"
 #include "gui/editor/HoverDocs.h"
@@ -911,6 +912,18 @@ void CfgPanel::activateBlock(int block) {
     } else {
         links_->focusIrLines(fromStd(shown_->prepared->irModules[size_t(shown_->graph)]), lines);
     }
+}
+
+void CfgPanel::attach(CompileController* controller) {
+    connect(controller, &CompileController::replyShown, this, [this](const EngineReply& reply) {
+        if (reply.result) setResult(reply.result);
+    });
+    connect(controller, &CompileController::lateShown, this,
+            [this](quint64, std::shared_ptr<const pipeline::CompileResult> result) {
+                if (result) setResult(std::move(result));
+            });
+    connect(controller, &CompileController::lineMapShown, this,
+            [this](quint64, std::shared_ptr<const inspect::LineMap> map) { setLineMap(std::move(map)); });
 }
 
 }  // namespace nvpg::gui

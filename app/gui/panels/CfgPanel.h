@@ -30,6 +30,8 @@ class QsciScintilla;
 
 namespace nvpg::gui {
 
+class CompileController;
+
 class EditorArea;
 class LineMapLinks;
 class OutputView;
@@ -106,6 +108,8 @@ public:
     CfgPanel(OutputView* output, EditorArea* editors, WorkspaceDocument* document, LineMapLinks* links,
              QWidget* parent = nullptr);
     ~CfgPanel() override;
+    // Follows each compile's result, its late (SASS) result and its line map.
+    void attach(CompileController* controller);
 
     // The result on screen (the plain reply, then the complete one with its SASS) and its map.
     void setResult(std::shared_ptr<const pipeline::CompileResult> result);

@@ -33,6 +33,7 @@
 #include "core/pipeline/ResultJson.h"
 #include "core/pipeline/Summary.h"
 #include "core/support/Text.h"
+#include "gui/compile/CompileController.h"
 #include "gui/dialogs/SettingsDialog.h"
 #include "gui/document/WorkspaceDocument.h"
 #include "gui/editor/PtxLexer.h"
@@ -783,6 +784,17 @@ void ComparePanel::showVariantDialog(const workspace::Variant* editing) {
     // Shown at once, against the current compile.
     const QString other = sides_[0].key.startsWith(kVariantPrefix) ? QString::fromLatin1(kCurrent) : sides_[0].key;
     setSides(other, variantSide(vname));
+}
+
+void ComparePanel::attach(CompileController* controller) {
+    setHistory(&controller->history());
+    connect(controller, &CompileController::historyChanged, this, &ComparePanel::historyChanged);
+    connect(controller, &CompileController::replyShown, this,
+            [this](const EngineReply& reply) { setCurrent(reply.result); });
+    connect(controller, &CompileController::lateShown, this,
+            [this](quint64, std::shared_ptr<const pipeline::CompileResult> result) {
+                if (result) setCurrent(std::move(result));
+            });
 }
 
 }  // namespace nvpg::gui

@@ -26,6 +26,8 @@ class QsciScintilla;
 
 namespace nvpg::gui {
 
+class CompileController;
+
 class WorkspaceDocument;
 
 // The Compare dock: two results side by side, their diff and their per-kernel figures. A side is
@@ -43,6 +45,8 @@ public:
     ComparePanel(WorkspaceDocument* document, std::shared_ptr<const toolkit::Toolkit> appToolkit,
                  EngineSettings settings, QWidget* parent = nullptr);
     ~ComparePanel() override;
+    // The compile shown is the current side; the controller's history gives the earlier ones.
+    void attach(CompileController* controller);
 
     // Copies the editors' text into the document before a variant compiles.
     void setFlush(std::function<void()> flush) { flush_ = std::move(flush); }

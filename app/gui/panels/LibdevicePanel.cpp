@@ -8,6 +8,8 @@
 #include <QVBoxLayout>
 
 #include "core/inspect/Docs.h"
+#include "gui/compile/CompileController.h"
+#include "gui/document/WorkspaceDocument.h"
 
 namespace nvpg::gui {
 
@@ -199,6 +201,27 @@ void LibdevicePanel::showDetails(int index) {
     if (!u.pulledInBy.empty())
         html += QStringLiteral("<p><b>Pulled in by</b>: %1</p>").arg(joined(u.pulledInBy).toHtmlEscaped());
     details_->setHtml(html);
+}
+
+void LibdevicePanel::attach(CompileController* controller, WorkspaceDocument* document) {
+    connect(controller, &CompileController::replyShown, this, [this, controller, document](const EngineReply& reply) {
+        if (!reply.result) {
+            clear();
+            return;
+        }
+        const auto& ws = document->workspace();
+        pipeline::Job job;
+        job.modules = ws.modules;
+        job.libdevice = ws.libdevice;
+        job.lineMap = controller->lineMap();
+        setResult(std::move(job), reply.result);
+    });
+    connect(controller, &CompileController::lateShown, this,
+            [this](quint64, std::shared_ptr<const pipeline::CompileResult> result) {
+                if (result) setLateResult(std::move(result));
+            });
+    connect(controller, &CompileController::lineMapShown, this,
+            [this](quint64, std::shared_ptr<const inspect::LineMap> map) { setLineMap(std::move(map)); });
 }
 
 }  // namespace nvpg::gui

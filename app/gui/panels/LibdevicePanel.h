@@ -16,6 +16,10 @@ class QTreeWidgetItem;
 
 namespace nvpg::gui {
 
+class WorkspaceDocument;
+
+class CompileController;
+
 // The libdevice dock: each libdevice function the shown compile linked, with the IR lines that
 // call it (a row each: activating one jumps there), how many PTX lines and SASS instructions it
 // became and the functions it pulls in; beside them the selected one's signature, its doc
@@ -27,6 +31,9 @@ class LibdevicePanel : public QWidget {
 
 public:
     enum Column { NameColumn, CallsColumn, PtxColumn, SassColumn, PullsColumn };
+    // Reads each compile's job as it went (the modules' text then) with its result, the late
+    // result and the line map.
+    void attach(CompileController* controller, WorkspaceDocument* document);
 
     explicit LibdevicePanel(QWidget* parent = nullptr);
     // The shown reply's job and result: the plain one first, then the complete one with its map.
