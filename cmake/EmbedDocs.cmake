@@ -1,4 +1,4 @@
-# cmake -DOUTPUT=file.cpp -DINPUTS=a.json|b.json [-DHEADER=dir/X.h -DNAMESPACE=ns -DFOLDER=resources/x] -P EmbedDocs.cmake
+# cmake -DOUTPUT=file.cpp -DINPUTS=a.json|b.json [-DHEADER=core/dir/X.h -DNAMESPACE=ns -DFOLDER=resources/x] -P EmbedDocs.cmake
 # Writes a C++ file holding each input's bytes, so the doc texts travel inside the binary (no
 # runtime path lookup) and editing a .json rebuilds only this file. Hex bytes, not a raw string:
 # no text can end the literal early, and no compiler limit on string literal length applies.
@@ -9,7 +9,7 @@ string(REPLACE "|" ";" INPUTS "${INPUTS}")
 # Other data than the docs (resources/occupancy) is embedded the same way, under its own header
 # (declaring EmbeddedDoc and embeddedDocs() in NAMESPACE) and folder.
 if(NOT HEADER)
-    set(HEADER "inspect/DocsEmbedded.h")
+    set(HEADER "core/inspect/DocsEmbedded.h")
 endif()
 if(NOT NAMESPACE)
     set(NAMESPACE "nvpg::inspect::detail")
