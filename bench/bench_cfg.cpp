@@ -1,5 +1,5 @@
 // nvpg_bench_cfg: how long a 10,000-instruction kernel's control-flow graph takes to read and to
-// lay out with Graphviz (issue 28: at most 300 ms, off the UI thread). The kernel is generated
+// lay out with Graphviz (goal: at most 300 ms, off the UI thread). The kernel is generated
 // NVVM IR: a chain of small loops, each an if/else diamond whose join branches back to the loop's
 // head, so the graph has back edges, branches and fallthroughs as compiled code does. The
 // argument is the instructions per block (filler arithmetic pads the blocks): 5 gives ~2,000

@@ -1,4 +1,4 @@
-// nvpg_bench_cfg_view: issue 28's other graph goal, in the app's window (offscreen): while the
+// nvpg_bench_cfg_view: the other graph goal, in the app's window (offscreen): while the
 // Control Flow dock shows a 10,000-instruction kernel's graph, the UI thread never stalls over
 // 16 ms. The kernel is nvpg_bench_cfg's (bench::generateBranchyKernel), opened as File > Open of a
 // .ll does and compiled by the app; then the dock is opened and switched between the IR, PTX and

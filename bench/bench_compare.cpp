@@ -1,4 +1,4 @@
-// nvpg_bench_compare: issue 15's "two engines compile in parallel": a comparison compiles each
+// nvpg_bench_compare: "two engines compile in parallel": a comparison compiles each
 // side on an engine process of its own (its own libNVVM: two releases share a soname), both at
 // once, and the pair should take no longer than 1.2 x the slower side alone. For each input
 // (numba-cuda's fixtures and the libdevice example by default), with both engines warm, rounds

@@ -1,4 +1,4 @@
-// nvpg_bench_large: issue 14's large-input goal, measured the way a user meets it. A 200,000-line
+// nvpg_bench_large: the large-input goal, measured the way a user meets it. A 200,000-line
 // module (the bench generator's) is opened in the app's window as File > Open of a .ll does, then
 // typed into, in the middle and at the end, one key at a time with the event loop running between
 // keys, until the compiles that the typing starts have come back and been shown.

@@ -6,7 +6,7 @@
 //   mapped   the same job with Job::lineMap: the time until onPlain hears the plain result, and
 //            the time until run returns with the map;
 //   again    the plain job once more: its ratio to the first is the run's noise floor.
-// It prints the medians and two ratios against issue 12's goals: time to the plain result with
+// It prints the medians and two ratios against the line map's goals: time to the plain result with
 // the map over without (≤ 1.02), and the map's own time (from the plain result to the map: the
 // twin compiles once the plain result is out) over the plain compile (all its outputs; ≤ 1.3).
 // The time from the request to the map, over the plain compile, is printed beside them.

@@ -1,4 +1,4 @@
-// nvpg_bench_progressive: the app's compile, PTX first and the LTO chain beside it (issue 14).
+// nvpg_bench_progressive: the app's compile, PTX first and the LTO chain beside it.
 // For each input, N repetitions of the job the app sends on an edit (PTX, LTO-IR, LTO PTX,
 // cubin, figures; each repetition edits a comment into the first module, so that a new Program
 // is made as after a keystroke), on two paths:

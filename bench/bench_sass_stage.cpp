@@ -1,5 +1,5 @@
 // nvpg_bench_sass: what the live registers and the SASS control-flow graph add to the SASS stage
-// (issue 28: at most 10%). For each input, in one process, interleaved repetitions of
+// (goal: at most 10%). For each input, in one process, interleaved repetitions of
 //   plain     Pipeline::run with PTX, figures and SASS (nvdisasm -c alone);
 //   analysed  the same with kLiveRegisters and kSassGraph (nvdisasm -c -lrm count and -bbcfg of
 //             the same cubin, on a thread beside the listing's run);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every speed benchmark of issue 14 and prints one table of its goals, for the GPU machine
+# Runs every speed benchmark of the engine and prints one table of their goals, for the GPU machine
 # (see ../shared/gpu-machine/README.md: a bundle made with bundle.sh, run through its run.sh).
 #   bash bench/run_gpu.sh BUILD_DIR [REPETITIONS]
 # BUILD_DIR holds app/cli/nvpg and bench/*; each benchmark's own output goes to

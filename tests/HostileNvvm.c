@@ -1,6 +1,6 @@
 /* A libnvvm.so.4 that dies or hangs as it is loaded, before any of its functions could be called:
    its constructor aborts, segfaults, _exit(0)s or sleeps for ever (HOSTILE_ACTION, 1-4). What a
-   broken or hostile toolkit on --cuda-path or CUDA_PATH does to whoever maps it (issue 27, item 4). */
+   broken or hostile toolkit on --cuda-path or CUDA_PATH does to whoever maps it. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

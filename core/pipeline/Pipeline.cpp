@@ -1,15 +1,12 @@
 #include "core/pipeline/Pipeline.h"
 
-#include <pthread.h>
 #include <xxhash.h>
-#include <condition_variable>
 
 #include <algorithm>
 #include <array>
 #include <exception>
 #include <future>
 #include <mutex>
-#include <system_error>
 #include <thread>
 
 #include <fmt/format.h>
@@ -27,6 +24,7 @@
 #include "core/ptx/Ptxas.h"
 #include "core/support/Stopwatch.h"
 #include "core/support/Text.h"
+#include "core/support/ThreadPool.h"
 
 using nvpg::support::ErrorKind;
 using nvpg::support::makeError;
@@ -198,120 +196,6 @@ struct Pipeline::LtoChain {
     lto::LinkOutput ptxLink, cubinLink;
 };
 
-namespace {
-
-// Threads kept for the chains that run beside the PTX compile, reused from compile to compile:
-// a new thread per compile made a long-lived engine grow (libNVVM keeps state per thread that
-// it does not give back when the thread ends; tst_gui_stress saw 10 MB over 1400 compiles).
-// Idle workers wait for a task; one more is started when all are busy.
-class Workers {
-public:
-    static Workers& instance() {
-        static const bool registered = [] {
-            // A forked child has none of the parent's threads: it starts with no workers.
-            ::pthread_atfork(nullptr, nullptr, [] { current() = new Workers; });
-            return true;
-        }();
-        (void)registered;
-        if (!current()) current() = new Workers;
-        return *current();
-    }
-    // Runs `task` on an idle worker, or on a new one; false when no thread can be had.
-    bool run(std::function<void()> task) {
-        std::unique_lock lock(m_);
-        if (idle_.empty()) {
-            auto* w = new Worker;  // lives as long as the process, as its thread does
-            try {
-                std::thread([this, w] { loop(w); }).detach();
-            } catch (const std::system_error&) {
-                delete w;
-                return false;
-            }
-            idle_.push_back(w);
-        }
-        Worker* w = idle_.back();
-        idle_.pop_back();
-        lock.unlock();
-        {
-            std::lock_guard wl(w->m);
-            w->task = std::move(task);
-        }
-        w->cv.notify_one();
-        return true;
-    }
-
-private:
-    struct Worker {
-        std::mutex m;
-        std::condition_variable cv;
-        std::function<void()> task;
-    };
-    static Workers*& current() {
-        static Workers* w = nullptr;
-        return w;
-    }
-    void loop(Worker* w) {
-        while (true) {
-            std::function<void()> task;
-            {
-                std::unique_lock wl(w->m);
-                w->cv.wait(wl, [w] { return bool(w->task); });
-                task = std::move(w->task);
-                w->task = nullptr;
-            }
-            task();
-            std::lock_guard lock(m_);
-            idle_.push_back(w);
-        }
-    }
-    std::mutex m_;
-    std::vector<Worker*> idle_;
-};
-
-// A function on a worker thread (Workers); where no thread can be had (a limit on threads), it
-// runs when joined instead, one chain after the other. What it throws is thrown again by join.
-class Beside {
-public:
-    explicit Beside(std::function<void()> f) : f_(std::move(f)) {
-        started_ = Workers::instance().run([this] {
-            try {
-                f_();
-            } catch (...) {
-                error_ = std::current_exception();
-            }
-            std::lock_guard lock(m_);
-            done_ = true;
-            cv_.notify_all();
-        });
-    }
-    ~Beside() { wait(); }
-    Beside(const Beside&) = delete;
-    Beside& operator=(const Beside&) = delete;
-    void join() {
-        if (started_)
-            wait();
-        else if (f_)
-            f_();
-        f_ = nullptr;
-        if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
-    }
-
-private:
-    void wait() {
-        if (!started_) return;
-        std::unique_lock lock(m_);
-        cv_.wait(lock, [this] { return done_; });
-    }
-    std::function<void()> f_;
-    std::exception_ptr error_;
-    bool started_ = false;
-    std::mutex m_;
-    std::condition_variable cv_;
-    bool done_ = false;
-};
-
-}  // namespace
-
 void Pipeline::runLtoChain(const Job& job, const nvvm::Options& ltoOptions, const std::vector<std::string>& linkOptions,
                            std::shared_ptr<const std::string> libdevice,
                            std::shared_future<std::optional<std::string>> smArch, bool cubinLink, Announcer& announce,
@@ -373,7 +257,7 @@ void Pipeline::runLtoChain(const Job& job, const nvvm::Options& ltoOptions, cons
     std::vector<lto::LinkInput> inputs;
     for (const auto& blob : out.ltoIr) inputs.push_back({blob.name, blob.bytes, NVJITLINK_INPUT_LTOIR});
     // Two nvJitLink handles, side by side.
-    std::optional<Beside> cubin;
+    std::optional<support::Beside> cubin;
     if (cubinLink)
         cubin.emplace([&] {
             announce.start(Lane::Cubin, {StageId::LinkLtoCubin, {}});
@@ -530,18 +414,78 @@ support::Result<CompileResult> Pipeline::run(const Job& job, const StageListener
     return result;
 }
 
-support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageListener& onStage, PendingSass* sass,
-                                                  const OptionsListener& onOptions, const ResultListener& onPtx) {
-    Announcer announce(onStage);
-    const StageListener stage = [&](const StageEvent& event) { announce.start(Lane::Ptx, event); };
+// One plain job (Pipeline::runPlain) as its steps, one after the other, and what they share.
+// Members go in reverse order: the LTO chain's thread (ltoThread) is waited for before what it
+// writes (lto) and reads (options, libdevice, announce) goes, and the arch promise goes before
+// that wait, so that a chain still waiting for the arch hears that none comes.
+struct Pipeline::PlainRun {
+    PlainRun(Pipeline& pipeline, const Job& job, const StageListener& onStage, PendingSass* sass,
+             const OptionsListener& onOptions, const ResultListener& onPtx)
+        : p(pipeline),
+          job(job),
+          tk(*pipeline.toolkit_),
+          sass(sass),
+          onOptions(onOptions),
+          onPtx(onPtx),
+          announce(onStage) {
+        out.generation = job.generation;
+    }
+    PlainRun(const PlainRun&) = delete;
+    PlainRun& operator=(const PlainRun&) = delete;
+
+    support::Status check();
+    void resolveOptions();
+    bool prepareProgram();
+    bool verify();
+    void startLtoChain();
+    bool compilePtx();
+    void assemblePtx();
+    void joinLtoChain();
+    void warnNoPtxFigures();
+    bool takeLtoIr();
+    bool takePtxLink();
+    bool takeCubinLink();
+    void placeFigures();
+    void pendSass();
+    CompileResult done();
+
+    void tellArch(std::optional<std::string> arch) {
+        if (archTold) return;
+        archTold = true;
+        smArchOf.set_value(std::move(arch));
+    }
+
+    Pipeline& p;
+    const Job& job;
+    const toolkit::Toolkit& tk;
+    PendingSass* sass;
+    const OptionsListener& onOptions;
+    const ResultListener& onPtx;
+    Announcer announce;
+    const StageListener stage = [this](const StageEvent& event) { announce.start(Lane::Ptx, event); };
     support::Stopwatch total;
     CompileResult out;
-    out.generation = job.generation;
-    const auto& tk = *toolkit_;
+    std::shared_ptr<const std::string> libdevice;
+    bool wantsPtx = false, wantsLto = false, wantsLink = false, wantsSass = false, wantsFigures = false,
+         wantsCubinLink = false;
+    nvvm::Options options;
+    std::string smArch;  // the arch the PTX is for, and the links link for
+    // The cubin the SASS is read from, what made it, and why there is none.
+    std::string sassCubin, sassOf, sassWhy;
+    std::vector<std::string> linkedEntries;
+    bool linkedEntriesKnown = false;
+    LtoChain lto;
+    std::optional<support::Beside> ltoThread;
+    // The link arch for the LTO chain: set once, empty when the PTX failed (then no link).
+    std::promise<std::optional<std::string>> smArchOf;
+    bool archTold = false;
+};
 
+// What stops the job before libNVVM runs, and what it wants made.
+support::Status Pipeline::PlainRun::check() {
     // The release is asked for (opening nvJitLink) only when the arch is not one every release
     // takes.
-    if (auto st = job.options.validate([&tk] { return tk.cudaMajor(); }); !st) return st.error();
+    if (auto st = job.options.validate([this] { return tk.cudaMajor(); }); !st) return st.error();
     // Whatever front end named them: libNVVM's log and every message carry the names.
     for (size_t i = 0; i < job.modules.size(); ++i)
         if (auto problem = nvvm::moduleNameProblem(job.modules[i].name))
@@ -549,85 +493,85 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
                                                            nvvm::kModuleNameAdvice));
     if (job.options.genLto)
         return makeError(ErrorKind::Usage, "gen-lto is chosen through the wanted outputs (LTO-IR), not as an option");
-    std::shared_ptr<const std::string> libdevice;
     if (job.libdevice) {
         auto ld = tk.libdevice();
         if (!ld) return ld.error();
         libdevice = *ld;
     }
-    const bool wantsPtx = job.outputs & (kPtx | kLtoPtx | kCubin | kFigures | kSass);
-    const bool wantsLto = job.outputs & (kLtoIr | kLtoPtx | kCubin);
-    const bool wantsLink = job.outputs & (kLtoPtx | kCubin);
+    wantsPtx = job.outputs & (kPtx | kLtoPtx | kCubin | kFigures | kSass);
+    wantsLto = job.outputs & (kLtoIr | kLtoPtx | kCubin);
+    wantsLink = job.outputs & (kLtoPtx | kCubin);
     // The SASS is that of the cubin the job ends with: the LTO link's, else ptxas' of the PTX.
-    const bool wantsSass = (job.outputs & kSass) && tk.nvdisasm();
-    std::string sassCubin, sassOf, sassWhy;
+    wantsSass = (job.outputs & kSass) && tk.nvdisasm();
+    wantsFigures = job.outputs & kFigures;
+    wantsCubinLink = (job.outputs & kCubin) || ((wantsFigures || wantsSass) && wantsLink);
     if (wantsLink && !tk.nvJitLink())
         return makeError(ErrorKind::Environment, fmt::format("{} Places tried:\n{}", tk.nvJitLinkReport().problem,
                                                              toolkit::formatTried(tk.nvJitLinkReport().tried)));
+    return {};
+}
 
-    const auto arch = chooseArch(job);
-    nvvm::Options options = job.options;
+// The arch, and the options the job compiles with.
+void Pipeline::PlainRun::resolveOptions() {
+    const auto arch = p.chooseArch(job);
+    options = job.options;
     options.arch = arch.arch;
     out.archSource = arch.source;
     out.flags = options.flags();
     if (onOptions) onOptions(options, libdevice);
+}
 
-    // The Program: the kept one when nothing it was built from changed.
+// The Program: the kept one when nothing it was built from changed. False when a module could
+// not be added (the diagnostics say why).
+bool Pipeline::PlainRun::prepareProgram() {
     const auto key = programKey(job);
-    if (program_ && key == programKey_) {
+    if (p.program_ && key == p.programKey_) {
         out.reusedProgram = true;
     } else {
-        reset();
+        p.reset();
         support::Stopwatch watch;
-        program_ = buildProgram(tk.nvvm(), job.modules, libdevice, out.diagnostics, stage);
+        p.program_ = buildProgram(tk.nvvm(), job.modules, libdevice, out.diagnostics, stage);
         out.stages.push_back({StageId::AddModules, watch.seconds()});
-        if (!program_) {
-            out.seconds = total.seconds();
-            return out;
-        }
-        programKey_ = key;
+        if (!p.program_) return false;
+        p.programKey_ = key;
     }
     if (job.libdevice) out.libdeviceFunctions = nvvm::libdeviceFunctionsUsedBy(job.modules);
+    return true;
+}
 
-    // Verify, then libdevice, then compile, as cuda.core does: the verifier sees the modules
-    // as written, and the first compile adds libdevice.
-    if (job.verify || job.verifyOnly) {
-        stage({StageId::Verify, {}});
-        auto v = program_->verify(options);
-        if (!v.ok) nvvm::nameModulesOfErrors(v, job.modules, tk.nvvm(), /*verifier=*/true);
-        out.stages.push_back({StageId::Verify, v.seconds});
-        out.nvvmLog = v.log;
-        append(out.diagnostics, v.diagnostics);
-        if (job.verifyOnly || !v.ok) {
-            out.ok = v.ok && !out.hasErrors();
-            out.arch = options.arch.value_or("");
-            out.seconds = total.seconds();
-            return out;
-        }
+// Verify, then libdevice, then compile, as cuda.core does: the verifier sees the modules as
+// written, and the first compile adds libdevice. False when the job ends here (verify only, or
+// the verifier refused).
+bool Pipeline::PlainRun::verify() {
+    if (!job.verify && !job.verifyOnly) return true;
+    stage({StageId::Verify, {}});
+    auto v = p.program_->verify(options);
+    if (!v.ok) nvvm::nameModulesOfErrors(v, job.modules, tk.nvvm(), /*verifier=*/true);
+    out.stages.push_back({StageId::Verify, v.seconds});
+    out.nvvmLog = v.log;
+    append(out.diagnostics, v.diagnostics);
+    if (job.verifyOnly || !v.ok) {
+        out.ok = v.ok && !out.hasErrors();
+        out.arch = options.arch.value_or("");
+        return false;
     }
+    return true;
+}
 
-    // Two chains side by side (libNVVM is thread-safe across Programs): the PTX on the kept
-    // Program here, then ptxas for its figures; the LTO-IR on a Program of its own on another
-    // thread, then its two links on two. The arch is chosen before either; only without one
-    // (libNVVM's default) do the links wait for the PTX to say it.
-    const bool wantsFigures = job.outputs & kFigures;
-    const bool wantsCubinLink = (job.outputs & kCubin) || ((wantsFigures || wantsSass) && wantsLink);
-    LtoChain lto;
-    std::optional<Beside> ltoThread;
-    // The link arch for the LTO chain: set once, empty when the PTX failed (then no link).
-    std::promise<std::optional<std::string>> smArchOf;
-    bool archTold = false;
-    const auto tellArch = [&](std::optional<std::string> arch) {
-        if (archTold) return;
-        archTold = true;
-        smArchOf.set_value(std::move(arch));
-    };
+// Two chains side by side (libNVVM is thread-safe across Programs): the PTX on the kept Program
+// (compilePtx), then ptxas for its figures (assemblePtx); the LTO-IR on a Program of its own on
+// another thread, then its two links on two. The arch is chosen before either; only without one
+// (libNVVM's default) do the links wait for the PTX to say it. The chains run on the process's
+// ThreadPool, whose threads are reused: a new thread per compile makes a long-lived engine grow
+// (libNVVM keeps state per thread that it does not give back when the thread ends: 10 MB over
+// 1400 compiles in tst_gui_stress).
+void Pipeline::PlainRun::startLtoChain() {
     if (wantsLto) {
         nvvm::Options ltoOptions = options;
         ltoOptions.genLto = true;
-        auto chain = [&, ltoOptions, smArch = smArchOf.get_future().share()] {
-            runLtoChain(job, ltoOptions, lto::linkOptionsFor(options), libdevice, smArch, wantsCubinLink, announce, lto,
-                        wantsPtx ? nullptr : program_.get());
+        auto chain = [this, ltoOptions, smArch = smArchOf.get_future().share()] {
+            p.runLtoChain(job, ltoOptions, lto::linkOptionsFor(options), libdevice, smArch, wantsCubinLink, announce,
+                          lto, wantsPtx ? nullptr : p.program_.get());
         };
         // With no PTX to make beside it (so no link either), the LTO-IR is compiled here, on
         // the verified Program: one Program, as numba's LTO compile makes it.
@@ -637,24 +581,26 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
             chain();
     }
     if (options.arch) tellArch(nvvm::smArchFor(*options.arch));
-    // What returns early below waits for the LTO chain first: it writes into `lto` and reads `job`.
-    const auto finish = [&] {
-        tellArch(std::nullopt);
-        if (ltoThread) ltoThread->join();
-        out.seconds = total.seconds();
-    };
+}
 
+// What returns after the LTO chain started waits for it first: it writes into `lto` and reads
+// `job`.
+void Pipeline::PlainRun::joinLtoChain() {
+    tellArch(std::nullopt);
+    if (ltoThread) ltoThread->join();
+}
+
+// The PTX, its kernels and the arch it is for; onPtx hears it. False when the compile failed.
+bool Pipeline::PlainRun::compilePtx() {
     if (wantsPtx) {
-        stage({job.libdevice && !program_->libdeviceAdded() ? StageId::CompilePtxLibdevice : StageId::CompilePtx, {}});
-        auto c = program_->compile(options);
+        stage(
+            {job.libdevice && !p.program_->libdeviceAdded() ? StageId::CompilePtxLibdevice : StageId::CompilePtx, {}});
+        auto c = p.program_->compile(options);
         if (!c.ok) nvvm::nameModulesOfErrors(c, job.modules, tk.nvvm());
         out.stages.push_back({StageId::CompilePtx, c.seconds});
         out.nvvmLog = c.log;
         appendNew(out.diagnostics, c.diagnostics);
-        if (!c.ok) {
-            finish();
-            return out;
-        }
+        if (!c.ok) return false;
         out.ptx = std::move(c.result);
         support::Stopwatch watch;
         out.ptxModule = ptx::readPtx(out.ptx);
@@ -665,121 +611,124 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
         out.arch = *options.arch;
     else if (support::startsWith(out.ptxModule.target, "sm_"))
         out.arch = "compute_" + out.ptxModule.target.substr(3);
-    const std::string smArch = nvvm::smArchFor(out.arch);
+    smArch = nvvm::smArchFor(out.arch);
     tellArch(smArch);
     if (onPtx && !out.ptx.empty()) {
         CompileResult partial = out;
         partial.partial = true;
         announce.deliver([&] { onPtx(partial); });
     }
+    return true;
+}
 
-    // The PTX's figures are those of the code the driver makes of it when it loads it: a
-    // whole-program assembly by ptxas. nvJitLink would assemble it relocatably, into other code.
+// The PTX's figures are those of the code the driver makes of it when it loads it: a
+// whole-program assembly by ptxas. nvJitLink would assemble it relocatably, into other code.
+void Pipeline::PlainRun::assemblePtx() {
     const bool sassOfPtx = wantsSass && !wantsLink;
-    if ((wantsFigures || sassOfPtx) && !out.ptx.empty()) {
-        if (const auto* ptxas = tk.ptxas()) {
-            stage({StageId::AssembleCubin, {}});
-            auto a = ptx::assembleWholeProgram(*ptxas, out.ptx, smArch);
-            out.stages.push_back({StageId::AssembleCubin, a.seconds});
-            out.ptxFigures.source = a.command + " of the PTX (whole program, as the driver loads PTX)";
-            if (a.ok) {
-                out.ptxFigures.functions = std::move(a.usage);
-                // ptxas lists functions last defined first; every table lists kernels in one
-                // order, the PTX's (the modules', then their definitions').
-                orderLikeKernels(out.ptxFigures.functions, out.kernels);
-            } else {
-                out.ptxFigures.unavailable =
-                    fmt::format("ptxas could not assemble the PTX as the driver would load it: {}{}",
-                                support::trim(a.error), lto::libdeviceHint(a.error));
-            }
-            sassCubin = std::move(a.cubin);
-            sassOf = fmt::format("the PTX's whole-program cubin ({}, as the driver loads PTX)", a.command);
+    if ((!wantsFigures && !sassOfPtx) || out.ptx.empty()) return;
+    if (const auto* ptxas = tk.ptxas()) {
+        stage({StageId::AssembleCubin, {}});
+        auto a = ptx::assembleWholeProgram(*ptxas, out.ptx, smArch);
+        out.stages.push_back({StageId::AssembleCubin, a.seconds});
+        out.ptxFigures.source = a.command + " of the PTX (whole program, as the driver loads PTX)";
+        if (a.ok) {
+            out.ptxFigures.functions = std::move(a.usage);
+            // ptxas lists functions last defined first; every table lists kernels in one
+            // order, the PTX's (the modules', then their definitions').
+            orderLikeKernels(out.ptxFigures.functions, out.kernels);
         } else {
-            out.ptxFigures.unavailable = tk.ptxasReport().problem;
+            out.ptxFigures.unavailable =
+                fmt::format("ptxas could not assemble the PTX as the driver would load it: {}{}",
+                            support::trim(a.error), lto::libdeviceHint(a.error));
         }
-        sassWhy = out.ptxFigures.unavailable;
-        if (!wantsFigures) out.ptxFigures = {};
+        sassCubin = std::move(a.cubin);
+        sassOf = fmt::format("the PTX's whole-program cubin ({}, as the driver loads PTX)", a.command);
+    } else {
+        out.ptxFigures.unavailable = tk.ptxasReport().problem;
     }
-    announce.end(Lane::Ptx);
-    finish();
-    // From here on, in the order of the stages (not of their finishing): what each said, as one
-    // compile after the other would have said it.
-    if (wantsFigures && !out.ptx.empty()) {
-        if (!out.ptxFigures.unavailable.empty())
-            out.diagnostics.push_back({"", 0, 0, nvvm::Severity::Warning,
-                                       "no register or spill figures for the PTX: " + out.ptxFigures.unavailable,
-                                       "ptxas"});
-        // An unresolved __nv_ function is the call's doing: the warning goes on that line too.
-        lto::placeUndefinedFunctions(out.diagnostics, job.modules);
-    }
+    sassWhy = out.ptxFigures.unavailable;
+    if (!wantsFigures) out.ptxFigures = {};
+}
 
-    if (wantsLto) {
-        append(out.diagnostics, lto.diagnostics);
-        out.stages.push_back(lto.compileStage);
-        out.ltoIr = std::move(lto.ltoIr);
-        if (!lto.ok) {
-            out.seconds = total.seconds();
-            return out;
-        }
-    }
+void Pipeline::PlainRun::warnNoPtxFigures() {
+    if (!wantsFigures || out.ptx.empty()) return;
+    if (!out.ptxFigures.unavailable.empty())
+        out.diagnostics.push_back({"", 0, 0, nvvm::Severity::Warning,
+                                   "no register or spill figures for the PTX: " + out.ptxFigures.unavailable, "ptxas"});
+    // An unresolved __nv_ function is the call's doing: the warning goes on that line too.
+    lto::placeUndefinedFunctions(out.diagnostics, job.modules);
+}
 
+// The LTO chain's compile. False when it made no LTO-IR.
+bool Pipeline::PlainRun::takeLtoIr() {
+    if (!wantsLto) return true;
+    append(out.diagnostics, lto.diagnostics);
+    out.stages.push_back(lto.compileStage);
+    out.ltoIr = std::move(lto.ltoIr);
+    return lto.ok;
+}
+
+// The link flags, and the link to PTX. False when that link failed.
+bool Pipeline::PlainRun::takePtxLink() {
     const auto linkOptions = lto::linkOptionsFor(options);
     if (wantsLink) {
         out.linkFlags = {"-arch=" + smArch, "-lto"};
         out.linkFlags.insert(out.linkFlags.end(), linkOptions.begin(), linkOptions.end());
     }
-    std::vector<std::string> linkedEntries;
-    bool linkedEntriesKnown = false;
-    if (job.outputs & kLtoPtx) {
-        auto& l = lto.ptxLink;
-        out.stages.push_back({StageId::LinkLtoPtx, l.seconds});
-        lto::placeUndefinedFunctions(l.diagnostics, job.modules);
-        append(out.diagnostics, l.diagnostics);
-        if (!l.ok) {
-            out.seconds = total.seconds();
-            return out;
-        }
-        out.linkedPtx = std::move(l.ptx);
-        out.linkedPtxModule = ptx::readPtx(out.linkedPtx);
-        for (const auto* e : out.linkedPtxModule.entries()) linkedEntries.push_back(e->name);
+    if (!(job.outputs & kLtoPtx)) return true;
+    auto& l = lto.ptxLink;
+    out.stages.push_back({StageId::LinkLtoPtx, l.seconds});
+    lto::placeUndefinedFunctions(l.diagnostics, job.modules);
+    append(out.diagnostics, l.diagnostics);
+    if (!l.ok) return false;
+    out.linkedPtx = std::move(l.ptx);
+    out.linkedPtxModule = ptx::readPtx(out.linkedPtx);
+    for (const auto* e : out.linkedPtxModule.entries()) linkedEntries.push_back(e->name);
+    linkedEntriesKnown = true;
+    return true;
+}
+
+// The LTO output's figures are those of its cubin, which nvJitLink's ptxas reports. False when
+// the cubin link failed.
+bool Pipeline::PlainRun::takeCubinLink() {
+    if (!wantsCubinLink) return true;
+    auto& l = lto.cubinLink;
+    out.stages.push_back({StageId::LinkLtoCubin, l.seconds});
+    lto::placeUndefinedFunctions(l.diagnostics, job.modules);
+    append(out.diagnostics, l.diagnostics);
+    out.ltoFigures.source =
+        fmt::format("nvJitLink {} -verbose: its ptxas on the LTO-linked cubin", support::join(out.linkFlags, " "));
+    if (!l.ok) {
+        out.ltoFigures.unavailable = "nvJitLink could not link the cubin (see Problems)";
+        if (wantsSass) out.sassUnavailable = out.ltoFigures.unavailable;
+        return false;
+    }
+    out.linkInfoLog = l.infoLog;
+    out.ltoFigures.functions = ptx::parsePtxasInfo(l.infoLog);
+    // Its ptxas says at least "0 bytes gmem" even when the link kept no function.
+    if (out.ltoFigures.functions.empty() && l.infoLog.find("ptxas") == std::string::npos)
+        out.ltoFigures.unavailable =
+            "nvJitLink's -verbose log named no function's figures (it prints none when it takes the cubin "
+            "from the CUDA compute cache, ~/.nv/ComputeCache: CUDA_CACHE_DISABLE=1 prevents that)";
+    orderLikeKernels(out.ltoFigures.functions, out.kernels);
+    // nvJitLink prints constant bytes only for PTX input; the cubin has them for every link.
+    ptx::setConstantBytes(l.cubin, out.ltoFigures.functions);
+    if (wantsSass) {
+        sassCubin = l.cubin;
+        sassOf = fmt::format("the LTO-linked cubin (nvJitLink {})", support::join(out.linkFlags, " "));
+    }
+    if (job.outputs & kCubin) out.cubin = std::move(l.cubin);
+    if (!linkedEntriesKnown && out.ltoFigures.unavailable.empty()) {
+        for (const auto& u : out.ltoFigures.functions)
+            if (u.isEntry) linkedEntries.push_back(u.function);
         linkedEntriesKnown = true;
     }
-    // The LTO output's figures are those of its cubin, which nvJitLink's ptxas reports.
-    if (wantsCubinLink) {
-        auto& l = lto.cubinLink;
-        out.stages.push_back({StageId::LinkLtoCubin, l.seconds});
-        lto::placeUndefinedFunctions(l.diagnostics, job.modules);
-        append(out.diagnostics, l.diagnostics);
-        out.ltoFigures.source =
-            fmt::format("nvJitLink {} -verbose: its ptxas on the LTO-linked cubin", support::join(out.linkFlags, " "));
-        if (!l.ok) {
-            out.ltoFigures.unavailable = "nvJitLink could not link the cubin (see Problems)";
-            if (wantsSass) out.sassUnavailable = out.ltoFigures.unavailable;
-            out.seconds = total.seconds();
-            return out;
-        }
-        out.linkInfoLog = l.infoLog;
-        out.ltoFigures.functions = ptx::parsePtxasInfo(l.infoLog);
-        // Its ptxas says at least "0 bytes gmem" even when the link kept no function.
-        if (out.ltoFigures.functions.empty() && l.infoLog.find("ptxas") == std::string::npos)
-            out.ltoFigures.unavailable =
-                "nvJitLink's -verbose log named no function's figures (it prints none when it takes the cubin "
-                "from the CUDA compute cache, ~/.nv/ComputeCache: CUDA_CACHE_DISABLE=1 prevents that)";
-        orderLikeKernels(out.ltoFigures.functions, out.kernels);
-        // nvJitLink prints constant bytes only for PTX input; the cubin has them for every link.
-        ptx::setConstantBytes(l.cubin, out.ltoFigures.functions);
-        if (wantsSass) {
-            sassCubin = l.cubin;
-            sassOf = fmt::format("the LTO-linked cubin (nvJitLink {})", support::join(out.linkFlags, " "));
-        }
-        if (job.outputs & kCubin) out.cubin = std::move(l.cubin);
-        if (!linkedEntriesKnown && out.ltoFigures.unavailable.empty()) {
-            for (const auto& u : out.ltoFigures.functions)
-                if (u.isEntry) linkedEntries.push_back(u.function);
-            linkedEntriesKnown = true;
-        }
-    }
-    // Each kernel's figures where the job ends: the LTO cubin when it was linked, else the PTX.
+    return true;
+}
+
+// Each kernel's figures where the job ends: the LTO cubin when it was linked, else the PTX; and
+// the kernels the link dropped.
+void Pipeline::PlainRun::placeFigures() {
     const Figures& last = out.ltoFigures.source.empty() ? out.ptxFigures : out.ltoFigures;
     for (auto& k : out.kernels)
         if (const auto* u = last.find(k.name)) k.usage = *u;
@@ -788,22 +737,51 @@ support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageLis
         for (const auto& k : out.kernels) ptxEntries.push_back(k.name);
         append(out.diagnostics, lto::droppedKernelWarnings(ptxEntries, linkedEntries, job.modules));
     }
-    if (job.outputs & kSass) {
-        if (!wantsSass) {
-            out.sassUnavailable = tk.nvdisasmReport().problem;
-        } else if (sassCubin.empty()) {
-            out.sassUnavailable = "no cubin to disassemble: " + (sassWhy.empty() ? std::string("no PTX") : sassWhy);
-        } else if (sass) {
-            // nvdisasm takes half a second, mostly starting up: Pipeline::run disassembles after
-            // the plain result is out.
-            sass->cubin = std::move(sassCubin);
-            sass->of = std::move(sassOf);
-            out.sassPending = true;
-        }
+}
+
+// The cubin to disassemble, left for Pipeline::run, or why there is no SASS.
+void Pipeline::PlainRun::pendSass() {
+    if (!(job.outputs & kSass)) return;
+    if (!wantsSass) {
+        out.sassUnavailable = tk.nvdisasmReport().problem;
+    } else if (sassCubin.empty()) {
+        out.sassUnavailable = "no cubin to disassemble: " + (sassWhy.empty() ? std::string("no PTX") : sassWhy);
+    } else if (sass) {
+        // nvdisasm takes half a second, mostly starting up: Pipeline::run disassembles after
+        // the plain result is out.
+        sass->cubin = std::move(sassCubin);
+        sass->of = std::move(sassOf);
+        out.sassPending = true;
     }
-    out.ok = !out.hasErrors();
+}
+
+CompileResult Pipeline::PlainRun::done() {
     out.seconds = total.seconds();
-    return out;
+    return std::move(out);
+}
+
+support::Result<CompileResult> Pipeline::runPlain(const Job& job, const StageListener& onStage, PendingSass* sass,
+                                                  const OptionsListener& onOptions, const ResultListener& onPtx) {
+    PlainRun run(*this, job, onStage, sass, onOptions, onPtx);
+    if (auto st = run.check(); !st) return st.error();
+    run.resolveOptions();
+    if (!run.prepareProgram() || !run.verify()) return run.done();
+    run.startLtoChain();
+    if (!run.compilePtx()) {
+        run.joinLtoChain();
+        return run.done();
+    }
+    run.assemblePtx();
+    run.announce.end(Lane::Ptx);
+    run.joinLtoChain();
+    // From here on, in the order of the stages (not of their finishing): what each said, as one
+    // compile after the other would have said it.
+    run.warnNoPtxFigures();
+    if (!run.takeLtoIr() || !run.takePtxLink() || !run.takeCubinLink()) return run.done();
+    run.placeFigures();
+    run.pendSass();
+    run.out.ok = !run.out.hasErrors();
+    return run.done();
 }
 
 }  // namespace nvpg::pipeline

@@ -69,6 +69,8 @@ private:
         std::function<void(const nvvm::Options& resolved, std::shared_ptr<const std::string> libdevice)>;
     support::Result<CompileResult> runPlain(const Job& job, const StageListener& onStage, PendingSass* sass,
                                             const OptionsListener& onOptions, const ResultListener& onPtx);
+    // runPlain's steps, and what they share.
+    struct PlainRun;
     class Announcer;
     struct LtoChain;
     // The LTO-IR compile, then its links to PTX and to cubin side by side once `smArch` says the

@@ -165,7 +165,7 @@ private slots:
         QVERIFY(!j["kernels"][0].contains("sass_instructions"));
     }
 
-    // nvpg parses with the named subcommand's options alone first (issue 27, item 10); an
+    // nvpg parses with the named subcommand's options alone first; an
     // argument that is a subcommand's name but a value (a toolkit folder called "run") must still
     // be read as the whole table reads it, and a mistake still gets the whole table's error.
     void aValueNamedLikeASubcommandIsReadAsTheValue() {
@@ -251,7 +251,7 @@ private slots:
     }
 
     // A module that calls libdevice, given without --libdevice or --no-libdevice, links it and
-    // says so (issue 26, item 6); --no-libdevice and a workspace's saved choice win.
+    // says so; --no-libdevice and a workspace's saved choice win.
     void libdeviceIsLinkedWhenTheModulesCallIt() {
         QTemporaryDir dir;
         const QString input = data("numba/math_kernel.ll");
@@ -772,8 +772,8 @@ private slots:
     }
 
     // --report asks for figures, and figures of a PTX that does not assemble cannot be had; the
-    // verdict is the input's, so the exit status is the one without --report (issue 26, item 8:
-    // an unresolved __nv_sinf fails both).
+    // verdict is the input's, so the exit status is the one without --report (an
+    // unresolved __nv_sinf fails both).
     void reportDoesNotChangeTheExitStatus() {
         QTemporaryDir dir;
         const auto report = dir.filePath("r.json");
@@ -944,7 +944,7 @@ private slots:
                 QVERIFY2(r.err.contains((" for the modules " + data("ir/sinf.ll") + ", " + path).toUtf8()),
                          r.err.constData());
                 // The stage reads as words: "while verifying the IR for the modules", never "compiling
-                // of modules" (issue 27, item 7).
+                // of modules".
                 QVERIFY2(QRegularExpression("while [a-z]+ (the IR|PTX|LTO-IR)[^,]* for the modules ")
                                  .match(r.err)
                                  .hasMatch() ||
@@ -1164,9 +1164,9 @@ private slots:
         QVERIFY2(same.err.contains("-o and --report name the same file"), same.err.constData());
     }
 
-    // Outputs nvpg derives, or a second command's, over an input (issue 27, item 1): the issue's
-    // own command wrote o/x.k.ll (the LTO-IR of module k.ll, derived from -o o/x.ll) over the
-    // second input, exit 0. Each is refused before anything is compiled or written, the input
+    // Outputs nvpg derives, or a second command's, over an input: e.g. o/x.k.ll (the LTO-IR of
+    // module k.ll, derived from -o o/x.ll) over a second input named so, which must not end in
+    // exit 0 with the input gone. Each is refused before anything is compiled or written, the input
     // left as it was: as named, through a symlink and through a hard link.
     void aDerivedOrSecondCommandsOutputOntoAnInputIsRefused() {
         QTemporaryDir dir;
@@ -1214,7 +1214,7 @@ private slots:
         QCOMPARE(contents(dir.filePath("o/arg0.npy")), npy);
     }
 
-    // nvpg has no Problems dock to point at (issue 27, item 7): its failure lines say what
+    // nvpg has no Problems dock to point at: its failure lines say what
     // failed and the first error, and every diagnostic is printed above them.
     void aFailedSideSaysWhatFailedWithoutPointingAtTheApp() {
         const auto r = runNvpg({"compare", data("ir/broken.ll"), "--a", "--ftz 0", "--b", "--ftz 1"});

@@ -213,7 +213,7 @@ private slots:
         QVERIFY(k["a"]["ptx_lines"].get<int>() > 10);
     }
 
-    // Issue 26, item 1: numba's kernel symbol is ~230 characters; the figures table names it
+    // Numba's kernel symbol is ~230 characters; the figures table names it
     // demangled and cut in the middle so that it fits a terminal; --wide gives it whole,
     // --raw-names the symbol; the JSON keeps the symbol.
     void longKernelNamesAreReadableAndFit() {
@@ -265,7 +265,7 @@ private slots:
         QVERIFY2(bad.err.contains("side A") && bad.err.contains("ftz"), bad.err.constData());
     }
 
-    // Issue 29: two versions of the inputs under the same options (--against), diffed with
+    // Two versions of the inputs under the same options (--against), diffed with
     // registers and labels renamed: numba's axpy with one fadd made fsub is the fma that became
     // a sub and the mul added, where byte for byte the renumbered registers differ too.
     void againstDiffsTwoVersionsOfTheInputs() {

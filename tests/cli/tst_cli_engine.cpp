@@ -158,7 +158,7 @@ class TestCliEngine : public QObject {
     Q_OBJECT
 
 private slots:
-    // nvpg's speed on a GPU machine (issue 14): its own process opens no CUDA library (the engine,
+    // nvpg's speed on a GPU machine: its own process opens no CUDA library (the engine,
     // a fork of it, opens libNVVM, so it is opened once and unmapped off nvpg's exit), and a
     // compile to PTX never opens nvJitLink, whose opening costs as much as libNVVM's. The loader
     // says which process opened what (LD_DEBUG=files, "PID: file=PATH ... dynamically loaded").
@@ -222,7 +222,7 @@ private slots:
     }
 
     // Where PID 1 does not reap orphans (a container without an init), a process nvpg leaves
-    // behind stays a zombie for good (issue 27: 10 compiles, 10 zombies). Here this test stands
+    // behind stays a zombie for good (10 compiles would leave 10 zombies). Here this test stands
     // in for that PID 1: as the subreaper, it inherits whatever nvpg's processes leave running or
     // unreaped, and finds none, after compiles, a run of compare (two engines), and nvpg stopped
     // by SIGTERM mid-compile.
@@ -362,7 +362,7 @@ private slots:
         QCOMPARE(after->ptx, plainOnly->ptx);
     }
 
-    // Through the real engine process, as the app asks (issue 28): the SASS listing comes in a
+    // Through the real engine process, as the app asks: the SASS listing comes in a
     // reply of its own before the live registers, the graph and the map, so that the SASS pane
     // waits for none of them; the late reply then brings them with the same listing, and the
     // engine stays in step for the next compile.
@@ -547,7 +547,7 @@ private slots:
         QVERIFY2(support::startsWith(err, "nvpg: out of memory"), err.c_str());
     }
 
-    // Memory that runs out inside the engine, in libNVVM (issue 27, item 7): "LLVM ERROR: out of
+    // Memory that runs out inside the engine, in libNVVM: "LLVM ERROR: out of
     // memory" from a text module is not the input's fault. It was "libNVVM crashed ... Change or
     // remove that input", exit 1; now it says memory ran out, names the limit and exits 2. The
     // limit leaves room for nvpg and the toolkit (sinf.ll compiles under it), not for libNVVM's
@@ -575,7 +575,7 @@ private slots:
     }
 
     // A libnvvm.so.4 there but too big for the address space left (dlopen: "failed to map segment
-    // from shared object") was headlined "libNVVM (libnvvm.so.4) not found" (issue 27, item 7).
+    // from shared object") is not headlined "libNVVM (libnvvm.so.4) not found": it was found.
     void aLibnvvmThatCannotBeMappedIsNotNotFound() {
         SKIP_UNDER_ASAN();
         QTemporaryDir dir;
@@ -593,7 +593,7 @@ private slots:
     }
 
     // A disassembly that runs past --engine-timeout is a compile that did not finish in time: exit
-    // 1 as the README says for libNVVM, not 2 (issue 27, item 7). The toolkit is the real one but
+    // 1 as the README says for libNVVM, not 2. The toolkit is the real one but
     // for its nvdisasm, which answers --version and then sleeps on the cubin.
     void aDisassemblyPastTheTimeoutExitsOne() {
         QTemporaryDir dir;
@@ -669,8 +669,8 @@ private slots:
         QVERIFY2(r.out.contains("python3 did not answer"), r.out.constData());
     }
 
-    // The same for nvdisasm (issue 27): one on PATH that sleeps on --version hung nvpg info,
-    // compile --report and --emit sass. Each now ends within the probe's time, with a SASS-less
+    // The same for nvdisasm: one on PATH that sleeps on --version must not hang nvpg info,
+    // compile --report or --emit sass. Each ends within the probe's time, with a SASS-less
     // answer that says why, and leaves no process of the stand-in's behind.
     void aHangingNvdisasmDoesNotHangNvpg() {
         QTemporaryDir dir;

@@ -69,7 +69,7 @@ private slots:
         QVERIFY(!r.out.contains("fmaa"));
     }
 
-    // What the user typed is shown escaped, as names are everywhere (issue 27): an escape
+    // What the user typed is shown escaped, as names are everywhere: an escape
     // sequence, a bell or bytes that are not UTF-8 in the word reach neither stdout nor stderr.
     void theWordIsEscapedOnBothStreams() {
         QProcess p;
@@ -113,7 +113,7 @@ private slots:
         QVERIFY(r.out.startsWith("fma \u2014"));
     }
 
-    // Issue 29: archs and libNVVM options, as people write them.
+    // Archs and libNVVM options, as people write them.
     void archesByTheirComputeAndSmNames() {
         const auto r = explain({"compute_90"});
         QCOMPARE(r.exitCode, 0);

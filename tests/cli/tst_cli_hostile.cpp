@@ -1,5 +1,5 @@
 // nvpg info and nvpg toolkits with a libnvvm.so.4 that aborts, segfaults, _exit(0)s or sleeps for
-// ever as it is loaded (issue 27, item 4): nvpg never maps it itself, so it says what that library
+// ever as it is loaded: nvpg never maps it itself, so it says what that library
 // did and what to do, exits 2 (a toolkit problem), and leaves no process behind.
 #include <QtTest>
 
@@ -132,7 +132,7 @@ private slots:
         QTest::newRow("sleep") << "sleep"
                                << "the engine did not finish loading the toolkit" << 1;
     }
-    // A compile whose libNVVM crashes or hangs as it loads (issue 27, item 7): the toolkit is
+    // A compile whose libNVVM crashes or hangs as it loads: the toolkit is
     // named as the likely cause and the input is not blamed ("Change or remove that input", exit
     // 1, before); a crash is the environment's (exit 2).
     void compile() {
@@ -157,8 +157,8 @@ private slots:
         QVERIFY2(r.left.empty(), qPrintable(QString("%1 processes left running").arg(r.left.size())));
     }
 
-    // nvpg toolkits --cuda-path BAD lists only what it searched, BAD, and why it is no toolkit
-    // (issue 27, item 7): it named CUDA_PATH and CUDA_HOME, which --cuda-path overrides, and no reason.
+    // nvpg toolkits --cuda-path BAD lists only what it searched, BAD, and why it is no toolkit:
+    // not CUDA_PATH and CUDA_HOME, which --cuda-path overrides, and never without a reason.
     void toolkitsSaysWhyAPathIsNoToolkit() {
         const auto base = std::filesystem::path(dir_.path().toStdString()) / "bad";
         std::filesystem::create_directories(base / "empty");

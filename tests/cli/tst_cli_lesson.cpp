@@ -418,7 +418,7 @@ private slots:
                  both(r));
     }
 
-    // The bundled course (issue 30's deliverable): each lesson is valid; as shipped it fails its
+    // The bundled course, which ships with the program: each lesson is valid; as shipped it fails its
     // first step; each step's reference solution fails no check (GPU checks may be not checked).
     void bundledLessons_data() {
         QTest::addColumn<QString>("path");

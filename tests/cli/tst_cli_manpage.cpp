@@ -163,7 +163,7 @@ private slots:
     }
 
     // The table of one subcommand parses that subcommand's arguments into the same options as
-    // the whole table (nvpg builds the smaller one first: issue 27, item 10), and help asks for
+    // the whole table (nvpg builds the smaller one first), and help asks for
     // the whole table.
     void oneSubcommandsTableParsesAsTheWholeOne() {
         const std::vector<std::vector<std::string>> lines = {

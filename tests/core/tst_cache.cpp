@@ -373,7 +373,7 @@ private slots:
         QTemporaryDir dir;
         const fs::path root = dir.path().toStdString();
         // An "engine" that reads the request and dies by a signal, as libNVVM crashing does. It dies
-        // before it announced a stage, so the crash is put on the toolkit (issue 27, item 7): an
+        // before it announced a stage, so the crash is put on the toolkit: an
         // error, not a result of the input; either way nothing may be kept.
         engine::Compiler crashing(test::realToolkit(), std::nullopt,
                                   {"/bin/sh", "-c", "head -c 16 >/dev/null; kill -SEGV $$"});

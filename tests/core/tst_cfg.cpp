@@ -1,4 +1,4 @@
-// Control-flow graphs (issue 28, item 3, the core): from the PTX and the IR of every bundled example
+// Control-flow graphs (the core's part): from the PTX and the IR of every bundled example
 // and numba-cuda fixture, from nvdisasm -bbcfg of their cubins (those functions skip without
 // nvdisasm), and of a loop kernel; their DOT read back by Graphviz; their layout by libgvc; and
 // `nvpg compile --emit cfg`.

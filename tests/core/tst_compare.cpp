@@ -229,7 +229,7 @@ private slots:
         QCOMPARE(*pipeline::compareResults(*back, r, CompareOutput::Ptx, "pinned", "now").kernels[0].a->spillStores, 4);
     }
 
-    // Issue 29: what changes when a line changes. A paired diff numbers and keeps both sides'
+    // What changes when a line changes. A paired diff numbers and keeps both sides'
     // lines as written; an edited line is one changed row.
     void anEditedLineIsOneChangedRow() {
         const std::string a = "one\ntwo\n\tadd.f32 \t%f3, %f1, %f2;\nfour\nfive\n";
@@ -391,7 +391,7 @@ private slots:
         QCOMPARE(pipeline::figureChanges(c), std::string("figures unchanged"));
     }
 
-    // Issue 29's measure: fadd -> fsub in libdevice-math's kernel, both compiled by the real
+    // The measure of a useful diff: fadd -> fsub in libdevice-math's kernel, both compiled by the real
     // libNVVM, is at most 3 lines of PTX in the normalized diff (39 byte for byte).
     void faddToFsubInLibdeviceMathIsAFewLines() {
         const auto ws = test::loadExample("libdevice-math");

@@ -1,4 +1,4 @@
-// The session's compile history (issue 29, item 1): each compile's cause said as a person would
+// The session's compile history: each compile's cause said as a person would
 // (the module and lines edited, the option changed), the limits on entries and memory held over
 // a thousand compiles, and the timeline's figures from a real compile.
 #include <QtTest>

@@ -1,4 +1,4 @@
-// Lessons (issue 30): a workspace's "lesson" read into steps, states and checks; malformed lessons
+// Lessons: a workspace's "lesson" read into steps, states and checks; malformed lessons
 // refused with the file, the JSON pointer and what to do; and each check's verdict, message and
 // what was found on real compiles (libNVVM, libdevice, nvJitLink, ptxas), as the learner sees them.
 #include <QtTest>

@@ -1,4 +1,4 @@
-// Live registers and local memory (issue 28, items 1 and 2), through the real nvdisasm (the
+// Live registers and local memory, through the real nvdisasm (the
 // toolkit's, or the pip wheel's that ctest's nvdisasm_wheel set-up installs): a figure for every
 // instruction, peaks that are nvdisasm's own and within ptxas' register count, figures carried to
 // IR and PTX lines by the line map, and local-memory traffic placed on its lines. Every test

@@ -1,4 +1,4 @@
-// The instruction mix (issue 28, item 4): the class table, and per kernel of every bundled example
+// The instruction mix: the class table, and per kernel of every bundled example
 // and numba-cuda fixture, from the real SASS (nvdisasm; those functions skip without it) and from
 // the PTX: every instruction counted exactly once, nothing unexplained in "other", the known
 // kernels' classes, and the report's "mix".

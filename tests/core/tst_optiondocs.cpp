@@ -1,4 +1,4 @@
-// The docs of libNVVM's archs and options (resources/docs/arch.json, options.json, issue 29): every
+// The docs of libNVVM's archs and options (resources/docs/arch.json, options.json): every
 // arch libNVVM lists and every option of the option table has an entry with its facts and source;
 // the words people write for them (sm_90, -ftz=1, --prec-div) find it; the PTX each option's
 // effect paragraph names is what the real libNVVM writes; and an unknown word is answered with

@@ -172,7 +172,7 @@ private slots:
                  std::string("Compile failed with 2 errors (see Problems): a.ll:3:1: error: parse expected type"));
     }
 
-    // Issue 26, item 11: libNVVM's verify (and compile) stage parses the modules and links them
+    // libNVVM's verify (and compile) stage parses the modules and links them
     // before it verifies; a parse error or a duplicate symbol names that step, not "verify".
     void theFailedStepIsNamed_data() {
         QTest::addColumn<QStringList>("fixtures");
@@ -662,7 +662,7 @@ private slots:
         const auto& map = *run.result->lineMap;
         QVERIFY(!map.ptx.available());
         QVERIFY2(map.ptx.unavailable.find("-opt=0") != std::string::npos, map.ptx.unavailable.c_str());
-        // The PTX lines it quotes read as they are, not with their tabs written "\t" (issue 26, item 12).
+        // The PTX lines it quotes read as they are, not with their tabs written "\t".
         QVERIFY2(map.ptx.unavailable.find("\\t") == std::string::npos, map.ptx.unavailable.c_str());
         QVERIFY(map.ptx.lines.empty());
     }
@@ -794,7 +794,7 @@ private slots:
         QVERIFY(!fourth->reusedProgram);
     }
 
-    // Issue 26, item 14: two modules' kernels, each kept by LTO through its module's own
+    // Two modules' kernels, each kept by LTO through its module's own
     // @llvm.used (libNVVM merges them), are listed first, second in every table and figure list:
     // the order of the modules, then of definition (ptxas lists them the other way round).
     void kernelsAreListedInTheModulesOrderEverywhere() {

@@ -75,8 +75,8 @@ class TestPitfalls : public QObject {
     Q_OBJECT
 
 private slots:
-    // The check for void functions that no annotation marks as kernels read every module once
-    // per function (issue 27: 56% of loading 4,093 modules). Measured against reading each
+    // The check for void functions that no annotation marks as kernels must not read every module
+    // once per function (that is 56% of loading 4,093 modules). Measured against reading each
     // module's functions once (nvvm::scanFunctions, linear, which the check itself does), on the
     // same 4,000 modules, so that a busy machine slows both alike: a few times as long; when each
     // function searched every module, thousands of times.
@@ -217,7 +217,7 @@ private slots:
 
     // numba quotes every name (`declare float @"__nv_sinf"(float %".1")`): each libdevice
     // function it calls without libdevice is one error, on the line that calls it, whatever
-    // outputs are asked for (issue 26, items 7 and 8).
+    // outputs are asked for.
     void numbaQuotedLibdeviceCallsArePlacedOnePerCause_data() {
         QTest::addColumn<unsigned>("outputs");
         QTest::newRow("ptx") << unsigned(pipeline::kPtx);
@@ -257,7 +257,7 @@ private slots:
         QVERIFY(compile(job).ok);
     }
 
-    // Issue 26, item 9: the LTO hint followed twice in one module gives two @llvm.used, and
+    // The LTO hint followed twice in one module gives two @llvm.used, and
     // libNVVM's parser says only "redefinition of global '@llvm.used'". The error says what it
     // is, and the fix merges them into one array that keeps both kernels through LTO. Two
     // modules with one @llvm.used each are legal (libNVVM merges them): no error there.

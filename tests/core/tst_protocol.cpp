@@ -420,7 +420,7 @@ private slots:
                  words.c_str());
     }
 
-    // Whose fault an engine's end is (issue 27, item 7): only a crash in a stage where libNVVM
+    // Whose fault an engine's end is: only a crash in a stage where libNVVM
     // reads the input blames the input; memory that ran out, a crash before the first stage
     // (loading the libraries) or in a step on what the toolkit made (a link, ptxas, nvdisasm)
     // says so and what to do instead. Timeouts never ask to change the input.

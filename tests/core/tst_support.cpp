@@ -1,14 +1,19 @@
-// support/: atomic file writes, the text helpers messages rely on, the unified diff.
+// support/: atomic file writes, the text helpers messages rely on, the unified diff, the thread pool.
 #include <QtTest>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
+#include <thread>
 
 #include "core/support/Diff.h"
 #include "core/support/Files.h"
 #include "core/support/Symbols.h"
 #include "core/support/Text.h"
+#include "core/support/ThreadPool.h"
 
 using namespace nvpg;
 namespace fs = std::filesystem;
@@ -243,6 +248,72 @@ private slots:
         QCOMPARE(support::formatCount(123456), std::string("123,456"));
         QCOMPARE(support::formatCount(1234567), std::string("1,234,567"));
         QCOMPARE(support::formatCount(UINT64_MAX), std::string("18,446,744,073,709,551,615"));
+    }
+    // Every task given to the pool runs, on threads that are not the caller's; the pool's end
+    // waits for those still running.
+    void threadPoolRunsEveryTask() {
+        std::atomic<int> ran{0}, elsewhere{0};
+        const auto caller = std::this_thread::get_id();
+        {
+            support::ThreadPool pool;
+            for (int i = 0; i < 50; ++i)
+                QVERIFY(pool.run([&] {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                    if (std::this_thread::get_id() != caller) ++elsewhere;
+                    ++ran;
+                }));
+        }
+        QCOMPARE(ran.load(), 50);
+        QCOMPARE(elsewhere.load(), 50);
+    }
+
+    // What a task returns, or throws, comes back through its future.
+    void threadPoolResultsComeBack() {
+        support::ThreadPool pool;
+        std::vector<std::future<int>> squares;
+        for (int i = 0; i < 20; ++i) squares.push_back(pool.submit([i] { return i * i; }));
+        for (int i = 0; i < 20; ++i) QCOMPARE(squares[size_t(i)].get(), i * i);
+        auto failing = pool.submit([]() -> int { throw std::runtime_error("no"); });
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, failing.get());
+    }
+
+    // An idle thread takes the next task: tasks one after the other need one thread.
+    void threadPoolReusesIdleThreads() {
+        support::ThreadPool pool;
+        for (int i = 0; i < 20; ++i) {
+            pool.submit([] {}).get();
+            // The worker is idle again only after its future is ready: give it the moment.
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        QVERIFY2(pool.threads() < 10, qPrintable(QString::number(pool.threads())));
+    }
+
+    // The pool's destruction waits for a running task and joins its threads.
+    void threadPoolDestructionJoins() {
+        std::atomic<bool> finished{false};
+        std::weak_ptr<int> alive;
+        {
+            support::ThreadPool pool;
+            auto token = std::make_shared<int>(0);
+            alive = token;
+            QVERIFY(pool.run([&finished, token] {
+                std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                finished = true;
+            }));
+        }
+        QVERIFY(finished.load());
+        QVERIFY(alive.expired());  // the task, and what it held, are gone with the thread
+    }
+
+    // A function beside the caller: join waits for it and throws again what it threw.
+    void besideJoinsAndRethrows() {
+        support::ThreadPool pool;
+        int value = 0;
+        support::Beside ok([&] { value = 7; }, pool);
+        ok.join();
+        QCOMPARE(value, 7);
+        support::Beside failing([] { throw std::runtime_error("beside"); }, pool);
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, failing.join());
     }
 };
 

@@ -413,7 +413,7 @@ private slots:
         QCOMPARE(asked, 1);  // once, though three libraries were searched
     }
 
-    // A hostile nvdisasm on PATH (issue 27): one that sleeps on --version (and leaves a child
+    // A hostile nvdisasm on PATH: one that sleeps on --version (and leaves a child
     // holding its output), one that prints forever. The search skips each within the probe's
     // time, says why, and leaves no process of theirs running.
     void aHangingOrChattyNvdisasmIsSkippedInTime_data() {
@@ -538,7 +538,7 @@ private slots:
         for (const char* how : {"install the CUDA toolkit's nvdisasm", "pip install nvidia-cuda-nvdisasm", "PATH"})
             QVERIFY2(lower(r.problem).find(lower(how)) != std::string::npos, r.problem.c_str());
         QVERIFY(triedPlace(r, (b / "env/bin/nvdisasm").string(), "beside libNVVM"));
-        // Issue 26, item 15: only libNVVM's own toolkit's bin/ is "beside libNVVM" (not the folder
+        // Only libNVVM's own toolkit's bin/ is "beside libNVVM" (not the folder
         // above it, /usr/local/bin for /usr/local/cuda), the message says it once, and it says
         // which wheel release serves which toolkit.
         for (const auto& t : r.tried)

@@ -325,7 +325,7 @@ void TestWorkspace::defaultsForOptionalKeys() {
     QVERIFY(back.ok() && !back->verify);
 }
 
-// Issue 26, item 6: modules that call libdevice (numba's quoted @"__nv_*" included) and come
+// Modules that call libdevice (numba's quoted @"__nv_*" included) and come
 // without a saved choice link it; a saved choice wins, and a module defining its own __nv_sinf
 // needs none.
 void TestWorkspace::libdeviceWithoutASavedChoiceFollowsTheModules() {
@@ -828,8 +828,8 @@ void TestWorkspace::base64BadInput() {
     QVERIFY2(m.contains(what), qPrintable(m));
 }
 
-// 80,000 variants took 47.9 s to load (issue 27: each variant's name was compared with every
-// earlier one's); pins are read by the same code. Measured against the same number of modules,
+// Variants load in linear time: comparing each variant's name with every earlier one's takes
+// 47.9 s for 80,000 of them; pins are read by the same code. Measured against the same number of modules,
 // whose load is linear (manyModulesLoadInLinearTime): a load of the same size and shape, so a
 // busy machine slows both alike. 40,000 variants take about as long as 40,000 modules; when
 // each name was compared with every earlier one, hundreds of times as long.

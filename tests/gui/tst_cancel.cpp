@@ -46,7 +46,7 @@ workspace::Workspace workspaceOf(nvvm::Module module) {
     ws.modules = {std::move(module)};
     ws.options.arch = "compute_90";
     ws.options.opt = 3;
-    workspace::applyLibdeviceRule(ws);  // as the app does: sinf.ll calls libdevice (issue 26, item 6)
+    workspace::applyLibdeviceRule(ws);  // as the app does: sinf.ll calls libdevice
     return ws;
 }
 

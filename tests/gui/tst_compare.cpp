@@ -153,7 +153,7 @@ private slots:
         QCOMPARE(reopened->compare()->sideText(0), c->sideText(0));
     }
 
-    // Issue 29: one word edited (fadd -> fsub in the kernel) against a pin made before it. By
+    // One word edited (fadd -> fsub in the kernel) against a pin made before it. By
     // default the diff ignores register and label renumbering: a few changed lines, the real
     // change among them; one click on "Ignore renumbering" shows the byte-for-byte diff, and the
     // choice is remembered for the next window.
@@ -188,7 +188,7 @@ private slots:
         QSettings().remove(QStringLiteral("compare/normalized"));
     }
 
-    // Issue 29: "what did my last edit change?" with no pin made before: a new window's Compare
+    // "what did my last edit change?" with no pin made before: a new window's Compare
     // dock shows the previous compile beside the current one, the cause named, the diff the edit's.
     void thePreviousCompileNeedsNoPin() {
         QTemporaryDir dir;
@@ -248,7 +248,7 @@ private slots:
         timeline->close();
     }
 
-    // Issue 29: "what does -ftz do?" in one click: the Options dock's Δ beside ftz shows the
+    // "what does -ftz do?" in one click: the Options dock's Δ beside ftz shows the
     // current compile beside a transient compile with ftz flipped, the normalized diff, and the
     // docs' paragraph on ftz; for the arch the Δ is a menu of archs. Nothing is saved.
     void showEffectComparesTheOptionFlipped() {

@@ -87,8 +87,8 @@ class TestEditor : public QObject {
     Q_OBJECT
 
 private slots:
-    // Issue 26, item 12: the line map's libdevice note read "nv sinf (libdevice)": the note's
-    // box and the next line's band were drawn over the underscores, which lie below the text's
+    // The line map's libdevice note "__nv_sinf (libdevice)" keeps its underscores: the note's
+    // box and the next line's band must not be drawn over them, which lie below the text's
     // descent. A note of underscores must look different from one of spaces, and so must a
     // banded line of them.
     void underscoresInNotesAndBandedLinesAreDrawn() {
@@ -251,7 +251,7 @@ private slots:
         QCOMPARE(e.moduleText(), bc);
     }
 
-    // Issue 27, item 3: llvm-dis-14 runs beside the event loop. One that hangs holds nothing up:
+    // llvm-dis-14 runs beside the event loop. One that hangs holds nothing up:
     // the summary shows at once, the run is ended after 10 s (the summary then says so), and a
     // module shown instead ends it at once.
     void aHangingDisassemblerHoldsNothingUp() {
@@ -318,7 +318,7 @@ private slots:
         QVERIFY(junk.definedFunctions.empty());
     }
 
-    // Issue 27, item 8: a message of kilobytes (the LTO hint quotes a whole @llvm.used line of IR,
+    // A message of kilobytes (the LTO hint quotes a whole @llvm.used line of IR,
     // 5.7 KB for 85 kernels) is shown under its line cut to a few lines, with a word on where the
     // rest is; wrapping all of it per kernel held the UI thread 60 ms per reply.
     void aLongMessageIsCutUnderItsLine() {
@@ -699,7 +699,7 @@ private slots:
 
     // Boxes that wait for a pause in typing go under the lines their problems were of, wherever
     // the typing moved those lines, also when a deleted line merged two of them into one. Found
-    // by one walk over the text's marks (issue 27, item 8), asked for one by one where merged.
+    // by one walk over the text's marks, asked for one by one where merged.
     void waitingBoxesFollowTheirLinesThroughEdits() {
         QuietPopups quiet;
         ModuleEditor e;
@@ -816,7 +816,7 @@ private slots:
     }
 
     // A large module's editor tells its changes without QScintilla's per-insert count from the
-    // start of the module (issue 14: 20-40 ms per key at 200,000 lines). QScintilla makes that
+    // start of the module (20-40 ms per key at 200,000 lines). QScintilla makes that
     // count for an accessibility event where it turns an SC_MOD_INSERTTEXT or SC_MOD_DELETETEXT
     // notification into SCN_MODIFIED: none may come. textChanged and linesChanged still do, at
     // once for a key, and as soon as the event loop runs for a change made in code.

@@ -16,7 +16,7 @@ namespace {
 pipeline::Job jobFor(std::vector<nvvm::Module> modules, quint64 generation) {
     pipeline::Job job;
     job.modules = std::move(modules);
-    job.libdevice = !workspace::libdeviceCallsOf(job.modules).empty();  // the app's rule (issue 26, item 6)
+    job.libdevice = !workspace::libdeviceCallsOf(job.modules).empty();  // the app's rule
     job.options.arch = "compute_90";
     job.generation = generation;
     return job;
@@ -199,9 +199,9 @@ private slots:
         controller.compileNow();
         QVERIFY(shown.wait(60000));
         QCOMPARE(stageThread, QThread::currentThread());
-        // libNVVM's verifier runs before every compile (issue 11); then the PTX compile and the
-        // LTO chain (its own Program: the module added, then the LTO-IR compile) run side by side
-        // (issue 14), their announcements interleaved as their threads start them.
+        // libNVVM's verifier runs before every compile; then the PTX compile and the
+        // LTO chain (its own Program: the module added, then the LTO-IR compile) run side by side,
+        // their announcements interleaved as their threads start them.
         QString seen;
         for (const auto& st : stages) seen += QString::fromStdString(std::string(pipeline::stageName(st.id))) + "; ";
         QVERIFY2(stages.size() == 5, qPrintable(seen));

@@ -1,4 +1,4 @@
-// File > Export > As cuda.core script… / As C program… (issue 31): the compile on screen written as
+// File > Export > As cuda.core script… / As C program…: the compile on screen written as
 // standalone code whose PTX is the app's (cuda.core from the python_packages venv, CMake and the
 // system's C compiler for the C program; each skips, saying why, without them), the Runs dock's
 // configuration in it, no export before a successful compile, and none over the workspace; the

@@ -126,7 +126,7 @@ private slots:
         QVERIFY(shown.wait(60000));
         QVERIFY2(compiledOk(*w), qPrintable(rows(w->problems())));
         QVERIFY(!offered(w->problems(), "nvvmir.version").second);
-        // The compile history says what caused it (issue 29).
+        // The compile history says what caused it.
         const auto cause = [&] { return QString::fromStdString(w->controller()->history().entries().front().cause); };
         QVERIFY2(cause() == "fix: " + title, qPrintable(cause()));
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
@@ -147,7 +147,7 @@ private slots:
         QStringList errors;
         auto w = windowOn(irFixture("sinf-kept.ll"), &errors);
         QVERIFY(w);
-        // Opened as it is, its call links libdevice (issue 26, item 6); the user turns it off.
+        // Opened as it is, its call links libdevice; the user turns it off.
         QVERIFY(w->document()->workspace().libdevice);
         {
             QSignalSpy off(w->controller(), &gui::CompileController::replyShown);

@@ -1,4 +1,4 @@
-// The Lesson dock (issue 30) with the real engine: a lesson opens with its dock, Check compiles and
+// The Lesson dock with the real engine: a lesson opens with its dock, Check compiles and
 // shows a verdict and the learner's message per check, hints come one at a time, the solution is
 // offered after a failed check, Reset step, Show solution and moving between steps never lose what
 // the learner wrote, progress is kept in the data folder, and a lesson that cannot be read still
@@ -229,7 +229,7 @@ private slots:
         QVERIFY(moduleText(w.get()).contains("; typed by the learner"));
     }
 
-    // The done-when of issue 30: on a fresh profile a learner opens lessons 1 and 6 of the course
+    // The course as a learner meets it: on a fresh profile a learner opens lessons 1 and 6 of the course
     // from File > Lessons and completes every step inside the app: each start fails a check with
     // its message, the learner's edits (typed into the editors, options set as the Options dock
     // sets them: here the reference solution's, as a learner who got it right would type them)

@@ -489,8 +489,8 @@ private slots:
         QVERIFY(stylingOf(editor) == freshStyling<NvvmLexer>(text));
     }
 
-    // A long module is styled while it is painted and in idle turns in short steps (issue 27,
-    // item 8: Scintilla's own steps of up to 20 ms held the window), not all the lines from an
+    // A long module is styled while it is painted and in idle turns in short steps (Scintilla's
+    // own steps of up to 20 ms hold the window), not all the lines from an
     // edit to the screen in one paint; the steps go on until the screen is styled as a fresh
     // lexer styles it, and a request for the whole text is served whole. The step here is the
     // smallest (64 lines), so that the test does not depend on this machine's speed.

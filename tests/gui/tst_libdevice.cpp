@@ -43,7 +43,7 @@ private slots:
         test::isolateAppData("tst_gui_libdevice");
     }
 
-    // Issue 26, item 6: a numba .ll calls __nv_sinf and friends; opened as it is, libdevice is
+    // A numba .ll calls __nv_sinf and friends; opened as it is, libdevice is
     // linked (the status bar says why) and it compiles. A workspace that saved "libdevice":
     // false keeps it off, and so does the user's own choice when a module is added later.
     void aModuleThatCallsLibdeviceOpensWithItLinked() {

@@ -1,4 +1,4 @@
-// File > Import from numba… (issue 31): the dialog, an import that opens the workspace it wrote
+// File > Import from numba…: the dialog, an import that opens the workspace it wrote
 // (numba-cuda from the python_packages venv; skips without it), and a Cancel that kills the Python
 // process and reaps it while the window stays responsive.
 #include <QtTest>

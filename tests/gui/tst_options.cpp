@@ -152,7 +152,7 @@ void TestOptions::oneRowPerTableOption() {
     QVERIFY(form);
     QStringList rows, want;
     for (int r = 0; r < form->rowCount(); ++r) {
-        // Each option's row: its control, then its Show effect button (issue 29).
+        // Each option's row: its control, then its Show effect button.
         auto* item = form->itemAt(r, QFormLayout::FieldRole);
         const QString row = item && item->widget() ? item->widget()->objectName() : QString();
         if (row.startsWith("row-") && nvvm::findOption(row.mid(4).toStdString())) rows << row.mid(4);
@@ -297,7 +297,7 @@ void TestOptions::archComboSetsAndClearsArch() {
     QVERIFY(panel.archNote()->isHidden());
 }
 
-// Issue 29: an option's hover shows its docs entry (resources/docs/options.json: what it does to
+// An option's hover shows its docs entry (resources/docs/options.json: what it does to
 // the PTX, its values, default and effect), and the arch selector's the chosen arch's entry
 // (arch.json), each item of its list its own.
 void TestOptions::hoverShowsTheDocsEntries() {
@@ -684,7 +684,7 @@ void TestOptions::previewOfRealToolkit() {
     QVERIFY2(dlg.previewText().contains("libNVVM: found"), qPrintable(dlg.previewText()));
 }
 
-// A libnvvm.so.4 that segfaults as it loads (issue 27, item 4): the preview opens it in an
+// A libnvvm.so.4 that segfaults as it loads: the preview opens it in an
 // engine process and says what it did; the dialog (and the app) stay up.
 void TestOptions::previewOfACrashingLibnvvm() {
     QTemporaryDir dir;

@@ -217,7 +217,7 @@ private slots:
             QVERIFY2(v.ptxHeaderToolTip().contains(QStringLiteral("k%1:").arg(i)), qPrintable(v.ptxHeaderToolTip()));
     }
 
-    // Issue 27, item 8: a large module's figures table (a row per kernel) is filled in a later
+    // A large module's figures table (a row per kernel) is filled in a later
     // turn of the event loop, after the reply's panes; a newer reply that comes before that turn
     // is the one whose figures the table gets. A small table is filled at once (the test above).
     void aLargeFiguresTableComesInALaterTurn() {

@@ -1,4 +1,4 @@
-// Live registers and local memory in the app (issue 28, items 1 and 2), with the real engine,
+// Live registers and local memory in the app, with the real engine,
 // nvdisasm and line map: the pressure strips of the SASS, PTX and IR panes carry core's figures
 // line by line, the note under the headers names the peak and goes there, and local memory is
 // marked on its lines and stepped through. Needs nvdisasm (the pip wheel ctest fetches).
@@ -130,7 +130,7 @@ private slots:
     }
 
     // The SASS pane gets its listing before the live registers, the graph and the map are made
-    // (issue 28: they add nothing to the listing's wait), with no strip of another compile on it;
+    // (they add nothing to the listing's wait), with no strip of another compile on it;
     // the figures then come onto the same text.
     void theListingIsShownBeforeItsFigures() {
         NEED_NVDISASM_FOUND();

@@ -72,7 +72,7 @@ private slots:
     void linkErrorLooksLikeAFailure() {
         auto w = windowOn("sinf-kept.ll");
         QVERIFY(w);
-        // Opened as it is, its call links libdevice (issue 26, item 6); the user turns it off.
+        // Opened as it is, its call links libdevice; the user turns it off.
         QVERIFY(w->document()->workspace().libdevice);
         QSignalSpy again(w->controller(), &gui::CompileController::replyShown);
         w->optionsPanel()->libdeviceCheck()->setChecked(false);
@@ -191,7 +191,7 @@ private slots:
         QCOMPARE(p.warningCount(), 1);
     }
 
-    // Issue 27, item 8: a reply with many fixes (numba's modules: a dropped-kernel hint per kernel)
+    // A reply with many fixes (numba's modules: a dropped-kernel hint per kernel)
     // gets its rows at once and their fix buttons over the next turns of the event loop; every row
     // with a fix ends with its button, and a newer reply's rows never get an older reply's buttons.
     void everyFixRowGetsItsButtonAfterItsRows() {
@@ -288,7 +288,7 @@ private slots:
         QCOMPARE(p.summary(), QString("No problems"));
     }
 
-    // Issue 27, item 8: a reply of hundreds of problems (a hint per kernel of a large module) gets
+    // A reply of hundreds of problems (a hint per kernel of a large module) gets
     // its first rows at once and the others in later turns of the event loop, so that showing it
     // does not hold the window. The summary and counts are whole at once; Copy with nothing
     // selected copies every problem, rows still to come included; a newer reply's rows replace
@@ -323,7 +323,7 @@ private slots:
         QCOMPARE(p.view()->topLevelItem(199)->text(ProblemsPanel::LineColumn), QString("200"));
     }
 
-    // Issue 27, item 8: a dropped-kernel hint quotes a whole @llvm.used line (5.7 KB for 85
+    // A dropped-kernel hint quotes a whole @llvm.used line (5.7 KB for 85
     // kernels). Its row shows the start of it, cut with an ellipsis, so that painting the rows
     // does not lay out thousands of characters each; the tooltip and Copy keep every character.
     void aVeryLongLineIsCutInItsRowOnly() {

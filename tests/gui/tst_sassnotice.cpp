@@ -1,4 +1,4 @@
-// Without nvdisasm the SASS pane says so in core's one sentence (issue 26, item 15): once, with
+// Without nvdisasm the SASS pane says so in core's one sentence: once, with
 // how to get it and which wheel release serves which toolkit.
 #include <QtTest>
 

@@ -33,7 +33,7 @@ constexpr quint64 kKillersAt[] = {200, 450, 700};
 // of this many kernels next to the edited one, so that compiles take longer than the stop age.
 // How long a compile of the stream takes against the stop age (0.1 s) decides how many are
 // stopped and how many are shown, and both must be enough. Since the LTO chain runs beside the
-// PTX compile (issue 14), 10 kernels finish within the stop age on an idle 2-core VM (14 stopped
+// PTX compile, 10 kernels finish within the stop age on an idle 2-core VM (14 stopped
 // for a newer request, 20 needed). 20 kernels, measured on the 2-core VM: idle, 46 stopped for a
 // newer request and 94 results shown; with both cores busy with other work (as under ctest -j2),
 // 148 and 35.
@@ -481,7 +481,7 @@ void TestStress::tenThousandRequestsWithEditsAndCancels() {
     QCOMPARE(int(s.enginePids.size()), s.crashes + 1);
     QCOMPARE(endEngine, baselineEngine);
 
-    // The compile history (issue 29) holds the newest shown results, within its bound.
+    // The compile history holds the newest shown results, within its bound.
     const auto& history = s.controller.history();
     QCOMPARE(history.entries().size(), std::min<size_t>(history.limits().entries, size_t(s.shown)));
     QVERIFY(history.bytes() <= history.limits().bytes);

@@ -1,5 +1,5 @@
 // The app's toolkit at start, from a fresh profile: its libraries are opened in an engine process
-// and nvdisasm is asked for its version off the UI thread (issue 27, items 3 and 4). A libnvvm.so.4
+// and nvdisasm is asked for its version off the UI thread. A libnvvm.so.4
 // that aborts, segfaults, _exit(0)s or sleeps as it loads leaves the window up, saying what that
 // library did in the status bar; an nvdisasm that never answers --version holds nothing up; and no
 // process of either is left once the window is gone.

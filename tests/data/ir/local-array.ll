@@ -1,5 +1,5 @@
 ; A kernel whose array is indexed by a value known only at run time: it stays in local memory, so the
-; PTX has ld.local/st.local and the SASS LDL/STL (issue 28: local-memory traffic placed on its lines).
+; PTX has ld.local/st.local and the SASS LDL/STL (local-memory traffic placed on its lines).
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
