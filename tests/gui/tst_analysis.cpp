@@ -277,6 +277,27 @@ private slots:
         QCOMPARE(panel->kernel(), QString("scale"));
     }
 
+    // The panel's own reading of a caret (inspect::functionAtLine): the define at or above it.
+    void preferKernelAtReadsTheDefineAboveTheCaret() {
+        auto w = test::makeWindow();
+        const auto r = openComplete(*w, "lto-kept");
+        QVERIFY(r && r->kernels.size() == 2);
+        auto* editor = static_cast<QsciScintilla*>(w->editors()->currentEditor());
+        const int shift = test::lineContaining(editor, "define void @shift");
+        const int scale = test::lineContaining(editor, "define void @scale");
+        QVERIFY(shift > 0 && scale > 0);
+        w->analysisDock()->show();
+        auto* panel = w->analysisPanel();
+        QCOMPARE(panel->kernelCombo()->count(), 2);
+        panel->preferKernelAt(editor, shift + 1);
+        QCOMPARE(panel->kernel(), QString("shift"));
+        panel->preferKernelAt(editor, scale);  // the define's own line
+        QCOMPARE(panel->kernel(), QString("scale"));
+        // Above every define: no kernel to prefer, the last one stays.
+        panel->preferKernelAt(editor, 0);
+        QCOMPARE(panel->kernel(), QString("scale"));
+    }
+
     void infoButtonsOpenTheirDocs() {
         auto w = test::makeWindow();
         w->analysisDock()->show();

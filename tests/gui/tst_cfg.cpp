@@ -4,6 +4,7 @@
 // and a layout overtaken by a newer compile is dropped.
 #include <QtTest>
 
+#include <QThread>
 #include <QTimer>
 
 #include <QComboBox>
@@ -99,11 +100,11 @@ void clickItem(QGraphicsView* view, QGraphicsItem* item) {
 class TestCfg : public QObject {
     Q_OBJECT
 
-    std::thread::id uiThread_;
+    Qt::HANDLE uiThread_ = nullptr;
 
 private slots:
     void initTestCase() {
-        uiThread_ = std::this_thread::get_id();
+        uiThread_ = QThread::currentThreadId();
         test::useNvpgAsEngine();
         // Registered twice (with and without nvdisasm, NVPG_TEST_PYTHON says which): each its own settings.
         test::isolateAppData(qEnvironmentVariableIsSet("NVPG_TEST_PYTHON") ? "tst_gui_cfg"

@@ -5,8 +5,11 @@
 #include <QtTest>
 
 #include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
 #include <QSettings>
@@ -320,6 +323,48 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(c->sideResult(1) && c->sideResult(1)->generation > generationBefore, 60000);
         QVERIFY(bothSidesShown(*c));
         QVERIFY(!c->comparison()->identical);
+    }
+
+    // Add Variant and Edit Variant go through the variant dialog: a name (a taken one refused),
+    // a toolkit and the option table; the variant is saved and shown on side B.
+    void theVariantDialogAddsAndEditsAVariant() {
+        auto ws = libdeviceMath();
+        workspace::Variant first;
+        first.name = "first";
+        first.options = ws.options;
+        QTemporaryDir dir;
+        auto w = openWithVariants(ws, {first}, dir);
+        auto* c = w->compare();
+        // Fills the dialog once it is open: a name, then OK.
+        const auto answer = [](const QString& name, bool* seen) {
+            QTimer::singleShot(0, [name, seen] {
+                auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+                if (!dialog || dialog->objectName() != QLatin1String("variantDialog")) return;
+                *seen = true;
+                auto* edit = dialog->findChild<QLineEdit*>(QStringLiteral("variantName"));
+                auto* toolkit = dialog->findChild<QComboBox*>(QStringLiteral("variantToolkit"));
+                QVERIFY(edit && toolkit);
+                QCOMPARE(toolkit->currentIndex(), 0);  // the app's toolkit
+                QVERIFY(toolkit->itemText(toolkit->count() - 1).contains(QStringLiteral("Other folder")));
+                edit->setText(name);
+                dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+            });
+        };
+        bool seen = false;
+        answer(QStringLiteral("second"), &seen);
+        c->addVariant();
+        QVERIFY(seen);
+        QVERIFY(w->document()->variant(QStringLiteral("second")));
+        QCOMPARE(c->side(1), ComparePanel::variantSide("second"));
+        // Edited: renamed in place.
+        seen = false;
+        answer(QStringLiteral("renamed"), &seen);
+        c->editVariant();
+        QVERIFY(seen);
+        QVERIFY(!w->document()->variant(QStringLiteral("second")));
+        QVERIFY(w->document()->variant(QStringLiteral("renamed")));
+        QVERIFY(w->document()->variant(QStringLiteral("first")));
+        QCOMPARE(c->side(1), ComparePanel::variantSide("renamed"));
     }
 
     // A variant names its toolkit by path and release: when that folder is gone, it says so and

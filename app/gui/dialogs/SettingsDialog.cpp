@@ -13,14 +13,11 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
-#include <QPointer>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
-#include <QThread>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-#include <thread>
 
 #include "core/engine/Compiler.h"
 #include "core/engine/ToolkitProbe.h"
@@ -47,7 +44,8 @@ QString forTheDialog(QString text) {
 
 }  // namespace
 
-SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
+SettingsDialog::SettingsDialog(QWidget* parent)
+    : QDialog(parent), searchCancel_(std::make_shared<engine::CallCancel>()) {
     setWindowTitle(tr("Settings"));
     auto* layout = new QVBoxLayout(this);
 
@@ -156,13 +154,8 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
 }
 
 SettingsDialog::~SettingsDialog() {
-    // The search thread uses no member, but it must not outlive the dialog's QThread object.
-    if (search_) {
-        // A libNVVM that hangs as it loads would hold this wait until the compile timeout.
-        if (searchCancel_) searchCancel_->cancel();
-        search_->wait();
-        delete search_;
-    }
+    // A libNVVM that hangs as it loads would hold the search's join until the compile timeout.
+    searchCancel_->cancel();
 }
 
 QStringList SettingsDialog::extraToolkitPaths() {
@@ -210,7 +203,7 @@ QString SettingsDialog::previewText() const {
 }
 
 bool SettingsDialog::previewPending() const {
-    return debounce_.isActive() || search_ != nullptr || searchAgain_;
+    return debounce_.isActive() || searches_.busy();
 }
 
 void SettingsDialog::accept() {
@@ -240,43 +233,42 @@ void SettingsDialog::listToolkits() {
     toolkitsListed_ = false;
     std::vector<std::filesystem::path> extra;
     for (const auto& p : extraPaths_) extra.emplace_back(p.toStdString());
-    QPointer<SettingsDialog> self(this);
-    // Looking may ask python3 for its site-packages: off the UI thread.
-    std::thread([self, extra] {
-        auto found = toolkit::findToolkits({}, extra);
-        QMetaObject::invokeMethod(
-            qApp,
-            [self, found = std::move(found)] {
-                if (!self) return;
-                self->toolkits_->clear();
-                for (const auto& t : found) {
-                    auto* item = new QTreeWidgetItem(self->toolkits_);
-                    item->setText(0, t.release ? tr("CUDA %1").arg(q(t.release->version)) : tr("CUDA ?"));
-                    item->setText(1, q(t.root.string()));
-                    item->setText(2, q(t.via));
-                    item->setToolTip(1, tr("libNVVM: %1\nlibdevice: %2\nnvJitLink: %3\nrelease: %4")
-                                            .arg(q(t.nvvm.path.string()),
-                                                 t.libdevice.found ? q(t.libdevice.path.string()) : tr("not found"),
-                                                 t.nvJitLink.found ? q(t.nvJitLink.path.string()) : tr("not found"),
-                                                 t.release ? q(t.release->source) : tr("not recorded beside it")));
-                }
-                // An added folder with no toolkit in it says so rather than vanish from the list.
-                for (const auto& p : self->extraPaths_) {
-                    bool listed = false;
-                    for (const auto& t : found) listed = listed || q(t.root.string()) == p;
-                    if (listed) continue;
-                    auto* item = new QTreeWidgetItem(self->toolkits_);
-                    item->setText(0, tr("no toolkit"));
-                    item->setText(1, p);
-                    item->setText(2, tr("added in Settings: no libNVVM found there"));
-                }
-                self->toolkits_->resizeColumnToContents(0);
-                self->toolkits_->resizeColumnToContents(1);
-                self->toolkitsListed_ = true;
-                emit self->toolkitsUpdated();
-            },
-            Qt::QueuedConnection);
-    }).detach();
+    // Looking may ask python3 for its site-packages: off the UI thread. Only the newest listing
+    // is shown.
+    runInBackground(
+        this, [extra] { return toolkit::findToolkits({}, extra); },
+        [this, listing = ++listings_](std::vector<toolkit::FoundToolkit> found) {
+            if (listing == listings_) showToolkits(found);
+        });
+}
+
+void SettingsDialog::showToolkits(const std::vector<toolkit::FoundToolkit>& found) {
+    toolkits_->clear();
+    for (const auto& t : found) {
+        auto* item = new QTreeWidgetItem(toolkits_);
+        item->setText(0, t.release ? tr("CUDA %1").arg(q(t.release->version)) : tr("CUDA ?"));
+        item->setText(1, q(t.root.string()));
+        item->setText(2, q(t.via));
+        item->setToolTip(
+            1, tr("libNVVM: %1\nlibdevice: %2\nnvJitLink: %3\nrelease: %4")
+                   .arg(q(t.nvvm.path.string()), t.libdevice.found ? q(t.libdevice.path.string()) : tr("not found"),
+                        t.nvJitLink.found ? q(t.nvJitLink.path.string()) : tr("not found"),
+                        t.release ? q(t.release->source) : tr("not recorded beside it")));
+    }
+    // An added folder with no toolkit in it says so rather than vanish from the list.
+    for (const auto& p : extraPaths_) {
+        bool listed = false;
+        for (const auto& t : found) listed = listed || q(t.root.string()) == p;
+        if (listed) continue;
+        auto* item = new QTreeWidgetItem(toolkits_);
+        item->setText(0, tr("no toolkit"));
+        item->setText(1, p);
+        item->setText(2, tr("added in Settings: no libNVVM found there"));
+    }
+    toolkits_->resizeColumnToContents(0);
+    toolkits_->resizeColumnToContents(1);
+    toolkitsListed_ = true;
+    emit toolkitsUpdated();
 }
 
 void SettingsDialog::browse() {
@@ -289,25 +281,11 @@ void SettingsDialog::browse() {
 }
 
 void SettingsDialog::startSearch() {
-    if (search_) {
-        searchAgain_ = true;
-        return;
-    }
-    const QString path = this->path();
-    auto text = std::make_shared<QString>();
-    searchCancel_ = std::make_shared<engine::CallCancel>();
-    search_ = QThread::create([path, text, cancel = searchCancel_] { *text = describeToolkit(path, cancel.get()); });
-    // A slow disk or python3 query must not freeze the dialog; `finished` comes back queued.
-    connect(search_, &QThread::finished, this, [this, path, text] {
-        search_->deleteLater();
-        search_ = nullptr;
-        searchDone(path, *text);
-        if (searchAgain_) {
-            searchAgain_ = false;
-            startSearch();
-        }
-    });
-    search_->start();
+    // A slow disk or python3 query must not freeze the dialog. A path typed while one is searched
+    // is searched next; the one in hand is shown when done, then the newer one.
+    searches_.submit([path = this->path(), cancel = searchCancel_](
+                         const JobToken&) { return std::make_pair(path, describeToolkit(path, cancel.get())); },
+                     [this](std::pair<QString, QString> found) { searchDone(found.first, found.second); });
 }
 
 void SettingsDialog::searchDone(const QString& path, const QString& text) {

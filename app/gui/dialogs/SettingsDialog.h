@@ -6,15 +6,22 @@
 #include <QTimer>
 
 #include <memory>
+#include <utility>
+#include <vector>
+
+#include "gui/common/BackgroundWork.h"
 
 class QLineEdit;
 class QTreeWidget;
 class QPlainTextEdit;
 class QPushButton;
-class QThread;
 
 class QCheckBox;
 class QSpinBox;
+
+namespace nvpg::toolkit {
+struct FoundToolkit;
+}
 
 namespace nvpg::engine {
 class CallCancel;
@@ -84,11 +91,13 @@ private:
     QTreeWidget* toolkits_ = nullptr;
     QStringList extraPaths_;  // added here, stored on OK
     bool toolkitsListed_ = false;
+    quint64 listings_ = 0;  // the newest listing asked for
     void listToolkits();
+    void showToolkits(const std::vector<toolkit::FoundToolkit>& found);
     QTimer debounce_;
-    QThread* search_ = nullptr;                         // the search in flight, if any
-    std::shared_ptr<engine::CallCancel> searchCancel_;  // stops its engine process
-    bool searchAgain_ = false;                          // the path changed while it ran
+    std::shared_ptr<engine::CallCancel> searchCancel_;  // stops the search's engine process
+    // The preview's search: the newest path only. Last: joined before the members above go.
+    LatestJob<std::pair<QString, QString>> searches_{this};  // path, text
 };
 
 }  // namespace nvpg::gui

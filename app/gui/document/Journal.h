@@ -80,6 +80,10 @@ private:
     std::condition_variable idle_;
     std::optional<Pending> pending_;
     bool writing_ = false;
+    // A writer of its own rather than the GUI's LatestJob: write(), clear() and the destructor
+    // must wait for the write in hand (an older background write must never land after a newer
+    // one or after the file went), and `done` runs on the writer. It lives only while there is
+    // something to write and is always joined.
     std::thread writer_;
 };
 

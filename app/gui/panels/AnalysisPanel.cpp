@@ -26,6 +26,7 @@
 
 #include "core/gpu/ArchLimits.h"
 #include "gui/compile/CompileController.h"
+#include "gui/editor/CaretFunction.h"
 #include "gui/editor/HoverDocs.h"
 #include "gui/output/SymbolNames.h"
 
@@ -312,6 +313,11 @@ void AnalysisPanel::setPreferredKernel(const QString& symbol) {
     if (symbol.isEmpty() || symbol == preferred_) return;
     preferred_ = symbol;
     if (chosen_.isEmpty() && kernel_->findData(symbol) >= 0 && kernel() != symbol) rebuildKernels();
+}
+
+void AnalysisPanel::preferKernelAt(QsciScintilla* editor, int line) {
+    const auto at = functionAtLine(editor, line, inspect::FunctionText::Ir);
+    setPreferredKernel(QString::fromStdString(at.name));
 }
 
 void AnalysisPanel::setGpuAvailable(bool available) {

@@ -22,6 +22,7 @@ class QScatterSeries;
 class QSpinBox;
 class QTableWidget;
 class QToolButton;
+class QsciScintilla;
 
 namespace nvpg::gui {
 
@@ -54,6 +55,9 @@ public:
     void setRunConfigs(const gpu::RunConfig& editing, std::vector<gpu::RunConfig> saved);
     // The kernel to show when the user has not chosen one: the one under the editor's caret.
     void setPreferredKernel(const QString& symbol);
+    // The same from the caret at 0-based `line` of an IR editor: the kernel whose define is
+    // nearest at or above it (inspect::functionAtLine).
+    void preferKernelAt(QsciScintilla* editor, int line);
     // Whether the app found a GPU: what the driver's figure needs.
     void setGpuAvailable(bool available);
 

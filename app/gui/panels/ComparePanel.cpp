@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <thread>
 
 #include <Qsci/qscilexerdiff.h>
 #include <Qsci/qsciscintilla.h>
@@ -11,15 +10,10 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QDialog>
-#include <QDialogButtonBox>
-#include <QFileDialog>
-#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLineEdit>
 #include <QMessageBox>
-#include <QPointer>
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
@@ -40,6 +34,7 @@
 #include "gui/output/Pane.h"
 #include "gui/output/SymbolNames.h"
 #include "gui/panels/OptionsPanel.h"
+#include "gui/panels/VariantDialog.h"
 
 namespace fs = std::filesystem;
 
@@ -67,22 +62,17 @@ QString textOf(const pipeline::CompileResult& r, pipeline::CompareOutput what) {
     return {};
 }
 
-// The variant's toolkit, located (never opened here: its engine opens it), or why it cannot be used.
-support::Result<std::shared_ptr<toolkit::Toolkit>> variantToolkit(const workspace::Variant& v) {
-    std::error_code ec;
-    if (!fs::is_directory(v.toolkit, ec))
-        return support::makeError(support::ErrorKind::Environment,
-                                  fmt::format("the folder {} is not there any more", v.toolkit));
-    toolkit::SearchConfig search;
-    search.explicitRoot = v.toolkit;
-    return toolkit::Toolkit::locate(search);
-}
-
 }  // namespace
 
 ComparePanel::ComparePanel(WorkspaceDocument* document, std::shared_ptr<const toolkit::Toolkit> appToolkit,
                            EngineSettings settings, QWidget* parent)
-    : QWidget(parent), document_(document), appToolkit_(std::move(appToolkit)), settings_(std::move(settings)) {
+    : QWidget(parent),
+      document_(document),
+      appToolkit_(std::move(appToolkit)),
+      settings_(std::move(settings)),
+      session_(std::make_unique<CompareSession>(appToolkit_, settings_)) {
+    connect(session_.get(), &CompareSession::replied, this, &ComparePanel::onReply);
+    connect(session_.get(), &CompareSession::lateReplied, this, &ComparePanel::onLate);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
 
@@ -202,18 +192,12 @@ ComparePanel::ComparePanel(WorkspaceDocument* document, std::shared_ptr<const to
     const auto extra = SettingsDialog::extraToolkitPaths();
     std::vector<fs::path> extraPaths;
     for (const auto& p : extra) extraPaths.emplace_back(p.toStdString());
-    QPointer<ComparePanel> self(this);
-    std::thread([self, extraPaths] {
-        auto found = toolkit::findToolkits({}, extraPaths);
-        QMetaObject::invokeMethod(
-            qApp,
-            [self, found = std::move(found)]() mutable {
-                if (!self) return;
-                self->toolkits_ = std::move(found);
-                emit self->toolkitsFound();
-            },
-            Qt::QueuedConnection);
-    }).detach();
+    runInBackground(
+        this, [extraPaths] { return toolkit::findToolkits({}, extraPaths); },
+        [this](std::vector<toolkit::FoundToolkit> found) {
+            toolkits_ = std::move(found);
+            emit toolkitsFound();
+        });
 
     // What did my last edit change: the previous compile beside the current one, no pin needed.
     sides_[0].key = QString::fromLatin1(kPrevious);
@@ -239,11 +223,8 @@ void ComparePanel::setAppToolkit(std::shared_ptr<const toolkit::Toolkit> toolkit
     appToolkit_ = std::move(toolkit);
     settings_ = std::move(settings);
     // Variants on the app's toolkit get engines of the new settings.
-    for (size_t i = 0; i < 2; ++i) {
-        sides_[i].engine.reset();
-        sides_[i].engineMade = false;
-        refreshSide(i, true);
-    }
+    session_->setAppToolkit(appToolkit_, settings_);
+    for (size_t i = 0; i < 2; ++i) refreshSide(i, true);
     recompute();
 }
 
@@ -338,21 +319,13 @@ void ComparePanel::setOutput(pipeline::CompareOutput what) {
 }
 
 QString ComparePanel::toolkitWords(const std::string& root, const std::string& release) const {
-    if (root.empty()) {
-        const auto r = appToolkit_ ? appToolkit_->release() : std::nullopt;
-        return r ? tr("CUDA %1").arg(q(r->version)) : tr("the app's toolkit");
-    }
-    return release.empty() ? q(root) : tr("CUDA %1").arg(q(release));
+    return VariantDialog::toolkitWords(appToolkit_.get(), root, release);
 }
 
 void ComparePanel::refreshSide(size_t i, bool compile) {
     auto& s = sides_[i];
     const auto& key = s.key;
-    if (!compiledSide(key)) {
-        s.engine.reset();
-        s.engineMade = false;
-        s.waiting = false;
-    }
+    if (!compiledSide(key)) session_->drop(i);
     if (key == QLatin1String(kCurrent)) {
         s.result = current_;
         s.notice = current_ ? QString() : tr("No compile to show yet: compile (Ctrl+B).");
@@ -416,36 +389,18 @@ void ComparePanel::refreshSide(size_t i, bool compile) {
     s.label = key == QLatin1String(kEffect)
                   ? tr("effect: %1 · %2").arg(name, toolkitWords({}, {}))
                   : tr("variant “%1” · %2").arg(name, toolkitWords(v->toolkit, v->toolkitRelease));
-    const QString toolkitKey = q(v->toolkit);
-    if (!s.engineMade || s.engineToolkit != toolkitKey) {
-        s.engine.reset();
-        s.engineMade = false;
+    if (!session_->hasEngineFor(i, *v)) {
         s.result.reset();
-        std::shared_ptr<const toolkit::Toolkit> tk = appToolkit_;
-        EngineSettings settings = settings_;
-        if (!v->toolkit.empty()) {
-            auto located = variantToolkit(*v);
-            if (!located) {
-                // Never another toolkit in its place: the comparison would be of something else.
-                s.notice = tr("The toolkit of variant “%1” (%2, %3) is missing: %4. Choose another one with Edit "
-                              "Variant…, or put it back.")
-                               .arg(name,
-                                    v->toolkitRelease.empty() ? tr("release unknown")
-                                                              : tr("CUDA %1").arg(q(v->toolkitRelease)),
-                                    toolkitKey, q(located.error().message));
-                return;
-            }
-            tk = *located;
-            settings.cudaPath = v->toolkit;
+        if (const auto made = session_->makeEngine(i, *v); !made) {
+            // Never another toolkit in its place: the comparison would be of something else.
+            s.notice =
+                tr("The toolkit of variant “%1” (%2, %3) is missing: %4. Choose another one with Edit "
+                   "Variant…, or put it back.")
+                    .arg(name,
+                         v->toolkitRelease.empty() ? tr("release unknown") : tr("CUDA %1").arg(q(v->toolkitRelease)),
+                         q(v->toolkit), q(made.error().message));
+            return;
         }
-        s.engine = std::make_unique<SupervisedEngine>(tk, tk ? QString() : tr("libNVVM is not available"), settings);
-        s.engineToolkit = toolkitKey;
-        s.engineMade = true;
-        connect(s.engine.get(), &Engine::replied, this, [this, i](const EngineReply& reply) { onReply(i, reply); });
-        connect(s.engine.get(), &Engine::lateReplied, this,
-                [this, i](quint64 generation, std::shared_ptr<const pipeline::CompileResult> result) {
-                    onLate(i, generation, std::move(result));
-                });
     }
     if (compile) {
         s.notice = s.result ? QString() : tr("compiling…");
@@ -459,18 +414,18 @@ void ComparePanel::edited() {
 }
 
 bool ComparePanel::compiling() const {
-    return sides_[0].waiting || sides_[1].waiting;
+    return session_->waiting(0) || session_->waiting(1);
 }
 
 void ComparePanel::compileVariants() {
     bool any = false;
-    for (const auto& s : sides_) any = any || (compiledSide(s.key) && s.engine);
+    for (size_t i = 0; i < 2; ++i) any = any || (compiledSide(sides_[i].key) && session_->hasEngine(i));
     if (!any) return;
     if (flush_) flush_();
     const auto& ws = document_->workspace();
-    for (auto& s : sides_) {
-        if (!compiledSide(s.key) || !s.engine) continue;
-        const auto* v = variantFor(s.key);
+    for (size_t i = 0; i < 2; ++i) {
+        if (!compiledSide(sides_[i].key) || !session_->hasEngine(i)) continue;
+        const auto* v = variantFor(sides_[i].key);
         if (!v) continue;
         pipeline::Job job;
         job.modules = ws.modules;
@@ -479,17 +434,13 @@ void ComparePanel::compileVariants() {
         job.verify = ws.verify;
         job.ltoMode = ws.ltoMode;
         job.outputs = outputs_ ? outputs_ : pipeline::kPtx;
-        job.generation = ++s.generation;
-        s.waiting = true;
-        s.engine->submit(job);
+        session_->compile(i, std::move(job));
     }
     emit updated();
 }
 
 void ComparePanel::onReply(size_t i, const EngineReply& reply) {
     auto& s = sides_[i];
-    if (reply.generation != s.generation || reply.cancelled) return;
-    s.waiting = false;
     if (reply.result) {
         s.result = reply.result;
         s.notice.clear();
@@ -500,9 +451,8 @@ void ComparePanel::onReply(size_t i, const EngineReply& reply) {
     recompute();
 }
 
-void ComparePanel::onLate(size_t i, quint64 generation, std::shared_ptr<const pipeline::CompileResult> result) {
+void ComparePanel::onLate(size_t i, std::shared_ptr<const pipeline::CompileResult> result) {
     auto& s = sides_[i];
-    if (generation != s.generation || !result) return;
     s.result = std::move(result);
     recompute();
 }
@@ -676,109 +626,9 @@ void ComparePanel::removePin() {
 }
 
 void ComparePanel::showVariantDialog(const workspace::Variant* editing) {
-    QDialog dialog(this);
-    dialog.setObjectName(QStringLiteral("variantDialog"));
-    dialog.setWindowTitle(editing ? tr("Edit Variant") : tr("Add Variant"));
-    auto* form = new QFormLayout;
-    auto* name = new QLineEdit(&dialog);
-    name->setObjectName(QStringLiteral("variantName"));
-    name->setText(editing ? q(editing->name) : tr("variant %1").arg(document_->workspace().variants.size() + 1));
-    form->addRow(tr("Name"), name);
-    auto* toolkitCombo = new QComboBox(&dialog);
-    toolkitCombo->setObjectName(QStringLiteral("variantToolkit"));
-    // A toolkit is (root, release); the app's own is empty.
-    toolkitCombo->addItem(tr("The app's toolkit (%1)").arg(toolkitWords({}, {})), QStringList{QString(), QString()});
-    for (const auto& t : toolkits_)
-        toolkitCombo->addItem(
-            tr("%1 — %2").arg(t.release ? tr("CUDA %1").arg(q(t.release->version)) : tr("CUDA ?"), q(t.root.string())),
-            QStringList{q(t.root.string()), t.release ? q(t.release->version) : QString()});
-    if (editing && !editing->toolkit.empty() &&
-        toolkitCombo->findData(QStringList{q(editing->toolkit), q(editing->toolkitRelease)}) < 0)
-        toolkitCombo->addItem(
-            tr("%1 — %2 (as saved)").arg(toolkitWords(editing->toolkit, editing->toolkitRelease), q(editing->toolkit)),
-            QStringList{q(editing->toolkit), q(editing->toolkitRelease)});
-    toolkitCombo->addItem(tr("Other folder…"), QStringList{QStringLiteral("?")});
-    auto* toolkitRow = new QHBoxLayout;
-    toolkitRow->addWidget(toolkitCombo, 1);
-    form->addRow(tr("CUDA toolkit"), toolkitRow);
-
-    // The option table's controls, on a scratch document holding the variant's options.
-    WorkspaceDocument scratch;
-    workspace::Workspace scratchWs;
-    scratchWs.options = editing ? editing->options : document_->workspace().options;
-    scratch.reset(scratchWs, {});
-    auto* options = new OptionsPanel(&scratch, &dialog);
-    // A variant is an option set: the workspace's libdevice, verifier and LTO mode stay its own.
-    for (QWidget* w : {static_cast<QWidget*>(options->libdeviceCheck()), static_cast<QWidget*>(options->verifyCheck()),
-                       static_cast<QWidget*>(options->ltoModeCombo())})
-        if (w) w->setEnabled(false);
-    const auto offerArchs = [&] {
-        const auto data = toolkitCombo->currentData().toStringList();
-        int major = appToolkit_ ? appToolkit_->cudaMajor() : 13;
-        if (data.size() == 2 && !data[1].isEmpty()) major = data[1].section(QLatin1Char('.'), 0, 0).toInt();
-        options->setArchs(nvvm::supportedArchs(major), major, tr("default: libNVVM's"));
-    };
-    connect(toolkitCombo, &QComboBox::activated, &dialog, [&] {
-        if (toolkitCombo->currentData().toStringList().value(0) == QLatin1String("?")) {
-            const auto dir = QFileDialog::getExistingDirectory(
-                &dialog, tr("CUDA toolkit folder (a toolkit root or a pip nvidia folder)"));
-            if (!dir.isEmpty()) {
-                toolkit::SearchConfig search;
-                search.explicitRoot = dir.toStdString();
-                auto tk = toolkit::Toolkit::locate(search);
-                if (!tk) {
-                    QMessageBox::warning(&dialog, tr("No CUDA toolkit there"), q(tk.error().message));
-                } else {
-                    const QString release = (*tk)->release() ? q((*tk)->release()->version) : QString();
-                    toolkitCombo->insertItem(
-                        toolkitCombo->count() - 1,
-                        tr("%1 — %2").arg(release.isEmpty() ? tr("CUDA ?") : tr("CUDA %1").arg(release), dir),
-                        QStringList{dir, release});
-                    toolkitCombo->setCurrentIndex(toolkitCombo->count() - 2);
-                }
-            }
-            if (toolkitCombo->currentData().toStringList().value(0) == QLatin1String("?"))
-                toolkitCombo->setCurrentIndex(0);
-        }
-        offerArchs();
-    });
-    if (editing) {
-        const int at = toolkitCombo->findData(QStringList{q(editing->toolkit), q(editing->toolkitRelease)});
-        if (at >= 0) toolkitCombo->setCurrentIndex(at);
-    }
-    offerArchs();
-
-    auto* layout = new QVBoxLayout(&dialog);
-    layout->addLayout(form);
-    layout->addWidget(options, 1);
-    auto* box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
-    layout->addWidget(box);
-    connect(box, &QDialogButtonBox::accepted, &dialog, [&] {
-        const auto wanted = name->text().trimmed();
-        if (wanted.isEmpty()) {
-            QMessageBox::warning(&dialog, tr("Variant"), tr("Give the variant a name."));
-            return;
-        }
-        if (document_->variant(wanted) && (!editing || q(editing->name) != wanted)) {
-            QMessageBox::warning(&dialog, tr("Variant"),
-                                 tr("There is a variant “%1” already: give this one another name.").arg(wanted));
-            return;
-        }
-        if (options->hasInvalidInput()) {
-            QMessageBox::warning(&dialog, tr("Variant"), tr("An option is not valid: see the note beside it."));
-            return;
-        }
-        dialog.accept();
-    });
-    connect(box, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    dialog.resize(520, 620);
+    VariantDialog dialog(document_, editing, toolkits_, appToolkit_, this);
     if (dialog.exec() != QDialog::Accepted) return;
-    workspace::Variant v;
-    v.name = name->text().trimmed().toStdString();
-    v.options = scratch.workspace().options;
-    const auto data = toolkitCombo->currentData().toStringList();
-    v.toolkit = data.value(0).toStdString();
-    v.toolkitRelease = data.value(1).toStdString();
+    auto v = dialog.variant();
     const QString vname = q(v.name);
     document_->putVariant(std::move(v), editing ? q(editing->name) : QString());
     // Shown at once, against the current compile.

@@ -14,7 +14,9 @@
 #include "core/support/Result.h"
 #include "core/toolkit/Toolkit.h"
 #include "core/workspace/Workspace.h"
+#include "gui/common/BackgroundWork.h"
 #include "gui/compile/SupervisedEngine.h"
+#include "gui/panels/CompareSession.h"
 
 class QCheckBox;
 class QComboBox;
@@ -142,18 +144,12 @@ private:
         std::shared_ptr<const pipeline::CompileResult> result;
         QString notice;
         QString label;
-        // A variant's engine, made for its toolkit (a root, empty: the app's).
-        std::unique_ptr<SupervisedEngine> engine;
-        QString engineToolkit;
-        bool engineMade = false;
-        quint64 generation = 0;
-        bool waiting = false;
     };
     void rebuildChoices();
     void refreshSide(size_t i, bool compile);
     void compileVariants();
     void onReply(size_t i, const EngineReply& reply);
-    void onLate(size_t i, quint64 generation, std::shared_ptr<const pipeline::CompileResult> result);
+    void onLate(size_t i, std::shared_ptr<const pipeline::CompileResult> result);
     void recompute();
     // A new current result while the panel is hidden is compared once it shows, or once asked
     // for: comparing it and filling the panes cost the UI thread ~30 ms per reply of a 3,000-line
@@ -181,6 +177,7 @@ private:
     const pipeline::CompileHistory* history_ = nullptr;
     std::optional<workspace::Variant> effect_;
     std::array<Side, 2> sides_;
+    std::unique_ptr<CompareSession> session_;  // the variant sides' engines
     pipeline::CompareOutput output_ = pipeline::CompareOutput::Ptx;
     std::optional<pipeline::Comparison> comparison_;
     std::vector<toolkit::FoundToolkit> toolkits_;

@@ -19,7 +19,6 @@
 
 #include "core/inspect/Docs.h"
 #include "core/lesson/Course.h"
-#include "core/nvvm/IrScan.h"
 #include "core/nvvm/Options.h"
 #include "core/workspace/Examples.h"
 #include "gui/compile/CompileController.h"
@@ -396,17 +395,13 @@ void MainWindow::workspaceReplaced(bool opened) {
 }
 
 void MainWindow::preferCaretKernel() {
-    // Only while it shows: the scan reads the whole module.
+    // Only while it shows: the lookup reads the module.
     if (!analysisDock_->isVisible()) return;
     auto* editor = editors_->currentEditor();
     if (!editor) return;
     int line = 0, index = 0;
     editor->getCursorPosition(&line, &index);
-    const QByteArray text = editor->text().toUtf8();
-    QString kernel;
-    for (const auto& f : nvvm::scanFunctions(std::string_view(text.constData(), size_t(text.size()))))
-        if (f.isDefinition && f.line <= line + 1) kernel = QString::fromStdString(f.name);
-    analysis_->setPreferredKernel(kernel);
+    analysis_->preferKernelAt(editor, line);
 }
 
 bool MainWindow::pinResult(const QString& name) {
