@@ -9,7 +9,7 @@ string(REPLACE "|" ";" INPUTS "${INPUTS}")
 # Other data than the docs (resources/occupancy) is embedded the same way, under its own header
 # (declaring EmbeddedDoc and embeddedDocs() in NAMESPACE) and folder.
 if(NOT HEADER)
-    set(HEADER "inspect/DocsEmbedded.h")
+    set(HEADER "core/inspect/DocsEmbedded.h")
 endif()
 if(NOT NAMESPACE)
     set(NAMESPACE "nvpg::inspect::detail")
