@@ -8,14 +8,9 @@
 #include <QVBoxLayout>
 
 #include "core/support/Text.h"
+#include "gui/common/Text.h"
 
 namespace nvpg::gui {
-
-namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-}  // namespace
 
 HistoryDialog::HistoryDialog(const pipeline::CompileHistory* history, QWidget* parent)
     : QDialog(parent), history_(history) {
@@ -51,17 +46,17 @@ void HistoryDialog::refresh() {
     const auto columns = pipeline::historyColumns();
     table_->setColumnCount(int(columns.size()));
     QStringList headers;
-    for (const auto& c : columns) headers << q(c);
+    for (const auto& c : columns) headers << qstr(c);
     table_->setHorizontalHeaderLabels(headers);
     const auto& entries = history_->entries();
     table_->setRowCount(int(entries.size()));
     for (size_t r = 0; r < entries.size(); ++r) {
         const auto row = pipeline::historyRow(entries[r]);
         for (size_t k = 0; k < row.size(); ++k) {
-            auto* item = new QTableWidgetItem(q(row[k]));
+            auto* item = new QTableWidgetItem(qstr(row[k]));
             item->setData(Qt::UserRole, QVariant::fromValue<qulonglong>(entries[r].id));
-            if (k == 2) item->setToolTip(q(row[k]));
-            if (r == 0 && k == 2) item->setText(tr("%1 (current)").arg(q(row[k])));
+            if (k == 2) item->setToolTip(qstr(row[k]));
+            if (r == 0 && k == 2) item->setText(tr("%1 (current)").arg(qstr(row[k])));
             table_->setItem(int(r), int(k), item);
         }
     }
@@ -71,8 +66,8 @@ void HistoryDialog::refresh() {
                          "%4 now). Pin a result to keep it beyond the session.")
                           .arg(entries.empty() ? 0 : entries.front().id)
                           .arg(history_->limits().entries)
-                          .arg(q(support::formatBytes(history_->limits().bytes)))
-                          .arg(q(support::formatBytes(history_->bytes()))));
+                          .arg(qstr(support::formatBytes(history_->limits().bytes)))
+                          .arg(qstr(support::formatBytes(history_->bytes()))));
     compare_->setEnabled(table_->currentRow() > 0);
 }
 

@@ -22,6 +22,7 @@
 #include "core/engine/Compiler.h"
 #include "core/engine/ToolkitProbe.h"
 #include "core/toolkit/Toolkit.h"
+#include "gui/common/Text.h"
 #include "gui/compile/SupervisedEngine.h"
 
 namespace nvpg::gui {
@@ -30,10 +31,6 @@ namespace {
 
 const QString kCudaPathKey = QStringLiteral("toolkit/cudaPath");
 const QString kFontSizeKey = QStringLiteral("view/editorFontSize");
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 // core words the explicit root as the CLI's option; here it is this dialog's path.
 QString forTheDialog(QString text) {
@@ -246,19 +243,19 @@ void SettingsDialog::showToolkits(const std::vector<toolkit::FoundToolkit>& foun
     toolkits_->clear();
     for (const auto& t : found) {
         auto* item = new QTreeWidgetItem(toolkits_);
-        item->setText(0, t.release ? tr("CUDA %1").arg(q(t.release->version)) : tr("CUDA ?"));
-        item->setText(1, q(t.root.string()));
-        item->setText(2, q(t.via));
-        item->setToolTip(
-            1, tr("libNVVM: %1\nlibdevice: %2\nnvJitLink: %3\nrelease: %4")
-                   .arg(q(t.nvvm.path.string()), t.libdevice.found ? q(t.libdevice.path.string()) : tr("not found"),
-                        t.nvJitLink.found ? q(t.nvJitLink.path.string()) : tr("not found"),
-                        t.release ? q(t.release->source) : tr("not recorded beside it")));
+        item->setText(0, t.release ? tr("CUDA %1").arg(qstr(t.release->version)) : tr("CUDA ?"));
+        item->setText(1, qstr(t.root.string()));
+        item->setText(2, qstr(t.via));
+        item->setToolTip(1, tr("libNVVM: %1\nlibdevice: %2\nnvJitLink: %3\nrelease: %4")
+                                .arg(qstr(t.nvvm.path.string()),
+                                     t.libdevice.found ? qstr(t.libdevice.path.string()) : tr("not found"),
+                                     t.nvJitLink.found ? qstr(t.nvJitLink.path.string()) : tr("not found"),
+                                     t.release ? qstr(t.release->source) : tr("not recorded beside it")));
     }
     // An added folder with no toolkit in it says so rather than vanish from the list.
     for (const auto& p : extraPaths_) {
         bool listed = false;
-        for (const auto& t : found) listed = listed || q(t.root.string()) == p;
+        for (const auto& t : found) listed = listed || qstr(t.root.string()) == p;
         if (listed) continue;
         auto* item = new QTreeWidgetItem(toolkits_);
         item->setText(0, tr("no toolkit"));
@@ -311,7 +308,7 @@ QString SettingsDialog::describeToolkit(const QString& path, const engine::CallC
     auto tk = toolkit::Toolkit::locate(std::move(config));
     if (!tk) {
         // Without libNVVM the search stops there, so the others are not reported.
-        out += tr("libNVVM: not found\n%1").arg(q(tk.error().message));
+        out += tr("libNVVM: not found\n%1").arg(qstr(tk.error().message));
         return forTheDialog(out);
     }
     // Opened in an engine process, as the app's toolkit is (MainWindow::probeToolkit): a libNVVM
@@ -320,18 +317,19 @@ QString SettingsDialog::describeToolkit(const QString& path, const engine::CallC
     if (auto opened = command.empty() ? (*tk)->open()
                                       : engine::probeToolkit(**tk, root, command, compileTimeoutSeconds(), cancel);
         !opened) {
-        out += tr("libNVVM: unusable\n%1").arg(q(opened.error().message));
+        out += tr("libNVVM: unusable\n%1").arg(qstr(opened.error().message));
         return forTheDialog(out);
     }
     for (const auto& r : (*tk)->reports()) {
         if (r.found) {
-            out += tr("%1: found, %2\n  %3 (%4)\n").arg(q(r.name), q(r.version), q(r.path.string()), q(r.via));
-            if (!r.problem.empty()) out += QStringLiteral("  %1\n").arg(q(r.problem));
+            out +=
+                tr("%1: found, %2\n  %3 (%4)\n").arg(qstr(r.name), qstr(r.version), qstr(r.path.string()), qstr(r.via));
+            if (!r.problem.empty()) out += QStringLiteral("  %1\n").arg(qstr(r.problem));
         } else {
-            out += tr("%1: not found\n  %2\n").arg(q(r.name), q(r.problem));
+            out += tr("%1: not found\n  %2\n").arg(qstr(r.name), qstr(r.problem));
             if (!r.tried.empty()) out += tr("  places tried:\n");
             for (const auto& t : r.tried)
-                out += QStringLiteral("    %1 (%2): %3\n").arg(q(t.place), q(t.via), q(t.why));
+                out += QStringLiteral("    %1 (%2): %3\n").arg(qstr(t.place), qstr(t.via), qstr(t.why));
         }
         out += QLatin1Char('\n');
     }

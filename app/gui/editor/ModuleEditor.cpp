@@ -9,22 +9,18 @@
 
 #include <Qsci/qscicommand.h>
 #include <Qsci/qscicommandset.h>
-#include <Qsci/qscistyle.h>
-#include <Qsci/qscistyledtext.h>
 #include <QFontDatabase>
 #include <QGuiApplication>
 #include <QImage>
 #include <QKeyEvent>
 #include <QMenu>
 #include <QPainter>
-#include <QProcess>
-#include <QStandardPaths>
-#include <QTimer>
 
-#include "gui/editor/BitcodeSummary.h"
+#include "gui/common/Text.h"
 #include "gui/editor/Completions.h"
 #include "gui/editor/HoverDocs.h"
 #include "gui/editor/Lightbulb.h"
+#include "gui/editor/LlvmDis.h"
 #include "gui/editor/Markers.h"
 #include "gui/editor/NvvmLexer.h"
 
@@ -32,62 +28,9 @@ namespace nvpg::gui {
 
 namespace {
 
-// Annotations do not wrap: long messages (the LTO hint carries a whole line of IR) are broken
-// at spaces so that they stay readable in a pane of ordinary width, and cut after `maxLines`: the
-// LTO hint of an 85-kernel module is 5.7 KB, 60 lines under each of its 85 kernels, and wrapping
-// all of them held the UI thread 60 ms per reply. Problems has the whole text.
-QString wrapForAnnotation(const QString& text, int width = 96, int maxLines = 12) {
-    QStringList out;
-    bool cut = false;
-    // An output line takes at most `width` characters and a separator of the text, so the first
-    // lines come from this much of it: a hint of 5.7 KB is not split into words whole (423 of them
-    // took 25 ms of a reply's turn). A longer text is cut, whatever the lines come to.
-    const qsizetype budget = qsizetype(maxLines + 1) * (width + 1);
-    const QStringView whole = QStringView(text).left(budget);
-    const bool longer = text.size() > budget;
-    for (const auto& para : whole.split(u'\n')) {
-        QString line;
-        for (const auto& word : para.split(u' ')) {
-            if (!line.isEmpty() && line.size() + 1 + word.size() > width) {
-                out << line;
-                if (out.size() >= maxLines) {
-                    cut = true;
-                    break;
-                }
-                line = QStringLiteral("    ") + word.toString();
-            } else {
-                if (!line.isEmpty()) line += u' ';
-                line += word;
-            }
-        }
-        if (cut) break;
-        out << line;
-        if (out.size() >= maxLines && para.data() + para.size() != text.constData() + text.size()) {
-            cut = true;
-            break;
-        }
-    }
-    cut = cut || longer;
-    if (cut) out << QStringLiteral("    … (the whole message is in the Problems dock)");
-    return out.join(u'\n');
-}
-
 constexpr int kLineNumberMargin = 0;
 constexpr int kSymbolMargin = 1;
 constexpr int kFoldMargin = 2;
-
-// Annotation styles sit above the lexer's and below Scintilla's predefined ones (32..39 are
-// taken, lexer styles are < 16). Fixed numbers, because QsciStyle's automatic numbering is
-// process-wide and runs out after a few dozen editors.
-constexpr int kErrorAnnotationStyle = 100;
-constexpr int kWarningAnnotationStyle = 101;
-constexpr int kNoteAnnotationStyle = 102;
-constexpr int kMapNoteAnnotationStyle = 103;
-
-std::optional<QString>& disassemblerOverride() {
-    static std::optional<QString> program;
-    return program;
-}
 
 // Drawn on a 14-pixel grid, scaled to `pixels`.
 QImage markerImage(const QColor& fill, bool triangle, int pixels = 14) {
@@ -112,67 +55,6 @@ QImage markerImage(const QColor& fill, bool triangle, int pixels = 14) {
         p.drawLine(QPointF(size - 4.5, 4.5), QPointF(4.5, size - 4.5));
     }
     return img;
-}
-
-struct Disassembly {
-    bool ok = false;
-    bool missing = false;
-    QString text;
-    QString error;
-};
-
-QString disassemblerProgram() {
-    const std::optional<QString>& forced = disassemblerOverride();
-    return forced ? *forced : QStandardPaths::findExecutable(QStringLiteral("llvm-dis-14"));
-}
-
-constexpr int kDisassemblyTimeoutMs = 10000;
-
-// What an llvm-dis-14 run that has ended gave.
-Disassembly disassemblyOf(QProcess& p, bool timedOut) {
-    if (timedOut) return {false, false, {}, QStringLiteral("llvm-dis-14 took longer than 10 s")};
-    if (p.error() == QProcess::FailedToStart)
-        return {false, true, {}, QStringLiteral("%1 did not start: %2").arg(p.program(), p.errorString())};
-    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        QString err = QString::fromUtf8(p.readAllStandardError()).trimmed();
-        err = err.section(QLatin1Char('\n'), 0, 0);
-        if (err.isEmpty()) err = QStringLiteral("exit status %1").arg(p.exitCode());
-        return {false, false, {}, QStringLiteral("llvm-dis-14 could not read it: %1").arg(err)};
-    }
-    return {true, false, QString::fromUtf8(p.readAllStandardOutput()), {}};
-}
-
-// Names as comment lines of at most ~100 columns: "; defines (3): @a @b @c".
-void appendNames(QString& out, const QString& title, const std::vector<std::string>& names, const QString& sigil) {
-    if (names.empty()) return;
-    QString line = QStringLiteral("; %1 (%2):").arg(title).arg(names.size());
-    for (const std::string& n : names) {
-        const QString item = sigil + QString::fromStdString(n);
-        if (line.size() + 1 + item.size() > 100 && !line.endsWith(QLatin1Char(':'))) {
-            out += line + QLatin1Char('\n');
-            line = QStringLiteral(";  ");
-        }
-        line += QLatin1Char(' ') + item;
-    }
-    out += line + QLatin1Char('\n');
-}
-
-QString summaryText(const std::string& bytes, const Disassembly& dis) {
-    const BitcodeSummary s = summarizeBitcode(bytes);
-    QString out = QStringLiteral("; bitcode module (%1 bytes), read-only; %2, so this is a summary\n")
-                      .arg(bytes.size())
-                      .arg(dis.error);
-    out += QStringLiteral("; producer: %1\n")
-               .arg(s.producer.empty() ? QStringLiteral("unknown") : QString::fromStdString(s.producer));
-    if (!s.triple.empty()) out += QStringLiteral("; target triple: %1\n").arg(QString::fromStdString(s.triple));
-    if (!s.sourceFileName.empty())
-        out += QStringLiteral("; source file: %1\n").arg(QString::fromStdString(s.sourceFileName));
-    appendNames(out, QStringLiteral("defines"), s.definedFunctions, QStringLiteral("@"));
-    appendNames(out, QStringLiteral("declares"), s.declaredFunctions, QStringLiteral("@"));
-    appendNames(out, QStringLiteral("globals"), s.globals, QStringLiteral("@"));
-    appendNames(out, QStringLiteral("names seen in its string table (a guess)"), s.guessedNames, QString());
-    if (dis.missing) out += QStringLiteral(";\n; install llvm-14 to see the disassembly\n");
-    return out;
 }
 
 // Scintilla binds these to its own commands (Ctrl+L cuts the line, Ctrl+/ moves by word part,
@@ -209,11 +91,11 @@ bool isTokenChar(char c) {
 }  // namespace
 
 void ModuleEditor::setDisassemblerOverride(std::optional<QString> program) {
-    disassemblerOverride() = std::move(program);
+    LlvmDis::setOverride(std::move(program));
 }
 
 bool ModuleEditor::hasDisassembler() {
-    return !disassemblerProgram().isEmpty();
+    return !LlvmDis::program().isEmpty();
 }
 
 std::optional<std::string> ModuleEditor::disassembly() const {
@@ -296,12 +178,8 @@ ModuleEditor::ModuleEditor(QWidget* parent) : QsciScintilla(parent) {
         if (!offerFixes(line + 1)) setSelection(line, 0, line + 1, 0);
     });
     setMarginMarkerMask(kLineNumberMargin, 0);
-    setAnnotationDisplay(AnnotationBoxed);
-    pendingMarker_ = markerDefine(Invisible);
-    annotatedMarker_ = markerDefine(Invisible);
-    annotationTimer_.setObjectName(QStringLiteral("annotationPause"));  // named where timings list it
-    annotationTimer_.setSingleShot(true);
-    connect(&annotationTimer_, &QTimer::timeout, this, &ModuleEditor::showPendingAnnotations);
+    annotations_ = std::make_unique<Annotations>(
+        this, [this] { return lastKey_.isValid() ? lastKey_.elapsed() : qint64(kAnnotationPauseMs); });
     HoverDocs::install(this, inspect::DocContext::Ir);
 }
 
@@ -540,38 +418,30 @@ void ModuleEditor::setModule(const std::string& bytes, bool bitcode) {
         return;
     }
     bitcodeBytes_ = bytes;
-    const QString program = disassemblerProgram();
+    const QString program = LlvmDis::program();
     if (program.isEmpty()) {
-        loadBytes(summaryText(bytes, {false, true, {}, QStringLiteral("llvm-dis-14 is not installed")}).toUtf8());
+        loadBytes(
+            bitcodeSummaryText(bytes, {false, true, {}, QStringLiteral("llvm-dis-14 is not installed")}).toUtf8());
         setReadOnly(true);
         return;
     }
     // The summary now, the text when llvm-dis-14 has made it: a large module or a slow disk
     // must not hold the window.
-    loadBytes(summaryText(bytes, {false, false, {}, QStringLiteral("llvm-dis-14 is disassembling it")}).toUtf8());
+    loadBytes(
+        bitcodeSummaryText(bytes, {false, false, {}, QStringLiteral("llvm-dis-14 is disassembling it")}).toUtf8());
     setReadOnly(true);
-    auto* p = new QProcess(this);
-    disassembler_ = p;
-    auto* limit = new QTimer(p);
-    limit->setSingleShot(true);
-    connect(limit, &QTimer::timeout, this, [this, p] { disassemblyEnded(p, true); });
-    connect(p, &QProcess::finished, this, [this, p] { disassemblyEnded(p, false); });
-    connect(p, &QProcess::errorOccurred, this, [this, p](QProcess::ProcessError e) {
-        if (e == QProcess::FailedToStart) disassemblyEnded(p, false);
-    });
-    limit->start(kDisassemblyTimeoutMs);
-    p->start(program, {QStringLiteral("-"), QStringLiteral("-o"), QStringLiteral("-")});
-    p->write(bytes.data(), static_cast<qint64>(bytes.size()));
-    p->closeWriteChannel();
+    auto* run = new LlvmDis(this);
+    disassembler_ = run;
+    connect(run, &LlvmDis::finished, this, [this, run](const Disassembly& dis) { disassemblyEnded(run, dis); });
+    run->start(program, bytes);
 }
 
-void ModuleEditor::disassemblyEnded(QProcess* p, bool timedOut) {
-    if (p != disassembler_) return;  // superseded: dropped already
+void ModuleEditor::disassemblyEnded(LlvmDis* run, const Disassembly& dis) {
+    if (run != disassembler_) return;  // superseded: dropped already
     disassembler_ = nullptr;
-    const Disassembly dis = disassemblyOf(*p, timedOut);
-    // Ended here or not, it goes: deleting a QProcess kills the program it still runs.
-    p->disconnect(this);
-    p->deleteLater();
+    // Ended here or not, it goes: deleting the run kills the program it still runs.
+    run->disconnect(this);
+    run->deleteLater();
     QString shown;
     if (dis.ok) {
         disassembly_ = dis.text.toStdString();
@@ -581,7 +451,7 @@ void ModuleEditor::disassemblyEnded(QProcess* p, bool timedOut) {
                     .arg(bitcodeBytes_.size()) +
                 dis.text;
     } else {
-        shown = summaryText(bitcodeBytes_, dis);
+        shown = bitcodeSummaryText(bitcodeBytes_, dis);
     }
     loadBytes(shown.toUtf8());
     setReadOnly(true);
@@ -589,9 +459,9 @@ void ModuleEditor::disassemblyEnded(QProcess* p, bool timedOut) {
 }
 
 ModuleEditor::~ModuleEditor() {
-    if (QProcess* p = std::exchange(disassembler_, nullptr)) {
-        p->disconnect(this);
-        delete p;  // kills llvm-dis-14 if it still runs
+    if (LlvmDis* run = std::exchange(disassembler_, nullptr)) {
+        run->disconnect(this);
+        delete run;  // kills llvm-dis-14 if it still runs
     }
 }
 
@@ -613,63 +483,19 @@ void ModuleEditor::clearMarks() {
         SendScintilla(SCI_SETINDICATORCURRENT, indicator);
         SendScintilla(SCI_INDICATORCLEARRANGE, 0UL, length);
     }
-    deleteMarkers(this, (1u << errorMarker_) | (1u << warningMarker_) | (1u << fixErrorMarker_) |
-                            (1u << fixWarningMarker_) | (1u << pendingMarker_));
+    // The problems' boxes still waiting go too, in the same walk over the lines.
+    annotations_->dropPending((1u << errorMarker_) | (1u << warningMarker_) | (1u << fixErrorMarker_) |
+                              (1u << fixWarningMarker_));
     fixes_.clear();
-    pendingNotes_.clear();
 }
 
 void ModuleEditor::clearDiagnostics() {
     clearMarks();
-    notesPending_ = false;
-    annotationTimer_.stop();
-    clearAllAnnotations();
-    shownProblems_.clear();
-    for (const auto& [line, text] : mapNotes_) annotateLine(line);
-}
-
-void ModuleEditor::annotateLine(int line) {
-    QList<QsciStyledText> list;
-    if (const auto it = shownProblems_.find(line); it != shownProblems_.end()) list = it->second;
-    if (const auto it = mapNotes_.find(line); it != mapNotes_.end() && line < lines()) {
-        if (!list.isEmpty()) list.back() = QsciStyledText(list.back().text() + QLatin1Char('\n'), list.back().style());
-        list.append(QsciStyledText(it->second, kMapNoteAnnotationStyle));
-    }
-    const unsigned annotated = 1u << annotatedMarker_;
-    if (list.isEmpty()) {
-        clearAnnotations(line);
-        markerDelete(line, annotatedMarker_);
-    } else {
-        annotate(line, list);
-        if (!(markersAtLine(line) & annotated)) markerAdd(line, annotatedMarker_);
-    }
-}
-
-void ModuleEditor::clearAllAnnotations() {
-    const unsigned long mask = 1ul << annotatedMarker_;
-    for (long line = SendScintilla(SCI_MARKERNEXT, 0UL, long(mask)); line >= 0;
-         line = SendScintilla(SCI_MARKERNEXT, static_cast<unsigned long>(line + 1), long(mask)))
-        clearAnnotations(int(line));
-    deleteMarkers(this, 1u << annotatedMarker_);
+    annotations_->clearProblems();
 }
 
 void ModuleEditor::setMapNotes(const std::map<int, QString>& notes) {
-    if (notes.empty() && mapNotes_.empty()) return;  // every reply clears them
-    // Quiet: a note about where code went, not a problem. Set when the palette changed only: a
-    // style message makes Scintilla measure every line's layout again.
-    const bool dark = palette().color(QPalette::Base).lightness() < 128;
-    if (mapNoteStyleDark_ != dark) {
-        const QsciStyle style(kMapNoteAnnotationStyle, QStringLiteral("Line map note"),
-                              dark ? QColor(0x9f, 0xc5, 0xe8) : QColor(0x1f, 0x4f, 0x8f),
-                              dark ? QColor(0x1e, 0x2a, 0x38) : QColor(0xea, 0xf2, 0xfb),
-                              QFontDatabase::systemFont(QFontDatabase::FixedFont));
-        style.apply(this);
-        mapNoteStyleDark_ = dark;
-    }
-    auto old = std::move(mapNotes_);
-    mapNotes_ = notes;
-    for (const auto& [line, text] : old) annotateLine(line);
-    for (const auto& [line, text] : mapNotes_) annotateLine(line);
+    annotations_->setMapNotes(notes);
 }
 
 QString ModuleEditor::annotationText(int line) const {
@@ -695,21 +521,7 @@ void ModuleEditor::setDiagnostics(nvvm::SharedDiagnostics all, const std::vector
         clearDiagnostics();
     }
     const int lineCount = lines();
-    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    const QsciStyle errorStyle(kErrorAnnotationStyle, QStringLiteral("Error annotation"), QColor(0x8b, 0x00, 0x00),
-                               QColor(0xfd, 0xe7, 0xe7), mono);
-    const QsciStyle warningStyle(kWarningAnnotationStyle, QStringLiteral("Warning annotation"),
-                                 QColor(0x6b, 0x45, 0x00), QColor(0xff, 0xf4, 0xd6), mono);
-    const QsciStyle noteStyle(kNoteAnnotationStyle, QStringLiteral("Note annotation"), QColor(0x40, 0x40, 0x40),
-                              QColor(0xee, 0xee, 0xee), mono);
-    // Set up once and referred to by number below: a QsciStyledText made from a QsciStyle keeps
-    // a copy of it that QScintilla never frees. Once: each style message makes Scintilla drop
-    // every line's layout and measure its fonts again at the next paint.
-    if (!annotationStylesSet_)
-        for (const auto* style : {&errorStyle, &warningStyle, &noteStyle}) style->apply(this);
-    annotationStylesSet_ = true;
-
-    std::map<int, std::vector<std::pair<QString, const QsciStyle*>>> notes;  // per line
+    std::map<int, std::vector<Annotations::Problem>> problems;  // per line
     std::map<int, std::pair<bool, std::vector<const nvvm::Fix*>>>
         lineFixes;  // per line: an error among them, the fixes
     for (const nvvm::Diagnostic* each : mine) {
@@ -720,17 +532,11 @@ void ModuleEditor::setDiagnostics(nvvm::SharedDiagnostics all, const std::vector
         const long lineEnd = SendScintilla(SCI_GETLINEENDPOSITION, line);
 
         int indicator = -1;
-        const QsciStyle* style = &noteStyle;
-        QString label = QStringLiteral("note");
         if (d.severity == nvvm::Severity::Error) {
             indicator = errorIndicator_;
-            style = &errorStyle;
-            label = QStringLiteral("error");
             markerAdd(line, errorMarker_);
         } else if (d.severity == nvvm::Severity::Warning) {
             indicator = warningIndicator_;
-            style = &warningStyle;
-            label = QStringLiteral("warning");
             markerAdd(line, warningMarker_);
         }
 
@@ -762,8 +568,7 @@ void ModuleEditor::setDiagnostics(nvvm::SharedDiagnostics all, const std::vector
             for (const auto& fix : d.fixes) fixes.push_back(&fix);
         }
 
-        notes[line].push_back(
-            {wrapForAnnotation(QStringLiteral("%1: %2").arg(label, QString::fromStdString(d.message))), style});
+        problems[line].push_back({d.severity, qstr(d.message)});
     }
     // The lightbulb takes the place of the line's error or warning mark: one mark per line, in
     // the severity's colour.
@@ -774,62 +579,7 @@ void ModuleEditor::setDiagnostics(nvvm::SharedDiagnostics all, const std::vector
         fixes_.push_back({handle, std::move(entry.second)});
     }
     diagnostics_ = std::move(all);
-    for (const auto& [line, messages] : notes) {
-        // Each message on its own line under the code line, each in its severity's colours.
-        const int handle = markerAdd(line, pendingMarker_);
-        for (size_t i = 0; i < messages.size(); ++i) {
-            const QString text = i + 1 < messages.size() ? messages[i].first + QLatin1Char('\n') : messages[i].first;
-            pendingNotes_.push_back({handle, line, text, messages[i].second->style()});
-        }
-    }
-    notesPending_ = true;
-    if (wait)
-        annotationTimer_.start(kAnnotationPauseMs);
-    else
-        showPendingAnnotations();
-}
-
-void ModuleEditor::showPendingAnnotations() {
-    if (!notesPending_) return;
-    const qint64 since = lastKey_.isValid() ? lastKey_.elapsed() : kAnnotationPauseMs;
-    if (isListActive() || since < kAnnotationPauseMs) {
-        annotationTimer_.start(isListActive() ? 200 : int(kAnnotationPauseMs - since));
-        return;
-    }
-    clearAllAnnotations();
-    // Where each note's line is now. Asking Scintilla for each handle's line reads every line of
-    // the text each time (0.1 ms a note in 200,000 lines): one walk over the marked lines
-    // instead. Notes made in line order keep it through edits, so the i-th handle is on the i-th
-    // marked line, unless a deleted line merged two marks into one: then each is asked for.
-    std::vector<int> handles;
-    bool sorted = true;
-    for (size_t i = 0; i < pendingNotes_.size(); ++i) {
-        const Note& n = pendingNotes_[i];
-        if (i > 0 && n.line < pendingNotes_[i - 1].line) sorted = false;
-        if (handles.empty() || handles.back() != n.markerHandle) handles.push_back(n.markerHandle);
-    }
-    std::vector<long> marked;
-    const unsigned long pendingMask = 1ul << pendingMarker_;
-    for (long line = SendScintilla(SCI_MARKERNEXT, 0UL, long(pendingMask)); line >= 0;
-         line = SendScintilla(SCI_MARKERNEXT, static_cast<unsigned long>(line + 1), long(pendingMask)))
-        marked.push_back(line);
-    const bool inOrder = sorted && marked.size() == handles.size();
-    std::map<int, QList<QsciStyledText>> pieces;  // per line, where the line is now
-    size_t h = 0;
-    for (size_t i = 0; i < pendingNotes_.size(); ++i) {
-        const Note& n = pendingNotes_[i];
-        if (i > 0 && pendingNotes_[i - 1].markerHandle != n.markerHandle) ++h;
-        const long line = inOrder ? marked[h] : SendScintilla(SCI_MARKERLINEFROMHANDLE, n.markerHandle);
-        if (line >= 0) pieces[int(line)].append(QsciStyledText(n.text, n.style));
-    }
-    shownProblems_ = pieces;
-    for (const auto& [line, list] : pieces) annotateLine(line);
-    for (const auto& [line, text] : mapNotes_)
-        if (!pieces.count(line)) annotateLine(line);
-    deleteMarkers(this, 1u << pendingMarker_);
-
-    pendingNotes_.clear();
-    notesPending_ = false;
+    annotations_->setProblems(problems, wait);
 }
 
 std::vector<int> ModuleEditor::markedLines() const {

@@ -2,32 +2,33 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <Qsci/qsciscintilla.h>
-#include <Qsci/qscistyledtext.h>
 #include <QElapsedTimer>
 #include <QString>
-#include <QTimer>
 
 #include "core/nvvm/Diagnostic.h"
+#include "gui/editor/Annotations.h"
 
 class QMenu;
-class QProcess;
 
 namespace nvpg::gui {
 
+class LlvmDis;
 class NvvmLexer;
+struct Disassembly;
 
 // One module's editor: NVVM IR highlighting, line numbers, folding of function bodies, brace
 // matching, autocompletion (instructions, NVVM intrinsics, libdevice functions) with call tips
 // giving libdevice signatures, and the problems of this module shown in place (squiggles, margin
-// markers, annotations under the line), a lightbulb in the margin where core offers a fix, and
-// hover docs (HoverDocs, read as IR). A bitcode module is shown read-only: its disassembly by
-// llvm-dis-14 when installed, else a summary.
+// markers, annotations under the line: Annotations), a lightbulb in the margin where core offers
+// a fix, and hover docs (HoverDocs, read as IR). A bitcode module is shown read-only: its
+// disassembly by llvm-dis-14 (LlvmDis) when installed, else a summary.
 //
 // Keys: Esc is the window's (Build > Cancel) unless a completion list or call tip is open; Enter
 // on a completion that is already what was typed is a new line (Tab accepts); Enter after `{`
@@ -37,7 +38,7 @@ class ModuleEditor : public QsciScintilla {
 
 public:
     explicit ModuleEditor(QWidget* parent = nullptr);
-    // A disassembly still running is stopped first: deleting its QProcess as a child, later in
+    // A disassembly still running is stopped first: deleting its run (LlvmDis) as a child, later in
     // ~QWidget, waits for it and says it finished to this editor, half destroyed by then.
     ~ModuleEditor() override;
 
@@ -86,7 +87,7 @@ public:
     void toggleComment();
     // Annotation boxes under lines push the code below them down: while the user is typing (a
     // key within this many ms, or a completion list open) new ones wait.
-    static constexpr int kAnnotationPauseMs = 1000;
+    static constexpr int kAnnotationPauseMs = Annotations::kPauseMs;
     // From this many lines on, a jump far ahead (Ctrl+End, Go to Line) styles the text up to the
     // new screen in steps between events (Scintilla's idle styling, a few ms a step: LineLexer)
     // instead of in one go: 100,000 lines styled at once hold the window for a tenth of a second
@@ -135,14 +136,6 @@ protected:
     void inputMethodEvent(QInputMethodEvent* event) override;
 
 private:
-    struct Note {
-        int markerHandle;  // follows its line through edits made while it waits
-        int line;          // where it was made
-        QString text;
-        int style;
-    };
-    void showPendingAnnotations();
-    void annotateLine(int line);  // the problems shown and the map note of one line
     // Squiggles, margin markers and the boxes still waiting; the boxes shown are left.
     void clearMarks();
     QString wordBeforeCaret() const;
@@ -164,7 +157,7 @@ private:
     // quietChanges(): a change is coming (a Scintilla notification), and tell it once made.
     void onModified(int position, int type);
     void tellQuietChange();
-    void disassemblyEnded(QProcess* process, bool timedOut);
+    void disassemblyEnded(LlvmDis* run, const Disassembly& dis);
 
     bool bitcode_ = false;
     bool plainAccessible_ = false;
@@ -173,7 +166,7 @@ private:
     int linesBeforeQuietChange_ = 0;
     std::string bitcodeBytes_;
     std::optional<std::string> disassembly_;
-    QProcess* disassembler_ = nullptr;  // the llvm-dis-14 run for bitcodeBytes_, while it runs
+    LlvmDis* disassembler_ = nullptr;  // the llvm-dis-14 run for bitcodeBytes_, while it runs
     NvvmLexer* lexer_ = nullptr;
     int errorIndicator_ = -1;
     int warningIndicator_ = -1;
@@ -189,20 +182,8 @@ private:
     nvvm::SharedDiagnostics diagnostics_;  // what fixes_ point into
     std::function<bool()> undoFirst_;
     int lineNumberDigits_ = 0;
-    bool annotationStylesSet_ = false;  // the error, warning and note boxes' styles
-    int pendingMarker_ = -1;
-    // On every line that has an annotation box, so that clearing them all visits those lines
-    // only: QScintilla's clearAnnotations() touches each line of the module (with a notification
-    // each), ~50 ms at 200,000 lines, after every compile.
-    int annotatedMarker_ = -1;
-    void clearAllAnnotations();
-    std::vector<Note> pendingNotes_;
-    bool notesPending_ = false;
     QElapsedTimer lastKey_;
-    QTimer annotationTimer_;
-    std::map<int, QList<QsciStyledText>> shownProblems_;  // per line, as last shown
-    std::map<int, QString> mapNotes_;
-    std::optional<bool> mapNoteStyleDark_;  // the palette the map notes' style was set for
+    std::unique_ptr<Annotations> annotations_;  // the boxes under the lines
 };
 
 }  // namespace nvpg::gui

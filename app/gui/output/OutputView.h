@@ -12,19 +12,21 @@
 #include "core/pipeline/OutputNames.h"
 #include "core/pipeline/Summary.h"
 #include "gui/compile/Engine.h"
+#include "gui/output/FiguresTable.h"
+#include "gui/output/OutputExport.h"
 
 class QAction;
 class QLabel;
 class QSplitter;
 class QStackedWidget;
 class QTabWidget;
-class QTableWidget;
 class QToolButton;
 class QsciScintilla;
 
 namespace nvpg::gui {
 
 class CompileController;
+class DiffPage;
 
 // The right-hand side: two read-only panes side by side, the whole program's PTX (libNVVM) on
 // the left, and on the right, as tabs, the LTO-linked PTX (nvJitLink) and the SASS (nvdisasm of
@@ -32,8 +34,8 @@ class CompileController;
 // of its kernels' figures (registers, spills, ...; SASS: registers and instructions); the LTO
 // header adds the cubin size and what nvJitLink was given. Under each header a note says how
 // its line map stands when it has none to show. A toggle shows the diff of the PTX and the
-// linked PTX instead. Export writes PTX, LTO-IR, linked PTX or cubin to a file. Resting the
-// mouse on a word of the PTX, LTO PTX or SASS shows its doc (HoverDocs).
+// linked PTX instead. Export (OutputExport) writes PTX, LTO-IR, linked PTX, cubin or SASS to a
+// file. Resting the mouse on a word of the PTX, LTO PTX or SASS shows its doc (HoverDocs).
 class OutputView : public QWidget {
     Q_OBJECT
 
@@ -125,21 +127,20 @@ public:
     // The last result shown (kept across error replies); null before the first one.
     std::shared_ptr<const pipeline::CompileResult> result() const { return result_; }
 
-    bool canExport(Kind kind) const;
-    // The files exportTo(kind, path) writes: `path` itself, or with several LTO-IR blobs one
-    // per blob with the module's stem inserted (program.ltoir → program.helper.ltoir).
-    QStringList exportPaths(Kind kind, const QString& path) const;
-    // Writes without a dialog; each file atomically. False with `error` set on failure.
-    bool exportTo(Kind kind, const QString& path, QString* error = nullptr);
-    // Stem of the suggested export names ("program" → program.ptx, program.cubin, ...).
-    void setExportBaseName(const QString& base);
+    // Export of the result on screen: OutputExport's, which these pass on to.
+    bool canExport(Kind kind) const { return export_->canExport(kind); }
+    QStringList exportPaths(Kind kind, const QString& path) const { return export_->exportPaths(kind, path); }
+    bool exportTo(Kind kind, const QString& path, QString* error = nullptr) {
+        return export_->exportTo(kind, path, error);
+    }
+    void setExportBaseName(const QString& base) { export_->setBaseName(base); }
 
     QAction* diffAction() const { return diffAction_; }
-    QAction* exportAction(Kind kind) const;
+    QAction* exportAction(Kind kind) const { return export_->action(kind); }
     QsciScintilla* ptxEditor() const { return ptxEdit_; }
     QsciScintilla* ltoEditor() const { return ltoEdit_; }
     QsciScintilla* sassEditor() const { return sassEdit_; }
-    QsciScintilla* diffEditor() const { return diffEdit_; }
+    QsciScintilla* diffEditor() const;
 
 public slots:
     void exportPtx();
@@ -170,14 +171,11 @@ private:
     void showSassText(const std::string& listing);
     // Fills the PTX and (with `lto`) LTO figures tables from summary_; tables of more than kRowsPerTurn rows in
     // later turns of the event loop, one table per turn, and a table already showing the same
-    // figures not again (the PTX part and the whole reply of one compile have the same).
+    // figures not again (FiguresTable::fillIfChanged).
     void updateFigures(bool lto = true);
-    void fillFigures(int table);                 // 0 PTX, 1 LTO
-    quint64 figuresTurn_ = 0;                    // a later turn fills only the newest figures
-    std::vector<std::string> filledFigures_[2];  // what each table shows, flattened; empty: refill
-    void updateActions();
+    void fillFigures(int table);  // 0 PTX, 1 LTO
+    quint64 figuresTurn_ = 0;     // a later turn fills only the newest figures
     void refreshDiff() const;
-    void exportWithDialog(Kind kind);
 
     std::shared_ptr<const pipeline::CompileResult> result_;
     pipeline::ResultSummary summary_;  // of result_: the headers and notices shown
@@ -190,8 +188,7 @@ private:
     // While the LTO and SASS panes are of an older compile than the PTX pane: what their headers say.
     QString ltoMark_;
     quint64 ptxGeneration_ = 0, ltoGeneration_ = 0;
-    QString exportBase_ = QStringLiteral("program");
-    QString exportDir_;
+    OutputExport* export_ = nullptr;
 
     QLabel* banner_ = nullptr;
     QStackedWidget* pages_ = nullptr;
@@ -203,7 +200,7 @@ private:
     QLabel* pressureNotes_[3] = {};
     QTabWidget* rightTabs_ = nullptr;
     QLabel* sassFiguresCaption_ = nullptr;
-    QTableWidget* sassFigures_ = nullptr;
+    FiguresTable* sassFigures_ = nullptr;
     QStackedWidget* sassStack_ = nullptr;
     QLabel* sassNotice_ = nullptr;
     QsciScintilla* sassEdit_ = nullptr;
@@ -213,22 +210,17 @@ private:
     QAction* sassRawAction_ = nullptr;
     QLabel* ptxFiguresCaption_ = nullptr;
     QLabel* ltoFiguresCaption_ = nullptr;
-    QTableWidget* ptxFigures_ = nullptr;
-    QTableWidget* ltoFigures_ = nullptr;
+    FiguresTable* ptxFigures_ = nullptr;
+    FiguresTable* ltoFigures_ = nullptr;
     QStackedWidget* ptxStack_ = nullptr;
     QStackedWidget* ltoStack_ = nullptr;
     QLabel* ptxNotice_ = nullptr;
     QLabel* ltoNotice_ = nullptr;
     QsciScintilla* ptxEdit_ = nullptr;
     QsciScintilla* ltoEdit_ = nullptr;
-    QLabel* diffHeader_ = nullptr;
-    QStackedWidget* diffStack_ = nullptr;
-    QLabel* diffNotice_ = nullptr;
-    QsciScintilla* diffEdit_ = nullptr;
+    DiffPage* diff_ = nullptr;
     QToolButton* diffButton_ = nullptr;
-    QToolButton* exportButton_ = nullptr;
     QAction* diffAction_ = nullptr;
-    QAction* exportActions_[5] = {};
     // The diff is computed lazily: dtl on large PTX is not free, and most of the time nobody
     // is looking at it.
     mutable bool diffStale_ = true;

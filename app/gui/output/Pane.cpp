@@ -6,6 +6,7 @@
 #include <Qsci/qsciscintilla.h>
 #include <QFontDatabase>
 #include <QFontInfo>
+#include <QLabel>
 
 namespace nvpg::gui {
 
@@ -93,6 +94,36 @@ void setPaneText(QsciScintilla* e, std::string_view utf8) {
 void setPaneText(QsciScintilla* e, const QString& text) {
     const QByteArray utf8 = text.toUtf8();
     setPaneText(e, std::string_view(utf8.constData(), size_t(utf8.size())));
+}
+
+void neverWiden(QLabel* l) {
+    l->setWordWrap(true);
+    l->setSizePolicy(QSizePolicy::Ignored, l->sizePolicy().verticalPolicy());
+}
+
+QLabel* makeHeader(QWidget* parent, const QString& objectName) {
+    auto* l = new QLabel(parent);
+    l->setObjectName(objectName);
+    neverWiden(l);
+    l->setTextFormat(Qt::PlainText);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setContentsMargins(4, 2, 4, 2);
+    QFont f = l->font();
+    f.setBold(true);
+    l->setFont(f);
+    return l;
+}
+
+QLabel* makeNotice(QWidget* parent, const QString& objectName) {
+    auto* l = new QLabel(parent);
+    l->setObjectName(objectName);
+    neverWiden(l);
+    l->setTextFormat(Qt::PlainText);
+    l->setAlignment(Qt::AlignCenter);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setMargin(16);
+    l->setForegroundRole(QPalette::PlaceholderText);
+    return l;
 }
 
 }  // namespace nvpg::gui

@@ -5,6 +5,7 @@
 #include <QFont>
 #include <QString>
 
+class QLabel;
 class QWidget;
 class QsciLexer;
 class QsciScintilla;
@@ -24,5 +25,13 @@ QsciScintilla* makePane(QWidget* parent, QsciLexer* lexer, bool folding);
 // pane's text to compare (a 50,000-line PTX costs milliseconds per conversion).
 void setPaneText(QsciScintilla* e, std::string_view utf8);
 void setPaneText(QsciScintilla* e, const QString& text);
+
+// Labels whose text can hold kernel names or a libNVVM message: they wrap to the width they get
+// and never ask for more (a word-wrapping label asks for its longest word: a mangled symbol).
+void neverWiden(QLabel* l);
+// The bold line over a pane that names it and its figures.
+QLabel* makeHeader(QWidget* parent, const QString& objectName);
+// What a pane shows in place of its text when it has none: why, centred and quiet.
+QLabel* makeNotice(QWidget* parent, const QString& objectName);
 
 }  // namespace nvpg::gui

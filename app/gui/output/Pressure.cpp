@@ -8,6 +8,7 @@
 
 #include "core/support/Symbols.h"
 #include "core/support/Text.h"
+#include "gui/common/Text.h"
 #include "gui/compile/CompileController.h"
 #include "gui/document/WorkspaceDocument.h"
 #include "gui/editor/EditorArea.h"
@@ -20,14 +21,6 @@
 namespace nvpg::gui {
 
 using inspect::MappedOutput;
-
-namespace {
-
-QString fromStd(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
-}  // namespace
 
 Pressure::Pressure(EditorArea* editors, OutputView* output, LineMapLinks* links, WorkspaceDocument* document,
                    QObject* parent)
@@ -128,7 +121,7 @@ void Pressure::paintOutputs() {
     QStringList tip;
     for (const auto& k : live_.kernels)
         tip << QStringLiteral("%1: %2%3")
-                   .arg(fromStd(support::readableName(k.kernel)), fromStd(pipeline::peakWords(k)),
+                   .arg(qstr(support::readableName(k.kernel)), qstr(pipeline::peakWords(k)),
                         k.registers ? tr(" (of %1 registers)").arg(*k.registers) : QString());
     for (auto output : inspect::kMappedOutputs) {
         QStringList parts;
@@ -136,13 +129,13 @@ void Pressure::paintOutputs() {
                              : output == MappedOutput::LtoPtx ? result_ && !result_->linkedPtx.empty()
                                                               : result_ && !result_->ptx.empty();
         if (top && hasText) {
-            QString words = fromStd(pipeline::peakWords(*top)).toHtmlEscaped();
-            const QString place = top->line > 0 ? QStringLiteral("%1:%2").arg(fromStd(top->module)).arg(top->line)
+            QString words = qstr(pipeline::peakWords(*top)).toHtmlEscaped();
+            const QString place = top->line > 0 ? QStringLiteral("%1:%2").arg(qstr(top->module)).arg(top->line)
                                                 : tr("SASS line %1").arg(top->sassLine);
             words.replace(place.toHtmlEscaped(), QStringLiteral("<a href=\"peak\">%1</a>").arg(place.toHtmlEscaped()));
             if (live_.kernels.size() > 1)
-                words += tr(" (%1)").arg(
-                    fromStd(support::elideMiddle(support::readableName(top->kernel), 40)).toHtmlEscaped());
+                words +=
+                    tr(" (%1)").arg(qstr(support::elideMiddle(support::readableName(top->kernel), 40)).toHtmlEscaped());
             parts << words;
         }
         const auto local = shownLocalLines(output);
@@ -199,8 +192,8 @@ void Pressure::linkActivated(MappedOutput output, const QString& link) {
             }
             links_->focusOutputLine(MappedOutput::Sass, shown);
         } else {
-            links_->showIrLine(fromStd(top->module), top->line);
-            links_->focusIrLine(fromStd(top->module), top->line);
+            links_->showIrLine(qstr(top->module), top->line);
+            links_->focusIrLine(qstr(top->module), top->line);
         }
         return;
     }

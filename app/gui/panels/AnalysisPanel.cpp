@@ -25,6 +25,7 @@
 #include <QValueAxis>
 
 #include "core/gpu/ArchLimits.h"
+#include "gui/common/Text.h"
 #include "gui/compile/CompileController.h"
 #include "gui/editor/CaretFunction.h"
 #include "gui/editor/HoverDocs.h"
@@ -33,10 +34,6 @@
 namespace nvpg::gui {
 
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QString bytes(std::size_t n) {
     if (n >= 1024 && n % 1024 == 0) return QStringLiteral("%1 KiB").arg(n / 1024);
@@ -346,7 +343,7 @@ void AnalysisPanel::rebuildKernels() {
     kernel_->clear();
     if (result_)
         for (const auto& k : result_->kernels) {
-            kernel_->addItem(SymbolNames::shown(k.name), qs(k.name));
+            kernel_->addItem(SymbolNames::shown(k.name), qstr(k.name));
             kernel_->setItemData(kernel_->count() - 1, SymbolNames::toolTip(k.name), Qt::ToolTipRole);
         }
     // The user's pick, else the kernel under the caret, else the first.
@@ -379,7 +376,7 @@ void AnalysisPanel::chooseLaunch() {
     } else if (saved) {
         block = threads(saved->block);
         dynamicShared_ = saved->sharedBytes;
-        launchSource_ = tr("saved configuration %1").arg(qs(saved->name.empty() ? saved->kernel : saved->name));
+        launchSource_ = tr("saved configuration %1").arg(qstr(saved->name.empty() ? saved->kernel : saved->name));
     }
     launch_->setText(tr("from %1").arg(launchSource_));
     if (!blockEdited_) {
@@ -439,9 +436,9 @@ void AnalysisPanel::showMix() {
         source = tr("from the PTX");
     }
     mixHeader_->setText(tr("<b>Instruction mix</b> %1: %2 instructions").arg(source).arg(mix->total()));
-    mixHeader_->setToolTip(mixes_.source == "sass"            ? qs(result_->sassSource)
+    mixHeader_->setToolTip(mixes_.source == "sass"            ? qstr(result_->sassSource)
                            : result_->sassUnavailable.empty() ? QString()
-                                                              : qs(result_->sassUnavailable));
+                                                              : qstr(result_->sassUnavailable));
     // Top down in the class order: the chart draws its first category at the bottom.
     auto* set = new QBarSet(tr("instructions"));
     QStringList names;
@@ -487,12 +484,12 @@ void AnalysisPanel::showOccupancy() {
         const auto& figures = result_->ltoFigures.source.empty() ? result_->ptxFigures : result_->ltoFigures;
         occupancyHeader_->setText(
             tr("<b>Theoretical occupancy</b>: no ptxas figures for this kernel%1")
-                .arg(figures.unavailable.empty() ? QString() : QStringLiteral(": ") + qs(figures.unavailable)));
+                .arg(figures.unavailable.empty() ? QString() : QStringLiteral(": ") + qstr(figures.unavailable)));
         return;
     }
     const auto limits = gpu::ArchLimits::forArch(result_->arch);
     if (!limits) {
-        occupancyHeader_->setText(tr("<b>Theoretical occupancy</b>: %1").arg(qs(limits.error().message)));
+        occupancyHeader_->setText(tr("<b>Theoretical occupancy</b>: %1").arg(qstr(limits.error().message)));
         return;
     }
     gpu::OccupancyInput in;
@@ -504,16 +501,16 @@ void AnalysisPanel::showOccupancy() {
     occupancyHeader_->setText(
         tr("<b>Theoretical occupancy</b> by threads per block on %1: %2 registers per thread, %3 static and %4 dynamic "
            "shared memory")
-            .arg(qs(limits->arch))
+            .arg(qstr(limits->arch))
             .arg(in.registers)
             .arg(bytes(in.staticShared), bytes(in.dynamicShared)));
     occupancyHeader_->setToolTip(
-        qs((result_->ltoFigures.source.empty() ? result_->ptxFigures : result_->ltoFigures).source));
+        qstr((result_->ltoFigures.source.empty() ? result_->ptxFigures : result_->ltoFigures).source));
     if (auto sweep = gpu::occupancySweep(*limits, in)) {
         sweep_ = std::move(*sweep);
         for (const auto& o : sweep_) occupancySeries_->append(o.blockSize, o.occupancy * 100);
     } else {
-        occupancyHeader_->setText(occupancyHeader_->text() + QStringLiteral(": ") + qs(sweep.error().message));
+        occupancyHeader_->setText(occupancyHeader_->text() + QStringLiteral(": ") + qstr(sweep.error().message));
     }
     const auto o = gpu::computeOccupancy(*limits, in);
     const auto row = [this](const QString& figure, const QString& value, const QString& tip = {}) {
@@ -527,9 +524,9 @@ void AnalysisPanel::showOccupancy() {
     };
     // Where the limits come from, and the driver's figure (not made up where it was not asked).
     const auto limitRows = [&](const gpu::ArchLimits& l) {
-        row(tr("Arch limits"), tr("the %1 row of arch-limits.json").arg(qs(l.arch)),
+        row(tr("Arch limits"), tr("the %1 row of arch-limits.json").arg(qstr(l.arch)),
             tr("resources/occupancy/arch-limits.json, built into the app"));
-        row(tr("Cited from"), qs(l.source));
+        row(tr("Cited from"), qstr(l.source));
         if (gpu_)
             row(tr("Driver's figure"), tr("not asked by the app"),
                 tr("The app does not ask the driver (cuOccupancyMaxActiveBlocksPerMultiprocessor); "
@@ -540,7 +537,7 @@ void AnalysisPanel::showOccupancy() {
     };
     if (!o) {
         row(tr("Block size"), tr("%1 threads").arg(in.blockSize));
-        row(tr("Occupancy"), qs(o.error().message));
+        row(tr("Occupancy"), qstr(o.error().message));
         limitRows(*limits);
         table_->resizeRowsToContents();
         return;
@@ -553,7 +550,7 @@ void AnalysisPanel::showOccupancy() {
     row(tr("Active blocks per SM"), QString::number(o->activeBlocks));
     row(tr("Active warps per SM"), tr("%1 of %2").arg(o->activeWarps).arg(o->maxWarps));
     row(tr("Occupancy"), QStringLiteral("%1 %").arg(o->occupancy * 100, 0, 'f', 1));
-    row(tr("Limited by"), qs(gpu::limiterNames(o->limiters)));
+    row(tr("Limited by"), qstr(gpu::limiterNames(o->limiters)));
     row(tr("Blocks each allows"),
         tr("warps %1, registers %2, shared memory %3, blocks %4%5")
             .arg(allows(o->byWarps), allows(o->byRegisters), allows(o->bySharedMemory), allows(o->byBlocks),

@@ -19,6 +19,7 @@
 
 #include <Qsci/qsciscintilla.h>
 
+#include "gui/common/Text.h"
 #include "gui/compile/CompileController.h"
 #include "gui/document/WorkspaceDocument.h"
 #include "gui/editor/CaretFunction.h"
@@ -34,10 +35,6 @@ namespace nvpg::gui {
 namespace {
 
 using inspect::MappedOutput;
-
-QString fromStd(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 std::optional<MappedOutput> paneOf(CfgSource s) {
     switch (s) {
@@ -199,13 +196,13 @@ QString CfgPanel::sourceUnavailable(CfgSource source) const {
             if (r.sassPending) return {};  // coming
             if (r.sass.empty()) {
                 // The result's reason, else the window's (no SASS is asked for without nvdisasm).
-                if (!r.sassUnavailable.empty()) return tr("no SASS: %1").arg(fromStd(r.sassUnavailable));
+                if (!r.sassUnavailable.empty()) return tr("no SASS: %1").arg(qstr(r.sassUnavailable));
                 const QString notice = output_->sassNotice();
                 return notice.isEmpty() ? tr("no SASS in this compile") : notice;
             }
             if (r.sassGraph.empty())
                 return r.sassGraphUnavailable.empty() ? tr("nvdisasm -bbcfg gave no graph")
-                                                      : tr("no SASS graph: %1").arg(fromStd(r.sassGraphUnavailable));
+                                                      : tr("no SASS graph: %1").arg(qstr(r.sassGraphUnavailable));
             return {};
         case CfgSource::Ptx:
             return r.ptx.empty() ? tr("no PTX in this compile") : QString();
@@ -323,10 +320,10 @@ void CfgPanel::laidOut(std::shared_ptr<const CfgLaidOut> answer) {
         setNote(answer->function.empty()
                     ? tr("No function in the %1%2.")
                           .arg(tr(cfgSourceWords(answer->source)),
-                               why.empty() ? QString() : QStringLiteral(": ") + fromStd(why))
+                               why.empty() ? QString() : QStringLiteral(": ") + qstr(why))
                     : tr("%1 has no graph in the %2 (%3); the graph shown is the last one.")
-                          .arg(fromStd(answer->function), tr(cfgSourceWords(answer->source)),
-                               why.empty() ? tr("inlined into its callers, or not there") : fromStd(why)));
+                          .arg(qstr(answer->function), tr(cfgSourceWords(answer->source)),
+                               why.empty() ? tr("inlined into its callers, or not there") : qstr(why)));
         if (!shown_ || shown_->prepared->result != answer->prepared->result) {
             shown_.reset();
             scene_->clearItems();
@@ -336,7 +333,7 @@ void CfgPanel::laidOut(std::shared_ptr<const CfgLaidOut> answer) {
         return;
     }
     if (!answer->layout.ok) {
-        setNote(tr("Graphviz could not lay out %1: %2").arg(fromStd(answer->function), fromStd(answer->layout.error)));
+        setNote(tr("Graphviz could not lay out %1: %2").arg(qstr(answer->function), qstr(answer->layout.error)));
         if (wasDrawing) shown_.reset();  // the scene was that unfinished graph's
         emit graphShown();
         return;
@@ -370,7 +367,7 @@ void CfgPanel::draw() {
     const int blocks = int(g.blocks.size());
     title_->setText(
         tr("%1 · %2 · %3 %4")
-            .arg(fromStd(g.function), tr(cfgSourceWords(drawing_->source)))
+            .arg(qstr(g.function), tr(cfgSourceWords(drawing_->source)))
             .arg(blocks)
             .arg(blocks == 1 ? tr("block") : tr("blocks")) +
         (loops ? tr(" · %1 %2").arg(loops).arg(loops == 1 ? tr("loop edge") : tr("loop edges")) : QString()) +
@@ -412,7 +409,7 @@ void CfgPanel::updateHighlight() {
         for (int l : LineMapLinks::focusedLines(output_->outputEditor(*pane)))
             marked.insert(*pane == MappedOutput::Sass ? sassListingLine(l) : l);
     } else {
-        const int doc = document_->indexOf(fromStd(shown_->prepared->irModules[size_t(shown_->graph)]));
+        const int doc = document_->indexOf(qstr(shown_->prepared->irModules[size_t(shown_->graph)]));
         if (auto* e = editors_->madeEditor(doc))
             for (int l : LineMapLinks::focusedLines(e)) marked.insert(l);
     }
@@ -467,7 +464,7 @@ void CfgPanel::activateBlock(int block) {
         }
         links_->focusOutputLines(*pane, lines);
     } else {
-        links_->focusIrLines(fromStd(shown_->prepared->irModules[size_t(shown_->graph)]), lines);
+        links_->focusIrLines(qstr(shown_->prepared->irModules[size_t(shown_->graph)]), lines);
     }
 }
 

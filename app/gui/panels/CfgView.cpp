@@ -13,6 +13,7 @@
 #include <QTimer>
 #include <QWheelEvent>
 
+#include "gui/common/Text.h"
 #include "gui/output/Pane.h"
 
 namespace nvpg::gui {
@@ -26,10 +27,6 @@ constexpr int kFramedKey = 2;
 // The UI thread's share of drawing a graph: items are made in slices of this long, the event
 // loop running between them (a 2,000-block graph takes ~40 ms in all on this 2-core machine).
 constexpr int kDrawSliceMs = 6;
-
-QString fromStd(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 bool darkTheme() {
     return QApplication::palette().color(QPalette::Base).lightness() < 128;
@@ -260,10 +257,10 @@ void CfgScene::drawSlice(quint64 token) {
         const auto& block = g.blocks[b];
         const auto& node = layout.nodes[b];
         const QRectF r(node.centre.x - node.width / 2, node.centre.y - node.height / 2, node.width, node.height);
-        const QString label = block.label.empty() ? tr("(block %1)").arg(b) : fromStd(block.label);
+        const QString label = block.label.empty() ? tr("(block %1)").arg(b) : qstr(block.label);
         std::vector<BlockItem::Text> lines{{label + QLatin1Char(':'), true, false}};
         const int shown = std::min<int>(kCfgLabelLines, int(block.instructions.size()));
-        for (int k = 0; k < shown; ++k) lines.push_back({fromStd(block.instructions[size_t(k)]), false, false});
+        for (int k = 0; k < shown; ++k) lines.push_back({qstr(block.instructions[size_t(k)]), false, false});
         if (int(block.instructions.size()) > shown)
             lines.push_back({tr("… %1 more").arg(int(block.instructions.size()) - shown), false, true});
         auto* box = new BlockItem(r, std::move(lines), &blockFont_, &blockTitleFont_, text_, line);

@@ -27,6 +27,7 @@
 #include "core/pipeline/ResultJson.h"
 #include "core/pipeline/Summary.h"
 #include "core/support/Text.h"
+#include "gui/common/Text.h"
 #include "gui/compile/CompileController.h"
 #include "gui/dialogs/SettingsDialog.h"
 #include "gui/document/WorkspaceDocument.h"
@@ -42,10 +43,6 @@ namespace nvpg::gui {
 
 namespace {
 
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 const QString kPinPrefix = QStringLiteral("pin:");
 const QString kVariantPrefix = QStringLiteral("variant:");
 const QString kHistoryPrefix = QStringLiteral("history:");
@@ -53,11 +50,11 @@ const QString kHistoryPrefix = QStringLiteral("history:");
 QString textOf(const pipeline::CompileResult& r, pipeline::CompareOutput what) {
     switch (what) {
         case pipeline::CompareOutput::Ptx:
-            return q(r.ptx);
+            return qstr(r.ptx);
         case pipeline::CompareOutput::LtoPtx:
-            return q(r.linkedPtx);
+            return qstr(r.linkedPtx);
         case pipeline::CompareOutput::Sass:
-            return q(r.sass);
+            return qstr(r.sass);
     }
     return {};
 }
@@ -94,7 +91,7 @@ ComparePanel::ComparePanel(WorkspaceDocument* document, std::shared_ptr<const to
     outputCombo_ = new QComboBox(this);
     outputCombo_->setObjectName(QStringLiteral("compareOutput"));
     for (auto what : {pipeline::CompareOutput::Ptx, pipeline::CompareOutput::LtoPtx, pipeline::CompareOutput::Sass})
-        outputCombo_->addItem(q(std::string(pipeline::compareOutputName(what))), int(what));
+        outputCombo_->addItem(qstr(std::string(pipeline::compareOutputName(what))), int(what));
     connect(outputCombo_, &QComboBox::activated, this,
             [this] { setOutput(pipeline::CompareOutput(outputCombo_->currentData().toInt())); });
     top->addWidget(outputCombo_);
@@ -258,15 +255,15 @@ void ComparePanel::rebuildChoices() {
     const auto& ws = document_->workspace();
     QList<QPair<QString, QString>> items = {{tr("Current compile"), QString::fromLatin1(kCurrent)},
                                             {tr("Previous compile"), QString::fromLatin1(kPrevious)}};
-    for (const auto& p : ws.pins) items.append({tr("Pin: %1").arg(q(p.name)), pinSide(q(p.name))});
-    for (const auto& v : ws.variants) items.append({tr("Variant: %1").arg(q(v.name)), variantSide(q(v.name))});
-    if (effect_) items.append({tr("Effect: %1").arg(q(effect_->name)), QString::fromLatin1(kEffect)});
+    for (const auto& p : ws.pins) items.append({tr("Pin: %1").arg(qstr(p.name)), pinSide(qstr(p.name))});
+    for (const auto& v : ws.variants) items.append({tr("Variant: %1").arg(qstr(v.name)), variantSide(qstr(v.name))});
+    if (effect_) items.append({tr("Effect: %1").arg(qstr(effect_->name)), QString::fromLatin1(kEffect)});
     // Every earlier compile of the session, newest first (the newest is the current one).
     if (history_)
         for (size_t k = 1; k < history_->entries().size(); ++k) {
             const auto& e = history_->entries()[k];
-            items.append(
-                {tr("Compile %1 · %2 · %3").arg(e.id).arg(q(pipeline::historyTime(e)), q(e.cause)), historySide(e.id)});
+            items.append({tr("Compile %1 · %2 · %3").arg(e.id).arg(qstr(pipeline::historyTime(e)), qstr(e.cause)),
+                          historySide(e.id)});
         }
     for (size_t i = 0; i < 2; ++i) {
         auto* c = combos_[i];
@@ -298,11 +295,11 @@ bool ComparePanel::showSaved() {
     const auto& ws = document_->workspace();
     const QString current = QString::fromLatin1(kCurrent);
     if (ws.variants.size() >= 2)
-        setSides(variantSide(q(ws.variants[0].name)), variantSide(q(ws.variants[1].name)));
+        setSides(variantSide(qstr(ws.variants[0].name)), variantSide(qstr(ws.variants[1].name)));
     else if (!ws.variants.empty())
-        setSides(current, variantSide(q(ws.variants[0].name)));
+        setSides(current, variantSide(qstr(ws.variants[0].name)));
     else if (!ws.pins.empty())
-        setSides(pinSide(q(ws.pins.back().name)), current);
+        setSides(pinSide(qstr(ws.pins.back().name)), current);
     else
         return false;
     return true;
@@ -332,7 +329,8 @@ void ComparePanel::refreshSide(size_t i, bool compile) {
         s.label = tr("current compile · %1").arg(toolkitWords({}, {}));
         // What caused it, when it is the history's newest.
         if (history_ && current_ && !history_->entries().empty() && history_->entries().front().result == current_)
-            s.label = tr("current compile (%1) · %2").arg(q(history_->entries().front().cause), toolkitWords({}, {}));
+            s.label =
+                tr("current compile (%1) · %2").arg(qstr(history_->entries().front().cause), toolkitWords({}, {}));
         return;
     }
     if (key.startsWith(kHistoryPrefix)) {
@@ -356,7 +354,7 @@ void ComparePanel::refreshSide(size_t i, bool compile) {
         s.label = tr("%1 · compile %2 at %3 · %4")
                       .arg(key == QLatin1String(kPrevious) ? tr("previous compile") : tr("history"))
                       .arg(e->id)
-                      .arg(q(pipeline::historyTime(*e)), toolkitWords({}, {}));
+                      .arg(qstr(pipeline::historyTime(*e)), toolkitWords({}, {}));
         return;
     }
     if (key.startsWith(kPinPrefix)) {
@@ -368,19 +366,19 @@ void ComparePanel::refreshSide(size_t i, bool compile) {
             return;
         }
         s.label = tr("pin “%1” · pinned %2 · %3")
-                      .arg(name, q(pin->pinned).replace(QLatin1Char('T'), QLatin1Char(' ')),
+                      .arg(name, qstr(pin->pinned).replace(QLatin1Char('T'), QLatin1Char(' ')),
                            toolkitWords(pin->toolkit, pin->toolkitRelease));
         auto r = pipeline::pinnedResultFromJson(pin->result, pin->outputs);
         if (r) {
             s.result = std::make_shared<const pipeline::CompileResult>(std::move(*r));
             s.notice.clear();
         } else {
-            s.notice = tr("The pin “%1” cannot be read: %2").arg(name, q(r.error().message));
+            s.notice = tr("The pin “%1” cannot be read: %2").arg(name, qstr(r.error().message));
         }
         return;
     }
     const auto* v = variantFor(key);
-    const auto name = v ? q(v->name) : key.mid(kVariantPrefix.size());
+    const auto name = v ? qstr(v->name) : key.mid(kVariantPrefix.size());
     if (!v) {
         s.result.reset();
         s.notice = tr("The variant “%1” is not in the workspace any more.").arg(name);
@@ -397,8 +395,8 @@ void ComparePanel::refreshSide(size_t i, bool compile) {
                 tr("The toolkit of variant “%1” (%2, %3) is missing: %4. Choose another one with Edit "
                    "Variant…, or put it back.")
                     .arg(name,
-                         v->toolkitRelease.empty() ? tr("release unknown") : tr("CUDA %1").arg(q(v->toolkitRelease)),
-                         q(v->toolkit), q(made.error().message));
+                         v->toolkitRelease.empty() ? tr("release unknown") : tr("CUDA %1").arg(qstr(v->toolkitRelease)),
+                         qstr(v->toolkit), qstr(made.error().message));
             return;
         }
     }
@@ -479,7 +477,7 @@ void ComparePanel::recompute() {
         const QString letter = i == 0 ? QStringLiteral("A") : QStringLiteral("B");
         headers_[i]->setText(QStringLiteral("%1: %2").arg(letter, s.label));
         QString text = s.result ? textOf(*s.result, output_) : QString();
-        if (text.isEmpty() && s.result && !s.result->ok) text = q(pipeline::failureSummary(*s.result));
+        if (text.isEmpty() && s.result && !s.result->ok) text = qstr(pipeline::failureSummary(*s.result));
         setPaneText(panes_[i], s.result ? text : s.notice);
     }
     comparison_.reset();
@@ -490,35 +488,35 @@ void ComparePanel::recompute() {
             *sides_[0].result, *sides_[1].result, output_, sides_[0].label.toStdString(), sides_[1].label.toStdString(),
             normalized_->isChecked() ? pipeline::DiffStyle::Normalized : pipeline::DiffStyle::Raw);
         const auto& c = *comparison_;
-        QString words = q(pipeline::comparisonVerdict(c));
-        if (c.missingA.empty() && c.missingB.empty()) words += QLatin1Char('\n') + q(pipeline::figureChanges(c));
+        QString words = qstr(pipeline::comparisonVerdict(c));
+        if (c.missingA.empty() && c.missingB.empty()) words += QLatin1Char('\n') + qstr(pipeline::figureChanges(c));
         if (compiling()) words += tr(" (a side is compiling…)");
         verdict_->setText(words);
         setPaneText(diff_, c.identical ? tr("The %1 of A and B is the same, byte for byte.")
-                                             .arg(q(std::string(pipeline::compareOutputName(c.output))))
-                                       : q(pipeline::diffText(c).empty() ? pipeline::comparisonVerdict(c)
-                                                                         : pipeline::diffText(c)));
+                                             .arg(qstr(std::string(pipeline::compareOutputName(c.output))))
+                                       : qstr(pipeline::diffText(c).empty() ? pipeline::comparisonVerdict(c)
+                                                                            : pipeline::diffText(c)));
         const auto columns = pipeline::comparisonColumns();
         const auto rows = pipeline::comparisonRows(c);
         figures_->setColumnCount(int(columns.size()));
         QStringList headers;
-        for (const auto& h : columns) headers << q(h);
+        for (const auto& h : columns) headers << qstr(h);
         figures_->setHorizontalHeaderLabels(headers);
         figures_->setRowCount(int(rows.size()) + 1);
         for (size_t r = 0; r < rows.size(); ++r)
             for (size_t k = 0; k < rows[r].size(); ++k) {
-                auto* item = new QTableWidgetItem(q(rows[r][k]));
+                auto* item = new QTableWidgetItem(qstr(rows[r][k]));
                 // The first cell is the kernel's symbol with "(A only)" or the like after it.
                 const std::string& symbol = c.kernels[r].kernel;
                 if (k == 0 && support::startsWith(rows[r][0], symbol))
-                    SymbolNames::setCell(item, symbol, q(rows[r][0].substr(symbol.size())));
+                    SymbolNames::setCell(item, symbol, qstr(rows[r][0].substr(symbol.size())));
                 figures_->setItem(int(r), int(k), item);
             }
         figures_->setItem(int(rows.size()), 0, new QTableWidgetItem(tr("(compile time)")));
-        figures_->setItem(
-            int(rows.size()), 1,
-            new QTableWidgetItem(
-                tr("A %1 → B %2").arg(q(pipeline::formatSeconds(c.secondsA)), q(pipeline::formatSeconds(c.secondsB)))));
+        figures_->setItem(int(rows.size()), 1,
+                          new QTableWidgetItem(tr("A %1 → B %2")
+                                                   .arg(qstr(pipeline::formatSeconds(c.secondsA)),
+                                                        qstr(pipeline::formatSeconds(c.secondsB)))));
         figures_->resizeColumnsToContents();
         figures_->setColumnWidth(0,
                                  std::min(figures_->columnWidth(0), figures_->fontMetrics().averageCharWidth() * 36));
@@ -629,8 +627,8 @@ void ComparePanel::showVariantDialog(const workspace::Variant* editing) {
     VariantDialog dialog(document_, editing, toolkits_, appToolkit_, this);
     if (dialog.exec() != QDialog::Accepted) return;
     auto v = dialog.variant();
-    const QString vname = q(v.name);
-    document_->putVariant(std::move(v), editing ? q(editing->name) : QString());
+    const QString vname = qstr(v.name);
+    document_->putVariant(std::move(v), editing ? qstr(editing->name) : QString());
     // Shown at once, against the current compile.
     const QString other = sides_[0].key.startsWith(kVariantPrefix) ? QString::fromLatin1(kCurrent) : sides_[0].key;
     setSides(other, variantSide(vname));

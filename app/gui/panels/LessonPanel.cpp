@@ -19,6 +19,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "core/gpu/Npy.h"
+#include "gui/common/Text.h"
 #include "gui/compile/CompileController.h"
 #include "gui/compile/Engine.h"
 #include "gui/document/WorkspaceDocument.h"
@@ -30,14 +31,10 @@ namespace {
 // Run ids of the Lesson dock's runs: far from the Runs dock's, which counts up from 1.
 constexpr quint64 kRunIdBase = quint64(1) << 48;
 
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 // What a check looks at, as the learner reads it in the list.
 QString checkWords(const lesson::Check& c) {
     using K = lesson::CheckKind;
-    const QString k = qs(c.kernel), pattern = qs(c.pattern);
+    const QString k = qstr(c.kernel), pattern = qstr(c.pattern);
     const QString in = c.kernel.empty() ? QString() : LessonPanel::tr(" in %1").arg(k);
     const QString lto = c.where == lesson::Where::LtoPtx ? LessonPanel::tr("LTO PTX") : LessonPanel::tr("PTX");
     switch (c.kind) {
@@ -62,18 +59,18 @@ QString checkWords(const lesson::Check& c) {
         case K::Spills:
             return LessonPanel::tr("%1 spills nothing").arg(k);
         case K::LibdeviceUses:
-            return LessonPanel::tr("libdevice supplies %1").arg(qs(c.function));
+            return LessonPanel::tr("libdevice supplies %1").arg(qstr(c.function));
         case K::LibdeviceUnused:
             return LessonPanel::tr("No libdevice function is linked");
         case K::Option:
-            return LessonPanel::tr("Option %1 is %2").arg(qs(c.option), qs(c.value));
+            return LessonPanel::tr("Option %1 is %2").arg(qstr(c.option), qstr(c.value));
         case K::Runs:
-            return LessonPanel::tr("Run \"%1\" completes on the GPU").arg(qs(c.run));
+            return LessonPanel::tr("Run \"%1\" completes on the GPU").arg(qstr(c.run));
         case K::Output:
             return LessonPanel::tr("Run \"%1\": argument %2 equals %3")
-                .arg(qs(c.run))
+                .arg(qstr(c.run))
                 .arg(c.arg)
-                .arg(qs(c.equals.filename().string()));
+                .arg(qstr(c.equals.filename().string()));
     }
     return {};
 }
@@ -203,7 +200,7 @@ void LessonPanel::documentReloaded() {
         lesson::readLesson(ws, std::filesystem::path(file.isEmpty() ? std::string("lesson.nvpg") : file.toStdString()));
     if (!read) {
         lesson_.reset();
-        emit lessonError(qs(read.error().message));
+        emit lessonError(qstr(read.error().message));
         emit lessonChanged(false);
         return;
     }
@@ -219,7 +216,7 @@ void LessonPanel::documentReloaded() {
         progress_ = {};
         progress_.id = lesson_->id;
     }
-    if (!progress) status_->setText(qs(progress.error().message));
+    if (!progress) status_->setText(qstr(progress.error().message));
     step_ = lesson_->current;
     failedOnce_ = false;
     outcomes_.clear();
@@ -244,23 +241,23 @@ void LessonPanel::showStep() {
     if (!lesson_) return;
     const auto& l = *lesson_;
     const auto& s = current();
-    title_->setText(qs(l.title));
+    title_->setText(qstr(l.title));
     steps_->clear();
     for (size_t i = 0; i < l.steps.size(); ++i)
         steps_->addItem(QStringLiteral("%1%2. %3")
                             .arg(progress_.passed.count(int(i + 1)) ? QStringLiteral("✔ ") : QString())
                             .arg(i + 1)
-                            .arg(qs(l.steps[i].title)));
+                            .arg(qstr(l.steps[i].title)));
     steps_->setCurrentIndex(step_ - 1);
     // The author's headings two levels down: in a dock a third of the window wide, a level-1
     // heading would take the room of the text.
-    QString body = qs(s.instructions);
+    QString body = qstr(s.instructions);
     static const QRegularExpression heading(QStringLiteral("(^|\n)(#{1,4}) "));
     body.replace(heading, QStringLiteral("\\1\\2## "));
-    QString text = tr("**Step %1 of %2: %3**\n\n").arg(step_).arg(l.steps.size()).arg(qs(s.title)) + body;
+    QString text = tr("**Step %1 of %2: %3**\n\n").arg(step_).arg(l.steps.size()).arg(qstr(s.title)) + body;
     const int shown =
         std::min<int>(progress_.hintsShown.count(step_) ? progress_.hintsShown.at(step_) : 0, int(s.hints.size()));
-    for (int h = 0; h < shown; ++h) text += tr("\n\n**Hint %1.** ").arg(h + 1) + qs(s.hints[size_t(h)]);
+    for (int h = 0; h < shown; ++h) text += tr("\n\n**Hint %1.** ").arg(h + 1) + qstr(s.hints[size_t(h)]);
     instructions_->setMarkdown(text);
     showControls();
 }
@@ -271,7 +268,7 @@ void LessonPanel::showControls() {
     steps_->setItemText(step_ - 1, QStringLiteral("%1%2. %3")
                                        .arg(progress_.passed.count(step_) ? QStringLiteral("✔ ") : QString())
                                        .arg(step_)
-                                       .arg(qs(s.title)));
+                                       .arg(qstr(s.title)));
     const int shown =
         std::min<int>(progress_.hintsShown.count(step_) ? progress_.hintsShown.at(step_) : 0, int(s.hints.size()));
     const int left = int(s.hints.size()) - shown;
@@ -305,7 +302,7 @@ void LessonPanel::showOutcomes() {
         const auto& c = s.checks[i];
         auto* item = new QListWidgetItem(checks_);
         QString text = checkWords(c);
-        QString tip = qs(c.pointer);
+        QString tip = qstr(c.pointer);
         if (!have) {
             item->setText(QStringLiteral("•  ") + text);
         } else {
@@ -316,15 +313,15 @@ void LessonPanel::showOutcomes() {
                     item->setForeground(QColor(0x1b, 0x7f, 0x2a));
                     break;
                 case lesson::Verdict::Failed:
-                    item->setText(QStringLiteral("✘  ") + text + QStringLiteral(" — ") + qs(o.message));
+                    item->setText(QStringLiteral("✘  ") + text + QStringLiteral(" — ") + qstr(o.message));
                     item->setForeground(QColor(0xb0, 0x1c, 0x1c));
                     break;
                 case lesson::Verdict::NotChecked:
-                    item->setText(QStringLiteral("○  ") + text + QStringLiteral(" — ") + qs(o.message));
+                    item->setText(QStringLiteral("○  ") + text + QStringLiteral(" — ") + qstr(o.message));
                     item->setForeground(QColor(0x70, 0x70, 0x70));
                     break;
             }
-            if (!o.found.empty()) tip += QStringLiteral("\n") + qs(o.found);
+            if (!o.found.empty()) tip += QStringLiteral("\n") + qstr(o.found);
             item->setData(Qt::UserRole, int(o.verdict));
         }
         item->setToolTip(tip);
@@ -401,8 +398,8 @@ void LessonPanel::compiled(std::shared_ptr<const pipeline::CompileResult> result
         request.compiled = result_;
         request.config = *config;
         request.baseDir = lesson_->folder;
-        runsAwaited_.emplace_back(request.id, qs(name));
-        status_->setText(tr("Running %1…").arg(qs(name)));
+        runsAwaited_.emplace_back(request.id, qstr(name));
+        status_->setText(tr("Running %1…").arg(qstr(name)));
         engine_->run(request);
     }
     if (runsAwaited_.empty()) finish();
@@ -500,7 +497,7 @@ void LessonPanel::saveProgress() {
     if (!lesson_) return;
     const auto dir = progressDir().toStdString();
     if (auto st = lesson::writeProgress(lesson::progressFile(dir, lesson_->id), progress_); !st)
-        status_->setText(qs(st.error().message));
+        status_->setText(qstr(st.error().message));
 }
 
 void LessonPanel::applyState(const workspace::Workspace& state) {

@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "core/inspect/Docs.h"
+#include "gui/common/Text.h"
 #include "gui/compile/CompileController.h"
 #include "gui/document/WorkspaceDocument.h"
 
@@ -19,13 +20,9 @@ constexpr int kUseRole = Qt::UserRole;         // index into uses_
 constexpr int kLineRole = Qt::UserRole + 1;    // a call row's line; 0 on a function's row
 constexpr int kModuleRole = Qt::UserRole + 2;  // a call row's module
 
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 QString joined(const std::vector<std::string>& names) {
     QStringList list;
-    for (const auto& n : names) list << qs(n);
+    for (const auto& n : names) list << qstr(n);
     return list.join(QStringLiteral(", "));
 }
 
@@ -33,20 +30,20 @@ QString joined(const std::vector<std::string>& names) {
 void setSize(QTreeWidgetItem* item, int column, const pipeline::LibdeviceSize& size, const QString& unit) {
     if (size.known()) {
         item->setText(column, QStringLiteral("%1 %2").arg(size.count).arg(unit));
-        item->setToolTip(column, qs(size.how));
+        item->setToolTip(column, qstr(size.how));
     } else {
         item->setText(column, QStringLiteral("–"));
-        item->setToolTip(column, qs(size.unavailable));
+        item->setToolTip(column, qstr(size.unavailable));
     }
     item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
 }
 
 QString sizeHtml(const QString& what, const pipeline::LibdeviceSize& size, const QString& unit) {
-    if (!size.known()) return QStringLiteral("<p><b>%1</b>: %2</p>").arg(what, qs(size.unavailable).toHtmlEscaped());
+    if (!size.known()) return QStringLiteral("<p><b>%1</b>: %2</p>").arg(what, qstr(size.unavailable).toHtmlEscaped());
     return QStringLiteral("<p><b>%1</b>: %2 %3 (%4)</p>")
         .arg(what)
         .arg(size.count)
-        .arg(unit, qs(size.how).toHtmlEscaped());
+        .arg(unit, qstr(size.how).toHtmlEscaped());
 }
 
 }  // namespace
@@ -145,12 +142,12 @@ void LibdevicePanel::rebuild() {
     for (size_t i = 0; i < uses_.size(); ++i) {
         const auto& u = uses_[i];
         auto* item = new QTreeWidgetItem(tree_);
-        item->setText(NameColumn, qs(u.name));
-        item->setToolTip(NameColumn, qs(u.signature));
+        item->setText(NameColumn, qstr(u.name));
+        item->setToolTip(NameColumn, qstr(u.signature));
         item->setData(0, kUseRole, int(i));
         item->setData(0, kLineRole, 0);
         QStringList at;
-        for (const auto& c : u.calls) at << QStringLiteral("%1:%2").arg(qs(c.module)).arg(c.line);
+        for (const auto& c : u.calls) at << QStringLiteral("%1:%2").arg(qstr(c.module)).arg(c.line);
         item->setText(CallsColumn, at.isEmpty()
                                        ? (u.pulledInBy.empty() ? tr("—") : tr("via %1").arg(joined(u.pulledInBy)))
                                        : at.join(QStringLiteral(", ")));
@@ -160,12 +157,12 @@ void LibdevicePanel::rebuild() {
         for (const auto& c : u.calls) {
             auto* call = new QTreeWidgetItem(item);
             call->setText(NameColumn, tr("call"));
-            call->setText(CallsColumn, QStringLiteral("%1:%2").arg(qs(c.module)).arg(c.line));
+            call->setText(CallsColumn, QStringLiteral("%1:%2").arg(qstr(c.module)).arg(c.line));
             call->setToolTip(CallsColumn, tr("Go to this call"));
             call->setForeground(CallsColumn, palette().link());
             call->setData(0, kUseRole, int(i));
             call->setData(0, kLineRole, c.line);
-            call->setData(0, kModuleRole, qs(c.module));
+            call->setData(0, kModuleRole, qstr(c.module));
         }
         item->setExpanded(true);
     }
@@ -180,20 +177,21 @@ void LibdevicePanel::rebuild() {
 void LibdevicePanel::showDetails(int index) {
     const auto& u = uses_.at(size_t(index));
     QString html = QStringLiteral("<p><b><code>%1</code></b></p>")
-                       .arg(qs(u.signature.empty() ? u.name : u.signature).toHtmlEscaped());
+                       .arg(qstr(u.signature.empty() ? u.name : u.signature).toHtmlEscaped());
     // The doc entry in the one text form of `nvpg explain` and the hover, its link clickable;
     // until there is an entry, the signature above is what is known.
     const auto explained = inspect::Docs::builtIn().explain(u.name, inspect::DocContext::Ir);
     if (!explained.empty() && explained.front().entry) {
-        QString doc = qs(inspect::formatExplanation(explained.front())).toHtmlEscaped();
-        const QString link = qs(explained.front().entry->link).toHtmlEscaped();
+        QString doc = qstr(inspect::formatExplanation(explained.front())).toHtmlEscaped();
+        const QString link = qstr(explained.front().entry->link).toHtmlEscaped();
         if (!link.isEmpty()) doc.replace(link, QStringLiteral("<a href=\"%1\">%1</a>").arg(link));
         html += QStringLiteral("<p style=\"white-space: pre-wrap\">%1</p>").arg(doc);
     } else {
-        html += QStringLiteral("<p><i>%1</i></p>").arg(tr("No doc entry for %1 yet.").arg(qs(u.name).toHtmlEscaped()));
+        html +=
+            QStringLiteral("<p><i>%1</i></p>").arg(tr("No doc entry for %1 yet.").arg(qstr(u.name).toHtmlEscaped()));
     }
     QStringList calls;
-    for (const auto& c : u.calls) calls << QStringLiteral("%1:%2").arg(qs(c.module).toHtmlEscaped()).arg(c.line);
+    for (const auto& c : u.calls) calls << QStringLiteral("%1:%2").arg(qstr(c.module).toHtmlEscaped()).arg(c.line);
     html += QStringLiteral("<p><b>Called at</b>: %1</p>").arg(calls.isEmpty() ? tr("no IR line") : calls.join(", "));
     html += sizeHtml(tr("PTX"), u.ptx, tr("lines"));
     html += sizeHtml(tr("SASS"), u.sass, tr("instructions"));

@@ -19,6 +19,7 @@
 #include "core/inspect/Docs.h"
 #include "core/lto/Mode.h"
 #include "core/nvvm/Options.h"
+#include "gui/common/Text.h"
 #include "gui/document/WorkspaceDocument.h"
 #include "gui/editor/HoverDocs.h"
 
@@ -37,10 +38,6 @@ const QColor kErrorColor(0xc6, 0x28, 0x28);
 // refuses. Longer than the gap between two keys of someone typing, short enough to feel prompt.
 constexpr int kTypingPauseMs = 600;
 
-QString qs(std::string_view s) {
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
 // The docs entry of an option or an arch (resources/docs/options.json, arch.json), as the hover
 // docs show it: the same text as `nvpg explain`; empty when it has none.
 QString docsHtml(std::string_view word) {
@@ -52,7 +49,7 @@ QString docsHtml(std::string_view word) {
 // default and the effect of flipping it.
 QString tooltipFor(const nvvm::OptionInfo& o) {
     const QString head = QStringLiteral("%1\nlibNVVM flag: %2 (%3)")
-                             .arg(qs(o.help), qs(o.flag), QString::fromStdString(nvvm::allowedValues(o)));
+                             .arg(qstr(o.help), qstr(o.flag), QString::fromStdString(nvvm::allowedValues(o)));
     const QString docs = docsHtml(o.name);
     if (docs.isEmpty()) return head;
     return QStringLiteral("<p style=\"white-space: pre-wrap;\">%1</p><hr/>%2").arg(head.toHtmlEscaped(), docs);
@@ -60,7 +57,7 @@ QString tooltipFor(const nvvm::OptionInfo& o) {
 
 // libNVVM's opt level when none is chosen: what the debug note compares against.
 int defaultOpt() {
-    return qs(nvvm::findOption("opt")->libnvvmDefault).toInt();
+    return qstr(nvvm::findOption("opt")->libnvvmDefault).toInt();
 }
 
 std::vector<std::string> splitFlags(const QString& text) {
@@ -101,14 +98,14 @@ class OptionSpinBox : public QSpinBox {
 public:
     OptionSpinBox(const nvvm::OptionInfo& info, QWidget* parent) : QSpinBox(parent) {
         bool ok = false;
-        const int d = qs(info.libnvvmDefault).toInt(&ok);
+        const int d = qstr(info.libnvvmDefault).toInt(&ok);
         if (ok && d >= info.min && d <= info.max) {
             unset_ = d;
             setRange(info.min, info.max);
         } else {
             unset_ = info.min - 1;
             setRange(unset_, info.max);
-            setSpecialValueText(OptionsPanel::tr("default (%1)").arg(qs(info.libnvvmDefault)));
+            setSpecialValueText(OptionsPanel::tr("default (%1)").arg(qstr(info.libnvvmDefault)));
         }
         setValue(unset_);
     }
@@ -175,13 +172,13 @@ OptionsPanel::OptionsPanel(WorkspaceDocument* document, QWidget* parent) : QWidg
             shrinkable(static_cast<QComboBox*>(control));
         // Beside each control, "Show effect": this compile against the option flipped.
         auto* row = new QWidget(this);
-        row->setObjectName(QStringLiteral("row-") + qs(info.name));
+        row->setObjectName(QStringLiteral("row-") + qstr(info.name));
         auto* h = new QHBoxLayout(row);
         h->setContentsMargins(0, 0, 0, 0);
         h->setSpacing(2);
         h->addWidget(control, 1);
         auto* effect = new QToolButton(row);
-        effect->setObjectName(QStringLiteral("effect-") + qs(info.name));
+        effect->setObjectName(QStringLiteral("effect-") + qstr(info.name));
         effect->setText(QStringLiteral("Δ"));
         effect->setAutoRaise(true);
         if (info.kind == nvvm::OptionKind::Arch) {
@@ -194,14 +191,14 @@ OptionsPanel::OptionsPanel(WorkspaceDocument* document, QWidget* parent) : QWidg
         } else {
             effect->setToolTip(tr("Show effect: this compile beside the same modules with %1 flipped, with the diff "
                                   "and what the option changes.")
-                                   .arg(qs(info.name)));
+                                   .arg(qstr(info.name)));
             connect(effect, &QToolButton::clicked, this,
-                    [this, name = qs(info.name)] { emit effectRequested(name, {}); });
+                    [this, name = qstr(info.name)] { emit effectRequested(name, {}); });
         }
         h->addWidget(effect);
         effectButtons_.emplace_back(std::string(info.name), effect);
         // A check box says what it is itself; other controls get the label beside them.
-        form->addRow(info.kind == nvvm::OptionKind::Switch ? QString() : qs(info.label), row);
+        form->addRow(info.kind == nvvm::OptionKind::Switch ? QString() : qstr(info.label), row);
         // The label's mnemonic and click go to the control, not to the row around it.
         if (auto* label = qobject_cast<QLabel*>(form->labelForField(row))) label->setBuddy(control);
         // The notes sit under the control they are about.
@@ -297,7 +294,7 @@ OptionsPanel::OptionsPanel(WorkspaceDocument* document, QWidget* parent) : QWidg
 }
 
 QWidget* OptionsPanel::makeControl(const nvvm::OptionInfo& info) {
-    const QString defaultText = tr("default (%1)").arg(qs(info.libnvvmDefault));
+    const QString defaultText = tr("default (%1)").arg(qstr(info.libnvvmDefault));
     const std::string_view name = info.name;
     QWidget* control = nullptr;
     switch (info.kind) {
@@ -318,9 +315,9 @@ QWidget* OptionsPanel::makeControl(const nvvm::OptionInfo& info) {
             if (info.kind == nvvm::OptionKind::Bool) {
                 entries = {{QStringLiteral("0"), tr("off"), QString()}, {QStringLiteral("1"), tr("on"), QString()}};
             } else {
-                for (const auto& v : info.values) entries.push_back({qs(v.value), qs(v.value), qs(v.meaning)});
+                for (const auto& v : info.values) entries.push_back({qstr(v.value), qstr(v.value), qstr(v.meaning)});
             }
-            const QString libnvvmDefault = qs(info.libnvvmDefault);
+            const QString libnvvmDefault = qstr(info.libnvvmDefault);
             const bool defaultListed =
                 std::any_of(entries.begin(), entries.end(), [&](const Entry& e) { return e.value == libnvvmDefault; });
             if (!defaultListed) c->addItem(defaultText, QVariant());
@@ -344,7 +341,7 @@ QWidget* OptionsPanel::makeControl(const nvvm::OptionInfo& info) {
             break;
         }
         case nvvm::OptionKind::Switch: {
-            auto* c = new QCheckBox(qs(info.label), this);
+            auto* c = new QCheckBox(qstr(info.label), this);
             connect(c, &QCheckBox::toggled, this, [this, name](bool on) {
                 if (syncing_) return;
                 editOptions([&](nvvm::Options& o) {
@@ -369,7 +366,7 @@ QWidget* OptionsPanel::makeControl(const nvvm::OptionInfo& info) {
             break;
         }
     }
-    control->setObjectName(qs(name));
+    control->setObjectName(qstr(name));
     control->setToolTip(tooltipFor(info));
     return control;
 }
@@ -459,7 +456,7 @@ bool OptionsPanel::checkExtraFlags(const std::vector<std::string>& flags) {
     const auto status = candidate.checkExtraFlags([](const nvvm::OptionInfo& info) {
         return (info.kind == nvvm::OptionKind::Switch ? tr("its own check box above, \"%1\"")
                                                       : tr("its own field above, \"%1\""))
-            .arg(qs(info.label))
+            .arg(qstr(info.label))
             .toStdString();
     });
     extraInvalid_ = !status.ok();

@@ -18,6 +18,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "gui/common/Text.h"
 #include "gui/editor/Lightbulb.h"
 
 namespace nvpg::gui {
@@ -28,10 +29,6 @@ constexpr int kIndexRole = Qt::UserRole;
 constexpr int kMessageRole = Qt::UserRole + 1;
 // The most of a message a row shows; more than a screen is wide, far less than a hint can be.
 constexpr qsizetype kRowChars = 400;
-
-QString plural(int n, const QString& one, const QString& many) {
-    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
-}
 
 QStyle::StandardPixmap severityIcon(nvvm::Severity s) {
     switch (s) {

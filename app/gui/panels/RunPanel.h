@@ -11,6 +11,7 @@
 #include "core/pipeline/RunDraft.h"
 #include "gui/compile/Engine.h"
 #include "gui/panels/ArgTableModel.h"
+#include "gui/panels/RunForm.h"
 #include "gui/panels/RunHistory.h"
 
 class QAction;
@@ -61,25 +62,25 @@ public:
     std::filesystem::path baseDir() const;
 
     QAction* runAction() const { return runAction_; }
-    QComboBox* kernelCombo() const { return kernel_; }
-    QComboBox* fromCombo() const { return from_; }
-    QComboBox* savedCombo() const { return saved_; }
-    QLineEdit* nameEdit() const { return name_; }
-    QLineEdit* gridEdit() const { return grid_; }
-    QLineEdit* blockEdit() const { return block_; }
-    QSpinBox* sharedSpin() const { return shared_; }
-    QSpinBox* repeatSpin() const { return repeat_; }
-    QDoubleSpinBox* timeoutSpin() const { return timeout_; }
+    QComboBox* kernelCombo() const { return ui_.kernel; }
+    QComboBox* fromCombo() const { return ui_.from; }
+    QComboBox* savedCombo() const { return ui_.saved; }
+    QLineEdit* nameEdit() const { return ui_.name; }
+    QLineEdit* gridEdit() const { return ui_.grid; }
+    QLineEdit* blockEdit() const { return ui_.block; }
+    QSpinBox* sharedSpin() const { return ui_.shared; }
+    QSpinBox* repeatSpin() const { return ui_.repeat; }
+    QDoubleSpinBox* timeoutSpin() const { return ui_.timeout; }
     ArgTableModel* argModel() const { return args_; }
-    QTableView* argView() const { return argView_; }
-    QLabel* messageLabel() const { return message_; }
-    QLabel* noteLabel() const { return note_; }
-    QPushButton* runButton() const { return run_; }
-    QPushButton* saveButton() const { return save_; }
-    QPushButton* deleteButton() const { return delete_; }
-    QLabel* summaryLabel() const { return summary_; }
-    QTabWidget* bufferTabs() const { return buffers_; }
-    RunHistory* history() const { return history_; }
+    QTableView* argView() const { return ui_.argView; }
+    QLabel* messageLabel() const { return ui_.message; }
+    QLabel* noteLabel() const { return ui_.note; }
+    QPushButton* runButton() const { return ui_.run; }
+    QPushButton* saveButton() const { return ui_.save; }
+    QPushButton* deleteButton() const { return ui_.remove; }
+    QLabel* summaryLabel() const { return ui_.summary; }
+    QTabWidget* bufferTabs() const { return ui_.buffers; }
+    RunHistory* history() const { return ui_.history; }
 
     // Asked before a run reads buffer files outside the workspace's folder (absolute paths, or
     // ones that climb out of it): true to read them. The answer holds for that workspace for the
@@ -101,7 +102,8 @@ signals:
     void busyChanged(bool busy);
 
 private:
-    void buildUi();
+    // What the form's widgets do.
+    void connectForm();
     void documentReloaded();
     void reloadSaved(const QString& select);
     bool loadSaved(int index);
@@ -143,25 +145,8 @@ private:
     QTimer* ticker_;
 
     QAction* runAction_;
-    QComboBox* saved_;
-    QLineEdit* name_;
-    QPushButton* save_;
-    QPushButton* delete_;
-    QComboBox* kernel_;
-    QComboBox* from_;
-    QLineEdit* grid_;
-    QLineEdit* block_;
-    QSpinBox* shared_;
-    QSpinBox* repeat_;
-    QDoubleSpinBox* timeout_;
     ArgTableModel* args_;
-    QTableView* argView_;
-    QLabel* message_;
-    QLabel* note_;
-    QPushButton* run_;
-    QLabel* summary_;
-    QTabWidget* buffers_;
-    RunHistory* history_;
+    RunForm ui_;
     std::function<bool(const QString&)> askOutside_;
 };
 

@@ -10,25 +10,18 @@
 #include <QVBoxLayout>
 
 #include "core/nvvm/Options.h"
+#include "gui/common/Text.h"
 #include "gui/panels/OptionsPanel.h"
 
 namespace nvpg::gui {
-
-namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
-}  // namespace
 
 QString VariantDialog::toolkitWords(const toolkit::Toolkit* appToolkit, const std::string& root,
                                     const std::string& release) {
     if (root.empty()) {
         const auto r = appToolkit ? appToolkit->release() : std::nullopt;
-        return r ? tr("CUDA %1").arg(q(r->version)) : tr("the app's toolkit");
+        return r ? tr("CUDA %1").arg(qstr(r->version)) : tr("the app's toolkit");
     }
-    return release.empty() ? q(root) : tr("CUDA %1").arg(q(release));
+    return release.empty() ? qstr(root) : tr("CUDA %1").arg(qstr(release));
 }
 
 VariantDialog::VariantDialog(const WorkspaceDocument* document, const workspace::Variant* editing,
@@ -40,7 +33,7 @@ VariantDialog::VariantDialog(const WorkspaceDocument* document, const workspace:
     auto* form = new QFormLayout;
     name_ = new QLineEdit(this);
     name_->setObjectName(QStringLiteral("variantName"));
-    name_->setText(editing ? q(editing->name) : tr("variant %1").arg(document_->workspace().variants.size() + 1));
+    name_->setText(editing ? qstr(editing->name) : tr("variant %1").arg(document_->workspace().variants.size() + 1));
     form->addRow(tr("Name"), name_);
     toolkit_ = new QComboBox(this);
     toolkit_->setObjectName(QStringLiteral("variantToolkit"));
@@ -48,15 +41,15 @@ VariantDialog::VariantDialog(const WorkspaceDocument* document, const workspace:
     toolkit_->addItem(tr("The app's toolkit (%1)").arg(toolkitWords(appToolkit_.get(), {}, {})),
                       QStringList{QString(), QString()});
     for (const auto& t : toolkits)
-        toolkit_->addItem(
-            tr("%1 — %2").arg(t.release ? tr("CUDA %1").arg(q(t.release->version)) : tr("CUDA ?"), q(t.root.string())),
-            QStringList{q(t.root.string()), t.release ? q(t.release->version) : QString()});
+        toolkit_->addItem(tr("%1 — %2").arg(t.release ? tr("CUDA %1").arg(qstr(t.release->version)) : tr("CUDA ?"),
+                                            qstr(t.root.string())),
+                          QStringList{qstr(t.root.string()), t.release ? qstr(t.release->version) : QString()});
     if (editing && !editing->toolkit.empty() &&
-        toolkit_->findData(QStringList{q(editing->toolkit), q(editing->toolkitRelease)}) < 0)
-        toolkit_->addItem(
-            tr("%1 — %2 (as saved)")
-                .arg(toolkitWords(appToolkit_.get(), editing->toolkit, editing->toolkitRelease), q(editing->toolkit)),
-            QStringList{q(editing->toolkit), q(editing->toolkitRelease)});
+        toolkit_->findData(QStringList{qstr(editing->toolkit), qstr(editing->toolkitRelease)}) < 0)
+        toolkit_->addItem(tr("%1 — %2 (as saved)")
+                              .arg(toolkitWords(appToolkit_.get(), editing->toolkit, editing->toolkitRelease),
+                                   qstr(editing->toolkit)),
+                          QStringList{qstr(editing->toolkit), qstr(editing->toolkitRelease)});
     toolkit_->addItem(tr("Other folder…"), QStringList{QStringLiteral("?")});
     auto* toolkitRow = new QHBoxLayout;
     toolkitRow->addWidget(toolkit_, 1);
@@ -73,7 +66,7 @@ VariantDialog::VariantDialog(const WorkspaceDocument* document, const workspace:
         if (w) w->setEnabled(false);
     connect(toolkit_, &QComboBox::activated, this, &VariantDialog::toolkitChosen);
     if (editing) {
-        const int at = toolkit_->findData(QStringList{q(editing->toolkit), q(editing->toolkitRelease)});
+        const int at = toolkit_->findData(QStringList{qstr(editing->toolkit), qstr(editing->toolkitRelease)});
         if (at >= 0) toolkit_->setCurrentIndex(at);
     }
     offerArchs();
@@ -106,9 +99,9 @@ void VariantDialog::toolkitChosen() {
             search.explicitRoot = dir.toStdString();
             auto tk = toolkit::Toolkit::locate(search);
             if (!tk) {
-                QMessageBox::warning(this, tr("No CUDA toolkit there"), q(tk.error().message));
+                QMessageBox::warning(this, tr("No CUDA toolkit there"), qstr(tk.error().message));
             } else {
-                const QString release = (*tk)->release() ? q((*tk)->release()->version) : QString();
+                const QString release = (*tk)->release() ? qstr((*tk)->release()->version) : QString();
                 toolkit_->insertItem(
                     toolkit_->count() - 1,
                     tr("%1 — %2").arg(release.isEmpty() ? tr("CUDA ?") : tr("CUDA %1").arg(release), dir),
@@ -127,7 +120,7 @@ void VariantDialog::check() {
         QMessageBox::warning(this, tr("Variant"), tr("Give the variant a name."));
         return;
     }
-    if (document_->variant(wanted) && (!editing_ || q(editing_->name) != wanted)) {
+    if (document_->variant(wanted) && (!editing_ || qstr(editing_->name) != wanted)) {
         QMessageBox::warning(this, tr("Variant"),
                              tr("There is a variant “%1” already: give this one another name.").arg(wanted));
         return;
