@@ -1,5 +1,7 @@
 #include "gui/help/HelpBrowser.h"
 
+#include <algorithm>
+
 #include <QAction>
 #include <QDesktopServices>
 #include <QFileInfo>
@@ -22,9 +24,9 @@ bool isPage(const QUrl& url) {
     return url.isLocalFile() && (suffix == "md" || suffix == "markdown");
 }
 
-// The widest an image is drawn: screenshots are 1600 pixels wide and would make the page scroll
-// sideways.
+// The widest an image is drawn (screenshots are 1600 pixels wide), and the least it is narrowed to.
 constexpr int kImageWidth = 900;
+constexpr int kMinImageWidth = 400;
 
 }  // namespace
 
@@ -80,8 +82,10 @@ QVariant HelpView::loadResource(int type, const QUrl& name) {
         image.loadFromData(resource.toByteArray());
     else if (resource.canConvert<QImage>())
         image = resource.value<QImage>();
-    if (image.isNull() || image.width() <= kImageWidth) return resource;
-    return image.scaledToWidth(kImageWidth, Qt::SmoothTransformation);
+    // As wide as the page less a list's indent: a screenshot drawn wider than the view scrolls sideways.
+    const int widest = std::clamp(viewport()->width() - 96, kMinImageWidth, kImageWidth);
+    if (image.isNull() || image.width() <= widest) return resource;
+    return image.scaledToWidth(widest, Qt::SmoothTransformation);
 }
 
 int HelpView::anchorBlock(const QString& anchor) const {
