@@ -72,7 +72,7 @@ jobs=$(( $(nproc) * 2 ))
 if [ "$mode" = test ]; then
   ctest --test-dir "$build" --output-on-failure -j "$jobs"
   # 5. Core and the command line again under AddressSanitizer and UBSan (clang-14), with the
-  #    fuzz targets; -O1 and line tables only keep this build quick. See README "Sanitizers and fuzzing".
+  #    fuzz targets; -O1 and line tables only keep this build quick. See docs/dev/testing.md, "Sanitizers and fuzzing".
   sanitize=${NVPG_SANITIZE_BUILD_DIR:-build-sanitize}
   CC=clang-14 CXX=clang++-14 cmake -S . -B "$sanitize" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
     "-DCMAKE_C_FLAGS_DEBUG=-O1 -gline-tables-only" "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only" \

@@ -23,8 +23,12 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/python/ DESTINATION ${NVPG_DAT
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/docs/ DESTINATION ${NVPG_DATADIR}/docs
         FILES_MATCHING PATTERN "*.json" PATTERN "*.md")
 
-# Help > Guide opens the installed README (app/gui/window/MainWindow.cpp).
+# The README and the documentation, which the app's Help shows (app/gui/help/Guide.cpp), with the
+# screenshots they show, at the same places relative to each other as in the source tree.
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${NVPG_DOCDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${NVPG_DOCDIR}/docs FILES_MATCHING PATTERN "*.md")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/screenshots/ DESTINATION ${NVPG_DOCDIR}/resources/screenshots
+        FILES_MATCHING PATTERN "*.png")
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/debian/copyright DESTINATION ${NVPG_DOCDIR})
 # Debian wants the changelog compressed, reproducibly (no name or time in the gzip header).
 set(changelog_gz ${PROJECT_BINARY_DIR}/packaging/changelog.Debian.gz)

@@ -322,7 +322,7 @@ nvpg run saxpy.ll \-\-kernel saxpy \-\-grid 16 \-\-block 256 \-\-arg i32:4096 \-
 .SH SEE ALSO
 \fBnvvm\-playground\fR(1)
 .PP
-The README, \fIPREFIX/share/doc/nvvm\-playground/README.md\fR, describes both programs in full.
+The README and the documentation under \fIPREFIX/share/doc/nvvm\-playground/docs\fR describe both programs in full.
 )roff";
 
 }  // namespace

@@ -108,7 +108,7 @@ struct CallLine {
 };
 void addLibdeviceExpansions(LineMap& map, const std::vector<CallLine>& calls);
 
-// --line-map's file, documented in the README:
+// --line-map's file, documented in docs/cli/compile.md:
 // {"version": 1,
 //  "modules": [{"name": "k.ll", "unmapped": "…"(only when not mapped)}],
 //  "outputs": {"ptx": [{"module": "k.ll", "line": 21, "ranges": [[40, 143]]}, …]

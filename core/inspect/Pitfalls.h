@@ -28,7 +28,7 @@ inline constexpr std::string_view kValidLayout32 =
     "e-p:32:32:32-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-f64:64:64-v16:16:16-v32:32:32-"
     "v64:64:64-v128:128:128-n16:32:64";
 
-// Recognises libNVVM's (and nvpg's) messages for the known pitfalls (README, "Known pitfalls") in
+// Recognises libNVVM's (and nvpg's) messages for the known pitfalls (docs/user/libnvvm.md, "Known pitfalls") in
 // the diagnostics of a failed or finished compile: each such diagnostic is placed where the cause
 // is, says in plain words what is wrong and carries a Fix that mends it. Others are left alone.
 void explainPitfalls(std::vector<nvvm::Diagnostic>& diagnostics, const PitfallContext& context);

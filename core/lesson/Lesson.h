@@ -18,7 +18,7 @@
 
 namespace nvpg::lesson {
 
-// What a check looks at (README "Lessons for teachers" lists them with their fields).
+// What a check looks at (docs/user/lessons.md, "For teachers", lists them with their fields).
 enum class CheckKind {
     Compiles,
     NoDiagnostics,

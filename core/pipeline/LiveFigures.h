@@ -57,7 +57,7 @@ nlohmann::ordered_json localMemoryJson(const LocalMemoryPlaces& places, const in
 // wording of a kernel's peak, in the app's panes and nvpg's messages.
 std::string peakWords(const KernelLivePeak& peak);
 
-// --line-map's "live" member and the report's per-kernel peaks (documented in the README).
+// --line-map's "live" member and the report's per-kernel peaks (documented in docs/cli/compile.md).
 nlohmann::ordered_json liveJson(const LiveFigures& live, const inspect::LineMap* map);
 nlohmann::ordered_json kernelLiveJson(const KernelLivePeak& peak);
 

@@ -1,6 +1,6 @@
 #pragma once
 // Where the files a package installs beside the binaries are found at run time (examples,
-// README), wherever the package was installed or unpacked, and in a build tree.
+// README and docs), wherever the package was installed or unpacked, and in a build tree.
 #include <filesystem>
 #include <string_view>
 

@@ -593,7 +593,7 @@ private slots:
     }
 
     // A disassembly that runs past --engine-timeout is a compile that did not finish in time: exit
-    // 1 as the README says for libNVVM, not 2. The toolkit is the real one but
+    // 1 as docs/cli/compile.md says for libNVVM, not 2. The toolkit is the real one but
     // for its nvdisasm, which answers --version and then sleeps on the cubin.
     void aDisassemblyPastTheTimeoutExitsOne() {
         QTemporaryDir dir;

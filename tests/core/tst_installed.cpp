@@ -33,6 +33,10 @@ private slots:
         QCOMPARE(fs::canonical(workspace::examplesDir()), fs::canonical(test::examplesDir()));
         QCOMPARE(fs::canonical(support::packageFile("share/doc/nvvm-playground/README.md", "README.md")),
                  fs::canonical(test::sourceDir() / "README.md"));
+        // The documentation the app's Help shows, in the same place relative to the README.
+        QCOMPARE(
+            fs::canonical(support::packageFile("share/doc/nvvm-playground/docs/user/tour.md", "docs/user/tour.md")),
+            fs::canonical(test::sourceDir() / "docs/user/tour.md"));
         QVERIFY(support::packageFile("share/nvvm-playground/nothing", "no/such/file").empty());
     }
 

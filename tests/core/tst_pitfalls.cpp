@@ -1,4 +1,4 @@
-// libNVVM's known pitfalls (README, "Known pitfalls"): each fixture makes the real libNVVM,
+// libNVVM's known pitfalls (docs/user/libnvvm.md, "Known pitfalls"): each fixture makes the real libNVVM,
 // ptxas or nvJitLink fail, the hint is placed at the module:line to mend, and applying its Fix
 // makes the compile succeed.
 #include <QtTest>

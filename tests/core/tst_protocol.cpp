@@ -241,7 +241,7 @@ private slots:
         QCOMPARE(back->libdevice.size(), size_t(1));
         QCOMPARE(back->libdevice[0].function, std::string("__nv_sinf"));
         QCOMPARE(back->libdevice[0].lines, 4);
-        // The file's shape, as the README documents it for scripts.
+        // The file's shape, as docs/cli/compile.md documents it for scripts.
         const auto j = inspect::toJson(map);
         QCOMPARE(j["version"].get<int>(), 1);
         QVERIFY(j["outputs"]["ptx"].is_array());

@@ -547,9 +547,9 @@ private slots:
         QCOMPARE(url("PTX ISA"), QUrl("https://docs.nvidia.com/cuda/parallel-thread-execution/"));
         QCOMPARE(url("NVVM IR Specification"), QUrl("https://docs.nvidia.com/cuda/nvvm-ir-spec/"));
         QCOMPARE(url("libdevice User's Guide"), QUrl("https://docs.nvidia.com/cuda/libdevice-users-guide/"));
-        // The README's sections, from the README next to the app (here: the source tree's).
+        // The documentation's pages, from the docs next to the app (here: the source tree's).
         const auto tour = url("Guide: A Short Tour");
-        QVERIFY2(tour.isLocalFile() && QFileInfo(tour.toLocalFile()).fileName() == "README.md",
+        QVERIFY2(tour.isLocalFile() && QFileInfo(tour.toLocalFile()).fileName() == "tour.md",
                  qPrintable(tour.toString()));
         QVERIFY(QFile::exists(tour.toLocalFile()));
         QCOMPARE(tour.fragment(), QString("a-short-tour-of-the-app"));

@@ -117,7 +117,7 @@ private slots:
     void initTestCase() {
         // Without a font Qt draws every glyph as a box of its fallback's size (the H200 test
         // machine has none: 12 px boxes, against 7 px characters with Debian's fonts): what these
-        // tests measure is then nothing a person sees. Carry a font there (see the README).
+        // tests measure is then nothing a person sees. Carry a font there (see docs/dev/testing.md).
         if (QFontInfo(QGuiApplication::font()).family().isEmpty())
             QSKIP(
                 "this machine has no fonts (fontconfig finds none), so the screens show boxes: install one, "

@@ -71,6 +71,10 @@ for f in "$src"/resources/lessons/*.nvpg "$src"/resources/lessons/src/*/* "$src"
   [ -e "$f" ] && files+=("usr/share/nvvm-playground/lessons/${f#"$src"/resources/lessons/}")
 done
 for f in "$src"/resources/docs/*.json; do files+=("usr/share/nvvm-playground/docs/$(basename "$f")"); done
+# The documentation Help shows, and the screenshots it shows.
+for f in "$src"/docs/*/*.md "$src"/resources/screenshots/*.png; do
+  files+=("usr/share/doc/nvvm-playground/${f#"$src"/}")
+done
 # What nvpg import numba and File > Import from numba run in the user's Python.
 files+=(usr/share/nvvm-playground/python/nvpg_numba_import.py)
 missing=0

@@ -24,7 +24,6 @@
 #include <Qsci/qsciscintilla.h>
 
 #include "core/nvvm/IrVersion.h"
-#include "core/support/Installed.h"
 #include "core/workspace/Examples.h"
 #include "core/workspace/NewModule.h"
 #include "gui/compile/CompileController.h"
@@ -33,6 +32,7 @@
 #include "gui/editor/EditorArea.h"
 #include "gui/editor/FindBar.h"
 #include "gui/editor/ModuleEditor.h"
+#include "gui/help/Guide.h"
 #include "gui/output/LineMapLinks.h"
 #include "gui/output/OutputView.h"
 #include "gui/output/SymbolNames.h"
@@ -48,17 +48,6 @@
 #include "gui/window/WorkspaceFiles.h"
 
 namespace nvpg::gui {
-
-namespace {
-
-// The README this app came with: installed beside it (share/doc), else the source tree's when it
-// runs from its build tree. Empty when neither is there.
-QString readmePath() {
-    const auto path = support::packageFile("share/doc/nvvm-playground/README.md", "README.md");
-    return path.empty() ? QString() : QFileInfo(QString::fromStdString(path.string())).canonicalFilePath();
-}
-
-}  // namespace
 
 WindowActions::WindowActions(const Parts& parts) : QObject(parts.window), p_(parts) {}
 
@@ -318,22 +307,8 @@ void WindowActions::buildHelp() {
         a->setToolTip(url.toString());
         return a;
     };
-    // The README's sections, from the README this app came with: GitHub is not reachable offline.
-    const QString readme = readmePath();
-    for (const auto& [title, anchor] : std::vector<std::pair<QString, QString>>{
-             {tr("Guide: A Short Tour"), "a-short-tour-of-the-app"},
-             {tr("Guide: nvpg"), "nvpg"},
-             {tr("Guide: Workspaces"), "workspaces-nvpg"},
-             {tr("Guide: Where the CUDA Libraries Come From"), "where-the-cuda-libraries-come-from"},
-             {tr("Guide: Things libNVVM Does"), "things-libnvvm-does-that-you-should-know-checked-on-cuda-130"}}) {
-        QUrl url = QUrl::fromLocalFile(readme);
-        url.setFragment(anchor);
-        auto* a = link(title, url);
-        if (readme.isEmpty()) {
-            a->setEnabled(false);
-            a->setToolTip(tr("README.md is not installed beside the app"));
-        }
-    }
+    // The documentation's pages, shown inside the app.
+    help::addGuideEntries(help, p_.window);
     help->addSeparator();
     link(tr("PTX ISA"), QUrl("https://docs.nvidia.com/cuda/parallel-thread-execution/"));
     link(tr("NVVM IR Specification"), QUrl("https://docs.nvidia.com/cuda/nvvm-ir-spec/"));
