@@ -7,6 +7,8 @@
 #include <set>
 #include <vector>
 
+#include "TestSupport.h"
+
 namespace nvpg::test {
 
 struct ProgramRun {
@@ -24,6 +26,12 @@ inline ProgramRun runProgram(const QString& program, const QStringList& args,
     if (!p.waitForFinished(120000)) qFatal("%s did not finish", qPrintable(program));
     if (p.exitStatus() != QProcess::NormalExit) qFatal("%s crashed", qPrintable(program));
     return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+// What `nvpg COMMAND... --help` prints; a failing --help fails the suite.
+inline QString nvpgHelp(const QStringList& command) {
+    const auto r = runProgram(QString::fromStdString(nvpgPath()), command + QStringList{"--help"});
+    if (r.exitCode != 0) qFatal("nvpg %s --help: %s", qPrintable(command.join(' ')), r.err.constData());
+    return QString::fromUtf8(r.out);
 }
 inline QString tool(const char* name, const char* package) {
     const auto path = QStandardPaths::findExecutable(name);

@@ -15,12 +15,6 @@ using namespace nvpg;
 
 namespace {
 
-QString nvpgHelp(const QStringList& command) {
-    const auto r = test::runProgram(QString::fromStdString(test::nvpgPath()), command + QStringList{"--help"});
-    if (r.exitCode != 0) qFatal("nvpg %s --help: %s", qPrintable(command.join(' ')), r.err.constData());
-    return QString::fromUtf8(r.out);
-}
-
 QString sourceFile(const QString& relative) {
     return QDir(QString::fromStdString(test::sourceDir().string())).filePath(relative);
 }
@@ -101,16 +95,16 @@ class TestCliDocs : public QObject {
 
 private slots:
     void initTestCase() {
-        const auto top = nvpgHelp({});
+        const auto top = test::nvpgHelp({});
         commands_ = subcommands(top);
         QVERIFY(commands_.size() >= 10);
         global_ = optionNames(top);
         QVERIFY(global_.count("--cuda-path"));
         for (const auto& c : commands_) {
-            const auto help = nvpgHelp({c});
+            const auto help = test::nvpgHelp({c});
             options_[c] = own_[c] = optionNames(help);
             for (const auto& sub : subcommands(help)) {
-                own_[c + ' ' + sub] = optionNames(nvpgHelp({c, sub}));
+                own_[c + ' ' + sub] = optionNames(test::nvpgHelp({c, sub}));
                 options_[c].insert(own_[c + ' ' + sub].begin(), own_[c + ' ' + sub].end());
             }
         }

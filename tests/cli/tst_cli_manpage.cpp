@@ -15,12 +15,6 @@ using namespace nvpg;
 
 namespace {
 
-QString nvpgHelp(const QStringList& command) {
-    const auto r = test::runProgram(QString::fromStdString(test::nvpgPath()), command + QStringList{"--help"});
-    if (r.exitCode != 0) qFatal("nvpg %s --help: %s", qPrintable(command.join(' ')), r.err.constData());
-    return QString::fromUtf8(r.out);
-}
-
 // The page without its title line, which alone holds the date.
 QString body(const QString& page) {
     auto lines = page.split('\n');
@@ -79,7 +73,7 @@ private slots:
     void initTestCase() { sections_ = test::manSections(test::readAll(page_)); }
 
     void everyCommandHasASection() {
-        const auto entries = test::helpEntries(nvpgHelp({}));
+        const auto entries = test::helpEntries(test::nvpgHelp({}));
         QVERIFY(entries.count("Subcommands"));
         std::set<QString> commands, documented;
         for (const auto& e : entries.at("Subcommands")) {
@@ -98,14 +92,14 @@ private slots:
     }
 
     void globalOptionsAreNvpgHelps() {
-        checkOptions(nvpgHelp({}), section("GLOBAL OPTIONS", "GLOBAL OPTIONS"), "nvpg");
+        checkOptions(test::nvpgHelp({}), section("GLOBAL OPTIONS", "GLOBAL OPTIONS"), "nvpg");
     }
 
     void everyCommandsOptionsAreItsHelps() {
-        const auto commands = test::helpEntries(nvpgHelp({}));
+        const auto commands = test::helpEntries(test::nvpgHelp({}));
         for (const auto& e : commands.at("Subcommands")) {
             const auto name = e.names.first();
-            checkOptions(nvpgHelp({name}), section("COMMANDS", name), "nvpg " + name);
+            checkOptions(test::nvpgHelp({name}), section("COMMANDS", name), "nvpg " + name);
             if (QTest::currentTestFailed()) return;
         }
     }

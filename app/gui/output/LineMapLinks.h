@@ -17,7 +17,6 @@ class QsciScintilla;
 namespace nvpg::gui {
 
 class CompileController;
-
 class EditorArea;
 class ModuleEditor;
 class OutputView;

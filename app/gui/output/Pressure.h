@@ -13,7 +13,6 @@
 namespace nvpg::gui {
 
 class CompileController;
-
 class EditorArea;
 class LineMapLinks;
 class OutputView;

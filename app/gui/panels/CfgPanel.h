@@ -22,7 +22,6 @@ class QsciScintilla;
 namespace nvpg::gui {
 
 class CompileController;
-
 class EditorArea;
 class LineMapLinks;
 class OutputView;

@@ -29,7 +29,6 @@ class QsciScintilla;
 namespace nvpg::gui {
 
 class CompileController;
-
 class WorkspaceDocument;
 
 // The Compare dock: two results side by side, their diff and their per-kernel figures. A side is
