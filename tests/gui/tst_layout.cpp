@@ -101,10 +101,13 @@ class TestLayout : public QObject {
 private slots:
     void initTestCase() {
         test::useNvpgAsEngine();
-        test::isolateAppData("tst_gui_layout");
-        // The suite is registered once per screen (tests/gui/CMakeLists.txt): make sure that is
-        // the screen the offscreen platform gave, not its 800x600 default.
+        // The suite is registered once per screen (tests/gui/CMakeLists.txt), and both runs may go
+        // at once: each has its own settings (a run that starts clears its settings, which would
+        // drop the other's remembered geometry).
         const QByteArray wanted = qgetenv("NVPG_TEST_SCREEN");
+        static const std::string suite = "tst_gui_layout_" + wanted.toStdString();
+        test::isolateAppData(suite.c_str());
+        // Make sure the screen is the one the offscreen platform was given, not its 800x600 default.
         const QSize size = QGuiApplication::primaryScreen()->geometry().size();
         if (!wanted.isEmpty())
             QCOMPARE(QString("%1x%2").arg(size.width()).arg(size.height()), QString::fromLatin1(wanted));
