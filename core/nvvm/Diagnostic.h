@@ -35,13 +35,21 @@ std::string formatDiagnostic(const Diagnostic& d);
 
 // Turns a libNVVM program log into diagnostics. `failed` says whether the call that produced
 // the log failed: unmarked lines are then errors, otherwise warnings. `moduleNames` lets names
-// with spaces or parentheses be matched exactly.
+// with spaces or parentheses be matched exactly. Indented lines belong to the message above;
+// where libNVVM's own verifier says what is wrong below the IR it quotes, that line is put after
+// the place on the first line ("Global Variable `tile': Shared variables can't be initialized").
 std::vector<Diagnostic> parseNvvmLog(std::string_view log, bool failed, const std::vector<std::string>& moduleNames);
 
-// libNVVM's verifier names no place but quotes the offending instruction on the next line.
-// Where that instruction occurs on exactly one line of one text module, the diagnostic is
-// placed there.
+// libNVVM's verifier names no place but quotes the offending IR on a line below (LLVM's alone,
+// libNVVM's own after "context: "). Where that IR is exactly one line of one text module (blanks
+// aside), the diagnostic is placed there.
 void placeQuotedIr(std::vector<Diagnostic>& diagnostics, const std::vector<Module>& modules);
+
+// A message that names a global variable (libNVVM's verifier: "Global Variable `tile':
+// Shared variables can't be initialized") is placed on that global's definition, `@tile = ...`:
+// in the module it names, else the one text module defining it (of several, the one whose line
+// is the IR the message quotes).
+void placeNamedGlobals(std::vector<Diagnostic>& diagnostics, const std::vector<Module>& modules);
 
 // The verifier's "DataLayoutError" names no place: once its module is known, it is placed on
 // that module's `target datalayout` line.

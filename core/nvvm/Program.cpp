@@ -253,6 +253,7 @@ CompileOutput Program::run(const Options& options, bool compile) {
     std::vector<std::string> names;
     for (const auto& m : modules_) names.push_back(m.name);
     out.diagnostics = parseNvvmLog(out.log, !out.ok, names);
+    placeNamedGlobals(out.diagnostics, modules_);
     placeQuotedIr(out.diagnostics, modules_);
     // The module that failed to be read alone is the one an unplaced error is about: named
     // here, it is not read again to find that out (damaged bitcode read again and again can

@@ -105,6 +105,101 @@ private slots:
         QVERIFY(diags[0].module.empty());
     }
 
+    // libNVVM's own verifier says where, quotes the IR after "context:", and says what below it
+    // (CUDA 13.0, compute_75). The first line, which the Problems row, the banner and `nvpg`'s
+    // location line show, says what; every line libNVVM gave is still in the message.
+    void verifierExplanationComesUpToTheFirstLine_data() {
+        QTest::addColumn<QString>("log");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("shared initializer")
+            << QString(
+                   "error: Error: : Global Variable `tile': \n"
+                   "  context: @tile = internal addrspace(3) global [256 x float] zeroinitializer, align 4\n"
+                   "  Shared variables can't be initialized\n\n") +
+                   QChar(0)
+            << "Global Variable `tile': Shared variables can't be initialized\n"
+               "  context: @tile = internal addrspace(3) global [256 x float] zeroinitializer, align 4";
+        QTest::newRow("i8 atomic") << QString(
+                                          "error: Error: :  Function `count' Basic Block `entry': \n"
+                                          "  context:   %old = atomicrmw add i8* %p, i8 1 seq_cst\n"
+                                          "  Atomic operations on non-i32/i64/i128 types are not supported\n\n")
+                                   << "Function `count' Basic Block `entry': Atomic operations on non-i32/i64/i128 "
+                                      "types are not supported\n"
+                                      "  context:   %old = atomicrmw add i8* %p, i8 1 seq_cst";
+    }
+    void verifierExplanationComesUpToTheFirstLine() {
+        QFETCH(QString, log);
+        QFETCH(QString, message);
+        const auto diags = nvvm::parseNvvmLog(log.toStdString(), true, {"reverse.ll"});
+        QCOMPARE(int(diags.size()), 1);
+        QCOMPARE(QString::fromStdString(diags[0].message), message);
+        QCOMPARE(diags[0].severity, nvvm::Severity::Error);
+    }
+
+    // A verifier message that libNVVM shapes otherwise stays as it came.
+    void otherIndentedMessagesStayAsTheyCame() {
+        const std::string log = "Error: : Global Variable `g': \n  something new\n";
+        const auto diags = nvvm::parseNvvmLog(log, true, {});
+        QCOMPARE(diags[0].message, std::string("Error: : Global Variable `g':\n  something new"));
+    }
+
+    // The verifier names the global but no place: the message goes on its definition, in the
+    // one module that defines it, at the '@'.
+    void namedGlobalIsPlacedOnItsDefinition() {
+        std::vector<nvvm::Diagnostic> diags = {
+            {"", 0, 0, nvvm::Severity::Error,
+             "Global Variable `tile': Shared variables can't be initialized\n"
+             "  context: @tile = internal addrspace(3) global [256 x float] zeroinitializer, align 4"}};
+        const std::vector<nvvm::Module> modules = {
+            {"a.ll", "define void @a() {\n  ret void\n}\n"},
+            // Written otherwise than libNVVM prints it: blanks, a comment, a use before it.
+            {"b.ll",
+             "; uses @tile\n@tiles = global i32 0\n  @tile  =  internal addrspace(3) global [256 x float] "
+             "zeroinitializer, align 4 ; the tile\n"}};
+        nvvm::placeNamedGlobals(diags, modules);
+        QCOMPARE(diags[0].module, std::string("b.ll"));
+        QCOMPARE(diags[0].line, 3);
+        QCOMPARE(diags[0].column, 3);
+        const auto line = nvvm::formatDiagnostic(diags[0]);
+        QVERIFY2(line.starts_with("b.ll:3:3: error: Global Variable `tile': Shared variables can't be initialized\n"),
+                 line.c_str());
+    }
+
+    // An internal global may have its name in two modules: the one whose line is the IR libNVVM
+    // quotes is meant; where neither or both are, the message stays unplaced, not misplaced.
+    void namedGlobalInTwoModulesGoesWhereTheQuoteIs() {
+        const std::string message =
+            "Global Variable `t': Shared variables can't be initialized\n"
+            "  context: @t = internal addrspace(3) global i32 0, align 4";
+        std::vector<nvvm::Diagnostic> diags = {{"", 0, 0, nvvm::Severity::Error, message}};
+        const std::vector<nvvm::Module> modules = {{"a.ll", "@t = internal addrspace(3) global i32 undef, align 4\n"},
+                                                   {"b.ll", "\n@t = internal addrspace(3) global i32 0, align 4\n"}};
+        nvvm::placeNamedGlobals(diags, modules);
+        QCOMPARE(diags[0].module, std::string("b.ll"));
+        QCOMPARE(diags[0].line, 2);
+
+        std::vector<nvvm::Diagnostic> unsure = {{"", 0, 0, nvvm::Severity::Error, message}};
+        const std::vector<nvvm::Module> same = {{"a.ll", "@t = internal addrspace(3) global i32 0, align 4\n"},
+                                                {"b.ll", "@t = internal addrspace(3) global i32 0, align 4\n"}};
+        nvvm::placeNamedGlobals(unsure, same);
+        QVERIFY(unsure[0].module.empty());
+        QCOMPARE(unsure[0].line, 0);
+    }
+
+    // The instruction libNVVM's verifier quotes after "context:" places the message.
+    void contextQuotePlacesTheMessage() {
+        std::vector<nvvm::Diagnostic> diags = {
+            {"", 0, 0, nvvm::Severity::Error,
+             "Function `count' Basic Block `entry': Atomic operations on non-i32/i64/i128 types are not supported\n"
+             "  context:   %old = atomicrmw add i8* %p, i8 1 seq_cst"}};
+        const std::vector<nvvm::Module> modules = {
+            {"k.ll", "define void @count(i8* %p) {\nentry:\n    %old = atomicrmw add i8*  %p, i8 1 seq_cst\n}\n"}};
+        nvvm::placeQuotedIr(diags, modules);
+        QCOMPARE(diags[0].module, std::string("k.ll"));
+        QCOMPARE(diags[0].line, 3);
+        QCOMPARE(diags[0].column, 5);
+    }
+
     void formatsLikeACompiler() {
         QCOMPARE(nvvm::formatDiagnostic({"k.ll", 8, 8, nvvm::Severity::Error, "parse expected type"}),
                  std::string("k.ll:8:8: error: parse expected type"));

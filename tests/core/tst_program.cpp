@@ -219,6 +219,45 @@ private slots:
         QCOMPARE(d.column, 3);
     }
 
+    // Lesson 2's step 3 as a learner may leave it: @tile moved to addrspace(3) with its
+    // zeroinitializer kept. libNVVM's verifier names the global and says why two lines below;
+    // the diagnostic says why on its first line, keeps the quoted IR, and sits on @tile's
+    // definition. The raw log is as libNVVM wrote it.
+    void sharedInitializerIsPlacedOnTheGlobalWithItsReason() {
+        auto program = makeProgram(test::realToolkit()->nvvm());
+        QVERIFY(program->addModule(test::irFixture("caller.ll")));
+        QVERIFY(program->addModule(test::irFixture("shared-init.ll")));
+        const auto out = program->verify(arch90());
+        QVERIFY(!out.ok);
+        QCOMPARE(int(out.diagnostics.size()), 1);
+        const auto& d = out.diagnostics[0];
+        QCOMPARE(d.module, std::string("shared-init.ll"));
+        QCOMPARE(d.line, 19);  // @tile = internal addrspace(3) global [256 x float] zeroinitializer
+        QCOMPARE(d.column, 1);
+        QVERIFY2(d.message.starts_with("Global Variable `tile': Shared variables can't be initialized\n"),
+                 d.message.c_str());
+        QVERIFY2(d.message.find("context: @tile = internal addrspace(3)") != std::string::npos, d.message.c_str());
+        QVERIFY2(out.log.find("Error: : Global Variable `tile': \n  context: @tile") != std::string::npos,
+                 out.log.c_str());
+        QVERIFY(out.log.find("\n  Shared variables can't be initialized\n") != std::string::npos);
+    }
+
+    // A function's verifier message: placed on the instruction it quotes after "context:".
+    void verifierContextPlacesAFunctionsMessage() {
+        auto program = makeProgram(test::realToolkit()->nvvm());
+        QVERIFY(program->addModule(test::irFixture("verify-atomic-i8.ll")));
+        const auto out = program->verify(arch90());
+        QVERIFY(!out.ok);
+        QCOMPARE(int(out.diagnostics.size()), 1);
+        const auto& d = out.diagnostics[0];
+        QCOMPARE(d.module, std::string("verify-atomic-i8.ll"));
+        QCOMPARE(d.line, 8);
+        QCOMPARE(d.column, 3);
+        QVERIFY2(d.message.starts_with("Function `count' Basic Block `entry': Atomic operations on non-i32/i64/i128 "
+                                       "types are not supported\n"),
+                 d.message.c_str());
+    }
+
     // libNVVM's verifier ends the process on a datalayout LLVM cannot parse (CUDA 13.0), and
     // every compile now verifies first: the verify fails with the compile's words instead.
     void verifyOfAnUnreadableLayoutFailsWithoutEndingTheProcess() {

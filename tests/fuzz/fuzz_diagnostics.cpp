@@ -68,15 +68,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         (void)nvvm::formatDiagnostic(f);
     }
 
-    // Quoted instructions are looked up in the first module's text.
+    // Named globals and quoted instructions are looked up in the first module's text.
     auto placed = failed;
     if (p.size() == 3 && !names.empty()) {
         const std::vector<nvvm::Module> modules = {{names[0], std::string(p[2]), false}};
+        nvvm::placeNamedGlobals(placed, modules);
         nvvm::placeQuotedIr(placed, modules);
         const auto lines = support::splitLines(p[2]);
         for (size_t i = 0; i < placed.size(); ++i) {
             if (sameDiagnostic(placed[i], failed[i])) continue;
-            require(failed[i].module.empty(), "only unplaced diagnostics are placed");
+            require(failed[i].line == 0, "only diagnostics without a line are placed");
             require(placed[i].module == names[0], "placed in the module that holds the line");
             require(placed[i].line >= 1 && size_t(placed[i].line) <= lines.size(), "placed on a line of it");
             require(placed[i].column >= 1, "placed on a column");
