@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <optional>
 #include <unordered_set>
 
@@ -9,6 +10,7 @@
 
 #include "core/nvvm/IrScan.h"
 #include "core/nvvm/Libdevice.h"
+#include "core/nvvm/NewerIr.h"
 #include "core/support/Text.h"
 
 namespace nvpg::inspect {
@@ -107,6 +109,11 @@ std::string symbolRef(const std::string& name) {
                            return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$';
                        });
     return plain ? "@" + name : "@\"" + name + "\"";
+}
+
+// The fix for IR in the modern dialect (or of a newer LLVM) below compute_100: the arch that reads it.
+nvvm::Fix modernDialectFix() {
+    return {"Compile for compute_100, which reads the modern dialect", {}, {{"arch", "compute_100"}}};
 }
 
 void addFix(nvvm::Diagnostic& d, nvvm::Fix fix) {
@@ -227,7 +234,125 @@ void explainOpaquePointers(std::vector<nvvm::Diagnostic>& diags, const PitfallCo
             "below compute_100: {}. Compile for compute_100 or later, or write typed "
             "pointers (float*, i8 addrspace(1)*).",
             m->name, archName(c.options), kDialects);
-        addFix(d, {"Compile for compute_100, which reads the modern dialect", {}, {{"arch", "compute_100"}}});
+        addFix(d, modernDialectFix());
+    }
+}
+
+// --- IR from a newer LLVM below compute_100 ------------------------------------------------------
+
+// The identifier (letters, digits, '_') at 0-based `col` of `line`, or empty.
+std::string_view wordAt(std::string_view line, size_t col) {
+    if (col >= line.size()) return {};
+    size_t end = col;
+    while (end < line.size() && (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '_')) ++end;
+    return line.substr(col, end - col);
+}
+
+// The number N of "'%N'" in a message, or -1.
+long long quotedValueNumber(std::string_view message) {
+    const auto at = message.find("'%");
+    if (at == std::string_view::npos) return -1;
+    const auto end = message.find('\'', at + 2);
+    long long n = -1;
+    if (end == std::string_view::npos || !support::parseInt(message.substr(at + 2, end - at - 2), n)) return -1;
+    return n;
+}
+
+// "Rewrite saxpy.ll for LLVM 7.0.1: drop 14 hint attributes (mustprogress, nofree, nosync and 3
+// more), 4 argument numbers, 2 label numbers", or nullopt when no typed-pointer text module of
+// the program has anything to drop.
+std::optional<nvvm::Fix> llvm7RewriteFix(const PitfallContext& c) {
+    nvvm::Fix fix;
+    std::vector<std::string> names, words;
+    int attributes = 0, arguments = 0, labels = 0;
+    for (const auto& m : c.modules) {
+        if (m.isBitcode() || nvvm::usesOpaquePointers(m.bytes)) continue;
+        auto r = nvvm::rewriteForLlvm7(m);
+        if (r.edits.empty()) continue;
+        names.push_back(m.name);
+        for (auto& w : r.words)
+            if (std::find(words.begin(), words.end(), w) == words.end()) words.push_back(std::move(w));
+        attributes += r.attributes;
+        arguments += r.arguments;
+        labels += r.labels;
+        std::move(r.edits.begin(), r.edits.end(), std::back_inserter(fix.edits));
+    }
+    if (fix.edits.empty()) return std::nullopt;
+    std::vector<std::string> parts;
+    if (attributes > 0)
+        parts.push_back(fmt::format("{} hint {} ({})", attributes, attributes == 1 ? "attribute" : "attributes",
+                                    support::joinShort(words)));
+    if (arguments > 0) parts.push_back(fmt::format("{} argument {}", arguments, arguments == 1 ? "number" : "numbers"));
+    if (labels > 0) parts.push_back(fmt::format("{} label {}", labels, labels == 1 ? "number" : "numbers"));
+    fix.title =
+        fmt::format("Rewrite {} for LLVM 7.0.1: drop {}", support::joinShort(names), support::join(parts, ", "));
+    return fix;
+}
+
+void explainNewerIr(std::vector<nvvm::Diagnostic>& diags, const PitfallContext& c) {
+    if (archNumber(c.options) >= 100) return;
+    for (auto& d : diags) {
+        // A message another hint explained already (`ptr` in the modern dialect) is left alone.
+        if (d.severity != nvvm::Severity::Error || !startsWith(d.message, "parse ") || d.line <= 0 || !d.fixes.empty())
+            continue;
+        const auto* m = findModule(c.modules, d.module);
+        if (!m || m->isBitcode()) continue;
+        const auto lines = splitLines(m->bytes);
+        if (size_t(d.line) > lines.size()) continue;
+        const auto line = lines[size_t(d.line) - 1];
+        const size_t col = d.column > 0 ? size_t(d.column - 1) : 0;
+        std::string what;
+        bool removable = true;  // the fix that rewrites the module mends what libNVVM stopped at
+        if (const auto* w = nvvm::findNewerIrWord(wordAt(line, col))) {
+            what = fmt::format("`{}` is {}", w->word, nvvm::describeNewerIrWord(*w));
+            removable = w->removable;
+        } else if (col < line.size() && line[col] == '%' && startsWith(trim(line), "define ") &&
+                   contains(d.message, "argument list")) {
+            what = fmt::format(
+                "numbered argument names such as `{}` are syntax newer than LLVM 7.0.1 (LLVM writes them since "
+                "LLVM {}), which takes the arguments unnamed (`float`) and numbers them itself",
+                std::string("%") + std::string(wordAt(line, col + 1)), nvvm::kNumberedArgumentsRelease);
+        } else if (contains(d.message, "use of undefined value '%") ||
+                   contains(d.message, "expected to be numbered '%")) {
+            const auto labelLines = nvvm::numberedLabelLines(m->bytes);
+            if (labelLines.empty()) continue;
+            const auto numberOf = [&](int l) {
+                const auto code = trim(lines[size_t(l) - 1]);
+                return code.substr(0, code.find(':'));
+            };
+            // The label of the number libNVVM names is where the cause is: LLVM 7 took it for a
+            // name, so that number was never defined.
+            const long long wanted = quotedValueNumber(d.message);
+            int at = 0;
+            for (int l : labelLines)
+                if (wanted >= 0 && numberOf(l) == std::to_string(wanted)) at = l;
+            if (at == 0) continue;
+            d.line = at;
+            d.column = int(lines[size_t(at) - 1].find_first_not_of(" \t")) + 1;
+            const auto number = numberOf(at);
+            what = fmt::format(
+                "numbered block labels such as `{}:` are syntax newer than LLVM 7.0.1 (LLVM reads them since LLVM "
+                "{}), which takes `{}:` for a block named \"{}\", not for the block numbered {}",
+                number, nvvm::kNumberedLabelsRelease, number, number, number);
+        }
+        if (what.empty()) continue;
+        if (nvvm::usesOpaquePointers(m->bytes)) {
+            d.message += fmt::format(
+                "; {}: {} was written by a newer LLVM, in the modern dialect (opaque pointers, `ptr`), and {} is "
+                "below compute_100: {}. Compile for compute_100 or later.",
+                what, m->name, archName(c.options), kDialects);
+            addFix(d, modernDialectFix());
+            continue;
+        }
+        const auto rewrite = removable ? llvm7RewriteFix(c) : std::nullopt;
+        d.message += fmt::format("; {}: {} was written by a newer LLVM, and {} is below compute_100: {}. ", what,
+                                 m->name, archName(c.options), kDialects);
+        d.message += rewrite ? "Drop what LLVM 7.0.1 does not know (the attributes are optimisation hints: the "
+                               "program means the same without them), or compile for compute_100 or later."
+                             : "LLVM 7.0.1 has nothing to write in its place: compile for compute_100 or later, or "
+                               "have the IR written without it.";
+        if (rewrite) addFix(d, *rewrite);
+        addFix(d, modernDialectFix());
     }
 }
 
@@ -466,6 +591,7 @@ void explainPitfalls(std::vector<nvvm::Diagnostic>& diagnostics, const PitfallCo
     explainIrVersion(diagnostics, context);
     explainLayout(diagnostics, context);
     explainOpaquePointers(diagnostics, context);
+    explainNewerIr(diagnostics, context);
     explainLazy(diagnostics, context);
     explainMultiplyDefined(diagnostics, context);
     explainLlvmUsedTwice(diagnostics, context);
