@@ -227,6 +227,33 @@ private slots:
         QVERIFY2(w.err.contains("\n  fix: Link libdevice\n"), w.err.constData());
     }
 
+    // Lesson 2's step 3 with @tile's zeroinitializer kept: the location line says where and why
+    // (what libNVVM's verifier says two lines further down), the IR it quotes follows.
+    void compilePlacesTheSharedInitializerErrorOnTheGlobal() {
+        const QString input = data("ir/shared-init.ll");
+        const auto r = runNvpg({"compile", "--no-cache", "--arch", "compute_75", input});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains((input + ":19:1: error: Global Variable `tile': Shared variables can't be "
+                                         "initialized\n  context: @tile = internal addrspace(3) global")
+                                    .toUtf8()),
+                 r.err.constData());
+    }
+
+    // clang-14's IR for a CUDA kernel below compute_100: what libNVVM stops at is named as newer
+    // than LLVM 7.0.1, with the release that added it, and both ways out are offered.
+    void compileSaysIrIsFromANewerLlvm() {
+        const QString input = data("ir/newer/kernels-clang14.ll");
+        const auto r = runNvpg({"compile", "--no-cache", "--arch", "compute_75", input});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains((input + ":9:36: error: parse expected ')' at end of argument list; `noundef` is an "
+                                         "attribute newer than LLVM 7.0.1 (added in LLVM 11)")
+                                    .toUtf8()),
+                 r.err.constData());
+        QVERIFY2(r.err.contains(("\n  fix: Rewrite " + input + " for LLVM 7.0.1: drop ").toUtf8()), r.err.constData());
+        QVERIFY2(r.err.contains("\n  fix: Compile for compute_100, which reads the modern dialect\n"),
+                 r.err.constData());
+    }
+
     // A numba module calling libdevice, compiled without it: the same verdict (exit 1) whatever
     // is emitted, as the app's, with one error per unresolved function at its call's file:line.
     void numbaWithoutLibdeviceFailsAtTheCalls_data() {
