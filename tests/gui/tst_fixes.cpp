@@ -235,6 +235,51 @@ private slots:
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     }
 
+    // clang-14's IR below compute_100: the row at `noundef` says it is newer than LLVM 7.0.1 and
+    // offers the rewrite and the arch that reads it; the rewrite leaves the missing
+    // !nvvmir.version, whose fix makes the module compile.
+    void newerLlvmIrIsRewrittenByItsFix() {
+        QStringList errors;
+        auto w = windowOn(irFixture("newer/kernels-clang14.ll"), &errors);
+        QVERIFY(w);
+        {
+            QSignalSpy again(w->controller(), &gui::CompileController::replyShown);
+            auto options = w->document()->workspace().options;
+            options.arch = "compute_75";
+            w->document()->setOptions(options);
+            QVERIFY(again.wait(120000));
+        }
+        QVERIFY(!compiledOk(*w));
+        auto [row, rewrite] = offered(w->problems(), "for LLVM 7.0.1");
+        QVERIFY2(rewrite, qPrintable(rows(w->problems())));
+        const nvvm::Diagnostic d = w->problems()->diagnostic(row);
+        QCOMPARE(d.line, 9);
+        QCOMPARE(d.column, 36);
+        auto* item = w->problems()->view()->topLevelItem(row);
+        QCOMPARE(item->text(ProblemsPanel::LineColumn), QString("9"));
+        QVERIFY2(item->text(ProblemsPanel::MessageColumn)
+                     .contains("`noundef` is an attribute newer than LLVM 7.0.1 (added in LLVM 11)"),
+                 qPrintable(item->text(ProblemsPanel::MessageColumn)));
+        QCOMPARE(w->problems()->fixActions(row).size(), qsizetype(2));
+        QVERIFY(w->problems()->fixActions(row).back()->text().contains("compute_100"));
+        auto* editor = w->editors()->editor(0);
+        const std::vector<int> bulbs = editor->fixLines();
+        QVERIFY(std::count(bulbs.begin(), bulbs.end(), 9));
+
+        QSignalSpy shown(w->controller(), &gui::CompileController::replyShown);
+        rewrite->trigger();
+        QVERIFY(editor->moduleText().find("noundef") == std::string::npos);
+        QVERIFY(shown.wait(60000));
+        QVERIFY(!compiledOk(*w));
+        QVERIFY(!offered(w->problems(), "for LLVM 7.0.1").second);
+        auto version = offered(w->problems(), "nvvmir.version").second;
+        QVERIFY2(version, qPrintable(rows(w->problems())));
+        version->trigger();
+        QVERIFY(shown.wait(60000));
+        QVERIFY2(compiledOk(*w), qPrintable(rows(w->problems())));
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
     // A text fix is of the text that was compiled: once the module is edited since, applying it
     // is refused (naming the module), and nothing changes.
     void staleTextFixIsRefused() {

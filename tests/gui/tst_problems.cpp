@@ -122,6 +122,34 @@ private slots:
         QVERIFY(tabs->tabIcon(0).isNull());
     }
 
+    // Lesson 2's step 3 with @tile's zeroinitializer kept: the Problems row, the banner and the
+    // editor's note on @tile's line say why ("Shared variables can't be initialized", which
+    // libNVVM writes two lines below its first).
+    void sharedInitializerIsShownOnTheGlobal() {
+        auto w = windowOn("shared-init.ll");
+        QVERIFY(w);
+        QVERIFY(w->lastReply().result && !w->lastReply().result->ok);
+        auto* rows = w->problems()->view();
+        QCOMPARE(rows->topLevelItemCount(), 1);
+        auto* row = rows->topLevelItem(0);
+        QCOMPARE(row->text(ProblemsPanel::ModuleColumn), QString("shared-init.ll"));
+        QCOMPARE(row->text(ProblemsPanel::LineColumn), QString("19"));
+        QCOMPARE(row->text(ProblemsPanel::ColumnColumn), QString("1"));
+        QVERIFY2(row->text(ProblemsPanel::MessageColumn)
+                     .startsWith("Global Variable `tile': Shared variables can't be initialized"),
+                 qPrintable(row->text(ProblemsPanel::MessageColumn)));
+        QVERIFY(row->toolTip(ProblemsPanel::MessageColumn).contains("context: @tile = internal addrspace(3)"));
+        const QString banner = w->output()->errorText();
+        QVERIFY2(banner.contains("shared-init.ll:19:1: error: Global Variable `tile': Shared variables can't be "
+                                 "initialized"),
+                 qPrintable(banner));
+        auto* editor = w->editors()->editor(0);
+        QVERIFY(editor);
+        QCOMPARE(editor->markedLines(), std::vector<int>{19});
+        QTRY_VERIFY2(editor->annotationText(18).contains("Shared variables can't be initialized"),
+                     qPrintable(editor->annotationText(18)));
+    }
+
     // Problems comes to the front for errors, not for warnings alone.
     void problemsComeForwardWhenACompileFails() {
         auto w = windowOn("lto-kept-dropped.ll");
