@@ -5,6 +5,7 @@
 #include <iterator>
 #include <optional>
 #include <unordered_set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -258,10 +259,11 @@ long long quotedValueNumber(std::string_view message) {
     return n;
 }
 
-// "Rewrite saxpy.ll for LLVM 7.0.1: drop 14 hint attributes (mustprogress, nofree, nosync and 3
-// more), 4 argument numbers, 2 label numbers", or nullopt when no typed-pointer text module of
-// the program has anything to drop.
-std::optional<nvvm::Fix> llvm7RewriteFix(const PitfallContext& c) {
+// The fix that rewrites every typed-pointer text module of the program for LLVM 7.0.1 ("Rewrite
+// saxpy.ll for LLVM 7.0.1"), and what it drops ("14 hint attributes (mustprogress, nofree,
+// nosync), 4 argument numbers and 2 label numbers"); nullopt when no such module has anything to
+// drop.
+std::optional<std::pair<nvvm::Fix, std::string>> llvm7RewriteFix(const PitfallContext& c) {
     nvvm::Fix fix;
     std::vector<std::string> names, words;
     int attributes = 0, arguments = 0, labels = 0;
@@ -284,9 +286,13 @@ std::optional<nvvm::Fix> llvm7RewriteFix(const PitfallContext& c) {
                                     support::joinShort(words)));
     if (arguments > 0) parts.push_back(fmt::format("{} argument {}", arguments, arguments == 1 ? "number" : "numbers"));
     if (labels > 0) parts.push_back(fmt::format("{} label {}", labels, labels == 1 ? "number" : "numbers"));
-    fix.title =
-        fmt::format("Rewrite {} for LLVM 7.0.1: drop {}", support::joinShort(names), support::join(parts, ", "));
-    return fix;
+    std::string drops = parts.back();
+    if (parts.size() > 1) {
+        parts.pop_back();
+        drops = fmt::format("{} and {}", support::join(parts, ", "), drops);
+    }
+    fix.title = fmt::format("Rewrite {} for LLVM 7.0.1", support::joinShort(names));
+    return std::pair{std::move(fix), std::move(drops)};
 }
 
 void explainNewerIr(std::vector<nvvm::Diagnostic>& diags, const PitfallContext& c) {
@@ -347,11 +353,16 @@ void explainNewerIr(std::vector<nvvm::Diagnostic>& diags, const PitfallContext& 
         const auto rewrite = removable ? llvm7RewriteFix(c) : std::nullopt;
         d.message += fmt::format("; {}: {} was written by a newer LLVM, and {} is below compute_100: {}. ", what,
                                  m->name, archName(c.options), kDialects);
-        d.message += rewrite ? "Drop what LLVM 7.0.1 does not know (the attributes are optimisation hints: the "
-                               "program means the same without them), or compile for compute_100 or later."
-                             : "LLVM 7.0.1 has nothing to write in its place: compile for compute_100 or later, or "
-                               "have the IR written without it.";
-        if (rewrite) addFix(d, *rewrite);
+        if (rewrite)
+            d.message += fmt::format(
+                "Drop what LLVM 7.0.1 does not know ({}; the attributes are optimisation hints: the program means "
+                "the same without them), or compile for compute_100 or later.",
+                rewrite->second);
+        else
+            d.message +=
+                "LLVM 7.0.1 has nothing to write in its place: compile for compute_100 or later, or have the IR "
+                "written without it.";
+        if (rewrite) addFix(d, rewrite->first);
         addFix(d, modernDialectFix());
     }
 }

@@ -177,10 +177,11 @@ private slots:
                  d->message.c_str());
         QCOMPARE(int(d->fixes.size()), 2);
         const auto& rewrite = d->fixes[0];
-        QVERIFY2(rewrite.title.starts_with("Rewrite kernels-clang14.ll for LLVM 7.0.1: drop 13 hint attributes "
-                                           "(noundef, mustprogress, nofree, nosync, willreturn), 6 argument "
-                                           "numbers, 20 label numbers"),
-                 rewrite.title.c_str());
+        QCOMPARE(rewrite.title, std::string("Rewrite kernels-clang14.ll for LLVM 7.0.1"));
+        QVERIFY2(has(d->message,
+                     "Drop what LLVM 7.0.1 does not know (13 hint attributes (noundef, mustprogress, "
+                     "nofree, nosync, willreturn), 6 argument numbers and 20 label numbers; "),
+                 d->message.c_str());
         QCOMPARE(d->fixes[1].options, (std::vector<std::pair<std::string, std::string>>{{"arch", "compute_100"}}));
 
         QVERIFY(nvvm::applyFix(rewrite, job.modules, job.options, job.libdevice));
@@ -215,7 +216,7 @@ private slots:
                      "numbered argument names such as `%0` are syntax newer than LLVM 7.0.1 (LLVM "
                      "writes them since LLVM 10)"),
                  d->message.c_str());
-        QVERIFY(d->fixes.size() == 2 && d->fixes[0].title.starts_with("Rewrite k.ll for LLVM 7.0.1: drop "));
+        QVERIFY(d->fixes.size() == 2 && d->fixes[0].title == "Rewrite k.ll for LLVM 7.0.1");
 
         for (const char* arg : {" %0,", " %1,", " %2,", " %3)", " %1)"}) text = replaced(text, arg, arg + 3);
         r = compile(jobOf({{"k.ll", text}}, "compute_75"));
