@@ -39,8 +39,9 @@ packages=(cmake ninja-build g++ pkg-config qt6-base-dev libqt6opengl6-dev libqsc
           nlohmann-json3-dev libcli11-dev libfmt-dev libxxhash-dev libre2-dev libdtl-dev libgraphviz-dev llvm-14
           xvfb xdotool imagemagick clang-14 libclang-rt-14-dev ccache)
 # The packaging test builds the .deb (dpkg-shlibdeps) and checks it with the validators and lintian;
-# the format test runs clang-format.
-[ "$mode" = test ] && packages+=(dpkg-dev desktop-file-utils appstream shared-mime-info lintian groff-base man-db gzip clang-format-14)
+# the format test runs clang-format; tst_cli_remote starts an sshd of its own.
+[ "$mode" = test ] && packages+=(dpkg-dev desktop-file-utils appstream shared-mime-info lintian groff-base man-db gzip clang-format-14
+                                 openssh-server openssh-client)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

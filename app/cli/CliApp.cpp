@@ -79,6 +79,15 @@ std::unique_ptr<CliApp> buildCliApp(std::string_view only) {
             },
             "SECONDS"));
 
+    app.add_option("--on", t->common.on,
+                   "compile on another machine over SSH: DEST as ssh takes it (host, user@host, a Host alias, "
+                   "ssh://user@host:port); default: NVPG_ON, else this machine; the ssh command is NVPG_SSH_COMMAND, "
+                   "else ssh")
+        ->type_name("DEST");
+    app.add_option("--remote-nvpg", t->common.remoteNvpg,
+                   "with --on: the far nvpg, a path or a name on the far PATH (default nvpg)")
+        ->type_name("PATH");
+
     t->info = app.add_subcommand("info", "libraries, versions, paths and how each was found; archs; GPUs");
     if (with("info")) t->info->add_flag("--json", t->infoJson, "print the same as JSON");
 

@@ -26,9 +26,19 @@ enum Exit : int {
 
 struct CommonOptions {
     std::optional<std::string> cudaPath;
-    bool inProcess = false;      // compile and run here, not in an engine process
-    double engineTimeout = 300;  // seconds a compile may take before the engine is stopped
+    bool inProcess = false;           // compile and run here, not in an engine process
+    double engineTimeout = 300;       // seconds a compile may take before the engine is stopped
+    std::optional<std::string> on;    // --on DEST: the engine runs there, over ssh
+    std::string remoteNvpg = "nvpg";  // --remote-nvpg PATH: the far nvpg
+    // Set by resolveEngine() when the engine runs on another machine: the ssh command for it.
+    std::optional<engine::EngineLauncher> far;
 };
+
+// Where the engine runs: --on DEST, else NVPG_ON, else this machine. With a far end, the ssh
+// launcher (engine::engineLauncher) goes into `common.far`; a bad destination or ssh command, or
+// options that cannot go with it, is a Usage error. `command`: the subcommand's name, for those
+// that cannot use a far engine yet.
+support::Status resolveEngine(CommonOptions& common, std::string_view command);
 
 struct CompileOptions {
     std::vector<std::string> inputs;
@@ -106,6 +116,7 @@ support::Result<std::shared_ptr<toolkit::Toolkit>> loadToolkit(const CommonOptio
 bool forkedEngine(const CommonOptions& common);
 // One job per Compiler: a forked engine ends once it answered. With `useCache`, results come from
 // and go to the result cache (cache::ResultCache::openDefault).
+// With a far engine (common.far) `toolkit` may be null: the far engine's toolkit compiles.
 engine::Compiler makeCompiler(const CommonOptions& common, std::shared_ptr<const toolkit::Toolkit> toolkit,
                               bool useCache);
 void printDiagnostics(const std::vector<nvvm::Diagnostic>& diags);
@@ -113,6 +124,8 @@ int usage(const std::string& message);
 // The JSON of one library's report (nvpg info, toolkits), and of the toolkit a compile used.
 nlohmann::ordered_json libraryJson(const toolkit::LibraryReport& r);
 nlohmann::ordered_json toolkitJson(const toolkit::Toolkit& tk);
+// The same of a far engine's toolkit, with the machine it is on.
+nlohmann::ordered_json farToolkitJson(const engine::FarEnd& far, const engine::FarToolkit& tk);
 // "CUDA 13.0.88 (<where it is recorded>)", or that nothing records it.
 std::string releaseWords(const std::optional<toolkit::Release>& r);
 // How output files are written: --force replaces read-only ones.

@@ -26,6 +26,7 @@ struct Side {
     std::optional<std::string> cudaPath;
     pipeline::Job job;
     std::shared_ptr<toolkit::Toolkit> toolkit;
+    std::optional<engine::FarToolkit> far;  // with --on: the far engine's
     support::Result<pipeline::CompileResult> result = support::makeError(support::ErrorKind::Internal, "not compiled");
 
     std::string label() const {
@@ -35,6 +36,7 @@ struct Side {
                                                              : given;
         words += " · " + (toolkit && toolkit->release() ? "CUDA " + toolkit->release()->version
                           : toolkit                     ? toolkit->nvvmReport().path.parent_path().string()
+                          : far                         ? far->release + " on " + far->host
                                                         : std::string("?"));
         if (result && !result->arch.empty()) words += " · " + result->arch;
         return words;
@@ -138,6 +140,17 @@ int runCompare(const CommonOptions& common, const CompareOptions& o) {
         s.job = s.letter == 'B' && inputsB ? inputsB->job : inputs->job;
         if (auto st = applyNvvmOptions(options, s.job); !st)
             return usage(fmt::format("side {}: {}", s.letter, st.error().message));
+        if (common.far) {
+            // The far engine's toolkit for both sides: its nvdisasm, if any, gives the SASS.
+            if (s.cudaPath)
+                return usage(
+                    fmt::format("side {}: --cuda-path names a folder on this machine; with --on the far "
+                                "nvpg's toolkit search decides",
+                                s.letter));
+            s.job.outputs = outputsFor(o.emit, true);
+            s.job.generation = 1;
+            continue;
+        }
         // Each toolkit is only located here: its engine opens it.
         toolkit::SearchConfig search;
         if (s.cudaPath) search.explicitRoot = *s.cudaPath;
@@ -149,7 +162,7 @@ int runCompare(const CommonOptions& common, const CompareOptions& o) {
         s.job.outputs = outputsFor(o.emit, s.toolkit->nvdisasm() != nullptr);
         s.job.generation = 1;
     }
-    if (common.inProcess && sides[0].toolkit->nvvmReport().path != sides[1].toolkit->nvvmReport().path)
+    if (common.inProcess && !common.far && sides[0].toolkit->nvvmReport().path != sides[1].toolkit->nvvmReport().path)
         return usage(
             "--in-process compares one toolkit only: two libNVVMs cannot share a process (they "
             "share a "
@@ -159,10 +172,20 @@ int runCompare(const CommonOptions& common, const CompareOptions& o) {
     auto compile = [&](Side& s) {
         std::optional<std::filesystem::path> path;
         if (s.cudaPath) path = *s.cudaPath;
-        engine::Compiler compiler(s.toolkit, path,
-                                  common.inProcess ? std::vector<std::string>{} : engine::engineCommand("engine"),
-                                  common.engineTimeout);
-        if (!o.common.noCache) compiler.setCache(cache::ResultCache::openDefault(/*memoryBytes=*/0));
+        engine::Compiler compiler = common.far ? makeCompiler(common, nullptr, !o.common.noCache)
+                                               : engine::Compiler(s.toolkit, path,
+                                                                  common.inProcess ? std::vector<std::string>{}
+                                                                                   : engine::engineCommand("engine"),
+                                                                  common.engineTimeout);
+        if (!common.far && !o.common.noCache) compiler.setCache(cache::ResultCache::openDefault(/*memoryBytes=*/0));
+        if (common.far) {
+            auto far = compiler.describeFar();
+            if (!far) {
+                s.result = far.error();
+                return;
+            }
+            s.far = std::move(*far);
+        }
         s.result = compiler.run(s.job);
     };
     if (common.inProcess) {
@@ -209,7 +232,10 @@ int runCompare(const CommonOptions& common, const CompareOptions& o) {
                                  : nlohmann::ordered_json{{"error", s.result.error().message}};
             side["options"] = s.given;
             if (!s.inputs.empty()) side["inputs"] = s.inputs;
-            side["toolkit"] = toolkitJson(*s.toolkit);
+            if (s.toolkit)
+                side["toolkit"] = toolkitJson(*s.toolkit);
+            else if (s.far)
+                side["toolkit"] = farToolkitJson(*common.far->far, *s.far);
             j[s.letter == 'A' ? "a" : "b"] = std::move(side);
         }
         if (comparison) j["comparison"] = pipeline::comparisonJson(*comparison);

@@ -329,7 +329,37 @@ support::Status applyNvvmOptions(const CompileOptions& o, pipeline::Job& job) {
 
 bool forkedEngine(const CommonOptions& common) {
     const char* chosen = std::getenv("NVPG_ENGINE");
-    return !common.inProcess && (!chosen || !*chosen);
+    return !common.inProcess && !common.far && (!chosen || !*chosen);
+}
+
+support::Status resolveEngine(CommonOptions& common, std::string_view command) {
+    std::string given = "--on";
+    std::optional<std::string> dest = common.on;
+    if (!dest)
+        if (const char* env = std::getenv(engine::kOnVariable); env && *env) {
+            dest = env;
+            given = engine::kOnVariable;
+        }
+    if (!dest) return {};
+    auto bad = [](std::string message) { return support::makeError(support::ErrorKind::Usage, std::move(message)); };
+    if (auto st = engine::checkDestination(*dest, given); !st) return st;
+    if (common.inProcess)
+        return bad(given + " runs the engine on another machine; --in-process runs it here: give one");
+    if (const char* chosen = std::getenv("NVPG_ENGINE"); chosen && *chosen)
+        return bad(fmt::format("NVPG_ENGINE and {} both say how the engine starts: unset one", given));
+    if (common.cudaPath)
+        return bad(fmt::format(
+            "--cuda-path names a folder on this machine; with {} the far nvpg's own toolkit search decides (its "
+            "CUDA_PATH, /usr/local/cuda)",
+            given));
+    if (command != "compile" && command != "compare" && command != "check" && command != "info")
+        return bad(
+            fmt::format("nvpg {} does not work with {} yet: compile, compare, check and info do", command, given));
+    engine::FarEnd far{*dest, common.remoteNvpg};
+    auto launcher = engine::engineLauncher("engine", far);
+    if (!launcher) return launcher.error();
+    common.far = std::move(*launcher);
+    return {};
 }
 
 engine::Compiler makeCompiler(const CommonOptions& common, std::shared_ptr<const toolkit::Toolkit> toolkit,
@@ -342,6 +372,11 @@ engine::Compiler makeCompiler(const CommonOptions& common, std::shared_ptr<const
     // toolkit that was only located, the engine opens libNVVM and nvpg never does. NVPG_ENGINE
     // (a wrapper command, "inprocess") is obeyed.
     auto compiler = [&] {
+        if (common.far) {
+            engine::Compiler far(nullptr, std::nullopt, common.far->argv, common.engineTimeout);
+            far.setFarEnd(*common.far->far);
+            return far;
+        }
         if (forkedEngine(common))
             return engine::Compiler(std::move(toolkit), cudaPath, engine::Compiler::Fork{/*oneJob=*/true},
                                     common.engineTimeout);
@@ -415,16 +450,31 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
     job.lineMap = o.lineMap.has_value() || (o.report && !o.verifyOnly);
 
     // A forked engine opens the libraries; this process only names them (for the result cache).
-    auto tk = loadToolkit(common, /*open=*/!forkedEngine(common));
-    if (!tk) return usage(tk.error().message);
-    // The line map's live figures come from the SASS, so it is made where nvdisasm is.
-    if (o.lineMap && !o.verifyOnly && (*tk)->nvdisasm()) job.outputs |= pipeline::kSass | pipeline::kLiveRegisters;
-    if ((o.emit == "sass" || (o.emit == "cfg" && o.cfgOf == "sass")) && !o.verifyOnly && !(*tk)->nvdisasm()) {
-        const auto& nvdisasm = (*tk)->nvdisasmReport();
-        return usage(fmt::format("--emit {}: {} Places tried:\n{}", o.emit == "sass" ? "sass" : "cfg --cfg-of sass",
-                                 nvdisasm.problem, toolkit::formatTried(nvdisasm.tried)));
+    // A far engine's toolkit is the far machine's: none is looked for here.
+    std::shared_ptr<toolkit::Toolkit> tk;
+    if (!common.far) {
+        auto found = loadToolkit(common, /*open=*/!forkedEngine(common));
+        if (!found) return usage(found.error().message);
+        tk = *found;
     }
-    auto compiler = makeCompiler(common, *tk, !o.noCache);
+    auto compiler = makeCompiler(common, tk, !o.noCache);
+    std::optional<engine::FarToolkit> far;
+    if (common.far) {
+        auto described = compiler.describeFar();
+        if (!described) return usage(described.error().message);
+        far = std::move(*described);
+    }
+    // Looked for only when needed: finding nvdisasm may ask python3 for its pip wheels.
+    const auto nvdisasmThere = [&] { return far ? far->hasNvdisasm : tk->nvdisasm() != nullptr; };
+    // The line map's live figures come from the SASS, so it is made where nvdisasm is.
+    if (o.lineMap && !o.verifyOnly && nvdisasmThere()) job.outputs |= pipeline::kSass | pipeline::kLiveRegisters;
+    if ((o.emit == "sass" || (o.emit == "cfg" && o.cfgOf == "sass")) && !o.verifyOnly && !nvdisasmThere()) {
+        const auto what = o.emit == "sass" ? "sass" : "cfg --cfg-of sass";
+        if (far) return usage(fmt::format("--emit {}: on {}: {}", what, far->host, far->nvdisasmProblem));
+        const auto& nvdisasm = tk->nvdisasmReport();
+        return usage(fmt::format("--emit {}: {} Places tried:\n{}", what, nvdisasm.problem,
+                                 toolkit::formatTried(nvdisasm.tried)));
+    }
     auto ran = compiler.run(job);
     if (!ran) return compileFailed(ran.error());
     const auto& r = *ran;
@@ -434,7 +484,7 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
         auto report = pipeline::reportJson(job, r, inputNames);
         addOccupancy(report, r, *inputs);
         // Which file of which folder: a pip nvidia folder given as --cuda-path holds several.
-        report["toolkit"] = toolkitJson(**tk);
+        report["toolkit"] = far ? farToolkitJson(*common.far->far, *far) : toolkitJson(*tk);
         const auto text = report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
         if (auto st = support::writeFileAtomic(*o.report, text, writing); !st) return usage(st.error().message);
     }

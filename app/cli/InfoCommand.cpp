@@ -37,6 +37,18 @@ nlohmann::ordered_json toolkitJson(const toolkit::Toolkit& tk) {
     return j;
 }
 
+nlohmann::ordered_json farToolkitJson(const engine::FarEnd& far, const engine::FarToolkit& tk) {
+    nlohmann::ordered_json j;
+    j["on"] = far.destination;
+    j["host"] = tk.host;
+    j["nvpg_version"] = tk.nvpgVersion;
+    j["release"] = tk.release;
+    for (const auto& r : tk.libraries)
+        if (r.name == "libNVVM" || r.name == "libdevice")
+            j[r.name == "libNVVM" ? "libnvvm" : "libdevice"] = libraryJson(r);
+    return j;
+}
+
 std::string releaseWords(const std::optional<toolkit::Release>& r) {
     return r ? fmt::format("CUDA {} ({})", r->version, r->source) : std::string("CUDA release not recorded beside it");
 }
@@ -56,7 +68,65 @@ support::Status openAside(const CommonOptions& common, toolkit::Toolkit& tk,
 
 }  // namespace
 
+namespace {
+
+// nvpg info --on: what the far engine says of its machine, toolkit and GPUs.
+int farInfo(const CommonOptions& common, bool json) {
+    auto compiler = makeCompiler(common, nullptr, /*useCache=*/false);
+    auto far = compiler.describeFar(/*withGpus=*/true);
+    if (!far) return usage(far.error().message);
+    const auto& tk = *far;
+    const auto& archs = nvvm::supportedArchs(tk.cudaMajor);
+    std::string defaultArch = "libNVVM's default";
+    if (!tk.gpus.empty())
+        if (auto a = nvvm::archForComputeCapability(tk.gpus.front().ccMajor, tk.gpus.front().ccMinor, tk.cudaMajor))
+            defaultArch = *a + " (the far GPU's)";
+    if (json) {
+        nlohmann::ordered_json j;
+        j["version"] = NVPG_VERSION;
+        j["on"] = common.far->far->destination;
+        j["host"] = tk.host;
+        j["far_nvpg_version"] = tk.nvpgVersion;
+        j["cuda_release"] = tk.release;
+        j["libraries"] = nlohmann::ordered_json::array();
+        for (const auto& r : tk.libraries) j["libraries"].push_back(libraryJson(r));
+        j["archs"] = archs;
+        j["default_arch"] = defaultArch;
+        j["gpus"] = nlohmann::ordered_json::array();
+        for (const auto& d : tk.gpus)
+            j["gpus"].push_back({{"ordinal", d.ordinal},
+                                 {"name", d.name},
+                                 {"compute_capability", fmt::format("{}.{}", d.ccMajor, d.ccMinor)},
+                                 {"memory_bytes", d.totalMemory}});
+        if (tk.gpus.empty()) j["no_gpu_reason"] = tk.noGpuReason;
+        std::puts(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        return flushStdout(kOk);
+    }
+    fmt::print("NVVM Playground {}\n\n", NVPG_VERSION);
+    fmt::print("{:<12}{} (host {}), over ssh\n", "engine on", support::printable(common.far->far->destination),
+               support::printable(tk.host));
+    fmt::print("{:<12}nvpg {}, engine protocol {}\n", "", support::printable(tk.nvpgVersion), tk.protocol);
+    fmt::print("{:<12}{}\n", "toolkit", support::printable(tk.release));
+    for (const auto& r : tk.libraries) {
+        if (r.found) {
+            fmt::print("{:<12}{}\n{:<12}{} ({})\n", r.name, r.version, "", support::printable(r.path.string()), r.via);
+            if (!r.problem.empty()) fmt::print("{:<12}{}\n", "", support::printable(r.problem));
+        } else {
+            fmt::print("{:<12}not found: {}\n", r.name, support::printable(r.problem));
+        }
+    }
+    fmt::print("\n{:<12}{}\n{:<12}default: {}\n", "archs", support::join(archs, " "), "", defaultArch);
+    for (const auto& d : tk.gpus)
+        fmt::print("{:<12}{}: {}, compute capability {}.{}, {:.1f} GiB\n", d.ordinal == 0 ? "GPUs" : "", d.ordinal,
+                   support::printable(d.name), d.ccMajor, d.ccMinor, d.totalMemory / double(1 << 30));
+    if (tk.gpus.empty()) fmt::print("{:<12}none: {}\n", "GPUs", support::printable(tk.noGpuReason));
+    return flushStdout(kOk);
+}
+
+}  // namespace
+
 int runInfo(const CommonOptions& common, bool json) {
+    if (common.far) return farInfo(common, json);
     toolkit::SearchConfig search;
     if (common.cudaPath) search.explicitRoot = *common.cudaPath;
     auto tk = toolkit::Toolkit::locate(search);

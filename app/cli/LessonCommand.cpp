@@ -55,9 +55,12 @@ struct Graded {
 std::vector<lesson::CheckOutcome> grade(const CommonOptions& common, std::shared_ptr<toolkit::Toolkit> tk,
                                         const lesson::Lesson& l, const lesson::Step& step,
                                         const workspace::Workspace& state) {
-    auto job = lesson::checkJob(step, state, tk->nvJitLink() != nullptr);
     auto compiler = makeCompiler(common, tk, /*useCache=*/true);
-    auto compiled = compiler.run(job);
+    // A far engine says whether its toolkit has nvJitLink.
+    support::Result<engine::FarToolkit> far = support::makeError(support::ErrorKind::Internal, "here");
+    if (common.far) far = compiler.describeFar();
+    auto job = lesson::checkJob(step, state, common.far ? far && far->hasNvJitLink : tk->nvJitLink() != nullptr);
+    auto compiled = common.far && !far ? support::Result<pipeline::CompileResult>(far.error()) : compiler.run(job);
     lesson::Evidence ev;
     if (compiled)
         ev.compile = &*compiled;
@@ -65,7 +68,10 @@ std::vector<lesson::CheckOutcome> grade(const CommonOptions& common, std::shared
         ev.compileError = compiled.error().message;
     const auto runs = lesson::runsNeeded(step);
     // Without a GPU the run checks are not checked, whatever else is wrong.
-    if (!runs.empty()) {
+    if (!runs.empty() && common.far) {
+        ev.gpuAvailable = false;
+        ev.noGpu = "nvpg check --on does not run kernels on the far machine yet";
+    } else if (!runs.empty()) {
         auto devices = gpu::listDevices(*tk);
         ev.gpuAvailable = devices && !devices->empty();
         if (!ev.gpuAvailable) ev.noGpu = devices ? "the driver sees no GPU" : devices.error().message;
@@ -157,9 +163,13 @@ int runCheck(const CommonOptions& common, const CheckOptions& o) {
     if (n < 1 || n > int(l.steps.size()))
         return usage(fmt::format("--step {}: the lesson has steps 1 to {}", n, l.steps.size()));
     const auto& step = l.steps[size_t(n - 1)];
-    auto tk = loadToolkit(common, /*open=*/!forkedEngine(common));
-    if (!tk) return usage(tk.error().message);
-    const auto outcomes = grade(common, *tk, l, step, file->workspace);
+    std::shared_ptr<toolkit::Toolkit> tk;
+    if (!common.far) {
+        auto found = loadToolkit(common, /*open=*/!forkedEngine(common));
+        if (!found) return usage(found.error().message);
+        tk = *found;
+    }
+    const auto outcomes = grade(common, tk, l, step, file->workspace);
     const bool ok = lesson::allPassed(outcomes);
     if (o.json) {
         ojson j = ojson::object();

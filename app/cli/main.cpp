@@ -9,6 +9,7 @@
 #include "cli/Output.h"
 #include "core/engine/EngineProcess.h"
 #include "core/engine/Server.h"
+#include "core/engine/ToolkitProbe.h"
 #include "core/toolkit/Toolkit.h"
 
 int main(int argc, char** argv) {
@@ -16,7 +17,10 @@ int main(int argc, char** argv) {
     nvpg::toolkit::bypassDriverComputeCache();  // before any thread, for its engines too
     // The engine process (started by nvpg itself for compiles and runs): requests on stdin,
     // replies on stdout. Not for people, so not in --help.
-    if (argc == 2 && std::string_view(argv[1]) == "engine") return nvpg::engine::serveEngine(0, 1);
+    if (argc == 2 && std::string_view(argv[1]) == "engine") {
+        nvpg::engine::setServedVersion(NVPG_VERSION);
+        return nvpg::engine::serveEngine(0, 1);
+    }
     checkStdoutAtExit();
     // The named subcommand's table first (most runs of nvpg are one compile, and the whole table
     // costs about 0.2-0.4 ms); anything it does not parse as the whole table would, the whole one.
@@ -46,6 +50,8 @@ int main(int argc, char** argv) {
         app.exit(e);
         return kUsageError;
     }
+    if (const auto chosen = app.get_subcommands(); !chosen.empty())
+        if (auto st = resolveEngine(cli->common, chosen.front()->get_name()); !st) return usage(st.error().message);
     nvpg::engine::endEnginesOnStopSignals();
     nvpg::engine::reapEnginesAtExit();
     // Core turns what runs out into errors where it can; this is for the rest.

@@ -217,7 +217,13 @@ support::Result<pipeline::CompileResult> Compiler::run(const pipeline::Job& job,
     try {
         std::string key, cacheWarning;
         if (cache_) {
-            key = cache::keyOf(job, *toolkit_);
+            if (far_) {
+                auto far = describeFar();
+                if (!far) return far.error();
+                key = cache::keyOf(job, farEnvironment(*far_, *far));
+            } else {
+                key = cache::keyOf(job, *toolkit_);
+            }
             auto found = cache_->find(key);
             if (found.result) {
                 stopped_ = false;
@@ -332,6 +338,7 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
     const auto failure = engine_->lastFailure();
     stopped_ = engine_->stoppedLastCall();
     if (failure == EngineProcess::Failure::Start || failure == EngineProcess::Failure::Cancelled) return reply.error();
+    if (auto far = farFailure()) return *far;
     if (failure == EngineProcess::Failure::Protocol) {
         // Not libNVVM crashing on the input: the engine command is not an engine (of this build).
         const char* chosen = std::getenv("NVPG_ENGINE");
@@ -365,6 +372,55 @@ support::Result<pipeline::CompileResult> Compiler::runOrThrow(const pipeline::Jo
     failed.diagnostics.push_back(std::move(d));
     failed.seconds = watch.seconds();
     return failed;
+}
+
+std::optional<support::Error> Compiler::farFailure() {
+    if (!far_ || !engine_) return std::nullopt;
+    const auto dest = support::printable(far_->destination);
+    switch (engine_->lastFailure()) {
+        case EngineProcess::Failure::Protocol:
+            return support::makeError(
+                ErrorKind::Environment,
+                fmt::format("the nvpg on {} ({}) does not speak this nvpg's engine protocol: {}; install the same "
+                            "nvpg version on both machines",
+                            dest, support::printable(far_->remoteNvpg), engine_->lastProtocolProblem()));
+        case EngineProcess::Failure::Died:
+            if (auto words = describeSshFailure(*far_, engine_->lastExitStatus(), engine_->stderrTail()))
+                return support::makeError(ErrorKind::Environment, *words);
+            return std::nullopt;
+        default:
+            return std::nullopt;
+    }
+}
+
+support::Result<FarToolkit> Compiler::describeFar(bool withGpus) {
+    if (farToolkit_ && (farGpus_ || !withGpus)) return *farToolkit_;
+    if (!far_ || !engine_) return support::makeError(ErrorKind::Internal, "no far engine to describe");
+    std::optional<std::string> path;
+    if (cudaPath_) path = cudaPath_->string();
+    const auto deadline =
+        std::chrono::steady_clock::now() +
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(timeoutSeconds_));
+    auto reply = engine_->call(makeFarRequest(path, withGpus), deadline);
+    if (!reply) {
+        if (auto far = farFailure()) return *far;
+        if (engine_->lastFailure() == EngineProcess::Failure::Timeout)
+            return support::makeError(
+                ErrorKind::Environment,
+                fmt::format("the engine on {} did not describe its toolkit within {} s and was stopped",
+                            support::printable(far_->destination), timeoutSeconds_));
+        return support::makeError(
+            ErrorKind::Environment,
+            fmt::format("the engine on {}: {}", support::printable(far_->destination), reply.error().message));
+    }
+    auto tk = readFarToolkit(*reply);
+    if (!tk)
+        return support::makeError(
+            ErrorKind::Environment,
+            fmt::format("the engine on {}: {}", support::printable(far_->destination), tk.error().message));
+    farToolkit_ = *tk;
+    farGpus_ = farGpus_ || withGpus;
+    return *tk;
 }
 
 void Compiler::receiveLate(const pipeline::Job& job, std::chrono::steady_clock::time_point deadline,

@@ -9,6 +9,7 @@
 
 #include "core/cache/ResultCache.h"
 #include "core/engine/EngineProcess.h"
+#include "core/engine/Remote.h"
 #include "core/pipeline/Pipeline.h"
 
 namespace nvpg::engine {
@@ -63,6 +64,16 @@ public:
     void setCache(std::shared_ptr<cache::ResultCache> cache) { cache_ = std::move(cache); }
     const std::shared_ptr<cache::ResultCache>& resultCache() const { return cache_; }
 
+    // An engine on another machine (the command is engineLauncher's ssh): the result cache keys
+    // on the far toolkit as the far engine describes it (no toolkit is needed here: construct
+    // with none), and ssh's own failures (host unreachable, login refused, host key unknown, the
+    // far nvpg missing, the connection cut) are Environment errors that say what to do.
+    void setFarEnd(FarEnd far) { far_ = std::move(far); }
+    const std::optional<FarEnd>& farEnd() const { return far_; }
+    // The far engine's description of itself and its toolkit, asked once over the engine's
+    // connection (again when `withGpus` is asked for the first time).
+    support::Result<FarToolkit> describeFar(bool withGpus = false);
+
     bool inProcess() const { return !engine_; }
     // The last run's engine was ended by its CallCancel (a cancel that came once the engine had
     // answered stopped nothing).
@@ -91,8 +102,15 @@ private:
                      const pipeline::Pipeline::StageListener& onStage, const CallCancel* cancel,
                      const pipeline::Pipeline::ResultListener& onSass, pipeline::CompileResult& into);
 
+    // Why the far engine's call failed, as an error that names the host, when ssh says so (or
+    // the far side speaks another protocol).
+    std::optional<support::Error> farFailure();
+
     std::shared_ptr<const toolkit::Toolkit> toolkit_;
     std::optional<std::filesystem::path> cudaPath_;
+    std::optional<FarEnd> far_;
+    std::optional<FarToolkit> farToolkit_;
+    bool farGpus_ = false;
     std::unique_ptr<EngineProcess> engine_;
     std::unique_ptr<pipeline::Pipeline> inProcess_;
     double timeoutSeconds_;

@@ -336,10 +336,11 @@ support::Status EngineProcess::start() {
     {
         std::lock_guard lock(*errMutex_);
         lastErrLine_->clear();
+        errTail_->clear();
     }
     // Pass the child's stderr on, and keep its last line: it often names why a library died.
     errStop_ = std::make_shared<std::atomic<bool>>(false);
-    auto reader = [fd = errFd_, mu = errMutex_, last = lastErrLine_, stop = errStop_] {
+    auto reader = [fd = errFd_, mu = errMutex_, last = lastErrLine_, tail = errTail_, stop = errStop_] {
         std::string pending;
         char buf[4096];
         while (true) {
@@ -359,6 +360,15 @@ support::Status EngineProcess::start() {
             if (n <= 0) break;
             ::fwrite(buf, 1, size_t(n), stderr);
             pending.append(buf, size_t(n));
+            {
+                constexpr size_t kTailBytes = 4096;
+                std::lock_guard lock(*mu);
+                tail->append(buf, size_t(n));
+                if (tail->size() > kTailBytes) {
+                    const auto nl = tail->find('\n', tail->size() - kTailBytes);
+                    tail->erase(0, nl == std::string::npos ? tail->size() - kTailBytes : nl + 1);
+                }
+            }
             size_t nl;
             while ((nl = pending.find('\n')) != std::string::npos) {
                 const auto line = std::string(support::trim(pending.substr(0, nl)));
@@ -444,6 +454,7 @@ support::Error EngineProcess::failed(const support::Error& e, const CallCancel* 
     if (e.kind == ErrorKind::Input) {
         // It is alive and talking, but not the protocol: another program, another build.
         failure_ = Failure::Protocol;
+        protocolProblem_ = e.message;
         kill();
         return makeError(
             ErrorKind::Environment,
@@ -466,6 +477,7 @@ support::Result<Frame> EngineProcess::call(Frame request, std::chrono::steady_cl
     failure_ = Failure::None;
     stopped_ = false;
     signal_ = 0;
+    exitStatus_ = -1;
     if (cancel && cancel->cancelled()) {
         failure_ = Failure::Cancelled;  // before anything was sent: the engine is idle and stays
         return makeError(ErrorKind::Internal, "cancelled before it was sent to the engine");
@@ -509,6 +521,11 @@ std::string EngineProcess::howItEnded() const {
                                          : std::string("the engine process ended");
     if (const auto words = lastWords(); !words.empty()) how += ": " + words;
     return how;
+}
+
+std::string EngineProcess::stderrTail() const {
+    std::lock_guard lock(*errMutex_);
+    return *errTail_;
 }
 
 std::string EngineProcess::lastWords() const {

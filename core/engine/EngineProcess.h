@@ -85,6 +85,13 @@ public:
     int lastSignal() const { return signal_; }
     // The last line the process wrote to stderr (empty when none): often why a library died.
     std::string lastWords() const;
+    // Its last few kilobytes of stderr, whole lines: what a wrapper (ssh) said before it ended.
+    std::string stderrTail() const;
+    // The exit status of the last failed call's process, when it exited (-1 when a signal ended it).
+    int lastExitStatus() const { return exitStatus_; }
+    // What was wrong with the bytes of the last call that failed with Failure::Protocol ("protocol
+    // version 2, but this side speaks 1 ...").
+    const std::string& lastProtocolProblem() const { return protocolProblem_; }
     // How the last failed call's process ended, as the crash words say it: "SIGSEGV: <its last
     // stderr line>", or "the engine process exited with status N" when no signal ended it.
     std::string howItEnded() const;
@@ -122,12 +129,14 @@ private:
     std::shared_ptr<std::atomic<bool>> errStop_;
     std::shared_ptr<std::mutex> errMutex_ = std::make_shared<std::mutex>();
     std::shared_ptr<std::string> lastErrLine_ = std::make_shared<std::string>();
+    std::shared_ptr<std::string> errTail_ = std::make_shared<std::string>();
     Failure failure_ = Failure::None;
     bool stopped_ = false;
     bool detachWhenDone_ = false;
     std::chrono::steady_clock::time_point sent_{};
     int signal_ = 0;
     int exitStatus_ = -1;  // of the last failed call's process, when it exited
+    std::string protocolProblem_;
 };
 
 // The environment variable that gives an engine process its front end's process id.

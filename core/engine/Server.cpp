@@ -133,7 +133,13 @@ int serveEngine(int in, int out, std::shared_ptr<const toolkit::Toolkit> loaded,
             trimPending = false;
         }
         auto request = readFrame(in, std::nullopt);
-        if (!request) return 0;  // the front end closed the socket: nothing more to do
+        if (!request) {
+            // A front end of another protocol version hears this one's, in a frame of this
+            // version, so that it can name both; the rest is a closed socket: nothing more to do.
+            if (support::startsWith(request.error().message, "protocol version"))
+                (void)writeFrame(out, makeErrorReply(kCompileReply, request.error()));
+            return 0;
+        }
         limitTo(*request);
         if (request->type == kCompileRequest) {
             // A front end that asked for late outputs waits for their reply after the compile
@@ -210,7 +216,7 @@ int serveEngine(int in, int out, std::shared_ptr<const toolkit::Toolkit> loaded,
                 toolkitPath = cudaPath;
                 pipe = std::make_unique<pipeline::Pipeline>(toolkit);
             }
-            if (!writeFrame(out, makeToolkitReply(toolkit))) return 0;
+            if (!writeFrame(out, makeToolkitReply(toolkit, &*request))) return 0;
             continue;
         }
         if (request->type == kRunRequest) {

@@ -1,12 +1,17 @@
 #include "core/engine/ToolkitProbe.h"
 
+#include <unistd.h>
+
 #include <chrono>
 
 #include <fmt/format.h>
 
+#include "core/cache/Key.h"
 #include "core/engine/EngineProcess.h"
 #include "core/engine/Messages.h"
 #include "core/engine/Server.h"
+#include "core/gpu/DeviceCache.h"
+#include "core/gpu/Devices.h"
 #include "core/support/Json.h"
 #include "core/support/Text.h"
 
@@ -37,6 +42,56 @@ toolkit::LibraryReport reportFrom(const json& j, const char* name) {
 }
 
 // What to do about a toolkit whose libNVVM cannot be loaded, as Toolkit::open says it.
+std::string& servedVersion() {
+    static std::string version;
+    return version;
+}
+
+// What a front end on another machine needs to know of this one (see makeToolkitReply).
+json describe(const toolkit::Toolkit& tk, bool withGpus) {
+    char host[256] = {};
+    if (::gethostname(host, sizeof host - 1) != 0) host[0] = 0;
+    json d = {{"host", host}, {"nvpg_version", servedVersion()}, {"protocol", kProtocolVersion}};
+    const auto& r = tk.release();
+    d["release"] = r ? fmt::format("CUDA {} ({})", r->version, r->source) : "CUDA release not recorded beside it";
+    d["nvdisasm"] = tk.nvdisasm() != nullptr;
+    if (!tk.nvdisasm()) d["nvdisasm_problem"] = tk.nvdisasmReport().problem;
+    json libraries = json::array();
+    for (const auto& l : tk.reports()) {
+        auto j = reportJson(l);
+        j["name"] = l.name;
+        libraries.push_back(std::move(j));
+    }
+    d["libraries"] = std::move(libraries);
+    // Every file any compile's key may stamp (nvdisasm included) and the GPU identity.
+    pipeline::Job every;
+    every.outputs = pipeline::kSass;
+    every.archFromGpu = true;
+    const auto env = cache::environmentOf(every, tk);
+    json files = json::array();
+    for (const auto& f : env.files)
+        files.push_back({{"role", f.role}, {"path", f.path.string()}, {"size", f.size}, {"mtime_ns", f.mtimeNs}});
+    d["identity"] = {{"files", std::move(files)}, {"gpu", env.gpu}};
+    if (withGpus) {
+        auto gpus = gpu::localGpus(tk);
+        auto devices = gpus ? support::Result<std::vector<gpu::DeviceInfo>>(gpus->devices) : gpu::listDevices(tk);
+        json list = json::array();
+        if (devices) {
+            for (const auto& g : *devices)
+                list.push_back({{"ordinal", g.ordinal},
+                                {"name", g.name},
+                                {"cc_major", g.ccMajor},
+                                {"cc_minor", g.ccMinor},
+                                {"memory_bytes", g.totalMemory}});
+            if (devices->empty()) d["no_gpu_reason"] = "the driver sees no GPU";
+        } else {
+            d["no_gpu_reason"] = devices.error().message;
+        }
+        d["gpus"] = std::move(list);
+    }
+    return d;
+}
+
 constexpr const char* kAdvice = "Reinstall that toolkit, or point at a working one with --cuda-path DIR or CUDA_PATH.";
 
 }  // namespace
@@ -56,7 +111,11 @@ std::optional<std::filesystem::path> toolkitRequestPath(const Frame& request) {
     return std::filesystem::path(it->get<std::string>());
 }
 
-Frame makeToolkitReply(const support::Result<std::shared_ptr<const toolkit::Toolkit>>& opened) {
+void setServedVersion(std::string version) {
+    servedVersion() = std::move(version);
+}
+
+Frame makeToolkitReply(const support::Result<std::shared_ptr<const toolkit::Toolkit>>& opened, const Frame* request) {
     if (!opened) return makeErrorReply(kToolkitReply, opened.error());
     const auto& tk = **opened;
     Frame f;
@@ -64,6 +123,8 @@ Frame makeToolkitReply(const support::Result<std::shared_ptr<const toolkit::Tool
     f.header = {{"libnvvm", reportJson(tk.nvvmReport())},
                 {"nvjitlink", reportJson(tk.nvJitLinkReport())},
                 {"cuda_major", tk.cudaMajor()}};
+    if (request && field(request->header, "describe", false))
+        f.header["describe"] = describe(tk, field(request->header, "gpus", false));
     return f;
 }
 

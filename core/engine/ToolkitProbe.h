@@ -16,8 +16,14 @@ namespace nvpg::engine {
 // usual search) gives and answers with its libraries' reports (kToolkitReply).
 Frame makeToolkitRequest(const std::optional<std::filesystem::path>& cudaPath);
 std::optional<std::filesystem::path> toolkitRequestPath(const Frame& request);
-// Opens nvJitLink too, for its version and the CUDA release.
-Frame makeToolkitReply(const support::Result<std::shared_ptr<const toolkit::Toolkit>>& opened);
+// Opens nvJitLink too, for its version and the CUDA release. A request that asks "describe"
+// (a front end on another machine, engine/Remote.h's makeFarRequest) gets, under "describe",
+// this machine's name, the nvpg version and protocol, the release, every library and tool found,
+// the files and GPU identity the result cache keys on, and with "gpus" the GPUs.
+Frame makeToolkitReply(const support::Result<std::shared_ptr<const toolkit::Toolkit>>& opened,
+                       const Frame* request = nullptr);
+// The version the engine names in its description: the program's (nvpg sets it before serving).
+void setServedVersion(std::string version);
 
 // Opens the libraries of `located` (Toolkit::locate, nothing mapped) in an engine process and
 // adopts what it says (Toolkit::adoptProbe), so that the front end never maps libNVVM or
