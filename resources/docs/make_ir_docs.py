@@ -492,6 +492,10 @@ add("llvm.module.flags", "metadata", "module-wide settings",
     "Named metadata with flags for the whole module, such as !{i32 2, !\"Debug Info Version\", i32 3} and "
     "!{i32 2, !\"Dwarf Version\", i32 4}; LLVM drops debug info whose \"Debug Info Version\" it does not know.",
     LANGREF + "module-flags-metadata", "LLVM Language Reference, Module Flags Metadata")
+add("llvm.ident", "metadata", "the compiler that wrote the module",
+    "Named metadata with the producer's identification, such as !{!\"clang version 14.0.6\"}; clang writes it. It is "
+    "information only: it does not change the code that is generated.",
+    LANGREF + "named-metadata", "LLVM Language Reference, Named Metadata")
 add("llvm.dbg.cu", "metadata", "the compile units with debug info",
     "Named metadata listing the module's DICompileUnit nodes; it is the root of the debug information that -g turns "
     "into DWARF and -lineinfo into .loc lines.", LANGREF + "dicompileunit",
