@@ -99,8 +99,11 @@ private slots:
         auto w = test::makeWindow(nullptr, QSize(1400, 900));
         QSignalSpy replies(w->controller(), &CompileController::replyShown);
         QSignalSpy maps(w->controller(), &CompileController::lineMapShown);
+        QSignalSpy lates(w->controller(), &CompileController::lateShown);
         QVERIFY(w->openExample("libdevice-math"));
         QVERIFY(!replies.isEmpty() || replies.wait(120000));
+        // The complete result rebuilds the panel: wait for it, so the rows read below stay.
+        QVERIFY(!lates.isEmpty() || lates.wait(120000));
         QVERIFY(!maps.isEmpty() || maps.wait(120000));
         const auto map = maps.last().at(1).value<std::shared_ptr<const inspect::LineMap>>();
         QVERIFY(map);
@@ -114,7 +117,7 @@ private slots:
         QVERIFY(inMenu);
         dock->show();
         dock->raise();
-        QTest::qWait(50);
+        QTRY_VERIFY(w->libdevicePanel()->view()->viewport()->height() > 0);
 
         auto* editor = w->editors()->currentEditor();
         const QString module = QString::fromStdString(w->document()->module(w->editors()->currentModule()).name);
@@ -147,10 +150,14 @@ private slots:
         panel->view()->scrollToItem(callRow);
         const QRect cell = panel->view()->visualItemRect(callRow);
         const int x = panel->view()->header()->sectionViewportPosition(LibdevicePanel::CallsColumn) + 5;
+        QVERIFY(cell.isValid());
         QTest::mouseClick(panel->view()->viewport(), Qt::LeftButton, {}, QPoint(x, cell.center().y()));
-        int line = -1, index = -1;
-        w->editors()->currentEditor()->getCursorPosition(&line, &index);
-        QCOMPARE(line + 1, call);
+        const auto caretLine = [&] {
+            int line = -1, index = -1;
+            w->editors()->currentEditor()->getCursorPosition(&line, &index);
+            return line + 1;
+        };
+        QTRY_COMPARE(caretLine(), call);
     }
 };
 
