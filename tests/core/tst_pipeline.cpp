@@ -270,7 +270,8 @@ private slots:
 
     void numbaIrGivesThePtxOfPlainLibnvvmCalls_data() {
         QTest::addColumn<QString>("kernel");
-        for (const char* k : {"axpy", "math_kernel", "math_kernel_fastmath", "call_device"}) QTest::newRow(k) << k;
+        for (const char* k : {"axpy", "math_kernel", "math_kernel_fastmath", "call_device", "stencil_2d"})
+            QTest::newRow(k) << k;
     }
     void numbaIrGivesThePtxOfPlainLibnvvmCalls() {
         QFETCH(QString, kernel);
@@ -306,7 +307,7 @@ private slots:
             if (e.path().extension() == ".nvpg")
                 QTest::newRow(("example " + e.path().stem().string()).c_str())
                     << QString::fromStdString(e.path().string());
-        for (const char* k : {"axpy", "math_kernel", "math_kernel_fastmath", "call_device"})
+        for (const char* k : {"axpy", "math_kernel", "math_kernel_fastmath", "call_device", "stencil_2d"})
             QTest::newRow((std::string("numba ") + k).c_str()) << k;
     }
     void lineMapLeavesTheOutputsAsTheyAre() {

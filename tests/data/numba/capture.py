@@ -130,8 +130,17 @@ def call_device(r, a, x, y):
         r[i] = saxpy_dev(a, x[i], y[i])
 
 
+# A 5-point stencil over a 2-D grid: 2-D arrays make numba's longest symbols (about 250
+# characters), the kind that once widened the app's window.
+def stencil_2d(out, a):
+    i, j = cuda.grid(2)
+    if 0 < i < a.shape[0] - 1 and 0 < j < a.shape[1] - 1:
+        out[i, j] = 0.25 * (a[i - 1, j] + a[i + 1, j] + a[i, j - 1] + a[i, j + 1]) - a[i, j]
+
+
 AXPY_SIG = "void(float32[::1], float32, float32[::1], float32[::1])"
 MATH_SIG = "void(float32[::1], float32[::1])"
+STENCIL_SIG = "void(float32[:, ::1], float32[:, ::1])"
 
 # name -> (function, signature, output kind, extra keyword arguments)
 FIXTURES = {
@@ -141,6 +150,7 @@ FIXTURES = {
     "call_device": (call_device, AXPY_SIG, "ptx", {}),
     "axpy_lto": (axpy, AXPY_SIG, "ltoir", {}),
     "math_kernel_lto": (math_kernel, MATH_SIG, "ltoir", {}),
+    "stencil_2d": (stencil_2d, STENCIL_SIG, "ptx", {}),
 }
 
 
