@@ -11,6 +11,7 @@
 #include "core/pipeline/Job.h"
 #include "core/support/Files.h"
 #include "core/support/Result.h"
+#include "core/support/Symbols.h"
 #include "core/toolkit/Toolkit.h"
 #include "core/workspace/Workspace.h"
 
@@ -94,6 +95,8 @@ void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun = false);
 // The inputs and the options that decide what is compiled (INPUT, addNvvmOptions', --no-cache):
 // the part of compile's options that commands which only look at the result (occupancy) take.
 void addInputOptions(CLI::App& cmd, CompileOptions& o);
+// How a printed table names kernels (--wide, --raw-names): compare's and occupancy's.
+void addNameOptions(CLI::App& cmd, support::NameStyle& names);
 // The options that make a job's libNVVM flags and program (--libdevice, --no-verify, the option
 // table's, --nvvm-flag, --lto-mode): compile's, run's and each side of compare's.
 void addNvvmOptions(CLI::App& cmd, CompileOptions& o);
@@ -149,8 +152,7 @@ struct CompareOptions {
     bool raw = false;  // the byte-for-byte diff, not the one with registers and labels renamed
     std::string emit = "ptx";
     std::optional<std::string> report, output;
-    bool wide = false;      // kernel names whole in the table
-    bool rawNames = false;  // kernel symbols as they are, not demangled
+    support::NameStyle names;  // how the figures table names kernels
 };
 void addCompareOptions(CLI::App& cmd, CompareOptions& o);
 int runCompare(const CommonOptions& common, const CompareOptions& o);
@@ -170,6 +172,7 @@ struct OccupancyOptions {
     std::optional<std::string> block;  // X[,Y[,Z]]; none: the run configurations', else 128 and 256
     unsigned shared = 0;               // dynamic shared memory per block, bytes
     bool json = false;
+    support::NameStyle names;  // how the table names kernels
 };
 void addOccupancyOptions(CLI::App& cmd, CompileOptions& o, OccupancyOptions& occ);
 int runOccupancy(const CommonOptions& common, const CompileOptions& o, const OccupancyOptions& occ);

@@ -89,10 +89,7 @@ void addCompareOptions(CLI::App& cmd, CompareOptions& o) {
                  "compile even when the result cache holds these inputs' result, and do not store it there");
     cmd.add_option("--report", o.report, "write a JSON report of both sides and the comparison");
     cmd.add_option("-o,--output", o.output, "write the diff to this file (default: stdout)");
-    cmd.add_flag("--wide", o.wide,
-                 "kernel names whole in the figures table (by default cut in the middle to 40 columns)");
-    cmd.add_flag("--raw-names", o.rawNames,
-                 "kernel symbols as they are in the PTX (by default demangled, without ABI tags)");
+    addNameOptions(cmd, o.names);
 }
 
 int runCompare(const CommonOptions& common, const CompareOptions& o) {
@@ -256,8 +253,8 @@ int runCompare(const CommonOptions& common, const CompareOptions& o) {
     } else if (auto failedOut = writeStdout(pipeline::diffText(c))) {
         return usage(*failedOut);
     }
-    const auto summary = fmt::format("\n{}\n\n{}", pipeline::comparisonVerdict(c),
-                                     pipeline::formatComparisonTable(c, {o.rawNames, o.wide}));
+    const auto summary =
+        fmt::format("\n{}\n\n{}", pipeline::comparisonVerdict(c), pipeline::formatComparisonTable(c, o.names));
     if (auto failedOut = writeStdout(summary)) return usage(*failedOut);
     return kOk;
 }

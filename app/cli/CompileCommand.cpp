@@ -95,6 +95,14 @@ void addInputOptions(CLI::App& cmd, CompileOptions& o) {
                  "compile even when the result cache holds these inputs' result, and do not store it there");
 }
 
+void addNameOptions(CLI::App& cmd, support::NameStyle& names) {
+    cmd.add_flag("--wide", names.wide,
+                 fmt::format("kernel names whole in the table (by default cut in the middle to {} columns)",
+                             support::kTableNameColumns));
+    cmd.add_flag("--raw-names", names.raw,
+                 "kernel symbols as they are in the PTX (by default demangled, without ABI tags)");
+}
+
 void addCompileOptions(CLI::App& cmd, CompileOptions& o, bool forRun) {
     addInputOptions(cmd, o);
     cmd.add_flag("--force", o.force, "replace output files that are read-only");

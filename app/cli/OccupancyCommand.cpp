@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -8,6 +9,7 @@
 #include "core/gpu/RunConfig.h"
 #include "core/pipeline/OccupancyReport.h"
 #include "core/pipeline/Pipeline.h"
+#include "core/support/Symbols.h"
 #include "core/support/Text.h"
 
 namespace nvpg::cli {
@@ -18,24 +20,33 @@ void addOccupancyOptions(CLI::App& cmd, CompileOptions& o, OccupancyOptions& occ
                    "threads per block: X[,Y[,Z]]; default: a workspace's run configurations' blocks, else 128 and 256");
     cmd.add_option("--shared", occ.shared, "dynamic shared memory per block in bytes (default 0)");
     cmd.add_flag("--json", occ.json, "print the same as JSON");
+    addNameOptions(cmd, occ.names);
 }
 
 namespace {
 
-std::string tableText(const pipeline::OccupancyTable& t) {
+// Kernels named as the app names them (support::tableName): numba's symbols made a 200-column table.
+std::string tableText(const pipeline::OccupancyTable& t, support::NameStyle names) {
     const auto& a = t.limits;
     std::string out = fmt::format("arch       {} (limits: {})\nfigures    {}\n\n", a.arch,
                                   "resources/occupancy/arch-limits.json", t.figuresSource);
+    std::vector<std::string> kernels;
     size_t width = 6;
-    for (const auto& row : t.rows) width = std::max(width, support::printable(row.kernel).size());
+    for (const auto& row : t.rows) {
+        kernels.push_back(support::printable(support::tableName(row.kernel, names)));
+        width = std::max(width, support::displayWidth(kernels.back()));
+    }
     out += fmt::format("{:<{}}  {:>4}  {:>7}  {:>7}  {:>5}  {:>9}  {:>8}  {:>9}  {}\n", "kernel", width, "regs",
                        "static", "dynamic", "block", "blocks/SM", "warps/SM", "occupancy", "limited by");
-    for (const auto& row : t.rows) {
+    for (size_t i = 0; i < t.rows.size(); ++i) {
+        const auto& row = t.rows[i];
         const auto& o = row.occupancy;
-        out += fmt::format("{:<{}}  {:>4}  {:>7}  {:>7}  {:>5}  {:>9}  {:>8}  {:>8.1f}%  {}\n",
-                           support::printable(row.kernel), width, row.registers, row.staticShared, row.dynamicShared,
-                           o.blockSize, o.activeBlocks, fmt::format("{}/{}", o.activeWarps, o.maxWarps),
-                           o.occupancy * 100, gpu::limiterNames(o.limiters));
+        // Padded by displayWidth, as the width was measured (a cut name's "…" is one column, three bytes).
+        out +=
+            fmt::format("{}{}  {:>4}  {:>7}  {:>7}  {:>5}  {:>9}  {:>8}  {:>8.1f}%  {}\n", kernels[i],
+                        std::string(width - support::displayWidth(kernels[i]), ' '), row.registers, row.staticShared,
+                        row.dynamicShared, o.blockSize, o.activeBlocks, fmt::format("{}/{}", o.activeWarps, o.maxWarps),
+                        o.occupancy * 100, gpu::limiterNames(o.limiters));
     }
     return out;
 }
@@ -73,7 +84,7 @@ int runOccupancy(const CommonOptions& common, const CompileOptions& o, const Occ
         fmt::print("{}\n",
                    pipeline::occupancyJson(table).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
     else
-        fmt::print("{}", tableText(*table));
+        fmt::print("{}", tableText(*table, occ.names));
     return flushStdout(kOk);
 }
 

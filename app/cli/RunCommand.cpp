@@ -12,7 +12,6 @@
 #include "cli/Output.h"
 #include "core/engine/Runner.h"
 #include "core/gpu/Npy.h"
-#include "core/pipeline/Comparison.h"
 #include "core/pipeline/Pipeline.h"
 #include "core/support/Files.h"
 #include "core/support/Symbols.h"
@@ -219,8 +218,7 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
     }
     const auto& out = *ran;
     // The kernel as people read it (a numba symbol is 200-300 characters), cut as the tables are.
-    fmt::print("{} on {}: {:.4f} ms{}, {} in, {} out, {:.1f} GB/s\n",
-               support::elideMiddle(support::readableName(out.kernel), pipeline::kKernelNameColumns), out.device,
+    fmt::print("{} on {}: {:.4f} ms{}, {} in, {} out, {:.1f} GB/s\n", support::tableName(out.kernel), out.device,
                out.kernelMs,
                out.launchMs.size() > 1 ? fmt::format(" (median of {} launches)", out.launchMs.size()) : "",
                support::formatBytes(out.bytesIn), support::formatBytes(out.bytesOut), out.gigabytesPerSecond());

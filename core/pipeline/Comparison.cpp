@@ -198,29 +198,12 @@ std::vector<std::vector<std::string>> comparisonRows(const Comparison& c) {
     return rows;
 }
 
-namespace {
-
-// `name` within `columns`: the function's own name whole where it leaves room, and the
-// parameters cut in the middle ("__main__::math_kernel(Array<float, 1…, aligned>)").
-std::string cutName(const std::string& name, size_t columns) {
-    const auto paren = name.find('(');
-    if (paren != std::string::npos && support::displayWidth(name.substr(0, paren)) + 12 <= columns) {
-        const auto head = name.substr(0, paren);
-        return head + support::elideMiddle(name.substr(paren), columns - support::displayWidth(head));
-    }
-    return support::elideMiddle(name, columns);
-}
-
-}  // namespace
-
-std::string formatComparisonTable(const Comparison& c, NameStyle names) {
+std::string formatComparisonTable(const Comparison& c, support::NameStyle names) {
     const auto header = comparisonColumns();
     auto rows = comparisonRows(c);
     for (size_t i = 0; i < rows.size() && i < c.kernels.size(); ++i) {
         const auto& k = c.kernels[i];
-        std::string name = support::readableName(k.kernel, names.raw);
-        if (!names.wide) name = cutName(name, kKernelNameColumns);
-        rows[i][0] = name + (!k.a ? " (B only)" : !k.b ? " (A only)" : "");
+        rows[i][0] = support::tableName(k.kernel, names) + (!k.a ? " (B only)" : !k.b ? " (A only)" : "");
     }
     std::vector<size_t> width(header.size());
     for (size_t i = 0; i < header.size(); ++i) {

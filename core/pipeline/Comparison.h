@@ -9,6 +9,7 @@
 
 #include "core/pipeline/CompileResult.h"
 #include "core/support/Diff.h"
+#include "core/support/Symbols.h"
 
 namespace nvpg::pipeline {
 
@@ -59,16 +60,9 @@ const std::string& diffText(const Comparison& c);
 // figure as "A → B (+change)" ("18" when the same, "-" when neither side has it).
 std::vector<std::string> comparisonColumns();
 std::vector<std::vector<std::string>> comparisonRows(const Comparison& c);
-// How a printed table names kernels: support::readableName's name (raw: the symbol), cut in the
-// middle to kKernelNameColumns terminal columns unless wide, so that a numba kernel's 300-column
-// symbol leaves the table readable in a 100-column terminal.
-struct NameStyle {
-    bool raw = false;
-    bool wide = false;
-};
-inline constexpr size_t kKernelNameColumns = 40;
-// The table as nvpg prints it (aligned columns), then the seconds each side's output took.
-std::string formatComparisonTable(const Comparison& c, NameStyle names = {});
+// The table as nvpg prints it (aligned columns, kernels named by support::tableName), then the
+// seconds each side's output took.
+std::string formatComparisonTable(const Comparison& c, support::NameStyle names = {});
 // "PTX identical", "PTX: 12 lines differ (6 removed, 6 added) in 2 hunks" (raw), "PTX: 1 line
 // changed (0 removed, 0 added) in 1 hunk, renumbering aside; 39 lines differ as written"
 // (normalized), "no PTX on side B: ..."

@@ -28,11 +28,12 @@ std::string firstLine(std::string_view s) {
     return std::string(s.substr(0, s.find('\n')));
 }
 
-// A kernel's name in a header: readable (support::readableName) and short enough that a header
-// line never needs more width than a pane has; numba's symbols are 200-300 characters.
+// A kernel's name in a header: readable (support::readableName) and cut as every name is
+// (support::elideName), short enough that a header line never needs more width than a pane has;
+// numba's symbols are 200-300 characters.
 constexpr size_t kHeaderNameColumns = 48;
 std::string headerName(std::string_view symbol, bool raw) {
-    return support::elideMiddle(support::readableName(symbol, raw), kHeaderNameColumns);
+    return support::elideName(support::readableName(symbol, raw), kHeaderNameColumns);
 }
 
 // A tooltip's lines for a kernel: its readable name whole, then the symbol where they differ.

@@ -36,8 +36,8 @@ struct ResultSummary {
 
 // `ltoUnavailable` is what the front end knows and the result does not: why nvJitLink is
 // missing here. It is the LTO notice of a PTX-only result when given. Kernel names in the
-// headers are support::readableName's, cut in the middle; `rawNames`: the symbols, cut. The
-// tooltips have each name whole and its symbol; the tables keep the symbols (views label them).
+// headers are support::readableName's, cut by support::elideName; `rawNames`: the symbols, cut.
+// The tooltips have each name whole and its symbol; the tables keep the symbols (views label them).
 ResultSummary summarizeResult(const CompileResult& result, std::string_view ltoUnavailable = {}, bool rawNames = false);
 
 // The stage whose failure ended a result (the pipeline stops at the first that fails), and the

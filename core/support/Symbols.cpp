@@ -1,5 +1,6 @@
 #include "core/support/Symbols.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <vector>
@@ -46,6 +47,21 @@ std::vector<size_t> characterStarts(std::string_view s) {
     return starts;
 }
 
+// Terminal columns, as TextWidth measures.
+double columnsOf(std::string_view s) {
+    return double(displayWidth(s));
+}
+
+// The index of the ')' that closes the '(' at `open`; npos when none does.
+size_t closing(std::string_view s, size_t open) {
+    int depth = 0;
+    for (size_t i = open; i < s.size(); ++i) {
+        if (s[i] == '(') ++depth;
+        if (s[i] == ')' && --depth == 0) return i;
+    }
+    return std::string_view::npos;
+}
+
 }  // namespace
 
 std::string readableName(std::string_view symbol, bool raw) {
@@ -61,17 +77,68 @@ std::string readableName(std::string_view symbol, bool raw) {
     return std::string(symbol);
 }
 
-std::string elideMiddle(std::string_view s, size_t columns) {
-    if (columns < 3) columns = 3;
-    if (displayWidth(s) <= columns) return std::string(s);
-    const auto starts = characterStarts(s);
-    // One column for the ellipsis; the start gets the extra column of an odd split.
-    const size_t keep = columns - 1;
-    const size_t head = (keep + 1) / 2, tail = keep / 2;
-    std::string out(s.substr(0, starts[head]));
-    out += "\u2026";
-    out += s.substr(starts[starts.size() - tail]);
+std::string elideSymbolIn(std::string_view text, std::string_view symbol) {
+    if (symbol.empty() || text.find(symbol) == std::string_view::npos || !demangle(symbol)) return std::string(text);
+    std::string out;
+    size_t from = 0;
+    for (size_t at = text.find(symbol); at != std::string_view::npos; at = text.find(symbol, from)) {
+        out += text.substr(from, at - from);
+        out += "\u2026";
+        from = at + symbol.size();
+    }
+    out += text.substr(from);
     return out;
+}
+
+std::string elideMiddle(std::string_view s, double room, const TextWidth& width) {
+    if (width(s) <= room) return std::string(s);
+    const auto starts = characterStarts(s);
+    const size_t n = starts.size();
+    if (n == 0) return {};
+    // `keep` characters: the start gets the extra one of an odd count.
+    auto cut = [&](size_t keep) {
+        const size_t head = (keep + 1) / 2, tail = keep / 2;
+        std::string out(s.substr(0, head < n ? starts[head] : s.size()));
+        out += "\u2026";
+        if (tail) out += s.substr(starts[n - tail]);
+        return out;
+    };
+    // The most characters that fit (each one kept only adds width).
+    size_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        const size_t mid = (lo + hi + 1) / 2;
+        if (width(cut(mid)) <= room)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return cut(lo);
+}
+
+std::string elideMiddle(std::string_view s, size_t columns) {
+    return elideMiddle(s, double(std::max<size_t>(columns, 3)), columnsOf);
+}
+
+std::string elideName(std::string_view name, double room, const TextWidth& width) {
+    if (width(name) <= room) return std::string(name);
+    const auto open = name.find('(');
+    const auto close = open != std::string_view::npos && open > 0 ? closing(name, open) : std::string_view::npos;
+    if (close != std::string_view::npos) {
+        const std::string head(name.substr(0, open + 1)), tail(name.substr(close));
+        const double left = room - width(head + tail);
+        if (left >= width("x\u2026x"))
+            return head + elideMiddle(name.substr(open + 1, close - open - 1), left, width) + tail;
+    }
+    return elideMiddle(name, room, width);
+}
+
+std::string elideName(std::string_view name, size_t columns) {
+    return elideName(name, double(std::max<size_t>(columns, 3)), columnsOf);
+}
+
+std::string tableName(std::string_view symbol, NameStyle style) {
+    const auto name = readableName(symbol, style.raw);
+    return style.wide ? name : elideName(name, kTableNameColumns);
 }
 
 }  // namespace nvpg::support

@@ -8,6 +8,8 @@
 #include "core/gpu/ArchLimits.h"
 #include "core/gpu/Occupancy.h"
 #include "core/support/Installed.h"
+#include "core/support/Symbols.h"
+#include "core/support/Text.h"
 
 using namespace nvpg;
 
@@ -118,6 +120,56 @@ private slots:
         const auto r = runNvpg({"occupancy", "broken.ll", "--arch", "compute_90", "--block", "128"}, dir.path());
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("broken.ll"));
+    }
+
+    // numba's kernels (tests/data/numba) are named as the app names them: demangled, without the
+    // ABI tag, cut in the middle to 40 columns; no line is wider than 160 columns (their symbols
+    // made a 200-column table). --wide and --raw-names give the names whole and the symbols; the
+    // JSON keeps the symbols.
+    void numbaKernelsAreNamedReadably() {
+        const auto modules = test::numbaModules("stencil_2d");
+        QTemporaryDir dir;
+        QFile f(dir.filePath("stencil_2d.ll"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(modules.at(0).bytes));
+        f.close();
+        const std::string symbol =
+            "_ZN8__main__10stencil_2dB2v8B92cw51cXTLSUwv1sDUaKthqaNgoKmjgOR3W3CwAkMXLaJtQYkOIgxJU0gCqOkEJoHkbttqdVhoql"
+            "spQGNFHSgJ5BnXagIAE5ArrayIfLi2E1C7mutable7alignedE5ArrayIfLi2E1C7mutable7alignedE";
+        QVERIFY(modules[0].bytes.find(symbol) != std::string::npos);
+        // Two rows (128 and 256 threads), more than one limiter possible: the widest table it makes.
+        const auto r = runNvpg({"occupancy", "stencil_2d.ll", "--arch", "compute_90", "--no-cache"}, dir.path());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto text = QString::fromUtf8(r.out);
+        const auto lines = text.split('\n', Qt::SkipEmptyParts);
+        QVERIFY2(lines.size() == 5, qPrintable(text));  // arch, figures, header, a row per block size
+        for (const auto& line : lines)
+            QVERIFY2(support::displayWidth(line.toStdString()) <= 160,
+                     qPrintable(QString("%1 columns: %2").arg(support::displayWidth(line.toStdString())).arg(line)));
+        QVERIFY2(!text.contains("_ZN") && !text.contains("cw51c"), qPrintable(text));
+        const auto rows = lines.filter(QRegularExpression("^__main__::stencil_2d\\(Array<"));
+        QCOMPARE(rows.size(), 2);
+        for (const auto& row : rows) {
+            const QString name = row.left(row.indexOf(QRegularExpression(" {2,}\\d")));
+            QCOMPARE(name.toStdString(), support::tableName(symbol));
+            QVERIFY(name.contains(QChar(0x2026)));
+        }
+        // The columns line up: each row's figures start where the header's "regs" column ends.
+        const auto header = lines.filter(QRegularExpression("^kernel ")).value(0);
+        QVERIFY(!header.isEmpty());
+        const int regsEnd = int(header.indexOf("regs")) + 4;
+        for (const auto& row : rows) QVERIFY2(row.at(regsEnd - 1).isDigit() && row.at(regsEnd) == ' ', qPrintable(row));
+
+        const auto wide = runNvpg({"occupancy", "stencil_2d.ll", "--arch", "compute_90", "--wide"}, dir.path());
+        QVERIFY2(wide.exitCode == 0, wide.err.constData());
+        QVERIFY(wide.out.contains(QByteArray::fromStdString(support::readableName(symbol)) + "  "));
+        const auto raw =
+            runNvpg({"occupancy", "stencil_2d.ll", "--arch", "compute_90", "--raw-names", "--wide"}, dir.path());
+        QVERIFY2(raw.exitCode == 0, raw.err.constData());
+        QVERIFY(raw.out.contains(QByteArray::fromStdString(symbol) + "  "));
+        const auto json = runNvpg({"occupancy", "stencil_2d.ll", "--arch", "compute_90", "--json"}, dir.path());
+        QVERIFY2(json.exitCode == 0, json.err.constData());
+        QCOMPARE(nlohmann::json::parse(json.out.toStdString())["kernels"][0]["name"].get<std::string>(), symbol);
     }
 
     // --report holds the same table, at the run configuration's block.

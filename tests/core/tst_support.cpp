@@ -229,6 +229,64 @@ private slots:
         QVERIFY(!nvpg::support::firstNonUtf8(arrows));
     }
 
+    // The one rule that shortens names for both front ends: the function's name stays whole and
+    // its parameters give way; in columns for nvpg, in any measure (a font's pixels) for the app.
+    void namesAreCutInTheirParameters() {
+        using nvpg::support::elideName;
+        // numba's stencil_2d (tests/data/numba/stencil_2d.ll), as people read it.
+        const std::string name = nvpg::support::readableName(
+            "_ZN8__main__10stencil_2dB2v8B92cw51cXTLSUwv1sDUaKthqaNgoKmjgOR3W3CwAkMXLaJtQYkOIgxJU0gCqOkEJoHkbttqdVhoql"
+            "spQGNFHSgJ5BnXagIAE5ArrayIfLi2E1C7mutable7alignedE5ArrayIfLi2E1C7mutable7alignedE");
+        QCOMPARE(name, std::string("__main__::stencil_2d(Array<float, 2, C, mutable, aligned>, "
+                                   "Array<float, 2, C, mutable, aligned>)"));
+        QCOMPARE(elideName(name, 200), name);
+        const auto cut = elideName(name, 40);
+        QCOMPARE(support::displayWidth(cut), size_t(40));
+        QVERIFY2(cut.starts_with("__main__::stencil_2d(Array<") && cut.ends_with("aligned>)"), cut.c_str());
+        QVERIFY(cut.find("\u2026") != std::string::npos);
+        // What follows the parameters stays too.
+        const auto local = elideName("__internal_accurate_pow (in " + name + ")", 50);
+        QVERIFY2(local.starts_with("__internal_accurate_pow (") && local.ends_with("aligned>))"), local.c_str());
+        QCOMPARE(support::displayWidth(local), size_t(50));
+        // No room for the parameters: the whole name is cut in the middle.
+        const auto narrow = elideName(name, 16);
+        QCOMPARE(narrow, nvpg::support::elideMiddle(name, 16));
+        // A symbol (no parentheses): in the middle.
+        QCOMPARE(elideName(std::string(60, 'x'), 10), std::string(5, 'x') + "\u2026" + std::string(4, 'x'));
+        // Any measure: here 2 units a character, so half the characters fit.
+        const auto twice = [](std::string_view s) { return 2.0 * double(support::displayWidth(s)); };
+        const auto measured = elideName(name, 80.0, twice);
+        QCOMPARE(measured, cut);
+        QCOMPARE(nvpg::support::elideMiddle("abcdefghij", 8.0, twice), std::string("ab\u2026j"));
+        QCOMPARE(nvpg::support::elideMiddle("abcdefghij", 1.0, twice), std::string("\u2026"));
+    }
+
+    // Tables (nvpg compare, occupancy, run) name kernels readably and cut, unless asked otherwise.
+    void tablesNameKernelsReadablyAndCut() {
+        const std::string numba =
+            "_ZN8__main__11math_kernelB2v2B92cw51cXTLSUwv1sDUaKthqaNgoKmjgOR3W3CwAkMXLaJtQYkOIgxJU0gCqOkEJoHkbttqdVh"
+            "oqlspQGNFHSgJ5BnXagIAE5ArrayIfLi1E1C7mutable7alignedE5ArrayIfLi1E1C7mutable7alignedE";
+        const auto cut = nvpg::support::tableName(numba);
+        QCOMPARE(support::displayWidth(cut), nvpg::support::kTableNameColumns);
+        QVERIFY2(cut.starts_with("__main__::math_kernel(") && cut.ends_with(">)"), cut.c_str());
+        QCOMPARE(nvpg::support::tableName(numba, {false, true}), nvpg::support::readableName(numba));
+        QCOMPARE(nvpg::support::tableName(numba, {true, true}), numba);
+        QCOMPARE(support::displayWidth(nvpg::support::tableName(numba, {true, false})),
+                 nvpg::support::kTableNameColumns);
+        QCOMPARE(nvpg::support::tableName("saxpy"), std::string("saxpy"));
+    }
+
+    // PTX names a kernel's parameters after its symbol: "…_param_0" where the symbol is mangled.
+    void aMangledSymbolInATextReadsAsAnEllipsis() {
+        const std::string numba = "_ZN8__main__4axpyB2v1E5ArrayIfLi1E1C7mutable7alignedE";
+        QVERIFY(nvpg::support::demangle(numba));
+        QCOMPARE(nvpg::support::elideSymbolIn("ld.param.u64 \t%rd1, [" + numba + "_param_0];", numba),
+                 std::string("ld.param.u64 \t%rd1, [\u2026_param_0];"));
+        QCOMPARE(nvpg::support::elideSymbolIn(numba + " " + numba, numba), std::string("\u2026 \u2026"));
+        QCOMPARE(nvpg::support::elideSymbolIn("ld.param.u64 %rd1, [saxpy_param_0];", "saxpy"),
+                 std::string("ld.param.u64 %rd1, [saxpy_param_0];"));
+    }
+
     void bytesAreWrittenInIecUnits() {
         QCOMPARE(support::formatBytes(0), std::string("0 B"));
         QCOMPARE(support::formatBytes(1023), std::string("1023 B"));

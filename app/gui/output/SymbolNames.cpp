@@ -33,16 +33,6 @@ public:
     }
 };
 
-// The index of the ')' that closes the '(' at `open`; -1 when none does.
-qsizetype closing(const QString& s, qsizetype open) {
-    int depth = 0;
-    for (qsizetype i = open; i < s.size(); ++i) {
-        if (s[i] == QLatin1Char('(')) ++depth;
-        if (s[i] == QLatin1Char(')') && --depth == 0) return i;
-    }
-    return -1;
-}
-
 }  // namespace
 
 SymbolNames::SymbolNames() : raw_(QSettings().value(kSetting, false).toBool()) {}
@@ -72,15 +62,9 @@ QString SymbolNames::toolTip(std::string_view symbol) {
 
 QString SymbolNames::elided(const QString& name, const QFontMetrics& metrics, int width) {
     if (metrics.horizontalAdvance(name) <= width) return name;
-    const qsizetype open = name.indexOf(QLatin1Char('('));
-    const qsizetype close = open > 0 ? closing(name, open) : -1;
-    if (close > open) {
-        const QString head = name.left(open + 1), tail = name.mid(close);
-        const int room = width - metrics.horizontalAdvance(head + tail);
-        if (room >= metrics.horizontalAdvance(QStringLiteral("x…x")))
-            return head + metrics.elidedText(name.mid(open + 1, close - open - 1), Qt::ElideMiddle, room) + tail;
-    }
-    return metrics.elidedText(name, Qt::ElideMiddle, width);
+    return QString::fromStdString(support::elideName(name.toStdString(), width, [&metrics](std::string_view s) {
+        return double(metrics.horizontalAdvance(QString::fromUtf8(s.data(), qsizetype(s.size()))));
+    }));
 }
 
 void SymbolNames::elideColumn(QAbstractItemView* view, int column) {

@@ -26,8 +26,8 @@ public:
 
     // The name to show for `symbol`, whole: views elide it to their width (elided()).
     static QString shown(std::string_view symbol);
-    // `name` cut in the middle to `width` pixels: a function's name stays whole where it can and
-    // its parameters are cut ("__main__::axpy(Array<float, …, aligned>)"), else the whole text.
+    // `name` cut to `width` pixels by core's rule (support::elideName): a function's name stays
+    // whole where it can and its parameters are cut ("__main__::axpy(Array<float, …, aligned>)").
     static QString elided(const QString& name, const QFontMetrics& metrics, int width);
     // Column `column` of `view` holds names: its cells are painted elided() to the column's width.
     static void elideColumn(QAbstractItemView* view, int column);
