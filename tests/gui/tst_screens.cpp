@@ -7,6 +7,7 @@
 #include <QSplitter>
 #include <QtTest>
 
+#include <filesystem>
 #include <regex>
 
 #include <QComboBox>
@@ -32,6 +33,7 @@
 #include "gui/output/LineMapLinks.h"
 #include "gui/output/OutputView.h"
 #include "gui/output/SymbolNames.h"
+#include "gui/panels/CfgPanel.h"
 #include "gui/panels/ComparePanel.h"
 #include "gui/panels/RunPanel.h"
 #include "gui/window/MainWindow.h"
@@ -67,6 +69,15 @@ LongNamed longNamedModule(size_t length) {
     renamed.replace(renamed.find(from), from.size(), to);
     if (renamed.size() != length) qFatal("made a %zu-character symbol, not %zu", renamed.size(), length);
     return {text, renamed};
+}
+
+// The symbol of the kernel `modules` define (numba's: one kernel per program); empty when none.
+std::string kernelSymbol(const std::vector<nvvm::Module>& modules) {
+    for (const auto& m : modules) {
+        std::smatch k;
+        if (std::regex_search(m.bytes, k, std::regex(R"(define void @"(_ZN[^"]+)\")"))) return k[1];
+    }
+    return {};
 }
 
 QRect available() {
@@ -234,6 +245,112 @@ private slots:
             QVERIFY2(runs->summaryLabel()->text().contains("__main__::math_kernel"),
                      qPrintable(runs->summaryLabel()->text()));
         check("run");
+    }
+
+    // Every dock with each of numba-cuda's kernels (tests/data/numba, stencil_2d's symbol among
+    // them): opening one never makes the window wider than it opened or than the screen, nor asks
+    // for more width than the screen has, and closing it leaves the window so. The Control Flow
+    // dock's header names the kernel readably, cut to the room it has, and no block of its
+    // graphs shows the symbol.
+    void noDockWidensTheWindowWithNumbaKernels_data() {
+        QTest::addColumn<QString>("fixture");
+        QStringList names;
+        for (const auto& e : std::filesystem::directory_iterator(test::dataDir() / "numba"))
+            if (e.path().extension() == ".options") names << QString::fromStdString(e.path().stem().string());
+        names.sort();
+        QVERIFY(names.contains("stencil_2d") && names.size() >= 7);
+        for (const auto& n : names) QTest::newRow(qPrintable(n)) << n;
+    }
+    void noDockWidensTheWindowWithNumbaKernels() {
+        QFETCH(QString, fixture);
+        const auto job = test::numbaJob(fixture.toStdString());
+        workspace::Workspace ws;
+        ws.name = fixture.toStdString();
+        ws.modules = job.modules;
+        ws.options = job.options;
+        ws.libdevice = job.libdevice;
+        const QString path = dir_.path() + "/" + fixture + ".nvpg";
+        QVERIFY(workspace::saveWorkspace(ws, path.toStdString()));
+        const std::string symbol = kernelSymbol(job.modules);
+        QVERIFY(!symbol.empty());
+        const QString readable = QString::fromStdString(support::readableName(symbol));
+        const QString kernel = readable.left(readable.indexOf('(') + 1);  // "__main__::stencil_2d("
+
+        auto w = test::makeWindow();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QTest::qWait(100);  // the queued fit to the screen
+        const int screen = available().width();
+        const int opened = w->frameGeometry().width();
+        QVERIFY2(opened <= screen, qPrintable(QString("opened %1 px wide on a %2 px screen").arg(opened).arg(screen)));
+        auto check = [&](const QString& after) {
+            QTest::qWait(100);  // layouts settle (posted LayoutRequest events)
+            const int width = w->frameGeometry().width(), least = w->minimumSizeHint().width();
+            QVERIFY2(width <= opened && least <= screen,
+                     qPrintable(QString("%1, %2: the window is %3 px wide (opened at %4 on a %5 px screen) and asks "
+                                        "for at least %6")
+                                    .arg(fixture, after)
+                                    .arg(width)
+                                    .arg(opened)
+                                    .arg(screen)
+                                    .arg(least)));
+        };
+        QSignalSpy late(w->controller(), &CompileController::lateShown);
+        QVERIFY(w->openWorkspace(path));
+        QVERIFY(compileAndWait(*w));
+        QVERIFY(late.count() > 0 || late.wait(120000));  // the SASS, and the graph of it
+        check("the compile");
+        if (QTest::currentTestFailed()) return;
+
+        const auto docks = w->findChildren<QDockWidget*>();
+        QVERIFY(docks.size() >= 8);
+        for (auto* dock : docks) {
+            dock->show();
+            dock->raise();
+            QTRY_VERIFY(dock->isVisible() && !dock->visibleRegion().isEmpty());
+            if (dock == w->cfgDock()) {
+                auto* cfg = w->cfgPanel();
+                const auto complete = late.last().at(1).value<std::shared_ptr<const pipeline::CompileResult>>();
+                QTRY_VERIFY_WITH_TIMEOUT(cfg->shownGraph() && cfg->shown()->prepared->result == complete, 60000);
+                QTest::qWait(100);
+                auto* title = cfg->findChild<QLabel*>("cfgTitle");
+                QVERIFY(title);
+                const QString shown = cfg->titleText();
+                QVERIFY2(shown.startsWith(kernel) && !shown.contains("_Z"), qPrintable(shown));
+                // Cut to the label, and cut because the whole would not fit.
+                QVERIFY2(title->fontMetrics().horizontalAdvance(shown) <= title->contentsRect().width(),
+                         qPrintable(QString("%1 in %2 px").arg(shown).arg(title->contentsRect().width())));
+                if (title->fontMetrics().horizontalAdvance(readable) > title->contentsRect().width())
+                    QVERIFY2(shown.contains(QChar(0x2026)), qPrintable(shown));
+                QVERIFY2(title->toolTip().contains(QString::fromStdString(symbol)), qPrintable(title->toolTip()));
+                // No block of any of the compile's graphs shows the symbol; the entry is named readably.
+                const auto& prepared = *cfg->shown()->prepared;
+                bool entryNamed = false;
+                for (const auto& graphs : prepared.graphs)
+                    for (const auto& g : graphs)
+                        for (const auto& b : g.blocks) {
+                            QVERIFY2(b.label.find(symbol) == std::string::npos, b.label.c_str());
+                            for (const auto& i : b.instructions)
+                                QVERIFY2(i.find(symbol) == std::string::npos, i.c_str());
+                            entryNamed = entryNamed || b.label.starts_with(kernel.toStdString());
+                        }
+                QVERIFY(entryNamed);
+                // View > Raw Symbol Names: the header and the entry block show the symbol, cut too.
+                SymbolNames::instance()->setRaw(true);
+                QTRY_VERIFY_WITH_TIMEOUT(cfg->shown() && cfg->shown()->prepared->rawNames, 60000);
+                QTRY_VERIFY(cfg->titleText().startsWith(QString::fromStdString(symbol.substr(0, 20))));
+                check("showing the raw symbols in the " + dock->windowTitle() + " dock");
+                if (QTest::currentTestFailed()) return;
+                QVERIFY2(cfg->titleText().contains(QChar(0x2026)), qPrintable(cfg->titleText()));
+                SymbolNames::instance()->setRaw(false);
+                QTRY_VERIFY(cfg->titleText().startsWith(kernel));
+                if (QTest::currentTestFailed()) return;
+            }
+            check("opening the " + dock->windowTitle() + " dock");
+            if (QTest::currentTestFailed()) return;
+            dock->close();
+            check("closing the " + dock->windowTitle() + " dock");
+            if (QTest::currentTestFailed()) return;
+        }
     }
 
     // Names are demangled where they are mangled, with the symbol in the tooltip; the View

@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <functional>
+#include <set>
+#include <string_view>
 #include <unordered_map>
 
 #include <QThread>
+
+#include "core/support/Symbols.h"
 
 namespace nvpg::gui {
 
@@ -47,10 +51,38 @@ std::vector<int> blockPressures(const CfgPrepared& p, CfgSource source, int grap
     return out;
 }
 
+// The mangled symbols of the graphs' functions, and of the kernels a function ptxas keeps local
+// to one is named after ("$<kernel>$<function>"): what their instructions may name (a parameter,
+// the kernel a local function returns to).
+std::set<std::string> symbolsOf(const std::array<std::vector<inspect::ControlFlowGraph>, 4>& all) {
+    std::set<std::string> symbols;
+    for (const auto& graphs : all)
+        for (const auto& g : graphs) {
+            std::string_view f = g.function;
+            if (f.size() > 2 && f[0] == '$')
+                if (const auto split = f.find('$', 1); split != std::string_view::npos) f = f.substr(1, split - 1);
+            if (support::demangle(f)) symbols.emplace(f);
+        }
+    return symbols;
+}
+
+// The names in `g` as the app shows them (CfgPrepared).
+void nameBlocks(inspect::ControlFlowGraph& g, bool raw, const std::set<std::string>& symbols) {
+    for (auto& b : g.blocks) {
+        if (b.label == g.function)
+            b.label = support::elideName(support::readableName(g.function, raw), kCfgNameColumns);
+        if (!raw)
+            for (auto& i : b.instructions)
+                for (const auto& s : symbols)
+                    if (i.find(s) != std::string::npos) i = support::elideSymbolIn(i, s);
+    }
+}
+
 std::shared_ptr<const CfgPrepared> prepare(const CfgJob& job) {
     auto p = std::make_shared<CfgPrepared>();
     p->result = job.result;
     p->map = job.map;
+    p->rawNames = job.rawNames;
     const auto& r = *job.result;
     if (!r.sass.empty() && !r.sassGraph.empty())
         p->graphs[size_t(CfgSource::Sass)] = inspect::cfgFromSass(r.sassGraph, r.sass);
@@ -64,6 +96,9 @@ std::shared_ptr<const CfgPrepared> prepare(const CfgJob& job) {
             p->graphs[size_t(CfgSource::Ir)].push_back(std::move(g));
             p->irModules.push_back(name);
         }
+    const auto symbols = symbolsOf(p->graphs);
+    for (auto& graphs : p->graphs)
+        for (auto& g : graphs) nameBlocks(g, job.rawNames, symbols);
     if (job.map && job.map != r.lineMap) {
         // The map came after the result: the figures of PTX and IR lines come through it.
         pipeline::CompileResult withMap = r;

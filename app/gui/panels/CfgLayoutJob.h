@@ -23,12 +23,19 @@ const char* cfgSourceWords(CfgSource source);
 
 // A block shows its label and this many first lines (the layout sizes it for them).
 constexpr int kCfgLabelLines = 3;
+// The entry block's label, the function's name, is cut (support::elideName) to this many
+// characters: about as wide as the instructions under it.
+constexpr size_t kCfgNameColumns = 48;
 
 // What the layout thread reads from one compile, once: every output's graphs (core's readers)
 // and the live figures (core's LiveFigures), kept while that compile is on screen.
+// The graphs' entry blocks are labelled with the function's name as the app shows names
+// (readable unless `rawNames`, cut to kCfgNameColumns), and a kernel's mangled symbol in their
+// instructions reads "…" ("[…_param_0]"), so that no block is a symbol's width.
 struct CfgPrepared {
     std::shared_ptr<const pipeline::CompileResult> result;
     std::shared_ptr<const inspect::LineMap> map;
+    bool rawNames = false;
     std::array<std::vector<inspect::ControlFlowGraph>, 4> graphs;  // by CfgSource
     std::array<std::string, 4> unavailable;                        // why a source has no graphs
     std::vector<std::string> irModules;                            // by graphs[Ir]: the module it is in
@@ -55,6 +62,7 @@ struct CfgJob {
     std::shared_ptr<const inspect::LineMap> map;
     std::vector<std::pair<std::string, std::string>> irTexts;  // text modules: name, text
     std::shared_ptr<const CfgPrepared> prepared;               // reused when of the same result
+    bool rawNames = false;                                     // View > Raw Symbol Names
     CfgSource source = CfgSource::Sass;
     std::string function;
 };

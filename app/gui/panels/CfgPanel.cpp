@@ -9,6 +9,8 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QEvent>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
@@ -19,6 +21,7 @@
 
 #include <Qsci/qsciscintilla.h>
 
+#include "core/support/Symbols.h"
 #include "gui/common/Text.h"
 #include "gui/compile/CompileController.h"
 #include "gui/document/WorkspaceDocument.h"
@@ -29,6 +32,7 @@
 #include "gui/output/LineMapLinks.h"
 #include "gui/output/OutputView.h"
 #include "gui/output/Pane.h"
+#include "gui/output/SymbolNames.h"
 
 namespace nvpg::gui {
 
@@ -68,7 +72,12 @@ CfgPanel::CfgPanel(OutputView* output, EditorArea* editors, WorkspaceDocument* d
         sources_->addItem(tr(cfgSourceWords(s)), int(s));
     of->setBuddy(sources_);
     title_ = new QLabel(this);
+    title_->setObjectName(QStringLiteral("cfgTitle"));
     title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Its text is cut to the width it gets (updateTitle), never the other way round: a numba
+    // kernel's name would make the dock, and so the window, as wide as the name.
+    title_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    title_->installEventFilter(this);
     legend_ = new QLabel(this);
     legendText_ = new QLabel(this);
     fit_ = new QToolButton(this);
@@ -126,11 +135,53 @@ CfgPanel::CfgPanel(OutputView* output, EditorArea* editors, WorkspaceDocument* d
     // An answer overtaken by a newer request is looked at too: its reading of the compile may
     // serve the newer one, and laidOut counts it dropped.
     layouts_.setStaleHandler([this](std::shared_ptr<const CfgLaidOut> answer) { answered(std::move(answer)); });
+    // The names in the graph and its title follow View > Raw Symbol Names.
+    connect(SymbolNames::instance(), &SymbolNames::rawChanged, this, [this] {
+        updateTitle();
+        request();
+    });
     updateSources();
     setZoom(0);
 }
 
 CfgPanel::~CfgPanel() = default;
+
+bool CfgPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == title_ && (event->type() == QEvent::Resize || event->type() == QEvent::FontChange)) updateTitle();
+    return QWidget::eventFilter(watched, event);
+}
+
+void CfgPanel::setTitle(const std::string& function, const QString& rest) {
+    titleFunction_ = function;
+    titleRest_ = rest;
+    updateTitle();
+}
+
+void CfgPanel::updateTitle() {
+    if (titleFunction_.empty() && titleRest_.isEmpty()) {
+        title_->clear();
+        title_->setToolTip({});
+        return;
+    }
+    // The name is what gives way: the figures after it stay whole while there is room for them.
+    const QString name = SymbolNames::shown(titleFunction_);
+    const QFontMetrics metrics = title_->fontMetrics();
+    const QString rest = titleRest_.isEmpty() ? QString() : QStringLiteral(" · ") + titleRest_;
+    const int width = title_->contentsRect().width();
+    const int room =
+        std::max(width - metrics.horizontalAdvance(rest), metrics.horizontalAdvance(QStringLiteral("x…x")));
+    title_->setText(metrics.elidedText(SymbolNames::elided(name, metrics, room) + rest, Qt::ElideRight, width));
+    title_->setToolTip(SymbolNames::toolTip(titleFunction_) + QLatin1Char('\n') + titleRest_);
+}
+
+QString CfgPanel::titleText() const {
+    return title_->text();
+}
+
+QString CfgPanel::noteName(const std::string& function) {
+    // A note wraps at spaces: a symbol has none, and readable names are cut as the title's are.
+    return qstr(support::elideName(SymbolNames::shown(function).toStdString(), kCfgNameColumns));
+}
 
 void CfgPanel::watchPane(QsciScintilla* pane) {
     if (!pane || pane->property("nvpgCfgWatched").toBool()) return;
@@ -175,7 +226,7 @@ void CfgPanel::clear() {
     ++generation_;
     scene_->clearItems();
     scene_->forgetFigures();
-    title_->clear();
+    setTitle({}, {});
     setNote({});
     updateSources();
 }
@@ -282,7 +333,9 @@ void CfgPanel::request() {
     job.map = map_;
     for (const auto& m : document_->workspace().modules)
         if (!m.isBitcode()) job.irTexts.emplace_back(m.name, m.bytes);
-    if (prepared_ && prepared_->result == result_ && prepared_->map == map_) job.prepared = prepared_;
+    job.rawNames = SymbolNames::instance()->raw();
+    if (prepared_ && prepared_->result == result_ && prepared_->map == map_ && prepared_->rawNames == job.rawNames)
+        job.prepared = prepared_;
     job.source = source_;
     job.function = wanted_;
     // An older one still waiting is not laid out at all.
@@ -303,7 +356,9 @@ void CfgPanel::answered(std::shared_ptr<const CfgLaidOut> answer) {
 
 void CfgPanel::laidOut(std::shared_ptr<const CfgLaidOut> answer) {
     // Its reading of the compile is good for later requests of the same one.
-    if (answer->prepared->result == result_ && answer->prepared->map == map_) prepared_ = answer->prepared;
+    if (answer->prepared->result == result_ && answer->prepared->map == map_ &&
+        answer->prepared->rawNames == SymbolNames::instance()->raw())
+        prepared_ = answer->prepared;
     if (answer->generation != generation_) {
         ++dropped_;
         return;
@@ -322,18 +377,18 @@ void CfgPanel::laidOut(std::shared_ptr<const CfgLaidOut> answer) {
                           .arg(tr(cfgSourceWords(answer->source)),
                                why.empty() ? QString() : QStringLiteral(": ") + qstr(why))
                     : tr("%1 has no graph in the %2 (%3); the graph shown is the last one.")
-                          .arg(qstr(answer->function), tr(cfgSourceWords(answer->source)),
+                          .arg(noteName(answer->function), tr(cfgSourceWords(answer->source)),
                                why.empty() ? tr("inlined into its callers, or not there") : qstr(why)));
         if (!shown_ || shown_->prepared->result != answer->prepared->result) {
             shown_.reset();
             scene_->clearItems();
-            title_->clear();
+            setTitle({}, {});
         }
         emit graphShown();
         return;
     }
     if (!answer->layout.ok) {
-        setNote(tr("Graphviz could not lay out %1: %2").arg(qstr(answer->function), qstr(answer->layout.error)));
+        setNote(tr("Graphviz could not lay out %1: %2").arg(noteName(answer->function), qstr(answer->layout.error)));
         if (wasDrawing) shown_.reset();  // the scene was that unfinished graph's
         emit graphShown();
         return;
@@ -365,13 +420,10 @@ void CfgPanel::draw() {
     int loops = 0;
     for (const auto& e : g.edges) loops += e.back ? 1 : 0;
     const int blocks = int(g.blocks.size());
-    title_->setText(
-        tr("%1 · %2 · %3 %4")
-            .arg(qstr(g.function), tr(cfgSourceWords(drawing_->source)))
-            .arg(blocks)
-            .arg(blocks == 1 ? tr("block") : tr("blocks")) +
-        (loops ? tr(" · %1 %2").arg(loops).arg(loops == 1 ? tr("loop edge") : tr("loop edges")) : QString()) +
-        tr(" · laid out in %1 ms").arg(int(std::lround(drawing_->layout.seconds * 1000))));
+    setTitle(g.function,
+             tr("%1 · %2").arg(tr(cfgSourceWords(drawing_->source)), plural(blocks, tr("block"), tr("blocks"))) +
+                 (loops ? tr(" · %1").arg(plural(loops, tr("loop edge"), tr("loop edges"))) : QString()) +
+                 tr(" · laid out in %1 ms").arg(int(std::lround(drawing_->layout.seconds * 1000))));
     // The legend: the scale the colours are on.
     QPixmap bar(60, 10);
     QPainter painter(&bar);

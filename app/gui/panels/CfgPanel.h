@@ -76,6 +76,8 @@ public:
     int blockPressure(int block) const;
     CfgGraphView* view() const { return view_; }
     QString note() const;
+    // The header's text as shown: the function's name cut to the room it has, then the figures.
+    QString titleText() const;
     QString infoText() const;
     QToolButton* infoButton() const { return info_; }
     // Answers dropped because a newer request came; laid out graphs shown.
@@ -93,6 +95,7 @@ signals:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void request();
@@ -106,6 +109,12 @@ private:
     void updateHighlight();
     void updateSources();
     void setNote(const QString& text);
+    // The header: `function`'s name as the app shows names, cut to the label's width, then `rest`
+    // (the graph's figures) after a " · ".
+    void setTitle(const std::string& function, const QString& rest);
+    void updateTitle();
+    // A function's name in a note.
+    static QString noteName(const std::string& function);
     void watchPane(QsciScintilla* pane);
     // The SASS pane's numbering to the listing's and back (its compact view).
     int sassShownLine(int listingLine) const;
@@ -117,6 +126,8 @@ private:
     LineMapLinks* links_;
     QComboBox* sources_ = nullptr;
     QLabel* title_ = nullptr;
+    std::string titleFunction_;  // the header's function (its symbol) and what follows its name
+    QString titleRest_;
     QLabel* legend_ = nullptr;
     QLabel* legendText_ = nullptr;
     QLabel* note_ = nullptr;
