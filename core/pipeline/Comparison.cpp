@@ -143,21 +143,23 @@ std::string comparisonVerdict(const Comparison& c) {
     const auto name = compareOutputName(c.output);
     if (!c.missingA.empty()) return fmt::format("no {} on side A: {}", name, c.missingA);
     if (!c.missingB.empty()) return fmt::format("no {} on side B: {}", name, c.missingB);
-    if (c.identical) return fmt::format("{} identical ({} lines)", name, support::splitLines(c.textA).size());
+    if (c.identical)
+        return fmt::format("{} identical ({})", name,
+                           support::plural(int(support::splitLines(c.textA).size()), "line", "lines"));
+    // Every count is a part of the total before it: the lines that differ are the changed, the
+    // removed and the added ones.
+    const auto differ = [](int lines) { return support::plural(lines, "line differs", "lines differ"); };
+    const auto hunks = [](int n) { return support::plural(n, "hunk", "hunks"); };
+    const int raw = c.diff.added + c.diff.removed;
     if (c.style == DiffStyle::Normalized) {
         const auto& n = c.normalized;
-        const int raw = c.diff.added + c.diff.removed;
-        const int hunks = int(n.hunks.size());
         if (n.lines() == 0)
-            return fmt::format("{} the same up to register and label numbering ({} {} differ as written)", name, raw,
-                               raw == 1 ? "line" : "lines");
-        return fmt::format(
-            "{}: {} {} changed ({} removed, {} added) in {} {}, renumbering aside; {} {} differ as written", name,
-            n.changed, n.changed == 1 ? "line" : "lines", n.removed, n.added, hunks, hunks == 1 ? "hunk" : "hunks", raw,
-            raw == 1 ? "line" : "lines");
+            return fmt::format("{} the same up to register and label numbering ({} as written)", name, differ(raw));
+        return fmt::format("{}: {} ({} changed, {} removed, {} added) in {}, renumbering aside; {} as written", name,
+                           differ(n.lines()), n.changed, n.removed, n.added, hunks(int(n.hunks.size())), differ(raw));
     }
-    return fmt::format("{}: {} lines differ ({} removed, {} added) in {} {}", name, c.diff.added + c.diff.removed,
-                       c.diff.removed, c.diff.added, c.diff.hunks, c.diff.hunks == 1 ? "hunk" : "hunks");
+    return fmt::format("{}: {} ({} removed, {} added) in {}", name, differ(raw), c.diff.removed, c.diff.added,
+                       hunks(c.diff.hunks));
 }
 
 std::string figureChanges(const Comparison& c) {

@@ -63,9 +63,9 @@ std::vector<std::vector<std::string>> comparisonRows(const Comparison& c);
 // The table as nvpg prints it (aligned columns, kernels named by support::tableName), then the
 // seconds each side's output took.
 std::string formatComparisonTable(const Comparison& c, support::NameStyle names = {});
-// "PTX identical", "PTX: 12 lines differ (6 removed, 6 added) in 2 hunks" (raw), "PTX: 1 line
-// changed (0 removed, 0 added) in 1 hunk, renumbering aside; 39 lines differ as written"
-// (normalized), "no PTX on side B: ..."
+// "PTX identical (330 lines)", "PTX: 12 lines differ (6 removed, 6 added) in 2 hunks" (raw),
+// "PTX: 2 lines differ (1 changed, 0 removed, 1 added) in 1 hunk, renumbering aside; 37 lines
+// differ as written" (normalized: the parts add up to the total), "no PTX on side B: ...".
 std::string comparisonVerdict(const Comparison& c);
 // The figures that differ, in one line: "wave: registers 21 → 18 (-3), SASS instructions 236 →
 // 240 (+4)"; kernels on one side only are named so. "figures unchanged" when none differ.

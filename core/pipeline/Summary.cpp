@@ -16,10 +16,6 @@ namespace {
 
 constexpr std::string_view kSep = " · ";
 
-std::string plural(size_t n, std::string_view one, std::string_view many) {
-    return fmt::format("{} {}", n, n == 1 ? one : many);
-}
-
 std::string bytes(uint64_t n) {
     return support::formatBytes(n);
 }
@@ -146,7 +142,7 @@ PaneSummary ptxPane(const CompileResult& r, bool rawNames) {
     std::vector<std::string> tip;
     if (!r.ptx.empty()) {
         head.push_back(bytes(r.ptx.size()));
-        head.push_back(plural(r.kernels.size(), "kernel", "kernels"));
+        head.push_back(support::plural(r.kernels.size(), "kernel", "kernels"));
     }
     if (const auto* s = r.findStage(StageId::CompilePtx)) {
         std::string t = "libNVVM " + formatSeconds(s->seconds);
@@ -161,7 +157,7 @@ PaneSummary ptxPane(const CompileResult& r, bool rawNames) {
     }
     if (!r.arch.empty()) head.push_back(r.archSource.empty() ? r.arch : fmt::format("{} ({})", r.arch, r.archSource));
     if (!r.libdeviceFunctions.empty()) {
-        head.push_back("libdevice: " + plural(r.libdeviceFunctions.size(), "function", "functions"));
+        head.push_back("libdevice: " + support::plural(r.libdeviceFunctions.size(), "function", "functions"));
         tip.push_back(fmt::format("libdevice functions linked ({}):", r.libdeviceFunctions.size()));
         for (size_t i = 0; i < r.libdeviceFunctions.size(); i += 4) {
             const auto end = std::min(r.libdeviceFunctions.size(), i + 4);
@@ -360,7 +356,7 @@ std::string failureSummary(const CompileResult& r, bool pointAtProblems) {
         what = std::string(stageName(f->stage));
     if (const auto f = failureOf(r); f && !libnvvmStep(r, f->stage).empty()) what = libnvvmStep(r, f->stage);
     what[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(what[0])));
-    return fmt::format("{} failed with {}{}: {}", what, plural(errors, "error", "errors"),
+    return fmt::format("{} failed with {}{}: {}", what, support::plural(errors, "error", "errors"),
                        pointAtProblems ? " (see Problems)" : "", firstLine(nvvm::formatDiagnostic(*first)));
 }
 

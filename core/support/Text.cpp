@@ -188,6 +188,10 @@ std::string formatBytes(uint64_t bytes) {
     return s + " " + kUnits[unit];
 }
 
+std::string plural(long long n, std::string_view one, std::string_view many) {
+    return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+}
+
 std::string formatCount(uint64_t n) {
     // Built forwards rather than by inserting commas: GCC 12 warns falsely (-Wrestrict) on
     // std::string::insert here.

@@ -46,6 +46,9 @@ bool parseInt(std::string_view s, long long& out);
 // 1000 or 1024 depending on who reads it. One decimal, dropped when it is ".0".
 std::string formatBytes(uint64_t bytes);
 
+// "1 line", "3 lines": a count and the word for it, in messages both front ends print.
+std::string plural(long long n, std::string_view one, std::string_view many);
+
 // "4,097": counts in messages, with thousands separators (English, whatever the locale).
 std::string formatCount(uint64_t n);
 // A list of names short enough for one message, however many there are: all of them while they

@@ -168,6 +168,43 @@ private slots:
         QCOMPARE(j["identical"].get<bool>(), false);
     }
 
+    // The verdict's counts are parts of the total they follow: numba's axpy with its fadd made
+    // fsub is the fma made a sub (changed) and a mul added, 2 lines that differ (1 changed, 0
+    // removed, 1 added), never "1 line changed (0 removed, 1 added)".
+    void theVerdictsCountsAddUpToItsTotal() {
+        const auto ir = test::readText(test::dataDir() / "numba/axpy.ll");
+        const auto a = compiled("axpy.ll", ir, true);
+        const auto b = compiled(
+            "axpy.ll",
+            edited(ir, "%\".137\" = fadd float %\".101\", %\".134\"", "%\".137\" = fsub float %\".101\", %\".134\""),
+            true);
+        const auto c = pipeline::compareResults(a, b, CompareOutput::Ptx, "fadd", "fsub");
+        const int raw = c.diff.added + c.diff.removed;
+        QVERIFY(raw > 3);
+        QCOMPARE(pipeline::comparisonVerdict(c),
+                 "PTX: 2 lines differ (1 changed, 0 removed, 1 added) in 1 hunk, renumbering aside; " +
+                     std::to_string(raw) + " lines differ as written");
+        const auto bytes = pipeline::compareResults(a, b, CompareOutput::Ptx, "fadd", "fsub", pipeline::DiffStyle::Raw);
+        QCOMPARE(pipeline::comparisonVerdict(bytes),
+                 "PTX: " + std::to_string(raw) + " lines differ (" + std::to_string(c.diff.removed) + " removed, " +
+                     std::to_string(c.diff.added) + " added) in " + std::to_string(c.diff.hunks) +
+                     (c.diff.hunks == 1 ? " hunk" : " hunks"));
+        const auto k = resultOf(ptxOf({{"k", 3}}), {usage("k", 10)}, {}, 0.01);
+        // Whatever the edit, each verdict's total is the sum of its parts.
+        const std::regex counts(R"((\d+) lines? differs? \((\d+) changed, (\d+) removed, (\d+) added\))");
+        for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+                 {"%r0, 1;", "%r0, 7;"}, {"\tret;\n", "\tadd.s32 \t%r5, %r5, 5;\n\tret;\n"}, {"add.s32", "sub.s32"}}) {
+            std::string text = k.ptx;
+            for (auto p = text.find(from); p != std::string::npos; p = text.find(from, p + to.size()))
+                text.replace(p, from.size(), to);
+            const auto v = pipeline::comparisonVerdict(
+                pipeline::compareResults(k, resultOf(text, {usage("k", 10)}, {}, 0.01), CompareOutput::Ptx, "A", "B"));
+            std::smatch m;
+            QVERIFY2(std::regex_search(v, m, counts), v.c_str());
+            QCOMPARE(std::stoi(m[1]), std::stoi(m[2]) + std::stoi(m[3]) + std::stoi(m[4]));
+        }
+    }
+
     // A side without the output says why, and nothing is diffed.
     void aMissingOutputIsSaidNotDiffed() {
         auto a = resultOf(ptxOf({{"k", 3}}), {usage("k", 10)}, {}, 0.01);

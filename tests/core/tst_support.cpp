@@ -287,6 +287,12 @@ private slots:
                  std::string("ld.param.u64 %rd1, [saxpy_param_0];"));
     }
 
+    void countsSayTheirWord() {
+        QCOMPARE(support::plural(1, "line differs", "lines differ"), std::string("1 line differs"));
+        QCOMPARE(support::plural(0, "hunk", "hunks"), std::string("0 hunks"));
+        QCOMPARE(support::plural(23, "hunk", "hunks"), std::string("23 hunks"));
+    }
+
     void bytesAreWrittenInIecUnits() {
         QCOMPARE(support::formatBytes(0), std::string("0 B"));
         QCOMPARE(support::formatBytes(1023), std::string("1023 B"));
