@@ -174,15 +174,20 @@ std::vector<std::string> historyRow(const HistoryEntry& e) {
             size(f.cubinBytes)};
 }
 
-uint64_t CompileHistory::add(const Job& job, std::shared_ptr<const CompileResult> result, std::string cause) {
+uint64_t CompileHistory::add(const Job& job, std::shared_ptr<const CompileResult> result, std::string cause,
+                             HistoryWorkspace workspace) {
     HistoryEntry e;
     e.id = next_++;
     e.when = std::chrono::system_clock::now();
-    e.cause = !cause.empty() ? std::move(cause) : last_ ? describeChange(*last_, job) : "first compile";
+    const auto last = last_.find(workspace.key);
+    e.cause = !cause.empty()           ? std::move(cause)
+              : last != last_.end()    ? describeChange(last->second, job)
+              : workspace.name.empty() ? "first compile"
+                                       : fmt::format("first compile of {}", workspace.name);
     e.bytes = result ? resultBytes(*result) : 0;
     e.result = std::move(result);
+    e.workspace = std::move(workspace);
     bytes_ += e.bytes;
-    entries_.push_front(std::move(e));
     // Only what the next cause needs: the modules and the options.
     Job kept;
     kept.modules = job.modules;
@@ -190,9 +195,16 @@ uint64_t CompileHistory::add(const Job& job, std::shared_ptr<const CompileResult
     kept.libdevice = job.libdevice;
     kept.verify = job.verify;
     kept.ltoMode = job.ltoMode;
-    last_ = std::move(kept);
+    last_[e.workspace.key] = std::move(kept);
+    entries_.push_front(std::move(e));
     trim();
     return entries_.front().id;
+}
+
+const HistoryEntry* CompileHistory::previous() const {
+    for (size_t i = 1; i < entries_.size(); ++i)
+        if (entries_[i].workspace.key == entries_.front().workspace.key) return &entries_[i];
+    return nullptr;
 }
 
 bool CompileHistory::complete(uint64_t id, std::shared_ptr<const CompileResult> result) {
@@ -217,13 +229,18 @@ const HistoryEntry* CompileHistory::find(uint64_t id) const {
 void CompileHistory::clear() {
     entries_.clear();
     bytes_ = 0;
-    last_.reset();
+    last_.clear();
 }
 
 void CompileHistory::trim() {
     while (entries_.size() > 1 && (entries_.size() > limits_.entries || bytes_ > limits_.bytes)) {
         bytes_ -= entries_.back().bytes;
         entries_.pop_back();
+    }
+    for (auto it = last_.begin(); it != last_.end();) {
+        const bool held = std::any_of(entries_.begin(), entries_.end(),
+                                      [&](const HistoryEntry& e) { return e.workspace.key == it->first; });
+        it = held ? std::next(it) : last_.erase(it);
     }
 }
 

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,9 +19,16 @@ namespace nvpg::pipeline {
 // change?" is answered from without a pin made beforehand. Bounded: the newest kept are at most
 // Limits::entries and at most Limits::bytes of results (the newest one always stays); the results
 // are shared with whoever shows them, so an entry costs only what nothing else holds.
+// Which workspace a compile is of: `key` tells the session's workspaces apart (the front end's
+// choice: a file's path, else one per workspace made), `name` is how people call it.
+struct HistoryWorkspace {
+    std::string key, name;
+};
+
 struct HistoryEntry {
     uint64_t id = 0;  // 1, 2, …: the order of the session's compiles
     std::chrono::system_clock::time_point when;
+    HistoryWorkspace workspace;
     std::string cause;  // "math.ll: line 48 edited", "ftz 0 → 1", "fix: Add @k to @llvm.used"
     std::shared_ptr<const CompileResult> result;
     size_t bytes = 0;  // resultBytes(*result)
@@ -58,17 +66,19 @@ public:
     using Limits = HistoryLimits;
     explicit CompileHistory(Limits limits = {}) : limits_(limits) {}
 
-    // A shown compile of `job`: its cause is `cause` when given (a fix applied), else
-    // describeChange against the compile before it ("first compile" for the first). Drops the
-    // oldest entries beyond the limits. Returns the new entry's id.
-    uint64_t add(const Job& job, std::shared_ptr<const CompileResult> result, std::string cause = {});
+    // A shown compile of `job` in `workspace`: its cause is `cause` when given (a fix applied),
+    // else describeChange against the newest compile of the same workspace ("first compile of
+    // NAME" for its first: the modules of another workspace are neither added nor removed).
+    // Drops the oldest entries beyond the limits. Returns the new entry's id.
+    uint64_t add(const Job& job, std::shared_ptr<const CompileResult> result, std::string cause = {},
+                 HistoryWorkspace workspace = {});
     // The entry's complete result (its SASS and map came later); false when it was dropped.
     bool complete(uint64_t id, std::shared_ptr<const CompileResult> result);
 
     const std::deque<HistoryEntry>& entries() const { return entries_; }  // newest first
     const HistoryEntry* find(uint64_t id) const;
-    // The compile before the newest, or null.
-    const HistoryEntry* previous() const { return entries_.size() >= 2 ? &entries_[1] : nullptr; }
+    // The compile before the newest in the newest's workspace, or null.
+    const HistoryEntry* previous() const;
     size_t bytes() const { return bytes_; }
     const Limits& limits() const { return limits_; }
     void clear();
@@ -80,7 +90,9 @@ private:
     std::deque<HistoryEntry> entries_;
     size_t bytes_ = 0;
     uint64_t next_ = 1;
-    std::optional<Job> last_;  // the newest compile's job (modules and options), for the next cause
+    // Each workspace's newest compile's job (modules and options), for its next cause; a workspace
+    // whose entries are all dropped is dropped here too.
+    std::map<std::string, Job> last_;
 };
 
 }  // namespace nvpg::pipeline

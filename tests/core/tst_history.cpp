@@ -89,6 +89,46 @@ private slots:
         QVERIFY(!h.complete(12345, resultOfSize(1)));
     }
 
+    // Two workspaces in one session: a compile is compared with its own workspace's compiles
+    // only. Opening another workspace is its first compile, not its modules added and the
+    // other's removed; back in the first, an edit is that edit.
+    void eachWorkspaceIsComparedWithItsOwnCompiles() {
+        CompileHistory h;
+        const pipeline::HistoryWorkspace first{"file:/w/first.nvpg", "first"}, second{"new:2", "longname"};
+        const auto a = jobOf({{"module0.ll", kText, false}, {"longname.ll", "l\n", false}});
+        const auto b = jobOf({{"math.ll", "m\n", false}});
+        const auto idA = h.add(a, resultOfSize(10), {}, first);
+        QCOMPARE(h.entries().front().cause, std::string("first compile of first"));
+        h.add(b, resultOfSize(10), {}, second);
+        QCOMPARE(h.entries().front().cause, std::string("first compile of longname"));
+        QCOMPARE(h.entries().front().workspace.name, std::string("longname"));
+        QVERIFY(!h.previous());  // nothing earlier of this workspace
+        auto edited = a;
+        edited.modules[0].bytes = "line 1\nline 2\nline three\nline 4\nline 5\n";
+        h.add(edited, resultOfSize(10), {}, first);
+        QCOMPARE(h.entries().front().cause, std::string("module0.ll: line 3 edited"));
+        QVERIFY(h.previous());
+        QCOMPARE(h.previous()->id, idA);  // the first workspace's, not the one compiled between
+        h.add(b, resultOfSize(10), {}, second);
+        QCOMPARE(h.entries().front().cause, std::string("compiled again"));
+        // No cause names a module of the other workspace.
+        for (const auto& e : h.entries())
+            QVERIFY2(e.cause.find("added") == std::string::npos && e.cause.find("removed") == std::string::npos,
+                     e.cause.c_str());
+        // No workspace given: all compiles are of one, and the first says "first compile".
+        CompileHistory plain;
+        plain.add(a, resultOfSize(1));
+        QCOMPARE(plain.entries().front().cause, std::string("first compile"));
+        // A workspace whose compiles all left the history starts again.
+        CompileHistory two({2, size_t(1) << 30});
+        two.add(a, resultOfSize(1), {}, first);
+        two.add(b, resultOfSize(1), {}, second);
+        two.add(b, resultOfSize(1), {}, second);
+        QCOMPARE(two.entries().size(), size_t(2));
+        two.add(a, resultOfSize(1), {}, first);
+        QCOMPARE(two.entries().front().cause, std::string("first compile of first"));
+    }
+
     // Over 1,000 compiles the history holds at most its entries and its bytes (the newest always).
     void memoryStaysWithinItsBound() {
         CompileHistory h({50, size_t(64) << 20});

@@ -239,7 +239,7 @@ private slots:
         };
         QVERIFY(table->item(0, column("cause"))->text().endsWith("(current)"));
         QCOMPARE(table->item(1, column("cause"))->text(), QString("math.ll: line 48 edited"));
-        QCOMPARE(table->item(2, column("cause"))->text(), QString("first compile"));
+        QCOMPARE(table->item(2, column("cause"))->text(), QString("first compile of w"));
         QVERIFY(table->item(2, column("registers"))->text().toInt() > 0);
         QVERIFY(table->item(2, column("PTX"))->text().endsWith("KiB"));
         table->selectRow(2);
@@ -249,6 +249,50 @@ private slots:
         QVERIFY(bothSidesShown(*c));
         QCOMPARE(c->sideResult(0), history.entries()[2].result);
         timeline->close();
+    }
+
+    // A session with two workspaces: a compile is compared with its own workspace's only, so
+    // opening another is its first compile (not its modules added and the first's removed), and
+    // back in the first, the previous compile is the first's again.
+    void historyComparesWithinOneWorkspace() {
+        QTemporaryDir dir;
+        auto w = openCompiled(dir);  // w.nvpg: math.ll
+        auto* c = w->compare();
+        const auto& history = w->controller()->history();
+        QCOMPARE(history.entries().front().cause, std::string("first compile of w"));
+        const auto first = history.entries().front().result;
+
+        auto two = workspace::loadWorkspace(test::examplePath("two-modules"));
+        QVERIFY(two && two->modules.size() == 2);
+        two->modules[0].name = "module0.ll";
+        two->modules[1].name = "longname.ll";
+        two->options.arch = "compute_90";
+        const QString other = dir.path() + "/other.nvpg";
+        QVERIFY(workspace::saveWorkspace(*two, other.toStdString()));
+        QVERIFY(w->openWorkspace(other));
+        QVERIFY(compileAndWait(*w));
+        QCOMPARE(history.entries().front().cause, std::string("first compile of other"));
+        QTRY_VERIFY(c->sideNotice(0).contains("No previous compile yet"));
+
+        QVERIFY(w->openWorkspace(dir.path() + "/w.nvpg"));
+        QVERIFY(compileAndWait(*w));
+        QCOMPARE(history.entries().front().cause, std::string("compiled again"));
+        QCOMPARE(history.previous()->result, first);
+        QVERIFY(bothSidesShown(*c));
+        QCOMPARE(c->sideResult(0), first);
+        editFaddToFsub(*w);
+        QVERIFY(compileAndWait(*w));
+        QCOMPARE(history.entries().front().cause, std::string("math.ll: line 48 edited"));
+        QCOMPARE(history.entries().size(), size_t(4));
+        // No entry names a module of the other workspace as added or removed.
+        w->historyButton()->click();
+        auto* table = w->historyDialog()->table();
+        QCOMPARE(table->rowCount(), 4);
+        for (int row = 0; row < table->rowCount(); ++row) {
+            const QString cause = table->item(row, 2)->text();
+            QVERIFY2(!cause.contains("added") && !cause.contains("removed"), qPrintable(cause));
+        }
+        w->historyDialog()->close();
     }
 
     // "what does -ftz do?" in one click: the Options dock's Δ beside ftz shows the

@@ -62,6 +62,7 @@ void CompileController::submit(bool verifyOnly) {
         verifyGeneration_ = job.generation;
     } else {
         submittedJob_ = job;
+        submittedWorkspace_ = {document_->key().toStdString(), document_->displayName().toStdString()};
         submittedCause_ = std::move(nextCause_);
         nextCause_.clear();
     }
@@ -107,7 +108,7 @@ void CompileController::onReply(const EngineReply& reply) {
     // The SASS and the map come after a plain reply that has PTX; one of no PTX has neither.
     lateGeneration_ = reply.result && !reply.result->ptx.empty() ? reply.generation : 0;
     if (reply.result) {
-        historyId_ = history_.add(submittedJob_, reply.result, std::move(submittedCause_));
+        historyId_ = history_.add(submittedJob_, reply.result, std::move(submittedCause_), submittedWorkspace_);
         submittedCause_.clear();
         historyGeneration_ = reply.generation;
         emit historyChanged();  // before the reply: the Compare dock's previous side is then the one before it

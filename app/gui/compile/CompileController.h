@@ -106,7 +106,8 @@ private:
     pipeline::CompileHistory history_;
     pipeline::Job submittedJob_;  // the newest compile request's (not verify-only)
     std::string submittedCause_, nextCause_;
-    quint64 historyGeneration_ = 0;  // the reply the newest entry holds
+    pipeline::HistoryWorkspace submittedWorkspace_;  // the document's when the compile was asked
+    quint64 historyGeneration_ = 0;                  // the reply the newest entry holds
     uint64_t historyId_ = 0;
 };
 

@@ -12,7 +12,17 @@
 
 namespace nvpg::gui {
 
-WorkspaceDocument::WorkspaceDocument(QObject* parent) : QObject(parent) {
+namespace {
+
+// A key of its own for a workspace that no file was read for (new, an example, an import).
+QString newKey() {
+    static quint64 made = 0;  // UI thread only, as the documents are
+    return QStringLiteral("new:%1").arg(++made);
+}
+
+}  // namespace
+
+WorkspaceDocument::WorkspaceDocument(QObject* parent) : QObject(parent), key_(newKey()) {
     ws_.name = "untitled";
 }
 
@@ -29,6 +39,7 @@ void WorkspaceDocument::reset(workspace::Workspace ws, const QString& path, cons
     diskHash_ = diskHash;
     const bool pathChange = path != path_;
     path_ = path;
+    key_ = path.isEmpty() ? newKey() : QStringLiteral("file:") + path;
     emit reloaded();
     emit modulesChanged();
     emit settingsChanged();

@@ -22,6 +22,10 @@ public:
     const workspace::Workspace& workspace() const { return ws_; }
     QString path() const { return path_; }  // empty for a new or example workspace
     QString displayName() const;            // the file's name, else the workspace's, else "untitled"
+    // Tells the session's workspaces apart (the compile history compares a compile only with
+    // its own workspace's): the file's path when one was read, else one of its own per reset();
+    // a save keeps it.
+    QString key() const { return key_; }
     bool isModified() const { return modified_; }
 
     // Replaces everything; the document is then unmodified. `diskHash`: fileHash() of the bytes
@@ -115,6 +119,7 @@ private:
     workspace::Workspace ws_;
     workspace::Workspace saved_;  // as last read or saved: what "unmodified" means
     QString path_;
+    QString key_;
     QByteArray diskHash_;
     bool modified_ = false;
 };
