@@ -4,7 +4,11 @@
 // marked on its lines and stepped through. Needs nvdisasm (the pip wheel ctest fetches).
 #include <QtTest>
 
+#include <QFontInfo>
+#include <QFontMetrics>
 #include <QLabel>
+#include <QRegularExpression>
+#include <QTextDocument>
 
 #include <Qsci/qsciscintilla.h>
 
@@ -113,7 +117,7 @@ private slots:
                                   Q_ARG(QString, QStringLiteral("peak")));
         QCOMPARE(lineOfCaret(w->output()->sassEditor()), view->shownLine(peak.sassLine));
 
-        // ⓘ: the docs' entry on these figures, what they are, how they are made and their source.
+        // "about": the docs' entry on these figures, what they are, how they are made and their source.
         QVERIFY(note.contains(QStringLiteral("href=\"about\"")));
         QMetaObject::invokeMethod(w->output()->pressureLabel(MappedOutput::Ptx), "linkActivated",
                                   Q_ARG(QString, QStringLiteral("about")));
@@ -177,6 +181,21 @@ private slots:
         const QString note = w->output()->pressureNote(MappedOutput::Ptx);
         QVERIFY2(note.contains(QStringLiteral("local memory")), qPrintable(note));
         auto* label = w->output()->pressureLabel(MappedOutput::Ptx);
+        // Every character of the note is drawn by the label's font: after "local memory: N lines ·"
+        // the docs' link is a word, not a circled i (U+24D8), which DejaVu Sans lacks (a box).
+        QTextDocument shown;
+        shown.setHtml(label->text());
+        const QString words = shown.toPlainText();
+        QVERIFY2(!words.contains(QChar(0x24D8)) && !note.contains(QChar(0x24D8)), qPrintable(words));
+        QVERIFY2(words.contains(QRegularExpression(QStringLiteral("local memory: \\d+ lines? · about$"))),
+                 qPrintable(words));
+        if (!QFontInfo(label->font()).family().isEmpty()) {
+            const QFontMetrics metrics(label->font());
+            for (const char32_t c : words.toUcs4())
+                QVERIFY2(metrics.inFontUcs4(c), qPrintable(QStringLiteral("U+%1 of \"%2\" is not in %3")
+                                                               .arg(uint(c), 4, 16, QLatin1Char('0'))
+                                                               .arg(words, QFontInfo(label->font()).family())));
+        }
         for (size_t k = 0; k <= places.ptx.size(); ++k) {
             QMetaObject::invokeMethod(label, "linkActivated", Q_ARG(QString, QStringLiteral("local")));
             const int expected = places.ptx[k % places.ptx.size()];

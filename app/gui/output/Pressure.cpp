@@ -142,8 +142,9 @@ void Pressure::paintOutputs() {
         if (!local.empty() && hasText)
             parts << tr("local memory: <a href=\"local\">%1</a>")
                          .arg(local.size() == 1 ? tr("1 line") : tr("%1 lines").arg(local.size()));
-        // ⓘ: the docs' entry on these figures (resources/docs/view.json).
-        if (!parts.isEmpty()) parts << QStringLiteral("<a href=\"about\">ⓘ</a>");
+        // The docs' entry on these figures (resources/docs/view.json). A word, not a symbol: DejaVu
+        // Sans, many desktops' UI font, has no circled i (U+24D8), and it would draw as a box.
+        if (!parts.isEmpty()) parts << tr("<a href=\"about\">about</a>");
         output_->setPressureNote(output, parts.join(QStringLiteral(" · ")), tip.join(QLatin1Char('\n')));
     }
 }
