@@ -117,7 +117,8 @@ nvvm::Fix modernDialectFix() {
     return {"Compile for compute_100, which reads the modern dialect", {}, {{"arch", "compute_100"}}};
 }
 
-void addFix(nvvm::Diagnostic& d, nvvm::Fix fix) {
+void addFix(nvvm::Diagnostic& d, std::string_view kind, nvvm::Fix fix) {
+    fix.kind = std::string(kind);
     if (std::find(d.fixes.begin(), d.fixes.end(), fix) == d.fixes.end()) d.fixes.push_back(std::move(fix));
 }
 
@@ -154,7 +155,7 @@ void explainIrVersion(std::vector<nvvm::Diagnostic>& diags, const PitfallContext
                 "`!nvvmir.version = !{{!N}}` and `!N = !{{i32 {}, i32 {}}}`{}",
                 support::join(names, ", "), c.irVersion.major, c.irVersion.minor, c.irVersion.major, c.irVersion.minor,
                 hasDebugInfo(m->bytes) ? " with the debug pair (the module has debug info)" : "");
-            addFix(d, fix);
+            addFix(d, nvvm::fixkind::kAddIrVersion, fix);
             placed = true;
         }
     }
@@ -196,7 +197,7 @@ void explainLayout(std::vector<nvvm::Diagnostic>& diags, const PitfallContext& c
                 "; {} has no `target datalayout`, and libNVVM needs one: insert `target datalayout = "
                 "\"{}\"`",
                 support::join(names, ", "), validLayout(pointerBits(first->bytes)));
-            addFix(d, std::move(fix));
+            addFix(d, nvvm::fixkind::kInsertDatalayout, std::move(fix));
         } else if (refused && !d.module.empty() && d.line > 0) {
             const auto* m = findModule(c.modules, d.module);
             if (!m || m->isBitcode()) continue;
@@ -210,8 +211,9 @@ void explainLayout(std::vector<nvvm::Diagnostic>& diags, const PitfallContext& c
             }
             d.message +=
                 fmt::format("\nReplace the datalayout on line {} with libNVVM's valid {}-bit one.", d.line, bits);
-            addFix(d, {fmt::format("Replace the datalayout with the valid {}-bit one", bits),
-                       {{m->name, d.line, d.line + 1, fmt::format("target datalayout = \"{}\"\n", layout)}}});
+            addFix(d, nvvm::fixkind::kReplaceDatalayout,
+                   {fmt::format("Replace the datalayout with the valid {}-bit one", bits),
+                    {{m->name, d.line, d.line + 1, fmt::format("target datalayout = \"{}\"\n", layout)}}});
         }
     }
 }
@@ -235,7 +237,7 @@ void explainOpaquePointers(std::vector<nvvm::Diagnostic>& diags, const PitfallCo
             "below compute_100: {}. Compile for compute_100 or later, or write typed "
             "pointers (float*, i8 addrspace(1)*).",
             m->name, archName(c.options), kDialects);
-        addFix(d, modernDialectFix());
+        addFix(d, nvvm::fixkind::kCompute100, modernDialectFix());
     }
 }
 
@@ -347,7 +349,7 @@ void explainNewerIr(std::vector<nvvm::Diagnostic>& diags, const PitfallContext& 
                 "; {}: {} was written by a newer LLVM, in the modern dialect (opaque pointers, `ptr`), and {} is "
                 "below compute_100: {}. Compile for compute_100 or later.",
                 what, m->name, archName(c.options), kDialects);
-            addFix(d, modernDialectFix());
+            addFix(d, nvvm::fixkind::kCompute100, modernDialectFix());
             continue;
         }
         const auto rewrite = removable ? llvm7RewriteFix(c) : std::nullopt;
@@ -362,8 +364,8 @@ void explainNewerIr(std::vector<nvvm::Diagnostic>& diags, const PitfallContext& 
             d.message +=
                 "LLVM 7.0.1 has nothing to write in its place: compile for compute_100 or later, or have the IR "
                 "written without it.";
-        if (rewrite) addFix(d, rewrite->first);
-        addFix(d, modernDialectFix());
+        if (rewrite) addFix(d, nvvm::fixkind::kRewriteForLlvm7, rewrite->first);
+        addFix(d, nvvm::fixkind::kCompute100, modernDialectFix());
     }
 }
 
@@ -373,14 +375,17 @@ void explainLazy(std::vector<nvvm::Diagnostic>& diags, const PitfallContext& c) 
     for (auto& d : diags) {
         if (contains(d.message, "is marked lazy but is text IR")) {
             if (const auto* m = findModule(c.modules, d.module); m && m->lazy)
-                addFix(d, {fmt::format("Unmark {} as lazy", m->name), {}, {}, {}, {{m->name, false}}});
+                addFix(d, nvvm::fixkind::kUnmarkLazy,
+                       {fmt::format("Unmark {} as lazy", m->name), {}, {}, {}, {{m->name, false}}});
         } else if (contains(d.message, "every module of this program is marked lazy")) {
             // The module with the kernels is the one to add normally; else the first.
             const nvvm::Module* pick = nullptr;
             for (const auto& m : c.modules)
                 if (!pick && !m.isBitcode() && lineStarting(m.bytes, "!nvvm.annotations") > 0) pick = &m;
             if (!pick && !c.modules.empty()) pick = &c.modules.front();
-            if (pick) addFix(d, {fmt::format("Unmark {} as lazy", pick->name), {}, {}, {}, {{pick->name, false}}});
+            if (pick)
+                addFix(d, nvvm::fixkind::kUnmarkLazy,
+                       {fmt::format("Unmark {} as lazy", pick->name), {}, {}, {}, {{pick->name, false}}});
         }
     }
 }
@@ -433,9 +438,10 @@ void explainMultiplyDefined(std::vector<nvvm::Diagnostic>& diags, const PitfallC
         if (const int close = functionEnd(last.module->bytes, last.function.line); close > 0) {
             const auto declaration = fmt::format("declare {} {}({})\n", last.function.returnType, symbolRef(symbol),
                                                  support::join(last.function.paramTypes, ", "));
-            addFix(d, {fmt::format("Keep the definition in {}: make {}'s a declaration", defs.front().module->name,
-                                   last.module->name),
-                       {{last.module->name, last.function.line, close + 1, declaration}}});
+            addFix(d, nvvm::fixkind::kKeepOneDefinition,
+                   {fmt::format("Keep the definition in {}: make {}'s a declaration", defs.front().module->name,
+                                last.module->name),
+                    {{last.module->name, last.function.line, close + 1, declaration}}});
         }
     }
     diags.insert(diags.end(), notes.begin(), notes.end());
@@ -535,7 +541,7 @@ void explainLlvmUsedTwice(std::vector<nvvm::Diagnostic>& diags, const PitfallCon
         fix.title = fmt::format("Merge the {} @llvm.used definitions of {} into one", at.size(), m->name);
         fix.edits.push_back({m->name, at.front(), at.front() + 1, *merged + "\n"});
         for (size_t i = 1; i < at.size(); ++i) fix.edits.push_back({m->name, at[i], at[i] + 1, ""});
-        addFix(d, std::move(fix));
+        addFix(d, nvvm::fixkind::kMergeLlvmUsed, std::move(fix));
     }
 }
 
@@ -563,7 +569,8 @@ void explainNewerBitcode(std::vector<nvvm::Diagnostic>& diags, const PitfallCont
             "which reads newer bitcode.",
             name, producer, archName(c.options), reader, kDialects);
         if (archNumber(c.options) < 100)
-            addFix(d, {"Compile for compute_100, which reads newer LLVM bitcode", {}, {{"arch", "compute_100"}}});
+            addFix(d, nvvm::fixkind::kCompute100,
+                   {"Compile for compute_100, which reads newer LLVM bitcode", {}, {{"arch", "compute_100"}}});
     }
 }
 
@@ -645,7 +652,7 @@ std::vector<nvvm::Diagnostic> unresolvedLibdeviceCalls(const std::vector<nvvm::M
                         "at \"Unresolved extern function '{}'\"); link libdevice",
                         symbolRef(name), name),
             "nvpg",
-            {{"Link libdevice", {}, {}, true, {}}}};
+            {{"Link libdevice", {}, {}, true, {}, std::string(nvvm::fixkind::kLinkLibdevice)}}};
         for (const auto& m : modules) {
             if (m.isBitcode()) continue;
             if (const auto use = nvvm::firstUse(m.bytes, name); use && use->call) {
@@ -715,6 +722,7 @@ std::vector<nvvm::Diagnostic> unannotatedKernels(const std::vector<nvvm::Module>
             const int count = int(lines.size());
             nvvm::Fix fix;
             fix.title = fmt::format("Annotate {} as a kernel in !nvvm.annotations", symbolRef(f.name));
+            fix.kind = std::string(nvvm::fixkind::kAnnotateKernel);
             const std::string node = fmt::format("!{} = !{{{}, !\"kernel\", i32 1}}\n", n, entry);
             if (const int at = lineStarting(m.bytes, "!nvvm.annotations"); at > 0) {
                 std::string line(trim(lines[at - 1]));

@@ -99,6 +99,7 @@ std::string moduleFix(const nvvm::Module& m, const std::vector<UsedKernel>& kern
                                    : std::nullopt;
         if (corrected) {
             edit = nvvm::Fix{title, {{m.name, *usedAt, *usedAt + 1, *corrected + "\n"}}};
+            edit->kind = std::string(nvvm::fixkind::kAddToLlvmUsed);
             return fmt::format("{}add {} to the @llvm.used array on line {} of {}, that is, replace that line by: {}",
                                all, quoted, *usedAt, m.name, *corrected);
         }
@@ -106,6 +107,7 @@ std::string moduleFix(const nvvm::Module& m, const std::vector<UsedKernel>& kern
                            quoted, *usedAt, m.name, entries.size());
     }
     edit = nvvm::Fix{title, {{m.name, count + 1, count + 1, llvmUsedLine(kernels, opaque) + "\n"}}};
+    edit->kind = std::string(nvvm::fixkind::kAddToLlvmUsed);
     return fmt::format("{}add this line to {}: {}", all, m.name, llvmUsedLine(kernels, opaque));
 }
 

@@ -48,7 +48,7 @@ void placeUndefinedFunctions(std::vector<nvvm::Diagnostic>& diagnostics, const s
         if (!fn) continue;
         // A libdevice function that nothing defines: libdevice was not linked.
         if (nvvm::findLibdeviceFunction(*fn)) {
-            nvvm::Fix fix{"Link libdevice", {}, {}, true, {}};
+            nvvm::Fix fix{"Link libdevice", {}, {}, true, {}, std::string(nvvm::fixkind::kLinkLibdevice)};
             if (std::find(d.fixes.begin(), d.fixes.end(), fix) == d.fixes.end()) d.fixes.push_back(std::move(fix));
         }
         if (!d.module.empty()) continue;

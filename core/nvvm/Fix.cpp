@@ -46,6 +46,14 @@ std::string applyEdits(std::string_view text, std::vector<TextEdit> edits) {
 
 }  // namespace
 
+const std::vector<std::string_view>& fixKinds() {
+    using namespace fixkind;
+    static const std::vector<std::string_view> kinds{
+        kAddIrVersion,  kInsertDatalayout,  kReplaceDatalayout, kCompute100,     kRewriteForLlvm7, kUnmarkLazy,
+        kKeepOneDefinition, kMergeLlvmUsed, kAddToLlvmUsed,     kAnnotateKernel, kLinkLibdevice};
+    return kinds;
+}
+
 support::Status applyFix(const Fix& fix, std::vector<Module>& modules, Options& options, bool& libdevice) {
     // Everything is checked on copies first: a fix applies whole or not at all.
     Options newOptions = options;

@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -34,9 +35,29 @@ struct Fix {
     std::vector<std::pair<std::string, std::string>> options{};
     std::optional<bool> libdevice{};                   // turn libdevice on (or off)
     std::vector<std::pair<std::string, bool>> lazy{};  // module name → its new lazy flag
+    // What kind of mend it is, one of fixKinds() ("annotate-kernel"): a lesson names the kinds it
+    // does not offer while a step teaches that mend.
+    std::string kind{};
 
     bool operator==(const Fix&) const = default;
 };
+
+// The kinds of fix, by the names lessons use (docs/user/lessons.md lists them).
+namespace fixkind {
+inline constexpr std::string_view kAddIrVersion = "add-ir-version";
+inline constexpr std::string_view kInsertDatalayout = "insert-datalayout";
+inline constexpr std::string_view kReplaceDatalayout = "replace-datalayout";
+inline constexpr std::string_view kCompute100 = "compile-for-compute-100";
+inline constexpr std::string_view kRewriteForLlvm7 = "rewrite-for-llvm-7";
+inline constexpr std::string_view kUnmarkLazy = "unmark-lazy";
+inline constexpr std::string_view kKeepOneDefinition = "keep-one-definition";
+inline constexpr std::string_view kMergeLlvmUsed = "merge-llvm-used";
+inline constexpr std::string_view kAddToLlvmUsed = "add-to-llvm-used";
+inline constexpr std::string_view kAnnotateKernel = "annotate-kernel";
+inline constexpr std::string_view kLinkLibdevice = "link-libdevice";
+}  // namespace fixkind
+// Every kind above, each once, in that order.
+const std::vector<std::string_view>& fixKinds();
 
 // Applies `fix` to the modules and options it names. An edit of a module that is not there, is
 // bitcode, or whose lines are out of range, and an option value `Options::set` refuses, is an

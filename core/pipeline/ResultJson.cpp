@@ -21,6 +21,7 @@ json fixToJson(const nvvm::Fix& f) {
     for (const auto& [name, value] : f.lazy) lazy.push_back({{"module", name}, {"lazy", value}});
     json j = {{"title", f.title}, {"edits", edits}, {"options", options}, {"lazy", lazy}};
     if (f.libdevice) j["libdevice"] = *f.libdevice;
+    if (!f.kind.empty()) j["kind"] = f.kind;
     return j;
 }
 
@@ -35,6 +36,7 @@ nvvm::Fix fixFromJson(const json& j) {
         f.lazy.emplace_back(field(l, "module", ""), field(l, "lazy", false));
     if (j.is_object() && j.contains("libdevice") && j["libdevice"].is_boolean())
         f.libdevice = j["libdevice"].get<bool>();
+    f.kind = field(j, "kind", "");
     return f;
 }
 
