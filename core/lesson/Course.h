@@ -2,12 +2,14 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "core/lesson/Lesson.h"
 #include "core/support/Result.h"
 #include "core/workspace/Workspace.h"
 
@@ -25,6 +27,17 @@ struct LessonEntry {
 // The lessons in `dir`, by file name (the course's order: "01-first-kernel" first). Files that
 // are not lessons are left out.
 std::vector<LessonEntry> listLessons(const std::filesystem::path& dir = lessonsDir());
+
+// The lesson after the one with `id` in the course it belongs to: the first of `dirs` (a course
+// folder each, the installed lessonsDir() first) that holds a lesson with that id. Nothing when
+// none does, or when that lesson is the course's last.
+std::optional<LessonEntry> nextLesson(const std::string& id, const std::vector<std::filesystem::path>& dirs);
+
+// For each output check of `lesson` whose reference is neither carried in the lesson file nor
+// beside it (a learner's file saved elsewhere by an older version): the reference of the
+// installed course's lesson with the same id, from `dir`. The checks left without one say so
+// when they are evaluated ("not checked: cannot read reference ...").
+void findCourseReferences(Lesson& lesson, const std::filesystem::path& dir = lessonsDir());
 
 // A learner's progress in one lesson, kept in the user's data folder (one file per lesson id),
 // so that a lesson reopened goes on where it was left, with the learner's own work.

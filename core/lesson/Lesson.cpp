@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "core/gpu/Npy.h"
+#include "core/nvvm/Fix.h"
 #include "core/nvvm/IrScan.h"
 #include "core/pipeline/LibdeviceUse.h"
+#include "core/support/Base64.h"
 #include "core/support/Files.h"
 #include "core/support/Text.h"
 
@@ -166,17 +169,17 @@ std::optional<support::Error> readCheck(const ojson& c, const std::string& point
     out.pointer = pointer;
     const auto& info = infoOf(*kind);
     for (const auto& [key, value] : c.items()) {
-        if (key == "check" || key == "message") continue;
+        if (key == "check" || key == "message" || key == "description") continue;
         const bool known = std::find(info.required.begin(), info.required.end(), key) != info.required.end() ||
                            std::find(info.optional.begin(), info.optional.end(), key) != info.optional.end();
         if (!known) {
             std::vector<std::string> fields;
             for (auto f : info.required) fields.emplace_back(f);
             for (auto f : info.optional) fields.push_back(std::string(f) + " (optional)");
-            return r.error(
-                pointer + "/" + key,
-                fmt::format("\"{}\" is not a field of a {} check; it takes {}", key, name,
-                            fields.empty() ? "only \"message\"" : support::join(fields, ", ") + " and message"));
+            return r.error(pointer + "/" + key,
+                           fmt::format("\"{}\" is not a field of a {} check; it takes {}", key, name,
+                                       fields.empty() ? "only \"message\" and \"description\""
+                                                      : support::join(fields, ", ") + ", message and description"));
         }
     }
     for (auto field : info.required)
@@ -185,6 +188,13 @@ std::optional<support::Error> readCheck(const ojson& c, const std::string& point
     if (auto e = readString(c, "message", pointer, r, out.message, true)) return e;
     if (out.message.empty())
         return r.error(pointer + "/message", "empty; say what the learner should look at or change");
+    if (c.contains("description")) {
+        if (auto e = readString(c, "description", pointer, r, out.description, false)) return e;
+        if (support::trim(out.description).empty())
+            return r.error(pointer + "/description",
+                           "empty; say in plain words what the check asks (\"the PTX loads the scale "
+                           "parameter\"), or leave the field out");
+    }
     auto str = [&](std::string_view key, std::string& into) { return readString(c, key, pointer, r, into, false); };
     if (auto e = str("kernel", out.kernel)) return e;
     if (auto e = str("function", out.function)) return e;
@@ -239,6 +249,7 @@ std::optional<support::Error> readCheck(const ojson& c, const std::string& point
         if (!equals.ends_with(".npy"))
             return r.error(pointer + "/equals",
                            fmt::format("\"{}\" is not a .npy file; name the expected buffer's .npy", equals));
+        out.equalsName = equals;
         out.equals = folder / equals;
         if (c.contains("tolerance")) {
             const auto& t = c.at("tolerance");
@@ -315,6 +326,66 @@ CheckOutcome notChecked(const Check& c, std::string why) {
     return {&c, Verdict::NotChecked, std::move(why), {}};
 }
 
+// A JSON pointer's token for `key` (RFC 6901): "~" as "~0", "/" as "~1".
+std::string pointerToken(std::string_view key) {
+    std::string out;
+    for (char ch : key) {
+        if (ch == '~')
+            out += "~0";
+        else if (ch == '/')
+            out += "~1";
+        else
+            out += ch;
+    }
+    return out;
+}
+
+// A name as an output check's "equals" gives it: a .npy file below the lesson's folder.
+bool isReferenceName(std::string_view name) {
+    if (!name.ends_with(".npy") || name.starts_with('/') || name.find('\\') != std::string_view::npos) return false;
+    for (const auto& part : fs::path(name))
+        if (part == "..") return false;
+    return true;
+}
+
+using CarriedFiles = std::map<std::string, std::shared_ptr<const std::string>>;
+
+// The lesson's "files": each a .npy an output check compares with, base64. Data only: each is
+// decoded within kEmbeddedFileLimit (its size is checked before it is decoded) and read as a .npy
+// here, so that a damaged one is the teacher's error with its pointer, not a learner's failed check.
+support::Result<CarriedFiles> readCarriedFiles(const ojson& l, const Reader& r) {
+    CarriedFiles out;
+    const auto it = l.find("files");
+    if (it == l.end()) return out;
+    if (!it->is_object())
+        return r.error("/lesson/files", fmt::format("expected an object (a .npy file's name: its bytes in base64), "
+                                                    "found {}",
+                                                    describe(*it)));
+    const auto& limit = kEmbeddedFileLimit;
+    for (const auto& [name, value] : it->items()) {
+        const std::string p = "/lesson/files/" + pointerToken(name);
+        if (!isReferenceName(name))
+            return r.error(p, fmt::format("\"{}\" is not the name of a .npy file below the lesson's folder; name it "
+                                          "as the output check's \"equals\" does",
+                                          support::printable(name)));
+        if (!value.is_string())
+            return r.error(p, fmt::format("expected the file's bytes as a base64 string, found {}", describe(value)));
+        const auto& text = value.get_ref<const std::string&>();
+        const auto tooBig = [&](uint64_t bytes) {
+            return r.error(p, fmt::format("{} of data, more than the {} {} may hold; compare with a smaller buffer",
+                                          support::formatBytes(bytes), support::formatBytes(limit.bytes), limit.what));
+        };
+        if (text.size() / 4 * 3 > limit.bytes + 3) return tooBig(text.size() / 4 * 3);
+        auto bytes = support::base64Decode(text);
+        if (!bytes) return r.error(p, bytes.error().message);
+        if (bytes->size() > limit.bytes) return tooBig(bytes->size());
+        if (auto npy = gpu::readNpy(*bytes, name); !npy)
+            return r.error(p, npy.error().message + "; carry the file as numpy.save writes it");
+        out[name] = std::make_shared<const std::string>(std::move(*bytes));
+    }
+    return out;
+}
+
 // The check's compiled pattern: readLesson's, or compiled here for a check made in code.
 support::Result<support::Pattern> matcherOf(const Check& c) {
     if (c.matcher.compiled() && c.matcher.source() == c.pattern) return c.matcher;
@@ -325,6 +396,30 @@ support::Result<support::Pattern> matcherOf(const Check& c) {
                                               quotedPattern(c.pattern), compiled.error().message));
     return compiled;
 }
+
+}  // namespace
+
+support::Result<gpu::NpyArray> readReference(const Check& c) {
+    const auto name = c.equalsName.empty() ? c.equals.filename().string() : c.equalsName;
+    const auto cannot = [&](const std::string& why) {
+        return support::makeError(ErrorKind::Input, fmt::format("cannot read reference {} ({})", name, why));
+    };
+    std::string read;
+    std::string_view bytes;
+    if (c.reference) {
+        bytes = *c.reference;
+    } else {
+        auto file = support::readFile(c.equals, support::kBufferFileLimit);
+        if (!file) return cannot(file.error().message);
+        read = std::move(*file);
+        bytes = read;
+    }
+    auto npy = gpu::readNpy(bytes, name);
+    if (!npy) return cannot(npy.error().message);
+    return npy;
+}
+
+namespace {
 
 CheckOutcome evaluateOne(const Check& c, const workspace::Workspace& state, const Evidence& ev) {
     const auto* r = ev.compile;
@@ -475,6 +570,14 @@ CheckOutcome evaluateOne(const Check& c, const workspace::Workspace& state, cons
             if (!c.kernel.empty() && config->kernel != c.kernel)
                 return failed(
                     c, fmt::format("run configuration \"{}\" launches {}, not {}", c.run, config->kernel, c.kernel));
+            // The expected buffer first, on any machine: a reference that cannot be read is the
+            // lesson's problem, never a verdict on the learner's kernel.
+            std::optional<gpu::NpyArray> want;
+            if (c.kind == CheckKind::Output) {
+                auto read = readReference(c);
+                if (!read) return notChecked(c, "not checked: " + read.error().message);
+                want = std::move(*read);
+            }
             const auto needsGpu = [](const std::string& why) {
                 return why.empty() ? std::string("not checked: needs a GPU")
                                    : fmt::format("not checked: needs a GPU ({})", why);
@@ -493,13 +596,10 @@ CheckOutcome evaluateOne(const Check& c, const workspace::Workspace& state, cons
                 if (arg + 1 == size_t(c.arg)) bytes = &npy;
             if (!bytes) return failed(c, fmt::format("argument {} is not a buffer the run copies back", c.arg));
             auto got = gpu::readNpy(*bytes, fmt::format("argument {}", c.arg));
-            auto wantBytes = support::readFile(c.equals);
-            if (!wantBytes) return failed(c, wantBytes.error().message);
-            auto want = gpu::readNpy(*wantBytes, c.equals.filename().string());
-            if (!got || !want) return failed(c, !got ? got.error().message : want.error().message);
+            if (!got) return failed(c, got.error().message);
             if (got->count() != want->count())
                 return failed(c, fmt::format("argument {} has {} elements, {} has {}", c.arg, got->count(),
-                                             c.equals.filename().string(), want->count()));
+                                             fs::path(c.equalsName).filename().string(), want->count()));
             const auto& gi = gpu::elemInfo(got->type);
             const auto& wi = gpu::elemInfo(want->type);
             for (size_t i = 0; i < got->count(); ++i) {
@@ -556,9 +656,9 @@ support::Result<Lesson> readLesson(const workspace::Workspace& ws, const fs::pat
     Lesson out;
     out.folder = file.parent_path();
     for (const auto& [key, value] : l.items())
-        if (key != "id" && key != "title" && key != "summary" && key != "steps" && key != "current")
+        if (key != "id" && key != "title" && key != "summary" && key != "steps" && key != "files" && key != "current")
             return r.error("/lesson/" + key,
-                           "not a key of a lesson; a lesson has id, title, summary, steps and current");
+                           "not a key of a lesson; a lesson has id, title, summary, steps, files and current");
     if (auto e = readString(l, "id", "/lesson", r, out.id, true)) return *e;
     if (out.id.empty()) return r.error("/lesson/id", "empty; give the lesson a stable id (\"course/01-name\")");
     if (auto e = readString(l, "title", "/lesson", r, out.title, true)) return *e;
@@ -572,6 +672,9 @@ support::Result<Lesson> readLesson(const workspace::Workspace& ws, const fs::pat
                        fmt::format("{} steps, more than the {} a lesson may have; split it into "
                                    "several lessons (a course)",
                                    support::formatCount(steps->size()), support::formatCount(kMaxLessonSteps)));
+    auto carried = readCarriedFiles(l, r);
+    if (!carried) return carried.error();
+    std::set<std::string> used;
     ojson prevStart = ojson::object(), prevReference = ojson::object();
     for (size_t i = 0; i < steps->size(); ++i) {
         const auto& s = (*steps)[i];
@@ -581,9 +684,10 @@ support::Result<Lesson> readLesson(const workspace::Workspace& ws, const fs::pat
         Step step;
         for (const auto& [key, value] : s.items())
             if (key != "title" && key != "instructions" && key != "start" && key != "hints" && key != "solution" &&
-                key != "checks")
+                key != "checks" && key != "hide-fixes")
                 return r.error(p + "/" + key, fmt::format("not a key of a step (step {}); a step has title, "
-                                                          "instructions, start, hints, solution and checks",
+                                                          "instructions, start, hints, solution, checks and "
+                                                          "hide-fixes",
                                                           i + 1));
         if (auto e = readString(s, "title", p, r, step.title, true)) return *e;
         if (auto e = readString(s, "instructions", p, r, step.instructions, true)) return *e;
@@ -629,6 +733,23 @@ support::Result<Lesson> readLesson(const workspace::Workspace& ws, const fs::pat
                 step.hints.push_back((*hints)[h].get<std::string>());
             }
         }
+        if (const auto hide = s.find("hide-fixes"); hide != s.end()) {
+            const auto& kinds = nvvm::fixKinds();
+            const auto names = [&] {
+                std::vector<std::string> all(kinds.begin(), kinds.end());
+                return support::join(all, ", ");
+            };
+            if (!hide->is_array())
+                return r.error(p + "/hide-fixes",
+                               fmt::format("expected an array of fix kinds ({}), found {}", names(), describe(*hide)));
+            for (size_t h = 0; h < hide->size(); ++h) {
+                const auto& k = (*hide)[h];
+                if (!k.is_string() || std::find(kinds.begin(), kinds.end(), k.get<std::string>()) == kinds.end())
+                    return r.error(fmt::format("{}/hide-fixes/{}", p, h),
+                                   fmt::format("{} is not a kind of fix; the kinds are {}", describe(k), names()));
+                step.hiddenFixes.push_back(k.get<std::string>());
+            }
+        }
         const auto checks = s.find("checks");
         if (checks == s.end() || !checks->is_array() || checks->empty())
             return r.error(p + "/checks",
@@ -639,6 +760,10 @@ support::Result<Lesson> readLesson(const workspace::Workspace& ws, const fs::pat
             if (auto e = readCheck((*checks)[c], fmt::format("{}/checks/{}", p, c),
                                    fmt::format("step {}, check {}", i + 1, c + 1), r, out.folder, check))
                 return *e;
+            if (check.kind == CheckKind::Output) {
+                if (const auto f = carried->find(check.equalsName); f != carried->end()) check.reference = f->second;
+                used.insert(check.equalsName);
+            }
             step.checks.push_back(std::move(check));
         }
         // A check's state must have the run configuration it names.
@@ -657,6 +782,12 @@ support::Result<Lesson> readLesson(const workspace::Workspace& ws, const fs::pat
         prevReference = std::move(referenceJson);
         out.steps.push_back(std::move(step));
     }
+    for (const auto& [name, bytes] : *carried)
+        if (!used.count(name))
+            return r.error("/lesson/files/" + pointerToken(name),
+                           fmt::format("no output check compares with \"{}\"; remove it, or name it in a check's "
+                                       "\"equals\"",
+                                       support::printable(name)));
     if (const auto cur = l.find("current"); cur != l.end()) {
         if (!cur->is_number_integer() || cur->get<int64_t>() < 1 || cur->get<int64_t>() > int64_t(out.steps.size()))
             return r.error("/lesson/current", fmt::format("expected a step number from 1 to {}, found {}",
@@ -675,6 +806,139 @@ support::Result<LessonFile> loadLesson(const fs::path& file) {
     auto lesson = readLesson(*ws, file);
     if (!lesson) return lesson.error();
     return LessonFile{std::move(*ws), std::move(*lesson)};
+}
+
+namespace {
+
+// The text a pattern matches when it is plain text (letters, digits, punctuation that is no
+// operator or is escaped, `^`/`$` at its ends): "ld\\.global\\.f32" -> "ld.global.f32". Nothing
+// when it has classes, repeats, groups or alternatives, which words cannot quote.
+std::optional<std::string> literalOf(std::string_view pattern) {
+    if (pattern.starts_with('^')) pattern.remove_prefix(1);
+    if (pattern.ends_with('$') && !pattern.ends_with("\\$")) pattern.remove_suffix(1);
+    std::string out;
+    for (size_t i = 0; i < pattern.size(); ++i) {
+        const char ch = pattern[i];
+        if (ch == '\\') {
+            if (++i == pattern.size()) return std::nullopt;
+            const char next = pattern[i];
+            if (std::isalnum(static_cast<unsigned char>(next))) return std::nullopt;  // \d, \b, \n, ...
+            out += next;
+            continue;
+        }
+        if (std::string_view(".[](){}*+?|^$").find(ch) != std::string_view::npos) return std::nullopt;
+        out += ch;
+    }
+    if (support::trim(out).empty()) return std::nullopt;
+    return out;
+}
+
+}  // namespace
+
+std::string describeCheck(const Check& c) {
+    if (!c.description.empty()) return c.description;
+    using K = CheckKind;
+    const std::string of = c.kernel.empty() ? "" : " of " + c.kernel;
+    const std::string ptx = c.where == Where::LtoPtx ? "LTO-linked PTX" : "PTX";
+    const auto literal = literalOf(c.pattern);
+    const auto quoted = literal ? fmt::format("“{}”", *literal) : std::string();
+    switch (c.kind) {
+        case K::Compiles:
+            return "It compiles";
+        case K::NoDiagnostics:
+            return "No warnings or errors";
+        case K::PtxContains:
+            return literal ? fmt::format("The {}{} has {}", ptx, of, quoted)
+                           : fmt::format("The {}{} has the line this step asks for", ptx, of);
+        case K::PtxLacks:
+            return literal ? fmt::format("The {}{} has no {}", ptx, of, quoted)
+                           : fmt::format("The {}{} has none of the lines this step rules out", ptx, of);
+        case K::SassContains:
+            return literal ? fmt::format("The SASS{} has {}", of, quoted)
+                           : fmt::format("The SASS{} has the instruction this step asks for", of);
+        case K::SassLacks:
+            return literal ? fmt::format("The SASS{} has no {}", of, quoted)
+                           : fmt::format("The SASS{} has none of the instructions this step rules out", of);
+        case K::KernelExists:
+            return c.where == Where::Ptx      ? fmt::format("Kernel {} is in the PTX", c.kernel)
+                   : c.where == Where::LtoPtx ? fmt::format("Kernel {} is in the LTO-linked PTX", c.kernel)
+                                              : fmt::format("Kernel {} is in the PTX and after LTO", c.kernel);
+        case K::Registers:
+            return fmt::format("{} uses at most {} registers per thread", c.kernel, c.max);
+        case K::Spills:
+            return fmt::format("{} spills nothing to local memory", c.kernel);
+        case K::LibdeviceUses:
+            return fmt::format("libdevice supplies {}", c.function);
+        case K::LibdeviceUnused:
+            return "No libdevice function is linked";
+        case K::Option:
+            return fmt::format("Option {} is {}", c.option, c.value);
+        case K::Runs:
+            return fmt::format("Run “{}” completes on the GPU", c.run);
+        case K::Output:
+            return fmt::format("After run “{}”, argument {} holds the expected values", c.run, c.arg);
+    }
+    return std::string(checkKindName(c.kind));
+}
+
+std::string checkDetail(const Check& c) {
+    std::string s(checkKindName(c.kind));
+    if (!c.kernel.empty()) s += " " + c.kernel;
+    if (c.where == Where::LtoPtx && c.kind != CheckKind::KernelExists) s += " (lto-ptx)";
+    if (!c.pattern.empty()) s += " /" + c.pattern + "/";
+    if (!c.function.empty()) s += " " + c.function;
+    if (c.kind == CheckKind::Registers) s += fmt::format(" <= {}", c.max);
+    if (c.kind == CheckKind::Option) s += fmt::format(" {} == {}", c.option, c.value);
+    if (!c.run.empty()) s += fmt::format(" \"{}\"", c.run);
+    if (c.kind == CheckKind::Output) {
+        s += fmt::format(" arg {} == {}", c.arg, fs::path(c.equalsName).filename().string());
+        if (c.tolerance > 0) s += fmt::format(" (tolerance {})", c.tolerance);
+    }
+    return s;
+}
+
+Embedded embedReferences(const ojson& lesson, const Lesson& read) {
+    Embedded out{lesson, false, {}};
+    std::set<std::string> done;
+    for (const auto& step : read.steps)
+        for (const auto& c : step.checks) {
+            if (c.kind != CheckKind::Output || c.reference || !done.insert(c.equalsName).second) continue;
+            if (out.lesson.contains("files") && out.lesson["files"].contains(c.equalsName)) continue;
+            auto bytes = support::readFile(c.equals, kEmbeddedFileLimit);
+            if (!bytes) {
+                out.notes.push_back(
+                    fmt::format("{}: not carried in the lesson ({}); the check looks for it beside "
+                                "the lesson file",
+                                c.equalsName, bytes.error().message));
+                continue;
+            }
+            if (auto npy = gpu::readNpy(*bytes, c.equals.string()); !npy) {
+                out.notes.push_back(
+                    fmt::format("{}: not carried in the lesson: {}", c.equalsName, npy.error().message));
+                continue;
+            }
+            if (!out.lesson.contains("files")) out.lesson["files"] = ojson::object();
+            out.lesson["files"][c.equalsName] = support::base64Encode(*bytes);
+            out.changed = true;
+        }
+    return out;
+}
+
+std::vector<nvvm::Diagnostic> withoutFixes(const std::vector<nvvm::Diagnostic>& diagnostics,
+                                           const std::vector<std::string>& hidden) {
+    std::vector<nvvm::Diagnostic> out = diagnostics;
+    for (auto& d : out)
+        std::erase_if(d.fixes, [&](const nvvm::Fix& f) {
+            return std::find(hidden.begin(), hidden.end(), f.kind) != hidden.end();
+        });
+    return out;
+}
+
+bool offersFix(const std::vector<nvvm::Diagnostic>& diagnostics, const std::vector<std::string>& hidden) {
+    for (const auto& d : diagnostics)
+        for (const auto& f : d.fixes)
+            if (std::find(hidden.begin(), hidden.end(), f.kind) != hidden.end()) return true;
+    return false;
 }
 
 std::vector<std::string> kernelProblems(const Lesson& lesson) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -8,7 +9,9 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/gpu/Npy.h"
 #include "core/gpu/RunOutcome.h"
+#include "core/nvvm/Diagnostic.h"
 #include "core/pipeline/CompileResult.h"
 #include "core/pipeline/Job.h"
 #include "core/support/Files.h"
@@ -49,6 +52,7 @@ struct Check {
     CheckKind kind = CheckKind::Compiles;
     std::string pointer;       // "/lesson/steps/1/checks/0": where it is in the file
     std::string message;       // what the learner reads when it fails
+    std::string description;   // what it asks, in the learner's words; optional (see describeCheck)
     std::string pattern;       // ptx-/sass-contains/-lacks: a regular expression in RE2's syntax
     support::Pattern matcher;  // the pattern compiled (readLesson compiles every one)
     std::string kernel;        // optional for the regexes; runs: optional (the run's kernel)
@@ -58,8 +62,11 @@ struct Check {
     std::string option, value;     // option: its name and value as Options::set takes it
     std::string run;               // runs, output: a run configuration of the state, by name
     int arg = 0;                   // output: 1-based argument
-    std::filesystem::path equals;  // output: a .npy file, resolved against the lesson's folder
-    double tolerance = 0;          // output: absolute
+    std::string equalsName;        // output: the .npy as the file names it ("01-first-kernel/scale-1024.npy")
+    std::filesystem::path equals;  // output: that file, resolved against the lesson's folder
+    // output: the .npy's bytes when the lesson file carries them ("files"); then `equals` is not read.
+    std::shared_ptr<const std::string> reference;
+    double tolerance = 0;  // output: absolute
     // Whether the check needs a GPU (runs, output) or nvdisasm (sass-*).
     bool needsGpu() const { return kind == CheckKind::Runs || kind == CheckKind::Output; }
     bool needsSass() const { return kind == CheckKind::SassContains || kind == CheckKind::SassLacks; }
@@ -75,6 +82,9 @@ struct Step {
     std::optional<workspace::Workspace> solution;
     std::vector<std::string> hints;
     std::vector<Check> checks;
+    // The kinds of fix (nvvm::fixKinds()) not offered while the learner is on this step: the
+    // mend the step teaches, which a one-click fix would do for them.
+    std::vector<std::string> hiddenFixes;
     // The state the step's reference ends in: its solution, else its start.
     const workspace::Workspace& reference() const { return solution ? *solution : start; }
 };
@@ -93,6 +103,10 @@ struct Lesson {
 // is parsed, before the steps are read). The bundled lessons have at most 4 steps and 100 KiB.
 inline constexpr support::SizeLimit kLessonFileLimit{uint64_t(64) << 20, "a lesson"};
 inline constexpr size_t kMaxLessonSteps = 10'000;
+// The most one file a lesson carries ("files": an output check's .npy, base64) may hold once
+// decoded, checked before it is decoded; all of them together stay within kLessonFileLimit. They
+// are data only: read as .npy and compared with a run's buffer, never written anywhere or run.
+inline constexpr support::SizeLimit kEmbeddedFileLimit{uint64_t(16) << 20, "a file a lesson carries"};
 
 // Reads `ws.lesson` (the file's "lesson" object). Errors name the file, the step and the JSON
 // pointer ("intro.nvpg: /lesson/steps/2/checks/1/check: unknown check \"ptx-contain\"; …") and
@@ -105,6 +119,34 @@ struct LessonFile {
     Lesson lesson;
 };
 support::Result<LessonFile> loadLesson(const std::filesystem::path& file);
+
+// An output check's expected buffer: the bytes the lesson carries, else its file beside the
+// lesson. The error says why not: "cannot read reference X (why)"; the check is then not checked.
+support::Result<gpu::NpyArray> readReference(const Check& check);
+
+// What the check asks, as the learner reads it in the list: its "description", else words made
+// from the check ("The PTX of scale has “ld.global.f32”", "scale uses at most 64 registers"). A
+// pattern is quoted only when it is plain text; otherwise the words say that a line is looked for.
+std::string describeCheck(const Check& check);
+// The check as its author wrote it, for a teacher: "ptx-contains scale /\[scale_param_2\]/".
+std::string checkDetail(const Check& check);
+
+// The lesson object `lesson` (as the file has it) with the files its output checks compare with
+// carried in its "files", read from beside the lesson where they are not carried yet, so that the
+// lesson saved anywhere still has them. `notes` says which could not be carried and why (a file
+// missing or over kEmbeddedFileLimit); those checks go on looking beside the file.
+struct Embedded {
+    nlohmann::ordered_json lesson;
+    bool changed = false;
+    std::vector<std::string> notes;
+};
+Embedded embedReferences(const nlohmann::ordered_json& lesson, const Lesson& read);
+
+// `diagnostics` without the fixes of the kinds in `hidden` (a step's hiddenFixes).
+std::vector<nvvm::Diagnostic> withoutFixes(const std::vector<nvvm::Diagnostic>& diagnostics,
+                                           const std::vector<std::string>& hidden);
+// Whether any of `diagnostics` offers a fix of a kind in `hidden`.
+bool offersFix(const std::vector<nvvm::Diagnostic>& diagnostics, const std::vector<std::string>& hidden);
 
 // The checks naming a kernel that neither the step's start nor its solution defines (a
 // `define` annotated as a kernel, or any define of that name): "/lesson/steps/1/checks/2: kernel

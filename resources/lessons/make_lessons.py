@@ -41,19 +41,21 @@ false, lto program, runs []), so the file opens at step 1 and step 1's start say
 later step's start or solution is written with the keys it gives, in the order modules, options,
 libdevice, verify, lto, runs. Keys are written in a fixed order (the file: format, version,
 name, description, modules, options, libdevice, verify only when false, lto, runs, lesson; the
-lesson: id, title, summary, steps; a step: title, instructions, start, hints, solution, checks;
-a check: check, its fields, required ones first, message), and the JSON as NVVM Playground's
-serializer writes it (2-space indent, UTF-8), so that the output is byte-stable and opening and
+lesson: id, title, summary, steps, files; a step: title, instructions, start, hints, solution,
+checks, hide-fixes; a check: check, its fields, required ones first, description, message), and
+the JSON as NVVM Playground's serializer writes it (2-space indent, UTF-8), so that the output is byte-stable and opening and
 saving a lesson at step 1 changes nothing but what the app adds (lesson.current).
 
-Data files: an "output" check's "equals" names a .npy file relative to the built .nvpg, and must
-be "<NN-name>/<file>.npy": the file is src/<NN-name>/<file>.npy, copied to
-resources/lessons/<NN-name>/<file>.npy beside the .nvpg (install that folder with it).
+Data files: an "output" check's "equals" names a .npy file as "<NN-name>/<file>.npy": the file is
+src/<NN-name>/<file>.npy, carried in the built .nvpg under the lesson's "files" (base64, keyed by
+that name), so that the lesson and every copy of it saved anywhere has it.
 
-    make_lessons.py                 rebuild every lesson (and copy its data files)
+A step's "hide-fixes" lists the kinds of one-click fix (core/nvvm/Fix.h) not offered while the
+learner is on it: the mend the step teaches.
+
+    make_lessons.py                 rebuild every lesson
     make_lessons.py 03-libdevice    only that one
-    make_lessons.py --check         only report lessons whose .nvpg or data files are out of
-                                    date (exit 1)
+    make_lessons.py --check         only report lessons whose .nvpg is out of date (exit 1)
     make_lessons.py --validate      after building, run `nvpg lesson validate` on each lesson
                                     (--nvpg PATH; default: the build tree's, else nvpg on PATH)
 
@@ -61,6 +63,7 @@ Python 3.11 standard library only, plus llvm-as-14 for bitcode modules.
 """
 
 import argparse
+import base64
 import json
 import os
 import re
@@ -81,7 +84,7 @@ VERSION = 3
 LTO_MODES = ("program", "separate")  # core/lto/Mode.h
 STATE_KEYS = ("modules", "options", "libdevice", "verify", "lto", "runs")
 LESSON_KEYS = ("id", "title", "summary", "steps")
-STEP_KEYS = ("title", "instructions", "start", "hints", "solution", "checks")
+STEP_KEYS = ("title", "instructions", "start", "hints", "solution", "checks", "hide-fixes")
 # Each check's fields besides "check" and "message": required, optional (core/lesson/Lesson.cpp).
 CHECKS = {
     "compiles": ((), ()),
@@ -111,7 +114,7 @@ class Builder:
         self.folder = os.path.join(SRC, lesson)
         self.llvm_as = llvm_as
         self.assembled = {}  # .ll path -> bitcode bytes (a module used by several states)
-        self.data = []       # (source path, output path relative to HERE) of .npy files
+        self.data = {}       # an output check's "equals" -> its .npy in src/, carried in "files"
 
     def path(self, name, where):
         if not isinstance(name, str) or not name or os.path.isabs(name) or ".." in name.split("/"):
@@ -191,7 +194,7 @@ class Builder:
             raise LessonError(f"{where}: unknown check \"{kind}\"; the checks are "
                               f"{', '.join(CHECKS)}")
         required, optional = CHECKS[kind]
-        unknown = set(c) - {"check", "message"} - set(required) - set(optional)
+        unknown = set(c) - {"check", "message", "description"} - set(required) - set(optional)
         if unknown:
             raise LessonError(f"{where}: {sorted(unknown)} not fields of a {kind} check")
         missing = [k for k in (*required, "message") if k not in c]
@@ -199,6 +202,8 @@ class Builder:
             raise LessonError(f"{where}: a {kind} check needs {', '.join(missing)}")
         if not isinstance(c["message"], str) or not c["message"].strip():
             raise LessonError(f"{where}/message: say what the learner should look at or do")
+        if "description" in c and (not isinstance(c["description"], str) or not c["description"].strip()):
+            raise LessonError(f"{where}/description: say in plain words what the check asks, or leave it out")
         if "pattern" in c:
             try:
                 re.compile(c["pattern"])  # close enough to RE2 to catch typos (nvpg lesson validate has the last word)
@@ -209,10 +214,11 @@ class Builder:
             parts = equals.split("/") if isinstance(equals, str) else []
             if len(parts) != 2 or parts[0] != self.lesson or not parts[1].endswith(".npy"):
                 raise LessonError(f"{where}/equals: name the file as \"{self.lesson}/FILE.npy\" "
-                                  f"(it is src/{self.lesson}/FILE.npy, copied beside the .nvpg)")
-            self.data.append((self.path(parts[1], f"{where}/equals"), equals))
-        # A fixed order, whatever lesson.json's: the kind, its fields, the message.
-        return {k: c[k] for k in ("check", *required, *optional, "message") if k in c}
+                                  f"(it is src/{self.lesson}/FILE.npy, carried in the .nvpg)")
+            if equals not in self.data:
+                self.data[equals] = self.path(parts[1], f"{where}/equals")
+        # A fixed order, whatever lesson.json's: the kind, its fields, the description, the message.
+        return {k: c[k] for k in ("check", *required, *optional, "description", "message") if k in c}
 
     def build(self):
         spec_path = os.path.join(self.folder, "lesson.json")
@@ -255,6 +261,11 @@ class Builder:
             if not isinstance(s["checks"], list) or not s["checks"]:
                 raise LessonError(f"{p}/checks: a step needs at least one check")
             step["checks"] = [self.check(c, f"{p}/checks/{j}") for j, c in enumerate(s["checks"])]
+            if "hide-fixes" in s:
+                if not isinstance(s["hide-fixes"], list) or not all(isinstance(k, str)
+                                                                    for k in s["hide-fixes"]):
+                    raise LessonError(f"{p}/hide-fixes: expected an array of fix kinds")
+                step["hide-fixes"] = list(s["hide-fixes"])
             out_steps.append(step)
         first = out_steps[0]["start"]
         doc = {
@@ -272,6 +283,12 @@ class Builder:
         doc["runs"] = first["runs"]
         out_lesson = {key: lesson[key] for key in ("id", "title", "summary") if key in lesson}
         out_lesson["steps"] = out_steps
+        if self.data:
+            files = {}
+            for equals, path in self.data.items():
+                with open(path, "rb") as f:
+                    files[equals] = base64.b64encode(f.read()).decode("ascii")
+            out_lesson["files"] = files
         doc["lesson"] = out_lesson
         return dump(doc)
 
@@ -288,7 +305,7 @@ def find_nvpg(given):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true",
-                        help="write nothing; exit 1 when a .nvpg or data file differs from its "
+                        help="write nothing; exit 1 when a .nvpg differs from its "
                              "sources")
     parser.add_argument("--llvm-as", default="llvm-as-14", help="the LLVM 14 assembler")
     parser.add_argument("--validate", action="store_true",
@@ -305,9 +322,6 @@ def main():
             builder = Builder(lesson, args.llvm_as)
             data = builder.build()
             outputs = [(os.path.join(HERE, lesson + ".nvpg"), data)]
-            for src, rel in builder.data:
-                with open(src, "rb") as f:
-                    outputs.append((os.path.join(HERE, rel), f.read()))
             for out, content in outputs:
                 if read_or_none(out) == content:
                     continue

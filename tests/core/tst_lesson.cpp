@@ -13,9 +13,11 @@
 
 #include "TestSupport.h"
 #include "core/gpu/Npy.h"
+#include "core/lesson/Course.h"
 #include "core/lesson/Lesson.h"
 #include "core/nvvm/Options.h"
 #include "core/pipeline/Pipeline.h"
+#include "core/support/Base64.h"
 #include "core/support/Files.h"
 #include "core/support/Text.h"
 #include "core/workspace/Workspace.h"
@@ -238,6 +240,16 @@ private slots:
     void theBundledTilePatternOverAMegabyteLine();
     void patternsThatBacktrackFinishAtOnce();
     void lessonsOverTheBoundsAreRefused();
+
+    // What the learner reads, and what a lesson carries.
+    void checksAreDescribedInPlainWords();
+    void theBundledChecklistsShowNoPatterns();
+    void aCarriedReferenceNeedsNoFileBeside();
+    void aReferenceThatCannotBeReadIsNotChecked();
+    void embeddingCarriesTheFilesBeside();
+    void theCourseSuppliesReferencesByTheLessonsId();
+    void theNextLessonOfTheCourse();
+    void aStepHidesTheFixesItTeaches();
 };
 
 void TestLesson::readsTwoSteps() {
@@ -464,7 +476,8 @@ void TestLesson::malformedLessons_data() {
         "/lesson/steps/1/checks", {"expected a non-empty array (step 2); a step needs at least one check"});
     row("misspelt step key", [](ojson& d) { at(d, "/lesson/steps/1/hint") = ojson::array({"h"}); },
         "/lesson/steps/1/hint",
-        {"not a key of a step (step 2); a step has title, instructions, start, hints, solution and checks"});
+        {"not a key of a step (step 2); a step has title, instructions, start, hints, solution, checks and "
+         "hide-fixes"});
     row("registers without kernel", [](ojson& d) { at(d, "/lesson/steps/0/checks/2").erase("kernel"); },
         "/lesson/steps/0/checks/2/kernel", {"missing; a registers check needs it"});
     row("registers max negative", [](ojson& d) { at(d, "/lesson/steps/0/checks/2/max") = -1; },
@@ -477,10 +490,10 @@ void TestLesson::malformedLessons_data() {
         },
         "/lesson/steps/0/checks/1/patern",
         {"\"patern\" is not a field of a ptx-contains check; it takes pattern, kernel (optional), output "
-         "(optional) and message"});
+         "(optional), message and description"});
     row("field of a check that takes none", [](ojson& d) { at(d, "/lesson/steps/0/checks/0/kernel") = "scale"; },
         "/lesson/steps/0/checks/0/kernel",
-        {"\"kernel\" is not a field of a compiles check; it takes only \"message\""});
+        {"\"kernel\" is not a field of a compiles check; it takes only \"message\" and \"description\""});
     row("message missing", [](ojson& d) { at(d, "/lesson/steps/0/checks/0").erase("message"); },
         "/lesson/steps/0/checks/0/message", {"missing; add it (a string)"});
     row("message empty", [](ojson& d) { at(d, "/lesson/steps/0/checks/0/message") = ""; },
@@ -521,6 +534,39 @@ void TestLesson::malformedLessons_data() {
         {"expected a step number from 1 to 2, found 3"});
     row("lesson without id", [](ojson& d) { at(d, "/lesson").erase("id"); }, "/lesson/id",
         {"missing; add it (a string)"});
+    row("empty description", [](ojson& d) { at(d, "/lesson/steps/0/checks/1/description") = "  "; },
+        "/lesson/steps/0/checks/1/description", {"empty; say in plain words what the check asks"});
+    row("hidden fixes not a list", [](ojson& d) { at(d, "/lesson/steps/0/hide-fixes") = "annotate-kernel"; },
+        "/lesson/steps/0/hide-fixes", {"expected an array of fix kinds (add-ir-version, ", "annotate-kernel"});
+    row("unknown kind of fix", [](ojson& d) { at(d, "/lesson/steps/1/hide-fixes") = ojson::array({"annotate"}); },
+        "/lesson/steps/1/hide-fixes/0",
+        {"the string \"annotate\" is not a kind of fix; the kinds are add-ir-version, ", "link-libdevice"});
+    // The files a lesson carries: data the reader checks before a check may use them.
+    const auto withOutputCheck = [](ojson& d, const std::string& name, const std::string& base64) {
+        at(d, "/lesson/steps/0/checks/5") =
+            ojson{{"check", "output"}, {"run", "scale 256"}, {"arg", 1}, {"equals", name}, {"message", "m"}};
+        at(d, "/lesson/files") = ojson{{name, base64}};
+    };
+    const auto validNpy = support::base64Encode(npyOf({1, 2, 3}));
+    row("files not an object", [](ojson& d) { at(d, "/lesson/files") = ojson::array(); }, "/lesson/files",
+        {"expected an object (a .npy file's name: its bytes in base64), found an array"});
+    row("carried file outside the lesson's folder", [&](ojson& d) { withOutputCheck(d, "../out.npy", validNpy); },
+        "/lesson/files/..~1out.npy", {"\"../out.npy\" is not the name of a .npy file below the lesson's folder"});
+    row("carried file not base64", [&](ojson& d) { withOutputCheck(d, "out.npy", "@@@@"); }, "/lesson/files/out.npy",
+        {"'@'"});
+    row("carried file not a .npy",
+        [&](ojson& d) { withOutputCheck(d, "out.npy", support::base64Encode("not a numpy file")); },
+        "/lesson/files/out.npy", {"carry the file as numpy.save writes it"});
+    row("carried file no check names",
+        [&](ojson& d) {
+            at(d, "/lesson/files") = ojson{{"unused.npy", validNpy}};
+        },
+        "/lesson/files/unused.npy", {"no output check compares with \"unused.npy\"; remove it"});
+    row("carried file over its bound",
+        [&](ojson& d) {
+            withOutputCheck(d, "out.npy", std::string(size_t(lesson::kEmbeddedFileLimit.bytes) / 3 * 4 + 8, 'A'));
+        },
+        "/lesson/files/out.npy", {"more than the 16 MiB a file a lesson carries may hold"});
 }
 
 void TestLesson::malformedLessons() {
@@ -1149,8 +1195,11 @@ void TestLesson::outputWithinTolerance() {
     auto missing = strict;
     missing.checks[0].equals = folder / "nope.npy";
     o = lesson::evaluate(missing, step.start, ev)[0];
-    QVERIFY(o.verdict == Verdict::Failed);
-    QVERIFY2(qs(o.found).contains("nope.npy"), o.found.c_str());
+    // The lesson's file is gone: not the learner's failure.
+    QVERIFY(o.verdict == Verdict::NotChecked);
+    QVERIFY2(qs(o.message).startsWith("not checked: cannot read reference expected.npy (") &&
+                 qs(o.message).contains("nope.npy"),
+             o.message.c_str());
 
     // Without a GPU it is not checked, even with outputs in the evidence.
     ev.gpuAvailable = false;
@@ -1239,6 +1288,247 @@ void TestLesson::lessonsOverTheBoundsAreRefused() {
     const auto at = lesson::loadLesson(path);
     QVERIFY2(at || !qs(at.error().message).contains("a lesson may be"), at ? "" : at.error().message.c_str());
     fs::remove(path);
+}
+
+// The learner reads the check's description, else words made from it; a pattern shows only as
+// quoted text when it is plain text, never as a regular expression; the teacher's detail keeps it.
+void TestLesson::checksAreDescribedInPlainWords() {
+    const auto f = lessonOn(loadOrDie(twoStepsPath()).lesson.steps[0].reference(), ojson::parse(R"([
+        {"check": "ptx-contains", "kernel": "saxpy", "pattern": "\\[saxpy_param_2\\]",
+         "description": "the PTX loads the third parameter", "message": "m"},
+        {"check": "ptx-contains", "kernel": "saxpy", "pattern": "ld\\.global\\.f32", "message": "m"},
+        {"check": "ptx-lacks", "pattern": "^\\.extern \\.func$", "message": "m"},
+        {"check": "ptx-contains", "kernel": "saxpy", "pattern": "setp\\.\\w+\\.[su]32", "message": "m"},
+        {"check": "ptx-lacks", "output": "lto-ptx", "pattern": "(ld|st)\\.f32", "message": "m"},
+        {"check": "registers", "kernel": "saxpy", "max": 32, "message": "m"},
+        {"check": "output", "run": "saxpy 4096", "arg": 4, "equals": "expected.npy", "tolerance": 0.5,
+         "message": "m"}
+    ])"),
+                            test::scratchDir() / "described.nvpg");
+    const auto& c = f.lesson.steps[0].checks;
+    QCOMPARE(c[0].description, std::string("the PTX loads the third parameter"));
+    QCOMPARE(lesson::describeCheck(c[0]), std::string("the PTX loads the third parameter"));
+    QCOMPARE(lesson::describeCheck(c[1]), std::string("The PTX of saxpy has \u201cld.global.f32\u201d"));
+    QCOMPARE(lesson::describeCheck(c[2]), std::string("The PTX has no \u201c.extern .func\u201d"));
+    QCOMPARE(lesson::describeCheck(c[3]), std::string("The PTX of saxpy has the line this step asks for"));
+    QCOMPARE(lesson::describeCheck(c[4]), std::string("The LTO-linked PTX has none of the lines this step rules out"));
+    QCOMPARE(lesson::describeCheck(c[5]), std::string("saxpy uses at most 32 registers per thread"));
+    QCOMPARE(lesson::describeCheck(c[6]),
+             std::string("After run \u201csaxpy 4096\u201d, argument 4 holds the expected values"));
+    // The teacher's detail: the check as written.
+    QCOMPARE(lesson::checkDetail(c[0]), std::string("ptx-contains saxpy /\\[saxpy_param_2\\]/"));
+    QCOMPARE(lesson::checkDetail(c[4]), std::string("ptx-lacks (lto-ptx) /(ld|st)\\.f32/"));
+    QCOMPARE(lesson::checkDetail(c[6]), std::string("output \"saxpy 4096\" arg 4 == expected.npy (tolerance 0.5)"));
+}
+
+// Every check of the bundled course reads as words: no regular expression, no escape, in any
+// learner-facing description.
+void TestLesson::theBundledChecklistsShowNoPatterns() {
+    const auto course = lesson::listLessons(test::sourceDir() / "resources" / "lessons");
+    QCOMPARE(course.size(), size_t(8));
+    int patterns = 0;
+    for (const auto& entry : course) {
+        const auto f = loadOrDie(entry.path);
+        for (size_t i = 0; i < f.lesson.steps.size(); ++i)
+            for (const auto& c : f.lesson.steps[i].checks) {
+                const auto words = lesson::describeCheck(c);
+                const auto where = QString("%1 step %2 %3: %4")
+                                       .arg(qs(entry.path.filename().string()))
+                                       .arg(i + 1)
+                                       .arg(qs(c.pointer), qs(words))
+                                       .toUtf8();
+                QVERIFY2(!words.empty(), where.constData());
+                QVERIFY2(words.find('\\') == std::string::npos, where.constData());
+                if (c.pattern.empty()) continue;
+                ++patterns;
+                // A pattern shows only where it is plain text ("__local_depot").
+                if (c.pattern.find_first_of("\\[](){}*+?|^$") != std::string::npos)
+                    QVERIFY2(words.find(c.pattern) == std::string::npos, where.constData());
+                QVERIFY2(words.find("this step") == std::string::npos, where.constData());  // not the fallback
+            }
+    }
+    QVERIFY(patterns > 30);
+}
+
+// A lesson that carries its reference (the lesson's "files") compares with it wherever it lies:
+// the comparison on a synthetic buffer, as a run gives it back, with no file beside the lesson.
+void TestLesson::aCarriedReferenceNeedsNoFileBeside() {
+    std::vector<float> want(4096);
+    for (size_t i = 0; i < want.size(); ++i) want[i] = 2.0f * float(i) + 1.0f;
+    QTemporaryDir dir;
+    const fs::path folder = dir.path().toStdString();
+    auto doc = ojson::parse(test::readText(twoStepsPath()));
+    doc["lesson"]["steps"][0]["checks"].push_back(ojson::parse(
+        R"({"check": "output", "run": "saxpy 4096", "arg": 4, "equals": "data/expected.npy", "message": "y = 2x + 1"})"));
+    doc["lesson"]["files"] = ojson{{"data/expected.npy", support::base64Encode(npyOf(want))}};
+    writeOrDie(folder / "carried.nvpg", doc.dump(2));
+    const auto f = loadOrDie(folder / "carried.nvpg");
+    const auto& step = f.lesson.steps[0];
+    const auto& c = step.checks.back();
+    QVERIFY(c.reference);
+    QCOMPARE(c.equalsName, std::string("data/expected.npy"));
+    QVERIFY(!fs::exists(c.equals));  // nothing beside the lesson
+    QVERIFY(lesson::readReference(c));
+
+    pipeline::CompileResult r;
+    r.ok = true;
+    lesson::Evidence ev;
+    ev.compile = &r;
+    ev.gpuAvailable = true;
+    gpu::RunOutcome ran;
+    auto got = want;
+    ran.buffers = {{3, gpu::ElemType::F32, got.size(), std::string((const char*)got.data(), got.size() * 4)}};
+    ev.runs = {lesson::runEvidence("saxpy 4096", &ran, {}, {})};
+    auto o = lesson::evaluate(step, step.reference(), ev).back();
+    QVERIFY2(o.verdict == Verdict::Passed, o.found.c_str());
+    QCOMPARE(o.found, std::string("all 4096 elements of argument 4 match"));
+    got[9] = 0;
+    ran.buffers[0].bytes = std::string((const char*)got.data(), got.size() * 4);
+    ev.runs = {lesson::runEvidence("saxpy 4096", &ran, {}, {})};
+    o = lesson::evaluate(step, step.reference(), ev).back();
+    QVERIFY(o.verdict == Verdict::Failed);
+    QCOMPARE(o.message, std::string("y = 2x + 1"));
+    QCOMPARE(o.found, std::string("element 9 is 0, expected 19 (tolerance 0)"));
+}
+
+// A reference that cannot be read blames no kernel: the check is not checked and says why, with
+// a GPU and without, before a run and after one.
+void TestLesson::aReferenceThatCannotBeReadIsNotChecked() {
+    QTemporaryDir dir;
+    const fs::path folder = dir.path().toStdString();
+    const auto f = lessonOn(loadOrDie(twoStepsPath()).lesson.steps[0].reference(), ojson::parse(R"([
+        {"check": "output", "run": "saxpy 4096", "arg": 4, "equals": "gone/expected.npy",
+         "message": "After the run, y is not 2x + 1."}
+    ])"),
+                            folder / "lesson.nvpg");
+    const auto& step = f.lesson.steps[0];
+    const auto ref = lesson::readReference(step.checks[0]);
+    QVERIFY(!ref);
+    QVERIFY2(qs(ref.error().message).startsWith("cannot read reference gone/expected.npy ("),
+             ref.error().message.c_str());
+    pipeline::CompileResult r;
+    r.ok = true;
+    // No GPU: the reference is what the check could not read.
+    auto o = lesson::evaluate(step, step.start, noGpu(r))[0];
+    QVERIFY(o.verdict == Verdict::NotChecked);
+    QVERIFY2(qs(o.message).startsWith("not checked: cannot read reference gone/expected.npy ("), o.message.c_str());
+    QVERIFY2(qs(o.message).contains("No such file or directory"), o.message.c_str());
+    // A GPU and a run: still not checked, never the learner's message.
+    lesson::Evidence ev;
+    ev.compile = &r;
+    ev.gpuAvailable = true;
+    gpu::RunOutcome ran;
+    const std::vector<float> y(4096, 1.0f);
+    ran.buffers = {{3, gpu::ElemType::F32, y.size(), std::string((const char*)y.data(), y.size() * 4)}};
+    ev.runs = {lesson::runEvidence("saxpy 4096", &ran, {}, {})};
+    o = lesson::evaluate(step, step.start, ev)[0];
+    QVERIFY(o.verdict == Verdict::NotChecked);
+    QVERIFY2(o.message.find("After the run") == std::string::npos, o.message.c_str());
+    QVERIFY(!lesson::allPassed({o}));
+    // A file there that is no .npy is the lesson's problem too.
+    fs::create_directories(folder / "gone");
+    writeOrDie(folder / "gone" / "expected.npy", "not numpy");
+    o = lesson::evaluate(step, step.start, ev)[0];
+    QVERIFY(o.verdict == Verdict::NotChecked);
+    QVERIFY2(qs(o.message).startsWith("not checked: cannot read reference gone/expected.npy ("), o.message.c_str());
+}
+
+// embedReferences puts the files beside a lesson into its "files": read from anywhere, the
+// lesson then compares with them; a file it cannot carry is a note, and nothing is lost.
+void TestLesson::embeddingCarriesTheFilesBeside() {
+    QTemporaryDir dir, elsewhere;
+    const fs::path folder = dir.path().toStdString();
+    fs::create_directories(folder / "data");
+    const std::vector<float> want{1, 2, 3, 4};
+    writeOrDie(folder / "data" / "want.npy", npyOf(want));
+    auto f = lessonOn(loadOrDie(twoStepsPath()).lesson.steps[0].reference(), ojson::parse(R"([
+        {"check": "output", "run": "saxpy 4096", "arg": 4, "equals": "data/want.npy", "message": "m"},
+        {"check": "output", "run": "saxpy 4096", "arg": 3, "equals": "data/missing.npy", "message": "m"}
+    ])"),
+                      folder / "lesson.nvpg");
+    QVERIFY(!f.lesson.steps[0].checks[0].reference);
+    const auto e = lesson::embedReferences(f.workspace.lesson, f.lesson);
+    QVERIFY(e.changed);
+    QCOMPARE(e.lesson["files"].size(), size_t(1));
+    QCOMPARE(e.lesson["files"]["data/want.npy"].get<std::string>(), support::base64Encode(npyOf(want)));
+    QCOMPARE(e.notes.size(), size_t(1));
+    QVERIFY2(qs(e.notes[0]).startsWith("data/missing.npy: not carried in the lesson ("), e.notes[0].c_str());
+    // The keys the author wrote stay as they were, the files after them.
+    QCOMPARE(e.lesson["steps"], f.workspace.lesson["steps"]);
+
+    // Carried, the lesson checks from another folder; again, nothing more to carry.
+    auto ws = f.workspace;
+    ws.lesson = e.lesson;
+    ws.lesson["steps"][0]["checks"].erase(1);
+    const fs::path moved = fs::path(elsewhere.path().toStdString()) / "moved.nvpg";
+    if (auto st = workspace::saveWorkspace(ws, moved); !st) QFAIL(st.error().message.c_str());
+    const auto m = loadOrDie(moved);
+    QVERIFY(m.lesson.steps[0].checks[0].reference);
+    QVERIFY(lesson::readReference(m.lesson.steps[0].checks[0]));
+    QVERIFY(!lesson::embedReferences(m.workspace.lesson, m.lesson).changed);
+}
+
+// A learner's file with no reference data, away from the course (written by an older nvpg):
+// the installed course's lesson of the same id supplies it.
+void TestLesson::theCourseSuppliesReferencesByTheLessonsId() {
+    const auto courseDir = test::sourceDir() / "resources" / "lessons";
+    auto doc = ojson::parse(test::readText(courseDir / "01-first-kernel.nvpg"));
+    doc["lesson"].erase("files");
+    QTemporaryDir dir;
+    const fs::path file = fs::path(dir.path().toStdString()) / "old.nvpg";
+    writeOrDie(file, doc.dump(2));
+    auto f = loadOrDie(file);
+    const auto& output = f.lesson.steps[1].checks[3];
+    QCOMPARE(output.kind, CheckKind::Output);
+    QVERIFY(!lesson::readReference(output));
+    lesson::findCourseReferences(f.lesson, courseDir);
+    QVERIFY(output.reference);
+    const auto ref = lesson::readReference(output);
+    QVERIFY2(ref, ref ? "" : ref.error().message.c_str());
+    QCOMPARE(ref->count(), size_t(1024));
+    // Another id: nothing to take.
+    doc["lesson"]["id"] = "someone/else";
+    writeOrDie(file, doc.dump(2));
+    auto other = loadOrDie(file);
+    lesson::findCourseReferences(other.lesson, courseDir);
+    QVERIFY(!other.lesson.steps[1].checks[3].reference);
+}
+
+void TestLesson::theNextLessonOfTheCourse() {
+    const auto courseDir = test::sourceDir() / "resources" / "lessons";
+    const auto next = lesson::nextLesson("nvvm-course/01-first-kernel", {courseDir});
+    QVERIFY(next);
+    QCOMPARE(next->id, std::string("nvvm-course/02-reading-ptx"));
+    QCOMPARE(next->path, courseDir / "02-reading-ptx.nvpg");
+    QVERIFY(!lesson::nextLesson("nvvm-course/08-registers-and-spills", {courseDir}));  // the last
+    QVERIFY(!lesson::nextLesson("tests/two-steps", {courseDir}));                      // not in it
+    // The first folder that has the lesson is its course.
+    const auto inTests = lesson::nextLesson("tests/two-steps", {twoStepsPath().parent_path(), courseDir});
+    QVERIFY(!inTests);
+}
+
+// Lesson 1's first step is the kernel annotation, which the pitfall hint's fix would make in one
+// click: the step hides fixes of that kind, and only those.
+void TestLesson::aStepHidesTheFixesItTeaches() {
+    const auto f = loadOrDie(test::sourceDir() / "resources" / "lessons" / "01-first-kernel.nvpg");
+    const auto& step = f.lesson.steps[0];
+    QCOMPARE(step.hiddenFixes, (std::vector<std::string>{"annotate-kernel"}));
+    QVERIFY(f.lesson.steps[1].hiddenFixes.empty());
+    const auto r = compileFor(step, step.start);
+    int offered = 0;
+    for (const auto& d : r.diagnostics)
+        for (const auto& fix : d.fixes) offered += fix.kind == "annotate-kernel";
+    QCOMPARE(offered, 1);
+    QVERIFY(lesson::offersFix(r.diagnostics, step.hiddenFixes));
+    const auto shown = lesson::withoutFixes(r.diagnostics, step.hiddenFixes);
+    QCOMPARE(shown.size(), r.diagnostics.size());  // the warning stays, its fix goes
+    QVERIFY(!lesson::offersFix(shown, step.hiddenFixes));
+    for (size_t i = 0; i < shown.size(); ++i) QCOMPARE(shown[i].message, r.diagnostics[i].message);
+    nvvm::Diagnostic other;
+    other.fixes = {{"Link libdevice", {}, {}, true, {}, std::string(nvvm::fixkind::kLinkLibdevice)}};
+    QCOMPARE(lesson::withoutFixes({other}, step.hiddenFixes)[0].fixes.size(), size_t(1));
+    // Every kind is one a lesson may name.
+    for (auto k : nvvm::fixKinds()) QVERIFY(!k.empty());
 }
 
 QTEST_GUILESS_MAIN(TestLesson)
