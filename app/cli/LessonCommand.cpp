@@ -13,6 +13,7 @@
 #include "core/engine/Runner.h"
 #include "core/gpu/Devices.h"
 #include "core/gpu/Npy.h"
+#include "core/lesson/Course.h"
 #include "core/lesson/Lesson.h"
 #include "core/support/Files.h"
 #include "core/support/Text.h"
@@ -110,15 +111,7 @@ const char* mark(lesson::Verdict v) {
 }
 
 std::string checkLabel(const lesson::Check& c) {
-    std::string s(lesson::checkKindName(c.kind));
-    if (!c.kernel.empty()) s += " " + c.kernel;
-    if (!c.pattern.empty()) s += " /" + c.pattern + "/";
-    if (!c.function.empty()) s += " " + c.function;
-    if (c.kind == lesson::CheckKind::Registers) s += fmt::format(" <= {}", c.max);
-    if (c.kind == lesson::CheckKind::Option) s += fmt::format(" {} == {}", c.option, c.value);
-    if (!c.run.empty()) s += fmt::format(" \"{}\"", c.run);
-    if (c.kind == lesson::CheckKind::Output) s += fmt::format(" arg {} == {}", c.arg, c.equals.filename().string());
-    return s;
+    return lesson::checkDetail(c);
 }
 
 ojson outcomesJson(const std::vector<lesson::CheckOutcome>& outcomes) {
@@ -128,6 +121,7 @@ ojson outcomesJson(const std::vector<lesson::CheckOutcome>& outcomes) {
         c["check"] = std::string(lesson::checkKindName(o.check->kind));
         c["pointer"] = o.check->pointer;
         c["label"] = checkLabel(*o.check);
+        c["description"] = lesson::describeCheck(*o.check);
         c["verdict"] = std::string(lesson::verdictName(o.verdict));
         c["message"] = o.message;
         c["found"] = o.found;
@@ -158,6 +152,9 @@ constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
 int runCheck(const CommonOptions& common, const CheckOptions& o) {
     auto file = lesson::loadLesson(o.file);
     if (!file) return usage(file.error().message);
+    // A learner's file that carries no reference data and lies away from it still finds it in
+    // the installed course, by the lesson's id.
+    lesson::findCourseReferences(file->lesson);
     const auto& l = file->lesson;
     const int n = o.step ? o.step : l.current;
     if (n < 1 || n > int(l.steps.size()))
@@ -207,7 +204,10 @@ int runLesson(const CommonOptions& common, const LessonOptions& o) {
         if (o.solution && !step.solution)
             return usage(fmt::format("step {} (\"{}\") has no solution", o.step, step.title));
         auto ws = lesson::withState(file->workspace, o.solution ? *step.solution : step.start);
-        ws.lesson = lesson::withCurrent(file->workspace.lesson, o.step);
+        // The files the output checks compare with go into the lesson, so that it checks
+        // wherever it is written.
+        const auto embedded = lesson::embedReferences(file->workspace.lesson, l);
+        ws.lesson = lesson::withCurrent(embedded.lesson, o.step);
         if (support::inputOverwrittenBy(o.output, {o.file}))
             return usage(fmt::format("-o {}: that is the lesson itself; write another file", o.output));
         auto bytes = workspace::workspaceFileBytes(ws, o.output);
@@ -216,17 +216,7 @@ int runLesson(const CommonOptions& common, const LessonOptions& o) {
         w.replaceReadOnly = o.force;
         w.howToReplaceReadOnly = "give --force to replace it";
         if (auto st = support::writeFileAtomic(o.output, *bytes, w); !st) return usage(st.error().message);
-        // Check files (.npy) and buffer files are found beside the lesson: elsewhere they are not.
-        std::error_code ec;
-        const bool usesFiles = std::any_of(l.steps.begin(), l.steps.end(), [](const lesson::Step& s) {
-            return std::any_of(s.checks.begin(), s.checks.end(),
-                               [](const lesson::Check& c) { return c.kind == lesson::CheckKind::Output; });
-        });
-        if (usesFiles && !fs::equivalent(fs::absolute(o.output).parent_path(), fs::absolute(o.file).parent_path(), ec))
-            fmt::print(stderr,
-                       "nvpg: note: {} lies in another folder than {}: its output checks look for their .npy files "
-                       "beside it; copy them (the folders beside the lesson) there too\n",
-                       o.output, o.file);
+        for (const auto& note : embedded.notes) fmt::print(stderr, "nvpg: note: {}\n", support::printable(note));
         return kOk;
     }
     // validate
@@ -238,6 +228,13 @@ int runLesson(const CommonOptions& common, const LessonOptions& o) {
     } else {
         const auto& l = file->lesson;
         for (auto& p : lesson::kernelProblems(l)) problems.push_back(fs::path(o.file).filename().string() + ": " + p);
+        // A check whose reference cannot be read would never be checked: the teacher's to mend.
+        for (size_t i = 0; i < l.steps.size(); ++i)
+            for (const auto& c : l.steps[i].checks)
+                if (c.kind == lesson::CheckKind::Output)
+                    if (auto ref = lesson::readReference(c); !ref)
+                        problems.push_back(fmt::format("{}: {}/equals: {}", fs::path(o.file).filename().string(),
+                                                       c.pointer, ref.error().message));
         if (problems.empty()) {
             auto tk = loadToolkit(common, /*open=*/!forkedEngine(common));
             if (!tk) return usage(tk.error().message);

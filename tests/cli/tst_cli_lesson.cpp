@@ -10,7 +10,9 @@
 
 #include "TestSupport.h"
 #include "core/gpu/Devices.h"
+#include "core/gpu/Npy.h"
 #include "core/lesson/Lesson.h"
+#include "core/support/Base64.h"
 #include "core/support/Files.h"
 #include "core/support/Installed.h"
 
@@ -418,6 +420,99 @@ private slots:
                  both(r));
     }
 
+    // The issue's steps without a GPU: a step's solution written into another folder carries the
+    // data its output check compares with, so the check gets as far as the GPU: "not checked:
+    // needs a GPU", never "cannot read" and never FAILED. With a GPU it passes (tst_gpu_lesson
+    // runs exactly this on the GPU machine).
+    void aSolutionWrittenElsewhereCarriesItsReference() {
+        QTemporaryDir dir;
+        const auto elsewhere = dir.filePath("elsewhere");
+        QVERIFY(QDir().mkpath(elsewhere));
+        const auto s2 = elsewhere + "/s2.nvpg";
+        auto r = runNvpg({"lesson", "state", qs(bundledLessonsDir() / "01-first-kernel.nvpg"), "--step", "2",
+                          "--solution", "-o", s2});
+        QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), both(r));
+        const auto written = ojson::parse(test::readText(s2.toStdString()));
+        QVERIFY(written["lesson"]["files"].contains("01-first-kernel/scale-1024.npy"));
+        QVERIFY(!QFileInfo::exists(elsewhere + "/01-first-kernel"));
+        r = runNvpg({"check", s2});
+        const auto out = QString::fromUtf8(r.out);
+        QVERIFY2(!out.contains("FAILED") && !out.contains("cannot read"), both(r));
+        if (haveGpu()) {
+            QVERIFY2(r.exitCode == 0, both(r));
+            QVERIFY2(out.contains("  passed       output \"scale 1024\" arg 1 == scale-1024.npy\n"), both(r));
+        } else {
+            QVERIFY2(r.exitCode == 1, both(r));
+            QVERIFY2(out.contains("  not checked  output \"scale 1024\" arg 1 == scale-1024.npy\n"
+                                  "               not checked: needs a GPU"),
+                     both(r));
+        }
+        // What the learner reads of each check, beside the teacher's detail.
+        r = runNvpg({"check", s2, "--json"});
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["checks"][1]["description"].get<std::string>(),
+                 std::string("The kernel reads blockIdx.x (%ctaid.x)"));
+        QCOMPARE(j["checks"][1]["label"].get<std::string>(), std::string("ptx-contains scale /%ctaid\\.x/"));
+    }
+
+    // A reference that cannot be read is the lesson's problem: its check is not checked and says
+    // why, with no learner's message and no FAILED, and `lesson validate` names it. A file of the
+    // installed course's lesson that carries none (an older nvpg wrote it) finds the course's.
+    void aReferenceThatCannotBeReadIsNotChecked() {
+        QTemporaryDir dir;
+        auto doc = ojson::parse(test::readText(bundledLessonsDir() / "01-first-kernel.nvpg"));
+        doc["lesson"].erase("files");
+        doc["lesson"]["current"] = 2;
+        doc["modules"] = doc["lesson"]["steps"][1]["solution"]["modules"];
+        const auto old = writeLesson(dir, "old.nvpg", doc);
+        auto r = runNvpg({"check", old});
+        QVERIFY2(!r.out.contains("cannot read") && !r.out.contains("FAILED"), both(r));
+
+        doc["lesson"]["id"] = "someone/first-kernel";
+        const auto lost = writeLesson(dir, "lost.nvpg", doc);
+        r = runNvpg({"check", lost});
+        QVERIFY2(r.exitCode == 1, both(r));
+        const auto out = QString::fromUtf8(r.out);
+        QVERIFY2(out.contains("  not checked  output \"scale 1024\" arg 1 == scale-1024.npy\n"
+                              "               not checked: cannot read reference 01-first-kernel/scale-1024.npy ("),
+                 both(r));
+        QVERIFY2(!out.contains("FAILED") && !out.contains("After the run"), both(r));
+        QVERIFY2(out.endsWith("0 of 4 checks failed, 1 not checked (they do not count as passed)\n"), both(r));
+        r = runNvpg({"lesson", "validate", lost});
+        QVERIFY2(r.exitCode == 1, both(r));
+        QVERIFY2(r.err.contains("nvpg: lost.nvpg: /lesson/steps/1/checks/3/equals: cannot read reference "
+                                "01-first-kernel/scale-1024.npy ("),
+                 both(r));
+    }
+
+    // A teacher's lesson with its .npy beside it: `lesson state` carries the file in the state it
+    // writes; one it cannot carry is a note, and the state is still written.
+    void stateCarriesTheFilesBesideTheLesson() {
+        QTemporaryDir dir, out;
+        QVERIFY(QDir().mkpath(dir.filePath("data")));
+        const std::vector<float> y(4096, 1.0f);
+        gpu::NpyArray a;
+        a.type = gpu::ElemType::F32;
+        a.shape = {y.size()};
+        a.data.assign(reinterpret_cast<const char*>(y.data()), y.size() * sizeof(float));
+        const auto npy = gpu::writeNpy(a);
+        QVERIFY(support::writeFileAtomic(dir.filePath("data/y.npy").toStdString(), npy));
+        auto doc = twoStepsJson();
+        doc["lesson"]["steps"][0]["checks"].push_back(ojson::parse(
+            R"({"check": "output", "run": "saxpy 4096", "arg": 4, "equals": "data/y.npy", "message": "y"})"));
+        doc["lesson"]["steps"][0]["checks"].push_back(ojson::parse(
+            R"({"check": "output", "run": "saxpy 4096", "arg": 3, "equals": "data/x.npy", "message": "x"})"));
+        const auto lesson = writeLesson(dir, "teacher.nvpg", doc);
+        const auto state = out.filePath("s1.nvpg");
+        auto r = runNvpg({"lesson", "state", lesson, "--step", "1", "--solution", "-o", state});
+        QVERIFY2(r.exitCode == 0, both(r));
+        QVERIFY2(r.err.contains("nvpg: note: data/x.npy: not carried in the lesson (cannot read "), both(r));
+        const auto written = ojson::parse(test::readText(state.toStdString()));
+        QCOMPARE(written["lesson"]["files"].size(), size_t(1));
+        QCOMPARE(written["lesson"]["files"]["data/y.npy"].get<std::string>(), support::base64Encode(npy));
+        QVERIFY(lesson::loadLesson(state.toStdString()));
+    }
+
     // The bundled course, which ships with the program: each lesson is valid; as shipped it fails its
     // first step; each step's reference solution fails no check (GPU checks may be not checked).
     void bundledLessons_data() {
@@ -443,11 +538,10 @@ private slots:
 
         const auto file = lesson::loadLesson(path.toStdString());
         QVERIFY2(file, file ? "" : file.error().message.c_str());
-        // The states are written beside a copy of the course, so that .npy files a lesson names
-        // (relative to its folder) are found.
+        // The states are written away from the course: what their checks compare with travels in
+        // the lesson files themselves.
         QTemporaryDir dir;
-        const fs::path copy = fs::path(dir.path().toStdString()) / "lessons";
-        fs::copy(bundledLessonsDir(), copy, fs::copy_options::recursive);
+        const fs::path copy = fs::path(dir.path().toStdString());
         const auto name = fs::path(path.toStdString()).stem().string();
         for (size_t i = 0; i < file->lesson.steps.size(); ++i) {
             if (!file->lesson.steps[i].solution) continue;
