@@ -13,21 +13,28 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QTemporaryDir>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextTable>
 
 #include <Qsci/qsciscintilla.h>
 
 #include "GuiTestSupport.h"
 #include "TestSupport.h"
+#include "core/gpu/Npy.h"
 #include "core/lesson/Course.h"
+#include "core/support/Files.h"
 #include "core/workspace/Workspace.h"
 #include "gui/compile/CompileController.h"
 #include "gui/compile/SupervisedEngine.h"
 #include "gui/document/WorkspaceDocument.h"
 #include "gui/editor/EditorArea.h"
 #include "gui/editor/ModuleEditor.h"
+#include "gui/output/OutputView.h"
 #include "gui/panels/LessonPanel.h"
+#include "gui/panels/ProblemsPanel.h"
 #include "gui/window/MainWindow.h"
 
 using namespace nvpg;
@@ -37,6 +44,11 @@ namespace {
 
 QString sample() {
     return QString::fromStdString((test::dataDir() / "lessons" / "two-steps.nvpg").string());
+}
+
+// A lesson of the bundled course, by its file's name.
+QString bundled(const char* name) {
+    return QString::fromStdString((lesson::lessonsDir() / (std::string(name) + ".nvpg")).string());
 }
 
 // Clicks Check (or triggers it another way) and waits for the verdicts.
@@ -99,7 +111,11 @@ class TestLesson : public QObject {
 private slots:
     void initTestCase() {
         test::useNvpgAsEngine();
-        test::isolateAppData("tst_gui_lesson");
+        // The run on a 1280x720 screen (tst_gui_lesson_1280x720) has data of its own.
+        static const std::string suite = "tst_gui_lesson" + (qEnvironmentVariableIsSet("NVPG_TEST_SCREEN")
+                                                                 ? "_" + qgetenv("NVPG_TEST_SCREEN").toStdString()
+                                                                 : std::string());
+        test::isolateAppData(suite.c_str());
     }
     void init() { QDir(LessonPanel::progressDir()).removeRecursively(); }
 
@@ -285,7 +301,9 @@ private slots:
                                              QString::fromStdString(o.message), QString::fromStdString(o.found))));
             if (n < steps) QTest::mouseClick(panel->nextButton(), Qt::LeftButton);
         }
-        QVERIFY(!panel->nextButton()->isEnabled());
+        // At the last step, Next offers the course's next lesson.
+        QTRY_COMPARE(panel->nextButton()->text(), QStringLiteral("Next lesson ▸"));
+        QVERIFY(panel->nextButton()->isEnabled());
     }
 
     // The bundled course under File > Lessons: at least eight lessons; one opens as the course ships
@@ -366,6 +384,215 @@ private slots:
             QCOMPARE(out[2].check->pattern, std::string(R"(\.global .*\btile\[)"));
         }
         QVERIFY2(best <= 16, qPrintable("the UI thread stalled: " + rounds.join("; ")));
+    }
+
+    // On a projector's 1280x720 screen the Lesson dock is wide enough to read: lesson 1's table of
+    // intrinsics fits with each cell on one line (a table wider than the dock would scroll sideways,
+    // never wrap a cell), the text around it wraps, the checklist leaves the instructions most of
+    // the height, and the editor and the PTX keep a usable width beside it.
+    void theLessonDockHasRoomAt1280x720() {
+        const QSize screen = QGuiApplication::primaryScreen()->geometry().size();
+        if (screen != QSize(1280, 720)) QSKIP("runs on a 1280x720 screen: ctest -R tst_gui_lesson_1280x720");
+        auto w = test::makeWindow(nullptr, QSize(1280, 720));
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QVERIFY(w->openLesson(bundled("01-first-kernel")));
+        auto* panel = w->lessonPanel();
+        panel->goToStep(2);
+        auto* dock = w->lessonDock();
+        QTRY_VERIFY(dock->isVisible() && !dock->visibleRegion().isEmpty());
+        QTRY_VERIFY2(dock->width() >= 380, qPrintable(QString::number(dock->width())));
+        QVERIFY2(w->width() <= 1280, qPrintable(QString::number(w->width())));
+        // The editor and the PTX beside it.
+        QVERIFY2(w->editors()->width() >= 320, qPrintable(QString::number(w->editors()->width())));
+        QVERIFY2(w->output()->width() >= 320, qPrintable(QString::number(w->output()->width())));
+        QVERIFY2(dock->geometry().right() < w->editors()->mapTo(w.get(), QPoint(0, 0)).x(),
+                 "the dock covers the editor");
+
+        auto* view = panel->instructionsView();
+        auto* doc = view->document();
+        QTextTable* table = nullptr;
+        for (auto* frame : doc->rootFrame()->childFrames())
+            if (auto* t = qobject_cast<QTextTable*>(frame)) table = t;
+        QVERIFY(table);
+        QCOMPARE(table->columns(), 3);
+        for (int r = 0; r < table->rows(); ++r)
+            for (int c = 0; c < table->columns(); ++c) {
+                const auto block = table->cellAt(r, c).firstCursorPosition().block();
+                QVERIFY2(block.layout()->lineCount() == 1, qPrintable(QString("cell %1,%2 \"%3\" takes %4 lines")
+                                                                          .arg(r)
+                                                                          .arg(c)
+                                                                          .arg(block.text())
+                                                                          .arg(block.layout()->lineCount())));
+            }
+        // The paragraphs wrap to the dock's width; nothing is wider than the view but the table.
+        QVERIFY(view->lineWrapMode() == QTextEdit::WidgetWidth);
+        auto paragraph = doc->begin();  // the first long one: "A kernel reads the thread's coordinates ..."
+        while (paragraph.isValid() && paragraph.text().size() < 100) paragraph = paragraph.next();
+        QVERIFY(paragraph.isValid());
+        QVERIFY2(paragraph.layout()->lineCount() > 1, qPrintable(paragraph.text()));
+        // At 1280x720 the dock has room for the whole table: nothing to scroll sideways.
+        QTRY_COMPARE(view->horizontalScrollBar()->maximum(), 0);
+        QVERIFY2(table->frameFormat().width().type() != QTextLength::FixedLength, "the table is not made narrow");
+        // Enough of the text to read at once: more than a dozen lines.
+        QVERIFY2(view->viewport()->height() >= 12 * view->fontMetrics().lineSpacing(),
+                 qPrintable(QString::number(view->viewport()->height())));
+    }
+
+    // The checklist says what each check asks in words; the pattern is the teacher's detail, in the
+    // row's tooltip.
+    void theChecklistReadsAsWords() {
+        auto w = test::makeWindow(nullptr, QSize(1280, 720));
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QVERIFY(w->openLesson(bundled("01-first-kernel")));
+        auto* panel = w->lessonPanel();
+        panel->goToStep(3);
+        auto* list = panel->checksView();
+        QCOMPARE(list->count(), 4);
+        QCOMPARE(list->item(1)->text(), QStringLiteral("•  The PTX loads the parameter n (scale_param_2)"));
+        for (int i = 0; i < list->count(); ++i) {
+            const auto text = list->item(i)->text();
+            QVERIFY2(!text.contains('\\') && !text.contains('/'), qPrintable(text));
+        }
+        QVERIFY2(list->item(1)->toolTip().contains("ptx-contains scale /\\[scale_param_2\\]/"),
+                 qPrintable(list->item(1)->toolTip()));
+        QVERIFY(checkAndWait(panel));
+        const auto failed = list->item(1)->text();
+        QVERIFY2(
+            failed.startsWith(QStringLiteral("✘  The PTX loads the parameter n (scale_param_2) — The kernel never")),
+            qPrintable(failed));
+        QVERIFY2(!failed.contains("\\["), qPrintable(failed));
+    }
+
+    // Another lesson opens without what the dock said of the one before.
+    void anotherLessonStartsAfresh() {
+        auto w = test::makeWindow(nullptr, QSize(1280, 720));
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QVERIFY(w->openLesson(bundled("01-first-kernel")));
+        auto* panel = w->lessonPanel();
+        panel->teacherBox()->setChecked(true);
+        QTest::mouseClick(panel->solutionButton(), Qt::LeftButton);
+        QVERIFY(checkAndWait(panel));
+        QVERIFY2(panel->statusLabel()->text().contains("All 4 checks passed"),
+                 qPrintable(panel->statusLabel()->text()));
+        panel->teacherBox()->setChecked(false);
+        QVERIFY(w->openLesson(bundled("02-reading-ptx")));
+        QCOMPARE(QString::fromStdString(panel->lesson()->id), QStringLiteral("nvvm-course/02-reading-ptx"));
+        QCOMPARE(panel->statusLabel()->text(), QString());
+        QVERIFY(panel->outcomes().empty());
+        for (int i = 0; i < panel->checksView()->count(); ++i)
+            QVERIFY(panel->checksView()->item(i)->text().startsWith(QStringLiteral("•")));
+    }
+
+    // At the last step, Next opens the course's next lesson; the course's last lesson has none.
+    void theLastStepOpensTheNextLesson() {
+        auto w = test::makeWindow(nullptr, QSize(1280, 720));
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QVERIFY(w->openLesson(bundled("01-first-kernel")));
+        auto* panel = w->lessonPanel();
+        panel->goToStep(3);
+        QTRY_COMPARE(panel->nextButton()->text(), QStringLiteral("Next lesson ▸"));
+        QVERIFY(panel->nextButton()->isEnabled());
+        QVERIFY2(panel->nextButton()->toolTip().contains("Reading PTX"), qPrintable(panel->nextButton()->toolTip()));
+        QTest::mouseClick(panel->nextButton(), Qt::LeftButton);
+        QTRY_COMPARE(QString::fromStdString(panel->lesson()->id), QStringLiteral("nvvm-course/02-reading-ptx"));
+        QCOMPARE(panel->step(), 1);
+        QCOMPARE(panel->nextButton()->text(), QStringLiteral("Next ▸"));
+
+        // A learner's copy of lesson 1 saved in a folder of their own is still lesson 1 of the course.
+        QTemporaryDir dir;
+        QVERIFY(w->openLesson(bundled("01-first-kernel")));
+        panel->goToStep(3);
+        QVERIFY(w->saveAs(dir.filePath("mine.nvpg")));
+        QVERIFY(w->openWorkspace(dir.filePath("mine.nvpg")));
+        QCOMPARE(panel->step(), 3);
+        QTRY_COMPARE(panel->nextButton()->text(), QStringLiteral("Next lesson ▸"));
+
+        QSignalSpy looked(panel, &LessonPanel::courseLookedUp);
+        QVERIFY(w->openLesson(bundled("08-registers-and-spills")));
+        QVERIFY(looked.wait(20000));
+        panel->goToStep(int(panel->lesson()->steps.size()));
+        QCOMPARE(panel->nextButton()->text(), QStringLiteral("Last step"));
+        QVERIFY(!panel->nextButton()->isEnabled());
+    }
+
+    // A teacher's lesson with its .npy beside it: the app puts the file into the lesson, so the
+    // learner's file saved anywhere else still compares with it.
+    void aSavedLessonCarriesItsData() {
+        QTemporaryDir course, elsewhere;
+        auto doc = nlohmann::ordered_json::parse(test::readText(test::dataDir() / "lessons" / "two-steps.nvpg"));
+        doc["lesson"]["steps"][0]["checks"].push_back(nlohmann::ordered_json::parse(
+            R"({"check": "output", "run": "saxpy 4096", "arg": 4, "equals": "data/y.npy", "message": "y"})"));
+        QVERIFY(QDir(course.path()).mkdir("data"));
+        gpu::NpyArray y;
+        y.type = gpu::ElemType::F32;
+        y.shape = {2};
+        y.data = std::string(8, '\0');
+        const auto npy = gpu::writeNpy(y);
+        QVERIFY(support::writeFileAtomic(course.filePath("data/y.npy").toStdString(), npy));
+        QVERIFY(support::writeFileAtomic(course.filePath("teacher.nvpg").toStdString(), doc.dump(2)));
+        auto w = test::makeWindow(nullptr, QSize(1280, 720));
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        auto* panel = w->lessonPanel();
+        QSignalSpy looked(panel, &LessonPanel::courseLookedUp);
+        QVERIFY(w->openWorkspace(course.filePath("teacher.nvpg")));
+        QVERIFY(looked.wait(20000));
+        QVERIFY(!w->document()->isModified());  // nothing the learner did
+        const auto saved = elsewhere.filePath("mine.nvpg");
+        QVERIFY(w->saveAs(saved));
+        const auto file = lesson::loadLesson(saved.toStdString());
+        QVERIFY2(file, file ? "" : file.error().message.c_str());
+        const auto& check = file->lesson.steps[0].checks.back();
+        QVERIFY(check.reference);
+        QCOMPARE(*check.reference, npy);
+        QVERIFY(!std::filesystem::exists(check.equals));
+    }
+
+    // Lesson 1's first step teaches the kernel annotation: the Problems dock and the editor show
+    // the warning without the fix that would write it; on step 2 the fix is offered again.
+    void aStepHidesTheFixItTeaches() {
+        auto w = test::makeWindow(nullptr, QSize(1280, 720));
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QVERIFY(w->openLesson(bundled("01-first-kernel")));
+        auto* problems = w->problems();
+        const auto warningRow = [&] {
+            for (int r = 0; r < problems->count(); ++r)
+                if (QString::fromStdString(problems->diagnostic(r).message).contains("!nvvm.annotations")) return r;
+            return -1;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(warningRow() >= 0, 60000);
+        QVERIFY(problems->fixActions(warningRow()).isEmpty());
+        QVERIFY(problems->diagnostic(warningRow()).fixes.empty());
+        auto* editor = w->editors()->editor(0);
+        const int line = problems->diagnostic(warningRow()).line;
+        QVERIFY(editor->fixesAt(line - 1).empty() && editor->fixesAt(line).empty());
+        // Step 2 goes on from the same work, and offers the fix.
+        w->lessonPanel()->goToStep(2);
+        QTRY_VERIFY(warningRow() >= 0 && !problems->fixActions(warningRow()).isEmpty());
+        QVERIFY(problems->fixActions(warningRow()).front()->text().contains("Annotate @scale as a kernel"));
+    }
+
+    // Once a step has been checked, an edit checks it again when the typing pauses; before the
+    // first check, edits check nothing.
+    void anEditChecksTheStepAgain() {
+        auto w = test::makeWindow(nullptr, QSize(1280, 720));
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QVERIFY(w->openWorkspace(sample()));
+        auto* panel = w->lessonPanel();
+        QSignalSpy checked(panel, &LessonPanel::checked);
+        auto* editor = w->editors()->editor(0);
+        editor->append("; a note\n");
+        QTest::qWait(LessonPanel::kRecheckDelayMs + 1500);
+        QCOMPARE(checked.size(), 0);
+
+        QVERIFY(checkAndWait(panel));
+        const int before = int(checked.size());
+        QCOMPARE(count(panel->outcomes(), lesson::Verdict::Failed), 2);
+        // The learner annotates saxpy, as the solution does; no click.
+        editor->setText(QString::fromStdString(panel->lesson()->steps[0].solution->modules[0].bytes));
+        QVERIFY2(panel->statusLabel()->text().contains("checking again"), qPrintable(panel->statusLabel()->text()));
+        QTRY_VERIFY_WITH_TIMEOUT(checked.size() > before, 120000);
+        QCOMPARE(count(panel->outcomes(), lesson::Verdict::Failed), 0);
+        QVERIFY(!panel->checking());
     }
 
     // Cancel stops waiting: during the compile, and while the verdicts are being worked out; the

@@ -63,6 +63,12 @@ void WorkspaceDocument::setLessonStep(int step) {
     if (saved_.lesson.is_object()) saved_.lesson = ws_.lesson;
 }
 
+void WorkspaceDocument::setLessonData(nlohmann::ordered_json lesson) {
+    if (!ws_.lesson.is_object() || !lesson.is_object()) return;
+    ws_.lesson = std::move(lesson);
+    if (saved_.lesson.is_object()) saved_.lesson = ws_.lesson;
+}
+
 support::Result<WorkspaceDocument::Read> WorkspaceDocument::read(const QString& path) {
     if (const auto why = notRegularFile(path); !why.isEmpty())
         return support::makeError(support::ErrorKind::Input, why.toStdString());

@@ -97,6 +97,9 @@ public:
     // The step a lesson is on, written into its "lesson" object so that a save records it; not an
     // edit of the learner's (nothing is marked modified).
     void setLessonStep(int step);
+    // The lesson object with what it carries added (the files its checks compare with): the
+    // same lesson, so, as for the step, nothing is marked modified.
+    void setLessonData(nlohmann::ordered_json lesson);
     // An editor changed a module's text that is not copied in yet.
     void markModified();
     // Unmodified again when everything is as it was when last read or saved (an edit undone).

@@ -1,7 +1,11 @@
 #include "gui/panels/LessonPanel.h"
 
+#include <algorithm>
+#include <cmath>
+#include <tuple>
 #include <utility>
 
+#include <QAbstractTextDocumentLayout>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileInfo>
@@ -12,13 +16,20 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QTextTable>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "core/gpu/Npy.h"
+#include "gui/common/BackgroundWork.h"
 #include "gui/common/Text.h"
 #include "gui/compile/CompileController.h"
 #include "gui/compile/Engine.h"
@@ -31,48 +42,27 @@ namespace {
 // Run ids of the Lesson dock's runs: far from the Runs dock's, which counts up from 1.
 constexpr quint64 kRunIdBase = quint64(1) << 48;
 
-// What a check looks at, as the learner reads it in the list.
-QString checkWords(const lesson::Check& c) {
-    using K = lesson::CheckKind;
-    const QString k = qstr(c.kernel), pattern = qstr(c.pattern);
-    const QString in = c.kernel.empty() ? QString() : LessonPanel::tr(" in %1").arg(k);
-    const QString lto = c.where == lesson::Where::LtoPtx ? LessonPanel::tr("LTO PTX") : LessonPanel::tr("PTX");
-    switch (c.kind) {
-        case K::Compiles:
-            return LessonPanel::tr("It compiles");
-        case K::NoDiagnostics:
-            return LessonPanel::tr("No warnings or errors");
-        case K::PtxContains:
-            return LessonPanel::tr("The %1%2 has /%3/").arg(lto, in, pattern);
-        case K::PtxLacks:
-            return LessonPanel::tr("The %1%2 has no /%3/").arg(lto, in, pattern);
-        case K::SassContains:
-            return LessonPanel::tr("The SASS%1 has /%2/").arg(in, pattern);
-        case K::SassLacks:
-            return LessonPanel::tr("The SASS%1 has no /%2/").arg(in, pattern);
-        case K::KernelExists:
-            return c.where == lesson::Where::Ptx      ? LessonPanel::tr("Kernel %1 is in the PTX").arg(k)
-                   : c.where == lesson::Where::LtoPtx ? LessonPanel::tr("Kernel %1 is in the LTO PTX").arg(k)
-                                                      : LessonPanel::tr("Kernel %1 is in the PTX and after LTO").arg(k);
-        case K::Registers:
-            return LessonPanel::tr("%1 uses at most %2 registers").arg(k).arg(c.max);
-        case K::Spills:
-            return LessonPanel::tr("%1 spills nothing").arg(k);
-        case K::LibdeviceUses:
-            return LessonPanel::tr("libdevice supplies %1").arg(qstr(c.function));
-        case K::LibdeviceUnused:
-            return LessonPanel::tr("No libdevice function is linked");
-        case K::Option:
-            return LessonPanel::tr("Option %1 is %2").arg(qstr(c.option), qstr(c.value));
-        case K::Runs:
-            return LessonPanel::tr("Run \"%1\" completes on the GPU").arg(qstr(c.run));
-        case K::Output:
-            return LessonPanel::tr("Run \"%1\": argument %2 equals %3")
-                .arg(qstr(c.run))
-                .arg(c.arg)
-                .arg(qstr(c.equals.filename().string()));
+// A table's cells keep their lines whole: a table wider than the dock scrolls sideways, as a code
+// block does, instead of breaking `@llvm.nvvm.read.ptx.sreg.ctaid.x()` into a column of pieces.
+// The text around it still wraps.
+void keepTablesWhole(QTextDocument* doc) {
+    QTextCursor cursor(doc);
+    for (auto* frame : doc->rootFrame()->childFrames()) {
+        auto* table = qobject_cast<QTextTable*>(frame);
+        if (!table) continue;
+        for (int r = 0; r < table->rows(); ++r)
+            for (int c = 0; c < table->columns(); ++c) {
+                const auto cell = table->cellAt(r, c);
+                for (auto block = cell.firstCursorPosition().block();
+                     block.isValid() && block.position() <= cell.lastCursorPosition().position();
+                     block = block.next()) {
+                    cursor.setPosition(block.position());
+                    auto format = block.blockFormat();
+                    format.setNonBreakableLines(true);
+                    cursor.setBlockFormat(format);
+                }
+            }
     }
-    return {};
 }
 
 }  // namespace
@@ -104,14 +94,15 @@ LessonPanel::LessonPanel(Engine* engine, WorkspaceDocument* document, CompileCon
     instructions_ = new QTextBrowser(this);
     instructions_->setObjectName("lessonInstructions");
     instructions_->setOpenExternalLinks(true);
-    layout->addWidget(instructions_, 3);
+    layout->addWidget(instructions_, 4);
     checks_ = new QListWidget(this);
     checks_->setObjectName("lessonChecks");
     checks_->setWordWrap(true);
     checks_->setResizeMode(QListView::Adjust);
     checks_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     checks_->setSelectionMode(QAbstractItemView::NoSelection);
-    layout->addWidget(checks_, 2);
+    // As tall as its rows (fitChecks), up to half the dock: the instructions get the rest.
+    layout->addWidget(checks_);
     status_ = new QLabel(this);
     status_->setObjectName("lessonStatus");
     status_->setWordWrap(true);
@@ -167,6 +158,24 @@ LessonPanel::LessonPanel(Engine* engine, WorkspaceDocument* document, CompileCon
         status_->setText(tr("Your work is back."));
         saveProgress();
     });
+    // Once a step has been checked, an edit checks it again when the typing pauses (the same
+    // check as the button's: the compile on the compile thread, the verdicts on a pool thread).
+    recheck_ = new QTimer(this);
+    recheck_->setSingleShot(true);
+    recheck_->setInterval(kRecheckDelayMs);
+    connect(recheck_, &QTimer::timeout, this, [this] {
+        if (!lesson_) return;
+        if (checking_) {
+            recheckPending_ = true;  // after the check in flight, which may predate the edit
+            return;
+        }
+        check();
+    });
+    connect(document_, &WorkspaceDocument::changed, this, [this] {
+        if (applying_ || !lesson_ || !checkedHere_) return;
+        recheck_->start();
+        if (!checking_) status_->setText(tr("Edited since the check: checking again when you pause…"));
+    });
     connect(document_, &WorkspaceDocument::reloaded, this, &LessonPanel::documentReloaded);
     connect(controller_, &CompileController::replyShown, this, &LessonPanel::onReply);
     connect(controller_, &CompileController::lateShown, this, &LessonPanel::onLate);
@@ -180,6 +189,37 @@ LessonPanel::~LessonPanel() {
     for (auto& f : evaluations_) f.waitForFinished();
 }
 
+int LessonPanel::readingWidth() const {
+    // The step's widest table where it is wider than the text (its cells stay whole); code blocks
+    // scroll sideways as they always did.
+    int widest = instructions_->fontMetrics().averageCharWidth() * 60;
+    auto* doc = instructions_->document();
+    for (auto* frame : doc->rootFrame()->childFrames())
+        if (qobject_cast<QTextTable*>(frame))
+            widest = std::max(widest, int(std::ceil(doc->documentLayout()->frameBoundingRect(frame).width())));
+    return widest + 2 * instructions_->frameWidth() + instructions_->verticalScrollBar()->sizeHint().width() +
+           2 * int(doc->documentMargin()) + 12;
+}
+
+void LessonPanel::fitChecks() {
+    // The rows' wrapped text at the list's width, measured here: the view's own item sizes lag
+    // behind a change of its text or width.
+    const QFontMetrics metrics = checks_->fontMetrics();
+    const int width = std::max(1, checks_->viewport()->width() - 8);
+    int height = 2 * checks_->frameWidth() + 4;
+    for (int i = 0; i < checks_->count(); ++i)
+        height +=
+            metrics.boundingRect(QRect(0, 0, width, 1 << 20), Qt::TextWordWrap, checks_->item(i)->text()).height() + 2;
+    const int row = metrics.lineSpacing();
+    checks_->setFixedHeight(std::clamp(height, 3 * row, std::max(3 * row, this->height() / 2)));
+}
+
+void LessonPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    // Once the layout has given the list its new width (its rows wrap to it).
+    QMetaObject::invokeMethod(this, &LessonPanel::fitChecks, Qt::QueuedConnection);
+}
+
 QString LessonPanel::progressDir() {
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/lessons");
 }
@@ -187,12 +227,23 @@ QString LessonPanel::progressDir() {
 void LessonPanel::documentReloaded() {
     if (applying_) return;  // our own step change: the lesson stays
     checking_ = false;
+    ++loadNumber_;  // what is still being looked up for the lesson before is dropped
+    // Nothing said about the lesson before (its verdicts, "All 4 checks passed") is this one's.
+    checkedHere_ = false;
+    recheckPending_ = false;
+    recheck_->stop();
+    next_.reset();
+    status_->clear();
     const auto& ws = document_->workspace();
     if (ws.lesson.is_null()) {
         const bool had = lesson_.has_value();
         lesson_.reset();
         sourceFile_.clear();
-        if (had) emit lessonChanged(false);
+        outcomes_.clear();
+        if (had) {
+            emit hiddenFixesChanged({});
+            emit lessonChanged(false);
+        }
         return;
     }
     const QString file = !document_->path().isEmpty() ? document_->path() : sourceFile_;
@@ -200,14 +251,21 @@ void LessonPanel::documentReloaded() {
         lesson::readLesson(ws, std::filesystem::path(file.isEmpty() ? std::string("lesson.nvpg") : file.toStdString()));
     if (!read) {
         lesson_.reset();
+        outcomes_.clear();
+        emit hiddenFixesChanged({});
         emit lessonError(qstr(read.error().message));
         emit lessonChanged(false);
         return;
     }
     // A lesson saved elsewhere by a learner still finds the check files of the one it came from.
-    if (!sourceFile_.isEmpty() && !document_->path().isEmpty() && QFileInfo(sourceFile_).exists())
+    if (!sourceFile_.isEmpty() && !document_->path().isEmpty() && QFileInfo(sourceFile_).exists()) {
         read->folder = QFileInfo(sourceFile_).absolutePath().toStdString();
+        for (auto& step : read->steps)
+            for (auto& c : step.checks)
+                if (c.kind == lesson::CheckKind::Output) c.equals = read->folder / c.equalsName;
+    }
     lesson_ = std::move(*read);
+    lookUpCourse();
     const auto dir = progressDir().toStdString();
     auto progress = lesson::readProgress(lesson::progressFile(dir, lesson_->id), lesson_->id);
     if (progress) {
@@ -237,6 +295,52 @@ void LessonPanel::documentReloaded() {
     emit lessonChanged(true);
 }
 
+void LessonPanel::lookUpCourse() {
+    // Off the UI thread: it reads the files the output checks compare with and the course's
+    // lessons. The lesson is a copy; what is found is applied if this lesson is still the one open.
+    // The installed course first: a learner's copy of its lesson 1 saved in a folder of their own is
+    // still lesson 1 of that course. Else the folder the lesson lies in (a teacher's course).
+    std::vector<std::filesystem::path> dirs{lesson::lessonsDir()};
+    if (!sourceFile_.isEmpty()) dirs.push_back(QFileInfo(sourceFile_).absolutePath().toStdString());
+    if (!document_->path().isEmpty()) dirs.push_back(QFileInfo(document_->path()).absolutePath().toStdString());
+    struct Found {
+        std::optional<lesson::LessonEntry> next;
+        nlohmann::ordered_json files;  // the "files" the lesson carries once its references are in
+        std::vector<std::pair<std::shared_ptr<const std::string>, std::filesystem::path>> references;
+    };
+    runInBackground(
+        this,
+        [l = *lesson_, json = document_->workspace().lesson, dirs]() mutable {
+            Found found;
+            found.next = lesson::nextLesson(l.id, dirs);
+            const auto embedded = lesson::embedReferences(json, l);
+            if (embedded.changed) found.files = embedded.lesson["files"];
+            lesson::findCourseReferences(l);
+            for (const auto& step : l.steps)
+                for (const auto& c : step.checks) found.references.emplace_back(c.reference, c.equals);
+            return found;
+        },
+        [this, number = loadNumber_](Found found) {
+            if (number != loadNumber_ || !lesson_) return;
+            next_ = std::move(found.next);
+            size_t i = 0;
+            for (auto& step : lesson_->steps)
+                for (auto& c : step.checks) {
+                    if (i < found.references.size() && c.kind == lesson::CheckKind::Output && !c.reference)
+                        std::tie(c.reference, c.equals) = found.references[i];
+                    ++i;
+                }
+            // The files go into the document's lesson, so that a save anywhere carries them.
+            if (!found.files.is_null()) {
+                auto json = document_->workspace().lesson;
+                json["files"] = std::move(found.files);
+                document_->setLessonData(std::move(json));
+            }
+            showControls();
+            emit courseLookedUp();
+        });
+}
+
 void LessonPanel::showStep() {
     if (!lesson_) return;
     const auto& l = *lesson_;
@@ -259,6 +363,10 @@ void LessonPanel::showStep() {
         std::min<int>(progress_.hintsShown.count(step_) ? progress_.hintsShown.at(step_) : 0, int(s.hints.size()));
     for (int h = 0; h < shown; ++h) text += tr("\n\n**Hint %1.** ").arg(h + 1) + qstr(s.hints[size_t(h)]);
     instructions_->setMarkdown(text);
+    keepTablesWhole(instructions_->document());
+    QStringList hidden;
+    for (const auto& kind : s.hiddenFixes) hidden << qstr(kind);
+    emit hiddenFixesChanged(hidden);
     showControls();
 }
 
@@ -286,8 +394,12 @@ void LessonPanel::showControls() {
         solutionButton_->setToolTip(
             tr("Replace your work with the step's reference solution (your work is kept: "
                "\"Back to my work\" returns to it)"));
-    nextButton_->setEnabled(step_ < int(l.steps.size()));
-    nextButton_->setText(step_ < int(l.steps.size()) ? tr("Next ▸") : tr("Last step"));
+    const bool last = step_ >= int(l.steps.size());
+    nextButton_->setEnabled(!last || next_.has_value());
+    nextButton_->setText(!last ? tr("Next ▸") : next_ ? tr("Next lesson ▸") : tr("Last step"));
+    nextButton_->setToolTip(!last   ? tr("Go on to step %1").arg(step_ + 1)
+                            : next_ ? tr("Open the course's next lesson: %1").arg(qstr(next_->title))
+                                    : tr("This is the course's last step"));
     checkButton_->setEnabled(!checking_);
     cancelButton_->setEnabled(checking_);
     showOutcomes();
@@ -301,8 +413,9 @@ void LessonPanel::showOutcomes() {
     for (size_t i = 0; i < s.checks.size(); ++i) {
         const auto& c = s.checks[i];
         auto* item = new QListWidgetItem(checks_);
-        QString text = checkWords(c);
-        QString tip = qstr(c.pointer);
+        // The learner reads what the check asks; the pattern behind it is the teacher's detail.
+        const QString text = qstr(lesson::describeCheck(c));
+        QString tip = tr("Checks: %1\nIn the lesson file: %2").arg(qstr(lesson::checkDetail(c)), qstr(c.pointer));
         if (!have) {
             item->setText(QStringLiteral("•  ") + text);
         } else {
@@ -326,10 +439,14 @@ void LessonPanel::showOutcomes() {
         }
         item->setToolTip(tip);
     }
+    fitChecks();
 }
 
 void LessonPanel::check() {
     if (!lesson_ || checking_) return;
+    // This check covers every edit so far.
+    recheck_->stop();
+    recheckPending_ = false;
     if (flush_) flush_();
     checking_ = true;
     ++checkNumber_;
@@ -351,6 +468,8 @@ void LessonPanel::cancelCheck() {
     checking_ = false;
     ++checkNumber_;  // an evaluation still running reports to a check no longer awaited
     runsAwaited_.clear();
+    recheck_->stop();
+    recheckPending_ = false;
     checkButton_->setEnabled(true);
     cancelButton_->setEnabled(false);
     status_->setText(tr("Check cancelled: no verdicts. Check again when you are ready."));
@@ -447,6 +566,8 @@ void LessonPanel::finish() {
 
 void LessonPanel::shown(std::vector<lesson::CheckOutcome> outcomes) {
     checking_ = false;
+    checkedHere_ = true;
+    if (std::exchange(recheckPending_, false)) recheck_->start();
     const auto& checks = current().checks;
     for (size_t i = 0; i < outcomes.size() && i < checks.size(); ++i) outcomes[i].check = &checks[i];
     outcomes_ = std::move(outcomes);
@@ -501,6 +622,10 @@ void LessonPanel::saveProgress() {
 }
 
 void LessonPanel::applyState(const workspace::Workspace& state) {
+    // Another state: the learner checks it when ready, and edits re-check it from then on.
+    checkedHere_ = false;
+    recheckPending_ = false;
+    recheck_->stop();
     applying_ = true;
     document_->replaceState(state);
     applying_ = false;
@@ -533,7 +658,11 @@ void LessonPanel::resetStep() {
 }
 
 void LessonPanel::nextStep() {
-    if (lesson_) goToStep(step_ + 1);
+    if (!lesson_) return;
+    if (step_ < int(lesson_->steps.size()))
+        goToStep(step_ + 1);
+    else if (next_)
+        emit openLessonRequested(QString::fromStdString(next_->path.string()));
 }
 
 void LessonPanel::goToStep(int step) {
@@ -542,6 +671,9 @@ void LessonPanel::goToStep(int step) {
     const int from = step_;
     step_ = step;
     failedOnce_ = false;
+    checkedHere_ = false;
+    recheckPending_ = false;
+    recheck_->stop();
     outcomes_.clear();
     const auto& s = current();
     if (const auto it = progress_.work.find(step); it != progress_.work.end()) {

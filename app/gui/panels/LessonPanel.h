@@ -7,6 +7,7 @@
 
 #include <QFuture>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 
 #include "core/lesson/Course.h"
@@ -19,6 +20,7 @@ class QLabel;
 class QPushButton;
 class QTextBrowser;
 class QListWidget;
+class QTimer;
 
 namespace nvpg::gui {
 
@@ -70,6 +72,14 @@ public:
     QPushButton* nextButton() const { return nextButton_; }
     QComboBox* stepsBox() const { return steps_; }
     QCheckBox* teacherBox() const { return teacher_; }
+    // The course's lesson after this one, once it is looked up (the Next button's at the last step).
+    const std::optional<lesson::LessonEntry>& nextLesson() const { return next_; }
+    // The width the step's instructions read well at: about 60 characters of text, or their widest
+    // table or code block where that is wider (the window may not spare it all: then they scroll
+    // sideways).
+    int readingWidth() const;
+    // How long the typing must pause before a checked step is checked again.
+    static constexpr int kRecheckDelayMs = 800;
 
 public slots:
     // The document was (re)loaded: show its lesson, or hide.
@@ -91,9 +101,22 @@ signals:
     void checked(bool allPassed);
     // The lesson could not be read: the window says why (the workspace itself stays open).
     void lessonError(const QString& message);
+    // Next at the last step: the window opens this lesson (the course's next).
+    void openLessonRequested(const QString& path);
+    // The kinds of fix the current step hides (lesson::Step::hiddenFixes); empty without a lesson.
+    void hiddenFixesChanged(const QStringList& kinds);
+    // The course around the lesson was looked up (its next lesson, the files its checks compare with).
+    void courseLookedUp();
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void showStep();
+    // The checklist as tall as its rows, up to half the dock.
+    void fitChecks();
+    // The course's next lesson and the output checks' references, off the UI thread.
+    void lookUpCourse();
     // The buttons, the step's ✔ and the checks' verdicts, without the instructions (a check's end).
     void showControls();
     void showOutcomes();
@@ -121,8 +144,13 @@ private:
     std::optional<lesson::Lesson> lesson_;
     lesson::Progress progress_;
     int step_ = 1;
-    bool failedOnce_ = false;  // a check of this step failed: the solution may be shown
-    bool applying_ = false;    // our own state change, not the learner's reload
+    bool failedOnce_ = false;      // a check of this step failed: the solution may be shown
+    bool applying_ = false;        // our own state change, not the learner's reload
+    bool checkedHere_ = false;     // this step's state was checked: edits check it again
+    bool recheckPending_ = false;  // an edit came while a check was in flight
+    quint64 loadNumber_ = 0;       // the lesson's load: a look-up for an older one is dropped
+    std::optional<lesson::LessonEntry> next_;
+    QTimer* recheck_ = nullptr;
 
     // The check in flight: its number (a cancel or a new check moves on to the next number, so
     // that what an older one finds is dropped), the compile's generation, then the runs' ids.

@@ -8,6 +8,7 @@
 #include <QTimer>
 #include <QToolButton>
 
+#include "core/lesson/Lesson.h"
 #include "gui/compile/CompileController.h"
 #include "gui/dialogs/HistoryDialog.h"
 #include "gui/editor/EditorArea.h"
@@ -94,6 +95,18 @@ void CompileStatus::clear(bool statusToo) {
     if (statusToo) busyLabel_->clear();  // the last "Compiled in" was another workspace's
 }
 
+void CompileStatus::setHiddenFixes(const QStringList& kinds) {
+    std::vector<std::string> hidden;
+    for (const auto& k : kinds) hidden.push_back(k.toStdString());
+    if (hidden == hiddenFixes_) return;
+    hiddenFixes_ = std::move(hidden);
+    // The problems on screen get (or lose) their fixes now, not at the next compile.
+    if (lastReply_.result) {
+        int errors = 0, warnings = 0;
+        showDiagnostics(lastReply_, tr("Not compiled: %1"), errors, warnings);
+    }
+}
+
 bool CompileStatus::showDiagnostics(const EngineReply& reply, const QString& notDone, int& errors, int& warnings) {
     const quint64 turn = ++diagnosticsTurn_;
     if (!reply.result) {
@@ -102,8 +115,12 @@ bool CompileStatus::showDiagnostics(const EngineReply& reply, const QString& not
         busyLabel_->setText(notDone.arg(reply.error.section('\n', 0, 0)));
         return false;
     }
-    // Shared with the reply: the views keep pointers into it, nothing is copied.
-    const nvvm::SharedDiagnostics diagnostics(reply.result, &reply.result->diagnostics);
+    // Shared with the reply: the views keep pointers into it, nothing is copied; unless a lesson
+    // hides some of its fixes, which a copy without them leaves out.
+    nvvm::SharedDiagnostics diagnostics(reply.result, &reply.result->diagnostics);
+    if (!hiddenFixes_.empty() && lesson::offersFix(*diagnostics, hiddenFixes_))
+        diagnostics =
+            std::make_shared<const std::vector<nvvm::Diagnostic>>(lesson::withoutFixes(*diagnostics, hiddenFixes_));
     views_.problems->setDiagnostics(diagnostics);
     // Many problems (a hint per kernel of a large module) mark the editors in the next turn of the
     // event loop: the rows and the marks together held the window too long.

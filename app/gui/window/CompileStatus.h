@@ -2,6 +2,10 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
+
+#include <string>
+#include <vector>
 
 #include "gui/compile/Engine.h"
 
@@ -48,6 +52,9 @@ public:
     void showHistory();
     // A new workspace: what the status bar and the marks said was of the one before.
     void clear(bool statusToo);
+    // Fixes of these kinds are not offered (a lesson's step teaches that mend): Problems and the
+    // editors show the diagnostics without them, from the reply on screen on.
+    void setHiddenFixes(const QStringList& kinds);
 
 private:
     void showReply(const EngineReply& reply);
@@ -66,6 +73,7 @@ private:
     HistoryDialog* historyDialog_ = nullptr;
     QTimer* busyTicker_;
     EngineReply lastReply_;
+    std::vector<std::string> hiddenFixes_;
     quint64 diagnosticsTurn_ = 0;  // the editors' marks of a large reply come a turn later: only the newest
 };
 

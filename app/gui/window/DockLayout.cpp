@@ -83,6 +83,14 @@ void DockLayout::fit(QDockWidget* dock) {
     window_->resizeDocks({dock}, {wanted}, Qt::Vertical);
 }
 
+void DockLayout::widen(QDockWidget* dock, int wanted) {
+    if (!dock || paused_ || dock->isFloating() || window_->dockWidgetArea(dock) != Qt::LeftDockWidgetArea) return;
+    const int room = window_->width() - kCentralRoom;
+    const int width = std::min(wanted, room);
+    if (dock->width() >= width) return;
+    window_->resizeDocks({dock}, {width}, Qt::Horizontal);
+}
+
 QString DockLayout::geometryKey(const QScreen* screen) {
     if (!screen) return QStringLiteral("window/geometry");
     const QSize size = screen->geometry().size();

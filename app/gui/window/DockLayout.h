@@ -45,6 +45,11 @@ public:
     // they last had (a default at first). Nothing while paused (presenter mode hides them).
     void fit(QDockWidget* dock);
     void setPaused(bool paused) { paused_ = paused; }
+    // A side dock that is read (the Lesson dock) comes forward at least `wanted` pixels wide, or
+    // narrower where the window cannot spare that: the editors and outputs keep kCentralRoom.
+    // One the user made wider keeps its width.
+    void widen(QDockWidget* dock, int wanted);
+    static constexpr int kCentralRoom = 760;
 
     // The settings key of the window's geometry on `screen`: each screen (by name and size) has
     // its own, so a laptop's size is not a projector's.

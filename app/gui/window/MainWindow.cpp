@@ -183,15 +183,23 @@ void MainWindow::connectParts() {
         if (visible) preferCaretKernel();
     });
     connect(lesson_, &LessonPanel::lessonChanged, this, [this](bool has) {
-        if (has)
+        if (has) {
             DockLayout::bringForward(lessonDock_);
-        else
+            // Once shown and laid out: wide enough to read the instructions and their tables.
+            QMetaObject::invokeMethod(
+                this, [this] { docks_->widen(lessonDock_, lesson_->readingWidth()); }, Qt::QueuedConnection);
+        } else {
             lessonDock_->hide();
+        }
         files_->rebuildLessonsMenu();
     });
     connect(lesson_, &LessonPanel::lessonError, this, [this](const QString& message) {
         showError(tr("Open lesson"), tr("The workspace is open, but its lesson cannot be used:\n\n%1").arg(message));
     });
+    connect(lesson_, &LessonPanel::openLessonRequested, this, [this](const QString& path) {
+        if (files_->maybeSave()) files_->openLesson(path);
+    });
+    connect(lesson_, &LessonPanel::hiddenFixesChanged, status_, &CompileStatus::setHiddenFixes);
     connect(problems_, &ProblemsPanel::contentChanged, this, [this] { docks_->fit(problemsDock_); });
     // Show effect (the Options dock's Δ): the current compile beside the option flipped.
     connect(options_, &OptionsPanel::effectRequested, this, [this](const QString& option, const QString& value) {
