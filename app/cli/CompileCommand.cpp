@@ -24,6 +24,7 @@
 #include "core/support/Text.h"
 #include "core/toolkit/Toolkit.h"
 #include "core/workspace/Examples.h"
+#include "core/workspace/Inputs.h"
 #include "core/workspace/Workspace.h"
 
 namespace fs = std::filesystem;
@@ -263,46 +264,22 @@ support::Result<JobInputs> jobFromArgs(const CompileOptions& o) {
     // The job: modules from the files or the workspace, then the command line's choices on top.
     JobInputs in;
     auto& job = in.job;
-    auto bad = [](std::string message) { return support::makeError(support::ErrorKind::Usage, std::move(message)); };
     auto files = inputFiles(o.inputs);
     if (!files) return files.error();
     in.files = std::move(*files);
-    const auto& inputs = in.files;
-    const bool isWorkspace = inputs.size() == 1 && fs::path(inputs[0]).extension() == ".nvpg";
-    for (const auto& input : inputs)
-        if (fs::path(input).extension() == ".nvpg" && inputs.size() > 1)
-            return bad(fmt::format("{}: a workspace is used alone; give either one .nvpg or .ll/.bc modules", input));
-    if (isWorkspace) {
-        auto ws = workspace::loadWorkspace(inputs[0]);
-        if (!ws) return bad(ws.error().message);
-        job.modules = ws->modules;
-        job.options = ws->options;
-        job.libdevice = ws->libdevice;
-        job.verify = ws->verify;
-        job.ltoMode = ws->ltoMode;
-        for (const auto& m : job.modules) in.names.push_back(m.name);
-        in.baseDir = fs::absolute(inputs[0]).parent_path();
-        in.workspace = std::move(*ws);
+    auto read = workspace::readInputs(in.files);
+    if (!read) return read.error();
+    job.modules = std::move(read->modules);
+    in.names = std::move(read->names);
+    if (read->workspace) {
+        const auto& ws = *read->workspace;
+        job.options = ws.options;
+        job.libdevice = ws.libdevice;
+        job.verify = ws.verify;
+        job.ltoMode = ws.ltoMode;
+        in.baseDir = fs::absolute(in.files[0]).parent_path();
+        in.workspace = std::move(read->workspace);
     } else {
-        for (size_t i = 0; i < inputs.size(); ++i) {
-            const auto& input = inputs[i];
-            // The file name is the module's name, so it is held to the rule for module names.
-            if (auto problem = nvvm::moduleNameProblem(input))
-                return bad(fmt::format("input {}: {}; rename the file ({})", i + 1, *problem, nvvm::kModuleNameAdvice));
-            // The name first: what is not a module is not read at all.
-            const auto ext = fs::path(input).extension();
-            if (ext != ".ll" && ext != ".bc")
-                return bad(
-                    fmt::format("{}: expected a .ll (text) or .bc (bitcode) module, or a .nvpg workspace", input));
-            auto bytes = support::readFile(input, support::kModuleFileLimit);
-            if (!bytes) return bad(bytes.error().message);
-            nvvm::Module m{input, std::move(*bytes), false};
-            if (ext == ".bc" && !m.isBitcode())
-                return bad(fmt::format("{}: named .bc but does not start with bitcode magic (BC C0 DE); is it text IR?",
-                                       input));
-            job.modules.push_back(std::move(m));
-            in.names.push_back(input);
-        }
         in.baseDir = fs::current_path();
     }
     job.verifyOnly = o.verifyOnly;

@@ -385,6 +385,8 @@ std::optional<Error> readVariants(const json& doc, const Reader& r, std::vector<
     return readNamedList(doc, r, "variants", out,
                          [&](const json& o, const std::string& p, Variant& v) -> std::optional<Error> {
                              if (auto e = readOptions(o, r, v.options, p)) return e;
+                             if (o.contains("modules"))
+                                 if (auto e = readModules(o, r, v.modules, p)) return e;
                              return readToolkit(o, p, r, v.toolkit, v.toolkitRelease);
                          });
 }
@@ -538,7 +540,9 @@ ojson toolkitJson(const std::string& root, const std::string& release) {
 std::string serializeWorkspace(const Workspace& ws) {
     ojson doc = ojson::object();
     doc["format"] = kFormatName;
-    doc["version"] = !ws.lesson.is_null() ? 3 : ws.pins.empty() && ws.variants.empty() ? 1 : 2;
+    const bool otherModules =
+        std::any_of(ws.variants.begin(), ws.variants.end(), [](const Variant& v) { return !v.modules.empty(); });
+    doc["version"] = otherModules ? 4 : !ws.lesson.is_null() ? 3 : ws.pins.empty() && ws.variants.empty() ? 1 : 2;
     doc["name"] = ws.name;
     doc["description"] = ws.description;
     doc["modules"] = modulesJson(ws.modules);
@@ -584,6 +588,7 @@ std::string serializeWorkspace(const Workspace& ws) {
             o["options"] = optionsJson(v.options);
             if (!v.toolkit.empty() || !v.toolkitRelease.empty())
                 o["toolkit"] = toolkitJson(v.toolkit, v.toolkitRelease);
+            if (!v.modules.empty()) o["modules"] = modulesJson(v.modules);
             variants.push_back(std::move(o));
         }
         doc["variants"] = std::move(variants);
@@ -619,8 +624,12 @@ support::Result<std::string> workspaceFileBytes(const Workspace& ws, const std::
         // PTX and SASS are ASCII; a pinned output that is not UTF-8 is left out rather than
         // stop the save (the pin keeps the others and its figures).
     }
-    for (const auto& v : ws.variants)
+    for (const auto& v : ws.variants) {
         if (auto e = notUtf8(fmt::format("the name of variant {}", v.name), v.name)) return *e;
+        for (const auto& m : v.modules)
+            if (!m.isBitcode())
+                if (auto e = notUtf8(fmt::format("module {} of variant {}", m.name, v.name), m.bytes)) return *e;
+    }
     return serializeWorkspace(ws);
 }
 

@@ -34,13 +34,16 @@ struct Pin {
     std::map<std::string, std::string> outputs;
 };
 
-// A named option set, and optionally another CUDA toolkit, that the app compiles the modules
-// with too, beside the workspace's own options (its output area shows two side by side).
+// A named option set, and optionally another CUDA toolkit or other modules, that the app compiles
+// too, beside the workspace's own compile (the Compare dock shows two side by side).
 struct Variant {
     std::string name;  // unique among the workspace's variants
     nvvm::Options options;
     std::string toolkit;         // a toolkit root or pip nvidia folder; empty: the app's toolkit
     std::string toolkitRelease;  // the release it had when chosen, to say which one went missing
+    // Modules compiled in place of the workspace's (another version of them, as read from files
+    // when chosen); empty: the workspace's modules, as they are edited.
+    std::vector<nvvm::Module> modules;
 };
 
 // The workspace document: what the user edits and the app saves as a .nvpg file.
@@ -83,11 +86,12 @@ size_t putRun(std::vector<gpu::RunConfig>& runs, gpu::RunConfig config);
 std::string runLabel(const std::vector<gpu::RunConfig>& runs, size_t index);
 
 // The format name and the newest version this build reads and writes. A workspace with pins or
-// variants is written as version 2, one with a lesson as version 3, so that a build that reads
-// only an older version refuses it instead of dropping them on its next save; one without either
-// is still written as version 1.
+// variants is written as version 2, one with a lesson as version 3, one with a variant of other
+// modules as version 4, so that a build that reads only an older version refuses it instead of
+// dropping them on its next save (or compiling the wrong modules); one without any of them is
+// still written as version 1.
 inline constexpr std::string_view kFormatName = "nvvm-playground-workspace";
-inline constexpr int kFormatVersion = 3;
+inline constexpr int kFormatVersion = 4;
 
 // Parses .nvpg JSON. Errors say what and where, with a JSON pointer ("/modules/1/text: expected
 // a string") and `sourceName` (the file) in front; a newer version is refused, saying which.

@@ -11,6 +11,8 @@
 
 #include "TestSupport.h"
 #include "core/support/Base64.h"
+#include "core/support/Files.h"
+#include "core/workspace/Inputs.h"
 #include "core/workspace/Workspace.h"
 
 using namespace nvpg;
@@ -91,6 +93,8 @@ private slots:
     void pinsAndVariantsSurviveSaveAndReopen();
     void pinsAndVariantsAreChecked_data();
     void pinsAndVariantsAreChecked();
+    void aVariantOfOtherModulesIsVersion4();
+    void inputsAreReadAsNvpgReadsThem();
 
     void base64KnownVectors_data();
     void base64KnownVectors();
@@ -559,7 +563,7 @@ void TestWorkspace::newerVersionIsRefused() {
     QVERIFY(!r.ok());
     const QString m = qs(r.error().message);
     QVERIFY2(m.endsWith("future-version.nvpg: /version: written by a newer NVVM Playground (format "
-                        "version 4); this one reads up to version 3 — update NVVM Playground"),
+                        "version 5); this one reads up to version 4 — update NVVM Playground"),
              qPrintable(m));
 
     auto huge = workspace::parseWorkspace(validWith({{"version", 18446744073709551615ull}}), "h");
@@ -965,6 +969,13 @@ void TestWorkspace::pinsAndVariantsAreChecked_data() {
     QTest::newRow("variant with a bad opt") << head + R"("variants": [{"name": "v", "options": {"opt": 2}}]})"
                                             << "/variants/0/options/opt"
                                             << "0 or 3";
+    QTest::newRow("variant modules not a list") << head + R"("variants": [{"name": "v", "modules": {}}]})"
+                                                << "/variants/0/modules"
+                                                << "expected an array";
+    QTest::newRow("variant module without text")
+        << head + R"("variants": [{"name": "v", "modules": [{"name": "k.ll"}]}]})"
+        << "/variants/0/modules/0"
+        << "neither \"text\" nor \"bitcode\"";
 }
 
 void TestWorkspace::pinsAndVariantsAreChecked() {
@@ -976,6 +987,97 @@ void TestWorkspace::pinsAndVariantsAreChecked() {
     const QString m = qs(r.error().message);
     QVERIFY2(m.startsWith("p.nvpg: " + pointer + ": "), qPrintable(m));
     QVERIFY2(m.contains(what), qPrintable(m));
+}
+
+// A variant of other modules (another version of the program's, read from files) keeps them in
+// the file, which is then format version 4: a build that reads only version 3 would compile the
+// workspace's modules for it, or drop them on its next save.
+void TestWorkspace::aVariantOfOtherModulesIsVersion4() {
+    workspace::Workspace ws;
+    ws.modules = {{"k.ll", "define void @k() {\n  ret void\n}\n", false}};
+    workspace::Variant v;
+    v.name = "v2";
+    v.options.opt = 0;
+    v.modules = {{"k2.ll", "define void @k() {\n  ret void\n}\n; version 2\n", false},
+                 {"b.bc", std::string("BC\xC0\xDE\x01\x02", 6), false}};
+    ws.variants.push_back(v);
+    const auto text = workspace::serializeWorkspace(ws);
+    QCOMPARE(nlohmann::json::parse(text)["version"].get<int>(), 4);
+    auto back = workspace::parseWorkspace(text, "v.nvpg");
+    QVERIFY2(back, back ? "" : back.error().message.c_str());
+    QCOMPARE(back->variants.size(), size_t(1));
+    const auto& m = back->variants[0].modules;
+    QCOMPARE(m.size(), size_t(2));
+    QCOMPARE(m[0].name, std::string("k2.ll"));
+    QCOMPARE(m[0].bytes, v.modules[0].bytes);
+    QCOMPARE(m[1].bytes, v.modules[1].bytes);
+    QCOMPARE(workspace::serializeWorkspace(*back), text);
+    // Without other modules a variant is version 2 as before, and has no "modules" key.
+    ws.variants[0].modules.clear();
+    const auto plain = nlohmann::json::parse(workspace::serializeWorkspace(ws));
+    QCOMPARE(plain["version"].get<int>(), 2);
+    QVERIFY(!plain["variants"][0].contains("modules"));
+    // A module of a variant is held to UTF-8 on save, as the workspace's are.
+    ws.variants[0].modules = {{"bad.ll", "; \xff\n", false}};
+    auto bytes = workspace::workspaceFileBytes(ws, "w.nvpg");
+    QVERIFY(!bytes);
+    QVERIFY2(bytes.error().message.find("module bad.ll of variant v2") != std::string::npos,
+             bytes.error().message.c_str());
+}
+
+// nvpg's inputs and the app's "other modules" are read by one function: a workspace alone, or
+// .ll/.bc modules named as given or by their file name; what is refused says which file and why.
+void TestWorkspace::inputsAreReadAsNvpgReadsThem() {
+    QTemporaryDir dir;
+    const auto at = [&](const char* name) { return (std::filesystem::path(dir.path().toStdString()) / name).string(); };
+    const std::string text = "define void @k() {\n  ret void\n}\n";
+    QVERIFY(support::writeFileAtomic(at("a.ll"), text));
+    QVERIFY(std::filesystem::create_directory(at("v2")));
+    QVERIFY(support::writeFileAtomic(at("v2/a.ll"), text + "; v2\n"));
+    QVERIFY(support::writeFileAtomic(at("fake.bc"), text));
+    QVERIFY(support::writeFileAtomic(at("notes.txt"), "x"));
+
+    auto given = workspace::readInputs({at("a.ll")});
+    QVERIFY2(given, given ? "" : given.error().message.c_str());
+    QCOMPARE(given->modules.size(), size_t(1));
+    QCOMPARE(given->modules[0].name, at("a.ll"));
+    QCOMPARE(given->modules[0].bytes, text);
+    QVERIFY(!given->workspace);
+    auto named = workspace::readInputs({at("v2/a.ll")}, workspace::ModuleNaming::FileName);
+    QVERIFY(named);
+    QCOMPARE(named->modules[0].name, std::string("a.ll"));
+    QCOMPARE(named->names, std::vector<std::string>{"a.ll"});
+
+    // Two files of one name are two modules of one name only when named by file name.
+    auto twice = workspace::readInputs({at("a.ll"), at("v2/a.ll")}, workspace::ModuleNaming::FileName);
+    QVERIFY(!twice);
+    QVERIFY2(twice.error().message.find("also named a.ll") != std::string::npos, twice.error().message.c_str());
+    QVERIFY(workspace::readInputs({at("a.ll"), at("v2/a.ll")}));
+
+    auto fake = workspace::readInputs({at("fake.bc")});
+    QVERIFY(!fake);
+    QVERIFY2(fake.error().message.find("fake.bc: named .bc but does not start with bitcode magic") != std::string::npos,
+             fake.error().message.c_str());
+    auto other = workspace::readInputs({at("notes.txt")});
+    QVERIFY(!other);
+    QVERIFY2(other.error().message.find("expected a .ll (text) or .bc (bitcode) module") != std::string::npos,
+             other.error().message.c_str());
+    auto missing = workspace::readInputs({at("gone.ll")});
+    QVERIFY(!missing);
+    QVERIFY2(missing.error().message.find("gone.ll") != std::string::npos, missing.error().message.c_str());
+
+    workspace::Workspace ws;
+    ws.modules = {{"k.ll", text, false}, {"m.ll", text, false}};
+    ws.options.opt = 0;
+    QVERIFY(workspace::saveWorkspace(ws, at("w.nvpg")));
+    auto fromWs = workspace::readInputs({at("w.nvpg")});
+    QVERIFY(fromWs && fromWs->workspace);
+    QCOMPARE(fromWs->names, (std::vector<std::string>{"k.ll", "m.ll"}));
+    QCOMPARE(*fromWs->workspace->options.opt, 0);
+    auto mixed = workspace::readInputs({at("w.nvpg"), at("a.ll")});
+    QVERIFY(!mixed);
+    QVERIFY2(mixed.error().message.find("a workspace is used alone") != std::string::npos,
+             mixed.error().message.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestWorkspace)
