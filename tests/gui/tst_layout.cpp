@@ -2,14 +2,16 @@
 // 1600x1000 here, registered once each), remembers its size per screen, keeps the editor and the
 // output panes usable after a pin, an empty Problems dock takes one line; presenter mode hides
 // the docks, enlarges the text and gives the layout back; the zoom reaches every text, and a
-// hover popup stays on the screen.
+// hover popup stays on the screen; Find leaves the panes their widths.
 #include <QtTest>
 
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QScreen>
 #include <QTableWidget>
+#include <QToolButton>
 #include <QTreeWidget>
 
 #include <Qsci/qsciscintilla.h>
@@ -18,6 +20,7 @@
 #include "TestSupport.h"
 #include "gui/compile/CompileController.h"
 #include "gui/editor/EditorArea.h"
+#include "gui/editor/FindBar.h"
 #include "gui/editor/HoverDocs.h"
 #include "gui/editor/ModuleEditor.h"
 #include "gui/output/OutputView.h"
@@ -181,6 +184,51 @@ private slots:
         QVERIFY2(w->compare()->height() >= 150, qPrintable(QString::number(w->compare()->height())));
         QVERIFY2(w->editors()->currentEditor()->height() >= 150,
                  qPrintable(QString::number(w->editors()->currentEditor()->height())));
+    }
+
+    // Find opens under the side it searches without taking width from the other: the PTX pane,
+    // the LTO pane and the editor keep theirs, whether Find searches the IR or the PTX.
+    void findLeavesThePanesTheirWidths() {
+        auto w = shownWindow();
+        QVERIFY(w);
+        QVERIFY(w->openExample("libdevice-math"));
+        QVERIFY(compileAndWait(*w));
+        QTest::qWait(100);
+        auto* ptx = w->output()->ptxEditor();
+        auto* lto = w->output()->ltoEditor();
+        auto* editor = w->editors()->currentEditor();
+        const auto widths = [&] {
+            return QString("editor %1, PTX %2, LTO %3").arg(editor->width()).arg(ptx->width()).arg(lto->width());
+        };
+        const int ptxBefore = ptx->width(), ltoBefore = lto->width(), editorBefore = editor->width();
+        const auto kept = [&] {
+            return std::abs(ptx->width() - ptxBefore) <= 3 && std::abs(lto->width() - ltoBefore) <= 3 &&
+                   std::abs(editor->width() - editorBefore) <= 3;
+        };
+        auto* bar = w->findChild<gui::FindBar*>();
+        QVERIFY(bar);
+        for (QWidget* pane : {static_cast<QWidget*>(editor), static_cast<QWidget*>(ptx)}) {
+            pane->setFocus();
+            QTest::keyClick(pane, Qt::Key_F, Qt::ControlModifier);
+            QTRY_VERIFY(bar->isVisible());
+            QCOMPARE(static_cast<QWidget*>(bar->editor()), pane);
+            QTest::qWait(100);
+            QVERIFY2(kept(), qPrintable(QString("Find in %1: %2, before editor %3, PTX %4, LTO %5")
+                                            .arg(pane->objectName(), widths())
+                                            .arg(editorBefore)
+                                            .arg(ptxBefore)
+                                            .arg(ltoBefore)));
+            // Its field and its buttons are on the screen, the field wide enough to read.
+            auto* field = bar->findChild<QLineEdit*>();
+            QVERIFY2(field->width() >= field->fontMetrics().averageCharWidth() * 24,
+                     qPrintable(QString::number(field->width())));
+            for (auto* b : bar->findChildren<QToolButton*>())
+                QVERIFY2(bar->rect().contains(QRect(b->mapTo(bar, QPoint(0, 0)), b->size())), qPrintable(b->toolTip()));
+            QTest::keyClick(field, Qt::Key_Escape);
+            QVERIFY(!bar->isVisible());
+            QTest::qWait(50);
+            QVERIFY2(kept(), qPrintable("closed: " + widths()));
+        }
     }
 
     // "No problems" takes one line; problems make the dock as tall as their rows (up to a few).

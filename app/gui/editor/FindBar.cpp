@@ -1,7 +1,6 @@
 #include "gui/editor/FindBar.h"
 
 #include <Qsci/qsciscintilla.h>
-#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -24,30 +23,52 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent) {
     replaceEdit_->setPlaceholderText(tr("Replace with"));
     // Room for a typical search (a register name, an instruction with its type) even beside a
     // narrow pane.
-    for (QLineEdit* e : {findEdit_, replaceEdit_}) e->setMinimumWidth(e->fontMetrics().averageCharWidth() * 28);
-    matchCase_ = new QCheckBox(tr("Match case"), this);
-    regex_ = new QCheckBox(tr("Regex"), this);
+    for (QLineEdit* e : {findEdit_, replaceEdit_}) e->setMinimumWidth(e->fontMetrics().averageCharWidth() * 26);
+    // The bar sits under one side of the window (the editors, or the output panes) and must fit
+    // the narrower side at 1280 px: the choices are small toggles, as in most editors' find bars,
+    // and the status takes what room is left.
+    const auto toggle = [this](const QString& text, const QString& tip, const QString& name) {
+        auto* b = new QToolButton(this);
+        b->setText(text);
+        b->setToolTip(tip);
+        b->setObjectName(name);
+        b->setCheckable(true);
+        b->setAutoRaise(true);
+        return b;
+    };
+    matchCase_ = toggle(QStringLiteral("Aa"), tr("Match case"), QStringLiteral("findMatchCase"));
+    regex_ = toggle(QStringLiteral(".*"), tr("Regular expression (ECMAScript; \\1 in a replacement is a group)"),
+                    QStringLiteral("findRegex"));
     status_ = new QLabel(this);
-    status_->setMinimumWidth(120);
+    status_->setMinimumWidth(0);
+    status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
-    auto* previous = new QPushButton(tr("Previous"), this);
-    auto* next = new QPushButton(tr("Next"), this);
+    const auto arrow = [this](Qt::ArrowType type, const QString& tip) {
+        auto* b = new QToolButton(this);
+        b->setArrowType(type);
+        b->setToolTip(tip);
+        b->setAutoRaise(true);
+        return b;
+    };
+    auto* previous = arrow(Qt::UpArrow, tr("Previous match (Shift+Enter)"));
+    auto* next = arrow(Qt::DownArrow, tr("Next match (Enter)"));
     auto* replace = new QPushButton(tr("Replace"), this);
     auto* replaceAllButton = new QPushButton(tr("Replace all"), this);
     auto* close = new QToolButton(this);
     close->setText(QStringLiteral("\u2715"));
     close->setToolTip(tr("Close (Esc)"));
     close->setAutoRaise(true);
-    for (QPushButton* b : {previous, next, replace, replaceAllButton}) b->setAutoDefault(false);
+    for (QPushButton* b : {replace, replaceAllButton}) b->setAutoDefault(false);
 
     auto* findRow = new QHBoxLayout;
     findRow->setContentsMargins(0, 0, 0, 0);
-    findRow->addWidget(findEdit_, 1);
+    findRow->setSpacing(2);
+    findRow->addWidget(findEdit_, 2);
     findRow->addWidget(previous);
     findRow->addWidget(next);
     findRow->addWidget(matchCase_);
     findRow->addWidget(regex_);
-    findRow->addWidget(status_);
+    findRow->addWidget(status_, 1);
     findRow->addWidget(close);
 
     replaceRow_ = new QWidget(this);
@@ -64,8 +85,8 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent) {
     layout->addLayout(findRow);
     layout->addWidget(replaceRow_);
 
-    connect(next, &QPushButton::clicked, this, &FindBar::findNext);
-    connect(previous, &QPushButton::clicked, this, &FindBar::findPrevious);
+    connect(next, &QToolButton::clicked, this, &FindBar::findNext);
+    connect(previous, &QToolButton::clicked, this, &FindBar::findPrevious);
     connect(replace, &QPushButton::clicked, this, &FindBar::replaceCurrent);
     connect(replaceAllButton, &QPushButton::clicked, this, &FindBar::replaceAll);
     connect(close, &QToolButton::clicked, this, [this] {
@@ -78,6 +99,9 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent) {
         editor_->SendScintilla(B::SCI_SETEMPTYSELECTION, editor_->SendScintilla(B::SCI_GETSELECTIONSTART));
         findNext();
     });
+    // Opening the bar never widens its side of the window (and so never narrows the other): its
+    // minimum does not count, and the side's width is what it gets.
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     // Every part of the bar, so that Esc closes it from whichever has focus.
     for (QWidget* w : findChildren<QWidget*>()) w->installEventFilter(this);
     replaceRow_->hide();
@@ -150,6 +174,7 @@ long FindBar::search(long from, long to) {
 
 void FindBar::setStatus(const QString& text, bool failed) {
     status_->setText(text);
+    status_->setToolTip(text);  // whole, where the bar is too narrow for it
     status_->setStyleSheet(failed ? QStringLiteral("color: #b00020;") : QString());
     findEdit_->setStyleSheet(
         failed && !findEdit_->text().isEmpty() ? QStringLiteral("QLineEdit { background: #fde7e7; }") : QString());

@@ -3,10 +3,10 @@
 #include <QPointer>
 #include <QWidget>
 
-class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QToolButton;
 class QsciScintilla;
 class QWidget;
 
@@ -60,8 +60,8 @@ private:
     QLineEdit* findEdit_ = nullptr;
     QLineEdit* replaceEdit_ = nullptr;
     QWidget* replaceRow_ = nullptr;
-    QCheckBox* matchCase_ = nullptr;
-    QCheckBox* regex_ = nullptr;
+    QToolButton* matchCase_ = nullptr;
+    QToolButton* regex_ = nullptr;
     QLabel* status_ = nullptr;
 };
 
