@@ -316,7 +316,14 @@ private slots:
         // The figure changes beside the verdict.
         QVERIFY2(c->verdict().endsWith("\n" + QString::fromStdString(pipeline::figureChanges(*c->comparison()))),
                  qPrintable(c->verdict()));
-        QVERIFY(c->findChild<QLabel*>("compareEffect")->isVisible());
+        // The docs' paragraph is folded under one line, one click away.
+        auto* paragraph = c->findChild<QLabel*>("compareEffect");
+        QVERIFY(c->effectToggle()->isVisible());
+        QCOMPARE(c->effectToggle()->text(), QString("What ftz 0 → 1 does"));
+        QVERIFY(!paragraph->isVisible());
+        c->effectToggle()->click();
+        QVERIFY(paragraph->isVisible());
+        QVERIFY(paragraph->text().contains(".ftz"));
         // Transient: the workspace has no variant, and the document is unchanged.
         QVERIFY(w->document()->workspace().variants.empty());
         QVERIFY(!w->document()->workspace().options.ftz.value_or(false));
@@ -336,7 +343,10 @@ private slots:
         // Back to a pin or the previous compile: the paragraph goes.
         c->setSides(ComparePanel::kPrevious, ComparePanel::kCurrent);
         QVERIFY(c->effectText().isEmpty());
-        QVERIFY(!c->findChild<QLabel*>("compareEffect")->isVisible());
+        QVERIFY(!paragraph->isVisible());
+        QVERIFY(!c->effectToggle()->isVisible());
+        c->effectToggle()->click();  // folded again for the next window
+        QVERIFY(!QSettings().value("compare/effectShown").toBool());
     }
 
     // Two variants of the same modules, each compiled on every edit on its own engine.

@@ -2,7 +2,8 @@
 // 1600x1000 here, registered once each), remembers its size per screen, keeps the editor and the
 // output panes usable after a pin, an empty Problems dock takes one line; presenter mode hides
 // the docks, enlarges the text and gives the layout back; the zoom reaches every text, and a
-// hover popup stays on the screen; Find leaves the panes their widths.
+// hover popup stays on the screen; Compare shows enough of its diff to read, and Find leaves the
+// panes their widths.
 #include <QtTest>
 
 #include <QDockWidget>
@@ -10,6 +11,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QScreen>
+#include <QTabBar>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -184,6 +186,68 @@ private slots:
         QVERIFY2(w->compare()->height() >= 150, qPrintable(QString::number(w->compare()->height())));
         QVERIFY2(w->editors()->currentEditor()->height() >= 150,
                  qPrintable(QString::number(w->editors()->currentEditor()->height())));
+    }
+
+    // What an option does, in one click (Δ beside ftz): the Compare dock opens with at least 15
+    // lines of the diff in view, the docs' paragraph folded under one line until asked for, and
+    // the editor and the output panes keep their width.
+    void compareShowsFifteenLinesOfItsDiff() {
+        auto w = shownWindow();
+        QVERIFY(w);
+        QVERIFY(w->openExample("libdevice-math"));
+        QVERIFY(compileAndWait(*w));
+        auto* c = w->compare();
+        w->optionsPanel()->effectButton("ftz")->click();
+        QTRY_VERIFY_WITH_TIMEOUT(c->comparison() && !c->compiling(), 120000);
+        QTRY_VERIFY(w->compareDock()->isVisible() && !w->compareDock()->visibleRegion().isEmpty());
+        QTest::qWait(200);
+        auto* diff = c->diffPane();
+        QVERIFY(diff->isVisible());
+        QVERIFY2(diff->lines() >= 30, qPrintable(diff->text()));  // enough diff to fill the pane
+        const auto onScreen = [&] { return int(diff->SendScintilla(QsciScintillaBase::SCI_LINESONSCREEN)); };
+        QVERIFY2(onScreen() >= 15, qPrintable(QString("%1 diff lines in view, the pane %2 px high, the dock %3 px")
+                                                  .arg(onScreen())
+                                                  .arg(diff->height())
+                                                  .arg(c->height())));
+        // Beside the views, the verdict is whole.
+        QVERIFY(c->besideViews());
+        auto* verdict = c->findChild<QLabel*>("compareVerdict");
+        QVERIFY(verdict && verdict->isVisible());
+        QVERIFY2(
+            verdict->height() >= verdict->heightForWidth(verdict->width()),
+            qPrintable(
+                QString("verdict %1 px of %2").arg(verdict->height()).arg(verdict->heightForWidth(verdict->width()))));
+        auto* paragraph = c->findChild<QLabel*>("compareEffect");
+        QVERIFY(c->effectToggle()->isVisible() && !paragraph->isVisible());
+        // Unfolded, the paragraph lies over the diff, as wide as it, a few lines high; the diff
+        // keeps most of its lines.
+        c->effectToggle()->click();
+        QVERIFY(paragraph->isVisible());
+        QTest::qWait(100);
+        QVERIFY2(paragraph->width() >= diff->width() - 10,
+                 qPrintable(QString("paragraph %1 px wide, diff %2").arg(paragraph->width()).arg(diff->width())));
+        QVERIFY2(onScreen() >= 8, qPrintable(QString("unfolded: %1 diff lines in view").arg(onScreen())));
+        c->effectToggle()->click();
+        QVERIFY(!paragraph->isVisible());
+        QTest::qWait(100);
+        QVERIFY2(onScreen() >= 15, qPrintable(QString("folded again: %1 diff lines in view").arg(onScreen())));
+        QVERIFY2(tooNarrow(*w).isEmpty(), qPrintable(tooNarrow(*w)));
+        QVERIFY2(offScreen(*w).isEmpty(), qPrintable(offScreen(*w)));
+        // Every tab of the views is a click away.
+        QCOMPARE(c->viewBar()->count(), 3);
+        QVERIFY(c->viewBar()->isVisible());
+
+        // A narrow dock (floated here) puts the column over the views, the tabs right above them.
+        w->compareDock()->setFloating(true);
+        w->compareDock()->resize(520, 640);
+        QTRY_VERIFY(!c->besideViews());
+        QTest::qWait(100);
+        const QPoint bar = c->viewBar()->mapTo(c, QPoint(0, c->viewBar()->height()));
+        const QPoint top = diff->mapTo(c, QPoint(0, 0));
+        QVERIFY2(bar.y() <= top.y() && top.y() - bar.y() < 20,
+                 qPrintable(QString("tabs end at y=%1, the diff starts at y=%2").arg(bar.y()).arg(top.y())));
+        QVERIFY2(onScreen() >= 15, qPrintable(QString("narrow: %1 diff lines in view").arg(onScreen())));
+        w->compareDock()->setFloating(false);
     }
 
     // Find opens under the side it searches without taking width from the other: the PTX pane,

@@ -18,12 +18,16 @@
 #include "gui/compile/SupervisedEngine.h"
 #include "gui/panels/CompareSession.h"
 
+class QAction;
+class QBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QLabel;
-class QPushButton;
-class QTabWidget;
+class QScrollArea;
+class QStackedWidget;
+class QTabBar;
 class QTableWidget;
+class QToolButton;
 class QsciScintilla;
 
 namespace nvpg::gui {
@@ -76,6 +80,8 @@ public:
     // `label` ("ftz 0 → 1"), with `explanation` (the docs' paragraph on that option) above the diff.
     void showEffect(const nvvm::Options& options, const QString& label, const QString& explanation);
     QString effectText() const;  // the paragraph shown, empty when no side is the effect
+    // The paragraph is folded under a one-line toggle ("What ftz 0 → 1 does") until clicked.
+    QToolButton* effectToggle() const { return effectToggle_; }
     void setSides(const QString& a, const QString& b);
     // For a workspace just opened: its first two variants side by side, else its newest pin (or
     // its one variant) beside the current compile. False when it has neither (the sides are then
@@ -113,7 +119,13 @@ public:
         catchUp();
         return figures_;
     }
-    QTabWidget* tabs() const { return tabs_; }
+    // The views, switched by the tabs over them (viewBar).
+    enum class View { SideBySide, Diff, Figures };
+    void showView(View view);
+    View view() const;
+    QTabBar* viewBar() const { return viewBar_; }
+    // Whether the controls and verdict sit in a column beside the views (a wide dock) or over them.
+    bool besideViews() const { return wide_; }
     QComboBox* sideCombo(int i) const { return combos_[size_t(i)]; }
     // "Ignore renumbering": the normalized diff (pipeline::DiffStyle) when checked, the default.
     QCheckBox* normalizedBox() const { return normalized_; }
@@ -158,6 +170,11 @@ private:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;  // the column's width follows the font (zoom)
+    // The arrangement over the views': a dock made narrower than the column and the views need
+    // puts the column over them (resizeEvent), rather than refusing to narrow.
+    QSize minimumSizeHint() const override;
 
 private:
     void showVariantDialog(const workspace::Variant* editing);
@@ -166,6 +183,13 @@ private:
     // The variant a side compiles: a workspace variant's, or the effect's; null for other sides.
     const workspace::Variant* variantFor(const QString& key) const;
     static bool compiledSide(const QString& key);
+    bool effectShown() const;  // a side is the effect
+    void showEffectNote();     // the toggle while the effect is shown, the paragraph while unfolded
+    void fitEffectNote();      // the paragraph as tall as its lines, kEffectLines at most
+    static constexpr int kEffectLines = 5;
+    // The column of controls beside the views (`wide`) or over them.
+    void arrange(bool wide);
+    static constexpr int kColumnChars = 58;  // the column's width beside the views, in characters
 
     WorkspaceDocument* document_;
     std::shared_ptr<const toolkit::Toolkit> appToolkit_;
@@ -182,19 +206,27 @@ private:
     std::vector<toolkit::FoundToolkit> toolkits_;
     QTimer debounce_;
 
+    QBoxLayout* main_ = nullptr;
+    QWidget* column_ = nullptr;
+    QScrollArea* columnScroll_ = nullptr;
+    QWidget* right_ = nullptr;  // the paragraph of an effect, unfolded, over the views
+    bool wide_ = false;
     std::array<QComboBox*, 2> combos_{};
     QComboBox* outputCombo_ = nullptr;
     QLabel* verdict_ = nullptr;
+    QToolButton* effectToggle_ = nullptr;
+    QScrollArea* effectArea_ = nullptr;
     QLabel* effectNote_ = nullptr;
-    QTabWidget* tabs_ = nullptr;
+    QTabBar* viewBar_ = nullptr;
+    QStackedWidget* views_ = nullptr;
     std::array<QLabel*, 2> headers_{};
     std::array<QsciScintilla*, 2> panes_{};
     QsciScintilla* diff_ = nullptr;
     QTableWidget* figures_ = nullptr;
-    QPushButton* removePin_ = nullptr;
+    QAction* removePin_ = nullptr;
     QCheckBox* normalized_ = nullptr;
-    QPushButton* editVariant_ = nullptr;
-    QPushButton* removeVariant_ = nullptr;
+    QAction* editVariant_ = nullptr;
+    QAction* removeVariant_ = nullptr;
 };
 
 }  // namespace nvpg::gui

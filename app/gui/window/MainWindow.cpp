@@ -10,6 +10,8 @@
 #include <QIcon>
 #include <QLineEdit>
 #include <QMimeData>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
@@ -45,6 +47,23 @@
 namespace nvpg::gui {
 
 void initResources();
+
+namespace {
+
+// A dock's form that scrolls up and down, never sideways: as wide as the form needs (and its
+// scroll bar), however short the dock.
+class UpDownScroll : public QScrollArea {
+public:
+    using QScrollArea::QScrollArea;
+    QSize minimumSizeHint() const override {
+        const QSize least = QScrollArea::minimumSizeHint();
+        if (!widget()) return least;
+        return {widget()->minimumSizeHint().width() + verticalScrollBar()->sizeHint().width() + 2 * frameWidth(),
+                least.height()};
+    }
+};
+
+}  // namespace
 
 MainWindow::MainWindow(std::unique_ptr<Engine> engine, QWidget* parent)
     : QMainWindow(parent),
@@ -119,7 +138,15 @@ void MainWindow::buildDocks(QWidget* central) {
     using Height = DockLayout::Height;
     docks_ = new DockLayout(this);
     options_ = new OptionsPanel(document_, this);
-    optionsDock_ = docks_->add(Dock{options_, tr("Options"), "optionsDock", false});
+    // Its rows scroll rather than set a least height for the side of the window: at 1280x720 they
+    // held the bottom docks (Compare's diff) to a few lines.
+    auto* optionsScroll = new UpDownScroll(this);
+    optionsScroll->setObjectName("optionsScroll");
+    optionsScroll->setFrameShape(QFrame::NoFrame);
+    optionsScroll->setWidgetResizable(true);
+    optionsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    optionsScroll->setWidget(options_);
+    optionsDock_ = docks_->add(Dock{optionsScroll, tr("Options"), "optionsDock", false});
     problems_ = new ProblemsPanel(this);
     problemsDock_ = docks_->add(Dock{problems_, tr("Problems"), "problemsDock", true, nullptr, false, Height::Content});
     runs_ = new RunPanel(engine_.get(), document_, this);
