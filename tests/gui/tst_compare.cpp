@@ -20,6 +20,7 @@
 
 #include "GuiTestSupport.h"
 #include "TestSupport.h"
+#include "core/support/Files.h"
 #include "gui/compile/CompileController.h"
 #include "gui/dialogs/HistoryDialog.h"
 #include "gui/dialogs/SettingsDialog.h"
@@ -28,6 +29,7 @@
 #include "gui/editor/ModuleEditor.h"
 #include "gui/panels/ComparePanel.h"
 #include "gui/panels/OptionsPanel.h"
+#include "gui/panels/VariantDialog.h"
 
 #include <QTreeWidget>
 #include "core/workspace/Workspace.h"
@@ -347,6 +349,68 @@ private slots:
         QVERIFY(!c->effectToggle()->isVisible());
         c->effectToggle()->click();  // folded again for the next window
         QVERIFY(!QSettings().value("compare/effectShown").toBool());
+    }
+
+    // "Other modules" as a variant: another version of the module, chosen as files in the variant
+    // dialog (read as nvpg compare --against reads them), compiled with the same options beside
+    // the current compile; its side shows that version's PTX and the diff its change. A file that
+    // is no module is refused, naming it.
+    void aVariantOfOtherModulesShowsTheirDifference() {
+        QTemporaryDir dir;
+        auto w = openCompiled(dir);
+        auto* c = w->compare();
+        // Version 2 of math.ll, as a generator would write it beside version 1.
+        QVERIFY(QDir(dir.path()).mkdir("v2"));
+        QString text = w->editors()->editor(0)->text();
+        QVERIFY(text.count("%r = fadd float %s, %ep") == 1);
+        text.replace("%r = fadd float %s, %ep", "%r = fsub float %s, %ep");
+        const QString v2 = dir.path() + "/v2/math.ll";
+        QVERIFY(support::writeFileAtomic(v2.toStdString(), text.toStdString()));
+        const QString notes = dir.path() + "/notes.txt";
+        QVERIFY(support::writeFileAtomic(notes.toStdString(), "x"));
+
+        QString refused;
+        bool seen = false;
+        QTimer::singleShot(0, [&] {
+            auto* dialog = qobject_cast<VariantDialog*>(QApplication::activeModalWidget());
+            if (!dialog) return;
+            seen = true;
+            auto* modules = dialog->findChild<QComboBox*>(QStringLiteral("variantModules"));
+            QVERIFY(modules);
+            QCOMPARE(modules->currentIndex(), 0);  // the workspace's, by default
+            QVERIFY(modules->itemText(modules->count() - 1).contains("choose files"));
+            const auto bad = dialog->chooseModules({notes});
+            refused = bad ? QString() : QString::fromStdString(bad.error().message);
+            QVERIFY(dialog->modules().empty());
+            const auto st = dialog->chooseModules({v2});
+            QVERIFY2(st, st ? "" : st.error().message.c_str());
+            QCOMPARE(modules->currentText(), QString("Other modules: math.ll"));
+            dialog->findChild<QLineEdit*>(QStringLiteral("variantName"))->setText("v2");
+            dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+        });
+        c->addVariant();
+        QVERIFY(seen);
+        QVERIFY2(refused.contains("notes.txt") && refused.contains("expected a .ll (text) or .bc (bitcode) module"),
+                 qPrintable(refused));
+        const auto* variant = w->document()->variant("v2");
+        QVERIFY(variant);
+        QCOMPARE(variant->modules.size(), size_t(1));
+        QCOMPARE(variant->modules[0].name, std::string("math.ll"));
+        QVERIFY(variant->options == w->document()->workspace().options);
+        QCOMPARE(c->side(0), QString(ComparePanel::kCurrent));  // against the current compile
+        QCOMPARE(c->side(1), ComparePanel::variantSide("v2"));
+        QVERIFY(bothSidesShown(*c));
+        QVERIFY2(c->sideLabel(1).contains("other modules: math.ll"), qPrintable(c->sideLabel(1)));
+        QVERIFY(c->sidePane(1)->text().count("sub.f32") > c->sidePane(0)->text().count("sub.f32"));
+        const QString diff = c->diffPane()->text();
+        QVERIFY2(linesWith(diff, '+', "sub.f32") >= 1, qPrintable(diff));
+        QVERIFY2(c->comparison()->normalized.lines() <= 3, qPrintable(diff));
+        // An edit of the workspace's module does not reach the variant's own.
+        w->document()->setModuleText(0, w->document()->module(0).bytes + "\n; an edit\n");
+        c->edited();
+        QVERIFY(compileAndWait(*w));
+        QVERIFY(bothSidesShown(*c));
+        QVERIFY(c->sidePane(1)->text().count("sub.f32") > c->sidePane(0)->text().count("sub.f32"));
     }
 
     // Two variants of the same modules, each compiled on every edit on its own engine.

@@ -146,7 +146,9 @@ ComparePanel::ComparePanel(WorkspaceDocument* document, std::shared_ptr<const to
     variants->setObjectName(QStringLiteral("addVariant"));
     variants->setPopupMode(QToolButton::MenuButtonPopup);
     auto* addVariant = new QAction(tr("Add Variant…"), this);
-    addVariant->setToolTip(tr("Compile the modules with another option set or CUDA toolkit, beside this compile"));
+    addVariant->setToolTip(
+        tr("Compile the modules with another option set or CUDA toolkit, or other modules (.ll/.bc files, a "
+           "workspace) with the same options, beside this compile"));
     editVariant_ = new QAction(tr("Edit Variant…"), this);
     editVariant_->setObjectName(QStringLiteral("editVariant"));
     removeVariant_ = new QAction(tr("Remove Variant"), this);
@@ -460,9 +462,13 @@ void ComparePanel::refreshSide(size_t i, bool compile) {
         s.notice = tr("The variant “%1” is not in the workspace any more.").arg(name);
         return;
     }
-    s.label = key == QLatin1String(kEffect)
-                  ? tr("effect: %1 · %2").arg(name, toolkitWords({}, {}))
-                  : tr("variant “%1” · %2").arg(name, toolkitWords(v->toolkit, v->toolkitRelease));
+    std::vector<std::string> otherModules;
+    for (const auto& m : v->modules) otherModules.push_back(m.name);
+    s.label = key == QLatin1String(kEffect) ? tr("effect: %1 · %2").arg(name, toolkitWords({}, {}))
+              : otherModules.empty()
+                  ? tr("variant “%1” · %2").arg(name, toolkitWords(v->toolkit, v->toolkitRelease))
+                  : tr("variant “%1” · other modules: %2 · %3")
+                        .arg(name, qstr(support::joinShort(otherModules)), toolkitWords(v->toolkit, v->toolkitRelease));
     if (!session_->hasEngineFor(i, *v)) {
         s.result.reset();
         if (const auto made = session_->makeEngine(i, *v); !made) {
@@ -502,9 +508,14 @@ void ComparePanel::compileVariants() {
         const auto* v = variantFor(sides_[i].key);
         if (!v) continue;
         pipeline::Job job;
-        job.modules = ws.modules;
+        // Other modules replace the workspace's; everything else is the workspace's.
+        job.modules = v->modules.empty() ? ws.modules : v->modules;
         job.options = v->options;
         job.libdevice = ws.libdevice;
+        // Without a saved choice, other modules that call libdevice get it, as they would opened
+        // or given to nvpg (the libdevice rule).
+        if (!v->modules.empty() && !job.libdevice && !ws.libdeviceSaved)
+            job.libdevice = !workspace::libdeviceCallsOf(v->modules).empty();
         job.verify = ws.verify;
         job.ltoMode = ws.ltoMode;
         job.outputs = outputs_ ? outputs_ : pipeline::kPtx;
@@ -786,8 +797,9 @@ void ComparePanel::showVariantDialog(const workspace::Variant* editing) {
     auto v = dialog.variant();
     const QString vname = qstr(v.name);
     document_->putVariant(std::move(v), editing ? qstr(editing->name) : QString());
-    // Shown at once, against the current compile.
-    const QString other = sides_[0].key.startsWith(kVariantPrefix) ? QString::fromLatin1(kCurrent) : sides_[0].key;
+    // Shown at once, against the current compile (or the pin on side A, chosen there to compare
+    // with): an earlier compile of the session, the default side A, may not be there yet.
+    const QString other = sides_[0].key.startsWith(kPinPrefix) ? sides_[0].key : QString::fromLatin1(kCurrent);
     setSides(other, variantSide(vname));
 }
 

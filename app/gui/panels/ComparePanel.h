@@ -40,7 +40,8 @@ class WorkspaceDocument;
 // option set, and maybe another CUDA toolkit, saved in the workspace). A variant shown on a side
 // is compiled from the same modules on every edit, on an engine process of its own (its own
 // libNVVM: two releases share a soname). What the pair means (the diff, the verdict, the
-// figures) is pipeline::Comparison's; this view only shows it.
+// figures) is pipeline::Comparison's; this view only shows it. A variant may also compile other
+// modules (another version of the program's, read from files) with the same options.
 class ComparePanel : public QWidget {
     Q_OBJECT
 

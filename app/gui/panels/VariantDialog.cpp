@@ -10,6 +10,8 @@
 #include <QVBoxLayout>
 
 #include "core/nvvm/Options.h"
+#include "core/support/Text.h"
+#include "core/workspace/Inputs.h"
 #include "gui/common/Text.h"
 #include "gui/panels/OptionsPanel.h"
 
@@ -35,6 +37,18 @@ VariantDialog::VariantDialog(const WorkspaceDocument* document, const workspace:
     name_->setObjectName(QStringLiteral("variantName"));
     name_->setText(editing ? qstr(editing->name) : tr("variant %1").arg(document_->workspace().variants.size() + 1));
     form->addRow(tr("Name"), name_);
+    // The modules: the workspace's as edited, or another version of them read from files.
+    modulesCombo_ = new QComboBox(this);
+    modulesCombo_->setObjectName(QStringLiteral("variantModules"));
+    modulesCombo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    modulesCombo_->setMinimumContentsLength(30);
+    modulesCombo_->setToolTip(
+        tr("Other modules (.ll/.bc files, or a workspace's) are compiled in place of the workspace's, with this "
+           "variant's options: another version of the program beside the current one"));
+    if (editing) modules_ = editing->modules;
+    showModules();
+    connect(modulesCombo_, &QComboBox::activated, this, &VariantDialog::modulesChosen);
+    form->addRow(tr("Modules"), modulesCombo_);
     toolkit_ = new QComboBox(this);
     toolkit_->setObjectName(QStringLiteral("variantToolkit"));
     // A toolkit is (root, release); the app's own is empty.
@@ -114,6 +128,51 @@ void VariantDialog::toolkitChosen() {
     offerArchs();
 }
 
+// The modules menu: the workspace's, the other modules chosen (when there are), and Choose files….
+void VariantDialog::showModules() {
+    modulesCombo_->clear();
+    modulesCombo_->addItem(tr("The workspace's modules, as edited"), QStringLiteral("workspace"));
+    if (!modules_.empty()) {
+        std::vector<std::string> names;
+        for (const auto& m : modules_) names.push_back(m.name);
+        modulesCombo_->addItem(tr("Other modules: %1").arg(qstr(support::joinShort(names))), QStringLiteral("other"));
+        modulesCombo_->setItemData(1, qstr(support::joinShort(names)), Qt::ToolTipRole);
+    }
+    modulesCombo_->addItem(tr("Other modules: choose files…"), QStringLiteral("?"));
+    modulesCombo_->setCurrentIndex(modules_.empty() ? 0 : 1);
+}
+
+void VariantDialog::modulesChosen() {
+    const auto chosen = modulesCombo_->currentData().toString();
+    if (chosen == QLatin1String("workspace")) {
+        modules_.clear();
+    } else if (chosen == QLatin1String("?")) {
+        const auto files =
+            QFileDialog::getOpenFileNames(this, tr("Other modules for the variant"), QString(),
+                                          tr("NVVM IR modules or a workspace (*.ll *.bc *.nvpg);;All files (*)"));
+        if (!files.isEmpty())
+            if (auto st = chooseModules(files); !st)
+                QMessageBox::warning(this, tr("Other modules"), qstr(st.error().message));
+    }
+    showModules();
+}
+
+support::Status VariantDialog::chooseModules(const QStringList& files) {
+    std::vector<std::string> paths;
+    for (const auto& f : files) paths.push_back(f.toStdString());
+    // The files nvpg compare --against takes, read the same way; named as the editors name them.
+    auto read = workspace::readInputs(paths, workspace::ModuleNaming::FileName);
+    if (!read) return read.error();
+    if (read->modules.empty())
+        return support::makeError(support::ErrorKind::Usage,
+                                  tr("%1 has no modules: choose a workspace with modules, or .ll/.bc files.")
+                                      .arg(files.join(QStringLiteral(", ")))
+                                      .toStdString());
+    modules_ = std::move(read->modules);
+    showModules();
+    return {};
+}
+
 void VariantDialog::check() {
     const auto wanted = name_->text().trimmed();
     if (wanted.isEmpty()) {
@@ -139,6 +198,7 @@ workspace::Variant VariantDialog::variant() const {
     const auto data = toolkit_->currentData().toStringList();
     v.toolkit = data.value(0).toStdString();
     v.toolkitRelease = data.value(1).toStdString();
+    v.modules = modules_;
     return v;
 }
 
