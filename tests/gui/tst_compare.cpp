@@ -27,6 +27,7 @@
 #include "gui/document/WorkspaceDocument.h"
 #include "gui/editor/EditorArea.h"
 #include "gui/editor/ModuleEditor.h"
+#include "gui/output/OutputView.h"
 #include "gui/panels/ComparePanel.h"
 #include "gui/panels/OptionsPanel.h"
 #include "gui/panels/VariantDialog.h"
@@ -349,6 +350,45 @@ private slots:
         QVERIFY(!c->effectToggle()->isVisible());
         c->effectToggle()->click();  // folded again for the next window
         QVERIFY(!QSettings().value("compare/effectShown").toBool());
+    }
+
+    // The PTX header's two diffs, named for what they compare: PTX vs Linked shows the PTX beside
+    // its LTO-linked PTX; Since Last Compile shows, after an edit and a compile, the PTX's change
+    // since the compile before (the Compare dock's diff of the history's previous compile).
+    void thePtxHeaderDiffsWithLinkedAndWithTheLastCompile() {
+        QTemporaryDir dir;
+        auto w = openCompiled(dir);
+        auto* out = w->output();
+        auto* linked = out->findChild<QToolButton*>("diffButton");
+        auto* sinceLast = out->findChild<QToolButton*>("sinceLastButton");
+        QVERIFY(linked && sinceLast);
+        QCOMPARE(linked->text(), QString("PTX vs Linked"));
+        QCOMPARE(sinceLast->text(), QString("Since Last Compile"));
+        linked->click();
+        QVERIFY(out->diffMode());
+        QVERIFY2(out->diffHeader().startsWith("PTX → linked PTX"), qPrintable(out->diffHeader()));
+        linked->click();
+        QVERIFY(!out->diffMode());
+
+        // Nothing to compare with before a second compile.
+        QVERIFY(!sinceLast->isEnabled());
+        w->compareDock()->close();
+        editFaddToFsub(*w);
+        QVERIFY(compileAndWait(*w));
+        QTRY_VERIFY(sinceLast->isEnabled());
+        auto* c = w->compare();
+        c->setOutput(pipeline::CompareOutput::Sass);  // elsewhere before: the click shows the PTX's diff
+        c->showView(ComparePanel::View::Figures);
+        sinceLast->click();
+        QVERIFY(w->compareDock()->isVisible());
+        QCOMPARE(c->side(0), QString(ComparePanel::kPrevious));
+        QCOMPARE(c->side(1), QString(ComparePanel::kCurrent));
+        QCOMPARE(c->view(), ComparePanel::View::Diff);
+        QVERIFY(bothSidesShown(*c));
+        QCOMPARE(c->comparison()->output, pipeline::CompareOutput::Ptx);
+        const QString diff = c->diffPane()->text();
+        QVERIFY2(linesWith(diff, '+', "sub.f32") >= 1, qPrintable(diff));
+        QCOMPARE(c->sideResult(0), w->controller()->history().entries()[1].result);
     }
 
     // "Other modules" as a variant: another version of the module, chosen as files in the variant

@@ -60,18 +60,33 @@ OutputView::OutputView(QWidget* parent) : QWidget(parent) {
     top->setContentsMargins(0, 0, 0, 0);
     top->setSpacing(0);
 
-    // Toolbar: the diff toggle and the export menu.
+    // Toolbar: the two diffs a PTX invites, each named for what it compares, and the export menu.
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(2, 2, 2, 2);
-    diffAction_ = new QAction(tr("Diff"), this);
+    diffAction_ = new QAction(tr("PTX vs Linked"), this);
+    diffAction_->setObjectName(QStringLiteral("ptxVsLinked"));
     diffAction_->setCheckable(true);
-    diffAction_->setToolTip(tr("Show the unified diff of the PTX and the LTO-linked PTX"));
+    diffAction_->setToolTip(
+        tr("Show the unified diff of this compile's PTX (libNVVM) and its LTO-linked PTX (nvJitLink): what the "
+           "link changed"));
     connect(diffAction_, &QAction::toggled, this, &OutputView::setDiffMode);
     diffButton_ = new QToolButton(this);
     diffButton_->setObjectName(QStringLiteral("diffButton"));
     diffButton_->setDefaultAction(diffAction_);
     diffButton_->setAutoRaise(true);
     bar->addWidget(diffButton_);
+    sinceLastAction_ = new QAction(tr("Since Last Compile"), this);
+    sinceLastAction_->setObjectName(QStringLiteral("sinceLastCompile"));
+    sinceLastAction_->setToolTip(
+        tr("Show what changed in the PTX since the previous compile: the Compare dock's diff of the previous "
+           "compile and this one"));
+    sinceLastAction_->setEnabled(false);  // until there is a previous compile (setPreviousCompile)
+    connect(sinceLastAction_, &QAction::triggered, this, &OutputView::sinceLastCompileRequested);
+    auto* sinceLastButton = new QToolButton(this);
+    sinceLastButton->setObjectName(QStringLiteral("sinceLastButton"));
+    sinceLastButton->setDefaultAction(sinceLastAction_);
+    sinceLastButton->setAutoRaise(true);
+    bar->addWidget(sinceLastButton);
 
     export_ = new OutputExport(this, [this] { return result_; });
     connect(export_, &OutputExport::exported, this, &OutputView::exported);
@@ -327,6 +342,10 @@ void OutputView::setDiffMode(bool on) {
     if (on) refreshDiff();
     pages_->setCurrentIndex(on ? 1 : 0);
     emit diffModeChanged(on);
+}
+
+void OutputView::setPreviousCompile(bool exists) {
+    sinceLastAction_->setEnabled(exists);
 }
 
 bool OutputView::diffMode() const {

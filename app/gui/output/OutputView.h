@@ -33,8 +33,9 @@ class DiffPage;
 // the cubin the compile ended with), each under a header with sizes and stage times and a table
 // of its kernels' figures (registers, spills, ...; SASS: registers and instructions); the LTO
 // header adds the cubin size and what nvJitLink was given. Under each header a note says how
-// its line map stands when it has none to show. A toggle shows the diff of the PTX and the
-// linked PTX instead. Export (OutputExport) writes PTX, LTO-IR, linked PTX, cubin or SASS to a
+// its line map stands when it has none to show. A toggle (PTX vs Linked) shows the diff of the
+// PTX and the linked PTX instead; Since Last Compile asks for the PTX's diff with the previous
+// compile's. Export (OutputExport) writes PTX, LTO-IR, linked PTX, cubin or SASS to a
 // file. Resting the mouse on a word of the PTX, LTO PTX or SASS shows its doc (HoverDocs).
 class OutputView : public QWidget {
     Q_OBJECT
@@ -135,7 +136,13 @@ public:
     }
     void setExportBaseName(const QString& base) { export_->setBaseName(base); }
 
+    // "PTX vs Linked": the toggle of the diff page (setDiffMode).
     QAction* diffAction() const { return diffAction_; }
+    // "Since Last Compile": asks for the diff of the previous compile's PTX and this one's
+    // (sinceLastCompileRequested; the window shows it in the Compare dock, from the history).
+    // Enabled while there is a previous compile.
+    QAction* sinceLastAction() const { return sinceLastAction_; }
+    void setPreviousCompile(bool exists);
     QAction* exportAction(Kind kind) const { return export_->action(kind); }
     QsciScintilla* ptxEditor() const { return ptxEdit_; }
     QsciScintilla* ltoEditor() const { return ltoEdit_; }
@@ -151,6 +158,7 @@ public slots:
 
 signals:
     void diffModeChanged(bool on);
+    void sinceLastCompileRequested();
     // The SASS pane's text or its view changed (a new listing, the raw toggle).
     void sassDisplayChanged();
     void exported(const QStringList& paths);
@@ -221,6 +229,7 @@ private:
     DiffPage* diff_ = nullptr;
     QToolButton* diffButton_ = nullptr;
     QAction* diffAction_ = nullptr;
+    QAction* sinceLastAction_ = nullptr;
     // The diff is computed lazily: dtl on large PTX is not free, and most of the time nobody
     // is looking at it.
     mutable bool diffStale_ = true;

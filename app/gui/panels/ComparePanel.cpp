@@ -369,6 +369,13 @@ void ComparePanel::setSides(const QString& a, const QString& b) {
     recompute();
 }
 
+void ComparePanel::showSinceLastCompile() {
+    output_ = pipeline::CompareOutput::Ptx;
+    outputCombo_->setCurrentIndex(outputCombo_->findData(int(output_)));
+    setSides(QString::fromLatin1(kPrevious), QString::fromLatin1(kCurrent));
+    showView(View::Diff);
+}
+
 bool ComparePanel::showSaved() {
     const auto& ws = document_->workspace();
     const QString current = QString::fromLatin1(kCurrent);

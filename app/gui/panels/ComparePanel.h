@@ -84,6 +84,9 @@ public:
     // The paragraph is folded under a one-line toggle ("What ftz 0 → 1 does") until clicked.
     QToolButton* effectToggle() const { return effectToggle_; }
     void setSides(const QString& a, const QString& b);
+    // "What did the last compile change in the PTX?": the previous compile (A) beside the current
+    // one (B), their PTX, the Diff tab in front.
+    void showSinceLastCompile();
     // For a workspace just opened: its first two variants side by side, else its newest pin (or
     // its one variant) beside the current compile. False when it has neither (the sides are then
     // the previous compile and the current one, as in a new window).

@@ -45,6 +45,12 @@ CompileStatus::CompileStatus(QStatusBar* bar, CompileController* controller, con
         const auto& entries = controller_->history().entries();
         historyButton_->setText(entries.empty() ? tr("History") : tr("History (%1)").arg(entries.front().id));
         if (historyDialog_ && historyDialog_->isVisible()) historyDialog_->refresh();
+        views_.output->setPreviousCompile(controller_->history().previous() != nullptr);
+    });
+    // The PTX header's Since Last Compile: the history's previous compile beside the current one.
+    connect(views_.output, &OutputView::sinceLastCompileRequested, this, [this] {
+        views_.compare->showSinceLastCompile();
+        DockLayout::bringForward(views_.compareDock);
     });
     bar->addPermanentWidget(historyButton_);
     busyTicker_ = new QTimer(this);

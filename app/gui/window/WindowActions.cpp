@@ -270,10 +270,15 @@ void WindowActions::buildView() {
             if (on) dock->raise();
         });
     }
-    auto* diff = view->addAction(tr("&Diff of PTX and LTO"));
+    auto* diff = view->addAction(tr("&Diff: PTX vs Linked PTX"));
     diff->setCheckable(true);
     connect(diff, &QAction::toggled, p_.output, &OutputView::setDiffMode);
     connect(p_.output, &OutputView::diffModeChanged, diff, &QAction::setChecked);  // its own button too
+    auto* sinceLast =
+        view->addAction(tr("Diff: PTX &Since Last Compile"), p_.output->sinceLastAction(), &QAction::trigger);
+    sinceLast->setEnabled(p_.output->sinceLastAction()->isEnabled());
+    connect(p_.output->sinceLastAction(), &QAction::changed, sinceLast,
+            [sinceLast, source = p_.output->sinceLastAction()] { sinceLast->setEnabled(source->isEnabled()); });
     // The twin compile costs a second compile's time; people who do not look at it turn it off.
     lineMapAction_ = view->addAction(tr("&Line map"));
     lineMapAction_->setCheckable(true);
