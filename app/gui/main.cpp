@@ -1,10 +1,11 @@
-// nvvm-playground [FILE...]: opens a workspace (.nvpg), or .ll/.bc files as the modules of a
-// new one.
+// nvvm-playground [FILE...]: opens a workspace (.nvpg), or module files (.ll, .bc) as the modules
+// of a new one.
 #include <QApplication>
 #include <QCommandLineParser>
 
 #include "core/engine/EngineProcess.h"
 #include "core/engine/Server.h"
+#include "core/nvvm/Module.h"
 #include "gui/window/MainWindow.h"
 
 int main(int argc, char** argv) {
@@ -27,7 +28,9 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription("An IR playground for NVIDIA's libNVVM");
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument("FILE", "a workspace (.nvpg), or NVVM IR modules (.ll, .bc)", "[FILE...]");
+    parser.addPositionalArgument(
+        "FILE", QString::fromStdString("a workspace (.nvpg), or NVVM IR modules, " + nvpg::nvvm::moduleFileKindsText()),
+        "[FILE...]");
     parser.process(app);
 
     nvpg::gui::MainWindow window;

@@ -6,6 +6,32 @@
 
 namespace nvpg::nvvm {
 
+std::span<const ModuleFileKind> moduleFileKinds() {
+    static constexpr ModuleFileKind kinds[] = {{"ll", "text"}, {"bc", "bitcode"}};
+    return kinds;
+}
+
+bool isModuleFileName(std::string_view path) {
+    const auto slash = path.find_last_of('/');
+    const auto name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+    const auto dot = name.find_last_of('.');
+    if (dot == std::string_view::npos || dot == 0) return false;
+    const auto suffix = name.substr(dot + 1);
+    for (const auto& kind : moduleFileKinds())
+        if (kind.suffix == suffix) return true;
+    return false;
+}
+
+std::string moduleFileKindsText() {
+    const auto kinds = moduleFileKinds();
+    std::string text;
+    for (size_t i = 0; i < kinds.size(); ++i) {
+        if (i > 0) text += i + 1 == kinds.size() ? " or " : ", ";
+        text += fmt::format(".{} ({})", kinds[i].suffix, kinds[i].what);
+    }
+    return text;
+}
+
 bool looksLikeBitcode(std::string_view b) {
     if (b.size() < 4) return false;
     const auto u = [&](size_t i) { return static_cast<unsigned char>(b[i]); };

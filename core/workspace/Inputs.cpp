@@ -34,8 +34,9 @@ support::Result<Inputs> readInputs(const std::vector<std::string>& files, Module
             return bad(fmt::format("input {}: {}; rename the file ({})", i + 1, *problem, nvvm::kModuleNameAdvice));
         // The name first: what is not a module is not read at all.
         const auto ext = fs::path(input).extension();
-        if (ext != ".ll" && ext != ".bc")
-            return bad(fmt::format("{}: expected a .ll (text) or .bc (bitcode) module, or a .nvpg workspace", input));
+        if (!nvvm::isModuleFileName(input))
+            return bad(
+                fmt::format("{}: expected a {} module, or a .nvpg workspace", input, nvvm::moduleFileKindsText()));
         if (naming == ModuleNaming::FileName && !taken.insert(name).second)
             return bad(
                 fmt::format("{}: another input is also named {}; libNVVM reports errors by module name, so "
