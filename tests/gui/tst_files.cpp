@@ -25,6 +25,7 @@
 #include "gui/document/WorkspaceDocument.h"
 #include "gui/editor/EditorArea.h"
 #include "gui/editor/ModuleEditor.h"
+#include "gui/output/OutputView.h"
 #include "gui/window/MainWindow.h"
 
 #include <QComboBox>
@@ -33,6 +34,8 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QStatusBar>
+#include <QTabBar>
+#include <QTabWidget>
 
 using namespace nvpg;
 using namespace nvpg::gui;
@@ -157,6 +160,41 @@ private:
 bool writeBytes(const QString& path, const QByteArray& bytes) {
     QFile f(path);
     return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
+}
+
+// What a person does to look at a workspace: each module's tab clicked, the editors split and
+// joined again, each checkable View menu entry (docks, diff, line map, raw names, raw SASS) on
+// and off again, and the bitcode modules' disassembly waited for.
+void lookAtEverything(MainWindow& w) {
+    const auto clickEveryTab = [&w] {
+        for (auto* pane : w.editors()->findChildren<QTabWidget*>()) {
+            auto* bar = pane->tabBar();
+            for (int i = 0; i < bar->count(); ++i) {
+                QTest::mouseClick(bar, Qt::LeftButton, {}, bar->tabRect(i).center());
+                QTest::qWait(10);
+            }
+        }
+    };
+    clickEveryTab();
+    if (w.document()->moduleCount() > 1) {
+        auto* split = menuAction(w, {"Module", "Split View"});
+        split->trigger();
+        clickEveryTab();
+        split->trigger();
+    }
+    QList<QAction*> view;
+    for (auto* top : w.menuBar()->actions())
+        if (top->text().remove('&') == "View" && top->menu()) view = top->menu()->actions();
+    for (auto* a : view)
+        if (a->isCheckable() && a->isEnabled() && !a->text().remove('&').startsWith("Presenter")) {
+            a->trigger();
+            QTest::qWait(10);
+            a->trigger();
+        }
+    for (int i = 0; i < w.document()->moduleCount(); ++i)
+        if (auto* e = w.editors()->madeEditor(i); e && e->isBitcodeView())
+            QTRY_VERIFY_WITH_TIMEOUT(!e->isDisassembling(), 15000);
+    QTest::qWait(50);  // what was queued by all that
 }
 
 }  // namespace
@@ -399,6 +437,69 @@ private slots:
         QVERIFY(b.open(QIODevice::ReadOnly));
         QCOMPARE(b.readAll(), npy);
         QVERIFY(w->document()->isModified());
+    }
+
+    // Opening is no edit: each numba-cuda fixture (as IR files, the way numba's IR is opened) and
+    // each example, compiled and looked at (every module's tab, split view, the View menu's
+    // toggles, bitcode's disassembly), closes without asking to save; one keystroke then does
+    // make the document modified, and closing asks.
+    void openingAndLookingIsNoEdit_data() {
+        QTest::addColumn<QStringList>("files");
+        QTest::addColumn<QString>("example");
+        const auto numba = test::dataDir() / "numba";
+        for (const auto& e : std::filesystem::directory_iterator(numba)) {
+            if (e.path().extension() != ".ll" || e.path().stem().string().starts_with("call_device")) continue;
+            QTest::newRow(("numba " + e.path().filename().string()).c_str())
+                << QStringList{QString::fromStdString(e.path().string())} << QString();
+        }
+        QTest::newRow("numba call_device.1.ll + call_device.2.ll")
+            << QStringList{QString::fromStdString((numba / "call_device.1.ll").string()),
+                           QString::fromStdString((numba / "call_device.2.ll").string())}
+            << QString();
+        for (const auto& name : MainWindow::exampleNames())
+            QTest::newRow(qPrintable("example " + name)) << QStringList() << name;
+    }
+    void openingAndLookingIsNoEdit() {
+        QFETCH(QStringList, files);
+        QFETCH(QString, example);
+        auto w = makeWindow();
+        w->controller()->setAutoCompile(true);
+        int asked = 0;
+        w->setSaveQuestion([&] {
+            ++asked;
+            return QMessageBox::Discard;
+        });
+        QSignalSpy replies(w->controller(), &CompileController::replyShown);
+        QVERIFY(example.isEmpty() ? w->openPaths(files) : w->openExample(example));
+        QVERIFY2(errors_.isEmpty(), qPrintable(errors_.join('\n')));
+        QVERIFY(!w->document()->isModified());
+        QVERIFY(replies.wait(120000));
+        QTRY_VERIFY(!w->controller()->busy());
+        lookAtEverything(*w);
+        QTRY_VERIFY(!w->controller()->busy());
+        QVERIFY2(!w->document()->isModified(), "looking made the document modified");
+        QVERIFY(!w->isWindowModified());
+        QVERIFY(w->close());
+        QCOMPARE(asked, 0);
+        w.reset();
+
+        // One keystroke in a text module is an edit.
+        auto again = makeWindow();
+        again->setSaveQuestion([&] {
+            ++asked;
+            return QMessageBox::Discard;
+        });
+        QVERIFY(example.isEmpty() ? again->openPaths(files) : again->openExample(example));
+        int text = 0;
+        while (again->document()->module(text).isBitcode()) ++text;
+        again->editors()->showLocation(QString::fromStdString(again->document()->module(text).name), 1, 1);
+        auto* editor = again->editors()->editor(text);
+        editor->setFocus();
+        QTest::keyClick(editor, Qt::Key_Space);
+        QTRY_VERIFY(again->document()->isModified());
+        QVERIFY(again->isWindowModified());
+        QVERIFY(again->close());
+        QCOMPARE(asked, 1);
     }
 
     // A module's name goes into libNVVM's log and onto terminals: a file whose name holds an ESC

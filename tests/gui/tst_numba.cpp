@@ -13,8 +13,10 @@
 
 #include "GuiTestSupport.h"
 #include "TestSupport.h"
+#include "gui/compile/CompileController.h"
 #include "gui/dialogs/NumbaImportDialog.h"
 #include "gui/document/WorkspaceDocument.h"
+#include "gui/editor/EditorArea.h"
 #include "gui/window/MainWindow.h"
 
 using namespace nvpg;
@@ -78,7 +80,7 @@ private slots:
     }
 
     // The workspace numba's kernel makes opens in the window: its module, options and the run
-    // configuration in numba's ABI.
+    // configuration in numba's ABI, unmodified.
     void importOpensTheWorkspace() {
         if (const auto why = venvMissing(); !why.empty()) QSKIP(("numba-cuda from PyPI: " + why).c_str());
         QStringList errors;
@@ -103,6 +105,11 @@ private slots:
             ws.description.find("Kernel: axpy::axpy(Array<float, 1, C, mutable, aligned>, float,") != std::string::npos,
             ws.description.c_str());
         QCOMPARE(w->document()->path(), dir.filePath("axpy.nvpg"));
+        // What an import wrote is no edit of the user's: compiled and looked at, nothing to save.
+        QTRY_VERIFY_WITH_TIMEOUT(w->lastReply().result && !w->controller()->busy(), 120000);
+        w->editors()->showLocation("axpy.ll", 1, 1);
+        QVERIFY(!w->document()->isModified());
+        QVERIFY(!w->isWindowModified());
     }
 
     // Cancel ends the Python process (and reaps it) at once; the window went on handling events

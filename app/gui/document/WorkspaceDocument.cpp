@@ -148,13 +148,17 @@ int WorkspaceDocument::indexOf(const QString& name) const {
     return -1;
 }
 
-QString WorkspaceDocument::uniqueName(const QString& wanted) const {
-    if (indexOf(wanted) < 0) return wanted;
+QString WorkspaceDocument::uniqueName(const workspace::Workspace& ws, const QString& wanted) {
+    const auto used = [&ws](const QString& name) {
+        const auto n = name.toStdString();
+        return std::any_of(ws.modules.begin(), ws.modules.end(), [&n](const nvvm::Module& m) { return m.name == n; });
+    };
+    if (!used(wanted)) return wanted;
     const QFileInfo fi(wanted);
     const QString base = fi.completeBaseName(), suffix = fi.suffix().isEmpty() ? QString() : "." + fi.suffix();
     for (int k = 2;; ++k) {
         const QString candidate = QStringLiteral("%1-%2%3").arg(base).arg(k).arg(suffix);
-        if (indexOf(candidate) < 0) return candidate;
+        if (!used(candidate)) return candidate;
     }
 }
 

@@ -62,7 +62,9 @@ public:
     const nvvm::Module& module(int i) const { return ws_.modules.at(size_t(i)); }
     int indexOf(const QString& name) const;
     // A name not used by any module yet, from `wanted` ("kernel.ll" -> "kernel-2.ll").
-    QString uniqueName(const QString& wanted) const;
+    QString uniqueName(const QString& wanted) const { return uniqueName(ws_, wanted); }
+    // The same among the modules of `ws`, before it is a document's.
+    static QString uniqueName(const workspace::Workspace& ws, const QString& wanted);
 
     // Structure edits; each marks the document modified and emits modulesChanged.
     int addModule(nvvm::Module m);  // the name is made unique; returns the index

@@ -26,6 +26,7 @@
 
 #include "core/lesson/Course.h"
 #include "core/nvvm/IrScan.h"
+#include "core/nvvm/Module.h"
 #include "core/support/Files.h"
 #include "core/support/Text.h"
 #include "core/workspace/Examples.h"
@@ -49,12 +50,20 @@ QString libdeviceRuleNote(const workspace::Workspace& ws) {
     return calls.empty() ? QString() : QString::fromStdString(workspace::libdeviceRuleNote(calls));
 }
 
-bool isModuleFile(const QString& path) {
-    const auto suffix = QFileInfo(path).suffix();
-    return suffix == "ll" || suffix == "bc";
+bool isWorkspaceFile(const QString& path) {
+    return QFileInfo(path).suffix() == QLatin1String("nvpg");
+}
+
+// ".ll (text) or .bc (bitcode)", for the messages that say what Open takes.
+QString moduleKindsText() {
+    return QString::fromStdString(nvvm::moduleFileKindsText());
 }
 
 }  // namespace
+
+bool WorkspaceFiles::isModuleFile(const QString& path) {
+    return nvvm::isModuleFileName(QFileInfo(path).fileName().toStdString());
+}
 
 WorkspaceFiles::WorkspaceFiles(QMainWindow* window, WorkspaceDocument* document, EditorArea* editors,
                                LessonPanel* lesson)
@@ -209,9 +218,9 @@ void WorkspaceFiles::openRestored(workspace::Workspace ws, const QString& path, 
     afterOpen();
 }
 
-void WorkspaceFiles::addModuleFiles(const QStringList& paths) {
-    if (paths.isEmpty() || busyWithFile()) return;
-    QStringList problems;
+std::vector<WorkspaceFiles::ModuleFile> WorkspaceFiles::readModuleFiles(const QStringList& paths,
+                                                                        QStringList& problems) {
+    std::vector<ModuleFile> files;
     for (const auto& path : paths) {
         if (const auto why = notRegularFile(path); !why.isEmpty()) {
             problems << why;
@@ -230,14 +239,25 @@ void WorkspaceFiles::addModuleFiles(const QStringList& paths) {
             problems << QString::fromStdString(bytes.error().message);
             continue;
         }
-        const QFileInfo fi(path);
-        if (fi.suffix() == "bc" && !nvvm::looksLikeBitcode(*bytes)) {
+        if (QFileInfo(path).suffix() == "bc" && !nvvm::looksLikeBitcode(*bytes)) {
             problems << tr("%1 is named .bc but is not bitcode (no BC C0 DE magic); open it as .ll if it is text IR.")
                             .arg(path);
             continue;
         }
-        editors_->addModule(fi.fileName().toStdString(), *bytes, false);
-        moduleFiles_.insert(fi.fileName(), fi.absoluteFilePath());  // a save must not replace it
+        files.push_back({path, std::move(*bytes)});
+    }
+    return files;
+}
+
+void WorkspaceFiles::addModuleFiles(const QStringList& paths) {
+    if (paths.isEmpty() || busyWithFile()) return;
+    QStringList problems;
+    for (auto& file : readModuleFiles(paths, problems)) {
+        const QFileInfo fi(file.path);
+        editors_->addModule(fi.fileName().toStdString(), file.bytes, false);
+        // A save must not replace it (by the name the module got: made unique if it had to be).
+        moduleFiles_.insert(QString::fromStdString(document_->module(document_->moduleCount() - 1).name),
+                            fi.absoluteFilePath());
     }
     // Modules that call libdevice get it, unless the workspace or the user chose (core's rule).
     if (const auto calls = document_->applyLibdeviceRule(); !calls.empty())
@@ -248,29 +268,53 @@ void WorkspaceFiles::addModuleFiles(const QStringList& paths) {
 bool WorkspaceFiles::openPaths(const QStringList& paths) {
     QStringList workspaces, modules, others;
     for (const auto& p : paths) {
-        if (QFileInfo(p).suffix() == "nvpg")
+        if (isWorkspaceFile(p))
             workspaces << p;
         else if (isModuleFile(p))
             modules << p;
         else
             others << p;
     }
-    if (!others.isEmpty())
-        emit failed(tr("Open"),
-                    tr("Not an NVVM IR module (.ll, .bc) or a workspace (.nvpg): %1").arg(others.join(", ")));
+    if (!others.isEmpty()) {
+        QStringList names;
+        for (const auto& p : others) names << QString::fromStdString(support::printable(p.toStdString()));
+        const auto takes = tr("Open takes a workspace (.nvpg) or NVVM IR modules, %1, which become the modules of a "
+                              "new workspace. If the file is one of these, give it that suffix.")
+                               .arg(moduleKindsText());
+        emit failed(tr("Open"), (others.size() == 1 ? tr("%1 was not opened: %2") : tr("%1 were not opened: %2"))
+                                    .arg(names.join(", "), takes));
+    }
     if (!workspaces.isEmpty()) {
         if (workspaces.size() > 1 || !modules.isEmpty())
-            emit failed(tr("Open"), tr("Give one workspace, or .ll/.bc modules; opening %1.").arg(workspaces.first()));
+            emit failed(tr("Open"), tr("Give one workspace, or NVVM IR modules, %1; opening %2.")
+                                        .arg(moduleKindsText(), workspaces.first()));
         return openWorkspace(workspaces.first());
     }
-    if (modules.isEmpty()) return false;
-    opening_ = true;
+    if (modules.isEmpty() || busyWithFile()) return false;
+    // Read first: what cannot be read replaces nothing.
+    QStringList problems;
+    auto files = readModuleFiles(modules, problems);
+    if (!problems.isEmpty()) emit failed(tr("Open"), problems.join("\n"));
+    if (files.empty()) return false;
+    // The files are what this workspace is, as a workspace file's modules are: no edit of the
+    // user's, so the document starts unmodified.
     workspace::Workspace ws;
-    ws.name = QFileInfo(modules.first()).completeBaseName().toStdString();
+    ws.name = QFileInfo(files.front().path).completeBaseName().toStdString();
+    QHash<QString, QString> read;
+    for (auto& file : files) {
+        const QFileInfo fi(file.path);
+        const auto name = WorkspaceDocument::uniqueName(ws, fi.fileName());
+        ws.modules.push_back({name.toStdString(), std::move(file.bytes), false});
+        read.insert(name, fi.absoluteFilePath());
+    }
+    // Modules that call libdevice get it (core's rule), as a workspace file without the choice.
+    const auto calls = workspace::applyLibdeviceRule(ws);
+    opening_ = true;
     document_->reset(std::move(ws), {});
-    addModuleFiles(modules);
+    moduleFiles_.insert(read);  // a save must not replace them
+    if (!calls.empty()) emit message(QString::fromStdString(workspace::libdeviceRuleNote(calls)), 15000);
     afterOpen();
-    return document_->moduleCount() > 0;
+    return true;
 }
 
 bool WorkspaceFiles::save() {
@@ -444,7 +488,7 @@ void WorkspaceFiles::rebuildLessonsMenu() {
 bool WorkspaceFiles::canOpen(const QMimeData* data) {
     for (const auto& url : data->urls()) {
         const auto path = url.toLocalFile();
-        if (QFileInfo(path).suffix() == "nvpg" || isModuleFile(path)) return true;
+        if (isWorkspaceFile(path) || isModuleFile(path)) return true;
     }
     return false;
 }
@@ -453,11 +497,11 @@ bool WorkspaceFiles::dropped(const QMimeData* data) {
     QStringList modules;
     for (const auto& url : data->urls()) {
         const auto path = url.toLocalFile();
-        if (path.endsWith(".nvpg")) {
+        if (isWorkspaceFile(path)) {
             if (maybeSave()) openWorkspace(path);
             return false;
         }
-        if (path.endsWith(".ll") || path.endsWith(".bc")) modules << path;
+        if (isModuleFile(path)) modules << path;
     }
     addModuleFiles(modules);  // dropped modules join the open workspace
     return true;

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <functional>
+#include <string>
+#include <vector>
 
 #include <QByteArray>
 #include <QHash>
@@ -43,10 +45,12 @@ public:
     // A bundled lesson opens without a path and goes on from the learner's saved progress; another
     // opens as a workspace.
     bool openLesson(const QString& path);
-    // One .nvpg opens it; .ll/.bc files become the modules of a new workspace. False (after saying
-    // why) when nothing could be opened.
+    // What File > Open, the start page and the command line open: one .nvpg opens it; module
+    // files (.ll, .bc: nvvm::moduleFileKinds()) become the modules of a new workspace, unmodified,
+    // as a workspace read from a file is. False (after saying why) when nothing could be opened;
+    // the workspace open before is then still there.
     bool openPaths(const QStringList& paths);
-    // Adds .ll/.bc files as modules of the open workspace.
+    // Adds module files (.ll, .bc) as modules of the open workspace.
     void addModuleFiles(const QStringList& paths);
     // Work a journal kept, put back as unsaved work of the window.
     void openRestored(workspace::Workspace ws, const QString& path, const QByteArray& diskHash);
@@ -55,6 +59,8 @@ public:
     bool saveAsDialog();
     // File > Open's dialog, then the file.
     void openDialog();
+    // Whether `path` is a module file by its name (nvvm::moduleFileKinds()).
+    static bool isModuleFile(const QString& path);
     // Where Save As and Export propose to write: `suffix` after the workspace's file name, beside
     // it; for a workspace without a file, its name in the user's documents.
     QString proposedPath(const QString& suffix) const;
@@ -93,6 +99,13 @@ signals:
     void saved();
 
 private:
+    // Module files read off the UI thread: each one that could be read, with its bytes; why
+    // each other could not be goes into `problems`.
+    struct ModuleFile {
+        QString path;
+        std::string bytes;
+    };
+    std::vector<ModuleFile> readModuleFiles(const QStringList& paths, QStringList& problems);
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void afterOpen();
