@@ -1,11 +1,16 @@
 // Shared by the desktop app's suites: the main window as they all make one.
 #pragma once
 
+#include <QApplication>
+#include <QFileDialog>
+#include <QLineEdit>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QSize>
 #include <QStringList>
+#include <QTimer>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -88,6 +93,38 @@ inline std::unique_ptr<gui::MainWindow> makeWindow(QStringList* errors = nullptr
     if (size.isValid()) w->resize(size);
     w->show();
     return w;
+}
+
+// Runs `trigger`, which opens a file dialog (Qt's own, as the offscreen platform has it), and
+// answers it as a person does: in folder `dir`, the names typed into its name field (several are
+// quoted, as the dialog takes them), then Open. No names: Cancel. `filters` gets the dialog's
+// file type filters. False when no dialog came up.
+inline bool answerFileDialog(const std::function<void()>& trigger, const QString& dir, const QStringList& names,
+                             QStringList* filters = nullptr) {
+    bool shown = false;
+    QTimer poll;
+    poll.setInterval(20);
+    QObject::connect(&poll, &QTimer::timeout, [&] {
+        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        if (!dialog) return;
+        poll.stop();
+        shown = true;
+        if (filters) *filters = dialog->nameFilters();
+        if (names.isEmpty()) {
+            dialog->reject();
+            return;
+        }
+        dialog->setDirectory(dir);
+        const QString typed = names.size() == 1 ? names.front() : '"' + names.join(QStringLiteral("\" \"")) + '"';
+        if (auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit")))
+            name->setText(typed);
+        else
+            dialog->selectFile(typed);
+        static_cast<QDialog*>(dialog)->accept();  // QFileDialog makes its override protected
+    });
+    poll.start();
+    trigger();
+    return shown;
 }
 
 // The 0-based line of the editor's first line containing `text`; -1 when none does.

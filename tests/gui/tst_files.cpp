@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "GuiTestSupport.h"
 #include "TestSupport.h"
 #include "core/gpu/ArgSpec.h"
 #include "core/gpu/RunConfig.h"
@@ -160,6 +161,14 @@ private:
 bool writeBytes(const QString& path, const QByteArray& bytes) {
     QFile f(path);
     return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
+}
+
+// The module names of the document, sorted.
+QStringList moduleNames(const WorkspaceDocument& d) {
+    QStringList names;
+    for (int i = 0; i < d.moduleCount(); ++i) names << QString::fromStdString(d.module(i).name);
+    names.sort();
+    return names;
 }
 
 // What a person does to look at a workspace: each module's tab clicked, the editors split and
@@ -437,6 +446,111 @@ private slots:
         QVERIFY(b.open(QIODevice::ReadOnly));
         QCOMPARE(b.readAll(), npy);
         QVERIFY(w->document()->isModified());
+    }
+
+    // File > Open takes a workspace or IR: a .ll, a .bc, several IR files at once (one new
+    // workspace with all of them, unmodified, as the command line makes it); a file that is
+    // neither is named with what Open takes, and a .bc that is not bitcode is refused, neither
+    // replacing what is open. It asks "save changes?" first; Cancel keeps the work.
+    void openTakesIrFiles() {
+        QTemporaryDir dir;
+        const auto ir = [](const char* name) {
+            return QByteArray::fromStdString(test::readText(test::dataDir() / "ir" / name));
+        };
+        QVERIFY(writeBytes(dir.filePath("caller.ll"), ir("caller.ll")));
+        QVERIFY(writeBytes(dir.filePath("callee.ll"), ir("callee.ll")));
+        QByteArray bitcode;
+        for (const auto& m : test::loadExample("bitcode").modules)
+            if (m.isBitcode()) bitcode = QByteArray::fromStdString(m.bytes);
+        QVERIFY(!bitcode.isEmpty());
+        QVERIFY(writeBytes(dir.filePath("mathlib.bc"), bitcode));
+        QVERIFY(writeBytes(dir.filePath("notes.txt"), "not IR\n"));
+        QVERIFY(writeBytes(dir.filePath("text.bc"), ir("callee.ll")));
+
+        auto w = makeWindow();
+        int asked = 0;
+        auto answer = QMessageBox::Cancel;
+        w->setSaveQuestion([&] {
+            ++asked;
+            return answer;
+        });
+        auto* open = menuAction(*w, {"File", "Open…"});
+        QVERIFY(open);
+        QCOMPARE(open->shortcut(), QKeySequence(QKeySequence::Open));
+        const auto openChoosing = [&](const QStringList& names, QStringList* filters = nullptr) {
+            return test::answerFileDialog([open] { open->trigger(); }, dir.path(), names, filters);
+        };
+
+        // Unsaved work: Open asks first, and Cancel leaves it as it is, without a dialog.
+        QVERIFY(w->openExample("saxpy"));
+        w->editors()->editor(0)->append("; mine\n");
+        QTRY_VERIFY(w->document()->isModified());
+        QVERIFY(!openChoosing({"caller.ll"}));
+        QCOMPARE(asked, 1);
+        QVERIFY(w->document()->isModified());
+        QVERIFY(w->editors()->editor(0)->text().contains("; mine"));
+
+        // Discard: the dialog offers workspaces and IR together, first; a .ll opens as the module
+        // of a new workspace named after it.
+        answer = QMessageBox::Discard;
+        QStringList filters;
+        QVERIFY(openChoosing({"caller.ll"}, &filters));
+        QCOMPARE(asked, 2);
+        QVERIFY2(errors_.isEmpty(), qPrintable(errors_.join('\n')));
+        for (const char* pattern : {"*.nvpg", "*.ll", "*.bc"})
+            QVERIFY2(filters.value(0).contains(pattern), qPrintable(filters.join(";;")));
+        QCOMPARE(moduleNames(*w->document()), QStringList{"caller.ll"});
+        QCOMPARE(QByteArray::fromStdString(w->document()->module(0).bytes), ir("caller.ll"));
+        QVERIFY(w->document()->path().isEmpty());
+        QVERIFY(!w->document()->isModified());
+        QVERIFY2(w->windowTitle().startsWith("caller[*] — "), qPrintable(w->windowTitle()));
+
+        // A .bc alone: a bitcode module.
+        QVERIFY(openChoosing({"mathlib.bc"}));
+        QVERIFY2(errors_.isEmpty(), qPrintable(errors_.join('\n')));
+        QCOMPARE(moduleNames(*w->document()), QStringList{"mathlib.bc"});
+        QVERIFY(w->document()->module(0).isBitcode());
+        QCOMPARE(QByteArray::fromStdString(w->document()->module(0).bytes), bitcode);
+
+        // Several at once: one workspace with all of them, which compiles as one program (the
+        // kernel in caller.ll calls scale() from callee.ll).
+        QVERIFY(openChoosing({"caller.ll", "callee.ll", "mathlib.bc"}));
+        QVERIFY2(errors_.isEmpty(), qPrintable(errors_.join('\n')));
+        QCOMPARE(moduleNames(*w->document()), (QStringList{"callee.ll", "caller.ll", "mathlib.bc"}));
+        QVERIFY(!w->document()->isModified());
+        QSignalSpy replies(w->controller(), &CompileController::replyShown);
+        w->controller()->compileNow();
+        QVERIFY(replies.wait(120000));
+        const auto reply = w->lastReply();
+        QVERIFY2(reply.result && reply.result->ok, qPrintable(reply.error));
+        QVERIFY(w->output()->ptxText().contains(".entry caller"));
+        QCOMPARE(asked, 2);  // nothing was changed, so nothing was asked
+
+        // A file that is neither: named, with what Open takes; nothing replaced.
+        QVERIFY(openChoosing({"notes.txt"}));
+        QCOMPARE(errors_.size(), 1);
+        QVERIFY2(errors_[0].contains(dir.filePath("notes.txt") + " was not opened") &&
+                     errors_[0].contains("Open takes a workspace (.nvpg) or NVVM IR modules, .ll (text) or .bc "
+                                         "(bitcode), which become the modules of a new workspace"),
+                 qPrintable(errors_[0]));
+        QVERIFY2(!errors_[0].contains("JSON"), qPrintable(errors_[0]));
+        QCOMPARE(w->document()->moduleCount(), 3);
+        // A .bc that holds text: refused, saying why; nothing replaced either.
+        errors_.clear();
+        QVERIFY(openChoosing({"text.bc"}));
+        QCOMPARE(errors_.size(), 1);
+        QVERIFY2(errors_[0].contains(dir.filePath("text.bc") + " is named .bc but is not bitcode"),
+                 qPrintable(errors_[0]));
+        QCOMPARE(w->document()->moduleCount(), 3);
+
+        // A workspace still opens through it.
+        errors_.clear();
+        QVERIFY(w->saveAs(dir.filePath("three.nvpg")));
+        QVERIFY(w->openExample("saxpy"));
+        QVERIFY(openChoosing({"three.nvpg"}));
+        QVERIFY2(errors_.isEmpty(), qPrintable(errors_.join('\n')));
+        QCOMPARE(w->document()->path(), dir.filePath("three.nvpg"));
+        QCOMPARE(w->document()->moduleCount(), 3);
     }
 
     // Opening is no edit: each numba-cuda fixture (as IR files, the way numba's IR is opened) and

@@ -1,7 +1,7 @@
 // A new user's first steps, on the real widgets: the start page of an empty workspace (examples,
-// recent files, New module), the New Module template that compiles and survives LTO as it is,
-// Split View in libNVVM's module order, and a bitcode module that offers Convert to text when
-// typed into instead of ignoring the keys.
+// recent files, New module, Open for the user's own IR), the New Module template that compiles
+// and survives LTO as it is, Split View in libNVVM's module order, and a bitcode module that
+// offers Convert to text when typed into instead of ignoring the keys.
 #include <QtTest>
 
 #include <QAbstractButton>
@@ -203,6 +203,41 @@ private slots:
         QVERIFY(second.result && second.result->ok);
         QVERIFY(w->output()->ltoText().contains(".entry scale_2"));
         QCOMPARE(int(w->document()->workspace().runs.size()), 2);
+    }
+
+    // The start page's Open… is File > Open: a workspace, or the user's own IR files (here two of
+    // them), which become the modules of a new workspace.
+    void startPageOpensIrFiles() {
+        QTemporaryDir dir;
+        for (const char* name : {"caller.ll", "callee.ll"}) {
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(test::readText(test::dataDir() / "ir" / name)));
+        }
+        auto w = makeWindow();
+        auto* page = startPage(*w);
+        QVERIFY(page && page->isVisible());
+        auto* open = page->findChild<QPushButton*>("startOpen");
+        QVERIFY(open);
+        QVERIFY(open->isVisible());
+        QVERIFY2(open->toolTip().contains(".ll (text) or .bc (bitcode)"), qPrintable(open->toolTip()));
+        QStringList filters;
+        QVERIFY(test::answerFileDialog([open] { QTest::mouseClick(open, Qt::LeftButton); }, dir.path(),
+                                       {"caller.ll", "callee.ll"}, &filters));
+        QVERIFY2(errors_.isEmpty(), qPrintable(errors_.join('\n')));
+        QVERIFY2(filters.value(0).contains("*.nvpg *.ll *.bc"), qPrintable(filters.join(";;")));
+        QCOMPARE(w->document()->moduleCount(), 2);
+        QVERIFY(w->document()->indexOf("caller.ll") >= 0 && w->document()->indexOf("callee.ll") >= 0);
+        QVERIFY(!w->document()->isModified());
+        QVERIFY(!page->isVisible());
+        const auto reply = waitForReply(*w);
+        QVERIFY2(reply.result && reply.result->ok, qPrintable(reply.error));
+        // Cancel in the dialog changes nothing.
+        menuAction(*w, "File", "New Workspace")->trigger();
+        QVERIFY(page->isVisible());
+        QVERIFY(test::answerFileDialog([open] { QTest::mouseClick(open, Qt::LeftButton); }, dir.path(), {}));
+        QCOMPARE(w->document()->moduleCount(), 0);
+        QVERIFY(page->isVisible());
     }
 
     void splitViewKeepsModuleOrderLeftToRight() {

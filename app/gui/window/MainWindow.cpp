@@ -288,7 +288,7 @@ void MainWindow::connectParts() {
     connect(problems_, &ProblemsPanel::activated, editors_, &EditorArea::showLocation);
     connect(fixes_, &FixController::failed, this, &MainWindow::showError);
 
-    // The start page: examples, recent files, a new module, the course.
+    // The start page: examples, recent files, a new module, Open, the course.
     QList<QPair<QString, QString>> described;
     for (const auto& example : workspace::listExamples())
         described.append({QString::fromStdString(example.name), QString::fromStdString(example.description)});
@@ -298,6 +298,7 @@ void MainWindow::connectParts() {
     connect(startPage_, &StartPage::exampleChosen, this, [this](const QString& name) {
         if (files_->maybeSave()) files_->openExample(name);
     });
+    connect(startPage_, &StartPage::openRequested, files_, &WorkspaceFiles::openDialog);
     connect(startPage_, &StartPage::recentChosen, this, [this](const QString& path) {
         if (files_->maybeSave()) files_->openWorkspace(path);
     });

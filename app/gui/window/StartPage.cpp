@@ -9,6 +9,8 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
+#include "core/nvvm/Module.h"
+
 namespace nvpg::gui {
 
 namespace {
@@ -42,8 +44,8 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(24, 16, 24, 16);
 
     auto* title = new QLabel(tr("<h2>NVVM Playground</h2><p>Edit NVVM IR, see libNVVM's PTX and the LTO result side "
-                                "by side, run the kernels on your GPU. Start from a small kernel, an example, or a "
-                                "workspace you had open.</p>"),
+                                "by side, run the kernels on your GPU. Start from a small kernel, your own IR files, "
+                                "an example, or a workspace you had open.</p>"),
                              body);
     title->setWordWrap(true);
     layout->addWidget(title);
@@ -55,6 +57,13 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent) {
            "LTO and runs as it is (Module ▸ New Module, Ctrl+Shift+N)"));
     newModule->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
     connect(newModule, &QPushButton::clicked, this, &StartPage::newModuleRequested);
+    auto* openFiles = new QPushButton(tr("Open…"), body);
+    openFiles->setObjectName(QStringLiteral("startOpen"));
+    openFiles->setToolTip(tr("A workspace (.nvpg), or NVVM IR files, %1: the IR files you choose, one or several, "
+                             "become the modules of a new workspace (File ▸ Open, Ctrl+O)")
+                              .arg(QString::fromStdString(nvvm::moduleFileKindsText())));
+    openFiles->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
+    connect(openFiles, &QPushButton::clicked, this, &StartPage::openRequested);
     course_ = new QPushButton(tr("Learn NVVM: the course"), body);
     course_->setObjectName(QStringLiteral("startCourse"));
     course_->setToolTip(
@@ -65,6 +74,7 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent) {
     connect(course_, &QPushButton::clicked, this, &StartPage::courseRequested);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(newModule);
+    buttons->addWidget(openFiles);
     buttons->addWidget(course_);
     buttons->addStretch(1);
     layout->addLayout(buttons);

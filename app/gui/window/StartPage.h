@@ -9,9 +9,10 @@ class QVBoxLayout;
 namespace nvpg::gui {
 
 // What an empty workspace shows instead of a blank editor area: the bundled examples (the list
-// File ▸ Examples has), the recent workspaces (File ▸ Open Recent's) and a New module button that
-// adds a small kernel that compiles and runs as it is. The window fills the lists and acts on
-// the choices; this is only the view.
+// File ▸ Examples has), the recent workspaces (File ▸ Open Recent's), a New module button that
+// adds a small kernel that compiles and runs as it is, and an Open button (File ▸ Open's: a
+// workspace or the user's own IR files). The window fills the lists and acts on the choices;
+// this is only the view.
 class StartPage : public QWidget {
     Q_OBJECT
 
@@ -31,6 +32,7 @@ signals:
     void exampleChosen(const QString& name);
     void recentChosen(const QString& path);
     void newModuleRequested();
+    void openRequested();
     void courseRequested();
 
 protected:

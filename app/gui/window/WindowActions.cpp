@@ -8,7 +8,6 @@
 #include <QApplication>
 #include <QDesktopServices>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QLineEdit>
@@ -175,10 +174,7 @@ void WindowActions::buildModule() {
     auto* editors = p_.editors;
     auto* module = p_.window->menuBar()->addMenu(tr("&Module"));
     module->addAction(tr("&New Module"), QKeySequence(tr("Ctrl+Shift+N")), this, &WindowActions::addTemplateModule);
-    module->addAction(tr("&Add Module Files…"), this, [this] {
-        p_.files->addModuleFiles(
-            QFileDialog::getOpenFileNames(p_.window, tr("Add modules"), {}, tr("NVVM IR (*.ll *.bc);;All files (*)")));
-    });
+    module->addAction(tr("&Add Module Files…"), p_.files, &WorkspaceFiles::addModulesDialog);
     moduleActions_ << module->addAction(tr("&Rename…"), this, [this, editors] {
         const int i = editors->currentModule();
         if (i < 0) return;

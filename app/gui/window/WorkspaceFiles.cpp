@@ -61,6 +61,12 @@ QString moduleKindsText() {
 
 }  // namespace
 
+QString WorkspaceFiles::moduleFilePatterns() {
+    QStringList patterns;
+    for (const auto& kind : nvvm::moduleFileKinds()) patterns << "*." + QString::fromUtf8(kind.suffix);
+    return patterns.join(' ');
+}
+
 bool WorkspaceFiles::isModuleFile(const QString& path) {
     return nvvm::isModuleFileName(QFileInfo(path).fileName().toStdString());
 }
@@ -141,10 +147,19 @@ void WorkspaceFiles::afterOpen() {
 }
 
 void WorkspaceFiles::openDialog() {
-    if (!maybeSave()) return;
-    const auto path = QFileDialog::getOpenFileName(window_, tr("Open workspace"), {},
-                                                   tr("NVVM Playground workspaces (*.nvpg);;All files (*)"));
-    if (!path.isEmpty()) openWorkspace(path);
+    if (busyWithFile() || !maybeSave()) return;
+    const auto modules = moduleFilePatterns();
+    const QStringList filters{tr("Workspaces and NVVM IR modules (*.nvpg %1)").arg(modules),
+                              tr("NVVM Playground workspaces (*.nvpg)"), tr("NVVM IR modules (%1)").arg(modules),
+                              tr("All files (*)")};
+    const auto paths =
+        QFileDialog::getOpenFileNames(window_, tr("Open a workspace or NVVM IR modules"), {}, filters.join(";;"));
+    if (!paths.isEmpty()) openPaths(paths);
+}
+
+void WorkspaceFiles::addModulesDialog() {
+    addModuleFiles(QFileDialog::getOpenFileNames(window_, tr("Add modules"), {},
+                                                 tr("NVVM IR modules (%1);;All files (*)").arg(moduleFilePatterns())));
 }
 
 bool WorkspaceFiles::openWorkspace(const QString& path) {

@@ -52,14 +52,19 @@ public:
     bool openPaths(const QStringList& paths);
     // Adds module files (.ll, .bc) as modules of the open workspace.
     void addModuleFiles(const QStringList& paths);
+    // Module > Add Module Files' dialog, then the files.
+    void addModulesDialog();
     // Work a journal kept, put back as unsaved work of the window.
     void openRestored(workspace::Workspace ws, const QString& path, const QByteArray& diskHash);
     bool save();
     bool saveAs(const QString& path);
     bool saveAsDialog();
-    // File > Open's dialog, then the file.
+    // File > Open's dialog (a workspace, or one or more module files), after the "save changes?"
+    // question; then openPaths().
     void openDialog();
-    // Whether `path` is a module file by its name (nvvm::moduleFileKinds()).
+    // The module files' patterns for a file dialog, "*.ll *.bc", and whether `path` is one by its
+    // name: both from nvvm::moduleFileKinds().
+    static QString moduleFilePatterns();
     static bool isModuleFile(const QString& path);
     // Where Save As and Export propose to write: `suffix` after the workspace's file name, beside
     // it; for a workspace without a file, its name in the user's documents.
