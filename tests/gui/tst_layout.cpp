@@ -1,6 +1,6 @@
 // The window on the screens people have: it opens within the screen it is on (1280x720 and
-// 1600x1000 here, registered once each), remembers its size per screen, keeps the editor and the
-// output panes usable after a pin, an empty Problems dock takes one line; presenter mode hides
+// 1600x1000 here, registered once each), remembers its size per screen and whether it was
+// maximised, keeps the editor and the output panes usable after a pin, an empty Problems dock takes one line; presenter mode hides
 // the docks, enlarges the text and gives the layout back; the zoom reaches every text, and a
 // hover popup stays on the screen; Compare shows enough of its diff to read, and Find leaves the
 // panes their widths.
@@ -165,6 +165,51 @@ private slots:
             auto w = shownWindow();
             QVERIFY(w);
             QTRY_VERIFY2(offScreen(*w).isEmpty(), qPrintable(offScreen(*w)));
+        }
+    }
+
+    // A window closed maximised opens maximised at the next start, on that screen; un-maximised
+    // it takes back the size it had before it was maximised. Closed un-maximised, it opens so.
+    void aMaximisedWindowIsRemembered() {
+        QScreen* screen = QGuiApplication::primaryScreen();
+        const QRect room = screen->availableGeometry();
+        const QSize normal(room.width() * 3 / 4, room.height() * 3 / 4);
+        const auto fills = [&room](const MainWindow& w) {
+            return w.width() >= room.width() * 9 / 10 && w.height() >= room.height() * 9 / 10;
+        };
+        {
+            auto w = shownWindow();
+            QVERIFY(w);
+            w->resize(normal);
+            QTRY_COMPARE(w->size(), normal);
+            w->showMaximized();
+            QTRY_VERIFY(w->isMaximized());
+            QTRY_VERIFY(fills(*w));
+            QVERIFY(w->close());
+        }
+        {
+            auto w = shownWindow();  // as the next start makes it, with the same settings
+            QVERIFY(w);
+            QVERIFY(w->isMaximized());
+            QCOMPARE(w->screen(), screen);
+            QTRY_VERIFY2(fills(*w), qPrintable(QString("%1x%2").arg(w->width()).arg(w->height())));
+            QVERIFY2(offScreen(*w).isEmpty(), qPrintable(offScreen(*w)));
+            w->showNormal();
+            QTRY_VERIFY(!w->isMaximized());
+            QTRY_COMPARE(w->size(), normal);
+            QVERIFY2(offScreen(*w).isEmpty(), qPrintable(offScreen(*w)));
+            // Maximised and back within one run too.
+            w->showMaximized();
+            QTRY_VERIFY(fills(*w));
+            w->showNormal();
+            QTRY_COMPARE(w->size(), normal);
+            QVERIFY(w->close());
+        }
+        {
+            auto w = shownWindow();
+            QVERIFY(w);
+            QVERIFY(!w->isMaximized());
+            QCOMPARE(w->size(), normal);
         }
     }
 

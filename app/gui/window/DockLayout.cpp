@@ -115,6 +115,8 @@ void DockLayout::restore(QSplitter* central, QDockWidget* leftDock, QDockWidget*
     // the one from before the hidden docks (the Lesson dock's 300 px) were hidden: bring it up to
     // date first, or a short window it cuts to comes back taller than it was closed.
     if (window_->layout()) window_->layout()->activate();
+    // A window closed maximised comes back maximised, with the size it had before as the one
+    // un-maximising gives back (saveGeometry keeps both).
     window_->restoreGeometry(settings.value(geometryKey(screen)).toByteArray());
     window_->restoreState(settings.value("window/state").toByteArray());
     fitToScreen();

@@ -55,7 +55,8 @@ public:
     // its own, so a laptop's size is not a projector's.
     static QString geometryKey(const QScreen* screen);
     // First start: the available part of the screen the mouse is on, the editors and outputs
-    // sharing the width, the docks small; then the size and layout saved for that screen.
+    // sharing the width, the docks small; then the size and layout saved for that screen,
+    // maximised if it was closed maximised there.
     void restore(QSplitter* central, QDockWidget* leftDock, QDockWidget* bottomDock);
     void save();
     // No larger than the available part of the screen the window is on, and on it.
