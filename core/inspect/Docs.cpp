@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/inspect/DocsEmbedded.h"
+#include "core/nvvm/NewerIr.h"
 #include "core/support/Json.h"
 #include "core/support/Text.h"
 
@@ -220,6 +221,44 @@ std::optional<Docs> Docs::fromJson(const std::vector<std::pair<std::string, std:
     return docs;
 }
 
+namespace {
+
+// What the table of IR newer than LLVM 7.0.1 knows, as IR entries: a word the IR docs have
+// ("freeze") gets a sentence on the arch that reads it, one they do not ("noundef") an entry of
+// its own, so that a hover or `nvpg explain` on it says what the compile error says.
+void addNewerIrWords(std::vector<DocEntry>& entries) {
+    for (const auto& w : nvvm::newerIrWords()) {
+        const std::string word(w.word);
+        const std::string what = nvvm::describeNewerIrWord(w);
+        std::string which = fmt::format("`{}` is {}. {}: below compute_100 it is a parse error at the word.", word,
+                                        what, nvvm::kDialectsByArch);
+        const std::string remedy =
+            w.removable ? "It is an optimisation hint (or a promise a front end makes): the program means the same "
+                          "without it, and the fix \"Rewrite ... for LLVM 7.0.1\" drops it. Or compile for "
+                          "compute_100 or later."
+                        : "LLVM 7.0.1 has nothing to write in its place: compile for compute_100 or later, or have "
+                          "the IR written without it.";
+        auto known = std::find_if(entries.begin(), entries.end(),
+                                  [&](const DocEntry& e) { return e.domain == DocDomain::Ir && e.key == word; });
+        if (known != entries.end()) {
+            known->details += fmt::format("{}{} {}", known->details.empty() ? "" : " ", which, remedy);
+            continue;
+        }
+        DocEntry e;
+        e.key = word;
+        e.domain = DocDomain::Ir;
+        e.kind = std::string(w.kind);
+        e.title = fmt::format("{} — {}", word, what);
+        e.summary = std::move(which);
+        e.details = remedy;
+        e.link = "https://llvm.org/docs/LangRef.html";
+        e.source = "LLVM Language Reference (of the LLVM that writes it)";
+        entries.push_back(std::move(e));
+    }
+}
+
+}  // namespace
+
 const Docs& Docs::builtIn() {
     // Read once, on first use (a thread-safe static). A file that does not read is left out, so one
     // bad text does not take every hover down; tst_docs reads the same texts and fails naming it.
@@ -230,6 +269,7 @@ const Docs& Docs::builtIn() {
             if (auto one = fromJson({named}, &error))
                 for (auto& e : one->entries_) all.entries_.push_back(std::move(e));
         }
+        addNewerIrWords(all.entries_);
         all.indexKeys();
         return all;
     }();

@@ -98,11 +98,7 @@ std::string archName(const nvvm::Options& options) {
     return options.arch ? *options.arch : std::string("libNVVM's default arch (compute_75)");
 }
 
-// Which IR each arch reads (libNVVM 13.0, checked): below compute_100 LLVM 7.0.1's dialect, with
-// typed pointers (float*); from compute_100 on also the modern one (opaque `ptr`, newer bitcode).
-constexpr std::string_view kDialects =
-    "libNVVM reads LLVM 7.0.1's IR (typed pointers such as float*) for archs below compute_100, and also the "
-    "modern LLVM dialect (opaque pointers, `ptr`) from compute_100 on";
+constexpr std::string_view kDialects = nvvm::kDialectsByArch;
 
 std::string symbolRef(const std::string& name) {
     const bool plain = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&

@@ -10,6 +10,12 @@
 
 namespace nvpg::nvvm {
 
+// Which IR each arch reads (libNVVM 13.0, checked): below compute_100 LLVM 7.0.1's dialect, with
+// typed pointers (float*); from compute_100 on also the modern one (opaque `ptr`, newer bitcode).
+inline constexpr std::string_view kDialectsByArch =
+    "libNVVM reads LLVM 7.0.1's IR (typed pointers such as float*) for archs below compute_100, and also the "
+    "modern LLVM dialect (opaque pointers, `ptr`) from compute_100 on";
+
 // IR that LLVM 7.0.1's reader does not know, which libNVVM reads below compute_100. Each word
 // here makes libNVVM 13.0 fail at it for compute_75 (tests/core/tst_newer_ir checks every one).
 struct NewerIrWord {

@@ -48,6 +48,22 @@ private slots:
                  qPrintable(r.out));
     }
 
+    // A word of IR newer than LLVM 7.0.1 says what the compile error says: what it is, the LLVM
+    // release that added it, which archs read it, and what to do.
+    void aWordNewerThanLlvm7() {
+        const auto r = explain({"noundef", "freeze"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.startsWith("noundef — an attribute newer than LLVM 7.0.1 (added in LLVM 11)"),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains("below compute_100"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("Rewrite ... for LLVM 7.0.1"), qPrintable(r.out));
+        // freeze keeps its own entry, and says it has no LLVM 7.0.1 form.
+        QVERIFY2(r.out.contains("freeze — stop poison"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("`freeze` is an instruction newer than LLVM 7.0.1 (added in LLVM 10)"),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains("LLVM 7.0.1 has nothing to write in its place"), qPrintable(r.out));
+    }
+
     // The issue's own command line: every word known (IR and libdevice words from ir.json and
     // libdevice.json), each printed, exit 0.
     void theIssuesCommand() {

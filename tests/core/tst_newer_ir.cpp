@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "TestSupport.h"
+#include "core/inspect/Docs.h"
 #include "core/nvvm/Fix.h"
 #include "core/nvvm/NewerIr.h"
 #include "core/pipeline/Pipeline.h"
@@ -94,6 +95,21 @@ private slots:
                  std::string("an attribute newer than LLVM 7.0.1"));
         QCOMPARE(nvvm::describeNewerIrWord(*nvvm::findNewerIrWord("poison")),
                  std::string("a constant newer than LLVM 7.0.1"));
+    }
+
+    // A hover on any word of the table explains it as IR, with the description the compile error
+    // uses, and says whether the rewrite drops it.
+    void everyWordIsExplainedAsIr() {
+        for (const auto& w : nvvm::newerIrWords()) {
+            const auto found = inspect::Docs::builtIn().explain(w.word, inspect::DocContext::Ir);
+            const std::string word(w.word);
+            QVERIFY2(!found.empty() && found.front().entry, word.c_str());
+            const auto text = inspect::formatExplanation(found.front());
+            QVERIFY2(text.find(nvvm::describeNewerIrWord(w)) != std::string::npos, text.c_str());
+            QVERIFY2((text.find("Rewrite ... for LLVM 7.0.1") != std::string::npos) == w.removable, text.c_str());
+        }
+        const std::string line = "define void @k(float* noundef %p) {";
+        QCOMPARE(inspect::wordAt(line, line.find("noundef") + 2, inspect::DocContext::Ir), std::string("noundef"));
     }
 
     // Every word of the table, where LLVM puts it: libNVVM 13.0 stops there for compute_75, and
