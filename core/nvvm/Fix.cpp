@@ -49,8 +49,8 @@ std::string applyEdits(std::string_view text, std::vector<TextEdit> edits) {
 const std::vector<std::string_view>& fixKinds() {
     using namespace fixkind;
     static const std::vector<std::string_view> kinds{
-        kAddIrVersion,  kInsertDatalayout,  kReplaceDatalayout, kCompute100,     kRewriteForLlvm7, kUnmarkLazy,
-        kKeepOneDefinition, kMergeLlvmUsed, kAddToLlvmUsed,     kAnnotateKernel, kLinkLibdevice};
+        kAddIrVersion,      kInsertDatalayout, kReplaceDatalayout, kCompute100,     kRewriteForLlvm7, kUnmarkLazy,
+        kKeepOneDefinition, kMergeLlvmUsed,    kAddToLlvmUsed,     kAnnotateKernel, kLinkLibdevice};
     return kinds;
 }
 

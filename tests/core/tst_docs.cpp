@@ -13,6 +13,7 @@
 
 #include "TestSupport.h"
 #include "core/inspect/Docs.h"
+#include "core/nvvm/NewerIr.h"
 #include "core/inspect/DocsEmbedded.h"
 #include "core/inspect/Sass.h"
 #include "core/pipeline/Pipeline.h"
@@ -175,7 +176,15 @@ private slots:
         QVERIFY2(texts.size() >= 2, "resources/docs/ptx.json and sass.json are embedded");
         const auto read = inspect::Docs::fromJson(texts, &error);
         QVERIFY2(read, error.c_str());
-        QCOMPARE(read->entries().size(), docs().entries().size());
+        // Every text reads; built in, the IR words newer than LLVM 7.0.1 that the texts do not
+        // have come on top, one entry each.
+        size_t added = 0;
+        for (const auto& w : nvvm::newerIrWords())
+            added += std::none_of(read->entries().begin(), read->entries().end(), [&](const inspect::DocEntry& e) {
+                return e.domain == inspect::DocDomain::Ir && e.key == w.word;
+            });
+        QVERIFY(added > 0);
+        QCOMPARE(docs().entries().size(), read->entries().size() + added);
     }
 
     void everyEntryHasItsFields() {

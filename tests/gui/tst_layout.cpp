@@ -1,9 +1,8 @@
 // The window on the screens people have: it opens within the screen it is on (1280x720 and
 // 1600x1000 here, registered once each), remembers its size per screen and whether it was
-// maximised, keeps the editor and the output panes usable after a pin, an empty Problems dock takes one line; presenter mode hides
-// the docks, enlarges the text and gives the layout back; the zoom reaches every text, and a
-// hover popup stays on the screen; Compare shows enough of its diff to read, and Find leaves the
-// panes their widths.
+// maximised, keeps the editor and the output panes usable after a pin, an empty Problems dock takes one line; presenter
+// mode hides the docks, enlarges the text and gives the layout back; the zoom reaches every text, and a hover popup
+// stays on the screen; Compare shows enough of its diff to read, and Find leaves the panes their widths.
 #include <QtTest>
 
 #include <QDockWidget>
