@@ -80,7 +80,7 @@ std::unique_ptr<CliApp> buildCliApp(std::string_view only) {
             "SECONDS"));
 
     app.add_option("--on", t->common.on,
-                   "compile on another machine over SSH: DEST as ssh takes it (host, user@host, a Host alias, "
+                   "compile and run on another machine over SSH: DEST as ssh takes it (host, user@host, a Host alias, "
                    "ssh://user@host:port); default: NVPG_ON, else this machine; the ssh command is NVPG_SSH_COMMAND, "
                    "else ssh")
         ->type_name("DEST");
@@ -94,7 +94,7 @@ std::unique_ptr<CliApp> buildCliApp(std::string_view only) {
     t->compile = app.add_subcommand("compile", "compile NVVM IR modules (.ll, .bc) or one .nvpg workspace");
     if (with("compile")) addCompileOptions(*t->compile, t->compileOptions);
 
-    t->run = app.add_subcommand("run", "compile, then launch a kernel on the local GPU");
+    t->run = app.add_subcommand("run", "compile, then launch a kernel on the GPU (here, or --on's)");
     if (with("run")) {
         addCompileOptions(*t->run, t->runCompileOptions, /*forRun=*/true);
         addRunOptions(*t->run, t->runOptions);

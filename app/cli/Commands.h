@@ -37,8 +37,9 @@ struct CommonOptions {
 
 // Where the engine runs: --on DEST, else NVPG_ON, else this machine. With a far end, the ssh
 // launcher (engine::engineLauncher) goes into `common.far`; a bad destination or ssh command, or
-// options that cannot go with it, is a Usage error. `command`: the subcommand's name, for those
-// that cannot use a far engine yet.
+// options that cannot go with it, is a Usage error. `command`: the subcommand's name. Commands
+// that use no engine there (explain, examples, toolkits, lesson, import) run here: NVPG_ON is
+// left for the next command, and --on given to them is a Usage error.
 support::Status resolveEngine(CommonOptions& common, std::string_view command);
 
 struct CompileOptions {
@@ -114,6 +115,7 @@ support::Result<std::optional<gpu::RunConfig>> workspaceRun(const JobInputs& inp
 // bundled example's name stands for that example's .nvpg.
 support::Result<JobInputs> jobFromArgs(const CompileOptions& o);
 // The toolkit the options name: opened, or with `open` false only located (Toolkit::locate).
+// With a far engine (common.far) none: the far machine's toolkit compiles and runs (null).
 support::Result<std::shared_ptr<toolkit::Toolkit>> loadToolkit(const CommonOptions& common, bool open = true);
 // Whether compiles go to a fork of this process (not in-process, no NVPG_ENGINE command).
 bool forkedEngine(const CommonOptions& common);

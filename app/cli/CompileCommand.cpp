@@ -327,6 +327,12 @@ support::Status resolveEngine(CommonOptions& common, std::string_view command) {
         }
     if (!dest) return {};
     auto bad = [](std::string message) { return support::makeError(support::ErrorKind::Usage, std::move(message)); };
+    static const std::vector<std::string> kFar{"compile", "run", "compare", "check", "info", "occupancy", "export"};
+    if (std::find(kFar.begin(), kFar.end(), command) == kFar.end()) {
+        // NVPG_ON says where engines run; this command starts none there.
+        if (given == engine::kOnVariable) return {};
+        return bad(fmt::format("nvpg {} runs on this machine: --on is for {}", command, support::join(kFar, ", ")));
+    }
     if (auto st = engine::checkDestination(*dest, given); !st) return st;
     if (common.inProcess)
         return bad(given + " runs the engine on another machine; --in-process runs it here: give one");
@@ -337,9 +343,6 @@ support::Status resolveEngine(CommonOptions& common, std::string_view command) {
             "--cuda-path names a folder on this machine; with {} the far nvpg's own toolkit search decides (its "
             "CUDA_PATH, /usr/local/cuda)",
             given));
-    if (command != "compile" && command != "compare" && command != "check" && command != "info")
-        return bad(
-            fmt::format("nvpg {} does not work with {} yet: compile, compare, check and info do", command, given));
     engine::FarEnd far{*dest, common.remoteNvpg};
     auto launcher = engine::engineLauncher("engine", far);
     if (!launcher) return launcher.error();
@@ -375,6 +378,7 @@ engine::Compiler makeCompiler(const CommonOptions& common, std::shared_ptr<const
 }
 
 support::Result<std::shared_ptr<toolkit::Toolkit>> loadToolkit(const CommonOptions& common, bool open) {
+    if (common.far) return std::shared_ptr<toolkit::Toolkit>();
     toolkit::SearchConfig search;
     if (common.cudaPath) search.explicitRoot = *common.cudaPath;
     return open ? toolkit::Toolkit::load(search) : toolkit::Toolkit::locate(search);
@@ -436,12 +440,9 @@ int runCompile(const CommonOptions& common, const CompileOptions& o) {
 
     // A forked engine opens the libraries; this process only names them (for the result cache).
     // A far engine's toolkit is the far machine's: none is looked for here.
-    std::shared_ptr<toolkit::Toolkit> tk;
-    if (!common.far) {
-        auto found = loadToolkit(common, /*open=*/!forkedEngine(common));
-        if (!found) return usage(found.error().message);
-        tk = *found;
-    }
+    auto found = loadToolkit(common, /*open=*/!forkedEngine(common));
+    if (!found) return usage(found.error().message);
+    const auto tk = *found;
     auto compiler = makeCompiler(common, tk, !o.noCache);
     std::optional<engine::FarToolkit> far;
     if (common.far) {

@@ -68,17 +68,27 @@ std::vector<lesson::CheckOutcome> grade(const CommonOptions& common, std::shared
     else
         ev.compileError = compiled.error().message;
     const auto runs = lesson::runsNeeded(step);
-    // Without a GPU the run checks are not checked, whatever else is wrong.
+    // Without a GPU the run checks are not checked, whatever else is wrong. A far engine's GPUs
+    // are the far machine's.
+    support::Result<engine::FarToolkit> farGpus = support::makeError(support::ErrorKind::Internal, "here");
     if (!runs.empty() && common.far) {
-        ev.gpuAvailable = false;
-        ev.noGpu = "nvpg check --on does not run kernels on the far machine yet";
+        farGpus = compiler.describeFar(/*withGpus=*/true);
+        ev.gpuAvailable = farGpus && !farGpus->gpus.empty();
+        if (!farGpus)
+            ev.noGpu = farGpus.error().message;
+        else if (!ev.gpuAvailable)
+            ev.noGpu = engine::describeNoFarGpu(*common.far->far, *farGpus);
     } else if (!runs.empty()) {
         auto devices = gpu::listDevices(*tk);
         ev.gpuAvailable = devices && !devices->empty();
         if (!ev.gpuAvailable) ev.noGpu = devices ? "the driver sees no GPU" : devices.error().message;
     }
     if (compiled && compiled->ok && ev.gpuAvailable) {
-        engine::Runner runner(tk, 0, common.inProcess ? std::vector<std::string>{} : engine::engineCommand("engine"));
+        std::optional<engine::Runner> runner;
+        if (common.far)
+            runner.emplace(*compiler.engineProcess(), *common.far->far, *farGpus, 0);
+        else
+            runner.emplace(tk, 0, common.inProcess ? std::vector<std::string>{} : engine::engineCommand("engine"));
         for (const auto& name : runs) {
             lesson::RunEvidence re;
             re.run = name;
@@ -89,7 +99,7 @@ std::vector<lesson::CheckOutcome> grade(const CommonOptions& common, std::shared
                 ev.runs.push_back(std::move(re));
                 continue;
             }
-            const auto ran = runner.run(*compiled, *config, l.folder);
+            const auto ran = runner->run(*compiled, *config, l.folder);
             re = ran ? lesson::runEvidence(name, &*ran, {}, {})
                      : lesson::runEvidence(name, nullptr, ran.error().message, ran.error().kind);
             ev.runs.push_back(std::move(re));
@@ -160,13 +170,9 @@ int runCheck(const CommonOptions& common, const CheckOptions& o) {
     if (n < 1 || n > int(l.steps.size()))
         return usage(fmt::format("--step {}: the lesson has steps 1 to {}", n, l.steps.size()));
     const auto& step = l.steps[size_t(n - 1)];
-    std::shared_ptr<toolkit::Toolkit> tk;
-    if (!common.far) {
-        auto found = loadToolkit(common, /*open=*/!forkedEngine(common));
-        if (!found) return usage(found.error().message);
-        tk = *found;
-    }
-    const auto outcomes = grade(common, tk, l, step, file->workspace);
+    auto tk = loadToolkit(common, /*open=*/!forkedEngine(common));
+    if (!tk) return usage(tk.error().message);
+    const auto outcomes = grade(common, *tk, l, step, file->workspace);
     const bool ok = lesson::allPassed(outcomes);
     if (o.json) {
         ojson j = ojson::object();

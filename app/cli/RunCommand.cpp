@@ -183,9 +183,11 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
 
     auto& job = inputs->job;
     job.outputs = pipeline::kPtx | (config.fromLto ? pipeline::kLtoPtx | pipeline::kCubin : 0u);
-    auto tk = loadToolkit(common);
-    if (!tk) return usage(tk.error().message);
-    auto compiler = makeCompiler(common, *tk, !o.noCache);
+    // With --on the far engine compiles and runs, on one connection: nothing of CUDA is used here.
+    auto loaded = loadToolkit(common);
+    if (!loaded) return usage(loaded.error().message);
+    const auto tk = std::move(*loaded);
+    auto compiler = makeCompiler(common, tk, !o.noCache);
     auto compiled = compiler.run(job);
     if (!compiled) return compileFailed(compiled.error());
     printDiagnostics(compiled->diagnostics);
@@ -193,19 +195,27 @@ int runRun(const CommonOptions& common, const CompileOptions& o, const RunOption
 
     // Kernels run in an engine process (this executable again), so that one that faults or hangs
     // cannot take this process, or the next run, with it.
-    engine::Runner runner(*tk, r.device,
-                          common.inProcess ? std::vector<std::string>{} : engine::engineCommand("engine"));
+    std::optional<engine::Runner> runner;
+    if (common.far) {
+        auto far = compiler.describeFar(/*withGpus=*/true);
+        if (!far) return compileFailed(far.error());
+        runner.emplace(*compiler.engineProcess(), *common.far->far, std::move(*far), r.device);
+    } else {
+        runner.emplace(tk, r.device, common.inProcess ? std::vector<std::string>{} : engine::engineCommand("engine"));
+    }
     if (config.kernel.empty()) {
         std::vector<std::string> names;
         for (const auto* e : compiled->ptxModule.entries()) names.push_back(e->name);
         return usage(fmt::format("give --kernel NAME; the kernels are {}", support::join(names, ", ")));
     }
-    auto ran = runner.run(*compiled, config, inputs->baseDir);
+    auto ran = runner->run(*compiled, config, inputs->baseDir);
     if (!ran) {
         std::fprintf(stderr, "nvpg: %s\n", support::printable(ran.error().message, true).c_str());
         switch (ran.error().kind) {
             case support::ErrorKind::Environment:
-                return kNoGpu;
+                // The far connection's failures (it was cut) exit 2 as a compile's do; no GPU
+                // there exits 3, as here.
+                return common.far && !compiler.engineProcess()->running() ? kUsageError : kNoGpu;
             case support::ErrorKind::Usage:
             case support::ErrorKind::Input:
                 return kUsageError;

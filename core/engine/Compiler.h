@@ -82,6 +82,9 @@ public:
     // nvpg's exit status for a compile that did not finish in time.
     bool timedOutLastRun() const { return timedOut_; }
     void setTimeout(double seconds) { timeoutSeconds_ = seconds; }
+    // The engine process compiles go to (null in-process): a far engine's connection is also
+    // where that command's kernels run (Runner's far constructor), so one command makes one.
+    EngineProcess* engineProcess() { return engine_.get(); }
     // For tests: the engine's process id (0 when in-process or not started).
     int enginePid() const { return engine_ && engine_->running() ? int(engine_->pid()) : 0; }
     // For tests: when the last job's request was sent to the engine.

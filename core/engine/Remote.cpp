@@ -6,6 +6,7 @@
 
 #include "core/engine/EngineProcess.h"
 #include "core/engine/Messages.h"
+#include "core/engine/ToolkitProbe.h"
 #include "core/support/Json.h"
 #include "core/support/Process.h"
 #include "core/support/Text.h"
@@ -202,21 +203,10 @@ std::optional<std::string> describeSshFailure(const FarEnd& far, int exitStatus,
     return std::nullopt;
 }
 
-namespace {
-
-toolkit::LibraryReport libraryFrom(const json& j) {
-    toolkit::LibraryReport r;
-    if (!j.is_object()) return r;
-    r.name = field(j, "name", std::string());
-    r.found = field(j, "found", false);
-    r.path = field(j, "path", std::string());
-    r.via = field(j, "via", std::string());
-    r.version = field(j, "version", std::string());
-    r.problem = field(j, "problem", std::string());
-    return r;
+std::string describeNoFarGpu(const FarEnd& far, const FarToolkit& tk) {
+    return fmt::format("{} ({}) has no GPU the engine there can use: {}", support::printable(far.destination),
+                       support::printable(tk.host), tk.noGpuReason.empty() ? "it listed none" : tk.noGpuReason);
 }
-
-}  // namespace
 
 Frame makeFarRequest(const std::optional<std::string>& cudaPath, bool withGpus) {
     Frame f;
@@ -248,7 +238,7 @@ support::Result<FarToolkit> readFarToolkit(const Frame& reply) {
     tk.release = field(d, "release", std::string());
     tk.cudaMajor = field(h, "cuda_major", 0);
     if (const auto it = d.find("libraries"); it != d.end() && it->is_array())
-        for (const auto& l : *it) tk.libraries.push_back(libraryFrom(l));
+        for (const auto& l : *it) tk.libraries.push_back(libraryReportFrom(l));
     tk.hasNvJitLink = field(field(h, "nvjitlink", json()), "found", false);
     tk.hasNvdisasm = field(d, "nvdisasm", false);
     tk.nvdisasmProblem = field(d, "nvdisasm_problem", std::string());

@@ -79,6 +79,10 @@ struct FarToolkit {
     // them: with the destination, what the result cache keys a far compile on.
     cache::Environment identity;
 };
+// Why a far machine cannot run kernels, naming it: "gpu-server (node7) has no GPU the engine
+// there can use: REASON".
+std::string describeNoFarGpu(const FarEnd& far, const FarToolkit& tk);
+
 // The toolkit request for a far engine: opens the toolkit (`cudaPath`, a far folder, else the far
 // search) and describes it, its GPUs too when `withGpus` (which may initialise the far driver).
 Frame makeFarRequest(const std::optional<std::string>& cudaPath, bool withGpus);

@@ -20,9 +20,20 @@ Runner::Runner(std::shared_ptr<const toolkit::Toolkit> toolkit, int device, std:
     if (!engineCommand.empty()) engine_ = std::make_unique<EngineProcess>(std::move(engineCommand));
 }
 
+Runner::Runner(EngineProcess& engine, FarEnd end, FarToolkit far, int device)
+    : device_(device), farEngine_(&engine), farEnd_(std::move(end)), far_(std::move(far)) {}
+
 Runner::~Runner() = default;
 
 support::Result<gpu::DeviceInfo> Runner::findDevice() const {
+    if (far_) {
+        const auto dest = support::printable(farEnd_->destination);
+        if (far_->gpus.empty()) return makeError(ErrorKind::Environment, describeNoFarGpu(*farEnd_, *far_));
+        for (const auto& g : far_->gpus)
+            if (g.ordinal == device_) return g;
+        return makeError(ErrorKind::Environment,
+                         fmt::format("{} ({}) has no GPU {}; it has {}", dest, far_->host, device_, far_->gpus.size()));
+    }
     auto devices = gpu::listDevices(*toolkit_);
     if (!devices) return devices.error();
     if (int(devices->size()) <= device_)
@@ -72,7 +83,8 @@ support::Result<gpu::RunOutcome> Runner::run(const pipeline::CompileResult& comp
     const bool cubin = config.fromLto;
     const auto& image = cubin ? compiled.cubin : compiled.ptx;
     gpu::DeviceInfo device;
-    if (engine_) {
+    EngineProcess* engine = engine_ ? engine_.get() : farEngine_;
+    if (engine) {
         // Here, not only in the engine: no buffer is built for a run that has no GPU.
         auto found = findDevice();
         if (!found) return makeError(ErrorKind::Environment, found.error().message);
@@ -104,25 +116,30 @@ support::Result<gpu::RunOutcome> Runner::run(const pipeline::CompileResult& comp
         if (!bytes) return makeError(ErrorKind::Usage, fmt::format("argument {}: {}", i, bytes.error().message));
         initial[i] = std::move(*bytes);
     }
-    if (!engine_) return session_->run(image, cubin, **kernel, config, initial);
+    if (!engine) return session_->run(image, cubin, **kernel, config, initial);
 
     // The engine stops a launch at its timeout; this deadline is for an engine that hangs
     // anyway (in the driver), and leaves room for copies.
     const auto deadline = std::chrono::steady_clock::now() +
                           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                               std::chrono::duration<double>(config.timeoutSeconds * config.repeat + 60));
-    auto reply = engine_->call(makeRunRequest(device_, image, cubin, **kernel, config, initial), deadline);
-    if (!reply)
-        return makeError(
-            engine_->lastFailure() == EngineProcess::Failure::Timeout ? ErrorKind::Timeout : ErrorKind::Run,
-            fmt::format("kernel {}: {}{}", config.kernel, reply.error().message,
-                        engine_->lastFailure() == EngineProcess::Failure::Start
-                            ? ""
-                            : "; the next run starts a new engine process"));
+    auto reply = engine->call(makeRunRequest(device_, image, cubin, **kernel, config, initial), deadline);
+    if (!reply) {
+        // ssh's own failure (the connection cut mid-run) in the words that say what to do.
+        if (farEnd_ && engine->lastFailure() == EngineProcess::Failure::Died)
+            if (auto words = describeSshFailure(*farEnd_, engine->lastExitStatus(), engine->stderrTail()))
+                return makeError(ErrorKind::Environment, fmt::format("kernel {}: {}", config.kernel, *words));
+        return makeError(engine->lastFailure() == EngineProcess::Failure::Timeout ? ErrorKind::Timeout : ErrorKind::Run,
+                         fmt::format("kernel {}: {}{}", config.kernel, reply.error().message,
+                                     engine->lastFailure() == EngineProcess::Failure::Start
+                                         ? ""
+                                         : "; the next run starts a new engine process"));
+    }
     bool fatal = false;
     auto out = readRunReply(*reply, fatal);
+    if (out && far_) out->device += fmt::format(" ({})", far_->host);
     if (fatal) {
-        engine_->reap();
+        engine->reap();
         if (!out)
             return makeError(out.error().kind,
                              out.error().message +

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "core/engine/EngineProcess.h"
+#include "core/engine/Remote.h"
 #include "core/gpu/Session.h"
 #include "core/pipeline/CompileResult.h"
 
@@ -23,6 +24,10 @@ class Runner {
 public:
     Runner(std::shared_ptr<const toolkit::Toolkit> toolkit, int device = 0,
            std::vector<std::string> engineCommand = {});
+    // Runs on a far engine (engine/Remote.h): on `engine`, the connection that compiled (one
+    // per command; it must outlive this), on GPU `device` of `far.gpus`, the GPUs that engine
+    // described. Buffer files are read here and sent; ssh's failures are named as a compile's are.
+    Runner(EngineProcess& engine, FarEnd end, FarToolkit far, int device = 0);
     ~Runner();
 
     // Errors: Usage (pipeline::checkRun's, a buffer file, a buffer over the limit or the GPU's
@@ -41,7 +46,10 @@ private:
 
     std::shared_ptr<const toolkit::Toolkit> toolkit_;
     int device_;
-    std::unique_ptr<EngineProcess> engine_;  // null: in-process
+    std::unique_ptr<EngineProcess> engine_;  // null: in-process, or a far engine's
+    EngineProcess* farEngine_ = nullptr;     // the far engine, not owned
+    std::optional<FarEnd> farEnd_;
+    std::optional<FarToolkit> far_;
     std::unique_ptr<gpu::Session> session_;
 };
 

@@ -22,16 +22,14 @@ using nvpg::support::makeError;
 
 namespace nvpg::engine {
 
-namespace {
-
-json reportJson(const toolkit::LibraryReport& r) {
-    return {
-        {"found", r.found}, {"path", r.path.string()}, {"via", r.via}, {"version", r.version}, {"problem", r.problem}};
+json libraryReportJson(const toolkit::LibraryReport& r) {
+    return {{"name", r.name}, {"found", r.found},     {"path", r.path.string()},
+            {"via", r.via},   {"version", r.version}, {"problem", r.problem}};
 }
 
-toolkit::LibraryReport reportFrom(const json& j, const char* name) {
+toolkit::LibraryReport libraryReportFrom(const json& j, std::string_view name) {
     toolkit::LibraryReport r;
-    r.name = name;
+    r.name = name.empty() && j.is_object() ? field(j, "name", std::string()) : std::string(name);
     if (!j.is_object()) return r;
     r.found = field(j, "found", false);
     r.path = field(j, "path", std::string());
@@ -40,6 +38,8 @@ toolkit::LibraryReport reportFrom(const json& j, const char* name) {
     r.problem = field(j, "problem", std::string());
     return r;
 }
+
+namespace {
 
 // What to do about a toolkit whose libNVVM cannot be loaded, as Toolkit::open says it.
 std::string& servedVersion() {
@@ -58,9 +58,7 @@ json describe(const toolkit::Toolkit& tk, bool withGpus) {
     if (!tk.nvdisasm()) d["nvdisasm_problem"] = tk.nvdisasmReport().problem;
     json libraries = json::array();
     for (const auto& l : tk.reports()) {
-        auto j = reportJson(l);
-        j["name"] = l.name;
-        libraries.push_back(std::move(j));
+        libraries.push_back(libraryReportJson(l));
     }
     d["libraries"] = std::move(libraries);
     // Every file any compile's key may stamp (nvdisasm included) and the GPU identity.
@@ -120,8 +118,8 @@ Frame makeToolkitReply(const support::Result<std::shared_ptr<const toolkit::Tool
     const auto& tk = **opened;
     Frame f;
     f.type = kToolkitReply;
-    f.header = {{"libnvvm", reportJson(tk.nvvmReport())},
-                {"nvjitlink", reportJson(tk.nvJitLinkReport())},
+    f.header = {{"libnvvm", libraryReportJson(tk.nvvmReport())},
+                {"nvjitlink", libraryReportJson(tk.nvJitLinkReport())},
                 {"cuda_major", tk.cudaMajor()}};
     if (request && field(request->header, "describe", false))
         f.header["describe"] = describe(tk, field(request->header, "gpus", false));
@@ -170,8 +168,8 @@ support::Status probeToolkit(toolkit::Toolkit& located, const std::optional<std:
         return makeError(ErrorKind::Environment,
                          field(e, "message", std::string("the engine could not open the toolkit")));
     }
-    located.adoptProbe(reportFrom(field(h, "libnvvm", json()), "libNVVM"),
-                       reportFrom(field(h, "nvjitlink", json()), "nvJitLink"), field(h, "cuda_major", 0));
+    located.adoptProbe(libraryReportFrom(field(h, "libnvvm", json()), "libNVVM"),
+                       libraryReportFrom(field(h, "nvjitlink", json()), "nvJitLink"), field(h, "cuda_major", 0));
     return {};
 }
 

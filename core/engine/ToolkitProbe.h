@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/engine/EngineProcess.h"
@@ -11,6 +12,11 @@
 #include "core/toolkit/Toolkit.h"
 
 namespace nvpg::engine {
+
+// A library's report as the toolkit messages carry it, and back; `name` empty: the one the
+// message names.
+nlohmann::json libraryReportJson(const toolkit::LibraryReport& r);
+toolkit::LibraryReport libraryReportFrom(const nlohmann::json& j, std::string_view name = {});
 
 // The toolkit request (kToolkitRequest): the engine opens the toolkit that `cudaPath` (else the
 // usual search) gives and answers with its libraries' reports (kToolkitReply).

@@ -20,6 +20,8 @@
 #include <fcntl.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -41,9 +43,13 @@ public:
     // Empty when sshd listens; else why it cannot (for QSKIP).
     std::string start() {
         if (!dir_.isValid()) return "no temporary folder";
-        const std::string sshd = "/usr/sbin/sshd";
+        // NVPG_TEST_SSHD: another sshd (an absolute path, as sshd wants), for a machine that has
+        // none installed (the GPU machine carries one).
+        const char* chosen = std::getenv("NVPG_TEST_SSHD");
+        const std::string sshd = chosen && *chosen ? chosen : "/usr/sbin/sshd";
         if (::access(sshd.c_str(), X_OK) != 0)
-            return "no /usr/sbin/sshd (Debian's openssh-server; quickstart.sh test installs it)";
+            return "no " + sshd +
+                   " (Debian's openssh-server; quickstart.sh test installs it; NVPG_TEST_SSHD names another)";
         if (support::findInPath("ssh").empty() || support::findInPath("ssh-keygen").empty())
             return "no ssh or ssh-keygen in PATH (openssh-client)";
         // sshd's privilege separation wants this folder when it runs as root.

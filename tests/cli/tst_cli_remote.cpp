@@ -266,6 +266,26 @@ private slots:
         QCOMPARE(cacheOf(args), QString("compiled"));
     }
 
+    // nvpg run --on: the far engine compiles and is asked for its GPUs; on a far machine with
+    // none (this one, in CI) the run says which machine and why, exit 3 as a run here would.
+    // tst_gpu_remote runs kernels this way on a GPU.
+    void runThereNamesTheFarMachine() {
+        if (!skip_.empty()) QSKIP(skip_.c_str());
+        const auto r = nvpg(on({"run", "saxpy"}), env());
+        if (r.exitCode == 0) QSKIP("this machine has a GPU: tst_gpu_remote checks runs over ssh");
+        char host[256] = {};
+        QVERIFY(::gethostname(host, sizeof host - 1) == 0);
+        QVERIFY2(r.exitCode == 3, r.err.constData());
+        QVERIFY2(r.err.contains(QByteArray("127.0.0.1 (") + host + ") has no GPU the engine there can use: "),
+                 r.err.constData());
+        // A buffer file is read on this side: one that is not there is this side's error, exit 2.
+        const auto bad = nvpg(on({"run", "saxpy", "--arg", "i32:4", "--arg", "f32:2", "--arg", "buf:@missing.npy",
+                                  "--arg", "buf:f32:4:iota"}),
+                              env());
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("missing.npy"), bad.err.constData());
+    }
+
     void failuresAreNamed_data() {
         QTest::addColumn<QString>("config");
         QTest::addColumn<QString>("far");
