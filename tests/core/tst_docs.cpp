@@ -13,9 +13,9 @@
 
 #include "TestSupport.h"
 #include "core/inspect/Docs.h"
-#include "core/nvvm/NewerIr.h"
 #include "core/inspect/DocsEmbedded.h"
 #include "core/inspect/Sass.h"
+#include "core/nvvm/NewerIr.h"
 #include "core/pipeline/Pipeline.h"
 #include "core/support/Text.h"
 
