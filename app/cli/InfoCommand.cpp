@@ -77,10 +77,7 @@ int farInfo(const CommonOptions& common, bool json) {
     if (!far) return usage(far.error().message);
     const auto& tk = *far;
     const auto& archs = nvvm::supportedArchs(tk.cudaMajor);
-    std::string defaultArch = "libNVVM's default";
-    if (!tk.gpus.empty())
-        if (auto a = nvvm::archForComputeCapability(tk.gpus.front().ccMajor, tk.gpus.front().ccMinor, tk.cudaMajor))
-            defaultArch = *a + " (the far GPU's)";
+    const auto defaultArch = engine::farDefaultArch(tk);
     if (json) {
         nlohmann::ordered_json j;
         j["version"] = NVPG_VERSION;
@@ -102,24 +99,7 @@ int farInfo(const CommonOptions& common, bool json) {
         std::puts(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
         return flushStdout(kOk);
     }
-    fmt::print("NVVM Playground {}\n\n", NVPG_VERSION);
-    fmt::print("{:<12}{} (host {}), over ssh\n", "engine on", support::printable(common.far->far->destination),
-               support::printable(tk.host));
-    fmt::print("{:<12}nvpg {}, engine protocol {}\n", "", support::printable(tk.nvpgVersion), tk.protocol);
-    fmt::print("{:<12}{}\n", "toolkit", support::printable(tk.release));
-    for (const auto& r : tk.libraries) {
-        if (r.found) {
-            fmt::print("{:<12}{}\n{:<12}{} ({})\n", r.name, r.version, "", support::printable(r.path.string()), r.via);
-            if (!r.problem.empty()) fmt::print("{:<12}{}\n", "", support::printable(r.problem));
-        } else {
-            fmt::print("{:<12}not found: {}\n", r.name, support::printable(r.problem));
-        }
-    }
-    fmt::print("\n{:<12}{}\n{:<12}default: {}\n", "archs", support::join(archs, " "), "", defaultArch);
-    for (const auto& d : tk.gpus)
-        fmt::print("{:<12}{}: {}, compute capability {}.{}, {:.1f} GiB\n", d.ordinal == 0 ? "GPUs" : "", d.ordinal,
-                   support::printable(d.name), d.ccMajor, d.ccMinor, d.totalMemory / double(1 << 30));
-    if (tk.gpus.empty()) fmt::print("{:<12}none: {}\n", "GPUs", support::printable(tk.noGpuReason));
+    fmt::print("NVVM Playground {}\n\n{}", NVPG_VERSION, engine::describeFarMachine(*common.far->far, tk));
     return flushStdout(kOk);
 }
 

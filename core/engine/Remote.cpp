@@ -7,6 +7,7 @@
 #include "core/engine/EngineProcess.h"
 #include "core/engine/Messages.h"
 #include "core/engine/ToolkitProbe.h"
+#include "core/nvvm/Options.h"
 #include "core/support/Json.h"
 #include "core/support/Process.h"
 #include "core/support/Text.h"
@@ -201,6 +202,42 @@ std::optional<std::string> describeSshFailure(const FarEnd& far, int exitStatus,
             "connects again",
             dest);
     return std::nullopt;
+}
+
+std::string farDefaultArch(const FarToolkit& tk) {
+    if (!tk.gpus.empty())
+        if (auto a = nvvm::archForComputeCapability(tk.gpus.front().ccMajor, tk.gpus.front().ccMinor, tk.cudaMajor))
+            return *a + " (the far GPU's)";
+    return "libNVVM's default";
+}
+
+std::string describeFarMachine(const FarEnd& far, const FarToolkit& tk) {
+    std::string out;
+    auto line = [&](std::string_view label, const std::string& text) {
+        fmt::format_to(std::back_inserter(out), "{:<12}{}\n", label, text);
+    };
+    line("engine on",
+         fmt::format("{} (host {}), over ssh", support::printable(far.destination), support::printable(tk.host)));
+    line("", fmt::format("nvpg {}, engine protocol {}", support::printable(tk.nvpgVersion), tk.protocol));
+    line("toolkit", support::printable(tk.release));
+    for (const auto& r : tk.libraries) {
+        if (r.found) {
+            line(r.name, r.version);
+            line("", fmt::format("{} ({})", support::printable(r.path.string()), r.via));
+            if (!r.problem.empty()) line("", support::printable(r.problem));
+        } else {
+            line(r.name, "not found: " + support::printable(r.problem));
+        }
+    }
+    out += "\n";
+    line("archs", support::join(nvvm::supportedArchs(tk.cudaMajor), " "));
+    line("", "default: " + farDefaultArch(tk));
+    for (const auto& d : tk.gpus)
+        line(d.ordinal == 0 ? "GPUs" : "",
+             fmt::format("{}: {}, compute capability {}.{}, {:.1f} GiB", d.ordinal, support::printable(d.name),
+                         d.ccMajor, d.ccMinor, d.totalMemory / double(1 << 30)));
+    if (tk.gpus.empty()) line("GPUs", "none: " + support::printable(tk.noGpuReason));
+    return out;
 }
 
 std::string describeNoFarGpu(const FarEnd& far, const FarToolkit& tk) {

@@ -79,6 +79,13 @@ struct FarToolkit {
     // them: with the destination, what the result cache keys a far compile on.
     cache::Environment identity;
 };
+// The arch a far compile uses when none is given: the far first GPU's ("compute_90 (the far
+// GPU's)"), else "libNVVM's default".
+std::string farDefaultArch(const FarToolkit& tk);
+// What a far engine said of its machine, toolkit and GPUs, as `nvpg info --on` prints it and the
+// app's Settings ▸ Engine ▸ Test connection shows it: lines of a 12-column label and its text.
+std::string describeFarMachine(const FarEnd& far, const FarToolkit& tk);
+
 // Why a far machine cannot run kernels, naming it: "gpu-server (node7) has no GPU the engine
 // there can use: REASON".
 std::string describeNoFarGpu(const FarEnd& far, const FarToolkit& tk);
