@@ -393,7 +393,7 @@ std::optional<support::Error> Compiler::farFailure() {
     }
 }
 
-support::Result<FarToolkit> Compiler::describeFar(bool withGpus) {
+support::Result<FarToolkit> Compiler::describeFar(bool withGpus, const CallCancel* cancel) {
     if (farToolkit_ && (farGpus_ || !withGpus)) return *farToolkit_;
     if (!far_ || !engine_) return support::makeError(ErrorKind::Internal, "no far engine to describe");
     std::optional<std::string> path;
@@ -401,8 +401,10 @@ support::Result<FarToolkit> Compiler::describeFar(bool withGpus) {
     const auto deadline =
         std::chrono::steady_clock::now() +
         std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(timeoutSeconds_));
-    auto reply = engine_->call(makeFarRequest(path, withGpus), deadline);
+    auto reply = engine_->call(makeFarRequest(path, withGpus), deadline, {}, cancel);
     if (!reply) {
+        if (engine_->lastFailure() == EngineProcess::Failure::Cancelled)
+            return support::makeError(ErrorKind::Environment, "stopped");
         if (auto far = farFailure()) return *far;
         if (engine_->lastFailure() == EngineProcess::Failure::Timeout)
             return support::makeError(

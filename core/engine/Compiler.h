@@ -72,7 +72,8 @@ public:
     const std::optional<FarEnd>& farEnd() const { return far_; }
     // The far engine's description of itself and its toolkit, asked once over the engine's
     // connection (again when `withGpus` is asked for the first time).
-    support::Result<FarToolkit> describeFar(bool withGpus = false);
+    // A cancelled `cancel` ends the far engine's connection at once (a dialog closing).
+    support::Result<FarToolkit> describeFar(bool withGpus = false, const CallCancel* cancel = nullptr);
 
     bool inProcess() const { return !engine_; }
     // The last run's engine was ended by its CallCancel (a cancel that came once the engine had

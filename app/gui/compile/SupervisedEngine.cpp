@@ -108,18 +108,31 @@ public slots:
             reply.result = std::make_shared<const pipeline::CompileResult>(std::move(*r));
         else
             reply.error = QString::fromStdString(r.error().message);
+        // The far machine's failures (unreachable, refused): the way back to this machine.
+        if (!r && settings_.far && r.error().kind == support::ErrorKind::Environment)
+            reply.error += tr("; File ▸ Settings… ▸ Engine ▸ On this machine compiles here");
         emit replied(reply);
         if (pipeline::hasLateOutputs(job)) emit lateReplied(job.generation, reply.result);
     }
     void setToolkit(std::shared_ptr<const nvpg::toolkit::Toolkit> toolkit, const QString& whyNone) {
-        // libNVVM works in the engine process: input that kills it takes only that process.
-        compiler_ = toolkit ? std::make_unique<engine::Compiler>(std::move(toolkit), settings_.cudaPath,
-                                                                 settings_.command, settings_.compileTimeoutSeconds)
-                            : nullptr;
+        // libNVVM works in the engine process: input that kills it takes only that process. A far
+        // engine needs no toolkit here: the far machine's compiles.
+        if (settings_.far) {
+            compiler_ = settings_.command.empty()
+                            ? nullptr
+                            : std::make_unique<engine::Compiler>(nullptr, std::nullopt, settings_.command,
+                                                                 settings_.compileTimeoutSeconds);
+            if (compiler_) compiler_->setFarEnd(*settings_.far);
+        } else {
+            compiler_ = toolkit ? std::make_unique<engine::Compiler>(std::move(toolkit), settings_.cudaPath,
+                                                                     settings_.command, settings_.compileTimeoutSeconds)
+                                : nullptr;
+        }
         // The cache outlives Compilers: results of the old libraries miss by their key anyway.
         if (compiler_) compiler_->setCache(cache_);
         enginePid_.store(0);  // the old Compiler took its engine with it
-        whyNone_ = whyNone;
+        whyNone_ =
+            settings_.far && !settings_.farProblem.empty() ? QString::fromStdString(settings_.farProblem) : whyNone;
         std::lock_guard lock(inFlight_->mutex);
         inFlight_->stopAfterSeconds = settings_.stopAfterSeconds;
     }
@@ -182,6 +195,15 @@ public:
         emit replied(reply);
     }
     void probe() {
+        // The far machine's GPUs, asked once over this worker's connection to it.
+        if (settings_.far && !runner_ && farCompiler_) {
+            auto far = farCompiler_->describeFar(/*withGpus=*/true);
+            if (far)
+                runner_ = std::make_unique<engine::Runner>(*farCompiler_->engineProcess(), *settings_.far,
+                                                           std::move(*far), 0);
+            else
+                whyNone_ = QString::fromStdString(far.error().message);
+        }
         if (!runner_) {
             emit probed(false, whyNone_);
             return;
@@ -192,7 +214,17 @@ public:
     }
     void setToolkit(std::shared_ptr<const nvpg::toolkit::Toolkit> toolkit, const QString& whyNone) {
         // Kernels run in an engine process, so one that faults or hangs cannot take the window
-        // with it.
+        // with it. A far engine's runner comes with its GPUs, once probe() has asked for them.
+        runner_.reset();
+        farCompiler_.reset();
+        if (settings_.far) {
+            whyNone_ = QString::fromStdString(settings_.farProblem);
+            if (settings_.command.empty()) return;
+            farCompiler_ = std::make_unique<engine::Compiler>(nullptr, std::nullopt, settings_.command,
+                                                              settings_.compileTimeoutSeconds);
+            farCompiler_->setFarEnd(*settings_.far);
+            return;
+        }
         runner_ = toolkit ? std::make_unique<engine::Runner>(std::move(toolkit), 0, settings_.command) : nullptr;
         whyNone_ = whyNone.isEmpty() ? QStringLiteral("libNVVM is not available") : whyNone;
     }
@@ -202,6 +234,8 @@ signals:
     void probed(bool available, const QString& why);
 
 private:
+    // Declared first, so that the runner that borrows its connection goes before it.
+    std::unique_ptr<engine::Compiler> farCompiler_;  // the far engine's connection for runs
     std::unique_ptr<engine::Runner> runner_;
     QString whyNone_;
 };

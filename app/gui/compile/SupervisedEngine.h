@@ -12,6 +12,7 @@
 #include <QThread>
 
 #include "core/engine/EngineProcess.h"
+#include "core/engine/Remote.h"
 #include "gui/compile/Engine.h"
 
 namespace nvpg::gui {
@@ -35,6 +36,11 @@ struct EngineSettings {
     // not felt. Negative: never stop or skip a compile for a newer request or a cancel, only drop
     // its result.
     double stopAfterSeconds = kStopAfterSeconds;
+    // An engine on another machine (Settings ▸ Engine): `command` is the ssh that reaches it
+    // (engine::engineLauncher), or empty with `farProblem` saying why there is none. Compiles and
+    // runs go there, each worker keeping one connection for the session; no toolkit is needed here.
+    std::optional<engine::FarEnd> far{};
+    std::string farProblem{};
     static EngineSettings defaults();  // this executable with --engine, or NVPG_ENGINE's
 };
 

@@ -9,17 +9,20 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include "core/engine/Compiler.h"
+#include "core/engine/Remote.h"
 #include "core/engine/ToolkitProbe.h"
 #include "core/toolkit/Toolkit.h"
 #include "gui/common/Text.h"
@@ -31,6 +34,8 @@ namespace {
 
 const QString kCudaPathKey = QStringLiteral("toolkit/cudaPath");
 const QString kFontSizeKey = QStringLiteral("view/editorFontSize");
+const QString kOnKey = QStringLiteral("engine/on");
+const QString kRemoteNvpgKey = QStringLiteral("engine/remoteNvpg");
 
 // core words the explicit root as the CLI's option; here it is this dialog's path.
 QString forTheDialog(QString text) {
@@ -110,6 +115,66 @@ SettingsDialog::SettingsDialog(QWidget* parent)
     inProcess_->setObjectName(QStringLiteral("inProcess"));
     inProcess_->setChecked(inProcessEngine());
     layout->addWidget(inProcess_);
+
+    // Where the engine runs: here, or on a GPU server over the user's own ssh.
+    auto* engineBox = new QGroupBox(tr("Engine"), this);
+    auto* engineLayout = new QVBoxLayout(engineBox);
+    engineHere_ = new QRadioButton(tr("On this machine"), engineBox);
+    engineHere_->setObjectName(QStringLiteral("engineHere"));
+    engineLayout->addWidget(engineHere_);
+    auto* farRow = new QHBoxLayout;
+    engineFar_ = new QRadioButton(tr("On another machine over SSH:"), engineBox);
+    engineFar_->setObjectName(QStringLiteral("engineFar"));
+    farDest_ = new QLineEdit(engineBox);
+    farDest_->setObjectName(QStringLiteral("farDestination"));
+    farDest_->setPlaceholderText(tr("gpu-server, alice@gpu-server, a Host alias, ssh://alice@gpu-server:2222"));
+    farRow->addWidget(engineFar_);
+    farRow->addWidget(farDest_, 1);
+    engineLayout->addLayout(farRow);
+    auto* nvpgRow = new QHBoxLayout;
+    nvpgRow->addWidget(new QLabel(tr("nvpg there:"), engineBox));
+    farNvpg_ = new QLineEdit(engineBox);
+    farNvpg_->setObjectName(QStringLiteral("farNvpg"));
+    farNvpg_->setPlaceholderText(tr("nvpg (on the far login's PATH), or its path"));
+    testConnection_ = new QPushButton(tr("Test Connection"), engineBox);
+    testConnection_->setObjectName(QStringLiteral("testConnection"));
+    nvpgRow->addWidget(farNvpg_, 1);
+    nvpgRow->addWidget(testConnection_);
+    engineLayout->addLayout(nvpgRow);
+    auto* sshNote = new QLabel(tr("ssh runs as you, with your keys, agent and ~/.ssh/config (NVPG_SSH_COMMAND names "
+                                  "another ssh command); it never asks for a password or a host key. The far "
+                                  "machine's toolkit compiles and its GPU runs: nothing of CUDA is needed here."),
+                               engineBox);
+    sshNote->setWordWrap(true);
+    engineLayout->addWidget(sshNote);
+    connection_ = new QPlainTextEdit(engineBox);
+    connection_->setObjectName(QStringLiteral("connection"));
+    connection_->setReadOnly(true);
+    connection_->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    connection_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    // Room for what Test Connection found (it scrolls for the rest), also on a 720p screen.
+    connection_->setMinimumHeight(connection_->fontMetrics().lineSpacing() * 6);
+    connection_->setMaximumHeight(connection_->fontMetrics().lineSpacing() * 12);
+    connection_->hide();
+    engineLayout->addWidget(connection_);
+    layout->addWidget(engineBox);
+    const auto far = farEnd();
+    (far ? engineFar_ : engineHere_)->setChecked(true);
+    if (far) {
+        farDest_->setText(QString::fromStdString(far->destination));
+        if (far->remoteNvpg != "nvpg") farNvpg_->setText(QString::fromStdString(far->remoteNvpg));
+    }
+    const auto enableFar = [this] {
+        const bool on = engineFar_->isChecked();
+        farDest_->setEnabled(on);
+        farNvpg_->setEnabled(on);
+        testConnection_->setEnabled(on);
+        // In the app's own process is this machine's.
+        inProcess_->setEnabled(!on);
+    };
+    connect(engineFar_, &QRadioButton::toggled, this, enableFar);
+    enableFar();
+    connect(testConnection_, &QPushButton::clicked, this, &SettingsDialog::startConnectionTest);
     auto* timeoutRow = new QHBoxLayout;
     timeoutRow->addWidget(new QLabel(tr("Stop a compile that takes longer than"), this));
     compileTimeout_ = new QSpinBox(this);
@@ -153,6 +218,64 @@ SettingsDialog::SettingsDialog(QWidget* parent)
 SettingsDialog::~SettingsDialog() {
     // A libNVVM that hangs as it loads would hold the search's join until the compile timeout.
     searchCancel_->cancel();
+    // A connection being tested ends with the dialog.
+    if (testCancel_) testCancel_->cancel();
+}
+
+std::optional<engine::FarEnd> SettingsDialog::farEnd() {
+    QSettings settings;
+    const auto on = settings.value(kOnKey).toString().trimmed();
+    if (on.isEmpty()) return std::nullopt;
+    engine::FarEnd far;
+    far.destination = on.toStdString();
+    const auto nvpg = settings.value(kRemoteNvpgKey).toString().trimmed();
+    if (!nvpg.isEmpty()) far.remoteNvpg = nvpg.toStdString();
+    return far;
+}
+
+std::optional<engine::FarEnd> SettingsDialog::farEndEdited(QString* problem) const {
+    if (!engineFar_->isChecked()) return std::nullopt;
+    engine::FarEnd far;
+    far.destination = farDest_->text().trimmed().toStdString();
+    if (const auto nvpg = farNvpg_->text().trimmed(); !nvpg.isEmpty()) far.remoteNvpg = nvpg.toStdString();
+    if (auto st = engine::checkDestination(far.destination, "the machine to connect to"); !st) {
+        if (problem) *problem = qstr(st.error().message);
+        return std::nullopt;
+    }
+    return far;
+}
+
+QString SettingsDialog::testConnection(const engine::FarEnd& far, const engine::CallCancel* cancel) {
+    auto launcher = engine::engineLauncher("engine", far);
+    if (!launcher) return tr("Cannot connect: %1").arg(qstr(launcher.error().message));
+    engine::Compiler compiler(nullptr, std::nullopt, launcher->argv, compileTimeoutSeconds());
+    compiler.setFarEnd(far);
+    auto described = compiler.describeFar(/*withGpus=*/true, cancel);
+    if (!described) return tr("Failed: %1").arg(qstr(described.error().message));
+    return tr("Connected.\n\n") + qstr(engine::describeFarMachine(far, *described));
+}
+
+QString SettingsDialog::connectionText() const {
+    return connection_->toPlainText();
+}
+
+void SettingsDialog::startConnectionTest() {
+    connection_->show();
+    QString problem;
+    const auto far = farEndEdited(&problem);
+    if (!far) {
+        connection_->setPlainText(problem.isEmpty() ? tr("Choose \"On another machine over SSH\" first.") : problem);
+        emit connectionTested();
+        return;
+    }
+    connection_->setPlainText(tr("Connecting to %1…").arg(qstr(far->destination)));
+    if (testCancel_) testCancel_->cancel();  // a test still running is for what was typed before
+    testCancel_ = std::make_shared<engine::CallCancel>();
+    tests_.submit([far = *far, cancel = testCancel_](const JobToken&) { return testConnection(far, cancel.get()); },
+                  [this](QString text) {
+                      connection_->setPlainText(text);
+                      emit connectionTested();
+                  });
 }
 
 QStringList SettingsDialog::extraToolkitPaths() {
@@ -204,12 +327,30 @@ bool SettingsDialog::previewPending() const {
 }
 
 void SettingsDialog::accept() {
+    QString farProblem;
+    const auto far = farEndEdited(&farProblem);
+    if (engineFar_->isChecked() && !far) {
+        // Nothing is stored while the destination is one ssh would misread.
+        connection_->show();
+        connection_->setPlainText(farProblem);
+        farDest_->setFocus();
+        return;
+    }
     QSettings settings;
     // Empty means "search": removing the key keeps that the same as never having set it.
     if (path().isEmpty())
         settings.remove(kCudaPathKey);
     else
         settings.setValue(kCudaPathKey, path());
+    if (far) {
+        settings.setValue(kOnKey, qstr(far->destination));
+        if (far->remoteNvpg == "nvpg")
+            settings.remove(kRemoteNvpgKey);
+        else
+            settings.setValue(kRemoteNvpgKey, qstr(far->remoteNvpg));
+    } else {
+        settings.remove(kOnKey);
+    }
     settings.setValue(QStringLiteral("engine/inProcess"), inProcess_->isChecked());
     setExtraToolkitPaths(extraPaths_);
     settings.setValue(QStringLiteral("engine/compileTimeout"), compileTimeout_->value());

@@ -6,6 +6,7 @@
 #include <QTimer>
 
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -17,6 +18,7 @@ class QPlainTextEdit;
 class QPushButton;
 
 class QCheckBox;
+class QRadioButton;
 class QSpinBox;
 
 namespace nvpg::toolkit {
@@ -25,7 +27,8 @@ struct FoundToolkit;
 
 namespace nvpg::engine {
 class CallCancel;
-}
+struct FarEnd;
+}  // namespace nvpg::engine
 
 namespace nvpg::gui {
 
@@ -44,6 +47,13 @@ public:
     static void setExtraToolkitPaths(const QStringList& paths);
     // Whether compiles and runs happen in the app's process rather than an engine process.
     static bool inProcessEngine();
+    // Where the engine runs: on this machine (none), or on the machine Settings ▸ Engine names,
+    // over the user's ssh ("engine/on", "engine/remoteNvpg").
+    static std::optional<engine::FarEnd> farEnd();
+    // What "Test connection" says of `far`: the far machine, its nvpg, toolkit and GPUs, or
+    // exactly what failed. Blocks for the connection (ssh's connect timeout bounds it); a
+    // cancelled `cancel` ends it at once.
+    static QString testConnection(const engine::FarEnd& far, const engine::CallCancel* cancel = nullptr);
     static double compileTimeoutSeconds();  // default 300
     // Points for the text of every editor and output pane (default: the system's fixed font),
     // e.g. larger for a projector; the window's zoom adds to it.
@@ -63,6 +73,13 @@ public:
     bool toolkitsListed() const { return toolkitsListed_; }
     void addToolkitFolder(const QString& folder);  // as "Add Folder…" does
     QPushButton* browseButton() const { return browse_; }
+    // Settings ▸ Engine: "On this machine" / "On another machine over SSH", its destination and
+    // far nvpg, and what Test connection found (connectionTested() when it answered).
+    QRadioButton* farEngineButton() const { return engineFar_; }
+    QLineEdit* farDestinationEdit() const { return farDest_; }
+    QLineEdit* farNvpgEdit() const { return farNvpg_; }
+    QPushButton* testConnectionButton() const { return testConnection_; }
+    QString connectionText() const;
 
     // The preview's text for a toolkit path (empty: the default search). Loads the libraries it
     // finds, so it can take a moment; safe to call from any thread.
@@ -76,6 +93,7 @@ signals:
     // The preview shows the search for `path`.
     void previewUpdated(const QString& path);
     void toolkitsUpdated();
+    void connectionTested();
 
 private:
     void browse();
@@ -84,6 +102,15 @@ private:
 
     QLineEdit* path_ = nullptr;
     QCheckBox* inProcess_ = nullptr;
+    QRadioButton* engineHere_ = nullptr;
+    QRadioButton* engineFar_ = nullptr;
+    QLineEdit* farDest_ = nullptr;
+    QLineEdit* farNvpg_ = nullptr;
+    QPushButton* testConnection_ = nullptr;
+    QPlainTextEdit* connection_ = nullptr;
+    std::shared_ptr<engine::CallCancel> testCancel_;  // ends the test's ssh (the dialog closing)
+    void startConnectionTest();
+    std::optional<engine::FarEnd> farEndEdited(QString* problem) const;
     QSpinBox* compileTimeout_ = nullptr;
     QSpinBox* fontSize_ = nullptr;
     QPushButton* browse_ = nullptr;
@@ -98,6 +125,7 @@ private:
     std::shared_ptr<engine::CallCancel> searchCancel_;  // stops the search's engine process
     // The preview's search: the newest path only. Last: joined before the members above go.
     LatestJob<std::pair<QString, QString>> searches_{this};  // path, text
+    LatestJob<QString> tests_{this};                         // what Test connection found
 };
 
 }  // namespace nvpg::gui

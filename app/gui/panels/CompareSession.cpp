@@ -46,6 +46,13 @@ support::Status CompareSession::makeEngine(size_t side, const workspace::Variant
     s.engine.reset();
     std::shared_ptr<const toolkit::Toolkit> tk = appToolkit_;
     EngineSettings settings = settings_;
+    if (!v.toolkit.empty() && settings.far)
+        // The far engine compiles with the far toolkit only: never that one in this one's place.
+        return support::makeError(
+            support::ErrorKind::Environment,
+            fmt::format("the toolkit {} is on this machine, and compiles go to {}: File ▸ Settings… ▸ Engine ▸ On "
+                        "this machine compares it",
+                        v.toolkit, settings.far->destination));
     if (!v.toolkit.empty()) {
         // Never another toolkit in its place: the comparison would be of something else.
         auto located = variantToolkit(v);

@@ -331,6 +331,18 @@ void MainWindow::connectParts() {
     });
     connect(toolkit_, &ToolkitStatus::probed, this, [this] {
         const auto tk = toolkit_->toolkit();
+        if (const auto* far = toolkit_->farToolkit()) {
+            // The engine on another machine described itself: its toolkit decides the outputs
+            // and archs, its GPU the runs.
+            engine_->setToolkit(nullptr, {});
+            controller_->setOutputs(ToolkitStatus::outputsFor(*far));
+            applyToolkit();
+            options_->setArchs(nvvm::supportedArchs(far->cudaMajor), far->cudaMajor,
+                               tr("default: libNVVM's (compute_75)"));
+            toolkit_->queryGpu();
+            controller_->compileNow();
+            return;
+        }
         if (!tk) {
             // Its libNVVM cannot be loaded, so no compile can use it: the status bar says why, and
             // every compile says it in Problems (no engine is started to crash on it again).
@@ -358,6 +370,8 @@ void MainWindow::connectParts() {
         analysis_->setGpuAvailable(gpu);
         if (const auto tk = toolkit_->toolkit(); tk && !archLabel.isEmpty())
             options_->setArchs(nvvm::supportedArchs(tk->cudaMajor()), tk->cudaMajor(), archLabel);
+        if (const auto* far = toolkit_->farToolkit(); far && !archLabel.isEmpty())
+            options_->setArchs(nvvm::supportedArchs(far->cudaMajor), far->cudaMajor, archLabel);
     });
 
     actions_ = new WindowActions({this,
@@ -394,9 +408,13 @@ void MainWindow::connectParts() {
 
 void MainWindow::applyToolkit() {
     const auto tk = toolkit_->toolkit();
-    compare_->setOutputs(ToolkitStatus::outputsFor(tk.get()) & ~unsigned(pipeline::kCubin));
+    const auto* far = toolkit_->farToolkit();
+    compare_->setOutputs((far ? ToolkitStatus::outputsFor(*far) : ToolkitStatus::outputsFor(tk.get())) &
+                         ~unsigned(pipeline::kCubin));
     compare_->setAppToolkit(tk, ToolkitStatus::engineSettings());
-    output_->setSassUnavailableReason(ToolkitStatus::sassMissing(tk.get()));
+    output_->setSassUnavailableReason(
+        far ? (far->hasNvdisasm ? QString() : QString::fromStdString(far->nvdisasmProblem))
+            : ToolkitStatus::sassMissing(tk.get()));
 }
 
 void MainWindow::applySettings() {

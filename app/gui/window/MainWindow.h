@@ -135,6 +135,10 @@ public:
     int zoom() const { return presentation_->zoom(); }
     static QString geometryKey(const QScreen* screen) { return DockLayout::geometryKey(screen); }
 
+    // File > Settings accepted (also called after changing the stored settings): the toolkit and
+    // engine they name, the zoom.
+    void applySettings();
+
 protected:
     void closeEvent(QCloseEvent* event) override;
     void showEvent(QShowEvent* event) override;
@@ -146,8 +150,6 @@ private:
     void connectParts();
     // The toolkit as ToolkitStatus has it now, on every part that compiles or says what it can.
     void applyToolkit();
-    // File > Settings accepted: the toolkit and engine they name, the zoom.
-    void applySettings();
     // The document was replaced: the views show nothing of the workspace before.
     void workspaceReplaced(bool opened);
     // The Analysis dock's kernel when the user has not picked one: the kernel whose define holds

@@ -6,6 +6,7 @@
 #include <QStatusBar>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "core/engine/Compiler.h"
 #include "core/engine/ToolkitProbe.h"
 #include "core/gpu/Devices.h"
 #include "core/nvvm/Options.h"
@@ -31,6 +32,16 @@ EngineSettings ToolkitStatus::engineSettings() {
     s.compileTimeoutSeconds = SettingsDialog::compileTimeoutSeconds();
     const auto path = SettingsDialog::cudaPath();
     if (!path.isEmpty()) s.cudaPath = path.toStdString();
+    if (auto far = SettingsDialog::farEnd()) {
+        // The far nvpg's own toolkit search decides there; nothing runs in this process.
+        s.cudaPath.reset();
+        s.command.clear();
+        if (auto launcher = engine::engineLauncher("engine", *far))
+            s.command = std::move(launcher->argv);
+        else
+            s.farProblem = launcher.error().message;
+        s.far = std::move(far);
+    }
     return s;
 }
 
@@ -47,6 +58,13 @@ unsigned ToolkitStatus::outputsFor(const toolkit::Toolkit* toolkit) {
     unsigned outputs = pipeline::kPtx | pipeline::kFigures;
     if (!toolkit || toolkit->hasNvJitLink()) outputs |= pipeline::kLtoIr | pipeline::kLtoPtx | pipeline::kCubin;
     if (toolkit) outputs |= pipeline::kSass | pipeline::kLiveRegisters | pipeline::kSassGraph;
+    return outputs;
+}
+
+unsigned ToolkitStatus::outputsFor(const engine::FarToolkit& far) {
+    unsigned outputs =
+        pipeline::kPtx | pipeline::kFigures | pipeline::kSass | pipeline::kLiveRegisters | pipeline::kSassGraph;
+    if (far.hasNvJitLink) outputs |= pipeline::kLtoIr | pipeline::kLtoPtx | pipeline::kCubin;
     return outputs;
 }
 
@@ -68,6 +86,15 @@ void ToolkitStatus::load() {
     // probe() asks one for the versions. Compiling in the app's own process (Settings, for
     // debugging) maps them here, as asked, for the compile thread.
     probedToolkit_ = false;
+    farEnd_ = SettingsDialog::farEnd();
+    far_.reset();
+    if (farEnd_) {
+        // No toolkit here: the far engine describes its own.
+        toolkit_.reset();
+        problem_.clear();
+        probeFar();
+        return;
+    }
     auto tk = SettingsDialog::inProcessEngine() ? toolkit::Toolkit::load(searchConfig())
                                                 : toolkit::Toolkit::locate(searchConfig());
     if (tk) {
@@ -120,6 +147,38 @@ void ToolkitStatus::probe() {
         });
 }
 
+void ToolkitStatus::probeFar() {
+    if (probeCancel_) probeCancel_->cancel();
+    probeCancel_ = std::make_shared<engine::CallCancel>();
+    const quint64 probe = ++probe_;
+    QPointer<ToolkitStatus> self(this);
+    (void)QtConcurrent::run(&threads_, [self, probe, cancel = probeCancel_, settings = engineSettings()] {
+        // A connection of its own, ended once the far engine described itself.
+        support::Result<engine::FarToolkit> far =
+            support::makeError(support::ErrorKind::Environment, settings.farProblem);
+        if (!settings.command.empty()) {
+            engine::Compiler compiler(nullptr, std::nullopt, settings.command, settings.compileTimeoutSeconds);
+            compiler.setFarEnd(*settings.far);
+            far = compiler.describeFar(/*withGpus=*/true, cancel.get());
+        }
+        if (cancel->cancelled()) return;
+        QMetaObject::invokeMethod(qApp, [self, probe, far] {
+            if (!self || probe != self->probe_) return;
+            self->probeCancel_.reset();
+            if (far) {
+                self->far_ = *far;
+                self->problem_.clear();
+            } else {
+                self->problem_ = tr("The engine on %1: %2. File ▸ Settings… ▸ Engine ▸ On this machine compiles here.")
+                                     .arg(QString::fromStdString(self->farEnd_->destination),
+                                          QString::fromStdString(far.error().message));
+            }
+            self->showLibraries();
+            emit self->probed();
+        });
+    });
+}
+
 void ToolkitStatus::probeAnswered(quint64 probe, std::shared_ptr<const toolkit::Toolkit> answer,
                                   const QString& problem) {
     if (probe != probe_) return;  // Settings chose another toolkit meanwhile
@@ -138,6 +197,25 @@ void ToolkitStatus::probeAnswered(quint64 probe, std::shared_ptr<const toolkit::
 
 void ToolkitStatus::queryGpu() {
     if (!gpuLabel_) return;
+    if (farEnd_) {
+        // The far machine's GPUs, as its engine described them.
+        const auto host = far_ ? QString::fromStdString(far_->host) : QString::fromStdString(farEnd_->destination);
+        if (far_ && !far_->gpus.empty()) {
+            const auto& d = far_->gpus.front();
+            gpuLabel_->setText(tr("%1 on %2").arg(QString::fromStdString(d.name), host));
+            gpuLabel_->setToolTip(tr("compute capability %1.%2, %3 GiB, on %4 over ssh")
+                                      .arg(d.ccMajor)
+                                      .arg(d.ccMinor)
+                                      .arg(d.totalMemory / double(1 << 30), 0, 'f', 1)
+                                      .arg(host));
+            emit gpuKnown(true, tr("default: %1").arg(QString::fromStdString(engine::farDefaultArch(*far_))));
+        } else {
+            gpuLabel_->setText(tr("no GPU on %1").arg(host));
+            gpuLabel_->setToolTip(far_ ? QString::fromStdString(far_->noGpuReason) : problem_);
+            emit gpuKnown(false, {});
+        }
+        return;
+    }
     gpuLabel_->setText(tr("GPU: looking…"));
     if (!toolkit_) {
         gpuLabel_->setText(tr("no GPU"));
@@ -184,6 +262,29 @@ void ToolkitStatus::addLabels(QStatusBar* bar) {
 
 void ToolkitStatus::showLibraries() {
     if (!libsLabel_) return;
+    if (farEnd_) {
+        const auto dest = QString::fromStdString(farEnd_->destination);
+        if (!far_) {
+            libsLabel_->setText(problem_.isEmpty() ? tr("connecting to %1…").arg(dest)
+                                                   : tr("engine on %1 unreachable — see Problems").arg(dest));
+            libsLabel_->setToolTip(problem_);
+            libsLabel_->setStyleSheet(problem_.isEmpty() ? QString() : QStringLiteral("color: #b00020;"));
+            return;
+        }
+        QStringList parts;
+        for (const auto& r : far_->libraries) {
+            if (r.name == "CUDA driver") continue;
+            parts << (r.found ? QStringLiteral("%1 %2").arg(QString::fromStdString(r.name),
+                                                            r.name == "libdevice"
+                                                                ? QStringLiteral("✓")
+                                                                : QString::fromStdString(r.version).section(' ', 0, 0))
+                              : tr("%1 missing").arg(QString::fromStdString(r.name)));
+        }
+        libsLabel_->setText(tr("on %1: %2").arg(QString::fromStdString(far_->host), parts.join(" · ")));
+        libsLabel_->setToolTip(QString::fromStdString(engine::describeFarMachine(*farEnd_, *far_)));
+        libsLabel_->setStyleSheet({});
+        return;
+    }
     if (!toolkit_) {
         // Not found, or found and unusable (the probe's words: crashed, exited, hung as it loaded).
         libsLabel_->setText(problem_.startsWith("libNVVM (libnvvm.so.4) not found")

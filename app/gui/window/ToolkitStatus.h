@@ -8,6 +8,7 @@
 #include <QString>
 #include <QThreadPool>
 
+#include "core/engine/Remote.h"
 #include "core/toolkit/Toolkit.h"
 #include "gui/compile/SupervisedEngine.h"
 
@@ -38,6 +39,8 @@ public:
     // asked for: an engine without nvdisasm says why in the result, and the outputs, part of the
     // result cache's key, stay the same before and after the probe answers.
     static unsigned outputsFor(const toolkit::Toolkit* toolkit);
+    // The same for an engine on another machine, as it described itself.
+    static unsigned outputsFor(const engine::FarToolkit& far);
     // Why the SASS pane stays empty with this toolkit; empty when nvdisasm is there or not known yet.
     static QString sassMissing(const toolkit::Toolkit* toolkit);
     // The CUDA major release for the arch list, without opening nvJitLink here: the probe's
@@ -45,6 +48,10 @@ public:
     static int knownCudaMajor(const toolkit::Toolkit& toolkit);
 
     std::shared_ptr<const toolkit::Toolkit> toolkit() const { return toolkit_; }
+    // With an engine on another machine (Settings ▸ Engine): what it said of itself once it
+    // answered (null before, and when it could not be reached: problem() says why).
+    const engine::FarToolkit* farToolkit() const { return far_ ? &*far_ : nullptr; }
+    bool farEngine() const { return farEnd_.has_value(); }
     // Why there is no toolkit (not found, or its libNVVM unusable); empty when there is one.
     QString problem() const { return problem_; }
 
@@ -67,7 +74,11 @@ private:
     void probe();
     void probeAnswered(quint64 probe, std::shared_ptr<const toolkit::Toolkit> answer, const QString& problem);
 
+    void probeFar();
+
     std::shared_ptr<const toolkit::Toolkit> toolkit_;
+    std::optional<engine::FarEnd> farEnd_;
+    std::optional<engine::FarToolkit> far_;
     QString problem_;
     quint64 probe_ = 0;                                // the probe whose answer is awaited
     bool probedToolkit_ = false;                       // toolkit_ carries what the engine said of it
