@@ -23,6 +23,7 @@
 #include "gui/editor/ModuleEditor.h"
 #include "gui/output/OutputView.h"
 #include "gui/panels/ProblemsPanel.h"
+#include "gui/panels/RunPanel.h"
 #include "gui/window/MainWindow.h"
 #include "gui/window/ToolkitStatus.h"
 
@@ -67,8 +68,10 @@ private slots:
         farNvpg_ = dir_.filePath("far-nvpg.sh");
         QFile f(farNvpg_);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(("#!/bin/bash\nexport PATH='" + qgetenv("PATH").toStdString() + "'\nexec -a " + farNvpg_.toStdString() +
-                 " " + test::nvpgPath() + " \"$@\"\n")
+        // The far login has sshd's environment: this one's PATH and library path go with it.
+        f.write(("#!/bin/bash\nexport PATH='" + qgetenv("PATH").toStdString() + "'\nexport LD_LIBRARY_PATH='" +
+                 qgetenv("LD_LIBRARY_PATH").toStdString() + "'\nexec -a " + farNvpg_.toStdString() + " " +
+                 test::nvpgPath() + " \"$@\"\n")
                     .c_str());
         f.close();
         f.setPermissions(f.permissions() | QFileDevice::ExeOwner);
@@ -160,6 +163,32 @@ private slots:
         }
         // Closed: no far engine survives its connection.
         QTRY_COMPARE_WITH_TIMEOUT(farEngines(), 0, 15000);
+    }
+
+    // The Run panel runs on the far GPU: the summary names the far machine. Where the far machine
+    // has no GPU (this one, in CI) the panel says which machine and why, and the run is skipped.
+    void aKernelRunsOnTheFarGpu() {
+        if (!skip_.empty()) QSKIP(skip_.c_str());
+        useFarEngine();
+        auto w = test::makeWindow(nullptr, QSize(1280, 720));
+        QVERIFY(w->openExample("saxpy"));
+        QTRY_VERIFY_WITH_TIMEOUT(w->output()->ptxText().contains(".entry saxpy"), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(label(*w, "gpuStatus")->text().contains(host_), 60000);
+        auto* panel = w->runPanel();
+        if (label(*w, "gpuStatus")->text().startsWith("no GPU")) {
+            QTRY_VERIFY2_WITH_TIMEOUT(panel->runBlockers().join(" ").contains("127.0.0.1 (" + host_ +
+                                                                              ") has no GPU the engine there can use"),
+                                      qPrintable(panel->runBlockers().join("; ")), 60000);
+            QSKIP("the far machine (this one) has no GPU: the run itself is checked on the GPU machine");
+        }
+        QTRY_VERIFY2_WITH_TIMEOUT(panel->runBlockers().isEmpty(), qPrintable(panel->runBlockers().join("; ")), 60000);
+        QSignalSpy busy(panel, &RunPanel::busyChanged);
+        panel->runNow();
+        QTRY_VERIFY_WITH_TIMEOUT(!busy.isEmpty() && !panel->isBusy(), 120000);
+        const auto summary = panel->summaryLabel()->text();
+        qInfo("%s", qPrintable(summary));
+        QVERIFY2(summary.contains(" ms") && summary.contains("(" + host_ + ")") && !summary.contains("failed"),
+                 qPrintable(summary));
     }
 
     // An unreachable machine: Problems names it and says how to compile here.
